@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make            module (kmod/netslice.ko), libnetslice and tools
+# make check      everything, host unit tests, guest tests on 6.1 and 6.12
+# make demo       boot a guest and show netslice at work
+# make install    module, library, headers, pkg-config file and tools
+# make lint       checkpatch --strict over the kernel sources
+#
+# KDIR selects the kernel build tree for the module.
+
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+DESTDIR ?=
+CC ?= cc
+CFLAGS ?= -O2 -g
+B := build
+
+ifeq ($(origin KDIR),undefined)
+KDIR := $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+	$(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n 1))
+endif
+
+NS_CFLAGS := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -fPIC \
+	-Iuapi -Iuserlib -D_GNU_SOURCE $(CFLAGS)
+
+LIB_SRCS := $(wildcard userlib/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+LIB_A := $(B)/libnetslice.a
+LIB_SO := $(B)/libnetslice.so
+PC := $(B)/netslice.pc
+TOOLS := $(B)/bin/netslice-info
+HOST_TESTS := $(B)/tests/test_cpulist
+GUEST_BINS := $(B)/tests/dev_check
+
+.PHONY: all module lib tools check demo install lint clean test-bins
+
+all: module lib tools
+
+module:
+	@test -n "$(KDIR)" -a -d "$(KDIR)" || \
+		{ echo "netslice: no kernel build tree; install headers or set KDIR=" >&2; exit 1; }
+	@echo "netslice: building the module against KDIR=$(KDIR)"
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+lib: $(LIB_A) $(LIB_SO) $(PC)
+tools: $(TOOLS)
+test-bins: $(HOST_TESTS) $(GUEST_BINS)
+
+$(B)/%.o: %.c $(wildcard userlib/*.h) uapi/linux/netslice.h
+	@mkdir -p $(dir $@)
+	$(CC) $(NS_CFLAGS) -c -o $@ $<
+
+$(LIB_A): $(LIB_OBJS)
+	$(AR) rcs $@ $^
+
+$(LIB_SO): $(LIB_OBJS)
+	$(CC) -shared -Wl,-soname,libnetslice.so.0 -o $@.0 $^
+	ln -sf libnetslice.so.0 $@
+
+$(PC): userlib/netslice.pc.in
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< >$@
+
+$(B)/bin/%: $(B)/tools/%.o $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^
+
+$(B)/tests/%: $(B)/tests/host/%.o $(LIB_A)
+	$(CC) $(CFLAGS) -o $@ $^
+
+$(B)/tests/%: $(B)/tests/guest/%.o $(LIB_A)
+	$(CC) $(CFLAGS) -o $@ $^
+
+$(B)/tests/host/%.o $(B)/tests/guest/%.o: NS_CFLAGS += -Itests/host
+
+check: all test-bins
+	tests/check.sh
+
+demo: all
+	tools/demo.sh
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin \
+		$(DESTDIR)$(PREFIX)/include/netslice/linux
+	install -m 0644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 0755 $(LIB_SO).0 $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libnetslice.so.0 $(DESTDIR)$(PREFIX)/lib/libnetslice.so
+	install -m 0644 $(PC) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 0644 userlib/netslice.h $(DESTDIR)$(PREFIX)/include/netslice/
+	install -m 0644 uapi/linux/netslice.h $(DESTDIR)$(PREFIX)/include/netslice/linux/
+	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+
+lint:
+	tools/lint.sh
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean >/dev/null 2>&1
+	rm -rf $(B)

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel-version differences, in one place. Supported: Debian bookworm's
+ * 6.1 and 6.12 kernels and everything between.
+ */
+#ifndef _NETSLICE_COMPAT_H
+#define _NETSLICE_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/device.h>
+
+/* 6.4 dropped the owner argument of class_create(). */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
+#define ns_class_create(name)	class_create(THIS_MODULE, name)
+#else
+#define ns_class_create(name)	class_create(name)
+#endif
+
+/* 6.2 made the device argument of class::devnode const. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define ns_devnode_dev_t	struct device
+#else
+#define ns_devnode_dev_t	const struct device
+#endif
+
+#endif /* _NETSLICE_COMPAT_H */

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Host unit tests for libnetslice's CPU list helpers and argument checks. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+
+#include "netslice.h"
+#include "ktap.h"
+
+struct list_case {
+	const char *in;
+	const char *canonical;	/* NULL: must be rejected */
+};
+
+static const struct list_case cases[] = {
+	{ "0", "0" },
+	{ "0-3", "0-3" },
+	{ "3,1,2", "1-3" },
+	{ "0-1,4,6-7", "0-1,4,6-7" },
+	{ "5-5", "5" },
+	{ "1023", "1023" },
+	{ "0,0,0", "0" },
+	{ "", NULL },
+	{ "-1", NULL },
+	{ "3-1", NULL },
+	{ "1,", NULL },
+	{ ",1", NULL },
+	{ "1-", NULL },
+	{ "a", NULL },
+	{ "1 2", NULL },
+	{ "1024", NULL },
+	{ "99999999999999999999", NULL },
+};
+
+int main(void)
+{
+	char buf[64], tiny[4];
+	cpu_set_t set;
+	unsigned int i;
+	int rc;
+
+	ktap_header("libnetslice-host", (int)(sizeof(cases) / sizeof(cases[0])) + 5);
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct list_case *c = &cases[i];
+
+		rc = ns_cpulist_parse(c->in, &set);
+		if (!c->canonical) {
+			ktap_check(rc == -1 && errno == EINVAL && CPU_COUNT(&set) == 0,
+				   "parse rejects \"%s\"", c->in);
+			continue;
+		}
+		ktap_check(rc == 0 && ns_cpulist_format(&set, buf, sizeof(buf)) >= 0 &&
+			   !strcmp(buf, c->canonical),
+			   "parse \"%s\" formats as \"%s\" (got \"%s\")", c->in,
+			   c->canonical, rc == 0 ? buf : "error");
+	}
+
+	CPU_ZERO(&set);
+	ktap_check(ns_cpulist_format(&set, buf, sizeof(buf)) == 0 && buf[0] == '\0',
+		   "empty set formats as empty string");
+
+	ns_cpulist_parse("0-2,10-12", &set);
+	rc = ns_cpulist_format(&set, tiny, sizeof(tiny));
+	ktap_check(rc == -1 && errno == ENOSPC && strlen(tiny) < sizeof(tiny),
+		   "too small buffer gives ENOSPC and stays terminated (\"%s\")", tiny);
+	ktap_check(ns_cpulist_format(&set, buf, 0) == -1 && errno == ENOSPC,
+		   "zero-size buffer gives ENOSPC");
+
+	ktap_check(ns_open(NETSLICE_MAX_SLICES, 0) == -1 && errno == EINVAL,
+		   "ns_open rejects slice %d with EINVAL", NETSLICE_MAX_SLICES);
+	ktap_check(ns_cpumask_get(-1, &set, &set) == -1 && errno == EBADF,
+		   "ns_cpumask_get on a bad fd gives EBADF");
+
+	return ktap_finish();
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Install what building and testing netslice needs. Idempotent: when all is
+# present it changes nothing. On a non-Debian system it only reports what is
+# missing and exits non-zero.
+set -euo pipefail
+
+CACHE=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}
+VENV=$CACHE/venv
+VNG_VERSION=${VNG_VERSION:-1.42}
+
+log() { printf 'deps: %s\n' "$*"; }
+
+# Newest 6.12 Debian kernel flavour that has both an image and headers.
+pick_612() {
+	apt-cache search --names-only '^linux-headers-6\.12\.[0-9]+\+deb12-amd64$' 2>/dev/null |
+		awk '{print $1}' | sed 's/^linux-headers-//' | sort -V | tail -n1
+}
+
+have_612() {
+	compgen -G '/boot/vmlinuz-6.12.*+deb12-amd64' >/dev/null &&
+		compgen -G '/lib/modules/6.12.*+deb12-amd64/build' >/dev/null
+}
+
+have_61() {
+	compgen -G '/boot/vmlinuz-6.1.0-*-amd64' >/dev/null &&
+		compgen -G '/lib/modules/6.1.0-*-amd64/build' >/dev/null
+}
+
+# package -> command or file that proves it is present
+declare -A PROBE=(
+	[build-essential]=/usr/bin/gcc
+	[pkg-config]=/usr/bin/pkg-config
+	[bc]=/usr/bin/bc
+	[flex]=/usr/bin/flex
+	[bison]=/usr/bin/bison
+	[libelf-dev]=/usr/include/libelf.h
+	[libssl-dev]=/usr/include/openssl/ssl.h
+	[qemu-system-x86]=/usr/bin/qemu-system-x86_64
+	[libnl-genl-3-dev]=/usr/include/libnl3/netlink/genl/genl.h
+	[iproute2]=/usr/sbin/ip
+	[ethtool]=/usr/sbin/ethtool
+	[busybox-static]=/bin/busybox
+	[linux-source-6.1]=/usr/src/linux-source-6.1.tar.xz
+)
+
+missing=()
+for pkg in "${!PROBE[@]}"; do
+	[ -e "${PROBE[$pkg]}" ] || missing+=("$pkg")
+done
+have_61 || missing+=(linux-image-amd64 linux-headers-amd64)
+command -v python3 >/dev/null || missing+=(python3)
+python3 -c "import venv, ensurepip" 2>/dev/null || missing+=(python3-venv)
+
+if ! have_612; then
+	if command -v apt-cache >/dev/null; then
+		v=$(pick_612 || true)
+		if [ -z "$v" ] && [ "$(id -u)" = 0 ]; then
+			apt-get update -qq
+			v=$(pick_612 || true)
+		fi
+		[ -n "$v" ] && missing+=("linux-image-$v-unsigned" "linux-headers-$v")
+	fi
+	have_612 || [ -n "${v:-}" ] || missing+=("linux-image-6.12.*+deb12-amd64-unsigned" "linux-headers-6.12.*+deb12-amd64")
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+	if ! command -v apt-get >/dev/null || ! grep -qs '^ID=debian' /etc/os-release; then
+		log "not a Debian system; install these (or your distribution's equivalents):"
+		printf '  %s\n' "${missing[@]}"
+		exit 1
+	fi
+	if [ "$(id -u)" != 0 ]; then
+		log "missing packages (run as root to install):"
+		printf '  %s\n' "${missing[@]}"
+		exit 1
+	fi
+	log "installing: ${missing[*]}"
+	[ -n "$(find /var/lib/apt/lists -name '*Packages*' -mmin -1440 2>/dev/null | head -n1)" ] ||
+		apt-get update -qq
+	# No recommends: the kernels are booted by virtme-ng, which needs no
+	# initramfs or firmware.
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ ! -x "$VENV/bin/vng" ]; then
+	log "creating virtme-ng venv in $VENV"
+	mkdir -p "$CACHE"
+	python3 -m venv "$VENV"
+	"$VENV/bin/pip" install -q "virtme-ng==$VNG_VERSION"
+fi
+
+log "all dependencies present (virtme-ng: $VENV/bin/vng)"

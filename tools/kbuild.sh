@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Build netslice.ko against one installed kernel (VERSION, as in
+# /lib/modules/VERSION) in build/kmod/VERSION, with W=1. Any compiler
+# warning fails the build. Prints the path of the module.
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+kver=${1:?usage: kbuild.sh KERNEL-VERSION}
+kdir=/lib/modules/$kver/build
+out=$top/build/kmod/$kver
+
+[ -d "$kdir" ] || { echo "kbuild: no headers for $kver at $kdir" >&2; exit 1; }
+mkdir -p "$out"
+cp -a -u "$top/Kbuild" "$top/kmod" "$top/uapi" "$out/"
+log=$out/build.log
+if ! make -s -C "$kdir" M="$out" W=1 modules >"$log" 2>&1; then
+	cat "$log" >&2
+	exit 1
+fi
+if grep -E 'warning:|error:' "$log" >&2; then
+	echo "kbuild: warnings building against $kver" >&2
+	exit 1
+fi
+echo "$out/kmod/netslice.ko"

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * netslice-info: list the slices of the loaded module and their CPUs.
+ *
+ *   netslice-info            every slice
+ *   netslice-info SLICE...   the named slices
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "netslice.h"
+
+static int show_slice(unsigned int slice)
+{
+	cpu_set_t kernel_cpus, user_cpus;
+	char klist[256], ulist[256];
+	int fd;
+
+	fd = ns_open(slice, 0);
+	if (fd < 0) {
+		fprintf(stderr, "netslice-info: /dev/%s%u: %s\n",
+			NETSLICE_DEV_PREFIX, slice, strerror(errno));
+		return -1;
+	}
+	if (ns_cpumask_get(fd, &kernel_cpus, &user_cpus)) {
+		fprintf(stderr, "netslice-info: slice %u: CPUMASK_GET: %s\n",
+			slice, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (ns_cpulist_format(&kernel_cpus, klist, sizeof(klist)) < 0 ||
+	    ns_cpulist_format(&user_cpus, ulist, sizeof(ulist)) < 0)
+		return -1;
+	printf("slice %-3u /dev/%s%-3u kernel-cpus %-8s user-cpus %s\n",
+	       slice, NETSLICE_DEV_PREFIX, slice, klist, ulist);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int count, i, failed = 0;
+	char *end;
+
+	count = ns_slice_count();
+	if (count < 0) {
+		fprintf(stderr, "netslice-info: module not loaded? (%s)\n", strerror(errno));
+		return 1;
+	}
+	if (argc == 1) {
+		printf("%d slices\n", count);
+		for (i = 0; i < count; i++)
+			failed |= show_slice(i);
+		return failed ? 1 : 0;
+	}
+	for (i = 1; i < argc; i++) {
+		unsigned long slice = strtoul(argv[i], &end, 10);
+
+		if (*end || end == argv[i] || slice >= (unsigned long)count) {
+			fprintf(stderr, "netslice-info: no slice '%s' (0..%d)\n", argv[i], count - 1);
+			failed = 1;
+			continue;
+		}
+		failed |= show_slice(slice);
+	}
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/* Opening slices and reading their configuration. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "netslice.h"
+
+#define NS_SLICES_PARAM "/sys/module/netslice/parameters/slices"
+
+int ns_slice_count(void)
+{
+	unsigned int n;
+	FILE *f;
+	int ok;
+
+	f = fopen(NS_SLICES_PARAM, "re");
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%u", &n) == 1;
+	fclose(f);
+	if (!ok || n > NETSLICE_MAX_SLICES) {
+		errno = EPROTO;
+		return -1;
+	}
+	return (int)n;
+}
+
+int ns_open(unsigned int slice, int flags)
+{
+	char path[64];
+
+	if (slice >= NETSLICE_MAX_SLICES) {
+		errno = EINVAL;
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/dev/" NETSLICE_DEV_PREFIX "%u", slice);
+	return open(path, (flags & ~O_ACCMODE) | O_RDWR | O_CLOEXEC);
+}
+
+int ns_cpumask_get(int fd, cpu_set_t *kernel_cpus, cpu_set_t *user_cpus)
+{
+	struct netslice_cpumask req = {
+		.mask_size = sizeof(cpu_set_t),
+		.kernel_cpus = (__u64)(unsigned long)kernel_cpus,
+		.user_cpus = (__u64)(unsigned long)user_cpus,
+	};
+
+	return ioctl(fd, NETSLICE_CPUMASK_GET, &req) ? -1 : 0;
+}
+
+int ns_pin_to_user_cpus(int fd)
+{
+	cpu_set_t kernel_cpus, user_cpus;
+
+	if (ns_cpumask_get(fd, &kernel_cpus, &user_cpus))
+		return -1;
+	return sched_setaffinity(0, sizeof(user_cpus), &user_cpus);
+}
