@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make            module (kmod/netslice.ko), libnetslice and tools
-# make check      everything, host unit tests, guest tests on 6.1 and 6.12
+# make check      deps, everything, host unit tests, guest tests on 6.1 and 6.12
 # make demo       boot a guest and show netslice at work
 # make install    module, library, headers, pkg-config file and tools
 # make lint       checkpatch --strict over the kernel sources
@@ -32,7 +32,7 @@ TOOLS := $(B)/bin/netslice-info
 HOST_TESTS := $(B)/tests/test_cpulist
 GUEST_BINS := $(B)/tests/dev_check
 
-.PHONY: all module lib tools check demo install lint clean test-bins
+.PHONY: all module lib tools deps check demo install lint clean test-bins
 
 all: module lib tools
 
@@ -72,10 +72,16 @@ $(B)/tests/%: $(B)/tests/guest/%.o $(LIB_A)
 
 $(B)/tests/host/%.o $(B)/tests/guest/%.o: NS_CFLAGS += -Itests/host
 
-check: all test-bins
+deps:
+	tools/deps.sh
+
+# deps first, then a sub-make: KDIR is chosen after the headers exist.
+check: deps
+	$(MAKE) all test-bins
 	tests/check.sh
 
-demo: all
+demo: deps
+	$(MAKE) all
 	tools/demo.sh
 
 install: all

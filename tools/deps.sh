@@ -40,6 +40,7 @@ declare -A PROBE=(
 	[libnl-genl-3-dev]=/usr/include/libnl3/netlink/genl/genl.h
 	[iproute2]=/usr/sbin/ip
 	[ethtool]=/usr/sbin/ethtool
+	[iputils-ping]=/usr/bin/ping
 	[busybox-static]=/bin/busybox
 	[linux-source-6.1]=/usr/src/linux-source-6.1.tar.xz
 )

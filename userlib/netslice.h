@@ -4,6 +4,9 @@
  *
  * Functions return 0 (or a non-negative count/fd) on success and -1 with
  * errno set on failure, like the system calls they wrap.
+ *
+ * Build with -D_GNU_SOURCE (cpu_set_t) and `pkg-config --cflags --libs
+ * netslice`.
  */
 #ifndef NETSLICE_USER_H
 #define NETSLICE_USER_H

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Host unit tests for libnetslice's CPU list helpers and argument checks. */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <string.h>
 

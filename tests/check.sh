@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: checkpatch, host unit tests, then the guest suite on every test kernel,
+# then the guest runner's own test. One summary line at the end.
+#
+# NETSLICE_KERNELS (default "6.1 6.12") names the kernels to test.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+. tests/vm/kernels.sh
+
+passed=0 failed=0
+log_dir=$top/build/logs
+mkdir -p "$log_dir"
+
+# tally NAME LOG RC: add the part's "N passed, N failed" to the totals.
+tally() {
+	local name=$1 log=$2 rc=$3 p f line
+	line=$(grep -E '# .*[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "check: $name printed no summary (exit $rc); see $log"
+		failed=$((failed + 1))
+		return
+	fi
+	p=$(sed -E 's/.* ([0-9]+) passed, ([0-9]+) failed$/\1/' <<<"$line")
+	f=$(sed -E 's/.* ([0-9]+) passed, ([0-9]+) failed$/\2/' <<<"$line")
+	[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+	passed=$((passed + p))
+	failed=$((failed + f))
+	printf 'check: %-28s %s passed, %s failed (%ss)\n' "$name" "$p" "$f" "$SECONDS_PART"
+}
+
+# part NAME COMMAND...: run one part, its output to a log and the terminal.
+part() {
+	local name=$1 log rc start
+	shift
+	log=$log_dir/$(tr ' /' '__' <<<"$name").log
+	start=$SECONDS
+	"$@" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	SECONDS_PART=$((SECONDS - start))
+	tally "$name" "$log" "$rc"
+}
+
+if tools/lint.sh; then
+	passed=$((passed + 1))
+else
+	echo "check: checkpatch --strict found problems"
+	failed=$((failed + 1))
+fi
+
+part "host: libnetslice" build/tests/test_cpulist
+
+for k in ${NETSLICE_KERNELS:-6.1 6.12}; do
+	kver=$(ns_kernel_version "$k")
+	if [ -z "$kver" ]; then
+		echo "check: no installed $k kernel (run tools/deps.sh)"
+		failed=$((failed + 1))
+		continue
+	fi
+	if ! ko=$(tools/kbuild.sh "$kver"); then
+		echo "check: module build against $kver failed"
+		failed=$((failed + 1))
+		continue
+	fi
+	echo "check: module for $kver built with W=1, no warnings"
+	passed=$((passed + 1))
+	NETSLICE_KO=$ko part "guest: $k" tests/vm/run --kernel "$kver" -- tests/guest/run_all.sh
+done
+
+kernels=${NETSLICE_KERNELS:-6.1 6.12}
+part "host: guest runner" tests/host/test_vm_runner.sh "${kernels%% *}"
+
+echo "check: total time ${SECONDS}s"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

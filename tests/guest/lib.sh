@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Helpers for the guest tests, after kselftest's net/lib.sh: KTAP results,
+# one EXIT trap running cleanups registered as resources are made,
+# uniquely named network namespaces, and waits on conditions instead of
+# fixed sleeps.
+#
+# A test sources this file, calls ns_plan N, runs its cases with
+# ns_result, and ends with ns_done.
+
+NS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+NS_KO=${NETSLICE_KO:-$NS_TOP/kmod/netslice.ko}
+NS_BIN=$NS_TOP/build/bin
+NS_TBIN=$NS_TOP/build/tests
+export PATH=$NS_BIN:$NS_TBIN:$PATH
+
+ksft_skip=4
+ns_passed=0
+ns_failed=0
+ns_count=0
+ns_cleanups=()
+
+ns_plan() {
+	echo "KTAP version 1"
+	echo "# suite: $(basename "$0" .sh)"
+	echo "1..$1"
+}
+
+# ns_result NAME STATUS: STATUS 0 is a pass.
+ns_result() {
+	ns_count=$((ns_count + 1))
+	if [ "$2" -eq 0 ]; then
+		ns_passed=$((ns_passed + 1))
+		echo "ok $ns_count $1"
+	else
+		ns_failed=$((ns_failed + 1))
+		echo "not ok $ns_count $1"
+	fi
+}
+
+# ns_check NAME COMMAND...: runs COMMAND, records its status as the result.
+ns_check() {
+	local name=$1 rc=0
+	shift
+	"$@" || rc=$?
+	ns_result "$name" "$rc"
+	return 0
+}
+
+ns_diag() { echo "# $*"; }
+
+# ns_indent: nest a KTAP program's output as a subtest.
+ns_indent() { sed 's/^/    /'; }
+
+ns_done() {
+	echo "# $ns_passed passed, $ns_failed failed"
+	[ "$ns_failed" -eq 0 ]
+	exit $?
+}
+
+# ns_defer COMMAND...: run COMMAND at exit, last registered first.
+ns_defer() {
+	local cmd
+	printf -v cmd '%q ' "$@"
+	ns_cleanups+=("$cmd")
+}
+
+ns_run_cleanups() {
+	local i
+	for ((i = ${#ns_cleanups[@]} - 1; i >= 0; i--)); do
+		eval "${ns_cleanups[i]}" >/dev/null 2>&1 || true
+	done
+	ns_cleanups=()
+}
+trap ns_run_cleanups EXIT
+
+# ns_busywait TIMEOUT_MS COMMAND...: poll COMMAND until it succeeds.
+ns_busywait() {
+	local timeout_ms=$1 start
+	shift
+	start=$(date +%s%3N)
+	until "$@"; do
+		[ $(($(date +%s%3N) - start)) -ge "$timeout_ms" ] && return 1
+		sleep 0.05
+	done
+}
+
+# ns_netns_create VAR...: make a uniquely named netns per VAR, set VAR to
+# its name, and register its deletion.
+ns_netns_create() {
+	local var name
+	for var in "$@"; do
+		name=$var-$(mktemp -u XXXXXX)
+		ip netns add "$name" || return 1
+		ns_defer ip netns del "$name"
+		ip -n "$name" link set lo up
+		printf -v "$var" '%s' "$name"
+	done
+}
+
+ns_module_loaded() { [ -d /sys/module/netslice ]; }
+
+# ns_load [PARAM=VALUE...]: load the module under test, unload at exit.
+ns_load() {
+	insmod "$NS_KO" "$@" || return 1
+	ns_defer ns_unload
+}
+
+ns_unload() {
+	ns_module_loaded || return 0
+	rmmod netslice
+}
+
+ns_nodes() { find /dev -maxdepth 1 -name 'netslice-*' | wc -l; }
+
+ns_no_nodes() { [ "$(ns_nodes)" -eq 0 ] && [ ! -e /sys/class/netslice ]; }
+
+# ns_dmesg_mark / ns_dmesg_since: kernel log lines printed after the mark.
+ns_dmesg_mark() { ns_mark=$(dmesg | wc -l); }
+ns_dmesg_since() { dmesg | tail -n +$((ns_mark + 1)); }

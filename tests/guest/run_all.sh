@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Run every guest test (or those named) and print one summary line.
+cd "$(dirname "$0")" || exit 1
+tests=("$@")
+[ ${#tests[@]} -gt 0 ] || tests=(test_*.sh)
+
+passed=0 failed=0 broken=0
+for t in "${tests[@]}"; do
+	echo "# ===== $t ($(uname -r))"
+	out=$(mktemp)
+	bash "./$t" 2>&1 | tee "$out"
+	rc=${PIPESTATUS[0]}
+	sums=$(grep -E '^# [0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1)
+	rm -f "$out"
+	if [ -z "$sums" ]; then
+		echo "# $t: no summary (exit $rc)"
+		broken=$((broken + 1))
+		continue
+	fi
+	read -r _ p _ f _ <<<"$sums"
+	passed=$((passed + p))
+	failed=$((failed + f))
+	[ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || { echo "# $t: exit $rc"; broken=$((broken + 1)); }
+done
+failed=$((failed + broken))
+echo "# guest $(uname -r): $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
