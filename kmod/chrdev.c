@@ -17,6 +17,7 @@
 
 #include "chrdev.h"
 #include "compat.h"
+#include "io.h"
 #include "ioctl.h"
 #include "slice.h"
 
@@ -35,11 +36,15 @@ static int ns_open(struct inode *inode, struct file *file)
 	if (minor >= ns_chrdev.count)
 		return -ENXIO;
 	file->private_data = &ns_chrdev.slices[minor];
+	atomic_inc(&ns_chrdev.slices[minor].open_files);
 	return stream_open(inode, file);
 }
 
 static int ns_release(struct inode *inode, struct file *file)
 {
+	struct ns_slice *slice = file->private_data;
+
+	atomic_dec(&slice->open_files);
 	file->private_data = NULL;
 	return 0;
 }
@@ -48,6 +53,9 @@ static const struct file_operations ns_fops = {
 	.owner		= THIS_MODULE,
 	.open		= ns_open,
 	.release	= ns_release,
+	.read		= ns_read,
+	.write		= ns_write,
+	.poll		= ns_poll,
 	.unlocked_ioctl	= ns_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 };

@@ -23,4 +23,9 @@
 #define ns_devnode_dev_t	const struct device
 #endif
 
+/* 6.4 moved skb_gso_segment() to its own header. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#include <net/gso.h>
+#endif
+
 #endif /* _NETSLICE_COMPAT_H */

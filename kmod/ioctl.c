@@ -5,19 +5,47 @@
  * layouts and their rules are documented in uapi/linux/netslice.h.
  */
 #include <linux/bitmap.h>
+#include <linux/cpu.h>
 #include <linux/fs.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include <linux/netslice.h>
 
+#include "iface.h"
 #include "ioctl.h"
+#include "rx.h"
 #include "slice.h"
+#include "stats.h"
 
 /* Bytes of a user CPU bitmap covering every possible CPU, in __u64 words. */
 static size_t ns_cpumask_user_size(void)
 {
 	return DIV_ROUND_UP(nr_cpu_ids, 64) * sizeof(u64);
+}
+
+/* Largest mask_size accepted: 65536 CPUs. */
+#define NS_CPUMASK_MAX_SIZE	8192
+
+/*
+ * Copy the request in and check it; on a bad size, tell the caller the
+ * size needed.
+ */
+static int ns_cpumask_begin(void __user *uarg, struct netslice_cpumask *req, size_t need)
+{
+	if (copy_from_user(req, uarg, sizeof(*req)))
+		return -EFAULT;
+	if (req->reserved)
+		return -EINVAL;
+	if (req->mask_size < need || req->mask_size % sizeof(u64) ||
+	    req->mask_size > NS_CPUMASK_MAX_SIZE) {
+		req->mask_size = need;
+		if (copy_to_user(uarg, req, sizeof(*req)))
+			return -EFAULT;
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int ns_put_cpumask(u64 uptr, const u64 *words, size_t len, size_t size)
@@ -38,17 +66,9 @@ static long ns_ioctl_cpumask_get(struct ns_slice *slice, void __user *uarg)
 	u64 *kernel_words, *user_words;
 	long err;
 
-	if (copy_from_user(&req, uarg, sizeof(req)))
-		return -EFAULT;
-	if (req.reserved)
-		return -EINVAL;
-	if (req.mask_size < need || req.mask_size % sizeof(u64)) {
-		req.mask_size = need;
-		if (copy_to_user(uarg, &req, sizeof(req)))
-			return -EFAULT;
-		return -EINVAL;
-	}
-
+	err = ns_cpumask_begin(uarg, &req, need);
+	if (err)
+		return err;
 	kernel_words = kcalloc(2, need, GFP_KERNEL);
 	if (!kernel_words)
 		return -ENOMEM;
@@ -72,6 +92,145 @@ static long ns_ioctl_cpumask_get(struct ns_slice *slice, void __user *uarg)
 	return 0;
 }
 
+/* A user bitmap of mask_size bytes as a cpumask; bits past nr_cpu_ids must be 0. */
+static int ns_get_cpumask(struct cpumask *mask, u64 uptr, u64 *words, size_t size)
+{
+	size_t i;
+
+	if (copy_from_user(words, u64_to_user_ptr(uptr), size))
+		return -EFAULT;
+	for (i = nr_cpu_ids; i < size * BITS_PER_BYTE; i++)
+		if (words[i / 64] & BIT_ULL(i % 64))
+			return -EINVAL;
+	bitmap_from_arr64(cpumask_bits(mask), words, nr_cpu_ids);
+	if (cpumask_empty(mask) || !cpumask_subset(mask, cpu_online_mask))
+		return -EINVAL;
+	return 0;
+}
+
+static long ns_ioctl_cpumask_set(struct ns_slice *slice, void __user *uarg)
+{
+	cpumask_var_t kernel_cpus, user_cpus;
+	struct netslice_cpumask req;
+	u64 *words;
+	long err;
+
+	err = ns_cpumask_begin(uarg, &req, ns_cpumask_user_size());
+	if (err)
+		return err;
+	words = kmalloc(req.mask_size, GFP_KERNEL);
+	if (!words)
+		return -ENOMEM;
+	err = -ENOMEM;
+	if (!zalloc_cpumask_var(&kernel_cpus, GFP_KERNEL))
+		goto out_free_words;
+	if (!zalloc_cpumask_var(&user_cpus, GFP_KERNEL))
+		goto out_free_kernel_cpus;
+
+	cpus_read_lock();
+	err = ns_get_cpumask(kernel_cpus, req.kernel_cpus, words, req.mask_size);
+	if (!err)
+		err = ns_get_cpumask(user_cpus, req.user_cpus, words, req.mask_size);
+	if (!err) {
+		mutex_lock(&slice->lock);
+		cpumask_copy(slice->kernel_cpus, kernel_cpus);
+		cpumask_copy(slice->user_cpus, user_cpus);
+		mutex_unlock(&slice->lock);
+	}
+	cpus_read_unlock();
+
+	free_cpumask_var(user_cpus);
+out_free_kernel_cpus:
+	free_cpumask_var(kernel_cpus);
+out_free_words:
+	kfree(words);
+	return err;
+}
+
+static long ns_ioctl_rw_multi_get(struct ns_slice *slice, void __user *uarg)
+{
+	struct netslice_rw_multi rw;
+
+	mutex_lock(&slice->lock);
+	rw.flags = slice->rw_flags;
+	rw.max_batch = slice->max_batch;
+	mutex_unlock(&slice->lock);
+	return copy_to_user(uarg, &rw, sizeof(rw)) ? -EFAULT : 0;
+}
+
+static long ns_ioctl_rw_multi_set(struct ns_slice *slice, void __user *uarg)
+{
+	struct netslice_rw_multi rw;
+
+	if (copy_from_user(&rw, uarg, sizeof(rw)))
+		return -EFAULT;
+	if (rw.flags & ~(NETSLICE_MULTI_READ | NETSLICE_MULTI_WRITE) ||
+	    !rw.max_batch || rw.max_batch > NETSLICE_MAX_BATCH)
+		return -EINVAL;
+	mutex_lock(&slice->lock);
+	WRITE_ONCE(slice->rw_flags, rw.flags);
+	WRITE_ONCE(slice->max_batch, rw.max_batch);
+	mutex_unlock(&slice->lock);
+	return 0;
+}
+
+/* The RX queues of dev that map to this slice, as a bitmap of the first 64. */
+static u64 ns_queue_mask(const struct ns_slice *slice, const struct net_device *dev)
+{
+	unsigned int q, nq = min_t(unsigned int, dev->real_num_rx_queues, 64);
+	u64 mask = 0;
+
+	for (q = slice->id % ns_nr_slices; q < nq; q += ns_nr_slices)
+		mask |= BIT_ULL(q);
+	return mask;
+}
+
+static long ns_ioctl_info_get(struct ns_slice *slice, void __user *uarg)
+{
+	struct netslice_iface_info *ii;
+	struct netslice_info *info;
+	struct ns_iface *iface;
+	long err = 0;
+
+	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	if (!info)
+		return -ENOMEM;
+	info->slice = slice->id;
+	info->nr_slices = ns_nr_slices;
+	info->ring_size = ns_ring_size;
+	if (ns_symmetric_hash)
+		info->flags |= NETSLICE_INFO_SYMMETRIC_HASH;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(iface, &ns_ifaces, list) {
+		if (info->nr_ifaces < NETSLICE_MAX_IFACES) {
+			ii = &info->ifaces[info->nr_ifaces];
+			ii->ifindex = iface->dev->ifindex;
+			ii->pair_ifindex = READ_ONCE(iface->pair_ifindex);
+			ii->rx_queues = iface->dev->real_num_rx_queues;
+			if (iface->hashed)
+				ii->flags = NETSLICE_IFACE_HASHED;
+			else
+				ii->queue_mask = ns_queue_mask(slice, iface->dev);
+		}
+		info->nr_ifaces++;
+	}
+	rcu_read_unlock();
+
+	if (copy_to_user(uarg, info, sizeof(*info)))
+		err = -EFAULT;
+	kfree(info);
+	return err;
+}
+
+static long ns_ioctl_stats_get(struct ns_slice *slice, void __user *uarg)
+{
+	struct netslice_stats stats;
+
+	ns_stats_read(slice, &stats);
+	return copy_to_user(uarg, &stats, sizeof(stats)) ? -EFAULT : 0;
+}
+
 long ns_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct ns_slice *slice = file->private_data;
@@ -80,6 +239,16 @@ long ns_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	switch (cmd) {
 	case NETSLICE_CPUMASK_GET:
 		return ns_ioctl_cpumask_get(slice, uarg);
+	case NETSLICE_CPUMASK_SET:
+		return ns_ioctl_cpumask_set(slice, uarg);
+	case NETSLICE_RW_MULTI_GET:
+		return ns_ioctl_rw_multi_get(slice, uarg);
+	case NETSLICE_RW_MULTI_SET:
+		return ns_ioctl_rw_multi_set(slice, uarg);
+	case NETSLICE_INFO_GET:
+		return ns_ioctl_info_get(slice, uarg);
+	case NETSLICE_STATS_GET:
+		return ns_ioctl_stats_get(slice, uarg);
 	default:
 		return -ENOTTY;
 	}

@@ -10,15 +10,34 @@
  *   /dev/netslice-N, with its own kernel-side and user-side CPU masks.
  *   Slices share no lock and no written cache line.
  *
- * Contexts
- *   - module init/exit: process context, no file can be open during exit
- *     (the file operations pin the module).
- *   - open/release/ioctl: process context, any CPU, possibly several files
- *     on one slice at once.
+ *   Attached interfaces (iface.c) carry an rx_handler (rx.c) that takes
+ *   every received packet and queues it on one slice's bounded RX ring
+ *   (a ptr_ring), by recorded RX queue or flow hash. Readers (read.c) copy
+ *   batches of packets to user iovs; writers (write.c) build one skb per
+ *   iov and send it on the slice's TX queue of the egress device.
  *
- * Locking
- *   ns_slice::lock (mutex) protects a slice's configuration (CPU masks).
- *   It is the only lock so far and nests under nothing.
+ * Contexts
+ *   - RX: softirq, any CPU (RPS may move it); per-slice state is found
+ *     from the packet, never from smp_processor_id().
+ *   - open/release/read/write/poll/ioctl: process context, any CPU; a
+ *     slice may have several open files.
+ *   - attach/detach and the netdevice notifier: process context, RTNL.
+ *   - module init/exit: no file can be open during exit (the file
+ *     operations pin the module).
+ *
+ * Locking, outermost first
+ *   RTNL: the list of attached interfaces (writers); RX and TX walk it
+ *     under RCU. Detaching unregisters the rx_handler (synchronize_net), so
+ *     no RX runs on a detached interface; writers hold a device reference
+ *     across a send.
+ *   ns_slice::read_lock (mutex): one reader at a time consumes the ring,
+ *     so a packet is removed only after its copy to user space succeeded.
+ *   ptr_ring producer/consumer spinlocks: RX takes the producer lock in
+ *     softirq; readers take the consumer lock with BHs off (_bh).
+ *   ns_slice::lock (mutex): a slice's configuration; innermost, and never
+ *     taken on the packet path (RX reads the CPU mask and batch mode
+ *     locklessly; both are advisory per packet).
+ *   Counters are per CPU and lockless.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,10 +49,15 @@
 #include <linux/netslice.h>
 
 #include "chrdev.h"
+#include "iface.h"
+#include "rx.h"
 #include "slice.h"
 
+/* Largest ring_size: bounds the memory parked skbs can pin. */
+#define NS_MAX_RING_SIZE	65536
+
 /* 0 until given: then it means "one slice per online CPU". */
-static unsigned int ns_nr_slices;
+unsigned int ns_nr_slices;
 
 static int ns_param_set_slices(const char *val, const struct kernel_param *kp)
 {
@@ -57,7 +81,38 @@ module_param_cb(slices, &ns_slices_param_ops, &ns_nr_slices, 0444);
 MODULE_PARM_DESC(slices, "number of slices, 1.." __stringify(NETSLICE_MAX_SLICES)
 		 " (default: number of online CPUs)");
 
-static struct ns_slice *ns_slices;
+unsigned int ns_ring_size = 1024;
+
+static int ns_param_set_ring_size(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+
+	if (kstrtouint(val, 0, &n) || n < 2 || n > NS_MAX_RING_SIZE) {
+		pr_err("ring_size=%s rejected: give a packet count from 2 to %u\n",
+		       val, NS_MAX_RING_SIZE);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = n;
+	return 0;
+}
+
+static const struct kernel_param_ops ns_ring_size_param_ops = {
+	.set = ns_param_set_ring_size,
+	.get = param_get_uint,
+};
+
+module_param_cb(ring_size, &ns_ring_size_param_ops, &ns_ring_size, 0444);
+MODULE_PARM_DESC(ring_size, "RX ring capacity per slice in packets (default 1024)");
+
+static char *ifaces = "";
+module_param(ifaces, charp, 0444);
+MODULE_PARM_DESC(ifaces, "interfaces to attach: \"va:vb,vc\" pairs va with vb, vc alone");
+
+bool ns_symmetric_hash = true;
+module_param_named(symmetric_hash, ns_symmetric_hash, bool, 0444);
+MODULE_PARM_DESC(symmetric_hash, "steer both directions of a flow to one slice (default on)");
+
+struct ns_slice *ns_slices;
 
 static int __init netslice_init(void)
 {
@@ -66,17 +121,28 @@ static int __init netslice_init(void)
 	if (!ns_nr_slices)
 		ns_nr_slices = min_t(unsigned int, num_online_cpus(), NETSLICE_MAX_SLICES);
 
-	ns_slices = ns_slices_create(ns_nr_slices);
+	ns_slices = ns_slices_create(ns_nr_slices, ns_ring_size);
 	if (IS_ERR(ns_slices))
 		return PTR_ERR(ns_slices);
 
-	err = ns_chrdev_init(ns_slices, ns_nr_slices);
+	err = ns_iface_notifier_register();
 	if (err)
 		goto err_destroy_slices;
+
+	/* A bad interface is reported by name and skipped; the rest attach. */
+	if (*ifaces)
+		ns_iface_attach_list(ifaces);
+
+	err = ns_chrdev_init(ns_slices, ns_nr_slices);
+	if (err)
+		goto err_detach_ifaces;
 
 	pr_info("loaded with %u slices\n", ns_nr_slices);
 	return 0;
 
+err_detach_ifaces:
+	ns_iface_detach_all();
+	ns_iface_notifier_unregister();
 err_destroy_slices:
 	ns_slices_destroy(ns_slices, ns_nr_slices);
 	return err;
@@ -85,6 +151,8 @@ err_destroy_slices:
 static void __exit netslice_exit(void)
 {
 	ns_chrdev_exit();
+	ns_iface_detach_all();
+	ns_iface_notifier_unregister();
 	ns_slices_destroy(ns_slices, ns_nr_slices);
 }
 

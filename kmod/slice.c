@@ -3,10 +3,14 @@
  * Slice objects and their default CPU placement.
  */
 #include <linux/cpu.h>
+#include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
 
+#include <linux/netslice.h>
+
 #include "slice.h"
+#include "stats.h"
 
 /* The n-th online CPU, wrapping around the online set. */
 static unsigned int ns_nth_online_cpu(unsigned int n)
@@ -39,38 +43,63 @@ static void ns_slice_default_cpus(struct ns_slice *slice)
 		cpumask_copy(slice->user_cpus, slice->kernel_cpus);
 }
 
-static void ns_slice_free_masks(struct ns_slice *slice)
+static void ns_free_skb(void *skb)
 {
-	free_cpumask_var(slice->user_cpus);
-	free_cpumask_var(slice->kernel_cpus);
+	kfree_skb(skb);
 }
 
-static int ns_slice_init(struct ns_slice *slice, unsigned int id)
+static int ns_slice_init(struct ns_slice *slice, unsigned int id, unsigned int ring_size)
 {
+	int err = -ENOMEM;
+
 	slice->id = id;
+	slice->rw_flags = NETSLICE_MULTI_READ | NETSLICE_MULTI_WRITE;
+	slice->max_batch = NETSLICE_MAX_BATCH;
 	if (!zalloc_cpumask_var(&slice->kernel_cpus, GFP_KERNEL))
 		return -ENOMEM;
 	if (!zalloc_cpumask_var(&slice->user_cpus, GFP_KERNEL))
 		goto err_free_kernel_cpus;
+	slice->stats = alloc_percpu(struct ns_stats);
+	if (!slice->stats)
+		goto err_free_user_cpus;
+	err = ptr_ring_init(&slice->rx_ring, ring_size, GFP_KERNEL);
+	if (err)
+		goto err_free_stats;
+	init_waitqueue_head(&slice->wait);
+	mutex_init(&slice->read_lock);
 	mutex_init(&slice->lock);
+	atomic_set(&slice->open_files, 0);
 	ns_slice_default_cpus(slice);
 	return 0;
 
+err_free_stats:
+	free_percpu(slice->stats);
+err_free_user_cpus:
+	free_cpumask_var(slice->user_cpus);
 err_free_kernel_cpus:
 	free_cpumask_var(slice->kernel_cpus);
-	return -ENOMEM;
+	return err;
+}
+
+/* No RX handler and no file may reach the slice any more. */
+static void ns_slice_exit(struct ns_slice *slice)
+{
+	mutex_destroy(&slice->lock);
+	mutex_destroy(&slice->read_lock);
+	ptr_ring_cleanup(&slice->rx_ring, ns_free_skb);
+	free_percpu(slice->stats);
+	free_cpumask_var(slice->user_cpus);
+	free_cpumask_var(slice->kernel_cpus);
 }
 
 void ns_slices_destroy(struct ns_slice *slices, unsigned int count)
 {
-	while (count--) {
-		ns_slice_free_masks(&slices[count]);
-		mutex_destroy(&slices[count].lock);
-	}
+	while (count--)
+		ns_slice_exit(&slices[count]);
 	kfree(slices);
 }
 
-struct ns_slice *ns_slices_create(unsigned int count)
+struct ns_slice *ns_slices_create(unsigned int count, unsigned int ring_size)
 {
 	struct ns_slice *slices;
 	unsigned int i;
@@ -82,7 +111,7 @@ struct ns_slice *ns_slices_create(unsigned int count)
 
 	cpus_read_lock();
 	for (i = 0; i < count; i++) {
-		err = ns_slice_init(&slices[i], i);
+		err = ns_slice_init(&slices[i], i, ring_size);
 		if (err)
 			goto err_destroy_initialized;
 	}

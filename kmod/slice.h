@@ -2,9 +2,15 @@
 #ifndef _NETSLICE_SLICE_H
 #define _NETSLICE_SLICE_H
 
+#include <linux/atomic.h>
+#include <linux/cache.h>
 #include <linux/cpumask.h>
 #include <linux/mutex.h>
+#include <linux/ptr_ring.h>
 #include <linux/types.h>
+#include <linux/wait.h>
+
+struct ns_stats;
 
 /*
  * One slice: the unit of spatial partitioning. Slices share nothing; each
@@ -12,12 +18,26 @@
  */
 struct ns_slice {
 	unsigned int id;
-	struct mutex lock;		/* protects kernel_cpus, user_cpus */
-	cpumask_var_t kernel_cpus;
-	cpumask_var_t user_cpus;
-};
 
-struct ns_slice *ns_slices_create(unsigned int count);
+	/* RX: produced in softirq, consumed by readers under read_lock. */
+	struct ptr_ring rx_ring;
+	wait_queue_head_t wait;
+	struct mutex read_lock;		/* protects consuming rx_ring */
+	atomic_t open_files;		/* no reader: RX drops and counts */
+	struct ns_stats __percpu *stats;
+
+	struct mutex lock;		/* protects the fields below */
+	cpumask_var_t kernel_cpus;	/* read locklessly by RX (advisory) */
+	cpumask_var_t user_cpus;
+	u32 rw_flags;			/* NETSLICE_MULTI_*; READ_ONCE outside lock */
+	u32 max_batch;			/* READ_ONCE outside lock */
+} ____cacheline_aligned_in_smp;
+
+extern struct ns_slice *ns_slices;
+extern unsigned int ns_nr_slices;
+extern unsigned int ns_ring_size;
+
+struct ns_slice *ns_slices_create(unsigned int count, unsigned int ring_size);
 void ns_slices_destroy(struct ns_slice *slices, unsigned int count);
 
 #endif /* _NETSLICE_SLICE_H */

@@ -9,7 +9,57 @@
  *   The module creates one character device per slice, /dev/netslice-0 ..
  *   /dev/netslice-(N-1), where N is the "slices" module parameter (default:
  *   the number of online CPUs, at most NETSLICE_MAX_SLICES). Nodes are
- *   owned by root with mode 0600.
+ *   owned by root with mode 0600. Several files may be open on one slice:
+ *   they share its RX ring (each packet goes to exactly one reader) and its
+ *   configuration. The module cannot be unloaded while any is open.
+ *
+ * Interfaces and slices
+ *   "insmod netslice.ko ifaces=va:vb,vc" attaches va and vb as a pair (what
+ *   arrives on one leaves by default on the other) and vc alone (default
+ *   egress: vc itself). Every packet arriving on an attached interface is
+ *   taken from the host stack and queued on exactly one slice: its
+ *   recorded RX queue modulo the number of slices, or, where the driver
+ *   records no queue (veth), a flow hash modulo the number of slices
+ *   (symmetric by default: both directions of a flow land on one slice;
+ *   module parameter symmetric_hash=0 uses the plain flow hash).
+ *
+ *   Each slice has a bounded RX ring ("ring_size" module parameter). A
+ *   packet is dropped and counted, never silently, when the ring is full
+ *   (rx_drop_ring_full) or when no file is open on the slice
+ *   (rx_drop_no_reader).
+ *
+ *   GSO/GRO super-packets are segmented on receive: a reader always gets
+ *   wire-size packets, flagged NETSLICE_RX_SEGMENT. Packets whose L4
+ *   checksum was left to the hardware (CHECKSUM_PARTIAL, e.g. local
+ *   traffic over veth) have it completed on receive, so every packet read
+ *   is valid on the wire as it is.
+ *
+ * read(fd, struct netslice_iov *iov, n)
+ *   n is the number of iovs (not bytes); the return value is the number of
+ *   packets read, each into one iov (see struct netslice_iov). Blocks until
+ *   at least one packet is there, unless the file is O_NONBLOCK (-EAGAIN);
+ *   a signal interrupts a wait (-EINTR, or a restart under SA_RESTART).
+ *   With multi-read off (NETSLICE_RW_MULTI_SET) at most one packet per
+ *   call; with it on, at most max_batch. A packet stays queued if its iov
+ *   cannot be written: the call returns the packets read before it, or
+ *   -EFAULT if it was the first.
+ *
+ * write(fd, struct netslice_iov *iov, n)
+ *   Sends rlen bytes from base for each iov (a full link-layer frame), to
+ *   the egress chosen by its action. Returns the number of iovs consumed:
+ *   sent, dropped on request, or rejected with a non-zero error (each bad
+ *   iov gets its own error code and counter; the others in the batch are
+ *   unaffected). A short count means the egress queue is busy: write the
+ *   rest again, as in
+ *	do { w = write(fd, &iov[wcnt], cnt - wcnt); wcnt += w; } while (wcnt < cnt);
+ *   If the first iov is bad the call returns -1 with the errno given with
+ *   its NETSLICE_TXERR_* code (and sets error), so a caller sees it at once.
+ *   With multi-write off, one iov per call.
+ *
+ * poll
+ *   POLLIN when the RX ring holds a packet. POLLOUT always: a write never
+ *   blocks; while the egress queue is stopped it returns a short count (0
+ *   if nothing was sent; -EAGAIN for an O_NONBLOCK file).
  *
  * ioctl conventions
  *   Every argument is a fixed-width structure with no implicit padding.
@@ -34,9 +84,9 @@
 /**
  * struct netslice_cpumask - the CPUs that serve one slice
  * @mask_size:   in: size in bytes of each of the two buffers below; a
- *               multiple of 8 and large enough for every possible CPU of
- *               the running kernel (sizeof(cpu_set_t) = 128 covers 1024
- *               CPUs), or the call fails with -EINVAL.
+ *               multiple of 8, at most 8192, and large enough for every
+ *               possible CPU of the running kernel (sizeof(cpu_set_t) =
+ *               128 covers 1024 CPUs), or the call fails with -EINVAL.
  *               out: the number of bytes the kernel needs (the smallest
  *               valid @mask_size), also on -EINVAL, so a caller can retry.
  * @reserved:    must be zero.
@@ -53,6 +103,15 @@
  * the CPU itself, without SMT) as its user side, so the two share a cache.
  * Both masks are non-empty and contain only CPUs that were online when the
  * module loaded.
+ *
+ * NETSLICE_CPUMASK_SET replaces both masks; each must be non-empty and
+ * hold only online CPUs (-EINVAL otherwise; nothing changes). What it
+ * changes: the masks GET reports, which an NF uses to place itself, and
+ * the rx_off_cpu counter, which counts packets the slice received on a
+ * CPU outside its kernel-side mask. It does not move interrupts: on a NIC
+ * with per-queue IRQs, steer each queue's IRQ to its slice's kernel-side
+ * CPUs (/proc/irq/N/smp_affinity_list). Devices without IRQs (veth, tun)
+ * receive on the sending CPU, where rx_off_cpu shows the mismatch.
  */
 struct netslice_cpumask {
 	__u32 mask_size;
@@ -61,8 +120,161 @@ struct netslice_cpumask {
 	__aligned_u64 user_cpus;
 };
 
+/*
+ * struct netslice_iov - one packet of a read or write
+ * @base:     user address of the packet buffer.
+ * @len:      capacity of @base in bytes.
+ * @rlen:     read (out): bytes of the packet copied to @base (at most @len).
+ *            write (in): bytes of @base to send, a whole link-layer frame of
+ *            1 .. MTU + link header (+ 4 for one VLAN tag) bytes.
+ * @wire_len: read (out): the packet's length; > @rlen when truncated.
+ *            write: must be zero.
+ * @ifindex:  read (out): the interface the packet arrived on.
+ *            write (in): for NETSLICE_TX_DEFAULT and NETSLICE_TX_HOST the
+ *            interface it arrived on (as read); for NETSLICE_TX_IFINDEX
+ *            the attached interface to send it out of.
+ * @queue:    read (out): the driver's RX queue, or NETSLICE_QUEUE_NONE
+ *            where the driver records none. write: must be zero.
+ * @flags:    read (out): NETSLICE_RX_*. write: must be zero.
+ * @action:   write (in): NETSLICE_TX_*. read: ignored, left as it is.
+ * @error:    write (out): NETSLICE_TXERR_* for this iov, 0 when consumed
+ *            without error. read: set to 0.
+ * @reserved: must be zero on write; zeroed on read.
+ */
+struct netslice_iov {
+	__aligned_u64 base;
+	__u32 len;
+	__u32 rlen;
+	__u32 wire_len;
+	__u32 ifindex;
+	__u16 queue;
+	__u16 flags;
+	__u16 action;
+	__u16 error;
+	__aligned_u64 reserved[2];
+};
+
+#define NETSLICE_QUEUE_NONE	0xffff
+
+/* iov flags on read */
+#define NETSLICE_RX_TRUNCATED	(1U << 0)	/* @len was shorter than the packet */
+#define NETSLICE_RX_SEGMENT	(1U << 1)	/* one segment of a GSO/GRO packet */
+
+/* iov actions on write */
+#define NETSLICE_TX_DEFAULT	0	/* out of @ifindex's pair, or @ifindex itself */
+#define NETSLICE_TX_IFINDEX	1	/* out of attached interface @ifindex */
+#define NETSLICE_TX_HOST	2	/* up the host stack, as if received on @ifindex */
+#define NETSLICE_TX_DROP	3	/* consume without sending */
+
+/* iov errors on write, and the errno a first bad iov returns */
+#define NETSLICE_TXERR_INVALID	1	/* EINVAL: reserved field set, unknown action */
+#define NETSLICE_TXERR_LENGTH	2	/* EMSGSIZE: rlen 0, > len, or > MTU + header */
+#define NETSLICE_TXERR_IFINDEX	3	/* ENODEV: interface not attached */
+#define NETSLICE_TXERR_FAULT	4	/* EFAULT: base not readable */
+#define NETSLICE_TXERR_NOMEM	5	/* ENOMEM: no memory for the packet */
+#define NETSLICE_TXERR_DOWN	6	/* ENETDOWN: egress down or dropped it */
+
+/*
+ * struct netslice_rw_multi - batching mode of a slice
+ * @flags:     NETSLICE_MULTI_READ and/or NETSLICE_MULTI_WRITE. Both are on
+ *             by default.
+ * @max_batch: most packets one read or write handles, 1 ..
+ *             NETSLICE_MAX_BATCH (default NETSLICE_MAX_BATCH).
+ *
+ * The mode belongs to the slice, shared by all its open files.
+ */
+struct netslice_rw_multi {
+	__u32 flags;
+	__u32 max_batch;
+};
+
+#define NETSLICE_MULTI_READ	(1U << 0)
+#define NETSLICE_MULTI_WRITE	(1U << 1)
+#define NETSLICE_MAX_BATCH	1024
+
+/*
+ * struct netslice_iface_info - one attached interface, as a slice sees it
+ * @ifindex:      the interface.
+ * @pair_ifindex: its default egress (its pair, or itself).
+ * @rx_queues:    its number of RX queues.
+ * @flags:        NETSLICE_IFACE_HASHED: the driver records no RX queue;
+ *                packets reach slices by flow hash, not by queue.
+ * @queue_mask:   the RX queues (bit q for queue q < 64) feeding this slice;
+ *                0 for a hashed interface.
+ */
+struct netslice_iface_info {
+	__u32 ifindex;
+	__u32 pair_ifindex;
+	__u32 rx_queues;
+	__u32 flags;
+	__aligned_u64 queue_mask;
+};
+
+#define NETSLICE_IFACE_HASHED	(1U << 0)
+#define NETSLICE_MAX_IFACES	32
+
+/*
+ * struct netslice_info - NETSLICE_INFO_GET
+ * @slice:     this slice's number.
+ * @nr_slices: slices of the module.
+ * @ring_size: capacity of the slice's RX ring in packets.
+ * @nr_ifaces: attached interfaces; the first NETSLICE_MAX_IFACES are in
+ *             @ifaces.
+ * @flags:     NETSLICE_INFO_SYMMETRIC_HASH when the flow hash is symmetric.
+ * @reserved:  zero.
+ * @ifaces:    the attached interfaces.
+ */
+struct netslice_info {
+	__u32 slice;
+	__u32 nr_slices;
+	__u32 ring_size;
+	__u32 nr_ifaces;
+	__u32 flags;
+	__u32 reserved;
+	struct netslice_iface_info ifaces[NETSLICE_MAX_IFACES];
+};
+
+#define NETSLICE_INFO_SYMMETRIC_HASH	(1U << 0)
+
+/*
+ * struct netslice_stats - NETSLICE_STATS_GET: counters of one slice since
+ * the module loaded. Every packet the slice receives ends in exactly one of
+ * rx_packets (queued) and rx_drop_*; every queued packet is later read or,
+ * at unload, freed.
+ */
+struct netslice_stats {
+	__u64 rx_packets;		/* queued on the ring */
+	__u64 rx_bytes;
+	__u64 rx_drop_ring_full;	/* ring full */
+	__u64 rx_drop_no_reader;	/* no file open on the slice */
+	__u64 rx_drop_error;		/* could not be segmented or checksummed */
+	__u64 rx_segments;		/* of which segments of GSO/GRO packets */
+	__u64 rx_off_cpu;		/* received outside the kernel-side CPUs */
+	__u64 read_packets;		/* handed to user space */
+	__u64 read_bytes;		/* bytes copied to user space */
+	__u64 read_truncated;		/* packets longer than their iov */
+	__u64 write_bytes;		/* bytes copied from user space */
+	__u64 tx_packets;		/* sent out of an interface */
+	__u64 tx_bytes;
+	__u64 tx_host;			/* passed up the host stack */
+	__u64 tx_nf_drop;		/* NETSLICE_TX_DROP */
+	__u64 tx_busy;			/* short writes: egress queue stopped */
+	__u64 tx_err_invalid;		/* per-iov errors, by NETSLICE_TXERR_* */
+	__u64 tx_err_length;
+	__u64 tx_err_ifindex;
+	__u64 tx_err_fault;
+	__u64 tx_err_nomem;
+	__u64 tx_err_down;
+	__u64 reserved[10];
+};
+
 #define NETSLICE_IOC_MAGIC	0xb6
 
 #define NETSLICE_CPUMASK_GET	_IOWR(NETSLICE_IOC_MAGIC, 0x01, struct netslice_cpumask)
+#define NETSLICE_CPUMASK_SET	_IOW(NETSLICE_IOC_MAGIC, 0x02, struct netslice_cpumask)
+#define NETSLICE_RW_MULTI_GET	_IOR(NETSLICE_IOC_MAGIC, 0x03, struct netslice_rw_multi)
+#define NETSLICE_RW_MULTI_SET	_IOW(NETSLICE_IOC_MAGIC, 0x04, struct netslice_rw_multi)
+#define NETSLICE_INFO_GET	_IOR(NETSLICE_IOC_MAGIC, 0x05, struct netslice_info)
+#define NETSLICE_STATS_GET	_IOR(NETSLICE_IOC_MAGIC, 0x06, struct netslice_stats)
 
 #endif /* _UAPI_LINUX_NETSLICE_H */

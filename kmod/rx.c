@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The receive path: an rx_handler on each attached interface takes every
+ * packet from the host stack and queues it on one slice's RX ring.
+ *
+ * Runs in softirq (NAPI or the backlog), on whatever CPU the driver or RPS
+ * chose: per-slice state is found from the packet, never from the CPU.
+ */
+#include <linux/if_vlan.h>
+#include <linux/netdevice.h>
+#include <linux/percpu.h>
+#include <linux/poll.h>
+#include <linux/skbuff.h>
+
+#include <linux/netslice.h>
+
+#include "compat.h"
+#include "iface.h"
+#include "rx.h"
+#include "slice.h"
+#include "stats.h"
+
+/* Set while this CPU passes a written packet up the host stack. */
+static DEFINE_PER_CPU(bool, ns_to_host);
+
+static struct ns_slice *ns_rx_pick_slice(const struct ns_iface *iface,
+					 struct sk_buff *skb, u16 *queue)
+{
+	u32 key;
+
+	if (!iface->hashed && skb_rx_queue_recorded(skb)) {
+		*queue = skb_get_rx_queue(skb);
+		key = *queue;
+	} else {
+		*queue = NETSLICE_QUEUE_NONE;
+		key = ns_symmetric_hash ? __skb_get_hash_symmetric(skb) : skb_get_hash(skb);
+	}
+	return &ns_slices[key % ns_nr_slices];
+}
+
+static void ns_rx_enqueue(struct ns_slice *slice, struct sk_buff *skb)
+{
+	unsigned int len = skb->len;
+
+	if (unlikely(ptr_ring_produce(&slice->rx_ring, skb))) {
+		ns_stat_inc(slice, NS_RX_DROP_RING_FULL);
+		kfree_skb(skb);
+		return;
+	}
+	ns_stat_inc(slice, NS_RX_PACKETS);
+	ns_stat_add(slice, NS_RX_BYTES, len);
+	if (wq_has_sleeper(&slice->wait))
+		wake_up_interruptible_poll(&slice->wait, EPOLLIN | EPOLLRDNORM);
+}
+
+/* Segment a GSO/GRO packet; each wire-size segment is queued. */
+static void ns_rx_segment(struct ns_slice *slice, struct sk_buff *skb)
+{
+	struct sk_buff *segs, *seg, *next;
+
+	segs = skb_gso_segment(skb, 0);
+	if (IS_ERR_OR_NULL(segs)) {
+		ns_stat_inc(slice, NS_RX_DROP_ERROR);
+		kfree_skb(skb);
+		return;
+	}
+	skb_list_walk_safe(segs, seg, next) {
+		skb_mark_not_on_list(seg);
+		*ns_rx_cb(seg) = *ns_rx_cb(skb);
+		ns_rx_cb(seg)->flags |= NETSLICE_RX_SEGMENT;
+		ns_stat_inc(slice, NS_RX_SEGMENTS);
+		ns_rx_enqueue(slice, seg);
+	}
+	consume_skb(skb);
+}
+
+rx_handler_result_t ns_rx_handler(struct sk_buff **pskb)
+{
+	struct sk_buff *skb = *pskb;
+	struct ns_slice *slice;
+	struct ns_iface *iface;
+	u16 queue;
+
+	if (unlikely(skb->pkt_type == PACKET_LOOPBACK || this_cpu_read(ns_to_host)))
+		return RX_HANDLER_PASS;
+
+	iface = rcu_dereference(skb->dev->rx_handler_data);
+	slice = ns_rx_pick_slice(iface, skb, &queue);
+
+	if (unlikely(!cpumask_test_cpu(smp_processor_id(), slice->kernel_cpus)))
+		ns_stat_inc(slice, NS_RX_OFF_CPU);
+	if (!atomic_read(&slice->open_files)) {
+		ns_stat_inc(slice, NS_RX_DROP_NO_READER);
+		kfree_skb(skb);
+		return RX_HANDLER_CONSUMED;
+	}
+
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (unlikely(!skb))
+		goto err_count;
+
+	/* Readers get the frame from its link-layer header on. */
+	skb_push(skb, skb->data - skb_mac_header(skb));
+	if (skb_vlan_tag_present(skb)) {
+		skb = __vlan_hwaccel_push_inside(skb);
+		if (unlikely(!skb))
+			goto err_count;
+	}
+
+	*ns_rx_cb(skb) = (struct ns_rx_cb) {
+		.ifindex = skb->dev->ifindex,
+		.queue = queue,
+	};
+	if (skb_is_gso(skb)) {
+		ns_rx_segment(slice, skb);
+		return RX_HANDLER_CONSUMED;
+	}
+	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
+		goto err_drop;
+	ns_rx_enqueue(slice, skb);
+	return RX_HANDLER_CONSUMED;
+
+err_drop:
+	kfree_skb(skb);
+err_count:
+	ns_stat_inc(slice, NS_RX_DROP_ERROR);
+	return RX_HANDLER_CONSUMED;
+}
+
+void ns_rx_to_host(struct sk_buff *skb)
+{
+	skb->protocol = eth_type_trans(skb, skb->dev);
+	local_bh_disable();
+	__this_cpu_write(ns_to_host, true);
+	/* Not netif_rx(): the flag must cover the whole receive on this CPU. */
+	rcu_read_lock();
+	netif_receive_skb_core(skb);
+	rcu_read_unlock();
+	__this_cpu_write(ns_to_host, false);
+	local_bh_enable();
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _NETSLICE_RX_H
+#define _NETSLICE_RX_H
+
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+
+/* The per-skb RX metadata a reader gets, kept in skb->cb while queued. */
+struct ns_rx_cb {
+	int ifindex;
+	u16 queue;
+	u16 flags;
+};
+
+static inline struct ns_rx_cb *ns_rx_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct ns_rx_cb) > sizeof(skb->cb));
+	return (struct ns_rx_cb *)skb->cb;
+}
+
+extern bool ns_symmetric_hash;
+
+rx_handler_result_t ns_rx_handler(struct sk_buff **pskb);
+
+/* Deliver an skb up the host stack of its skb->dev, bypassing netslice. */
+void ns_rx_to_host(struct sk_buff *skb);
+
+#endif /* _NETSLICE_RX_H */

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _NETSLICE_STATS_H
+#define _NETSLICE_STATS_H
+
+#include <linux/percpu.h>
+#include <linux/types.h>
+
+#include <linux/netslice.h>
+
+/*
+ * Per-slice counters, per CPU so that RX softirqs on several CPUs and
+ * readers and writers never write a shared cache line. The indices follow
+ * the fields of struct netslice_stats, which is all __u64.
+ */
+enum ns_stat {
+	NS_RX_PACKETS,
+	NS_RX_BYTES,
+	NS_RX_DROP_RING_FULL,
+	NS_RX_DROP_NO_READER,
+	NS_RX_DROP_ERROR,
+	NS_RX_SEGMENTS,
+	NS_RX_OFF_CPU,
+	NS_READ_PACKETS,
+	NS_READ_BYTES,
+	NS_READ_TRUNCATED,
+	NS_WRITE_BYTES,
+	NS_TX_PACKETS,
+	NS_TX_BYTES,
+	NS_TX_HOST,
+	NS_TX_NF_DROP,
+	NS_TX_BUSY,
+	NS_TX_ERR_INVALID,	/* followed by one per NETSLICE_TXERR_* in order */
+	NS_TX_ERR_LENGTH,
+	NS_TX_ERR_IFINDEX,
+	NS_TX_ERR_FAULT,
+	NS_TX_ERR_NOMEM,
+	NS_TX_ERR_DOWN,
+	NS_STAT_COUNT
+};
+
+struct ns_stats {
+	u64 v[NS_STAT_COUNT];
+};
+
+/* Safe in any context: this_cpu_add() needs no preemption control. */
+#define ns_stat_add(slice, idx, n)	this_cpu_add((slice)->stats->v[idx], n)
+#define ns_stat_inc(slice, idx)		ns_stat_add(slice, idx, 1)
+
+struct ns_slice;
+
+void ns_stats_read(const struct ns_slice *slice, struct netslice_stats *out);
+
+#endif /* _NETSLICE_STATS_H */
