@@ -28,9 +28,9 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 LIB_A := $(B)/libnetslice.a
 LIB_SO := $(B)/libnetslice.so
 PC := $(B)/netslice.pc
-TOOLS := $(B)/bin/netslice-info
+TOOLS := $(B)/bin/netslice-info $(B)/bin/netslice-fwd
 HOST_TESTS := $(B)/tests/test_cpulist
-GUEST_BINS := $(B)/tests/dev_check
+GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic
 
 .PHONY: all module lib tools deps check demo install lint clean test-bins
 
@@ -62,13 +62,13 @@ $(PC): userlib/netslice.pc.in
 
 $(B)/bin/%: $(B)/tools/%.o $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^
+	$(CC) $(CFLAGS) -o $@ $^ -lpthread
 
 $(B)/tests/%: $(B)/tests/host/%.o $(LIB_A)
-	$(CC) $(CFLAGS) -o $@ $^
+	$(CC) $(CFLAGS) -o $@ $^ -lpthread
 
 $(B)/tests/%: $(B)/tests/guest/%.o $(LIB_A)
-	$(CC) $(CFLAGS) -o $@ $^
+	$(CC) $(CFLAGS) -o $@ $^ -lpthread
 
 $(B)/tests/host/%.o $(B)/tests/guest/%.o: NS_CFLAGS += -Itests/host
 

@@ -32,11 +32,10 @@ static const int ns_txerr_errno[] = {
 	[NETSLICE_TXERR_DOWN] = ENETDOWN,
 };
 
+/* wire_len, queue and flags are what read reported; write ignores them. */
 static bool ns_iov_valid(const struct netslice_iov *iov)
 {
-	return !iov->wire_len && !iov->queue && !iov->flags &&
-	       !iov->reserved[0] && !iov->reserved[1] &&
-	       iov->action <= NETSLICE_TX_DROP;
+	return !iov->reserved[0] && !iov->reserved[1] && iov->action <= NETSLICE_TX_DROP;
 }
 
 /* The device an iov goes to, held; NULL if it is not attached. */

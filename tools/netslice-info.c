@@ -2,8 +2,10 @@
 /*
  * netslice-info: list the slices of the loaded module and their CPUs.
  *
- *   netslice-info            every slice
- *   netslice-info SLICE...   the named slices
+ *   netslice-info [-s] [SLICE...]
+ *
+ * Without SLICE, every slice. -s adds each slice's attached interfaces and
+ * counters, one "slice N: name=value ..." line each.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +14,39 @@
 #include <unistd.h>
 
 #include "netslice.h"
+
+static const char *const stat_names[] = {
+	"rx_packets", "rx_bytes", "rx_drop_ring_full", "rx_drop_no_reader",
+	"rx_drop_error", "rx_segments", "rx_off_cpu", "read_packets", "read_bytes",
+	"read_truncated", "write_bytes", "tx_packets", "tx_bytes", "tx_host",
+	"tx_nf_drop", "tx_busy", "tx_err_invalid", "tx_err_length", "tx_err_ifindex",
+	"tx_err_fault", "tx_err_nomem", "tx_err_down",
+};
+
+static int show_stats;
+
+static int show_details(int fd, unsigned int slice)
+{
+	struct netslice_stats st;
+	struct netslice_info info;
+	const __u64 *v = (const __u64 *)&st;
+	unsigned int i;
+
+	if (ns_info_get(fd, &info) || ns_stats_get(fd, &st)) {
+		fprintf(stderr, "netslice-info: slice %u: %s\n", slice, strerror(errno));
+		return -1;
+	}
+	printf("slice %u: ring %u, %u interfaces:", slice, info.ring_size, info.nr_ifaces);
+	for (i = 0; i < info.nr_ifaces && i < NETSLICE_MAX_IFACES; i++)
+		printf(" %u->%u(%s 0x%llx)", info.ifaces[i].ifindex, info.ifaces[i].pair_ifindex,
+		       info.ifaces[i].flags & NETSLICE_IFACE_HASHED ? "hash" : "queues",
+		       (unsigned long long)info.ifaces[i].queue_mask);
+	printf("\nslice %u:", slice);
+	for (i = 0; i < sizeof(stat_names) / sizeof(stat_names[0]); i++)
+		printf(" %s=%llu", stat_names[i], (unsigned long long)v[i]);
+	printf("\n");
+	return 0;
+}
 
 static int show_slice(unsigned int slice)
 {
@@ -28,6 +63,10 @@ static int show_slice(unsigned int slice)
 	if (ns_cpumask_get(fd, &kernel_cpus, &user_cpus)) {
 		fprintf(stderr, "netslice-info: slice %u: CPUMASK_GET: %s\n",
 			slice, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (show_stats && show_details(fd, slice)) {
 		close(fd);
 		return -1;
 	}
@@ -49,6 +88,11 @@ int main(int argc, char **argv)
 	if (count < 0) {
 		fprintf(stderr, "netslice-info: module not loaded? (%s)\n", strerror(errno));
 		return 1;
+	}
+	if (argc > 1 && !strcmp(argv[1], "-s")) {
+		show_stats = 1;
+		argv++;
+		argc--;
 	}
 	if (argc == 1) {
 		printf("%d slices\n", count);

@@ -52,6 +52,39 @@ int ns_cpumask_get(int fd, cpu_set_t *kernel_cpus, cpu_set_t *user_cpus)
 	return ioctl(fd, NETSLICE_CPUMASK_GET, &req) ? -1 : 0;
 }
 
+int ns_cpumask_set(int fd, const cpu_set_t *kernel_cpus, const cpu_set_t *user_cpus)
+{
+	struct netslice_cpumask req = {
+		.mask_size = sizeof(cpu_set_t),
+		.kernel_cpus = (__u64)(unsigned long)kernel_cpus,
+		.user_cpus = (__u64)(unsigned long)user_cpus,
+	};
+
+	return ioctl(fd, NETSLICE_CPUMASK_SET, &req) ? -1 : 0;
+}
+
+int ns_rw_multi_get(int fd, struct netslice_rw_multi *rw)
+{
+	return ioctl(fd, NETSLICE_RW_MULTI_GET, rw) ? -1 : 0;
+}
+
+int ns_rw_multi_set(int fd, __u32 flags, __u32 max_batch)
+{
+	struct netslice_rw_multi rw = { .flags = flags, .max_batch = max_batch };
+
+	return ioctl(fd, NETSLICE_RW_MULTI_SET, &rw) ? -1 : 0;
+}
+
+int ns_info_get(int fd, struct netslice_info *info)
+{
+	return ioctl(fd, NETSLICE_INFO_GET, info) ? -1 : 0;
+}
+
+int ns_stats_get(int fd, struct netslice_stats *stats)
+{
+	return ioctl(fd, NETSLICE_STATS_GET, stats) ? -1 : 0;
+}
+
 int ns_pin_to_user_cpus(int fd)
 {
 	cpu_set_t kernel_cpus, user_cpus;

@@ -119,3 +119,64 @@ ns_no_nodes() { [ "$(ns_nodes)" -eq 0 ] && [ ! -e /sys/class/netslice ]; }
 # ns_dmesg_mark / ns_dmesg_since: kernel log lines printed after the mark.
 ns_dmesg_mark() { ns_mark=$(dmesg | wc -l); }
 ns_dmesg_since() { dmesg | tail -n +$((ns_mark + 1)); }
+
+# ns_topology [QUEUES]: gen -- veth -- dut0 [DUT] dut1 -- veth -- sink, with
+# QUEUES RX/TX queues per veth (default 1) and IPv6 off, so that only test
+# traffic crosses. Sets $gen, $sink and $sink_mac.
+ns_topology() {
+	local q=${1:-1}
+	ns_netns_create gen sink || return 1
+	sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+	ip netns exec "$gen" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip netns exec "$sink" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip link add dut0 numtxqueues "$q" numrxqueues "$q" type veth \
+		peer name gen0 numtxqueues "$q" numrxqueues "$q" netns "$gen" || return 1
+	ns_defer ip link del dut0
+	ip link add dut1 numtxqueues "$q" numrxqueues "$q" type veth \
+		peer name sink0 numtxqueues "$q" numrxqueues "$q" netns "$sink" || return 1
+	ns_defer ip link del dut1
+	ip link set dut0 up && ip link set dut1 up &&
+		ip -n "$gen" link set gen0 up && ip -n "$sink" link set sink0 up || return 1
+	sink_mac=$(ip -n "$sink" -br link show sink0 | awk '{print $3}')
+	# Bursts of thousands of frames must not overflow the veth backlogs.
+	sysctl -qw net.core.netdev_max_backlog=100000
+}
+
+# ns_start_fwd [ARGS]: run netslice-fwd in the background until cleanup.
+ns_start_fwd() {
+	local out
+	out=$(mktemp)
+	netslice-fwd "$@" >"$out" 2>&1 &
+	fwd_pid=$!
+	fwd_out=$out
+	ns_defer kill "$fwd_pid"
+	ns_busywait 5000 grep -q forwarding "$out"
+}
+
+ns_stop_fwd() {
+	kill -TERM "$fwd_pid" && wait "$fwd_pid"
+	local rc=$?
+	sed 's/^/# fwd: /' "$fwd_out"
+	return $rc
+}
+
+# ns_stat_sum NAME: a counter summed over all slices.
+ns_stat_sum() {
+	netslice-info -s | grep -o " $1=[0-9]*" | cut -d= -f2 | awk '{s += $1} END {print s + 0}'
+}
+
+# ns_traffic COUNT [FLOWS]: send COUNT frames gen -> sink; all must arrive
+# exactly once and byte-identical.
+ns_traffic() {
+	local count=$1 flows=${2:-64} ready rc
+	ready=$(mktemp -u)
+	ip netns exec "$sink" nstraffic recv sink0 "$count" 5000 "$ready" >"$ready.out" &
+	local rpid=$!
+	ns_busywait 5000 test -e "$ready" || return 1
+	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" "$count" "$flows" >/dev/null || return 1
+	wait "$rpid"
+	rc=$?
+	sed 's/^/# sink: /' "$ready.out"
+	rm -f "$ready" "$ready.out"
+	return $rc
+}

@@ -128,14 +128,14 @@ struct netslice_cpumask {
  *            write (in): bytes of @base to send, a whole link-layer frame of
  *            1 .. MTU + link header (+ 4 for one VLAN tag) bytes.
  * @wire_len: read (out): the packet's length; > @rlen when truncated.
- *            write: must be zero.
+ *            write: ignored, so an iov read can be written back as it is.
  * @ifindex:  read (out): the interface the packet arrived on.
  *            write (in): for NETSLICE_TX_DEFAULT and NETSLICE_TX_HOST the
  *            interface it arrived on (as read); for NETSLICE_TX_IFINDEX
  *            the attached interface to send it out of.
  * @queue:    read (out): the driver's RX queue, or NETSLICE_QUEUE_NONE
- *            where the driver records none. write: must be zero.
- * @flags:    read (out): NETSLICE_RX_*. write: must be zero.
+ *            where the driver records none. write: ignored.
+ * @flags:    read (out): NETSLICE_RX_*. write: ignored.
  * @action:   write (in): NETSLICE_TX_*. read: ignored, left as it is.
  * @error:    write (out): NETSLICE_TXERR_* for this iov, 0 when consumed
  *            without error. read: set to 0.
@@ -167,7 +167,7 @@ struct netslice_iov {
 #define NETSLICE_TX_DROP	3	/* consume without sending */
 
 /* iov errors on write, and the errno a first bad iov returns */
-#define NETSLICE_TXERR_INVALID	1	/* EINVAL: reserved field set, unknown action */
+#define NETSLICE_TXERR_INVALID	1	/* EINVAL: reserved set, unknown action */
 #define NETSLICE_TXERR_LENGTH	2	/* EMSGSIZE: rlen 0, > len, or > MTU + header */
 #define NETSLICE_TXERR_IFINDEX	3	/* ENODEV: interface not attached */
 #define NETSLICE_TXERR_FAULT	4	/* EFAULT: base not readable */

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nstraffic: a known set of UDP/IPv4 frames, sent and checked byte by byte.
+ *
+ *   nstraffic send IFACE DSTMAC COUNT [FLOWS]
+ *   nstraffic recv IFACE COUNT IDLE_MS READY_FILE
+ *
+ * Frame seq has length 60..1514 (a function of seq), UDP source port
+ * 10000 + seq % FLOWS, and a payload that is a function of seq. Its IPv4
+ * destination is on no host, so the receiving stack ignores it. recv exits
+ * 0 when all COUNT frames arrived exactly once and byte-identical, and
+ * prints what it saw.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MIN_LEN 60
+#define MAX_LEN 1514
+#define HDR_LEN (14 + 20 + 8)
+#define MAGIC "NSLICE01"
+
+static unsigned int frame_len(uint32_t seq)
+{
+	return MIN_LEN + (seq * 7919u) % (MAX_LEN - MIN_LEN + 1);
+}
+
+static uint16_t ip_csum(const uint8_t *p, int len)
+{
+	uint32_t sum = 0;
+	int i;
+
+	for (i = 0; i < len; i += 2)
+		sum += (p[i] << 8) | p[i + 1];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return ~sum;
+}
+
+static void build(uint8_t *f, uint32_t seq, const uint8_t *dst, const uint8_t *src,
+		  unsigned int flows)
+{
+	unsigned int len = frame_len(seq), i;
+	uint16_t sport = 10000 + seq % flows, v;
+	uint8_t *ip = f + 14, *udp = ip + 20, *pl = udp + 8;
+
+	memcpy(f, dst, 6);
+	memcpy(f + 6, src, 6);
+	f[12] = 0x08;
+	f[13] = 0x00;
+	memset(ip, 0, 20);
+	ip[0] = 0x45;
+	v = htons(len - 14);
+	memcpy(ip + 2, &v, 2);
+	v = htons(seq & 0xffff);
+	memcpy(ip + 4, &v, 2);
+	ip[8] = 64;
+	ip[9] = 17;
+	ip[12] = 10; ip[13] = 99; ip[14] = 1; ip[15] = 1;
+	ip[16] = 10; ip[17] = 99; ip[18] = 9; ip[19] = 9;
+	v = htons(ip_csum(ip, 20));
+	memcpy(ip + 10, &v, 2);
+	v = htons(sport);
+	memcpy(udp, &v, 2);
+	v = htons(9);
+	memcpy(udp + 2, &v, 2);
+	v = htons(len - 34);
+	memcpy(udp + 4, &v, 2);
+	udp[6] = udp[7] = 0;	/* no UDP checksum */
+	memcpy(pl, MAGIC, 8);
+	memcpy(pl + 8, &seq, 4);
+	for (i = HDR_LEN + 12; i < len; i++)
+		f[i] = (uint8_t)(seq * 31 + i * 17 + (seq >> 8));
+}
+
+static int open_sock(const char *ifname, int *ifindex)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_IP) };
+	int fd, sz = 64 << 20;
+
+	*ifindex = if_nametoindex(ifname);
+	if (!*ifindex) {
+		perror(ifname);
+		exit(2);
+	}
+	fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_IP));
+	if (fd < 0) {
+		perror("socket");
+		exit(2);
+	}
+	sll.sll_ifindex = *ifindex;
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll))) {
+		perror("bind");
+		exit(2);
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz));
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sz, sizeof(sz));
+	return fd;
+}
+
+static int do_send(char **argv)
+{
+	uint8_t dst[6], src[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 }, f[MAX_LEN];
+	uint32_t count = strtoul(argv[2], NULL, 0), seq;
+	unsigned int flows = argv[3] ? strtoul(argv[3], NULL, 0) : 64;
+	int fd, ifindex;
+
+	if (sscanf(argv[1], "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &dst[0], &dst[1], &dst[2],
+		   &dst[3], &dst[4], &dst[5]) != 6 || !flows)
+		return 2;
+	fd = open_sock(argv[0], &ifindex);
+	for (seq = 0; seq < count; seq++) {
+		build(f, seq, dst, src, flows);
+		while (send(fd, f, frame_len(seq), 0) < 0) {
+			if (errno != ENOBUFS && errno != EAGAIN) {
+				perror("send");
+				return 1;
+			}
+			usleep(100);
+		}
+	}
+	printf("sent %u\n", count);
+	return 0;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static int do_recv(char **argv)
+{
+	uint32_t count = strtoul(argv[1], NULL, 0), seq, uniq = 0, dup = 0, bad = 0, other = 0;
+	long long idle_ms = strtoll(argv[2], NULL, 0), last;
+	uint8_t f[MAX_LEN + 64], want[MAX_LEN], *seen;
+	struct sockaddr_ll from;
+	socklen_t fl;
+	struct pollfd pfd;
+	int fd, ifindex;
+	ssize_t n;
+	FILE *ready;
+
+	seen = calloc(count ? count : 1, 1);
+	fd = open_sock(argv[0], &ifindex);
+	ready = fopen(argv[3], "w");
+	if (ready)
+		fclose(ready);
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	last = now_ms();
+	while (uniq < count && now_ms() - last < idle_ms) {
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		fl = sizeof(from);
+		n = recvfrom(fd, f, sizeof(f), 0, (struct sockaddr *)&from, &fl);
+		if (n < 0 || from.sll_pkttype == PACKET_OUTGOING)
+			continue;
+		last = now_ms();
+		if (n < HDR_LEN + 12 || memcmp(f + HDR_LEN, MAGIC, 8)) {
+			other++;
+			continue;
+		}
+		memcpy(&seq, f + HDR_LEN + 8, 4);
+		if (seq >= count) {
+			bad++;
+			continue;
+		}
+		build(want, seq, f, f + 6, 1);
+		/* Addresses and ports may differ by flow; compare the rest. */
+		if ((size_t)n != frame_len(seq) || memcmp(f + 12, want + 12, 22) ||
+		    memcmp(f + HDR_LEN, want + HDR_LEN, n - HDR_LEN)) {
+			bad++;
+			continue;
+		}
+		if (seen[seq]++)
+			dup++;
+		else
+			uniq++;
+	}
+	printf("received unique %u of %u, duplicates %u, corrupt %u, other %u, missing %u\n",
+	       uniq, count, dup, bad, other, count - uniq);
+	return uniq == count && !dup && !bad ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 5 && !strcmp(argv[1], "send"))
+		return do_send(argv + 2);
+	if (argc == 6 && !strcmp(argv[1], "recv"))
+		return do_recv(argv + 2);
+	fprintf(stderr, "usage: nstraffic send IFACE DSTMAC COUNT [FLOWS]\n"
+			"       nstraffic recv IFACE COUNT IDLE_MS READY_FILE\n");
+	return 2;
+}
