@@ -30,7 +30,7 @@ LIB_SO := $(B)/libnetslice.so
 PC := $(B)/netslice.pc
 TOOLS := $(B)/bin/netslice-info $(B)/bin/netslice-fwd
 HOST_TESTS := $(B)/tests/test_cpulist
-GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic
+GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check
 
 .PHONY: all module lib tools deps check demo install lint clean test-bins
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make demo: boot a guest, load netslice, build the demo topology and show
-# what exists.
+# make demo: boot a guest, build the demo topology, load netslice on the
+# DUT and forward live traffic through netslice-fwd.
 #
-#   namespace gen              DUT (guest root namespace)           namespace sink
-#   gen0 10.99.1.1 <--veth--> dut0 10.99.1.2   dut1 10.99.2.2 <--veth--> sink0 10.99.2.1
+#   namespace gen          DUT (guest root namespace)             namespace sink
+#   gen0 10.99.0.1 <--veth--> dut0 [netslice-fwd] dut1 <--veth--> sink0 10.99.0.2
 #
 # NETSLICE_DEMO_KERNEL picks the guest kernel (default 6.12).
 set -euo pipefail
@@ -24,37 +24,41 @@ fi
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "load the module: insmod netslice.ko (one slice per CPU)"
+step "topology: gen -- veth -- dut0 [netslice + netslice-fwd] dut1 -- veth -- sink"
 ns_module_loaded && rmmod netslice
-ns_load
-dmesg | grep 'netslice:' | tail -n 1
+ns_topology 2
+ip -n "$gen" addr add 10.99.0.1/24 dev gen0
+ip -n "$sink" addr add 10.99.0.2/24 dev sink0
+echo "netns $gen:";  ip -n "$gen" -br addr show gen0
+echo "DUT:";         ip -br link show dut0; ip -br link show dut1
+echo "netns $sink:"; ip -n "$sink" -br addr show sink0
+
+step "load the module: insmod netslice.ko ifaces=dut0:dut1 (one slice per CPU)"
+ns_load ifaces=dut0:dut1
+dmesg | grep 'netslice:' | tail -n 3
 
 step "slice devices and their CPUs (netslice-info)"
 ls -l /dev/netslice-*
 netslice-info
 
-step "topology: gen -- veth -- DUT -- veth -- sink"
-ns_netns_create gen sink
-ip link add dut0 type veth peer name gen0 netns "$gen"
-ns_defer ip link del dut0
-ip link add dut1 type veth peer name sink0 netns "$sink"
-ns_defer ip link del dut1
-ip addr add 10.99.1.2/24 dev dut0
-ip addr add 10.99.2.2/24 dev dut1
-ip link set dut0 up
-ip link set dut1 up
-ip -n "$gen" addr add 10.99.1.1/24 dev gen0
-ip -n "$gen" link set gen0 up
-ip -n "$sink" addr add 10.99.2.1/24 dev sink0
-ip -n "$sink" link set sink0 up
-echo "netns $gen:";  ip -n "$gen" -br addr show gen0
-echo "DUT:";         ip -br addr show dut0; ip -br addr show dut1
-echo "netns $sink:"; ip -n "$sink" -br addr show sink0
+step "start the forwarder: one thread per slice, read batch -> write batch"
+ns_start_fwd
+cat "$fwd_out"
 
-step "traffic: gen pings the DUT over the veth (kernel stack; slices attach in a later release)"
-ns_busywait 5000 ip netns exec "$gen" ping -c 1 -W 1 10.99.1.2 >/dev/null ||
-	{ echo "demo: gen cannot reach the DUT" >&2; exit 1; }
-ip netns exec "$gen" ping -c 3 -i 0.2 10.99.1.2 | tail -n 2
+step "gen pings sink through the forwarder"
+ns_busywait 10000 ip netns exec "$gen" ping -c 1 -W 1 10.99.0.2 >/dev/null ||
+	{ echo "demo: gen cannot reach sink through netslice" >&2; exit 1; }
+ip netns exec "$gen" ping -c 5 -i 0.2 10.99.0.2 | tail -n 2
+
+step "10000 UDP frames of 60..1514 bytes, 64 flows, checked byte by byte at the sink"
+ns_traffic 10000
+
+step "per-slice counters"
+netslice-info -s | grep -o '^slice [0-9]*: rx_packets=[0-9]*\|read_bytes=[0-9]*\|rx_drop_[a-z_]*=[0-9]*\|tx_packets=[0-9]*\|tx_err_down=[0-9]*' |
+	paste -d' ' - - - - - - - | sed 's/^/  /'
+
+step "stop the forwarder"
+ns_stop_fwd
 
 step "unload"
 ns_run_cleanups
