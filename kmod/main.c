@@ -56,52 +56,53 @@
 /* Largest ring_size: bounds the memory parked skbs can pin. */
 #define NS_MAX_RING_SIZE	65536
 
-/* 0 until given: then it means "one slice per online CPU". */
-unsigned int ns_nr_slices;
+/* An unsigned parameter within [min, max]; anything else fails the load. */
+struct ns_uint_range {
+	unsigned int *value;
+	unsigned int min, max;
+	const char *unit;
+};
 
-static int ns_param_set_slices(const char *val, const struct kernel_param *kp)
+static int ns_param_set_range(const char *val, const struct kernel_param *kp)
 {
+	const struct ns_uint_range *r = kp->arg;
 	unsigned int n;
 
-	if (kstrtouint(val, 0, &n) || n < 1 || n > NETSLICE_MAX_SLICES) {
-		pr_err("slices=%s rejected: give a count from 1 to %u\n",
-		       val, NETSLICE_MAX_SLICES);
+	if (kstrtouint(val, 0, &n) || n < r->min || n > r->max) {
+		pr_err("%s=%s rejected: give a %s from %u to %u\n",
+		       kp->name, val, r->unit, r->min, r->max);
 		return -EINVAL;
 	}
-	*(unsigned int *)kp->arg = n;
+	*r->value = n;
 	return 0;
 }
 
-static const struct kernel_param_ops ns_slices_param_ops = {
-	.set = ns_param_set_slices,
-	.get = param_get_uint,
+static int ns_param_get_range(char *buf, const struct kernel_param *kp)
+{
+	const struct ns_uint_range *r = kp->arg;
+
+	return sysfs_emit(buf, "%u\n", *r->value);
+}
+
+static const struct kernel_param_ops ns_range_param_ops = {
+	.set = ns_param_set_range,
+	.get = ns_param_get_range,
 };
 
-module_param_cb(slices, &ns_slices_param_ops, &ns_nr_slices, 0444);
+/* 0 until given: then it means "one slice per online CPU". */
+unsigned int ns_nr_slices;
+static struct ns_uint_range ns_slices_range = {
+	&ns_nr_slices, 1, NETSLICE_MAX_SLICES, "count"
+};
+module_param_cb(slices, &ns_range_param_ops, &ns_slices_range, 0444);
 MODULE_PARM_DESC(slices, "number of slices, 1.." __stringify(NETSLICE_MAX_SLICES)
 		 " (default: number of online CPUs)");
 
 unsigned int ns_ring_size = 1024;
-
-static int ns_param_set_ring_size(const char *val, const struct kernel_param *kp)
-{
-	unsigned int n;
-
-	if (kstrtouint(val, 0, &n) || n < 2 || n > NS_MAX_RING_SIZE) {
-		pr_err("ring_size=%s rejected: give a packet count from 2 to %u\n",
-		       val, NS_MAX_RING_SIZE);
-		return -EINVAL;
-	}
-	*(unsigned int *)kp->arg = n;
-	return 0;
-}
-
-static const struct kernel_param_ops ns_ring_size_param_ops = {
-	.set = ns_param_set_ring_size,
-	.get = param_get_uint,
+static struct ns_uint_range ns_ring_size_range = {
+	&ns_ring_size, 2, NS_MAX_RING_SIZE, "packet count"
 };
-
-module_param_cb(ring_size, &ns_ring_size_param_ops, &ns_ring_size, 0444);
+module_param_cb(ring_size, &ns_range_param_ops, &ns_ring_size_range, 0444);
 MODULE_PARM_DESC(ring_size, "RX ring capacity per slice in packets (default 1024)");
 
 static char *ifaces = "";
