@@ -137,7 +137,11 @@ ssize_t ns_write(struct file *file, const char __user *buf, size_t count, loff_t
 	int err;
 
 	for (i = 0; i < n; i++) {
-		if (copy_from_user(&iov, &uiov[i], sizeof(iov)))
+		/*
+		 * Clear error first: an iov that cannot take its result is
+		 * not sent, so no frame goes out that the count leaves out.
+		 */
+		if (copy_from_user(&iov, &uiov[i], sizeof(iov)) || put_user(0, &uiov[i].error))
 			return i ? i : -EFAULT;
 		err = ns_tx_one(slice, &iov);
 		if (err == NS_TX_BUSY) {
@@ -146,9 +150,9 @@ ssize_t ns_write(struct file *file, const char __user *buf, size_t count, loff_t
 				return -EAGAIN;
 			break;
 		}
-		if (put_user((u16)err, &uiov[i].error))
-			return i ? i : -EFAULT;
 		if (err) {
+			/* Writable a moment ago; a racing munmap only loses the code. */
+			(void)put_user((u16)err, &uiov[i].error);
 			ns_stat_inc(slice, NS_TX_ERR_INVALID + err - NETSLICE_TXERR_INVALID);
 			if (!i)
 				return -ns_txerr_errno[err];

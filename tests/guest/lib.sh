@@ -126,7 +126,7 @@ ns_dmesg_since() { dmesg | tail -n +$((ns_mark + 1)); }
 ns_topology() {
 	local q=${1:-1}
 	ns_netns_create gen sink || return 1
-	sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
 	ip netns exec "$gen" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 	ip netns exec "$sink" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 	ip link add dut0 numtxqueues "$q" numrxqueues "$q" type veth \
@@ -139,7 +139,13 @@ ns_topology() {
 		ip -n "$gen" link set gen0 up && ip -n "$sink" link set sink0 up || return 1
 	sink_mac=$(ip -n "$sink" -br link show sink0 | awk '{print $3}')
 	# Bursts of thousands of frames must not overflow the veth backlogs.
-	sysctl -qw net.core.netdev_max_backlog=100000
+	ns_sysctl net.core.netdev_max_backlog 100000
+}
+
+# ns_sysctl KEY VALUE: set a sysctl, restore it at cleanup.
+ns_sysctl() {
+	ns_defer sysctl -qw "$1=$(sysctl -n "$1")"
+	sysctl -qw "$1=$2"
 }
 
 # ns_start_fwd [ARGS]: run netslice-fwd in the background until cleanup.

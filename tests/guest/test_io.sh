@@ -9,7 +9,7 @@ ns_plan 1
 ns_module_loaded && rmmod netslice
 
 io_semantics() {
-	sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
 	ip link add nsa type veth peer name nsb || return 1
 	ns_defer ip link del nsa
 	ip link set nsa up && ip link set nsb up || return 1

@@ -238,9 +238,11 @@ struct netslice_info {
 
 /*
  * struct netslice_stats - NETSLICE_STATS_GET: counters of one slice since
- * the module loaded. Every packet the slice receives ends in exactly one of
- * rx_packets (queued) and rx_drop_*; every queued packet is later read or,
- * at unload, freed.
+ * the module loaded. Packet counters count wire-size frames: a GSO/GRO
+ * packet counts once per segment. Every frame the slice receives ends in
+ * exactly one of rx_packets (queued) and rx_drop_* (a GSO packet dropped
+ * before segmentation counts once there); every queued frame is later
+ * read or, at unload, freed.
  */
 struct netslice_stats {
 	__u64 rx_packets;		/* queued on the ring */
