@@ -155,8 +155,16 @@ ns_start_fwd() {
 	netslice-fwd "$@" >"$out" 2>&1 &
 	fwd_pid=$!
 	fwd_out=$out
-	ns_defer kill "$fwd_pid"
+	ns_defer ns_kill_job "$fwd_pid"
 	ns_busywait 5000 grep -q forwarding "$out"
+}
+
+# ns_kill_job PID: kill a background job of this shell if it is still one.
+# A job already reaped is left alone: its PID may belong to another
+# process by now (the guest's console agent, once, ended a run that way).
+ns_kill_job() {
+	jobs -p | grep -qx "$1" && kill "$1"
+	return 0
 }
 
 ns_stop_fwd() {

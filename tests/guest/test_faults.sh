@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Faults under traffic: the forwarder SIGKILLed mid-batch again and again,
+# an attached interface deleted, rmmod with a slice open. Afterwards the
+# counters account for every frame and the module unloads (the runner
+# checks the kernel log).
+. "$(dirname "$0")/lib.sh"
+
+ns_plan 3
+ns_module_loaded && rmmod netslice
+KILLS=${NETSLICE_FAULT_KILLS:-100}
+
+# Frames dut0 received: each must be queued or counted as dropped.
+# With "quiet", says nothing unless they match.
+frames_accounted() {
+	local got sum
+	got=$(cat /sys/class/net/dut0/statistics/rx_packets)
+	sum=$(($(ns_stat_sum rx_packets) + $(ns_stat_sum rx_drop_ring_full) +
+	       $(ns_stat_sum rx_drop_no_reader) + $(ns_stat_sum rx_drop_error)))
+	[ "$got" -eq "$sum" ] || [ -z "${1:-}" ] &&
+		ns_diag "dut0 received $got, slices queued or dropped $sum"
+	[ "$got" -eq "$sum" ]
+}
+
+# Background traffic gen -> sink until stop_traffic or cleanup.
+start_traffic() {
+	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 100000000 >/dev/null &
+	traffic_pid=$!
+	ns_defer ns_kill_job "$traffic_pid"
+}
+
+stop_traffic() {
+	kill "$traffic_pid" && wait "$traffic_pid" 2>/dev/null
+	return 0
+}
+
+read_grows() {
+	local before=$1
+	[ "$(ns_stat_sum read_packets)" -gt "$before" ]
+}
+
+kill_forwarder() {
+	local i pid before
+	ns_topology 1 || return 1
+	ns_load ifaces=dut0:dut1 || return 1
+	start_traffic
+	for ((i = 0; i < KILLS; i++)); do
+		before=$(ns_stat_sum read_packets)
+		netslice-fwd -b 64 >/dev/null 2>&1 &
+		pid=$!
+		ns_busywait 10000 read_grows "$before" ||
+			{ ns_diag "round $i: the forwarder read nothing"; kill -9 "$pid"; return 1; }
+		kill -9 $pid
+		wait $pid 2>/dev/null
+	done
+	stop_traffic
+	# Frames still in the veth backlog are counted by dut0 first.
+	ns_busywait 5000 frames_accounted quiet || frames_accounted
+}
+ns_check "forwarder SIGKILLed mid-batch $KILLS times under traffic" kill_forwarder
+ns_run_cleanups
+
+delete_under_traffic() {
+	ns_topology 1 || return 1
+	ns_load ifaces=dut0:dut1 || return 1
+	ns_start_fwd || return 1
+	start_traffic
+	ns_busywait 10000 read_grows 0 || return 1
+	ns_dmesg_mark
+	ip link del dut1 || return 1
+	ns_busywait 5000 eval 'ns_dmesg_since | grep -q "detached dut1"' || return 1
+	# Forwarding on: frames from dut0 now have no egress and are flagged.
+	local e
+	e=$(ns_stat_sum tx_err_ifindex)
+	ns_busywait 10000 eval '[ $(ns_stat_sum tx_err_ifindex) -gt '"$e"' ]' || return 1
+	ns_stop_fwd >/dev/null
+}
+ns_check "an attached interface deleted under traffic detaches cleanly" delete_under_traffic
+ns_run_cleanups
+
+rmmod_open_under_traffic() {
+	local fd before
+	ns_topology 1 || return 1
+	ns_load ifaces=dut0:dut1 || return 1
+	ns_start_fwd || return 1
+	start_traffic
+	ns_busywait 10000 read_grows 0 || return 1
+	exec {fd}<>/dev/netslice-0 || return 1
+	rmmod netslice 2>/dev/null && { ns_diag "rmmod succeeded with an open slice"; return 1; }
+	before=$(ns_stat_sum read_packets)
+	ns_busywait 10000 read_grows "$before" || return 1
+	exec {fd}>&-
+	ns_stop_fwd >/dev/null || return 1
+	ns_run_cleanups
+	! ns_module_loaded
+}
+ns_check "rmmod with a slice open under traffic is refused; traffic goes on" rmmod_open_under_traffic
+
+ns_done
