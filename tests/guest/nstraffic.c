@@ -4,18 +4,22 @@
  *
  *   nstraffic send IFACE DSTMAC COUNT [FLOWS]
  *   nstraffic recv IFACE COUNT IDLE_MS READY_FILE
+ *   nstraffic tcp-send IPV4 PORT BYTES
+ *   nstraffic tcp-recv PORT BYTES READY_FILE
  *
  * Frame seq has length 60..1514 (a function of seq), UDP source port
  * 10000 + seq % FLOWS, and a payload that is a function of seq. Its IPv4
  * destination is on no host, so the receiving stack ignores it. recv exits
  * 0 when all COUNT frames arrived exactly once and byte-identical, and
- * prints what it saw.
+ * prints what it saw. tcp-recv exits 0 when it got exactly BYTES bytes of
+ * the stream tcp-send writes (byte i is a function of i).
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -195,13 +199,83 @@ static int do_recv(char **argv)
 	return uniq == count && !dup && !bad ? 0 : 1;
 }
 
+static uint8_t stream_byte(uint64_t i)
+{
+	return (uint8_t)(i * 131 + (i >> 11));
+}
+
+static int do_tcp_send(char **argv)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(atoi(argv[1])) };
+	uint64_t total = strtoull(argv[2], NULL, 0), off = 0;
+	uint8_t buf[65536];
+	size_t i, n;
+	ssize_t w;
+	int fd;
+
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || inet_pton(AF_INET, argv[0], &sa.sin_addr) != 1 ||
+	    connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		perror("tcp-send");
+		return 1;
+	}
+	while (off < total) {
+		n = total - off < sizeof(buf) ? total - off : sizeof(buf);
+		for (i = 0; i < n; i++)
+			buf[i] = stream_byte(off + i);
+		w = write(fd, buf, n);
+		if (w <= 0) {
+			perror("write");
+			return 1;
+		}
+		off += w;
+	}
+	close(fd);
+	return 0;
+}
+
+static int do_tcp_recv(char **argv)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(atoi(argv[0])) };
+	uint64_t total = strtoull(argv[1], NULL, 0), off = 0, bad = 0;
+	uint8_t buf[65536];
+	int lfd, fd, one = 1;
+	ssize_t n, i;
+	FILE *ready;
+
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) || listen(lfd, 1)) {
+		perror("tcp-recv");
+		return 1;
+	}
+	ready = fopen(argv[2], "w");
+	if (ready)
+		fclose(ready);
+	fd = accept(lfd, NULL, NULL);
+	while (fd >= 0 && (n = read(fd, buf, sizeof(buf))) > 0) {
+		for (i = 0; i < n; i++)
+			bad += buf[i] != stream_byte(off + i);
+		off += n;
+	}
+	printf("tcp: received %llu of %llu bytes, %llu differ\n", (unsigned long long)off,
+	       (unsigned long long)total, (unsigned long long)bad);
+	return off == total && !bad ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 5 && !strcmp(argv[1], "tcp-send"))
+		return do_tcp_send(argv + 2);
+	if (argc == 5 && !strcmp(argv[1], "tcp-recv"))
+		return do_tcp_recv(argv + 2);
 	if (argc >= 5 && !strcmp(argv[1], "send"))
 		return do_send(argv + 2);
 	if (argc == 6 && !strcmp(argv[1], "recv"))
 		return do_recv(argv + 2);
 	fprintf(stderr, "usage: nstraffic send IFACE DSTMAC COUNT [FLOWS]\n"
-			"       nstraffic recv IFACE COUNT IDLE_MS READY_FILE\n");
+			"       nstraffic recv IFACE COUNT IDLE_MS READY_FILE\n"
+			"       nstraffic tcp-send IPV4 PORT BYTES\n"
+			"       nstraffic tcp-recv PORT BYTES READY_FILE\n");
 	return 2;
 }
