@@ -44,6 +44,7 @@ static int ns_release(struct inode *inode, struct file *file)
 {
 	struct ns_slice *slice = file->private_data;
 
+	ns_store_release(&slice->store, file);
 	atomic_dec(&slice->open_files);
 	file->private_data = NULL;
 	return 0;

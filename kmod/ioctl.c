@@ -17,6 +17,7 @@
 #include "ioctl.h"
 #include "rx.h"
 #include "slice.h"
+#include "slicing.h"
 #include "stats.h"
 
 /* Bytes of a user CPU bitmap covering every possible CPU, in __u64 words. */
@@ -174,6 +175,29 @@ static long ns_ioctl_rw_multi_set(struct ns_slice *slice, void __user *uarg)
 	return 0;
 }
 
+static long ns_ioctl_slice_get(struct ns_slice *slice, void __user *uarg)
+{
+	struct netslice_slicing req;
+
+	ns_slicing_to_user(READ_ONCE(slice->slicing), &req);
+	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
+}
+
+static long ns_ioctl_slice_set(struct ns_slice *slice, void __user *uarg)
+{
+	struct netslice_slicing req;
+	u32 cfg;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	if (ns_slicing_from_user(&req, &cfg))
+		return -EINVAL;
+	mutex_lock(&slice->lock);
+	WRITE_ONCE(slice->slicing, cfg);
+	mutex_unlock(&slice->lock);
+	return 0;
+}
+
 /* The RX queues of dev that map to this slice, as a bitmap of the first 64. */
 static u64 ns_queue_mask(const struct ns_slice *slice, const struct net_device *dev)
 {
@@ -200,6 +224,7 @@ static long ns_ioctl_info_get(struct ns_slice *slice, void __user *uarg)
 	info->ring_size = ns_ring_size;
 	if (ns_symmetric_hash)
 		info->flags |= NETSLICE_INFO_SYMMETRIC_HASH;
+	ns_slicing_to_user(READ_ONCE(slice->slicing), &info->slicing);
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(iface, &ns_ifaces, list) {
@@ -249,6 +274,10 @@ long ns_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return ns_ioctl_info_get(slice, uarg);
 	case NETSLICE_STATS_GET:
 		return ns_ioctl_stats_get(slice, uarg);
+	case NETSLICE_SLICE_GET:
+		return ns_ioctl_slice_get(slice, uarg);
+	case NETSLICE_SLICE_SET:
+		return ns_ioctl_slice_set(slice, uarg);
 	default:
 		return -ENOTTY;
 	}

@@ -52,6 +52,7 @@
 #include "iface.h"
 #include "rx.h"
 #include "slice.h"
+#include "store.h"
 
 /* Largest ring_size: bounds the memory parked skbs can pin. */
 #define NS_MAX_RING_SIZE	65536
@@ -104,6 +105,21 @@ static struct ns_uint_range ns_ring_size_range = {
 };
 module_param_cb(ring_size, &ns_range_param_ops, &ns_ring_size_range, 0444);
 MODULE_PARM_DESC(ring_size, "RX ring capacity per slice in packets (default 1024)");
+
+/* Parked payloads pin driver pages: keep the store well below ring sizes. */
+unsigned int ns_store_size = 256;
+static struct ns_uint_range ns_store_size_range = {
+	&ns_store_size, 1, NS_STORE_MAX_SIZE, "payload count"
+};
+module_param_cb(store_size, &ns_range_param_ops, &ns_store_size_range, 0444);
+MODULE_PARM_DESC(store_size, "payload store capacity per slice (default 256)");
+
+unsigned int ns_store_timeout_ms = 1000;
+static struct ns_uint_range ns_store_timeout_range = {
+	&ns_store_timeout_ms, 1, 600000, "time in ms"
+};
+module_param_cb(store_timeout_ms, &ns_range_param_ops, &ns_store_timeout_range, 0444);
+MODULE_PARM_DESC(store_timeout_ms, "how long a payload may stay parked (default 1000 ms)");
 
 static char *ifaces = "";
 module_param(ifaces, charp, 0444);

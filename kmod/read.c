@@ -5,7 +5,9 @@
  *
  * Readers of one slice take turns under slice->read_lock. A packet is
  * copied while it is still on the ring and removed only once its iov is
- * written, so a bad user pointer loses nothing.
+ * written, so a bad user pointer loses nothing. A sliced packet's skb
+ * moves from the ring to the payload store; the reader gets its header
+ * and a handle.
  */
 #include <linux/sched/signal.h>
 #include <linux/skbuff.h>
@@ -29,7 +31,11 @@ size_t ns_batch_limit(const struct ns_slice *slice, size_t count, u32 multi_flag
 	return n;
 }
 
-static int ns_read_one(struct ns_slice *slice, struct sk_buff *skb,
+/*
+ * Copy one packet (or its slice, parking the rest) into the iov at uiov.
+ * Returns 0, or -EFAULT with the packet left as it was.
+ */
+static int ns_read_one(struct ns_slice *slice, struct file *file, struct sk_buff *skb,
 		       struct netslice_iov __user *uiov)
 {
 	const struct ns_rx_cb *cb = ns_rx_cb(skb);
@@ -37,34 +43,58 @@ static int ns_read_one(struct ns_slice *slice, struct sk_buff *skb,
 	struct netslice_iov iov;
 	struct iov_iter iter;
 	unsigned int len;
+	u64 handle = 0;
 
 	if (copy_from_user(&iov, uiov, sizeof(iov)))
 		return -EFAULT;
 	ubuf = u64_to_user_ptr(iov.base);
+	iov.flags = cb->flags;
 	len = min(skb->len, iov.len);
-	if (!access_ok(ubuf, len))
-		return -EFAULT;
-	iov_iter_ubuf(&iter, ITER_DEST, ubuf, len);
-	if (skb_copy_datagram_iter(skb, 0, &iter, len))
-		return -EFAULT;
+	if (cb->slice_len) {
+		/* The payload is what the reader does not get. */
+		len = min_t(unsigned int, cb->slice_len, iov.len);
+		handle = ns_store_park(&slice->store, skb, file, len);
+		if (handle) {
+			iov.flags |= NETSLICE_RX_SLICED;
+		} else {
+			iov.flags |= NETSLICE_RX_STORE_FULL;
+			len = min(skb->len, iov.len);
+		}
+	}
+	if (!handle && len < skb->len)
+		iov.flags |= NETSLICE_RX_TRUNCATED;
 
 	iov.rlen = len;
-	iov.wire_len = skb->len;
+	iov.wire_len = cb->flags & NETSLICE_RX_TRIMMED ? cb->wire_len : skb->len;
 	iov.ifindex = cb->ifindex;
 	iov.queue = cb->queue;
-	iov.flags = cb->flags;
-	if (len < skb->len)
-		iov.flags |= NETSLICE_RX_TRUNCATED;
 	iov.error = 0;
-	memset(iov.reserved, 0, sizeof(iov.reserved));
-	if (copy_to_user(uiov, &iov, sizeof(iov)))
-		return -EFAULT;
+	iov.handle = handle;
+	iov.reserved = 0;
+	iov_iter_ubuf(&iter, ITER_DEST, ubuf, len);
+	if (!access_ok(ubuf, len) || skb_copy_datagram_iter(skb, 0, &iter, len) ||
+	    copy_to_user(uiov, &iov, sizeof(iov)))
+		goto err_unpark;
 
 	ns_stat_inc(slice, NS_READ_PACKETS);
 	ns_stat_add(slice, NS_READ_BYTES, len);
-	if (len < skb->len)
+	if (handle)
+		ns_stat_inc(slice, NS_READ_SLICED);
+	else if (!(cb->flags & NETSLICE_RX_TRIMMED))
+		ns_stat_inc(slice, NS_READ_WHOLE);
+	if (iov.flags & NETSLICE_RX_STORE_FULL)
+		ns_stat_inc(slice, NS_READ_STORE_FULL);
+	if (iov.flags & NETSLICE_RX_TRUNCATED)
 		ns_stat_inc(slice, NS_READ_TRUNCATED);
 	return 0;
+
+err_unpark:
+	/* Nobody saw the handle: drop the store's reference (unless aged). */
+	if (handle && !ns_store_claim(&slice->store, handle, file, &skb, &len)) {
+		ns_store_finish(&slice->store, handle);
+		kfree_skb(skb);
+	}
+	return -EFAULT;
 }
 
 /* The packet at the head of the ring, left on it. */
@@ -78,24 +108,35 @@ static struct sk_buff *ns_ring_peek(struct ptr_ring *ring)
 	return skb;
 }
 
-/* Up to n packets; *err is set when a copy fails. Caller holds read_lock. */
-static size_t ns_read_batch(struct ns_slice *slice, struct netslice_iov __user *uiov,
-			    size_t n, int *err)
+/*
+ * The ring to read next: trimmed records first (they report packets the
+ * RX ring had no room for, as NDP sends trimmed headers ahead). Lockless:
+ * the caller is the only consumer.
+ */
+static struct ptr_ring *ns_next_ring(struct ns_slice *slice)
 {
+	return __ptr_ring_empty(&slice->trim_ring) ? &slice->rx_ring : &slice->trim_ring;
+}
+
+/* Up to n packets; *err is set when a copy fails. Caller holds read_lock. */
+static size_t ns_read_batch(struct ns_slice *slice, struct file *file,
+			    struct netslice_iov __user *uiov, size_t n, int *err)
+{
+	struct ptr_ring *ring;
 	struct sk_buff *skb;
 	size_t done;
 
 	lockdep_assert_held(&slice->read_lock);
 	for (done = 0; done < n; done++) {
-		skb = ns_ring_peek(&slice->rx_ring);
+		ring = ns_next_ring(slice);
+		skb = ns_ring_peek(ring);
 		if (!skb)
 			break;
-		*err = ns_read_one(slice, skb, &uiov[done]);
+		*err = ns_read_one(slice, file, skb, &uiov[done]);
 		if (*err)
 			break;
 		/* Readers are serialized: this is the skb just peeked. */
-		skb = ptr_ring_consume_bh(&slice->rx_ring);
-		consume_skb(skb);
+		consume_skb(ptr_ring_consume_bh(ring));
 	}
 	return done;
 }
@@ -114,7 +155,7 @@ ssize_t ns_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 		err = 0;
 		if (mutex_lock_interruptible(&slice->read_lock))
 			return -ERESTARTSYS;
-		done = ns_read_batch(slice, uiov, n, &err);
+		done = ns_read_batch(slice, file, uiov, n, &err);
 		mutex_unlock(&slice->read_lock);
 		if (done)
 			return done;
@@ -122,7 +163,7 @@ ssize_t ns_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 			return err;
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		if (wait_event_interruptible(slice->wait, !ptr_ring_empty_bh(&slice->rx_ring)))
+		if (wait_event_interruptible(slice->wait, ns_slice_readable(slice)))
 			return -ERESTARTSYS;
 	}
 }
@@ -134,7 +175,7 @@ __poll_t ns_poll(struct file *file, poll_table *wait)
 	__poll_t mask = EPOLLOUT | EPOLLWRNORM;
 
 	poll_wait(file, &slice->wait, wait);
-	if (!ptr_ring_empty_bh(&slice->rx_ring))
+	if (ns_slice_readable(slice))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	return mask;
 }

@@ -18,6 +18,7 @@
 #include "iface.h"
 #include "rx.h"
 #include "slice.h"
+#include "slicing.h"
 #include "stats.h"
 
 /* Set while this CPU passes a written packet up the host stack. */
@@ -38,19 +39,42 @@ static struct ns_slice *ns_rx_pick_slice(const struct ns_iface *iface,
 	return &ns_slices[key % ns_nr_slices];
 }
 
+static void ns_rx_wake(struct ns_slice *slice)
+{
+	if (wq_has_sleeper(&slice->wait))
+		wake_up_interruptible_poll(&slice->wait, EPOLLIN | EPOLLRDNORM);
+}
+
+/* The RX ring is full: queue a header-only record if asked to, else drop. */
+static void ns_rx_overflow(struct ns_slice *slice, struct sk_buff *skb, u32 cfg)
+{
+	struct sk_buff *rec = NULL;
+
+	if (ns_slicing_flags(cfg) & NETSLICE_SLICE_TRIM)
+		rec = ns_trim_record(skb);
+	kfree_skb(skb);
+	if (rec && !ptr_ring_produce(&slice->trim_ring, rec)) {
+		ns_stat_inc(slice, NS_RX_TRIMMED);
+		ns_rx_wake(slice);
+		return;
+	}
+	kfree_skb(rec);
+	ns_stat_inc(slice, NS_RX_DROP_RING_FULL);
+}
+
 static void ns_rx_enqueue(struct ns_slice *slice, struct sk_buff *skb)
 {
+	u32 cfg = READ_ONCE(slice->slicing);
 	unsigned int len = skb->len;
 
+	ns_rx_cb(skb)->slice_len = ns_slice_len(skb, cfg);
 	if (unlikely(ptr_ring_produce(&slice->rx_ring, skb))) {
-		ns_stat_inc(slice, NS_RX_DROP_RING_FULL);
-		kfree_skb(skb);
+		ns_rx_overflow(slice, skb, cfg);
 		return;
 	}
 	ns_stat_inc(slice, NS_RX_PACKETS);
 	ns_stat_add(slice, NS_RX_BYTES, len);
-	if (wq_has_sleeper(&slice->wait))
-		wake_up_interruptible_poll(&slice->wait, EPOLLIN | EPOLLRDNORM);
+	ns_rx_wake(slice);
 }
 
 /* Segment a GSO/GRO packet; each wire-size segment is queued. */

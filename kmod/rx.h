@@ -10,9 +10,12 @@ struct ns_rx_cb {
 	int ifindex;
 	u16 queue;
 	u16 flags;
+	u16 slice_len;		/* bytes a reader gets; 0: the whole packet */
+	u32 wire_len;		/* of a NETSLICE_RX_TRIMMED record: the packet's */
 };
 
-static inline struct ns_rx_cb *ns_rx_cb(struct sk_buff *skb)
+/* skb->cb is the queue owner's to use; const skbs are only read through it. */
+static inline struct ns_rx_cb *ns_rx_cb(const struct sk_buff *skb)
 {
 	BUILD_BUG_ON(sizeof(struct ns_rx_cb) > sizeof(skb->cb));
 	return (struct ns_rx_cb *)skb->cb;

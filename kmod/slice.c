@@ -65,6 +65,12 @@ static int ns_slice_init(struct ns_slice *slice, unsigned int id, unsigned int r
 	err = ptr_ring_init(&slice->rx_ring, ring_size, GFP_KERNEL);
 	if (err)
 		goto err_free_stats;
+	err = ptr_ring_init(&slice->trim_ring, ring_size, GFP_KERNEL);
+	if (err)
+		goto err_cleanup_rx_ring;
+	err = ns_store_init(&slice->store, id, ns_store_size, ns_store_timeout_ms);
+	if (err)
+		goto err_cleanup_trim_ring;
 	init_waitqueue_head(&slice->wait);
 	mutex_init(&slice->read_lock);
 	mutex_init(&slice->lock);
@@ -72,6 +78,10 @@ static int ns_slice_init(struct ns_slice *slice, unsigned int id, unsigned int r
 	ns_slice_default_cpus(slice);
 	return 0;
 
+err_cleanup_trim_ring:
+	ptr_ring_cleanup(&slice->trim_ring, NULL);
+err_cleanup_rx_ring:
+	ptr_ring_cleanup(&slice->rx_ring, NULL);
 err_free_stats:
 	free_percpu(slice->stats);
 err_free_user_cpus:
@@ -86,6 +96,8 @@ static void ns_slice_exit(struct ns_slice *slice)
 {
 	mutex_destroy(&slice->lock);
 	mutex_destroy(&slice->read_lock);
+	ns_store_destroy(&slice->store);
+	ptr_ring_cleanup(&slice->trim_ring, ns_free_skb);
 	ptr_ring_cleanup(&slice->rx_ring, ns_free_skb);
 	free_percpu(slice->stats);
 	free_cpumask_var(slice->user_cpus);
@@ -108,6 +120,7 @@ struct ns_slice *ns_slices_create(unsigned int count, unsigned int ring_size)
 	slices = kcalloc(count, sizeof(*slices), GFP_KERNEL);
 	if (!slices)
 		return ERR_PTR(-ENOMEM);
+	ns_store_key_init();
 
 	cpus_read_lock();
 	for (i = 0; i < count; i++) {

@@ -10,6 +10,8 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 
+#include "store.h"
+
 struct ns_stats;
 
 /*
@@ -21,21 +23,32 @@ struct ns_slice {
 
 	/* RX: produced in softirq, consumed by readers under read_lock. */
 	struct ptr_ring rx_ring;
+	struct ptr_ring trim_ring;	/* NETSLICE_RX_TRIMMED records, read first */
 	wait_queue_head_t wait;
 	struct mutex read_lock;		/* protects consuming rx_ring */
 	atomic_t open_files;		/* no reader: RX drops and counts */
 	struct ns_stats __percpu *stats;
+	struct ns_store store;		/* payloads of sliced packets read */
 
 	struct mutex lock;		/* protects the fields below */
 	cpumask_var_t kernel_cpus;	/* read locklessly by RX (advisory) */
 	cpumask_var_t user_cpus;
 	u32 rw_flags;			/* NETSLICE_MULTI_*; READ_ONCE outside lock */
 	u32 max_batch;			/* READ_ONCE outside lock */
+	u32 slicing;			/* see slicing.h; READ_ONCE outside lock */
 } ____cacheline_aligned_in_smp;
 
 extern struct ns_slice *ns_slices;
 extern unsigned int ns_nr_slices;
 extern unsigned int ns_ring_size;
+extern unsigned int ns_store_size;
+extern unsigned int ns_store_timeout_ms;
+
+/* Anything for a reader: a packet or a trimmed record. */
+static inline bool ns_slice_readable(struct ns_slice *slice)
+{
+	return !ptr_ring_empty_bh(&slice->rx_ring) || !ptr_ring_empty_bh(&slice->trim_ring);
+}
 
 struct ns_slice *ns_slices_create(unsigned int count, unsigned int ring_size);
 void ns_slices_destroy(struct ns_slice *slices, unsigned int count);

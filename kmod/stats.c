@@ -6,16 +6,17 @@
 #include "slice.h"
 #include "stats.h"
 
-static_assert(offsetof(struct netslice_stats, tx_err_down) == NS_TX_ERR_DOWN * sizeof(u64));
-static_assert(offsetof(struct netslice_stats, reserved) == NS_STAT_COUNT * sizeof(u64));
-static_assert(NS_TX_ERR_DOWN - NS_TX_ERR_INVALID == NETSLICE_TXERR_DOWN - NETSLICE_TXERR_INVALID);
+static_assert(offsetof(struct netslice_stats, tx_err_forged) == NS_TX_ERR_FORGED * sizeof(u64));
+static_assert(offsetof(struct netslice_stats, store_aged) == NS_STAT_COUNT * sizeof(u64));
+static_assert(NS_TX_ERR_FORGED - NS_TX_ERR_INVALID ==
+	      NETSLICE_TXERR_FORGED - NETSLICE_TXERR_INVALID);
 
 /*
  * Counters only grow; a sum taken while packets flow is a consistent
  * lower bound of each (on 32-bit kernels a 64-bit counter may be read torn
  * while it is updated).
  */
-void ns_stats_read(const struct ns_slice *slice, struct netslice_stats *out)
+void ns_stats_read(struct ns_slice *slice, struct netslice_stats *out)
 {
 	u64 *sum = (u64 *)out;
 	unsigned int cpu, i;
@@ -27,4 +28,11 @@ void ns_stats_read(const struct ns_slice *slice, struct netslice_stats *out)
 		for (i = 0; i < NS_STAT_COUNT; i++)
 			sum[i] += READ_ONCE(s->v[i]);
 	}
+
+	spin_lock(&slice->store.lock);
+	out->store_aged = slice->store.aged;
+	out->store_closed = slice->store.closed;
+	out->store_used = slice->store.used;
+	out->store_high_water = slice->store.high_water;
+	spin_unlock(&slice->store.lock);
 }

@@ -20,22 +20,30 @@ enum ns_stat {
 	NS_RX_DROP_ERROR,
 	NS_RX_SEGMENTS,
 	NS_RX_OFF_CPU,
+	NS_RX_TRIMMED,
 	NS_READ_PACKETS,
 	NS_READ_BYTES,
 	NS_READ_TRUNCATED,
+	NS_READ_SLICED,
+	NS_READ_WHOLE,
+	NS_READ_STORE_FULL,
 	NS_WRITE_BYTES,
 	NS_TX_PACKETS,
 	NS_TX_BYTES,
 	NS_TX_HOST,
 	NS_TX_NF_DROP,
 	NS_TX_BUSY,
+	NS_TX_SPLICED,
 	NS_TX_ERR_INVALID,	/* followed by one per NETSLICE_TXERR_* in order */
 	NS_TX_ERR_LENGTH,
 	NS_TX_ERR_IFINDEX,
 	NS_TX_ERR_FAULT,
 	NS_TX_ERR_NOMEM,
 	NS_TX_ERR_DOWN,
-	NS_STAT_COUNT
+	NS_TX_ERR_STALE,
+	NS_TX_ERR_FOREIGN,
+	NS_TX_ERR_FORGED,
+	NS_STAT_COUNT		/* then the store's own counters */
 };
 
 struct ns_stats {
@@ -48,6 +56,6 @@ struct ns_stats {
 
 struct ns_slice;
 
-void ns_stats_read(const struct ns_slice *slice, struct netslice_stats *out);
+void ns_stats_read(struct ns_slice *slice, struct netslice_stats *out);
 
 #endif /* _NETSLICE_STATS_H */

@@ -56,10 +56,60 @@
  *   its NETSLICE_TXERR_* code (and sets error), so a caller sees it at once.
  *   With multi-write off, one iov per call.
  *
+ * Header slicing (NETSLICE_SLICE_SET)
+ *   A slice can hand its reader only the first bytes of each packet (the
+ *   "slice": the headers) and keep the rest, the payload, parked in the
+ *   kernel. The iov of a sliced packet has NETSLICE_RX_SLICED, @rlen = the
+ *   header bytes copied, @wire_len = the whole packet, and an opaque
+ *   @handle. Writing an iov with that @handle sends @rlen bytes from @base
+ *   (the header, rewritten or not) followed by the parked payload; the
+ *   payload itself never crosses into user space and is never copied in
+ *   the kernel. The header written back may be longer or shorter than the
+ *   one read (push or pop a VLAN tag or a tunnel header): ETH_HLEN (14) ..
+ *   NETSLICE_MAX_HEADER bytes, and header plus payload must fit the
+ *   egress (MTU + link header + 4), or the iov fails with
+ *   NETSLICE_TXERR_LENGTH and the payload stays parked.
+ *
+ *   Payload store: one per slice, which is one RX queue's share (the
+ *   "store_size" module parameter, default 256 payloads, so that parked
+ *   packets never pin a whole driver ring). A parked payload is freed when
+ *   its handle is written (sent or NETSLICE_TX_DROP), when the file that
+ *   read it is closed, or when it has been parked longer than the
+ *   "store_timeout_ms" module parameter (default 1000): it "ages out".
+ *   When the store is full a packet is delivered whole, flagged
+ *   NETSLICE_RX_STORE_FULL: never dropped for that reason.
+ *
+ *   Handles: nonzero, valid once, only on the file that read them; not a
+ *   kernel address. A handle is rejected, with the iov's error set and a
+ *   counter bumped, and nothing spliced, when it is stale
+ *   (NETSLICE_TXERR_STALE: already written, aged out), foreign
+ *   (NETSLICE_TXERR_FOREIGN: another slice's, or read by another file),
+ *   or forged (NETSLICE_TXERR_FORGED: fails its check). A rejected or
+ *   failed write (bad length, bad @base, busy egress) leaves a valid
+ *   handle's payload parked, so the same iov can be written again.
+ *
+ *   Checksums: every packet read, sliced or whole, carries complete,
+ *   valid checksums (CHECKSUM_PARTIAL packets are completed on receive,
+ *   before slicing). The module sends the header bytes it is given as they
+ *   are and never recomputes a checksum on splice. An NF that rewrites a
+ *   header must itself update the IPv4 header checksum and, since the L4
+ *   checksum covers the payload it has not seen, update the L4 checksum
+ *   incrementally (RFC 1624) for every field it changes that the checksum
+ *   covers: ports, and addresses through the pseudo-header. Use "auto"
+ *   slicing (or a fixed length covering the L4 header) when the NF
+ *   rewrites L4 fields, so that the L4 checksum is in the slice.
+ *
+ *   Overload (NETSLICE_SLICE_TRIM): when the RX ring is full, instead of
+ *   dropping a packet the slice queues a header-only record of it on a
+ *   second ring of the same size, which readers drain first: flagged
+ *   NETSLICE_RX_TRIMMED, @rlen = the header bytes, @wire_len = the packet's
+ *   length, no handle (the payload is freed). Counted in rx_trimmed.
+ *
  * poll
- *   POLLIN when the RX ring holds a packet. POLLOUT always: a write never
- *   blocks; while the egress queue is stopped it returns a short count (0
- *   if nothing was sent; -EAGAIN for an O_NONBLOCK file).
+ *   POLLIN when the RX ring (or the trimmed-record ring) holds a packet.
+ *   POLLOUT always: a write never blocks; while the egress queue is
+ *   stopped it returns a short count (0 if nothing was sent; -EAGAIN for
+ *   an O_NONBLOCK file).
  *
  * ioctl conventions
  *   Every argument is a fixed-width structure with no implicit padding.
@@ -139,6 +189,11 @@ struct netslice_cpumask {
  * @action:   write (in): NETSLICE_TX_*. read: ignored, left as it is.
  * @error:    write (out): NETSLICE_TXERR_* for this iov, 0 when consumed
  *            without error. read: set to 0.
+ * @handle:   read (out): for a NETSLICE_RX_SLICED packet, the handle of its
+ *            parked payload; 0 otherwise.
+ *            write (in): 0 to send @rlen bytes as a whole frame; a handle
+ *            to send @rlen bytes of header followed by its payload (with
+ *            NETSLICE_TX_DROP: free the payload, send nothing).
  * @reserved: must be zero on write; zeroed on read.
  */
 struct netslice_iov {
@@ -151,7 +206,8 @@ struct netslice_iov {
 	__u16 flags;
 	__u16 action;
 	__u16 error;
-	__aligned_u64 reserved[2];
+	__aligned_u64 handle;
+	__aligned_u64 reserved;
 };
 
 #define NETSLICE_QUEUE_NONE	0xffff
@@ -159,6 +215,9 @@ struct netslice_iov {
 /* iov flags on read */
 #define NETSLICE_RX_TRUNCATED	(1U << 0)	/* @len was shorter than the packet */
 #define NETSLICE_RX_SEGMENT	(1U << 1)	/* one segment of a GSO/GRO packet */
+#define NETSLICE_RX_SLICED	(1U << 2)	/* headers only; @handle holds the payload */
+#define NETSLICE_RX_STORE_FULL	(1U << 3)	/* delivered whole: the store was full */
+#define NETSLICE_RX_TRIMMED	(1U << 4)	/* header-only record: ring full, payload freed */
 
 /* iov actions on write */
 #define NETSLICE_TX_DEFAULT	0	/* out of @ifindex's pair, or @ifindex itself */
@@ -168,11 +227,14 @@ struct netslice_iov {
 
 /* iov errors on write, and the errno a first bad iov returns */
 #define NETSLICE_TXERR_INVALID	1	/* EINVAL: reserved set, unknown action */
-#define NETSLICE_TXERR_LENGTH	2	/* EMSGSIZE: rlen 0, > len, or > MTU + header */
+#define NETSLICE_TXERR_LENGTH	2	/* EMSGSIZE: rlen too short, > len, or too long */
 #define NETSLICE_TXERR_IFINDEX	3	/* ENODEV: interface not attached */
 #define NETSLICE_TXERR_FAULT	4	/* EFAULT: base not readable */
 #define NETSLICE_TXERR_NOMEM	5	/* ENOMEM: no memory for the packet */
 #define NETSLICE_TXERR_DOWN	6	/* ENETDOWN: egress down or dropped it */
+#define NETSLICE_TXERR_STALE	7	/* ESTALE: handle already used or aged out */
+#define NETSLICE_TXERR_FOREIGN	8	/* EACCES: handle of another slice or file */
+#define NETSLICE_TXERR_FORGED	9	/* EBADMSG: not a handle the module made */
 
 /*
  * struct netslice_rw_multi - batching mode of a slice
@@ -191,6 +253,56 @@ struct netslice_rw_multi {
 #define NETSLICE_MULTI_READ	(1U << 0)
 #define NETSLICE_MULTI_WRITE	(1U << 1)
 #define NETSLICE_MAX_BATCH	1024
+
+/*
+ * struct netslice_slicing - NETSLICE_SLICE_GET / NETSLICE_SLICE_SET
+ * @mode:     NETSLICE_SLICE_OFF (default): whole packets.
+ *            NETSLICE_SLICE_FIXED: the first @length bytes.
+ *            NETSLICE_SLICE_AUTO: through the end of the L4 header, plus
+ *            @extra bytes. Parsed: Ethernet with up to two 802.1Q/802.1ad
+ *            tags; IPv4 with options; IPv6 with hop-by-hop, routing,
+ *            destination-options, fragment and AH extension headers; then
+ *            TCP with options, UDP, ICMP or ICMPv6. A non-first fragment
+ *            is sliced after its IP headers. Anything else (not IP, another
+ *            L4 protocol, a header cut short or inconsistent) is delivered
+ *            whole.
+ *            In every mode a packet no longer than its slice, or whose
+ *            slice would exceed NETSLICE_MAX_HEADER bytes, is delivered
+ *            whole. The mode applies to packets as they arrive; packets
+ *            already queued keep the mode they arrived under.
+ * @length:   NETSLICE_SLICE_FIXED: 1 .. NETSLICE_MAX_HEADER; else 0.
+ * @extra:    NETSLICE_SLICE_AUTO: 0 .. NETSLICE_MAX_EXTRA; else 0.
+ * @flags:    NETSLICE_SLICE_TRIM: deliver header-only records instead of
+ *            dropping packets when the RX ring is full (see above). The
+ *            record holds the packet's slice, or with slicing off its
+ *            "auto" headers, or its Ethernet header if none parse.
+ * @store_size:       out: capacity of the slice's payload store; ignored
+ *                    on SET.
+ * @store_timeout_ms: out: how long a payload may stay parked; ignored on
+ *                    SET.
+ * @reserved: must be zero.
+ *
+ * The configuration belongs to the slice, shared by all its open files.
+ */
+struct netslice_slicing {
+	__u32 mode;
+	__u32 length;
+	__u32 extra;
+	__u32 flags;
+	__u32 store_size;
+	__u32 store_timeout_ms;
+	__u32 reserved[2];
+};
+
+#define NETSLICE_SLICE_OFF	0
+#define NETSLICE_SLICE_FIXED	1
+#define NETSLICE_SLICE_AUTO	2
+
+#define NETSLICE_SLICE_TRIM	(1U << 0)
+
+/* Longest slice, and longest header written back with a handle. */
+#define NETSLICE_MAX_HEADER	512
+#define NETSLICE_MAX_EXTRA	256
 
 /*
  * struct netslice_iface_info - one attached interface, as a slice sees it
@@ -222,6 +334,7 @@ struct netslice_iface_info {
  *             @ifaces.
  * @flags:     NETSLICE_INFO_SYMMETRIC_HASH when the flow hash is symmetric.
  * @reserved:  zero.
+ * @slicing:   the slice's slicing mode, as NETSLICE_SLICE_GET reports it.
  * @ifaces:    the attached interfaces.
  */
 struct netslice_info {
@@ -231,6 +344,7 @@ struct netslice_info {
 	__u32 nr_ifaces;
 	__u32 flags;
 	__u32 reserved;
+	struct netslice_slicing slicing;
 	struct netslice_iface_info ifaces[NETSLICE_MAX_IFACES];
 };
 
@@ -240,34 +354,52 @@ struct netslice_info {
  * struct netslice_stats - NETSLICE_STATS_GET: counters of one slice since
  * the module loaded. Packet counters count wire-size frames: a GSO/GRO
  * packet counts once per segment. Every frame the slice receives ends in
- * exactly one of rx_packets (queued) and rx_drop_* (a GSO packet dropped
- * before segmentation counts once there); every queued frame is later
- * read or, at unload, freed.
+ * exactly one of rx_packets (queued), rx_trimmed and rx_drop_* (a GSO
+ * packet dropped before segmentation counts once there); every queued
+ * frame is later read or, at unload, freed. read_packets = read_sliced +
+ * read_whole + trimmed records read. Every payload parked (read_sliced)
+ * ends in tx_spliced, tx_nf_drop, a failed send (tx_err_down),
+ * store_aged or store_closed, or is still parked (store_used).
+ *
+ * rx_bytes / read_bytes is the reduction header slicing brings: bytes that
+ * arrived against bytes copied to user space.
  */
 struct netslice_stats {
 	__u64 rx_packets;		/* queued on the ring */
 	__u64 rx_bytes;
-	__u64 rx_drop_ring_full;	/* ring full */
+	__u64 rx_drop_ring_full;	/* ring full (and no trimmed record) */
 	__u64 rx_drop_no_reader;	/* no file open on the slice */
 	__u64 rx_drop_error;		/* could not be segmented or checksummed */
 	__u64 rx_segments;		/* of which segments of GSO/GRO packets */
 	__u64 rx_off_cpu;		/* received outside the kernel-side CPUs */
+	__u64 rx_trimmed;		/* ring full: queued as header-only record */
 	__u64 read_packets;		/* handed to user space */
 	__u64 read_bytes;		/* bytes copied to user space */
 	__u64 read_truncated;		/* packets longer than their iov */
+	__u64 read_sliced;		/* headers read, payload parked */
+	__u64 read_whole;		/* read whole (slicing off or not applicable) */
+	__u64 read_store_full;		/* of which: would be sliced, store full */
 	__u64 write_bytes;		/* bytes copied from user space */
 	__u64 tx_packets;		/* sent out of an interface */
 	__u64 tx_bytes;
 	__u64 tx_host;			/* passed up the host stack */
-	__u64 tx_nf_drop;		/* NETSLICE_TX_DROP */
+	__u64 tx_nf_drop;		/* NETSLICE_TX_DROP (with a handle or not) */
 	__u64 tx_busy;			/* short writes: egress queue stopped */
+	__u64 tx_spliced;		/* of tx_packets and tx_host: header + parked payload */
 	__u64 tx_err_invalid;		/* per-iov errors, by NETSLICE_TXERR_* */
 	__u64 tx_err_length;
 	__u64 tx_err_ifindex;
 	__u64 tx_err_fault;
 	__u64 tx_err_nomem;
 	__u64 tx_err_down;
-	__u64 reserved[10];
+	__u64 tx_err_stale;
+	__u64 tx_err_foreign;
+	__u64 tx_err_forged;
+	__u64 store_aged;		/* payloads freed after store_timeout_ms */
+	__u64 store_closed;		/* payloads freed when their file closed */
+	__u64 store_used;		/* payloads parked now */
+	__u64 store_high_water;		/* most payloads parked at once */
+	__u64 reserved[6];
 };
 
 #define NETSLICE_IOC_MAGIC	0xb6
@@ -278,5 +410,7 @@ struct netslice_stats {
 #define NETSLICE_RW_MULTI_SET	_IOW(NETSLICE_IOC_MAGIC, 0x04, struct netslice_rw_multi)
 #define NETSLICE_INFO_GET	_IOR(NETSLICE_IOC_MAGIC, 0x05, struct netslice_info)
 #define NETSLICE_STATS_GET	_IOR(NETSLICE_IOC_MAGIC, 0x06, struct netslice_stats)
+#define NETSLICE_SLICE_GET	_IOR(NETSLICE_IOC_MAGIC, 0x07, struct netslice_slicing)
+#define NETSLICE_SLICE_SET	_IOW(NETSLICE_IOC_MAGIC, 0x08, struct netslice_slicing)
 
 #endif /* _UAPI_LINUX_NETSLICE_H */

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Slicing modes: how much of a packet a reader gets (the slice), decided
+ * on RX for each packet, and the header-only records of the overload
+ * mode. The semantics are documented with struct netslice_slicing.
+ */
+#include <linux/if_ether.h>
+#include <kunit/visibility.h>
+
+#include "parse.h"
+#include "rx.h"
+#include "slice.h"
+#include "slicing.h"
+
+#define NS_SLICING(mode, flags, value)	((mode) | (flags) << 8 | (value) << 16)
+
+static u32 ns_slicing_mode(u32 cfg)
+{
+	return cfg & 0xff;
+}
+
+static u32 ns_slicing_value(u32 cfg)
+{
+	return cfg >> 16;
+}
+
+int ns_slicing_from_user(const struct netslice_slicing *req, u32 *cfg)
+{
+	if (req->reserved[0] || req->reserved[1] || req->flags & ~NETSLICE_SLICE_TRIM)
+		return -EINVAL;
+	switch (req->mode) {
+	case NETSLICE_SLICE_OFF:
+		if (req->length || req->extra)
+			return -EINVAL;
+		*cfg = NS_SLICING(req->mode, req->flags, 0);
+		return 0;
+	case NETSLICE_SLICE_FIXED:
+		if (!req->length || req->length > NETSLICE_MAX_HEADER || req->extra)
+			return -EINVAL;
+		*cfg = NS_SLICING(req->mode, req->flags, req->length);
+		return 0;
+	case NETSLICE_SLICE_AUTO:
+		if (req->length || req->extra > NETSLICE_MAX_EXTRA)
+			return -EINVAL;
+		*cfg = NS_SLICING(req->mode, req->flags, req->extra);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(ns_slicing_from_user);
+
+void ns_slicing_to_user(u32 cfg, struct netslice_slicing *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->mode = ns_slicing_mode(cfg);
+	out->flags = ns_slicing_flags(cfg);
+	if (out->mode == NETSLICE_SLICE_FIXED)
+		out->length = ns_slicing_value(cfg);
+	else if (out->mode == NETSLICE_SLICE_AUTO)
+		out->extra = ns_slicing_value(cfg);
+	out->store_size = ns_store_size;
+	out->store_timeout_ms = ns_store_timeout_ms;
+}
+
+/* The "auto" slice: through the L4 header plus extra bytes, or 0. */
+static unsigned int ns_auto_len(const struct sk_buff *skb, unsigned int extra)
+{
+	unsigned int hlen = ns_parse_l4_end(skb);
+
+	return hlen ? hlen + extra : 0;
+}
+
+/*
+ * Bytes of skb (from its link-layer header) a reader gets under cfg, or 0
+ * for the whole packet. RX softirq, once per packet.
+ */
+unsigned int ns_slice_len(const struct sk_buff *skb, u32 cfg)
+{
+	unsigned int len;
+
+	switch (ns_slicing_mode(cfg)) {
+	case NETSLICE_SLICE_FIXED:
+		len = ns_slicing_value(cfg);
+		break;
+	case NETSLICE_SLICE_AUTO:
+		len = ns_auto_len(skb, ns_slicing_value(cfg));
+		break;
+	default:
+		return 0;
+	}
+	return len < skb->len && len <= NETSLICE_MAX_HEADER ? len : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ns_slice_len);
+
+/*
+ * A header-only copy of skb for a full ring, with skb's RX metadata, or
+ * NULL without memory. Its length is the packet's slice, or its "auto"
+ * headers, or its Ethernet header.
+ */
+struct sk_buff *ns_trim_record(const struct sk_buff *skb)
+{
+	const struct ns_rx_cb *cb = ns_rx_cb(skb);
+	unsigned int len = cb->slice_len;
+	struct sk_buff *rec;
+
+	if (!len)
+		len = ns_auto_len(skb, 0) ?: ETH_HLEN;
+	len = min(len, skb->len);
+	rec = alloc_skb(len, GFP_ATOMIC);
+	if (!rec)
+		return NULL;
+	skb_copy_bits(skb, 0, skb_put(rec, len), len);
+	*ns_rx_cb(rec) = *cb;
+	ns_rx_cb(rec)->flags |= NETSLICE_RX_TRIMMED;
+	ns_rx_cb(rec)->slice_len = 0;
+	ns_rx_cb(rec)->wire_len = skb->len;
+	return rec;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _NETSLICE_STORE_H
+#define _NETSLICE_STORE_H
+
+#include <linux/list.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+/* Largest store: a slot number fits the handle's 16 slot bits. */
+#define NS_STORE_MAX_SIZE	65536
+/* Generations are 24 bits and never 0, so no handle is 0. */
+#define NS_HANDLE_GEN_MASK	0xffffffU
+
+enum ns_store_state {
+	NS_SLOT_FREE,
+	NS_SLOT_PARKED,		/* on the parked list, ageing */
+	NS_SLOT_CLAIMED,	/* taken by a writer for a splice in progress */
+};
+
+struct ns_store_entry {
+	struct sk_buff *skb;
+	const void *owner;		/* the file that read the packet */
+	struct list_head node;		/* on free or parked; neither when claimed */
+	unsigned long parked_at;	/* jiffies */
+	u32 gen;			/* 1 .. NS_HANDLE_GEN_MASK, bumped on free */
+	u16 off;			/* the payload starts here in skb */
+	u8 state;
+};
+
+/*
+ * The payload store of one slice: parked skbs whose headers user space
+ * holds, found in O(1) from a handle. Process context only (read, write,
+ * release, the ageing work): never taken from softirq.
+ */
+struct ns_store {
+	spinlock_t lock;		/* protects every field below */
+	struct ns_store_entry *slots;
+	struct list_head free;		/* FIFO: slots are reused round robin */
+	struct list_head parked;	/* oldest first */
+	u32 capacity;
+	u32 used;
+	u32 high_water;
+	u64 aged;			/* freed by ageing */
+	u64 closed;			/* freed when their file closed */
+	unsigned long timeout;		/* jiffies a payload may stay parked */
+	u8 slice_id;
+	struct delayed_work ageing;
+};
+
+void ns_store_key_init(void);
+int ns_store_init(struct ns_store *st, unsigned int slice_id, unsigned int capacity,
+		  unsigned int timeout_ms);
+void ns_store_destroy(struct ns_store *st);
+
+u64 ns_store_park(struct ns_store *st, struct sk_buff *skb, const void *owner,
+		  unsigned int off);
+int ns_store_claim(struct ns_store *st, u64 handle, const void *owner,
+		   struct sk_buff **skb, unsigned int *off);
+void ns_store_unclaim(struct ns_store *st, u64 handle, unsigned int off);
+void ns_store_finish(struct ns_store *st, u64 handle);
+void ns_store_release(struct ns_store *st, const void *owner);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+u64 ns_handle_make(unsigned int slice_id, unsigned int slot, u32 gen);
+void ns_store_expire(struct ns_store *st, unsigned long now);
+#endif
+
+#endif /* _NETSLICE_STORE_H */
