@@ -2,8 +2,9 @@
 /*
  * Splicing a header back onto a parked payload: the parked skb is the
  * whole packet, so the new header only replaces its first bytes. Payload
- * bytes are never copied; at most the old header is (when it was in
- * page fragments, or shared with a clone).
+ * bytes in page fragments are never copied; the old header is, when it
+ * was in a fragment, and so is the linear head when a clone shares it (a
+ * packet tap was open on the interface).
  */
 #include <kunit/visibility.h>
 

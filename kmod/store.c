@@ -228,7 +228,8 @@ static int ns_store_lookup(struct ns_store *st, u64 handle, const void *owner,
 	if (slot >= st->capacity)
 		return NETSLICE_TXERR_FORGED;
 	e = &st->slots[slot];
-	if (e->state != NS_SLOT_PARKED || e->gen != (handle >> NS_HANDLE_GEN_SHIFT & NS_HANDLE_GEN_MASK))
+	if (e->state != NS_SLOT_PARKED ||
+	    e->gen != (handle >> NS_HANDLE_GEN_SHIFT & NS_HANDLE_GEN_MASK))
 		return NETSLICE_TXERR_STALE;
 	if (e->owner != owner)
 		return NETSLICE_TXERR_FOREIGN;
@@ -276,7 +277,7 @@ void ns_store_unclaim(struct ns_store *st, u64 handle, unsigned int off)
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_store_unclaim);
 
-/* The claimed payload (the store's reference) is the caller's now: the slot and handle are gone. */
+/* The claimed skb reference is the caller's now: the slot and handle are gone. */
 void ns_store_finish(struct ns_store *st, u64 handle)
 {
 	struct ns_store_entry *e = &st->slots[ns_handle_slot(handle)];

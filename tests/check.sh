@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make check: checkpatch, host unit tests, then the guest suite on every test kernel,
-# then the guest runner's own test. One summary line at the end.
+# make check: checkpatch, host unit tests, the KUnit suites on UML, then the guest
+# suite on every test kernel, then the guest runner's own test. One summary line
+# at the end.
 #
 # NETSLICE_KERNELS (default "6.1 6.12") names the kernels to test.
 set -uo pipefail
@@ -50,6 +51,7 @@ else
 fi
 
 part "host: libnetslice" build/tests/test_cpulist
+part "kunit: UML 6.1" tools/kunit.sh
 
 for k in ${NETSLICE_KERNELS:-6.1 6.12}; do
 	kver=$(ns_kernel_version "$k")

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Run the netslice KUnit suites (kmod/tests/) with kunit.py on User-Mode
+# Linux, built from Debian's linux-source-6.1. The extracted tree and the
+# build are cached under ~/.cache/netslice/kunit, keyed by the source
+# package's version: the first run builds UML (minutes), later runs only
+# what changed. Ends with a "# kunit: N passed, N failed" line.
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cache=${NETSLICE_CACHE:-$HOME/.cache/netslice}/kunit
+tarball=/usr/src/linux-source-6.1.tar.xz
+
+[ -f "$tarball" ] || { echo "kunit: $tarball missing (run tools/deps.sh)" >&2; exit 1; }
+ver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+src=$cache/linux-source-$ver
+build=$cache/build-$ver
+
+if [ ! -d "$src" ]; then
+	echo "kunit: extracting linux-source $ver into $cache"
+	mkdir -p "$cache"
+	tmp=$(mktemp -d "$cache/extract.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	tar -C "$tmp" -xJf "$tarball"
+	mv "$tmp/linux-source-6.1" "$src"
+fi
+
+# The tree builds this checkout's kmod/ as net/netslice.
+ln -sfn "$top/kmod" "$src/net/netslice"
+grep -q 'net/netslice/Kconfig' "$src/net/Kconfig" ||
+	echo 'source "net/netslice/Kconfig"' >>"$src/net/Kconfig"
+grep -q 'netslice/' "$src/net/Makefile" ||
+	echo 'obj-$(CONFIG_NETSLICE) += netslice/' >>"$src/net/Makefile"
+
+log=$(mktemp)
+rc=0
+(cd "$src" && python3 tools/testing/kunit/kunit.py run --build_dir "$build" \
+	--kunitconfig "$top/kmod/.kunitconfig" --jobs "$(nproc)" 'netslice*') 2>&1 |
+	tee "$log" || rc=$?
+
+line=$(grep -E 'Testing complete\. Ran [0-9]+ tests' "$log" | tail -n 1 || true)
+rm -f "$log"
+if [ -z "$line" ]; then
+	echo "# kunit: 0 passed, 1 failed (no KUnit summary; exit $rc)"
+	exit 1
+fi
+passed=$(sed -nE 's/.*passed: ([0-9]+).*/\1/p' <<<"$line")
+failed=$(sed -nE 's/.*failed: ([0-9]+).*/\1/p' <<<"$line")
+crashed=$(sed -nE 's/.*crashed: ([0-9]+).*/\1/p' <<<"$line")
+failed=$((${failed:-0} + ${crashed:-0}))
+[ "$rc" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1
+echo "# kunit: ${passed:-0} passed, $failed failed"
+[ "$failed" -eq 0 ]
