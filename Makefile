@@ -29,8 +29,9 @@ LIB_A := $(B)/libnetslice.a
 LIB_SO := $(B)/libnetslice.so
 PC := $(B)/netslice.pc
 TOOLS := $(B)/bin/netslice-info $(B)/bin/netslice-fwd
-HOST_TESTS := $(B)/tests/test_cpulist
-GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check
+HOST_TESTS := $(B)/tests/test_cpulist $(B)/tests/test_slicing
+GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
+	$(B)/tests/slice_check $(B)/tests/slice_nf
 
 .PHONY: all module lib tools deps check demo install lint clean test-bins
 

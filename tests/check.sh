@@ -50,7 +50,8 @@ else
 	failed=$((failed + 1))
 fi
 
-part "host: libnetslice" build/tests/test_cpulist
+part "host: libnetslice cpulist" build/tests/test_cpulist
+part "host: libnetslice slicing" build/tests/test_slicing
 part "kunit: UML 6.1" tools/kunit.sh
 
 for k in ${NETSLICE_KERNELS:-6.1 6.12}; do

@@ -75,6 +75,16 @@ int ns_rw_multi_set(int fd, __u32 flags, __u32 max_batch)
 	return ioctl(fd, NETSLICE_RW_MULTI_SET, &rw) ? -1 : 0;
 }
 
+int ns_slicing_get(int fd, struct netslice_slicing *slicing)
+{
+	return ioctl(fd, NETSLICE_SLICE_GET, slicing) ? -1 : 0;
+}
+
+int ns_slicing_set(int fd, const struct netslice_slicing *slicing)
+{
+	return ioctl(fd, NETSLICE_SLICE_SET, slicing) ? -1 : 0;
+}
+
 int ns_info_get(int fd, struct netslice_info *info)
 {
 	return ioctl(fd, NETSLICE_INFO_GET, info) ? -1 : 0;

@@ -40,6 +40,17 @@ int ns_pin_to_user_cpus(int fd);
 int ns_rw_multi_get(int fd, struct netslice_rw_multi *rw);
 int ns_rw_multi_set(int fd, __u32 flags, __u32 max_batch);
 
+/* Header slicing mode of the slice (NETSLICE_SLICE_GET/SET). */
+int ns_slicing_get(int fd, struct netslice_slicing *slicing);
+int ns_slicing_set(int fd, const struct netslice_slicing *slicing);
+
+/*
+ * Parse a slicing mode: "off", "auto", "auto+EXTRA", "fixed:LENGTH", any
+ * of them followed by ",trim" (NETSLICE_SLICE_TRIM). -1 with errno EINVAL
+ * on anything else or a length out of range.
+ */
+int ns_slicing_parse(const char *spec, struct netslice_slicing *slicing);
+
 int ns_info_get(int fd, struct netslice_info *info);
 int ns_stats_get(int fd, struct netslice_stats *stats);
 

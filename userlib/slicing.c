@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/* Slicing modes written as text, for command lines. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "netslice.h"
+
+/* A decimal number in [min, max] that ends at *end. */
+static int ns_parse_uint(const char *s, const char *end, unsigned int min, unsigned int max,
+			 __u32 *out)
+{
+	unsigned long v;
+	char *stop;
+
+	if (s == end || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &stop, 10);
+	if (errno || stop != end || v < min || v > max)
+		return -1;
+	*out = (__u32)v;
+	return 0;
+}
+
+int ns_slicing_parse(const char *spec, struct netslice_slicing *slicing)
+{
+	const char *end = spec + strlen(spec);
+	const char *trim = strstr(spec, ",trim");
+	int err = 0;
+
+	memset(slicing, 0, sizeof(*slicing));
+	if (trim && !strcmp(trim, ",trim")) {
+		slicing->flags = NETSLICE_SLICE_TRIM;
+		end = trim;
+	}
+	if ((size_t)(end - spec) == 3 && !strncmp(spec, "off", 3)) {
+		slicing->mode = NETSLICE_SLICE_OFF;
+	} else if ((size_t)(end - spec) == 4 && !strncmp(spec, "auto", 4)) {
+		slicing->mode = NETSLICE_SLICE_AUTO;
+	} else if (!strncmp(spec, "auto+", 5)) {
+		slicing->mode = NETSLICE_SLICE_AUTO;
+		err = ns_parse_uint(spec + 5, end, 0, NETSLICE_MAX_EXTRA, &slicing->extra);
+	} else if (!strncmp(spec, "fixed:", 6)) {
+		slicing->mode = NETSLICE_SLICE_FIXED;
+		err = ns_parse_uint(spec + 6, end, 1, NETSLICE_MAX_HEADER, &slicing->length);
+	} else {
+		err = -1;
+	}
+	if (err) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
