@@ -5,7 +5,11 @@
  * egress: the ingress interface's pair). Stops on SIGINT or SIGTERM and
  * prints per-slice packet counts.
  *
- *   netslice-fwd [-b BATCH] [-s SLICE]...
+ * With -m, it first sets each slice's slicing mode ("auto", "fixed:128",
+ * ... as ns_slicing_parse() reads them): a forwarder needs no byte past
+ * the headers, and handles pass through it untouched.
+ *
+ *   netslice-fwd [-b BATCH] [-m SLICING] [-s SLICE]...
  */
 #include <errno.h>
 #include <pthread.h>
@@ -47,6 +51,8 @@ static void *worker_run(void *arg)
 	fd = ns_open(w->slice, 0);
 	if (fd < 0 || ns_pin_to_user_cpus(fd)) {
 		w->err = errno;
+		if (fd >= 0)
+			close(fd);
 		return NULL;
 	}
 	bufs = malloc((size_t)w->batch * BUF_SIZE);
@@ -84,13 +90,16 @@ static void *worker_run(void *arg)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: netslice-fwd [-b BATCH (1..%d)] [-s SLICE]...\n", MAX_BATCH);
+	fprintf(stderr, "usage: netslice-fwd [-b BATCH (1..%d)] [-m off|auto[+EXTRA]|fixed:LEN[,trim]]"
+		" [-s SLICE]...\n", MAX_BATCH);
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	struct worker workers[NETSLICE_MAX_SLICES];
+	struct netslice_slicing slicing;
+	int set_slicing = 0, fd;
 	unsigned int batch = 64, nw = 0, i;
 	int count, opt, sig, failed = 0;
 	struct sigaction sa;
@@ -102,12 +111,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "netslice-fwd: module not loaded? (%s)\n", strerror(errno));
 		return 1;
 	}
-	while ((opt = getopt(argc, argv, "b:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "b:m:s:")) != -1) {
 		switch (opt) {
 		case 'b':
 			batch = strtoul(optarg, NULL, 0);
 			if (!batch || batch > MAX_BATCH)
 				usage();
+			break;
+		case 'm':
+			if (ns_slicing_parse(optarg, &slicing))
+				usage();
+			set_slicing = 1;
 			break;
 		case 's':
 			workers[nw].slice = strtoul(optarg, NULL, 0);
@@ -122,6 +136,17 @@ int main(int argc, char **argv)
 	if (!nw)
 		for (nw = 0; nw < (unsigned int)count; nw++)
 			workers[nw].slice = nw;
+
+	/* Before the first read, so that every packet is sliced alike. */
+	for (i = 0; set_slicing && i < nw; i++) {
+		fd = ns_open(workers[i].slice, 0);
+		if (fd < 0 || ns_slicing_set(fd, &slicing)) {
+			fprintf(stderr, "netslice-fwd: slice %u: %s\n", workers[i].slice,
+				strerror(errno));
+			return 1;
+		}
+		close(fd);
+	}
 
 	/* Workers get SIGUSR1 to leave a blocking read; main waits for signals. */
 	memset(&sa, 0, sizeof(sa));

@@ -25,22 +25,11 @@
 
 #include "netslice.h"
 #include "ktap.h"
+#include "pkt.h"
 
 static int fd, sock_b, sock_a, ifindex_a, ifindex_b;
 static unsigned char frames[8][2048];
 static void *unmapped;
-
-static int open_packet(int ifindex)
-{
-	struct sockaddr_ll sll = {
-		.sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL), .sll_ifindex = ifindex,
-	};
-	int s = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
-
-	if (s < 0 || bind(s, (struct sockaddr *)&sll, sizeof(sll)))
-		exit(2);
-	return s;
-}
 
 /* A frame with a tag byte, len bytes, ethertype 0x88b5 (local experimental). */
 static unsigned char *frame(int tag, unsigned int len)
@@ -75,34 +64,12 @@ static int wait_readable(int timeout_ms)
 static int arrives(int s, int tag, unsigned int len)
 {
 	unsigned char buf[2048];
-	struct sockaddr_ll from;
-	struct pollfd p = { .fd = s, .events = POLLIN };
-	socklen_t fl;
 	ssize_t n;
 
-	while (poll(&p, 1, 2000) == 1) {
-		fl = sizeof(from);
-		n = recvfrom(s, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fl);
-		if (n == (ssize_t)len && from.sll_pkttype != PACKET_OUTGOING &&
-		    !memcmp(buf, frame(tag, len), len))
+	while ((n = pkt_recv(s, buf, sizeof(buf), 2000)) >= 0)
+		if (n == (ssize_t)len && !memcmp(buf, frame(tag, len), len))
 			return 1;
-	}
 	return 0;
-}
-
-static void drain(int s)
-{
-	unsigned char buf[2048];
-
-	while (recv(s, buf, sizeof(buf), MSG_DONTWAIT) > 0)
-		;
-}
-
-static void iov_for(struct netslice_iov *iov, void *buf, unsigned int len)
-{
-	memset(iov, 0, sizeof(*iov));
-	iov->base = (unsigned long)buf;
-	iov->len = len;
 }
 
 static void iov_tx(struct netslice_iov *iov, int tag, unsigned int len)
@@ -112,15 +79,6 @@ static void iov_tx(struct netslice_iov *iov, int tag, unsigned int len)
 	iov->ifindex = ifindex_a;
 	iov->action = NETSLICE_TX_IFINDEX;
 }
-
-static __u64 stat(size_t offset)
-{
-	struct netslice_stats st;
-
-	ns_stats_get(fd, &st);
-	return *(__u64 *)((char *)&st + offset);
-}
-#define STAT(field) stat(offsetof(struct netslice_stats, field))
 
 static void test_read(void)
 {
@@ -253,7 +211,7 @@ static void test_write(void)
 	struct netslice_iov iov[4];
 	__u64 before;
 
-	drain(sock_b);
+	pkt_drain(sock_b);
 	iov_tx(&iov[0], 4, 200);
 	iov_tx(&iov[1], 5, 1514);
 	iov_tx(&iov[2], 6, 60);
@@ -290,12 +248,12 @@ static void test_write(void)
 	    NETSLICE_TXERR_IFINDEX, tx_err_ifindex);
 	BAD("unmapped buffer gives EFAULT", iov[0].base = (unsigned long)unmapped, EFAULT,
 	    NETSLICE_TXERR_FAULT, tx_err_fault);
-	BAD("reserved bits give EINVAL", iov[0].reserved[1] = 1, EINVAL,
+	BAD("reserved bits give EINVAL", iov[0].reserved = 1, EINVAL,
 	    NETSLICE_TXERR_INVALID, tx_err_invalid);
 	BAD("unknown action gives EINVAL", iov[0].action = 9, EINVAL,
 	    NETSLICE_TXERR_INVALID, tx_err_invalid);
 
-	drain(sock_b);
+	pkt_drain(sock_b);
 	iov_tx(&iov[0], 5, 120);
 	iov_tx(&iov[1], 6, 130);
 	iov[1].ifindex = 99999;
@@ -311,7 +269,7 @@ static void test_write(void)
 	ktap_check(write(fd, iov, 1) == 1 && STAT(tx_nf_drop) == before + 1 && !arrives(sock_b, 5, 120),
 		   "TX_DROP consumes the iov, sends nothing, counts");
 
-	drain(sock_a);
+	pkt_drain(sock_a);
 	before = STAT(rx_packets);
 	iov_tx(&iov[0], 6, 150);
 	iov[0].action = NETSLICE_TX_HOST;
@@ -361,8 +319,8 @@ int main(int argc, char **argv)
 		return 2;
 	ifindex_a = if_nametoindex(argv[1]);
 	ifindex_b = if_nametoindex(argv[2]);
-	sock_b = open_packet(ifindex_b);
-	sock_a = open_packet(ifindex_a);
+	sock_b = pkt_open(ifindex_b);
+	sock_a = pkt_open(ifindex_a);
 	unmapped = mmap(NULL, 1 << 16, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	fd = ns_open(0, O_NONBLOCK);
 	if (fd < 0 || !ifindex_a || !ifindex_b)

@@ -3,7 +3,7 @@
  * nstraffic: a known set of UDP/IPv4 frames, sent and checked byte by byte.
  *
  *   nstraffic send IFACE DSTMAC COUNT [FLOWS]
- *   nstraffic recv IFACE COUNT IDLE_MS READY_FILE
+ *   nstraffic recv IFACE COUNT IDLE_MS READY_FILE [rewritten]
  *   nstraffic tcp-send IPV4 PORT BYTES
  *   nstraffic tcp-recv PORT BYTES READY_FILE
  *
@@ -11,7 +11,10 @@
  * 10000 + seq % FLOWS, and a payload that is a function of seq. Its IPv4
  * destination is on no host, so the receiving stack ignores it. recv exits
  * 0 when all COUNT frames arrived exactly once and byte-identical, and
- * prints what it saw. tcp-recv exits 0 when it got exactly BYTES bytes of
+ * prints what it saw; with "rewritten" it expects every frame as
+ * slice_nf's rewrite mode leaves it (source address 10.99.1.2, source port
+ * + 1000), checksums computed afresh here. Every frame carries a UDP
+ * checksum. tcp-recv exits 0 when it got exactly BYTES bytes of
  * the stream tcp-send writes (byte i is a function of i).
  */
 #include <arpa/inet.h>
@@ -39,23 +42,42 @@ static unsigned int frame_len(uint32_t seq)
 	return MIN_LEN + (seq * 7919u) % (MAX_LEN - MIN_LEN + 1);
 }
 
-static uint16_t ip_csum(const uint8_t *p, int len)
+static uint32_t sum16(const uint8_t *p, int len, uint32_t sum)
 {
-	uint32_t sum = 0;
 	int i;
 
-	for (i = 0; i < len; i += 2)
+	for (i = 0; i + 1 < len; i += 2)
 		sum += (p[i] << 8) | p[i + 1];
+	if (len & 1)
+		sum += p[len - 1] << 8;
+	return sum;
+}
+
+static uint16_t fold(uint32_t sum)
+{
 	while (sum >> 16)
 		sum = (sum & 0xffff) + (sum >> 16);
 	return ~sum;
 }
 
+static uint16_t ip_csum(const uint8_t *p, int len)
+{
+	return fold(sum16(p, len, 0));
+}
+
+/* The UDP checksum of the datagram at udp, over its IPv4 pseudo-header. */
+static uint16_t udp_csum(const uint8_t *ip, const uint8_t *udp, int len)
+{
+	uint16_t c = fold(sum16(ip + 12, 8, 17 + len) + sum16(udp, len, 0));
+
+	return c ? c : 0xffff;
+}
+
 static void build(uint8_t *f, uint32_t seq, const uint8_t *dst, const uint8_t *src,
-		  unsigned int flows)
+		  unsigned int flows, int rewritten)
 {
 	unsigned int len = frame_len(seq), i;
-	uint16_t sport = 10000 + seq % flows, v;
+	uint16_t sport = 10000 + seq % flows + (rewritten ? 1000 : 0), v;
 	uint8_t *ip = f + 14, *udp = ip + 20, *pl = udp + 8;
 
 	memcpy(f, dst, 6);
@@ -70,7 +92,7 @@ static void build(uint8_t *f, uint32_t seq, const uint8_t *dst, const uint8_t *s
 	memcpy(ip + 4, &v, 2);
 	ip[8] = 64;
 	ip[9] = 17;
-	ip[12] = 10; ip[13] = 99; ip[14] = 1; ip[15] = 1;
+	ip[12] = 10; ip[13] = 99; ip[14] = 1; ip[15] = rewritten ? 2 : 1;
 	ip[16] = 10; ip[17] = 99; ip[18] = 9; ip[19] = 9;
 	v = htons(ip_csum(ip, 20));
 	memcpy(ip + 10, &v, 2);
@@ -80,11 +102,13 @@ static void build(uint8_t *f, uint32_t seq, const uint8_t *dst, const uint8_t *s
 	memcpy(udp + 2, &v, 2);
 	v = htons(len - 34);
 	memcpy(udp + 4, &v, 2);
-	udp[6] = udp[7] = 0;	/* no UDP checksum */
+	udp[6] = udp[7] = 0;
 	memcpy(pl, MAGIC, 8);
 	memcpy(pl + 8, &seq, 4);
 	for (i = HDR_LEN + 12; i < len; i++)
 		f[i] = (uint8_t)(seq * 31 + i * 17 + (seq >> 8));
+	v = htons(udp_csum(ip, udp, len - 34));
+	memcpy(udp + 6, &v, 2);
 }
 
 static int open_sock(const char *ifname, int *ifindex)
@@ -124,7 +148,7 @@ static int do_send(char **argv)
 		return 2;
 	fd = open_sock(argv[0], &ifindex);
 	for (seq = 0; seq < count; seq++) {
-		build(f, seq, dst, src, flows);
+		build(f, seq, dst, src, flows, 0);
 		while (send(fd, f, frame_len(seq), 0) < 0) {
 			if (errno != ENOBUFS && errno != EAGAIN) {
 				perror("send");
@@ -145,6 +169,18 @@ static long long now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
+/* The UDP source port is in range and the checksum holds. */
+static int udp_ok(const uint8_t *f, ssize_t n, int rewritten)
+{
+	unsigned int sport = f[34] << 8 | f[35], base = 10000 + (rewritten ? 1000 : 0);
+	uint8_t udp[MAX_LEN];
+
+	memcpy(udp, f + 34, n - 34);
+	udp[6] = udp[7] = 0;
+	return sport >= base && sport < base + 1000 &&
+	       udp_csum(f + 14, udp, n - 34) == (f[40] << 8 | f[41]);
+}
+
 static int do_recv(char **argv)
 {
 	uint32_t count = strtoul(argv[1], NULL, 0), seq, uniq = 0, dup = 0, bad = 0, other = 0;
@@ -153,10 +189,11 @@ static int do_recv(char **argv)
 	struct sockaddr_ll from;
 	socklen_t fl;
 	struct pollfd pfd;
-	int fd, ifindex;
+	int fd, ifindex, rewritten;
 	ssize_t n;
 	FILE *ready;
 
+	rewritten = argv[4] && !strcmp(argv[4], "rewritten");
 	seen = calloc(count ? count : 1, 1);
 	fd = open_sock(argv[0], &ifindex);
 	ready = fopen(argv[3], "w");
@@ -182,10 +219,10 @@ static int do_recv(char **argv)
 			bad++;
 			continue;
 		}
-		build(want, seq, f, f + 6, 1);
-		/* Addresses and ports may differ by flow; compare the rest. */
+		build(want, seq, f, f + 6, 1, rewritten);
+		/* Ports differ by flow: compare the rest, check the port and checksum. */
 		if ((size_t)n != frame_len(seq) || memcmp(f + 12, want + 12, 22) ||
-		    memcmp(f + HDR_LEN, want + HDR_LEN, n - HDR_LEN)) {
+		    memcmp(f + HDR_LEN, want + HDR_LEN, n - HDR_LEN) || !udp_ok(f, n, rewritten)) {
 			bad++;
 			continue;
 		}
@@ -271,10 +308,10 @@ int main(int argc, char **argv)
 		return do_tcp_recv(argv + 2);
 	if (argc >= 5 && !strcmp(argv[1], "send"))
 		return do_send(argv + 2);
-	if (argc == 6 && !strcmp(argv[1], "recv"))
+	if ((argc == 6 || argc == 7) && !strcmp(argv[1], "recv"))
 		return do_recv(argv + 2);
 	fprintf(stderr, "usage: nstraffic send IFACE DSTMAC COUNT [FLOWS]\n"
-			"       nstraffic recv IFACE COUNT IDLE_MS READY_FILE\n"
+			"       nstraffic recv IFACE COUNT IDLE_MS READY_FILE [rewritten]\n"
 			"       nstraffic tcp-send IPV4 PORT BYTES\n"
 			"       nstraffic tcp-recv PORT BYTES READY_FILE\n");
 	return 2;

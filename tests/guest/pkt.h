@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Packet sockets, iovs and counters for the guest test programs. */
+#ifndef NETSLICE_TEST_PKT_H
+#define NETSLICE_TEST_PKT_H
+
+#include <arpa/inet.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "netslice.h"
+
+/* A packet socket on ifindex, all protocols; exits 2 if it cannot. */
+static inline int pkt_open(int ifindex)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL), .sll_ifindex = ifindex,
+	};
+	int s = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+
+	if (s < 0 || bind(s, (struct sockaddr *)&sll, sizeof(sll)))
+		exit(2);
+	return s;
+}
+
+/* The next frame received (not sent) on s within timeout_ms, or -1. */
+static inline ssize_t pkt_recv(int s, void *buf, size_t size, int timeout_ms)
+{
+	struct pollfd p = { .fd = s, .events = POLLIN };
+	struct sockaddr_ll from;
+	socklen_t fl;
+	ssize_t n;
+
+	while (poll(&p, 1, timeout_ms) == 1) {
+		fl = sizeof(from);
+		n = recvfrom(s, buf, size, 0, (struct sockaddr *)&from, &fl);
+		if (n >= 0 && from.sll_pkttype != PACKET_OUTGOING)
+			return n;
+	}
+	return -1;
+}
+
+static inline void pkt_drain(int s)
+{
+	unsigned char buf[2048];
+
+	while (recv(s, buf, sizeof(buf), MSG_DONTWAIT) > 0)
+		;
+}
+
+static inline void iov_for(struct netslice_iov *iov, void *buf, unsigned int len)
+{
+	memset(iov, 0, sizeof(*iov));
+	iov->base = (unsigned long)buf;
+	iov->len = len;
+}
+
+static inline __u64 slice_stat(int fd, size_t offset)
+{
+	struct netslice_stats st;
+
+	if (ns_stats_get(fd, &st))
+		return ~0ULL;
+	return *(__u64 *)((char *)&st + offset);
+}
+
+/* A counter of the slice open at fd. */
+#define STAT(field) slice_stat(fd, offsetof(struct netslice_stats, field))
+
+#endif /* NETSLICE_TEST_PKT_H */

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slice_check A B: header slicing on slice 0, end to end. Load the module
+ * with slices=1 ifaces=A ring_size=16 store_size=8 store_timeout_ms=300;
+ * B is A's veth peer. UDP/IPv4 frames (42 bytes of headers) are injected
+ * on B, read from the slice, and written out of A: they arrive on B.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "netslice.h"
+#include "ktap.h"
+#include "pkt.h"
+
+#define HDR	42
+#define LEN	600
+#define RING	16
+#define STORE	8
+
+static int fd, sock_b, ifindex_a;
+static void *unmapped;
+
+/* UDP/IPv4 frame number tag of len bytes (len >= HDR), or non-IP. */
+static void frame(unsigned char *f, int tag, unsigned int len, int ip)
+{
+	unsigned int i;
+
+	memset(f, 0xff, 6);
+	memcpy(f + 6, "\x02\x00\x00\x00\x00\x02", 6);
+	f[12] = ip ? 0x08 : 0x88;
+	f[13] = ip ? 0x00 : 0xb5;
+	memset(f + 14, 0, 28);
+	f[14] = 0x45;
+	f[16] = (len - 14) >> 8;
+	f[17] = (len - 14) & 0xff;
+	f[22] = 64;
+	f[23] = 17;
+	f[38] = (len - 34) >> 8;
+	f[39] = (len - 34) & 0xff;
+	for (i = HDR; i < len; i++)
+		f[i] = (unsigned char)(tag * 29 + i * 7);
+}
+
+static __u64 rx_seen(void)
+{
+	return STAT(rx_packets) + STAT(rx_trimmed) + STAT(rx_drop_ring_full);
+}
+
+/* Inject count frames and wait until the slice has taken them all. */
+static void inject(int tag, unsigned int len, int count, int ip)
+{
+	unsigned char f[2048];
+	__u64 want = rx_seen() + count;
+	int i;
+
+	for (i = 0; i < count; i++) {
+		frame(f, tag + i, len, ip);
+		if (send(sock_b, f, len, 0) != (ssize_t)len)
+			exit(2);
+	}
+	for (i = 0; i < 2000 && rx_seen() < want; i++)
+		usleep(1000);
+}
+
+/* Frame tag, len bytes, arrives on B exactly as sent. */
+static int arrives(int tag, unsigned int len)
+{
+	unsigned char buf[2048], want[2048];
+	ssize_t n;
+
+	frame(want, tag, len, 1);
+	while ((n = pkt_recv(sock_b, buf, sizeof(buf), 2000)) >= 0)
+		if (n == (ssize_t)len && !memcmp(buf, want, len))
+			return 1;
+	return 0;
+}
+
+/* Bytes arrive on B: what arrived next equals want. */
+static int arrives_bytes(const unsigned char *want, unsigned int len)
+{
+	unsigned char buf[2048];
+	ssize_t n = pkt_recv(sock_b, buf, sizeof(buf), 2000);
+
+	return n == (ssize_t)len && !memcmp(buf, want, len);
+}
+
+static int set_slicing(const char *spec)
+{
+	struct netslice_slicing s;
+
+	return ns_slicing_parse(spec, &s) || ns_slicing_set(fd, &s) ? -1 : 0;
+}
+
+/* Read one packet into buf (len bytes of room); returns read's result. */
+static ssize_t read_one(int f, struct netslice_iov *iov, void *buf, unsigned int len)
+{
+	iov_for(iov, buf, len);
+	return read(f, iov, 1);
+}
+
+/* Write iov back out of A; returns write's result. */
+static ssize_t write_out(int f, struct netslice_iov *iov)
+{
+	iov->ifindex = ifindex_a;
+	iov->action = NETSLICE_TX_IFINDEX;
+	return write(f, iov, 1);
+}
+
+static void test_config(void)
+{
+	struct netslice_slicing s, bad;
+	struct netslice_info info;
+
+	ktap_check(ns_slicing_get(fd, &s) == 0 && s.mode == NETSLICE_SLICE_OFF && !s.flags &&
+		   s.store_size == STORE && s.store_timeout_ms == 300,
+		   "SLICE_GET: off by default; store size and timeout reported");
+	memset(&bad, 0, sizeof(bad));
+	bad.mode = NETSLICE_SLICE_FIXED;
+	ktap_check(ioctl(fd, NETSLICE_SLICE_SET, &bad) == -1 && errno == EINVAL,
+		   "SLICE_SET fixed with length 0: EINVAL");
+	bad.length = NETSLICE_MAX_HEADER + 1;
+	ktap_check(ioctl(fd, NETSLICE_SLICE_SET, &bad) == -1 && errno == EINVAL,
+		   "SLICE_SET fixed longer than NETSLICE_MAX_HEADER: EINVAL");
+	bad.length = 64;
+	bad.reserved[0] = 1;
+	ktap_check(ioctl(fd, NETSLICE_SLICE_SET, &bad) == -1 && errno == EINVAL,
+		   "SLICE_SET reserved set: EINVAL");
+	memset(&bad, 0, sizeof(bad));
+	bad.mode = 7;
+	ktap_check(ioctl(fd, NETSLICE_SLICE_SET, &bad) == -1 && errno == EINVAL,
+		   "SLICE_SET unknown mode: EINVAL");
+	bad.mode = NETSLICE_SLICE_AUTO;
+	bad.flags = 2;
+	ktap_check(ioctl(fd, NETSLICE_SLICE_SET, &bad) == -1 && errno == EINVAL,
+		   "SLICE_SET unknown flag: EINVAL");
+	ktap_check(ioctl(fd, NETSLICE_SLICE_SET, unmapped) == -1 && errno == EFAULT,
+		   "SLICE_SET unmapped: EFAULT");
+	ktap_check(ns_slicing_get(fd, &s) == 0 && s.mode == NETSLICE_SLICE_OFF,
+		   "failed SLICE_SETs change nothing");
+	ktap_check(set_slicing("fixed:128,trim") == 0 && ns_slicing_get(fd, &s) == 0 &&
+		   s.mode == NETSLICE_SLICE_FIXED && s.length == 128 &&
+		   s.flags == NETSLICE_SLICE_TRIM, "SLICE_SET then GET round-trips");
+	ktap_check(set_slicing("auto+8") == 0 && ns_info_get(fd, &info) == 0 &&
+		   info.slicing.mode == NETSLICE_SLICE_AUTO && info.slicing.extra == 8,
+		   "INFO_GET reports the slicing mode");
+}
+
+static void test_splice(void)
+{
+	unsigned char buf[2048], want[2048];
+	struct netslice_iov iov, again;
+	ssize_t r;
+
+	set_slicing("auto");
+	inject(1, LEN, 1, 1);
+	frame(want, 1, LEN, 1);
+	r = read_one(fd, &iov, buf, sizeof(buf));
+	ktap_check(r == 1 && iov.flags == NETSLICE_RX_SLICED && iov.rlen == HDR &&
+		   iov.wire_len == LEN && iov.handle && !memcmp(buf, want, HDR) &&
+		   STAT(read_sliced) == 1 && STAT(read_bytes) == HDR && STAT(store_used) == 1,
+		   "auto: a 600-byte UDP frame reads as its 42 header bytes and a handle");
+	again = iov;
+	ktap_check(write_out(fd, &iov) == 1 && !iov.error && arrives(1, LEN) &&
+		   STAT(tx_spliced) == 1 && STAT(store_used) == 0 && STAT(write_bytes) == HDR,
+		   "writing header and handle sends the whole frame, byte-identical");
+	ktap_check(write_out(fd, &again) == -1 && errno == ESTALE &&
+		   again.error == NETSLICE_TXERR_STALE && STAT(tx_err_stale) == 1,
+		   "a handle used once is stale: ESTALE, counted");
+
+	inject(2, HDR, 1, 1);
+	inject(3, LEN, 1, 0);
+	r = read_one(fd, &iov, buf, sizeof(buf));
+	ktap_check(r == 1 && !iov.flags && !iov.handle && iov.rlen == HDR,
+		   "a frame no longer than its slice is read whole");
+	r = read_one(fd, &iov, buf, sizeof(buf));
+	ktap_check(r == 1 && !iov.flags && !iov.handle && iov.rlen == LEN,
+		   "a non-IP frame is read whole in auto mode");
+	ktap_check(STAT(read_whole) == 2, "whole reads counted");
+
+	/* The iov shorter than the slice: the payload starts where the copy ended. */
+	inject(4, LEN, 1, 1);
+	r = read_one(fd, &iov, buf, 20);
+	ktap_check(r == 1 && iov.flags == NETSLICE_RX_SLICED && iov.rlen == 20 &&
+		   write_out(fd, &iov) == 1 && arrives(4, LEN),
+		   "an iov shorter than the slice slices there; the frame goes out whole");
+
+	set_slicing("fixed:128");
+	inject(5, LEN, 1, 1);
+	r = read_one(fd, &iov, buf, sizeof(buf));
+	ktap_check(r == 1 && iov.rlen == 128 && iov.flags == NETSLICE_RX_SLICED &&
+		   write_out(fd, &iov) == 1 && arrives(5, LEN),
+		   "fixed:128: 128 bytes read, the frame goes out whole");
+	set_slicing("auto");
+}
+
+static void test_grow_shrink(void)
+{
+	unsigned char buf[2048], want[2048], orig[2048];
+	struct netslice_iov iov;
+
+	/* Grow: push an 802.1Q tag after the MAC addresses. */
+	inject(6, LEN, 1, 1);
+	read_one(fd, &iov, buf + 4, sizeof(buf) - 4);
+	frame(orig, 6, LEN, 1);
+	memmove(buf, buf + 4, 12);
+	memcpy(buf + 12, "\x81\x00\x00\x64", 4);
+	iov.base = (unsigned long)buf;
+	iov.rlen = HDR + 4;
+	memcpy(want, buf, HDR + 4);
+	memcpy(want + HDR + 4, orig + HDR, LEN - HDR);
+	ktap_check(write_out(fd, &iov) == 1 && !iov.error && arrives_bytes(want, LEN + 4),
+		   "a header 4 bytes longer (VLAN push) goes out with the payload intact");
+
+	/* Shrink: send a 30-byte header in front of the payload. */
+	inject(7, LEN, 1, 1);
+	read_one(fd, &iov, buf, sizeof(buf));
+	frame(orig, 7, LEN, 1);
+	iov.rlen = 30;
+	memcpy(want, buf, 30);
+	memcpy(want + 30, orig + HDR, LEN - HDR);
+	ktap_check(write_out(fd, &iov) == 1 && !iov.error && arrives_bytes(want, LEN - 12),
+		   "a header 12 bytes shorter goes out with the payload intact");
+}
+
+static void test_bad_handles(void)
+{
+	unsigned char buf[2048];
+	struct netslice_iov iov, bad;
+	int fd2 = ns_open(0, O_NONBLOCK);
+
+	inject(8, LEN, 1, 1);
+	read_one(fd, &iov, buf, sizeof(buf));
+	bad = iov;
+	ktap_check(write_out(fd2, &bad) == -1 && errno == EACCES &&
+		   bad.error == NETSLICE_TXERR_FOREIGN && STAT(tx_err_foreign) == 1,
+		   "a handle written on another file is foreign: EACCES, counted");
+	bad = iov;
+	bad.handle ^= 1;
+	ktap_check(write_out(fd, &bad) == -1 && errno == EBADMSG &&
+		   bad.error == NETSLICE_TXERR_FORGED, "a handle with a bit changed is forged: EBADMSG");
+	bad.handle = 0x1234;
+	ktap_check(write_out(fd, &bad) == -1 && errno == EBADMSG && STAT(tx_err_forged) == 2,
+		   "a made-up handle is forged, counted");
+	bad = iov;
+	bad.base = (unsigned long)unmapped;
+	ktap_check(write_out(fd, &bad) == -1 && errno == EFAULT && STAT(store_used) == 1,
+		   "an unreadable header: EFAULT, the payload stays parked");
+	bad = iov;
+	bad.rlen = NETSLICE_MAX_HEADER + 1;
+	bad.len = sizeof(buf);
+	ktap_check(write_out(fd, &bad) == -1 && errno == EMSGSIZE && STAT(store_used) == 1,
+		   "a header longer than NETSLICE_MAX_HEADER: EMSGSIZE, payload kept");
+	bad.rlen = 10;
+	ktap_check(write_out(fd, &bad) == -1 && errno == EMSGSIZE && STAT(store_used) == 1,
+		   "a header shorter than Ethernet's: EMSGSIZE, payload kept");
+	ktap_check(write_out(fd, &iov) == 1 && arrives(8, LEN),
+		   "after all that, the real handle still sends the intact frame");
+
+	inject(9, LEN, 1, 1);
+	read_one(fd, &iov, buf, sizeof(buf));
+	iov.action = NETSLICE_TX_DROP;
+	ktap_check(write(fd, &iov, 1) == 1 && !iov.error && STAT(store_used) == 0 &&
+		   STAT(tx_nf_drop) == 1 && pkt_recv(sock_b, buf, sizeof(buf), 200) < 0,
+		   "TX_DROP with a handle frees the payload, sends nothing");
+	ktap_check(write(fd, &iov, 1) == -1 && errno == ESTALE, "a released handle is stale");
+	close(fd2);
+}
+
+static void test_store_limits(void)
+{
+	unsigned char bufs[12][2048];
+	struct netslice_iov iov[20];
+	int i, sliced = 0, full = 0, trimmed = 0, fd3;
+	__u64 aged, closed;
+
+	/* Full store: packets past its capacity are read whole. */
+	inject(20, LEN, 12, 1);
+	for (i = 0; i < 12; i++)
+		iov_for(&iov[i], bufs[i], sizeof(bufs[i]));
+	ktap_check(read(fd, iov, 12) == 12, "12 packets read in one batch");
+	for (i = 0; i < 12; i++) {
+		sliced += iov[i].flags == NETSLICE_RX_SLICED && iov[i].rlen == HDR;
+		full += iov[i].flags == NETSLICE_RX_STORE_FULL && iov[i].rlen == LEN &&
+			!iov[i].handle;
+	}
+	ktap_check(sliced == STORE && full == 12 - STORE && STAT(read_store_full) == 12 - STORE &&
+		   STAT(store_used) == STORE && STAT(store_high_water) == STORE,
+		   "store of 8 full: 8 sliced, 4 whole flagged STORE_FULL, counted");
+	for (i = 0; i < 12; i++)
+		iov[i].action = NETSLICE_TX_DROP;
+	ktap_check(ns_write_all(fd, iov, 12) == 12 && STAT(store_used) == 0,
+		   "dropping them empties the store");
+
+	/* Ageing. */
+	aged = STAT(store_aged);
+	inject(40, LEN, 3, 1);
+	for (i = 0; i < 3; i++)
+		iov_for(&iov[i], bufs[i], sizeof(bufs[i]));
+	read(fd, iov, 3);
+	for (i = 0; i < 3000 && STAT(store_aged) < aged + 3; i++)
+		usleep(1000);
+	ktap_check(STAT(store_aged) == aged + 3 && STAT(store_used) == 0,
+		   "payloads age out after store_timeout_ms, counted");
+	ktap_check(write_out(fd, &iov[0]) == -1 && errno == ESTALE, "an aged-out handle is stale");
+
+	/* Close frees what the file holds. */
+	closed = STAT(store_closed);
+	fd3 = ns_open(0, O_NONBLOCK);
+	inject(50, LEN, 2, 1);
+	for (i = 0; i < 2; i++)
+		iov_for(&iov[i], bufs[i], sizeof(bufs[i]));
+	ktap_check(read(fd3, iov, 2) == 2 && STAT(store_used) == 2, "another file parks two");
+	close(fd3);
+	ktap_check(STAT(store_closed) == closed + 2 && STAT(store_used) == 0,
+		   "closing it frees both, counted");
+
+	/* Overload: a full ring turns the rest into header-only records. */
+	set_slicing("auto,trim");
+	inject(60, LEN, RING + 4, 1);
+	ktap_check(STAT(rx_trimmed) == 4 && STAT(rx_drop_ring_full) == 0,
+		   "ring full with trim on: 4 trimmed records, no drops");
+	for (i = 0; i < RING + 4; i++)
+		iov_for(&iov[i], bufs[i % 12], sizeof(bufs[0]));
+	ktap_check(read(fd, iov, 4) == 4, "the trimmed records read first");
+	for (i = 0; i < 4; i++)
+		trimmed += iov[i].flags == NETSLICE_RX_TRIMMED && iov[i].rlen == HDR &&
+			   iov[i].wire_len == LEN && !iov[i].handle;
+	ktap_check(trimmed == 4, "each flagged TRIMMED: header bytes, wire length, no handle");
+	ktap_check(read(fd, iov, 8) == 8 && read(fd, iov + 8, 8) == 8, "then the 16 queued");
+	for (i = 0; i < RING; i++)
+		iov[i].action = NETSLICE_TX_DROP;
+	ns_write_all(fd, iov, RING);
+	set_slicing("auto");
+	inject(80, LEN, RING + 4, 1);
+	ktap_check(STAT(rx_drop_ring_full) == 4 && STAT(rx_trimmed) == 4,
+		   "with trim off the same overflow drops 4, counted");
+	for (i = 0; i < RING; i++)
+		iov_for(&iov[i], bufs[i % 12], sizeof(bufs[0]));
+	read(fd, iov, 8);
+	read(fd, iov + 8, 8);
+	for (i = 0; i < RING; i++)
+		iov[i].action = NETSLICE_TX_DROP;
+	ns_write_all(fd, iov, RING);
+	ktap_check(STAT(store_used) == 0 && STAT(read_packets) == STAT(read_sliced) +
+		   STAT(read_whole) + 4, "read = sliced + whole + trimmed; store empty");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3)
+		return 2;
+	ifindex_a = if_nametoindex(argv[1]);
+	sock_b = pkt_open(if_nametoindex(argv[2]));
+	unmapped = mmap(NULL, 1 << 16, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	fd = ns_open(0, O_NONBLOCK);
+	if (fd < 0 || !ifindex_a)
+		return 2;
+
+	ktap_header("slice_check", 42);
+	test_config();
+	test_splice();
+	test_grow_shrink();
+	test_bad_handles();
+	test_store_limits();
+	return ktap_finish();
+}
