@@ -17,11 +17,19 @@
 
 static const char *const stat_names[] = {
 	"rx_packets", "rx_bytes", "rx_drop_ring_full", "rx_drop_no_reader",
-	"rx_drop_error", "rx_segments", "rx_off_cpu", "read_packets", "read_bytes",
-	"read_truncated", "write_bytes", "tx_packets", "tx_bytes", "tx_host",
-	"tx_nf_drop", "tx_busy", "tx_err_invalid", "tx_err_length", "tx_err_ifindex",
-	"tx_err_fault", "tx_err_nomem", "tx_err_down",
+	"rx_drop_error", "rx_segments", "rx_off_cpu", "rx_trimmed", "read_packets",
+	"read_bytes", "read_truncated", "read_sliced", "read_whole", "read_store_full",
+	"write_bytes", "tx_packets", "tx_bytes", "tx_host", "tx_nf_drop", "tx_busy",
+	"tx_spliced", "tx_err_invalid", "tx_err_length", "tx_err_ifindex", "tx_err_fault",
+	"tx_err_nomem", "tx_err_down", "tx_err_stale", "tx_err_foreign", "tx_err_forged",
+	"store_aged", "store_closed", "store_used", "store_high_water",
 };
+
+_Static_assert(sizeof(stat_names) / sizeof(stat_names[0]) ==
+	       offsetof(struct netslice_stats, reserved) / sizeof(__u64),
+	       "a name for every counter");
+
+static const char *const slicing_modes[] = { "off", "fixed", "auto" };
 
 static int show_stats;
 
@@ -36,7 +44,15 @@ static int show_details(int fd, unsigned int slice)
 		fprintf(stderr, "netslice-info: slice %u: %s\n", slice, strerror(errno));
 		return -1;
 	}
-	printf("slice %u: ring %u, %u interfaces:", slice, info.ring_size, info.nr_ifaces);
+	printf("slice %u: ring %u, slicing %s", slice, info.ring_size,
+	       info.slicing.mode < 3 ? slicing_modes[info.slicing.mode] : "?");
+	if (info.slicing.mode == NETSLICE_SLICE_FIXED)
+		printf(":%u", info.slicing.length);
+	if (info.slicing.mode == NETSLICE_SLICE_AUTO && info.slicing.extra)
+		printf("+%u", info.slicing.extra);
+	printf("%s (store %u, %u ms), %u interfaces:",
+	       info.slicing.flags & NETSLICE_SLICE_TRIM ? ",trim" : "",
+	       info.slicing.store_size, info.slicing.store_timeout_ms, info.nr_ifaces);
 	for (i = 0; i < info.nr_ifaces && i < NETSLICE_MAX_IFACES; i++)
 		printf(" %u->%u(%s 0x%llx)", info.ifaces[i].ifindex, info.ifaces[i].pair_ifindex,
 		       info.ifaces[i].flags & NETSLICE_IFACE_HASHED ? "hash" : "queues",

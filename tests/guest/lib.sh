@@ -174,17 +174,35 @@ ns_stop_fwd() {
 	return $rc
 }
 
+# ns_tcp_transfer BYTES: a TCP stream of BYTES gen -> sink through the DUT,
+# the sender's TSO on (64 KiB segments reach dut0 whole); it must arrive
+# intact. Needs ns_topology.
+ns_tcp_transfer() {
+	local bytes=$1 ready rpid
+	ip -n "$gen" addr add 10.99.0.1/24 dev gen0 &&
+		ip -n "$sink" addr add 10.99.0.2/24 dev sink0 || return 1
+	ip netns exec "$gen" ethtool -K gen0 tso on gso on tx on >/dev/null || return 1
+	ready=$(mktemp -u)
+	ip netns exec "$sink" timeout 120 nstraffic tcp-recv 5001 "$bytes" "$ready" >"$ready.out" &
+	rpid=$!
+	ns_busywait 5000 test -e "$ready" || return 1
+	ip netns exec "$gen" timeout 120 nstraffic tcp-send 10.99.0.2 5001 "$bytes" || return 1
+	wait "$rpid" || { sed 's/^/# sink: /' "$ready.out"; return 1; }
+	sed 's/^/# sink: /' "$ready.out"
+	rm -f "$ready" "$ready.out"
+}
+
 # ns_stat_sum NAME: a counter summed over all slices.
 ns_stat_sum() {
 	netslice-info -s | grep -o " $1=[0-9]*" | cut -d= -f2 | awk '{s += $1} END {print s + 0}'
 }
 
-# ns_traffic COUNT [FLOWS]: send COUNT frames gen -> sink; all must arrive
-# exactly once and byte-identical.
+# ns_traffic COUNT [FLOWS [rewritten]]: send COUNT frames gen -> sink; all
+# must arrive exactly once and byte-identical (or as slice_nf rewrites them).
 ns_traffic() {
 	local count=$1 flows=${2:-64} ready rc
 	ready=$(mktemp -u)
-	ip netns exec "$sink" nstraffic recv sink0 "$count" 5000 "$ready" >"$ready.out" &
+	ip netns exec "$sink" nstraffic recv sink0 "$count" 5000 "$ready" ${3:+"$3"} >"$ready.out" &
 	local rpid=$!
 	ns_busywait 5000 test -e "$ready" || return 1
 	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" "$count" "$flows" >/dev/null || return 1

@@ -142,7 +142,7 @@ int main(int argc, char **argv)
 				.base = (__u64)(unsigned long)(base + i * BUF_SIZE),
 				.len = BUF_SIZE - 4,	/* room to push a tag */
 			};
-		n = ns_read(fd, iov, hold ? (sliced < hold ? hold - sliced : 1) : BATCH);
+		n = ns_read(fd, iov, hold && hold - sliced < BATCH ? hold - sliced : BATCH);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;

@@ -100,22 +100,10 @@ ns_check "a bridge port fails to attach with a clear message; others attach" bus
 ns_run_cleanups
 
 tcp_with_gso() {
-	local bytes=$((8 * 1024 * 1024)) ready rpid
 	ns_topology 1 || return 1
-	ip -n "$gen" addr add 10.99.0.1/24 dev gen0 &&
-		ip -n "$sink" addr add 10.99.0.2/24 dev sink0 || return 1
-	# veth offers TSO: the sender's 64 KiB segments reach dut0 whole.
-	ip netns exec "$gen" ethtool -K gen0 tso on gso on tx on >/dev/null || return 1
 	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
 	ns_start_fwd || return 1
-	ready=$(mktemp -u)
-	ip netns exec "$sink" timeout 120 nstraffic tcp-recv 5001 $bytes "$ready" >"$ready.out" &
-	rpid=$!
-	ns_busywait 5000 test -e "$ready" || return 1
-	ip netns exec "$gen" timeout 120 nstraffic tcp-send 10.99.0.2 5001 $bytes || return 1
-	wait "$rpid" || { sed 's/^/# sink: /' "$ready.out"; return 1; }
-	sed 's/^/# sink: /' "$ready.out"
-	rm -f "$ready" "$ready.out"
+	ns_tcp_transfer $((8 * 1024 * 1024)) || return 1
 	local segs
 	segs=$(ns_stat_sum rx_segments)
 	ns_diag "rx_segments $segs"
