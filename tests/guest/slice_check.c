@@ -204,18 +204,22 @@ static void test_grow_shrink(void)
 	unsigned char buf[2048], want[2048], orig[2048];
 	struct netslice_iov iov;
 
-	/* Grow: push an 802.1Q tag after the MAC addresses. */
+	/*
+	 * Grow: a 4-byte encapsulation after the MAC addresses (experimental
+	 * EtherType, then the original one; not a VLAN tag, which the
+	 * receiving side would strip before the packet socket sees it).
+	 */
 	inject(6, LEN, 1, 1);
 	read_one(fd, &iov, buf + 4, sizeof(buf) - 4);
 	frame(orig, 6, LEN, 1);
 	memmove(buf, buf + 4, 12);
-	memcpy(buf + 12, "\x81\x00\x00\x64", 4);
+	memcpy(buf + 12, "\x88\xb5\x00\x64", 4);
 	iov.base = (unsigned long)buf;
 	iov.rlen = HDR + 4;
 	memcpy(want, buf, HDR + 4);
 	memcpy(want + HDR + 4, orig + HDR, LEN - HDR);
 	ktap_check(write_out(fd, &iov) == 1 && !iov.error && arrives_bytes(want, LEN + 4),
-		   "a header 4 bytes longer (VLAN push) goes out with the payload intact");
+		   "a header 4 bytes longer (encapsulation) goes out with the payload intact");
 
 	/* Shrink: send a 30-byte header in front of the payload. */
 	inject(7, LEN, 1, 1);
