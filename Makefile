@@ -8,7 +8,7 @@
 #
 # KDIR selects the kernel build tree for the module.
 
-VERSION := 0.1.0
+VERSION := 0.3.0
 PREFIX ?= /usr/local
 DESTDIR ?=
 CC ?= cc

@@ -16,6 +16,20 @@
  *   batches of packets to user iovs; writers (write.c) build one skb per
  *   iov and send it on the slice's TX queue of the egress device.
  *
+ *   Header slicing: RX decides each packet's slice length (slicing.c,
+ *   parse.c); a reader copies only that and parks the skb in the slice's
+ *   payload store (store.c) under a handle; a write with the handle puts
+ *   the new header in front of the parked payload (splice.c) and sends
+ *   the same skb. With the trim option a full RX ring turns packets into
+ *   header-only records on a second ring.
+ *
+ *   Header slicing: RX decides each packet's slice length (slicing.c,
+ *   parse.c); a reader copies only that and parks the skb in the slice's
+ *   payload store (store.c) under a handle; a write with the handle puts
+ *   the new header in front of the parked payload (splice.c) and sends
+ *   the same skb. With the trim option a full RX ring turns packets into
+ *   header-only records on a second ring.
+ *
  * Contexts
  *   - RX: softirq, any CPU (RPS may move it); per-slice state is found
  *     from the packet, never from smp_processor_id().
@@ -34,9 +48,13 @@
  *     so a packet is removed only after its copy to user space succeeded.
  *   ptr_ring producer/consumer spinlocks: RX takes the producer lock in
  *     softirq; readers take the consumer lock with BHs off (_bh).
- *   ns_slice::lock (mutex): a slice's configuration; innermost, and never
- *     taken on the packet path (RX reads the CPU mask and batch mode
- *     locklessly; both are advisory per packet).
+ *   ns_slice::lock (mutex): a slice's configuration; never taken on the
+ *     packet path (RX reads the CPU mask, batch and slicing modes
+ *     locklessly: each is one word, applied per packet).
+ *   ns_store::lock (spinlock, innermost): a slice's payload store. Process
+ *     context only (read, write, release, the ageing work), never softirq;
+ *     readers take it under read_lock, writers alone; nothing is taken
+ *     inside it, and skbs are freed after it is dropped.
  *   Counters are per CPU and lockless.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
