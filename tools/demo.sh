@@ -90,7 +90,7 @@ printf '  %-22s %12s %14s %16s %10s\n' mode "bytes arrived" "copied to user" \
 	"copied from user" "per packet"
 moved "off (whole packets)" "$before" "$mid"
 moved "auto (headers only)" "$mid" "$after"
-netslice-info -s 0 | grep -o 'slicing [^,]*'
+netslice-info -s 0 | grep -o 'slicing [^)]*)'
 
 step "unload"
 ns_run_cleanups
