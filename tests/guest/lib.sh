@@ -148,15 +148,33 @@ ns_sysctl() {
 	sysctl -qw "$1=$2"
 }
 
+# ns_start_bg READY COMMAND...: run COMMAND in the background until
+# cleanup, and wait until its output says READY. Sets bg_pid and bg_out.
+ns_start_bg() {
+	local ready=$1
+	shift
+	bg_out=$(mktemp)
+	"$@" >"$bg_out" 2>&1 &
+	bg_pid=$!
+	ns_defer ns_kill_job "$bg_pid"
+	ns_busywait 5000 grep -q "$ready" "$bg_out"
+}
+
+# ns_stop_bg PID OUT LABEL: SIGTERM, its exit status, its output as diagnostics.
+ns_stop_bg() {
+	kill -TERM "$1" && wait "$1"
+	local rc=$?
+	sed "s/^/# $3: /" "$2"
+	return $rc
+}
+
 # ns_start_fwd [ARGS]: run netslice-fwd in the background until cleanup.
 ns_start_fwd() {
-	local out
-	out=$(mktemp)
-	netslice-fwd "$@" >"$out" 2>&1 &
-	fwd_pid=$!
-	fwd_out=$out
-	ns_defer ns_kill_job "$fwd_pid"
-	ns_busywait 5000 grep -q forwarding "$out"
+	ns_start_bg forwarding netslice-fwd "$@"
+	local rc=$?
+	fwd_pid=$bg_pid
+	fwd_out=$bg_out
+	return $rc
 }
 
 # ns_kill_job PID: kill a background job of this shell if it is still one.
@@ -167,12 +185,7 @@ ns_kill_job() {
 	return 0
 }
 
-ns_stop_fwd() {
-	kill -TERM "$fwd_pid" && wait "$fwd_pid"
-	local rc=$?
-	sed 's/^/# fwd: /' "$fwd_out"
-	return $rc
-}
+ns_stop_fwd() { ns_stop_bg "$fwd_pid" "$fwd_out" fwd; }
 
 # ns_tcp_transfer BYTES: a TCP stream of BYTES gen -> sink through the DUT,
 # the sender's TSO on (64 KiB segments reach dut0 whole); it must arrive
@@ -190,6 +203,15 @@ ns_tcp_transfer() {
 	wait "$rpid" || { sed 's/^/# sink: /' "$ready.out"; return 1; }
 	sed 's/^/# sink: /' "$ready.out"
 	rm -f "$ready" "$ready.out"
+}
+
+# ns_tcp_via_fwd [FWD_ARGS...]: 8 MiB over TCP through netslice-fwd FWD_ARGS
+# (module loaded on a fresh topology), intact; the forwarder exits cleanly.
+ns_tcp_via_fwd() {
+	ns_topology 1 || return 1
+	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
+	ns_start_fwd "$@" || return 1
+	ns_tcp_transfer $((8 * 1024 * 1024)) && ns_stop_fwd
 }
 
 # ns_stat_sum NAME: a counter summed over all slices.

@@ -100,14 +100,11 @@ ns_check "a bridge port fails to attach with a clear message; others attach" bus
 ns_run_cleanups
 
 tcp_with_gso() {
-	ns_topology 1 || return 1
-	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
-	ns_start_fwd || return 1
-	ns_tcp_transfer $((8 * 1024 * 1024)) || return 1
+	ns_tcp_via_fwd || return 1
 	local segs
 	segs=$(ns_stat_sum rx_segments)
 	ns_diag "rx_segments $segs"
-	[ "$segs" -gt 0 ] && ns_stop_fwd
+	[ "$segs" -gt 0 ]
 }
 ns_check "8 MiB over TCP with TSO: GSO packets segmented, stream intact" tcp_with_gso
 

@@ -72,21 +72,16 @@ fixed_forward() {
 ns_check "fixed:128: frames arrive byte-identical, at most 128 bytes each cross" fixed_forward
 ns_run_cleanups
 
-# ns_start_nf ARGS: slice_nf in the background until cleanup.
+# start_nf ARGS: slice_nf in the background until cleanup.
 start_nf() {
-	nf_out=$(mktemp)
-	slice_nf "$@" >"$nf_out" 2>&1 &
-	nf_pid=$!
-	ns_defer ns_kill_job "$nf_pid"
-	ns_busywait 5000 grep -q serving "$nf_out"
-}
-
-stop_nf() {
-	kill -TERM "$nf_pid" && wait "$nf_pid"
+	ns_start_bg serving slice_nf "$@"
 	local rc=$?
-	sed 's/^/# nf: /' "$nf_out"
+	nf_pid=$bg_pid
+	nf_out=$bg_out
 	return $rc
 }
+
+stop_nf() { ns_stop_bg "$nf_pid" "$nf_out" nf; }
 
 rewrite_headers() {
 	ns_topology 1 || return 1
@@ -116,15 +111,12 @@ ns_check "a header that grows (VLAN push) then shrinks (pop): frames arrive inta
 ns_run_cleanups
 
 tcp_sliced() {
-	ns_topology 1 || return 1
-	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
-	ns_start_fwd -m auto || return 1
-	ns_tcp_transfer $((8 * 1024 * 1024)) || return 1
+	ns_tcp_via_fwd -m auto || return 1
 	bytes_moved
 	local sliced
 	sliced=$(ns_stat_sum read_sliced)
 	ns_diag "sliced $sliced"
-	[ "$sliced" -gt 1000 ] && ns_stop_fwd
+	[ "$sliced" -gt 1000 ]
 }
 ns_check "8 MiB over TCP (TSO on) through an auto-slicing forwarder, stream intact" tcp_sliced
 ns_run_cleanups
