@@ -24,12 +24,18 @@ if [ ! -d "$src" ]; then
 	mv "$tmp/linux-source-6.1" "$src"
 fi
 
-# The tree builds this checkout's kmod/ as net/netslice.
-ln -sfn "$top/kmod" "$src/net/netslice"
-grep -q 'net/netslice/Kconfig' "$src/net/Kconfig" ||
-	echo 'source "net/netslice/Kconfig"' >>"$src/net/Kconfig"
-grep -q 'netslice/' "$src/net/Makefile" ||
-	echo 'obj-$(CONFIG_NETSLICE) += netslice/' >>"$src/net/Makefile"
+# The tree builds a copy of this checkout's kmod/ and uapi/ as
+# net/netslice/. Sources only (mtimes kept, so make rebuilds what changed):
+# objects of an out-of-tree build in kmod/ must never reach the UML build,
+# whose VPATH would find them.
+tree=$src/net/netslice
+rm -rf "$tree"
+mkdir -p "$tree"
+(cd "$top" && find kmod uapi \( -name '*.[ch]' -o -name Kbuild -o -name Kconfig \) \
+	-exec cp -a --parents {} "$tree/" \;)
+sed -i '/netslice/d' "$src/net/Kconfig" "$src/net/Makefile"
+echo 'source "net/netslice/kmod/Kconfig"' >>"$src/net/Kconfig"
+echo 'obj-$(CONFIG_NETSLICE) += netslice/kmod/' >>"$src/net/Makefile"
 
 log=$(mktemp)
 rc=0
