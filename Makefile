@@ -29,7 +29,7 @@ LIB_A := $(B)/libnetslice.a
 LIB_SO := $(B)/libnetslice.so
 PC := $(B)/netslice.pc
 TOOLS := $(B)/bin/netslice-info $(B)/bin/netslice-fwd
-HOST_TESTS := $(B)/tests/test_cpulist $(B)/tests/test_slicing
+HOST_TESTS := $(B)/tests/test_cpulist $(B)/tests/test_slicing $(B)/tests/test_pkt
 GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
 	$(B)/tests/slice_check $(B)/tests/slice_nf
 
@@ -65,8 +65,12 @@ $(B)/bin/%: $(B)/tools/%.o $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread
 
-$(B)/tests/%: $(B)/tests/host/%.o $(LIB_A)
-	$(CC) $(CFLAGS) -o $@ $^ -lpthread
+# Host unit tests build the library's sources with ASan and UBSan: a read
+# past a packet buffer fails the test instead of passing by luck.
+SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+$(B)/tests/%: tests/host/%.c $(LIB_SRCS) $(wildcard userlib/*.h) uapi/linux/netslice.h
+	@mkdir -p $(dir $@)
+	$(CC) $(NS_CFLAGS) $(SAN) -Itests/host -o $@ $< $(LIB_SRCS) -lpthread
 
 $(B)/tests/%: $(B)/tests/guest/%.o $(LIB_A)
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
-/* CPU list strings ("0-3,8"), the notation of sysfs and taskset -c. */
+/* CPU and slice lists ("0-3,8"), the notation of sysfs and taskset -c. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "internal.h"
 #include "netslice.h"
 
 int ns_cpulist_format(const cpu_set_t *set, char *buf, size_t size)
@@ -11,10 +13,8 @@ int ns_cpulist_format(const cpu_set_t *set, char *buf, size_t size)
 	size_t len = 0;
 	int cpu, last;
 
-	if (!size) {
-		errno = ENOSPC;
-		return -1;
-	}
+	if (!size)
+		return ns_fail(ENOSPC);
 	buf[0] = '\0';
 	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
 		int n;
@@ -29,8 +29,7 @@ int ns_cpulist_format(const cpu_set_t *set, char *buf, size_t size)
 			n = snprintf(buf + len, size - len, "%s%d-%d", len ? "," : "", cpu, last);
 		if (n < 0 || (size_t)n >= size - len) {
 			buf[len] = '\0';
-			errno = ENOSPC;
-			return -1;
+			return ns_fail(ENOSPC);
 		}
 		len += n;
 		cpu = last;
@@ -81,6 +80,32 @@ int ns_cpulist_parse(const char *list, cpu_set_t *set)
 
 err_invalid:
 	CPU_ZERO(set);
-	errno = EINVAL;
-	return -1;
+	return ns_fail(EINVAL);
+}
+
+int ns_slices_parse(const char *list, unsigned int *slices, unsigned int max)
+{
+	int count = ns_slice_count(), cpu;
+	unsigned int n = 0;
+	cpu_set_t set;
+
+	if (count < 0)
+		return count;
+	if (!strcmp(list, "all")) {
+		CPU_ZERO(&set);
+		for (cpu = 0; cpu < count; cpu++)
+			CPU_SET(cpu, &set);
+	} else if (ns_cpulist_parse(list, &set)) {
+		return ns_fail(EINVAL);
+	}
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		if (cpu >= count)
+			return ns_fail(ENODEV);
+		if (n == max)
+			return ns_fail(EINVAL);
+		slices[n++] = (unsigned int)cpu;
+	}
+	return (int)n;
 }

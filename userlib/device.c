@@ -7,6 +7,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "netslice.h"
 
 #define NS_SLICES_PARAM "/sys/module/netslice/parameters/slices"
@@ -19,13 +20,11 @@ int ns_slice_count(void)
 
 	f = fopen(NS_SLICES_PARAM, "re");
 	if (!f)
-		return -1;
+		return ns_fail(ENOENT);
 	ok = fscanf(f, "%u", &n) == 1;
 	fclose(f);
-	if (!ok || n > NETSLICE_MAX_SLICES) {
-		errno = EPROTO;
-		return -1;
-	}
+	if (!ok || n > NETSLICE_MAX_SLICES)
+		return ns_fail(EPROTO);
 	return (int)n;
 }
 
@@ -33,12 +32,10 @@ int ns_open(unsigned int slice, int flags)
 {
 	char path[64];
 
-	if (slice >= NETSLICE_MAX_SLICES) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (slice >= NETSLICE_MAX_SLICES)
+		return ns_fail(EINVAL);
 	snprintf(path, sizeof(path), "/dev/" NETSLICE_DEV_PREFIX "%u", slice);
-	return open(path, (flags & ~O_ACCMODE) | O_RDWR | O_CLOEXEC);
+	return (int)ns_sysret(open(path, (flags & ~O_ACCMODE) | O_RDWR | O_CLOEXEC));
 }
 
 int ns_cpumask_get(int fd, cpu_set_t *kernel_cpus, cpu_set_t *user_cpus)
@@ -49,7 +46,7 @@ int ns_cpumask_get(int fd, cpu_set_t *kernel_cpus, cpu_set_t *user_cpus)
 		.user_cpus = (__u64)(unsigned long)user_cpus,
 	};
 
-	return ioctl(fd, NETSLICE_CPUMASK_GET, &req) ? -1 : 0;
+	return (int)ns_sysret(ioctl(fd, NETSLICE_CPUMASK_GET, &req));
 }
 
 int ns_cpumask_set(int fd, const cpu_set_t *kernel_cpus, const cpu_set_t *user_cpus)
@@ -60,46 +57,48 @@ int ns_cpumask_set(int fd, const cpu_set_t *kernel_cpus, const cpu_set_t *user_c
 		.user_cpus = (__u64)(unsigned long)user_cpus,
 	};
 
-	return ioctl(fd, NETSLICE_CPUMASK_SET, &req) ? -1 : 0;
+	return (int)ns_sysret(ioctl(fd, NETSLICE_CPUMASK_SET, &req));
 }
 
 int ns_rw_multi_get(int fd, struct netslice_rw_multi *rw)
 {
-	return ioctl(fd, NETSLICE_RW_MULTI_GET, rw) ? -1 : 0;
+	return (int)ns_sysret(ioctl(fd, NETSLICE_RW_MULTI_GET, rw));
 }
 
 int ns_rw_multi_set(int fd, __u32 flags, __u32 max_batch)
 {
 	struct netslice_rw_multi rw = { .flags = flags, .max_batch = max_batch };
 
-	return ioctl(fd, NETSLICE_RW_MULTI_SET, &rw) ? -1 : 0;
+	return (int)ns_sysret(ioctl(fd, NETSLICE_RW_MULTI_SET, &rw));
 }
 
 int ns_slicing_get(int fd, struct netslice_slicing *slicing)
 {
-	return ioctl(fd, NETSLICE_SLICE_GET, slicing) ? -1 : 0;
+	return (int)ns_sysret(ioctl(fd, NETSLICE_SLICE_GET, slicing));
 }
 
 int ns_slicing_set(int fd, const struct netslice_slicing *slicing)
 {
-	return ioctl(fd, NETSLICE_SLICE_SET, slicing) ? -1 : 0;
+	return (int)ns_sysret(ioctl(fd, NETSLICE_SLICE_SET, slicing));
 }
 
 int ns_info_get(int fd, struct netslice_info *info)
 {
-	return ioctl(fd, NETSLICE_INFO_GET, info) ? -1 : 0;
+	return (int)ns_sysret(ioctl(fd, NETSLICE_INFO_GET, info));
 }
 
 int ns_stats_get(int fd, struct netslice_stats *stats)
 {
-	return ioctl(fd, NETSLICE_STATS_GET, stats) ? -1 : 0;
+	return (int)ns_sysret(ioctl(fd, NETSLICE_STATS_GET, stats));
 }
 
 int ns_pin_to_user_cpus(int fd)
 {
 	cpu_set_t kernel_cpus, user_cpus;
 
-	if (ns_cpumask_get(fd, &kernel_cpus, &user_cpus))
-		return -1;
-	return sched_setaffinity(0, sizeof(user_cpus), &user_cpus);
+	int err = ns_cpumask_get(fd, &kernel_cpus, &user_cpus);
+
+	if (err)
+		return err;
+	return (int)ns_sysret(sched_setaffinity(0, sizeof(user_cpus), &user_cpus));
 }

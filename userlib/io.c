@@ -2,40 +2,115 @@
 /* Batched packet I/O on a slice: read(2) and write(2) of iov arrays. */
 #include <errno.h>
 #include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "netslice.h"
+
+/* Short writes this many times in a row yield; after that, sleep. */
+#define NS_WRITE_SPINS		16
+#define NS_WRITE_NAP_NS		50000L
+#define NS_WRITE_STALL_NS	1000000000LL
 
 ssize_t ns_read(int fd, struct netslice_iov *iov, unsigned int n)
 {
-	return read(fd, iov, n);
+	return ns_sysret(read(fd, iov, n));
 }
 
 ssize_t ns_write(int fd, struct netslice_iov *iov, unsigned int n)
 {
-	return write(fd, iov, n);
+	return ns_sysret(write(fd, iov, n));
+}
+
+static long long ns_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 ssize_t ns_write_all(int fd, struct netslice_iov *iov, unsigned int n)
 {
-	unsigned int done = 0;
+	const struct timespec nap = { .tv_nsec = NS_WRITE_NAP_NS };
+	unsigned int done = 0, idle = 0;
+	long long stall_start = 0;
 	ssize_t w;
 
 	while (done < n) {
 		w = write(fd, &iov[done], n - done);
 		if (w < 0) {
-			if (errno == EINTR || errno == EAGAIN)
+			if (errno == EINTR)
 				continue;
 			/* A bad first iov: its error field says why; skip it. */
-			if (iov[done].error) {
+			if (errno != EAGAIN && iov[done].error) {
 				done++;
 				continue;
 			}
-			return -1;
+			if (errno != EAGAIN)
+				return -errno;
+			w = 0;
 		}
-		if (!w)
+		if (w) {
+			done += w;
+			idle = 0;
+			continue;
+		}
+		/* The egress queue is stopped: let it drain, but not forever. */
+		if (!idle++)
+			stall_start = ns_now_ns();
+		else if (ns_now_ns() - stall_start > NS_WRITE_STALL_NS)
+			return ns_fail(ETIMEDOUT);
+		if (idle < NS_WRITE_SPINS)
 			sched_yield();
-		done += w;
+		else
+			nanosleep(&nap, NULL);
 	}
 	return n;
+}
+
+int ns_batch_init(struct ns_batch *b, unsigned int size, unsigned int buf_size)
+{
+	memset(b, 0, sizeof(*b));
+	if (!size || size > NETSLICE_MAX_BATCH || !buf_size)
+		return ns_fail(EINVAL);
+	b->iov = calloc(size, sizeof(*b->iov));
+	b->bufs = malloc((size_t)size * buf_size);
+	if (!b->iov || !b->bufs) {
+		ns_batch_free(b);
+		return ns_fail(ENOMEM);
+	}
+	b->size = size;
+	b->buf_size = buf_size;
+	return 0;
+}
+
+void ns_batch_free(struct ns_batch *b)
+{
+	free(b->iov);
+	free(b->bufs);
+	memset(b, 0, sizeof(*b));
+}
+
+int ns_batch_recv(int fd, struct ns_batch *b)
+{
+	unsigned int i;
+	ssize_t n;
+
+	for (i = 0; i < b->size; i++)
+		b->iov[i] = (struct netslice_iov) {
+			.base = (uintptr_t)(b->bufs + (size_t)i * b->buf_size),
+			.len = b->buf_size,
+		};
+	n = ns_read(fd, b->iov, b->size);
+	b->count = n > 0 ? (unsigned int)n : 0;
+	return (int)n;
+}
+
+int ns_batch_send(int fd, struct ns_batch *b)
+{
+	return (int)ns_write_all(fd, b->iov, b->count);
 }

@@ -2,82 +2,232 @@
 /*
  * libnetslice: the user-space side of netslice.
  *
- * Functions return 0 (or a non-negative count/fd) on success and -1 with
- * errno set on failure, like the system calls they wrap.
+ * Errors: every function that can fail returns a negative errno value
+ * (and leaves errno set to its absolute value); success is 0 or a
+ * non-negative count or descriptor. Nothing in the library exits, prints
+ * or installs signal handlers, except ns_run(), which documents what it
+ * does with signals. The errors each function can return are listed with
+ * it; those of the underlying system call (open(2), ioctl(2), read(2),
+ * write(2)) pass through unchanged.
  *
- * Build with -D_GNU_SOURCE (cpu_set_t) and `pkg-config --cflags --libs
- * netslice`.
+ * Build with `pkg-config --cflags --libs netslice` (add -pthread for ns_run()).
+ * docs/libnetslice.md is the guide.
  */
 #ifndef NETSLICE_USER_H
 #define NETSLICE_USER_H
 
+#include <pthread.h>
 #include <sched.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include <linux/netslice.h>
+
+#include "netslice_pkt.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Number of slices of the loaded module (from sysfs). */
+/*
+ * Number of slices of the loaded module (from sysfs).
+ * -ENOENT: the module is not loaded. -EPROTO: sysfs says something odd.
+ */
 int ns_slice_count(void);
 
-/* Open /dev/netslice-<slice>; flags as for open(2) (O_RDWR is implied). */
+/*
+ * Open /dev/netslice-<slice>; flags as for open(2) (O_RDWR and O_CLOEXEC
+ * are implied). Returns the fd. -EINVAL: slice >= NETSLICE_MAX_SLICES;
+ * -ENOENT: no such slice (or the module is not loaded); -EACCES: the
+ * device node's permissions.
+ */
 int ns_open(unsigned int slice, int flags);
 
 /* The slice's kernel-side and user-side CPUs (NETSLICE_CPUMASK_GET). */
 int ns_cpumask_get(int fd, cpu_set_t *kernel_cpus, cpu_set_t *user_cpus);
 
-/* Set both masks (NETSLICE_CPUMASK_SET). */
+/* Set both masks (NETSLICE_CPUMASK_SET). -EINVAL: an empty or offline mask. */
 int ns_cpumask_set(int fd, const cpu_set_t *kernel_cpus, const cpu_set_t *user_cpus);
 
-/* Pin the calling thread to the slice's user-side CPUs. */
+/* Pin the calling thread to the slice's user-side CPUs (sched_setaffinity errors). */
 int ns_pin_to_user_cpus(int fd);
 
-/* Batching mode: NETSLICE_MULTI_* flags and the largest batch. */
+/* Batching mode: NETSLICE_MULTI_* flags and the largest batch (-EINVAL out of range). */
 int ns_rw_multi_get(int fd, struct netslice_rw_multi *rw);
 int ns_rw_multi_set(int fd, __u32 flags, __u32 max_batch);
 
-/* Header slicing mode of the slice (NETSLICE_SLICE_GET/SET). */
+/* Header slicing mode of the slice (NETSLICE_SLICE_GET/SET; -EINVAL out of range). */
 int ns_slicing_get(int fd, struct netslice_slicing *slicing);
 int ns_slicing_set(int fd, const struct netslice_slicing *slicing);
 
 /*
  * Parse a slicing mode: "off", "auto", "auto+EXTRA", "fixed:LENGTH", any
- * of them followed by ",trim" (NETSLICE_SLICE_TRIM). -1 with errno EINVAL
- * on anything else or a length out of range.
+ * of them followed by ",trim" (NETSLICE_SLICE_TRIM). -EINVAL on anything
+ * else or a length out of range.
  */
 int ns_slicing_parse(const char *spec, struct netslice_slicing *slicing);
 
+/* The slice's configuration and counters. */
 int ns_info_get(int fd, struct netslice_info *info);
 int ns_stats_get(int fd, struct netslice_stats *stats);
 
 /*
  * Up to n packets into iov[0..n-1] (each iov's base and len set by the
- * caller). Returns the number read, or -1 with errno.
+ * caller). Returns the number read (>= 1); -EAGAIN on a non-blocking fd
+ * with nothing queued; -EINTR; -EFAULT/-EINVAL for a bad iov array.
  */
 ssize_t ns_read(int fd, struct netslice_iov *iov, unsigned int n);
 
-/* Send iov[0..n-1]; returns the number consumed, or -1 with errno. */
+/* Send iov[0..n-1]; returns the number consumed (short on a busy queue). */
 ssize_t ns_write(int fd, struct netslice_iov *iov, unsigned int n);
 
 /*
- * Send all n iovs, writing again after short counts (a busy egress queue).
- * A bad iov does not stop it: its error field tells. Returns n, or -1
- * with errno on a fatal error.
+ * Send all n iovs, writing again after short counts (a busy egress queue:
+ * it yields, then sleeps 50 us between tries) and after EINTR. A bad iov
+ * does not stop it: its error field (NETSLICE_TXERR_*) tells. Returns n
+ * once every iov is consumed; -ETIMEDOUT if the egress made no progress
+ * for a second (the unsent iovs have error 0 and still hold their
+ * payloads, so they can be written again); other write(2) errors.
  */
 ssize_t ns_write_all(int fd, struct netslice_iov *iov, unsigned int n);
 
 /*
+ * A batch: n iovs, each with its own buffer of buf_size bytes.
+ * ns_batch_recv() resets every iov to its buffer and reads; the NF then
+ * looks at iov[i] (data at ns_iov_data(), rlen bytes; a handle if sliced),
+ * may rewrite it (set rlen for a new header length, action and ifindex
+ * for another egress), and ns_batch_send() writes them all back. Handles
+ * ride along in the iovs: nothing to do for a sliced packet.
+ */
+struct ns_batch {
+	struct netslice_iov *iov;
+	uint8_t *bufs;
+	unsigned int size;	/* iovs */
+	unsigned int count;	/* packets held after ns_batch_recv() */
+	unsigned int buf_size;
+};
+
+/* -EINVAL: size 0 or > NETSLICE_MAX_BATCH, buf_size 0; -ENOMEM. */
+int ns_batch_init(struct ns_batch *b, unsigned int size, unsigned int buf_size);
+void ns_batch_free(struct ns_batch *b);
+
+/* As ns_read(), into the whole batch; sets and returns count. */
+int ns_batch_recv(int fd, struct ns_batch *b);
+
+/* As ns_write_all() of the batch's count iovs. */
+int ns_batch_send(int fd, struct ns_batch *b);
+
+static inline uint8_t *ns_iov_data(const struct netslice_iov *iov)
+{
+	return (uint8_t *)(uintptr_t)iov->base;
+}
+
+/* Mark an iov to be dropped (its parked payload, if any, is freed). */
+static inline void ns_iov_drop(struct netslice_iov *iov)
+{
+	iov->action = NETSLICE_TX_DROP;
+}
+
+/*
  * Format a CPU set as a list ("0-3,8,10-11"; "" when empty) into buf.
- * Returns the length written, or -1 with errno ENOSPC if buf is too small.
+ * Returns the length written; -ENOSPC if buf is too small.
  */
 int ns_cpulist_format(const cpu_set_t *set, char *buf, size_t size);
 
-/* Parse a CPU list ("0-3,8") into set. -1 with errno EINVAL on bad input. */
+/* Parse a CPU list ("0-3,8") into set. -EINVAL on bad input. */
 int ns_cpulist_parse(const char *list, cpu_set_t *set);
+
+/*
+ * Parse a slice list ("0-3,8", or "all" for every slice of the module)
+ * into slices[] (ascending, at most max). Returns the number of slices;
+ * -EINVAL bad syntax; -ENODEV a slice the module does not have;
+ * -ENOENT the module is not loaded.
+ */
+int ns_slices_parse(const char *list, unsigned int *slices, unsigned int max);
+
+/* ---- One worker thread per slice: ns_run() ---- */
+
+struct ns_run;
+
+/* A worker: one slice, one pinned thread. Counters are the worker's own. */
+struct ns_worker {
+	struct ns_run *run;
+	unsigned int index;	/* 0.. in the run */
+	unsigned int slice;
+	int fd;
+	void *priv;		/* the NF's per-worker state */
+	uint64_t rx_packets, rx_bytes;	/* read; bytes on the wire */
+	uint64_t tx_packets, tx_bytes;	/* written without error, not dropped */
+	uint64_t nf_drops;		/* marked NETSLICE_TX_DROP by the NF */
+	uint64_t tx_errors;		/* iovs the module refused (error set) */
+	int err;			/* what stopped the worker, 0 if asked to */
+	/* private to the library */
+	uint64_t qs_seen;
+	pthread_t thread;
+};
+
+struct ns_run_config {
+	const unsigned int *slices;	/* NULL: every slice of the module */
+	unsigned int nr_slices;
+	unsigned int batch;		/* iovs per read (default 64) */
+	unsigned int buf_size;		/* bytes per iov (default 2048) */
+	const struct netslice_slicing *slicing;	/* set on every slice first; NULL: leave */
+	int no_pin;			/* don't pin workers to user-side CPUs */
+	void *arg;			/* passed to every callback */
+
+	/* In the worker, before its first read; a negative errno fails the run. */
+	int (*worker_init)(struct ns_worker *w, void *arg);
+	/* In the worker, after its last write. */
+	void (*worker_fini)(struct ns_worker *w, void *arg);
+	/*
+	 * In the worker, for each batch read: decide every iov (rewrite,
+	 * ns_iov_drop(), another action). The iovs are then written.
+	 */
+	void (*process)(struct ns_worker *w, struct netslice_iov *iov, unsigned int n,
+			void *arg);
+	/* In the calling thread, every tick_ms (0: never). */
+	void (*tick)(struct ns_run *run, void *arg);
+	unsigned int tick_ms;
+	/* In the calling thread, on SIGHUP (NULL: SIGHUP stops the run like SIGTERM). */
+	void (*reload)(struct ns_run *run, void *arg);
+	/* In the calling thread, once every worker is running. */
+	void (*ready)(struct ns_run *run, void *arg);
+	/* In the calling thread, after the workers stopped (fds still open). */
+	void (*done)(struct ns_run *run, void *arg);
+};
+
+/*
+ * Open every slice, apply the slicing mode, start one worker per slice
+ * (pinned unless no_pin) and run until SIGINT or SIGTERM (or
+ * ns_run_stop()). SIGINT, SIGTERM and SIGHUP are blocked in the calling
+ * thread and its workers and taken with sigtimedwait(), so call it from
+ * the main thread before starting other threads. Workers finish the batch
+ * in hand (written, nothing lost) before they stop.
+ *
+ * Returns 0, or the first error: -ENOENT module not loaded, -ENODEV no
+ * such slice, an error of ns_open()/ns_slicing_set()/worker_init, or of a
+ * worker's read or write (also in its err).
+ */
+int ns_run(const struct ns_run_config *cfg);
+
+/* Ask a running ns_run() to stop (any thread, async-signal-safe). */
+void ns_run_stop(struct ns_run *run);
+
+/* The run's workers, for tick/reload/ready callbacks. */
+unsigned int ns_run_workers(const struct ns_run *run);
+struct ns_worker *ns_run_worker(struct ns_run *run, unsigned int i);
+
+/*
+ * Wait until every worker has finished the batch it was processing when
+ * this was called (a quiescent-state grace period). Publish new data for
+ * the workers (an atomic pointer store), call this, then free the old:
+ * reloads without stopping traffic. From a callback in the calling thread.
+ */
+void ns_run_synchronize(struct ns_run *run);
+
+/* Worker counters read while workers run (relaxed atomic loads). */
+uint64_t ns_worker_counter(const uint64_t *counter);
 
 #ifdef __cplusplus
 }

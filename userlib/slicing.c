@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "netslice.h"
 
 /* A decimal number in [min, max] that ends at *end. */
@@ -47,9 +48,5 @@ int ns_slicing_parse(const char *spec, struct netslice_slicing *slicing)
 	} else {
 		err = -1;
 	}
-	if (err) {
-		errno = EINVAL;
-		return -1;
-	}
-	return 0;
+	return err ? ns_fail(EINVAL) : 0;
 }

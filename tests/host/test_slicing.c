@@ -58,7 +58,7 @@ int main(void)
 				   s.extra == c->extra && s.flags == c->flags && !s.reserved[0] &&
 				   !s.reserved[1], "\"%s\" parses", c->in);
 		else
-			ktap_check(rc == -1 && errno == EINVAL, "\"%s\" is rejected with EINVAL", c->in);
+			ktap_check(rc == -EINVAL && errno == EINVAL, "\"%s\" is rejected with EINVAL", c->in);
 	}
 	return ktap_finish();
 }

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* Private to libnetslice: the error convention in one place. */
+#ifndef NETSLICE_INTERNAL_H
+#define NETSLICE_INTERNAL_H
+
+#include <errno.h>
+
+/* Fail with err (positive): errno set, -err returned. */
+static inline int ns_fail(int err)
+{
+	errno = err;
+	return -err;
+}
+
+/* A system call's result in the library's convention. */
+static inline long ns_sysret(long ret)
+{
+	return ret < 0 ? -errno : ret;
+}
+
+#endif /* NETSLICE_INTERNAL_H */

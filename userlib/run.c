@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * ns_run(): one worker thread per slice, stopped cleanly by a signal.
+ *
+ * Workers read with O_NONBLOCK and, when their slice is empty, poll it
+ * together with an eventfd that ns_run_stop() writes: a stop never races
+ * with a blocking read, and no signal is sent to a worker. The calling
+ * thread takes SIGINT/SIGTERM/SIGHUP with sigtimedwait() and runs the
+ * tick and reload callbacks.
+ *
+ * ns_run_synchronize() is quiescent-state based reclamation: a worker
+ * records the grace-period number it saw at the top of every batch, and
+ * "offline" while it sleeps in poll(). A grace period has passed once
+ * every worker recorded the new number or is offline.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "netslice.h"
+
+#define NS_RUN_BATCH		64
+#define NS_RUN_BUF_SIZE		2048
+#define NS_RUN_POLL_MS		200
+#define NS_QS_OFFLINE		UINT64_MAX
+
+struct ns_run {
+	const struct ns_run_config *cfg;
+	struct ns_worker *workers;
+	unsigned int nr_workers;
+	int stop_fd;
+	int stopping;
+	uint64_t gp;		/* grace-period number */
+};
+
+static void ns_qs_set(struct ns_worker *w, uint64_t v)
+{
+	__atomic_store_n(&w->qs_seen, v, __ATOMIC_SEQ_CST);
+}
+
+static void ns_qs_online(struct ns_worker *w)
+{
+	ns_qs_set(w, __atomic_load_n(&w->run->gp, __ATOMIC_SEQ_CST));
+}
+
+uint64_t ns_worker_counter(const uint64_t *counter)
+{
+	return __atomic_load_n(counter, __ATOMIC_RELAXED);
+}
+
+static void ns_count(uint64_t *counter, uint64_t v)
+{
+	__atomic_store_n(counter, *counter + v, __ATOMIC_RELAXED);
+}
+
+void ns_run_stop(struct ns_run *run)
+{
+	uint64_t one = 1;
+
+	__atomic_store_n(&run->stopping, 1, __ATOMIC_SEQ_CST);
+	if (write(run->stop_fd, &one, sizeof(one)) < 0) {
+		/* The counter is already non-zero: the wake is pending. */
+	}
+}
+
+static int ns_run_stopping(struct ns_run *run)
+{
+	return __atomic_load_n(&run->stopping, __ATOMIC_SEQ_CST);
+}
+
+unsigned int ns_run_workers(const struct ns_run *run)
+{
+	return run->nr_workers;
+}
+
+struct ns_worker *ns_run_worker(struct ns_run *run, unsigned int i)
+{
+	return i < run->nr_workers ? &run->workers[i] : NULL;
+}
+
+void ns_run_synchronize(struct ns_run *run)
+{
+	const struct timespec nap = { .tv_nsec = 100000 };
+	uint64_t gp = __atomic_add_fetch(&run->gp, 1, __ATOMIC_SEQ_CST);
+	unsigned int i;
+
+	for (i = 0; i < run->nr_workers; i++)
+		while (__atomic_load_n(&run->workers[i].qs_seen, __ATOMIC_SEQ_CST) < gp)
+			nanosleep(&nap, NULL);
+}
+
+/* Sleep until the slice has packets or the run stops. */
+static void ns_worker_wait(struct ns_worker *w)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = w->fd, .events = POLLIN },
+		{ .fd = w->run->stop_fd, .events = POLLIN },
+	};
+
+	ns_qs_set(w, NS_QS_OFFLINE);
+	if (!ns_run_stopping(w->run))
+		poll(pfd, 2, -1);
+}
+
+/* Write the batch; after a second-long stall, drop what is left. */
+static int ns_worker_send(struct ns_worker *w, struct ns_batch *b, const uint32_t *rlen)
+{
+	uint64_t tx = 0, bytes = 0, drops = 0, errs = 0;
+	struct netslice_iov *iov;
+	unsigned int i;
+	int ret;
+
+	ret = ns_batch_send(w->fd, b);
+	if (ret == -ETIMEDOUT) {
+		for (i = 0; i < b->count; i++)
+			if (!b->iov[i].error)
+				ns_iov_drop(&b->iov[i]);
+		ret = ns_batch_send(w->fd, b);
+	}
+	if (ret < 0)
+		return ret;
+	for (i = 0; i < b->count; i++) {
+		iov = &b->iov[i];
+		if (iov->error) {
+			errs++;
+		} else if (iov->action == NETSLICE_TX_DROP) {
+			drops++;
+		} else {
+			tx++;
+			/* A sliced packet leaves with its parked payload. */
+			bytes += iov->rlen + (iov->handle ? iov->wire_len - rlen[i] : 0);
+		}
+	}
+	ns_count(&w->tx_packets, tx);
+	ns_count(&w->tx_bytes, bytes);
+	ns_count(&w->nf_drops, drops);
+	ns_count(&w->tx_errors, errs);
+	return 0;
+}
+
+static int ns_worker_loop(struct ns_worker *w, struct ns_batch *b, uint32_t *rlen)
+{
+	const struct ns_run_config *cfg = w->run->cfg;
+	uint64_t bytes;
+	unsigned int i;
+	int n, err;
+
+	for (;;) {
+		ns_qs_online(w);
+		if (ns_run_stopping(w->run))
+			return 0;
+		n = ns_batch_recv(w->fd, b);
+		if (n == -EAGAIN) {
+			ns_worker_wait(w);
+			continue;
+		}
+		if (n == -EINTR)
+			continue;
+		if (n < 0)
+			return n;
+		bytes = 0;
+		for (i = 0; i < b->count; i++) {
+			bytes += b->iov[i].wire_len;
+			rlen[i] = b->iov[i].rlen;
+		}
+		ns_count(&w->rx_packets, b->count);
+		ns_count(&w->rx_bytes, bytes);
+		if (cfg->process)
+			cfg->process(w, b->iov, b->count, cfg->arg);
+		err = ns_worker_send(w, b, rlen);
+		if (err)
+			return err;
+	}
+}
+
+static void *ns_worker_main(void *arg)
+{
+	struct ns_worker *w = arg;
+	const struct ns_run_config *cfg = w->run->cfg;
+	struct ns_batch b;
+	uint32_t *rlen = NULL;
+	int err;
+
+	err = ns_batch_init(&b, cfg->batch ? cfg->batch : NS_RUN_BATCH,
+			    cfg->buf_size ? cfg->buf_size : NS_RUN_BUF_SIZE);
+	if (err)
+		goto out;
+	rlen = calloc(b.size, sizeof(*rlen));
+	if (!rlen) {
+		err = -ENOMEM;
+		goto out_free_batch;
+	}
+	if (!cfg->no_pin) {
+		err = ns_pin_to_user_cpus(w->fd);
+		if (err)
+			goto out_free_rlen;
+	}
+	if (cfg->worker_init) {
+		err = cfg->worker_init(w, cfg->arg);
+		if (err)
+			goto out_free_rlen;
+	}
+	err = ns_worker_loop(w, &b, rlen);
+	if (cfg->worker_fini)
+		cfg->worker_fini(w, cfg->arg);
+out_free_rlen:
+	free(rlen);
+out_free_batch:
+	ns_batch_free(&b);
+out:
+	ns_qs_set(w, NS_QS_OFFLINE);
+	w->err = -err;
+	if (err)
+		ns_run_stop(w->run);
+	return NULL;
+}
+
+/* Open the slices and set their slicing mode, before any worker reads. */
+static int ns_run_open(struct ns_run *run, const unsigned int *slices, unsigned int n)
+{
+	const struct ns_run_config *cfg = run->cfg;
+	int count = ns_slice_count(), fd, err;
+	struct ns_worker *w;
+	unsigned int i;
+
+	if (count < 0)
+		return count;
+	for (i = 0; i < n; i++) {
+		if (slices && slices[i] >= (unsigned int)count)
+			return ns_fail(ENODEV);
+		w = &run->workers[i];
+		w->run = run;
+		w->index = i;
+		w->slice = slices ? slices[i] : i;
+		w->qs_seen = NS_QS_OFFLINE;
+		fd = ns_open(w->slice, O_NONBLOCK);
+		if (fd < 0)
+			return fd;
+		w->fd = fd;
+		run->nr_workers = i + 1;
+		if (cfg->slicing) {
+			err = ns_slicing_set(fd, cfg->slicing);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+static void ns_run_close(struct ns_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nr_workers; i++)
+		close(run->workers[i].fd);
+}
+
+static long long ns_ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* The calling thread: signals, ticks, reloads, until asked to stop. */
+static void ns_run_wait(struct ns_run *run, const sigset_t *sigs)
+{
+	const struct ns_run_config *cfg = run->cfg;
+	long long next_tick = ns_ms_now() + cfg->tick_ms, wait_ms;
+	struct timespec ts;
+	int sig;
+
+	while (!ns_run_stopping(run)) {
+		wait_ms = NS_RUN_POLL_MS;
+		if (cfg->tick && cfg->tick_ms) {
+			wait_ms = next_tick - ns_ms_now();
+			if (wait_ms <= 0) {
+				cfg->tick(run, cfg->arg);
+				next_tick += cfg->tick_ms;
+				continue;
+			}
+			if (wait_ms > NS_RUN_POLL_MS)
+				wait_ms = NS_RUN_POLL_MS;
+		}
+		ts.tv_sec = wait_ms / 1000;
+		ts.tv_nsec = (wait_ms % 1000) * 1000000;
+		sig = sigtimedwait(sigs, NULL, &ts);
+		if (sig == SIGHUP && cfg->reload)
+			cfg->reload(run, cfg->arg);
+		else if (sig > 0)
+			ns_run_stop(run);
+	}
+}
+
+int ns_run(const struct ns_run_config *cfg)
+{
+	unsigned int n = cfg->slices ? cfg->nr_slices : 0, i, started = 0;
+	struct ns_run run = { .cfg = cfg, .stop_fd = -1 };
+	sigset_t sigs, old;
+	int err, count;
+
+	if (!cfg->slices) {
+		count = ns_slice_count();
+		if (count < 0)
+			return count;
+		n = (unsigned int)count;
+	}
+	if (!n)
+		return ns_fail(ENODEV);
+	run.workers = calloc(n, sizeof(*run.workers));
+	if (!run.workers)
+		return ns_fail(ENOMEM);
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &sigs, &old);
+
+	run.stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (run.stop_fd < 0) {
+		err = -errno;
+		goto out_unblock;
+	}
+	err = ns_run_open(&run, cfg->slices, n);
+	if (err)
+		goto out_close;
+	for (i = 0; i < n; i++) {
+		err = -pthread_create(&run.workers[i].thread, NULL, ns_worker_main,
+				      &run.workers[i]);
+		if (err)
+			break;
+		started++;
+	}
+	if (!err && cfg->ready)
+		cfg->ready(&run, cfg->arg);
+	if (!err)
+		ns_run_wait(&run, &sigs);
+	ns_run_stop(&run);
+	for (i = 0; i < started; i++)
+		pthread_join(run.workers[i].thread, NULL);
+	for (i = 0; i < started && !err; i++)
+		err = -run.workers[i].err;
+	if (started == n && cfg->done)
+		cfg->done(&run, cfg->arg);
+out_close:
+	ns_run_close(&run);
+	close(run.stop_fd);
+out_unblock:
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	free(run.workers);
+	return err ? ns_fail(-err) : 0;
+}
