@@ -21,14 +21,16 @@ KDIR := $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 endif
 
 NS_CFLAGS := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -fPIC \
-	-Iuapi -Iuserlib -D_GNU_SOURCE $(CFLAGS)
+	-Iuapi -Iuserlib -Itools/nf -D_GNU_SOURCE $(CFLAGS)
 
 LIB_SRCS := $(wildcard userlib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 LIB_A := $(B)/libnetslice.a
 LIB_SO := $(B)/libnetslice.so
 PC := $(B)/netslice.pc
-TOOLS := $(B)/bin/netslice-info $(B)/bin/netslice-fwd
+NFS := nf-fwd nf-firewall
+NF_COMMON := $(patsubst %.c,$(B)/%.o,$(filter-out $(NFS:nf-%=tools/nf/%.c),$(wildcard tools/nf/*.c)))
+TOOLS := $(B)/bin/netslice-info $(NFS:%=$(B)/bin/%)
 HOST_TESTS := $(B)/tests/test_cpulist $(B)/tests/test_slicing $(B)/tests/test_pkt
 GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
 	$(B)/tests/slice_check $(B)/tests/slice_nf
@@ -47,7 +49,7 @@ lib: $(LIB_A) $(LIB_SO) $(PC)
 tools: $(TOOLS)
 test-bins: $(HOST_TESTS) $(GUEST_BINS)
 
-$(B)/%.o: %.c $(wildcard userlib/*.h) uapi/linux/netslice.h
+$(B)/%.o: %.c $(wildcard userlib/*.h tools/nf/*.h) uapi/linux/netslice.h
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) -c -o $@ $<
 
@@ -64,6 +66,10 @@ $(PC): userlib/netslice.pc.in
 $(B)/bin/%: $(B)/tools/%.o $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread
+
+$(B)/bin/nf-%: $(B)/tools/nf/%.o $(NF_COMMON) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ -lpthread $(NF_LIBS_$*)
 
 # Host unit tests build the library's sources with ASan and UBSan: a read
 # past a packet buffer fails the test instead of passing by luck.

@@ -15,20 +15,6 @@
 
 #include "netslice.h"
 
-static const char *const stat_names[] = {
-	"rx_packets", "rx_bytes", "rx_drop_ring_full", "rx_drop_no_reader",
-	"rx_drop_error", "rx_segments", "rx_off_cpu", "rx_trimmed", "read_packets",
-	"read_bytes", "read_truncated", "read_sliced", "read_whole", "read_store_full",
-	"write_bytes", "tx_packets", "tx_bytes", "tx_host", "tx_nf_drop", "tx_busy",
-	"tx_spliced", "tx_err_invalid", "tx_err_length", "tx_err_ifindex", "tx_err_fault",
-	"tx_err_nomem", "tx_err_down", "tx_err_stale", "tx_err_foreign", "tx_err_forged",
-	"store_aged", "store_closed", "store_used", "store_high_water",
-};
-
-_Static_assert(sizeof(stat_names) / sizeof(stat_names[0]) ==
-	       offsetof(struct netslice_stats, reserved) / sizeof(__u64),
-	       "a name for every counter");
-
 static const char *const slicing_modes[] = { "off", "fixed", "auto" };
 
 static int show_stats;
@@ -37,7 +23,6 @@ static int show_details(int fd, unsigned int slice)
 {
 	struct netslice_stats st;
 	struct netslice_info info;
-	const __u64 *v = (const __u64 *)&st;
 	unsigned int i;
 
 	if (ns_info_get(fd, &info) || ns_stats_get(fd, &st)) {
@@ -58,8 +43,8 @@ static int show_details(int fd, unsigned int slice)
 		       info.ifaces[i].flags & NETSLICE_IFACE_HASHED ? "hash" : "queues",
 		       (unsigned long long)info.ifaces[i].queue_mask);
 	printf("\nslice %u:", slice);
-	for (i = 0; i < sizeof(stat_names) / sizeof(stat_names[0]); i++)
-		printf(" %s=%llu", stat_names[i], (unsigned long long)v[i]);
+	for (i = 0; i < ns_stat_count(); i++)
+		printf(" %s=%llu", ns_stat_name(i), (unsigned long long)ns_stat_value(&st, i));
 	printf("\n");
 	return 0;
 }

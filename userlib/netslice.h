@@ -73,6 +73,15 @@ int ns_info_get(int fd, struct netslice_info *info);
 int ns_stats_get(int fd, struct netslice_stats *stats);
 
 /*
+ * The counters of struct netslice_stats by index, 0..ns_stat_count()-1,
+ * in declaration order: their names ("rx_packets", ...) and values.
+ * ns_stat_name() is NULL past the end.
+ */
+unsigned int ns_stat_count(void);
+const char *ns_stat_name(unsigned int i);
+__u64 ns_stat_value(const struct netslice_stats *stats, unsigned int i);
+
+/*
  * Up to n packets into iov[0..n-1] (each iov's base and len set by the
  * caller). Returns the number read (>= 1); -EAGAIN on a non-blocking fd
  * with nothing queued; -EINTR; -EFAULT/-EINVAL for a bad iov array.

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nf-firewall: an ordered rule list, first match wins, per-rule hit
+ * counters, a default policy; SIGHUP reloads the file while traffic flows.
+ *
+ * Rule file, one rule per line ('#' starts a comment):
+ *
+ *   default accept|drop            policy for IP packets no rule matches (accept)
+ *   nonip accept|drop              ARP and other non-IP frames (accept)
+ *   ACTION PROTO [from CIDR] [to CIDR] [sport P[-Q]] [dport P[-Q]] [type T[/CODE]]
+ *
+ * ACTION is accept or drop; PROTO tcp, udp, icmp, icmp6, any or a number.
+ * Ports need tcp or udp, type needs icmp or icmp6. A later IP fragment
+ * carries no ports: only rules without port or type match it. Malformed
+ * IP packets are dropped and counted.
+ *
+ * Reload: the new list is parsed aside (a bad file keeps the old one and
+ * says why), published with one pointer store, and the old list is freed
+ * after ns_run_synchronize(); a rule whose text is unchanged keeps its hits.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nf.h"
+
+#define FW_LINE_MAX 512
+
+enum { FW_ACCEPT, FW_DROP };
+
+struct fw_rule {
+	int action;
+	int proto;		/* -1: any */
+	int family;		/* 0: either */
+	struct ns_prefix src, dst;	/* family 0: any */
+	uint16_t sport[2], dport[2];	/* host order ranges */
+	int icmp_type, icmp_code;	/* -1: any */
+	unsigned int line;
+	char text[96];
+	uint64_t hits;
+};
+
+struct fw_rules {
+	struct fw_rule *rules;
+	unsigned int n;
+	int policy, nonip;
+	uint64_t policy_hits, nonip_hits, malformed;
+};
+
+struct fw {
+	const char *path;
+	struct fw_rules *cur;	/* read by workers; swapped on reload */
+	unsigned int reloads;
+};
+
+static struct fw fw_state;
+
+static const char *const fw_actions[] = { "accept", "drop" };
+
+static int fw_action(const char *s)
+{
+	if (!strcmp(s, "accept"))
+		return FW_ACCEPT;
+	if (!strcmp(s, "drop"))
+		return FW_DROP;
+	return -1;
+}
+
+static int fw_range(const char *s, uint16_t r[2])
+{
+	unsigned long lo, hi;
+	char *end;
+
+	errno = 0;
+	lo = strtoul(s, &end, 10);
+	hi = lo;
+	if (*end == '-')
+		hi = strtoul(end + 1, &end, 10);
+	if (errno || *end || end == s || lo > hi || hi > 65535 || *s == '-')
+		return -1;
+	r[0] = (uint16_t)lo;
+	r[1] = (uint16_t)hi;
+	return 0;
+}
+
+static int fw_proto(const char *s)
+{
+	static const struct { const char *name; int proto; } names[] = {
+		{ "any", -1 }, { "tcp", IPPROTO_TCP }, { "udp", IPPROTO_UDP },
+		{ "icmp", IPPROTO_ICMP }, { "icmp6", IPPROTO_ICMPV6 },
+	};
+	unsigned long v;
+	unsigned int i;
+	char *end;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i].name))
+			return names[i].proto;
+	v = strtoul(s, &end, 10);
+	return *s && !*end && v < 256 ? (int)v : -2;
+}
+
+#define FW_ERR(...) do { nf_err(__VA_ARGS__); return -1; } while (0)
+
+/* Parse one rule's words after ACTION. */
+static int fw_parse_rule(struct fw_rule *r, char **w, int nw, const char *where)
+{
+	int i, ported, icmp;
+
+	r->proto = fw_proto(w[0]);
+	if (r->proto == -2)
+		FW_ERR("%s: unknown protocol '%s'", where, w[0]);
+	r->sport[1] = r->dport[1] = 65535;
+	r->icmp_type = r->icmp_code = -1;
+	ported = r->proto == IPPROTO_TCP || r->proto == IPPROTO_UDP;
+	icmp = r->proto == IPPROTO_ICMP || r->proto == IPPROTO_ICMPV6;
+	if (r->proto == IPPROTO_ICMP)
+		r->family = AF_INET;
+	if (r->proto == IPPROTO_ICMPV6)
+		r->family = AF_INET6;
+	for (i = 1; i < nw; i += 2) {
+		const char *key = w[i], *val = i + 1 < nw ? w[i + 1] : NULL;
+		struct ns_prefix *pfx = NULL;
+
+		if (!val)
+			FW_ERR("%s: '%s' needs a value", where, key);
+		if (!strcmp(key, "from"))
+			pfx = &r->src;
+		else if (!strcmp(key, "to"))
+			pfx = &r->dst;
+		if (pfx) {
+			if (!strcmp(val, "any"))
+				continue;
+			if (ns_prefix_parse(val, pfx))
+				FW_ERR("%s: bad CIDR '%s'", where, val);
+			if (r->family && r->family != pfx->family)
+				FW_ERR("%s: '%s' is not of the rule's address family", where, val);
+			r->family = pfx->family;
+		} else if (!strcmp(key, "sport") || !strcmp(key, "dport")) {
+			if (!ported)
+				FW_ERR("%s: %s needs protocol tcp or udp", where, key);
+			if (fw_range(val, key[0] == 's' ? r->sport : r->dport))
+				FW_ERR("%s: bad port range '%s'", where, val);
+		} else if (!strcmp(key, "type")) {
+			char *end;
+			unsigned long t, c = 0;
+
+			if (!icmp)
+				FW_ERR("%s: type needs protocol icmp or icmp6", where);
+			t = strtoul(val, &end, 10);
+			if (*end == '/')
+				c = strtoul(end + 1, &end, 10);
+			if (*end || end == val || t > 255 || c > 255)
+				FW_ERR("%s: bad ICMP type '%s'", where, val);
+			r->icmp_type = (int)t;
+			r->icmp_code = strchr(val, '/') ? (int)c : -1;
+		} else {
+			FW_ERR("%s: unknown keyword '%s'", where, key);
+		}
+	}
+	return 0;
+}
+
+static void fw_free(struct fw_rules *rs)
+{
+	if (rs)
+		free(rs->rules);
+	free(rs);
+}
+
+/* Parse the file into a new list; NULL after printing the first error. */
+static struct fw_rules *fw_load(const char *path)
+{
+	char line[FW_LINE_MAX], where[FW_LINE_MAX + 64], *w[16], *save;
+	struct fw_rules *rs = calloc(1, sizeof(*rs));
+	struct fw_rule *r, *grown;
+	unsigned int lineno = 0;
+	int nw, a;
+	FILE *f;
+
+	if (!rs)
+		return NULL;
+	f = fopen(path, "re");
+	if (!f) {
+		nf_err("cannot read rule file %s: %s", path, strerror(errno));
+		goto err_free;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		snprintf(where, sizeof(where), "%s:%u", path, lineno);
+		line[strcspn(line, "#\n")] = '\0';
+		nw = 0;
+		for (w[0] = strtok_r(line, " \t\r", &save); w[nw] && nw < 15;
+		     w[++nw] = strtok_r(NULL, " \t\r", &save))
+			;
+		if (!nw)
+			continue;
+		if (nw == 15) {
+			nf_err("%s: too many words", where);
+			goto err_close;
+		}
+		if (!strcmp(w[0], "default") || !strcmp(w[0], "nonip")) {
+			a = nw == 2 ? fw_action(w[1]) : -1;
+			if (a < 0) {
+				nf_err("%s: '%s' takes accept or drop", where, w[0]);
+				goto err_close;
+			}
+			*(w[0][0] == 'd' ? &rs->policy : &rs->nonip) = a;
+			continue;
+		}
+		a = fw_action(w[0]);
+		if (a < 0 || nw < 2) {
+			nf_err("%s: a rule starts with accept or drop and a protocol", where);
+			goto err_close;
+		}
+		grown = realloc(rs->rules, (rs->n + 1) * sizeof(*r));
+		if (!grown)
+			goto err_close;
+		rs->rules = grown;
+		r = memset(&rs->rules[rs->n], 0, sizeof(*r));
+		r->action = a;
+		r->line = lineno;
+		if (fw_parse_rule(r, w + 1, nw - 1, where))
+			goto err_close;
+		/* The rule's words, normalised, name it across reloads. */
+		for (a = 0; a < nw; a++)
+			snprintf(r->text + strlen(r->text), sizeof(r->text) - strlen(r->text),
+				 "%s%s", a ? " " : "", w[a]);
+		rs->n++;
+	}
+	fclose(f);
+	return rs;
+
+err_close:
+	fclose(f);
+err_free:
+	fw_free(rs);
+	return NULL;
+}
+
+static int fw_port_in(uint16_t port_be, const uint16_t r[2])
+{
+	uint16_t p = ntohs(port_be);
+
+	return p >= r[0] && p <= r[1];
+}
+
+static int fw_match(const struct fw_rule *r, const struct ns_pkt *p, const struct ns_flow *f)
+{
+	const uint8_t *l4 = p->data + p->l4_off;
+
+	if (r->family && r->family != p->family)
+		return 0;
+	if (r->proto >= 0 && r->proto != p->l4_proto)
+		return 0;
+	if (r->src.family && !ns_prefix_match(&r->src, p->family, f->saddr))
+		return 0;
+	if (r->dst.family && !ns_prefix_match(&r->dst, p->family, f->daddr))
+		return 0;
+	if (r->sport[0] || r->sport[1] != 65535 || r->dport[0] || r->dport[1] != 65535) {
+		if (!p->l4_off)
+			return 0;
+		if (!fw_port_in(f->sport, r->sport) || !fw_port_in(f->dport, r->dport))
+			return 0;
+	}
+	if (r->icmp_type >= 0) {
+		if (!p->l4_off || l4[0] != r->icmp_type ||
+		    (r->icmp_code >= 0 && l4[1] != r->icmp_code))
+			return 0;
+	}
+	return 1;
+}
+
+static void fw_hit(uint64_t *counter)
+{
+	__atomic_add_fetch(counter, 1, __ATOMIC_RELAXED);
+}
+
+static void fw_process(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, void *arg)
+{
+	struct fw *fw = arg;
+	struct fw_rules *rs = __atomic_load_n(&fw->cur, __ATOMIC_ACQUIRE);
+	struct ns_flow flow;
+	struct ns_pkt p;
+	unsigned int i, k;
+	int action;
+
+	(void)w;
+	for (i = 0; i < n; i++) {
+		if (ns_pkt_parse(&p, ns_iov_data(&iov[i]), iov[i].rlen, iov[i].wire_len)) {
+			fw_hit(&rs->malformed);
+			ns_iov_drop(&iov[i]);
+			continue;
+		}
+		if (!p.family) {
+			fw_hit(&rs->nonip_hits);
+			action = rs->nonip;
+		} else {
+			ns_pkt_flow(&p, &flow);
+			action = -1;
+			for (k = 0; k < rs->n && action < 0; k++) {
+				if (fw_match(&rs->rules[k], &p, &flow)) {
+					fw_hit(&rs->rules[k].hits);
+					action = rs->rules[k].action;
+				}
+			}
+			if (action < 0) {
+				fw_hit(&rs->policy_hits);
+				action = rs->policy;
+			}
+		}
+		if (action == FW_DROP)
+			ns_iov_drop(&iov[i]);
+	}
+}
+
+static void fw_reload(struct ns_run *run, void *arg)
+{
+	struct fw *fw = arg;
+	struct fw_rules *new = fw_load(fw->path), *old = fw->cur;
+	unsigned int i, k;
+
+	if (!new) {
+		nf_err("reload failed; keeping the %u rules in force", old->n);
+		return;
+	}
+	__atomic_store_n(&fw->cur, new, __ATOMIC_RELEASE);
+	if (run)
+		ns_run_synchronize(run);
+	for (i = 0; i < new->n; i++)
+		for (k = 0; k < old->n; k++)
+			if (!strcmp(new->rules[i].text, old->rules[k].text)) {
+				__atomic_add_fetch(&new->rules[i].hits, old->rules[k].hits,
+						   __ATOMIC_RELAXED);
+				break;
+			}
+	if (new->policy == old->policy)
+		__atomic_add_fetch(&new->policy_hits, old->policy_hits, __ATOMIC_RELAXED);
+	if (new->nonip == old->nonip)
+		__atomic_add_fetch(&new->nonip_hits, old->nonip_hits, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&new->malformed, old->malformed, __ATOMIC_RELAXED);
+	fw_free(old);
+	fw->reloads++;
+	nf_err("reloaded %s: %u rules", fw->path, new->n);
+}
+
+static void fw_report(struct json *j, FILE *f, void *arg)
+{
+	struct fw *fw = arg;
+	struct fw_rules *rs = fw->cur;
+	unsigned int i;
+
+	if (j) {
+		json_str(j, "rule_file", fw->path);
+		json_u64(j, "reloads", fw->reloads);
+		json_open(j, "rules", '[');
+		for (i = 0; i < rs->n; i++) {
+			json_open(j, NULL, '{');
+			json_u64(j, "line", rs->rules[i].line);
+			json_str(j, "rule", rs->rules[i].text);
+			json_u64(j, "hits", ns_worker_counter(&rs->rules[i].hits));
+			json_close(j, '}');
+		}
+		json_close(j, ']');
+		json_open(j, "default", '{');
+		json_str(j, "action", fw_actions[rs->policy]);
+		json_u64(j, "hits", ns_worker_counter(&rs->policy_hits));
+		json_close(j, '}');
+		json_open(j, "nonip", '{');
+		json_str(j, "action", fw_actions[rs->nonip]);
+		json_u64(j, "hits", ns_worker_counter(&rs->nonip_hits));
+		json_close(j, '}');
+		json_u64(j, "malformed", ns_worker_counter(&rs->malformed));
+		return;
+	}
+	fprintf(f, "  rules from %s (%u reloads):\n  %12s  %-5s rule\n", fw->path, fw->reloads,
+		"hits", "line");
+	for (i = 0; i < rs->n; i++)
+		fprintf(f, "  %12llu  %-5u %s\n",
+			(unsigned long long)ns_worker_counter(&rs->rules[i].hits),
+			rs->rules[i].line, rs->rules[i].text);
+	fprintf(f, "  %12llu  %-5s default %s\n  %12llu  %-5s nonip %s\n"
+		"  %12llu  %-5s malformed, dropped\n",
+		(unsigned long long)ns_worker_counter(&rs->policy_hits), "-",
+		fw_actions[rs->policy], (unsigned long long)ns_worker_counter(&rs->nonip_hits),
+		"-", fw_actions[rs->nonip], (unsigned long long)ns_worker_counter(&rs->malformed),
+		"-");
+}
+
+enum { OPT_RULES = NF_OPT_BASE };
+
+static int fw_option(void *arg, int val, const char *value)
+{
+	struct fw *fw = arg;
+
+	if (val == OPT_RULES)
+		fw->path = value;
+	return 0;
+}
+
+static int fw_setup(void *arg)
+{
+	struct fw *fw = arg;
+
+	if (!fw->path) {
+		nf_err("no rule file (--rules FILE)");
+		return -1;
+	}
+	fw->cur = fw_load(fw->path);
+	return fw->cur ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "rules", required_argument, NULL, OPT_RULES },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const struct nf firewall = {
+		.name = "nf-firewall",
+		.summary = "Filter IP packets by an ordered rule list; count hits per rule.",
+		.usage = "      --rules FILE     the rule file (required); SIGHUP reloads it\n"
+			 "File: 'default accept|drop', 'nonip accept|drop', and rules\n"
+			 "  ACTION PROTO [from CIDR] [to CIDR] [sport P[-Q]] [dport P[-Q]] [type T[/C]]\n",
+		.slicing = "auto",
+		.options = options,
+		.arg = &fw_state,
+		.option = fw_option,
+		.setup = fw_setup,
+		.process = fw_process,
+		.reload = fw_reload,
+		.report = fw_report,
+	};
+	int ret = nf_main(argc, argv, &firewall);
+
+	fw_free(fw_state.cur);
+	return ret;
+}

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nf-fwd: a bump-in-the-wire forwarder. Every packet leaves by the default
+ * egress (the ingress interface's pair), untouched; with header slicing
+ * (the default, "auto") only the headers cross into user space and back.
+ */
+#include "nf.h"
+
+static void fwd_process(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, void *arg)
+{
+	(void)w;
+	(void)iov;
+	(void)n;
+	(void)arg;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct nf fwd = {
+		.name = "nf-fwd",
+		.summary = "Forward every packet out of the ingress interface's pair, unchanged.",
+		.slicing = "auto",
+		.process = fwd_process,
+	};
+
+	return nf_main(argc, argv, &fwd);
+}

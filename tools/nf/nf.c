@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The shared frame of the bundled NFs: options, ns_run(), live counters, summary. */
+#include <errno.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "nf.h"
+#include "pcapng.h"
+
+#define NF_BATCH_DEFAULT 64
+
+enum {
+	OPT_PCAP_IN = 200,
+	OPT_PCAP_OUT,
+	OPT_NO_PIN,
+};
+
+static const struct option nf_common_options[] = {
+	{ "slices", required_argument, NULL, 's' },
+	{ "batch", required_argument, NULL, 'b' },
+	{ "slicing", required_argument, NULL, 'm' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "no-pin", no_argument, NULL, OPT_NO_PIN },
+	{ "pcap-in", required_argument, NULL, OPT_PCAP_IN },
+	{ "pcap-out", required_argument, NULL, OPT_PCAP_OUT },
+};
+
+#define NF_COMMON_OPTIONS (sizeof(nf_common_options) / sizeof(nf_common_options[0]))
+#define NF_MAX_OPTIONS 48
+
+static const char *nf_name = "nf";
+static const struct pcapng_file *nf_pf;
+static uint64_t nf_time_ms;
+
+struct nf_live {
+	const struct nf *nf;
+	int json;
+	unsigned int interval;	/* seconds, 0: no live output */
+	unsigned int ticks;
+	uint64_t start_ms;
+	uint64_t last_rx, last_tx;
+};
+
+void nf_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", nf_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int nf_parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
+		  unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(s, &end, 0);
+	if (errno || end == s || *end || *s == '-' || *out < min || *out > max) {
+		nf_err("bad value '%s' for %s (%lu..%lu)", s, opt, min, max);
+		return -1;
+	}
+	return 0;
+}
+
+void nf_set_offline(const struct pcapng_file *pf)
+{
+	nf_pf = pf;
+}
+
+void nf_set_time_ms(uint64_t ms)
+{
+	nf_time_ms = ms;
+}
+
+static uint64_t nf_mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+uint64_t nf_now_ms(void)
+{
+	return nf_pf ? nf_time_ms : nf_mono_ms();
+}
+
+int nf_ifindex(const char *name)
+{
+	unsigned int i;
+
+	if (nf_pf) {
+		for (i = 0; i < nf_pf->nr_ifaces; i++)
+			if (!strcmp(nf_pf->ifaces[i].name, name))
+				return (int)i + 1;
+	} else if ((i = if_nametoindex(name))) {
+		return (int)i;
+	}
+	nf_err("no such interface: %s", name);
+	return 0;
+}
+
+int nf_ifmac(const char *name, uint8_t mac[6])
+{
+	char path[96], text[32] = "";
+	unsigned int i;
+	FILE *f;
+
+	if (nf_pf) {
+		for (i = 0; i < nf_pf->nr_ifaces; i++)
+			if (!strcmp(nf_pf->ifaces[i].name, name) && nf_pf->ifaces[i].has_mac) {
+				memcpy(mac, nf_pf->ifaces[i].mac, 6);
+				return 0;
+			}
+		nf_err("interface %s: no MAC address in the input file", name);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/sys/class/net/%s/address", name);
+	f = fopen(path, "re");
+	if (!f || !fgets(text, sizeof(text), f) || (text[strcspn(text, "\n")] = '\0',
+						     ns_mac_parse(text, mac))) {
+		nf_err("interface %s: cannot read its MAC address", name);
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	return 0;
+}
+
+static void nf_usage(const struct nf *nf, FILE *f)
+{
+	fprintf(f, "usage: %s [OPTION]...\n%s\n\n", nf->name, nf->summary);
+	fprintf(f,
+		"Common options:\n"
+		"  -s, --slices LIST    slices to serve, \"0-3,8\" or \"all\" (default all);\n"
+		"                       one worker thread each, pinned to the slice's user CPUs\n"
+		"  -b, --batch N        packets per read, 1..%u (default %u)\n"
+		"  -m, --slicing MODE   off | auto[+EXTRA] | fixed:LEN, optionally ,trim\n"
+		"                       (default %s)\n"
+		"  -i, --interval SEC   print live counters every SEC seconds\n"
+		"  -j, --json           JSON output: live lines and the final summary\n"
+		"      --no-pin         leave the workers unpinned\n"
+		"      --pcap-in FILE   offline: take packets from a pcapng file (no module);\n"
+		"                       its interface names stand for real ones\n"
+		"      --pcap-out FILE  offline: write the packets the NF sends\n"
+		"  -h, --help           this text\n",
+		NETSLICE_MAX_BATCH, NF_BATCH_DEFAULT, nf->slicing);
+	if (nf->usage)
+		fprintf(f, "\n%s options:\n%s", nf->name, nf->usage);
+	fprintf(f, "\nSIGINT/SIGTERM stop it and print the summary.%s\n",
+		nf->reload ? " SIGHUP reloads its configuration." : "");
+}
+
+static void nf_sum(struct ns_worker *const *w, unsigned int n, struct ns_worker *t)
+{
+	unsigned int i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < n; i++) {
+		t->rx_packets += ns_worker_counter(&w[i]->rx_packets);
+		t->rx_bytes += ns_worker_counter(&w[i]->rx_bytes);
+		t->tx_packets += ns_worker_counter(&w[i]->tx_packets);
+		t->tx_bytes += ns_worker_counter(&w[i]->tx_bytes);
+		t->nf_drops += ns_worker_counter(&w[i]->nf_drops);
+		t->tx_errors += ns_worker_counter(&w[i]->tx_errors);
+	}
+}
+
+static void nf_json_counters(struct json *j, const struct ns_worker *w)
+{
+	json_u64(j, "rx_packets", w->rx_packets);
+	json_u64(j, "rx_bytes", w->rx_bytes);
+	json_u64(j, "tx_packets", w->tx_packets);
+	json_u64(j, "tx_bytes", w->tx_bytes);
+	json_u64(j, "nf_drops", w->nf_drops);
+	json_u64(j, "tx_errors", w->tx_errors);
+}
+
+static uint64_t nf_kernel_drops(const struct netslice_stats *st)
+{
+	return st->rx_drop_ring_full + st->rx_drop_no_reader + st->rx_drop_error;
+}
+
+void nf_print_summary(const struct nf *nf, struct ns_worker *const *w,
+		      const struct netslice_stats *st, unsigned int n, int json, double secs)
+{
+	struct ns_worker t, one;
+	struct json j;
+	unsigned int i, k;
+
+	nf_sum(w, n, &t);
+	if (json) {
+		json_init(&j, stdout);
+		json_open(&j, NULL, '{');
+		json_str(&j, "nf", nf->name);
+		json_str(&j, "mode", st ? "module" : "offline");
+		json_double(&j, "seconds", secs);
+		json_open(&j, "slices", '[');
+		for (i = 0; i < n; i++) {
+			nf_sum(&w[i], 1, &one);
+			json_open(&j, NULL, '{');
+			json_u64(&j, "slice", w[i]->slice);
+			nf_json_counters(&j, &one);
+			if (st) {
+				json_open(&j, "module", '{');
+				for (k = 0; k < ns_stat_count(); k++)
+					json_u64(&j, ns_stat_name(k), ns_stat_value(&st[i], k));
+				json_close(&j, '}');
+			}
+			json_close(&j, '}');
+		}
+		json_close(&j, ']');
+		json_open(&j, "total", '{');
+		nf_json_counters(&j, &t);
+		json_close(&j, '}');
+		if (nf->report) {
+			json_open(&j, nf->name, '{');
+			nf->report(&j, NULL, nf->arg);
+			json_close(&j, '}');
+		}
+		json_close(&j, '}');
+		json_end(&j);
+		return;
+	}
+	printf("%s: %s after %.1f s\n", nf->name, st ? "stopped" : "offline run done", secs);
+	printf("  %-6s %12s %14s %12s %10s %10s %12s %14s\n", "slice", "rx_packets", "rx_bytes",
+	       "tx_packets", "nf_drops", "tx_errors", "kernel_drops", "copied_bytes");
+	for (i = 0; i <= n; i++) {
+		char name[16];
+
+		if (i < n) {
+			nf_sum(&w[i], 1, &one);
+			snprintf(name, sizeof(name), "%u", w[i]->slice);
+		} else {
+			one = t;
+			snprintf(name, sizeof(name), "total");
+		}
+		printf("  %-6s %12llu %14llu %12llu %10llu %10llu", name,
+		       (unsigned long long)one.rx_packets, (unsigned long long)one.rx_bytes,
+		       (unsigned long long)one.tx_packets, (unsigned long long)one.nf_drops,
+		       (unsigned long long)one.tx_errors);
+		if (st && i < n)
+			printf(" %12llu %14llu", (unsigned long long)nf_kernel_drops(&st[i]),
+			       (unsigned long long)(st[i].read_bytes + st[i].write_bytes));
+		printf("\n");
+	}
+	if (nf->report)
+		nf->report(NULL, stdout, nf->arg);
+	fflush(stdout);
+}
+
+/* ---- online: ns_run() callbacks ---- */
+
+static void nf_live_print(struct nf_live *l, struct ns_run *run)
+{
+	struct ns_worker *w[NETSLICE_MAX_SLICES], t;
+	unsigned int i, n = ns_run_workers(run);
+	double secs = l->interval;
+	struct json j;
+
+	for (i = 0; i < n; i++)
+		w[i] = ns_run_worker(run, i);
+	nf_sum(w, n, &t);
+	if (l->json) {
+		json_init(&j, stdout);
+		json_open(&j, NULL, '{');
+		json_str(&j, "nf", l->nf->name);
+		json_double(&j, "t", (double)(nf_mono_ms() - l->start_ms) / 1000);
+		nf_json_counters(&j, &t);
+		json_double(&j, "rx_pps", (double)(t.rx_packets - l->last_rx) / secs);
+		json_double(&j, "tx_pps", (double)(t.tx_packets - l->last_tx) / secs);
+		if (l->nf->live)
+			l->nf->live(&j, NULL, l->nf->arg);
+		json_close(&j, '}');
+		json_end(&j);
+	} else {
+		printf("%s: %.0f pkt/s in, %.0f out; total in %llu, out %llu, NF drops %llu, "
+		       "errors %llu\n", l->nf->name, (double)(t.rx_packets - l->last_rx) / secs,
+		       (double)(t.tx_packets - l->last_tx) / secs,
+		       (unsigned long long)t.rx_packets, (unsigned long long)t.tx_packets,
+		       (unsigned long long)t.nf_drops, (unsigned long long)t.tx_errors);
+		if (l->nf->live)
+			l->nf->live(NULL, stdout, l->nf->arg);
+		fflush(stdout);
+	}
+	l->last_rx = t.rx_packets;
+	l->last_tx = t.tx_packets;
+}
+
+static struct nf_live nf_live_state;
+
+static void nf_tick(struct ns_run *run, void *arg)
+{
+	struct nf_live *l = &nf_live_state;
+	const struct nf *nf = l->nf;
+
+	(void)arg;
+	if (nf->tick)
+		nf->tick(nf->arg);
+	if (l->interval && ++l->ticks % l->interval == 0)
+		nf_live_print(l, run);
+}
+
+static void nf_ready(struct ns_run *run, void *arg)
+{
+	(void)arg;
+	nf_err("running on %u slices", ns_run_workers(run));
+}
+
+static void nf_reload(struct ns_run *run, void *arg)
+{
+	(void)arg;
+	nf_live_state.nf->reload(run, nf_live_state.nf->arg);
+}
+
+static void nf_done(struct ns_run *run, void *arg)
+{
+	static struct netslice_stats st[NETSLICE_MAX_SLICES];
+	struct ns_worker *w[NETSLICE_MAX_SLICES];
+	unsigned int i, n = ns_run_workers(run);
+
+	(void)arg;
+	for (i = 0; i < n; i++) {
+		w[i] = ns_run_worker(run, i);
+		if (ns_stats_get(w[i]->fd, &st[i]))
+			memset(&st[i], 0, sizeof(st[i]));
+	}
+	nf_print_summary(nf_live_state.nf, w, st, n, nf_live_state.json,
+			 (double)(nf_mono_ms() - nf_live_state.start_ms) / 1000);
+}
+
+static int nf_online(const struct nf *nf, const unsigned int *slices, unsigned int nr,
+		     const struct netslice_slicing *slicing, unsigned int batch, int no_pin)
+{
+	struct ns_run_config cfg = {
+		.slices = slices,
+		.nr_slices = nr,
+		.batch = batch,
+		.slicing = slicing,
+		.no_pin = no_pin,
+		.arg = nf->arg,
+		.worker_init = nf->worker_init,
+		.worker_fini = nf->worker_fini,
+		.process = nf->process,
+		.tick = nf_tick,
+		.tick_ms = 1000,
+		.reload = nf->reload ? nf_reload : NULL,
+		.ready = nf_ready,
+		.done = nf_done,
+	};
+	int err;
+
+	nf_live_state.start_ms = nf_mono_ms();
+	err = ns_run(&cfg);
+	if (err) {
+		nf_err("%s", strerror(-err));
+		return 1;
+	}
+	return 0;
+}
+
+/* The slice list, checked against the module, with a message for each failure. */
+static int nf_slices(const char *list, unsigned int *slices)
+{
+	int n = ns_slices_parse(list, slices, NETSLICE_MAX_SLICES), count;
+
+	if (n == -ENOENT)
+		nf_err("the netslice module is not loaded (modprobe netslice ifaces=IF:PEER)");
+	else if (n == -ENODEV)
+		nf_err("no such slice in '%s' (the module has %d)", list,
+		       (count = ns_slice_count()) > 0 ? count : 0);
+	else if (n < 0)
+		nf_err("bad slice list '%s' (\"0-3,8\" or \"all\")", list);
+	return n;
+}
+
+int nf_main(int argc, char **argv, const struct nf *nf)
+{
+	static unsigned int slices[NETSLICE_MAX_SLICES];
+	struct option opts[NF_MAX_OPTIONS + 1];
+	const char *slice_list = "all", *pcap_in = NULL, *pcap_out = NULL;
+	struct netslice_slicing slicing;
+	unsigned long v, batch = NF_BATCH_DEFAULT;
+	unsigned int n = 0, i;
+	struct pcapng_file pf;
+	int c, no_pin = 0, nr, ret;
+	char err[256];
+
+	nf_name = nf->name;
+	nf_live_state.nf = nf;
+	memcpy(opts, nf_common_options, sizeof(nf_common_options));
+	n = NF_COMMON_OPTIONS;
+	for (i = 0; nf->options && nf->options[i].name && n < NF_MAX_OPTIONS; i++)
+		opts[n++] = nf->options[i];
+	memset(&opts[n], 0, sizeof(opts[n]));
+	ns_slicing_parse(nf->slicing, &slicing);
+
+	while ((c = getopt_long(argc, argv, "s:b:m:i:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			slice_list = optarg;
+			break;
+		case 'b':
+			if (nf_parse_uint("--batch", optarg, 1, NETSLICE_MAX_BATCH, &batch))
+				return 2;
+			break;
+		case 'm':
+			if (ns_slicing_parse(optarg, &slicing)) {
+				nf_err("bad slicing mode '%s' (off, auto[+EXTRA], fixed:LEN[,trim])",
+				       optarg);
+				return 2;
+			}
+			break;
+		case 'i':
+			if (nf_parse_uint("--interval", optarg, 1, 3600, &v))
+				return 2;
+			nf_live_state.interval = (unsigned int)v;
+			break;
+		case 'j':
+			nf_live_state.json = 1;
+			break;
+		case 'h':
+			nf_usage(nf, stdout);
+			return 0;
+		case OPT_NO_PIN:
+			no_pin = 1;
+			break;
+		case OPT_PCAP_IN:
+			pcap_in = optarg;
+			break;
+		case OPT_PCAP_OUT:
+			pcap_out = optarg;
+			break;
+		default:
+			if (c >= NF_OPT_BASE && nf->option) {
+				if (nf->option(nf->arg, c, optarg))
+					return 2;
+				break;
+			}
+			nf_usage(nf, stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		nf_err("unexpected argument '%s' (see --help)", argv[optind]);
+		return 2;
+	}
+	if (pcap_out && !pcap_in) {
+		nf_err("--pcap-out needs --pcap-in");
+		return 2;
+	}
+	if (pcap_in) {
+		if (pcapng_load(pcap_in, &pf, err, sizeof(err))) {
+			nf_err("%s", err);
+			return 2;
+		}
+		nf_set_offline(&pf);
+		ret = nf->setup && nf->setup(nf->arg) ? 2 :
+		      nf_offline(nf, &pf, pcap_out, &slicing, (unsigned int)batch,
+				 nf_live_state.json);
+		pcapng_free(&pf);
+		return ret;
+	}
+	nr = nf_slices(slice_list, slices);
+	if (nr < 0)
+		return 2;
+	if (nf->setup && nf->setup(nf->arg))
+		return 2;
+	return nf_online(nf, slices, (unsigned int)nr, &slicing, (unsigned int)batch, no_pin);
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The frame every bundled NF shares: command line (slices, batch, slicing,
+ * live counters, JSON, offline pcapng mode), one pinned worker per slice
+ * through ns_run(), SIGHUP reload, and the final summary. An NF is its
+ * packet logic (the process callback) plus its own options and report.
+ */
+#ifndef NF_NF_H
+#define NF_NF_H
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "json.h"
+#include "netslice.h"
+
+/* NF option values start here (getopt_long's val). */
+#define NF_OPT_BASE 256
+
+struct nf {
+	const char *name;
+	const char *summary;		/* one line for --help */
+	const char *usage;		/* the NF's own options, for --help */
+	const char *slicing;		/* default slicing mode: "auto" or "off" */
+	const struct option *options;	/* the NF's long options, zero-terminated */
+	void *arg;			/* passed to every callback */
+
+	/* One NF option (val, optarg): 0, or -1 after printing why. */
+	int (*option)(void *arg, int val, const char *value);
+	/* After the options: read config, resolve interfaces. 0, or -1 after printing why. */
+	int (*setup)(void *arg);
+	int (*worker_init)(struct ns_worker *w, void *arg);
+	void (*worker_fini)(struct ns_worker *w, void *arg);
+	void (*process)(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, void *arg);
+	/* SIGHUP (run is NULL offline, where there are no signals). */
+	void (*reload)(struct ns_run *run, void *arg);
+	/* About once a second, from the main thread (or offline, as packet time passes). */
+	void (*tick)(void *arg);
+	/* Extra live output after the counters line: JSON members into j, or text to f. */
+	void (*live)(struct json *j, FILE *f, void *arg);
+	/* The NF's part of the final summary, likewise. */
+	void (*report)(struct json *j, FILE *f, void *arg);
+};
+
+/* Parse the command line and run the NF; returns the process exit status. */
+int nf_main(int argc, char **argv, const struct nf *nf);
+
+/*
+ * An interface by name: its ifindex (offline: its position in the input
+ * file + 1), or 0 after printing "no such interface".
+ */
+int nf_ifindex(const char *name);
+
+/* An interface's MAC address (offline: from the file). 0, or -1 after printing why. */
+int nf_ifmac(const char *name, uint8_t mac[6]);
+
+/* Milliseconds: monotonic time online; the current packet's timestamp offline. */
+uint64_t nf_now_ms(void);
+
+/* A message to stderr prefixed with the NF's name. */
+void nf_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parse an unsigned number in [min, max]; 0, or -1 after printing "bad VALUE for --OPT". */
+int nf_parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
+		  unsigned long *out);
+
+/* offline.c: run the NF over a pcapng file instead of the module. */
+struct pcapng_file;
+int nf_offline(const struct nf *nf, const struct pcapng_file *pf, const char *out,
+	       const struct netslice_slicing *slicing, unsigned int batch, int json);
+
+/* Internal to nf.c and offline.c. */
+void nf_set_offline(const struct pcapng_file *pf);
+void nf_set_time_ms(uint64_t ms);
+void nf_print_summary(const struct nf *nf, struct ns_worker *const *w,
+		      const struct netslice_stats *st, unsigned int n, int json, double secs);
+
+#endif /* NF_NF_H */

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Offline mode: the NF's packet logic over a pcapng file, no module.
+ *
+ * Each interface of the input file stands for an attached interface
+ * (ifindex = its position + 1), paired like the module's ifaces= list:
+ * 1 with 2, 3 with 4; an odd last one alone. Frames are sliced as the
+ * module would slice them ("auto": through the TCP/UDP/ICMP header;
+ * "fixed:N"), the payload kept aside under a handle and put back behind
+ * the header the NF writes. Sent frames go to the output file on their
+ * egress interface, with their input timestamp; dropped ones do not.
+ * Packet timestamps are the NF's clock (nf_now_ms()).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nf.h"
+#include "pcapng.h"
+
+#define OFFLINE_BUF_SIZE 2048
+
+/* Bytes of the frame the module would hand over under this slicing mode. */
+static uint32_t offline_slice_len(const struct netslice_slicing *s, uint8_t *frame, uint32_t len)
+{
+	struct ns_pkt p;
+	uint32_t cut;
+
+	switch (s->mode) {
+	case NETSLICE_SLICE_FIXED:
+		return s->length < len ? s->length : len;
+	case NETSLICE_SLICE_AUTO:
+		if (ns_pkt_parse(&p, frame, len, len) || !p.payload_off || p.frag)
+			return len;
+		if (p.l4_proto != IPPROTO_TCP && p.l4_proto != IPPROTO_UDP &&
+		    p.l4_proto != IPPROTO_ICMP && p.l4_proto != IPPROTO_ICMPV6)
+			return len;
+		cut = p.payload_off + s->extra;
+		return cut < len ? cut : len;
+	}
+	return len;
+}
+
+static uint32_t offline_pair(uint32_t ifindex, unsigned int nr_ifaces)
+{
+	uint32_t idx = ifindex - 1;
+
+	return (idx ^ 1) < nr_ifaces ? (idx ^ 1) + 1 : ifindex;
+}
+
+/* Send (or not) one processed iov; counts it on w. */
+static void offline_emit(struct ns_worker *w, FILE *out, const struct pcapng_file *pf,
+			 const struct netslice_iov *iov, const struct pcapng_packet *pk,
+			 uint32_t cut)
+{
+	static uint8_t frame[PCAPNG_MAX_FRAME + NETSLICE_MAX_HEADER];
+	uint32_t egress, len = iov->rlen, tail = iov->handle ? pk->len - cut : 0;
+
+	if (iov->action == NETSLICE_TX_DROP) {
+		w->nf_drops++;
+		return;
+	}
+	egress = iov->action == NETSLICE_TX_IFINDEX ? iov->ifindex :
+		 offline_pair(iov->ifindex, pf->nr_ifaces);
+	if (iov->action > NETSLICE_TX_DROP || iov->rlen > iov->len || iov->rlen < 14 ||
+	    !egress || egress > pf->nr_ifaces) {
+		w->tx_errors++;
+		return;
+	}
+	w->tx_packets++;
+	w->tx_bytes += len + tail;
+	if (iov->action == NETSLICE_TX_HOST || !out)
+		return;
+	memcpy(frame, ns_iov_data(iov), len);
+	memcpy(frame + len, pk->data + cut, tail);
+	pcapng_write(out, egress - 1, pk->ts, frame, len + tail);
+}
+
+int nf_offline(const struct nf *nf, const struct pcapng_file *pf, const char *out_path,
+	       const struct netslice_slicing *slicing, unsigned int batch, int json)
+{
+	struct ns_worker w = { .fd = -1 }, *wp = &w;
+	struct netslice_iov *iov;
+	uint32_t *cut;
+	uint8_t *bufs;
+	uint64_t next_tick = 0, ms;
+	size_t base, i, n;
+	FILE *out = NULL;
+	int ret = 1;
+
+	iov = calloc(batch, sizeof(*iov));
+	cut = calloc(batch, sizeof(*cut));
+	bufs = malloc((size_t)batch * OFFLINE_BUF_SIZE);
+	if (!iov || !cut || !bufs) {
+		nf_err("out of memory");
+		goto out_free;
+	}
+	if (out_path) {
+		out = pcapng_create(out_path, pf->ifaces, pf->nr_ifaces);
+		if (!out) {
+			nf_err("%s: %s", out_path, strerror(errno));
+			goto out_free;
+		}
+	}
+	if (nf->worker_init && nf->worker_init(&w, nf->arg)) {
+		nf_err("worker setup failed");
+		goto out_close;
+	}
+	for (base = 0; base < pf->nr_packets; base += n) {
+		n = pf->nr_packets - base < batch ? pf->nr_packets - base : batch;
+		for (i = 0; i < n; i++) {
+			const struct pcapng_packet *pk = &pf->packets[base + i];
+			uint8_t *buf = bufs + i * OFFLINE_BUF_SIZE;
+			uint32_t take = pk->len < OFFLINE_BUF_SIZE ? pk->len : OFFLINE_BUF_SIZE;
+
+			memcpy(buf, pk->data, take);
+			cut[i] = offline_slice_len(slicing, buf, take);
+			iov[i] = (struct netslice_iov) {
+				.base = (uintptr_t)buf,
+				.len = OFFLINE_BUF_SIZE,
+				.rlen = cut[i],
+				.wire_len = pk->len,
+				.ifindex = pk->iface + 1,
+				.queue = NETSLICE_QUEUE_NONE,
+			};
+			if (cut[i] < take) {
+				iov[i].handle = base + i + 1;
+				iov[i].flags = NETSLICE_RX_SLICED;
+			} else if (take < pk->len) {
+				iov[i].flags = NETSLICE_RX_TRUNCATED;
+			}
+			w.rx_packets++;
+			w.rx_bytes += pk->len;
+		}
+		/* The clock is the first packet's time; ticks as it passes seconds. */
+		ms = pf->packets[base].ts / 1000;
+		nf_set_time_ms(ms);
+		while (nf->tick && ms >= next_tick) {
+			if (next_tick)
+				nf->tick(nf->arg);
+			next_tick = (next_tick ? next_tick : ms) + 1000;
+		}
+		nf->process(&w, iov, (unsigned int)n, nf->arg);
+		for (i = 0; i < n; i++)
+			offline_emit(&w, out, pf, &iov[i], &pf->packets[base + i], cut[i]);
+	}
+	if (nf->worker_fini)
+		nf->worker_fini(&w, nf->arg);
+	nf_print_summary(nf, &wp, NULL, 1, json, 0);
+	ret = 0;
+out_close:
+	if (out && fclose(out)) {
+		nf_err("%s: %s", out_path, strerror(errno));
+		ret = 1;
+	}
+out_free:
+	free(bufs);
+	free(cut);
+	free(iov);
+	return ret;
+}
