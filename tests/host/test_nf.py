@@ -145,8 +145,126 @@ accept udp from 2001:db8::/32
     bad_config("nf-firewall", [], "no rule file", "no --rules")
 
 
+IN_MAC, OUT_MAC = "02:00:00:00:00:a0", "02:00:00:00:00:b0"
+HOST, HOST_MAC = "10.0.0.1", "02:00:00:00:00:01"
+REM, REM_MAC = "192.0.2.1", "02:00:00:00:00:02"
+PUB = "198.51.100.1"
+
+
+def test_nat():
+    """A scripted exchange through nf-nat (-b 1: packet time is the clock)."""
+    t = [0]
+
+    def at(sec):
+        t[0] = int(sec * 1e6)
+
+    steps = []  # (iface, time, frame, [(out iface, frame)], what)
+
+    def step(iface, frame, outs, what):
+        steps.append((iface, t[0], frame, outs, what))
+
+    def v4(src, dst, l4b, proto, smac, dmac):
+        return P.packet(src, dst, proto, l4b, smac=smac, dmac=dmac)
+
+    tcp = lambda s, d, sp, dp, fl: P.tcp(s, d, sp, dp, fl, body=b"x" * 300)
+    step(0, v4(HOST, REM, tcp(HOST, REM, 40000, 80, 0x02), P.TCP, HOST_MAC, REM_MAC),
+         [(1, v4(PUB, REM, tcp(PUB, REM, 30000, 80, 0x02), P.TCP, OUT_MAC, REM_MAC))],
+         "outbound TCP SYN leaves from the public address and port 30000")
+    step(1, P.arp_request(REM_MAC, REM, PUB),
+         [(1, P.eth(REM_MAC, OUT_MAC, P.ETH_ARP, bytes.fromhex("0001080006040002") + P.mac(OUT_MAC) + P.ip(PUB) + P.mac(REM_MAC) + P.ip(REM) + b"\0" * 18))],
+         "ARP for the public address is answered outside with the outside MAC")
+    step(1, v4(REM, PUB, tcp(REM, PUB, 80, 30000, 0x12), P.TCP, REM_MAC, OUT_MAC),
+         [(0, v4(REM, HOST, tcp(REM, HOST, 80, 40000, 0x12), P.TCP, REM_MAC, HOST_MAC))],
+         "the SYN-ACK comes back to the inside host and port")
+    step(1, v4("192.0.2.66", PUB, tcp("192.0.2.66", PUB, 80, 30000, 0x12), P.TCP, REM_MAC, OUT_MAC),
+         [], "another remote cannot use the connection's public port")
+    step(1, v4(REM, PUB, tcp(REM, PUB, 80, 1234, 0x02), P.TCP, REM_MAC, OUT_MAC),
+         [], "unsolicited inbound is dropped")
+    step(0, v4(HOST, REM, tcp(HOST, REM, 40001, 80, 0x02), P.TCP, HOST_MAC, REM_MAC),
+         [], "a second TCP connection finds no free port (range of one)")
+    step(0, v4(HOST, REM, P.icmp(HOST, REM, 8, 0x1234), P.ICMP, HOST_MAC, REM_MAC),
+         [(1, v4(PUB, REM, P.icmp(PUB, REM, 8, 30000), P.ICMP, OUT_MAC, REM_MAC))],
+         "ICMP echo request: identifier translated")
+    step(1, v4(REM, PUB, P.icmp(REM, PUB, 0, 30000), P.ICMP, REM_MAC, OUT_MAC),
+         [(0, v4(REM, HOST, P.icmp(REM, HOST, 0, 0x1234), P.ICMP, REM_MAC, HOST_MAC))],
+         "ICMP echo reply: identifier restored")
+    step(1, v4("192.0.2.9", PUB, tcp("192.0.2.9", PUB, 5555, 8080, 0x02), P.TCP, REM_MAC, OUT_MAC),
+         [(0, v4("192.0.2.9", HOST, tcp("192.0.2.9", HOST, 5555, 80, 0x02), P.TCP, REM_MAC, HOST_MAC))],
+         "port forward tcp:8080 -> 10.0.0.1:80 inbound")
+    step(0, v4(HOST, "192.0.2.9", tcp(HOST, "192.0.2.9", 80, 5555, 0x12), P.TCP, HOST_MAC, REM_MAC),
+         [(1, v4(PUB, "192.0.2.9", tcp(PUB, "192.0.2.9", 8080, 5555, 0x12), P.TCP, OUT_MAC, REM_MAC))],
+         "the forwarded connection's answer leaves from public:8080")
+    probe = P.eth("ff:ff:ff:ff:ff:ff", OUT_MAC, P.ETH_ARP, bytes.fromhex("0001080006040001") + P.mac(OUT_MAC) + P.ip(PUB) + b"\0" * 6 + P.ip("10.0.0.7"))
+    udp7 = lambda: v4(REM, PUB, P.udp(REM, PUB, 7000, 9999, b"hello"), P.UDP, REM_MAC, OUT_MAC)
+    step(1, udp7(), [(0, probe)], "forward to a host not heard from: ARP probe inside, packet dropped")
+    step(0, P.eth(OUT_MAC, "02:00:00:00:00:07", P.ETH_ARP, bytes.fromhex("0001080006040002") + P.mac("02:00:00:00:00:07") + P.ip("10.0.0.7") + P.mac(OUT_MAC) + P.ip(PUB)),
+         [], "its ARP answer is absorbed")
+    step(1, udp7(), [(0, v4(REM, "10.0.0.7", P.udp(REM, "10.0.0.7", 7000, 99, b"hello"), P.UDP, REM_MAC, "02:00:00:00:00:07"))],
+         "the retry reaches it")
+    step(0, v4(HOST, REM, P.udp(HOST, REM, 5000, 53, b"q"), P.UDP, HOST_MAC, REM_MAC),
+         [(1, v4(PUB, REM, P.udp(PUB, REM, 30000, 53, b"q"), P.UDP, OUT_MAC, REM_MAC))],
+         "outbound UDP")
+    at(20)
+    step(1, v4(REM, PUB, P.udp(REM, PUB, 53, 30000, b"a"), P.UDP, REM_MAC, OUT_MAC),
+         [], "a UDP answer after the 10 s timeout is dropped")
+    step(0, P.packet("2001:db8::1", "2001:db8::2", P.UDP, P.udp("2001:db8::1", "2001:db8::2", 1, 2)),
+         [(1, P.packet("2001:db8::1", "2001:db8::2", P.UDP, P.udp("2001:db8::1", "2001:db8::2", 1, 2)))],
+         "IPv6 passes untouched")
+    frag = P.packet(HOST, REM, P.UDP, P.udp(HOST, REM, 1, 2, b"zz"), frag=0x0010)
+    step(0, frag, [], "a later fragment is dropped")
+    args = ["-b", "1", "--inside", "in0", "--outside", "out0", "--public", PUB, "--ports", "30000-30000",
+            "--forward", "tcp:8080=10.0.0.1:80", "--forward", "udp:9999=10.0.0.7:99", "--timeout-udp", "10"]
+    for mode in ("off", "auto"):
+        code, out, s, _ = run("nf-nat", args, [(i, ts, f) for i, ts, f, _, _ in steps],
+                              ifaces=[("in0", IN_MAC), ("out0", OUT_MAC)], slicing=mode)
+        want = [(o, f) for _, _, _, outs, _ in steps for o, f in outs]
+        got = [(i, f) for i, _, f in out]
+        if got != want:
+            for k, (a, b) in enumerate(zip(got, want)):
+                if a != b:
+                    diag("first difference at output %d:\n got %s\nwant %s" % (k, a[1].hex(), b[1].hex()))
+                    break
+            diag("%d frames out, %d expected" % (len(got), len(want)))
+        nat = s.get("nf-nat", {})
+        ok = code == 0 and got == want and all(P.Frame(f).checksums_ok() for _, f in got if f[12:14] == b"\x08\x00")
+        ok = ok and nat.get("dropped_no_ports") == 1 and nat.get("dropped_no_conn") == 3 and \
+            nat.get("arp_probes") == 1 and nat.get("dropped_fragments") == 1 and nat.get("expired", 0) + nat.get("dropped_no_conn") >= 3
+        if not ok:
+            diag(json.dumps(nat))
+        check(ok, "nf-nat -m %s: %d scripted steps (SNAT, ARP, endpoint filtering, ports, ICMP, "
+              "port forwards, ARP probe, timeout, IPv6, fragments) give exactly the expected frames" % (mode, len(steps)))
+    bad_config("nf-nat", ["--inside", "in0", "--outside", "out0"], "are required", "missing --public")
+    bad_config("nf-nat", ["--inside", "in0", "--outside", "nope", "--public", PUB], "no such interface: nope", "unknown interface")
+    bad_config("nf-nat", ["--public", "300.1.1.1"], "bad --public address", "bad public address")
+    bad_config("nf-nat", ["--forward", "tcp:80=10.0.0.1"], "bad --forward", "bad port forward")
+    bad_config("nf-nat", ["--ports", "9-3"], "bad --ports", "bad port range")
+
+
+def test_monitor():
+    frames = []
+    for i in range(300):
+        flow = i % 3
+        src = "10.0.0.%d" % (flow + 1)
+        body = b"m" * (100 * (flow + 1))
+        frames.append((0, i, P.packet(src, "10.0.0.9", P.UDP, P.udp(src, "10.0.0.9", 1000, 53, body))))
+    frames.append((1, 400, P.arp_request(REM_MAC, REM, PUB)))
+    for mode in ("off", "auto"):
+        code, out, s, _ = run("nf-monitor", ["--top", "2"], frames, slicing=mode)
+        mon = s.get("nf-monitor", {})
+        top = mon.get("top", [])
+        ok = code == 0 and len(out) == 301 and mon.get("flows") == 3 and len(top) == 2 and \
+            top[0]["flow"] == "udp 10.0.0.3:1000 > 10.0.0.9:53" and top[0]["packets"] == 100 and \
+            top[0]["bytes"] == 100 * (14 + 20 + 8 + 300) and top[1]["packets"] == 100 and \
+            mon.get("nonip_packets") == 1
+        if not ok:
+            diag(json.dumps(mon))
+        check(ok, "nf-monitor -m %s: 3 flows of 100 packets, top 2 by bytes with wire sizes, "
+              "non-IP apart; every frame forwarded" % mode)
+    bad_config("nf-monitor", ["--top", "x"], "bad value 'x' for --top", "bad --top")
+
+
 def main():
-    tests = [test_fwd, tests_firewall]
+    tests = [test_fwd, tests_firewall, test_nat, test_monitor]
     only = sys.argv[1:]
     print("KTAP version 1\n# suite: nf host tests")
     for t in tests:

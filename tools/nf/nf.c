@@ -76,6 +76,32 @@ void nf_set_offline(const struct pcapng_file *pf)
 	nf_pf = pf;
 }
 
+static int (*nf_inject_offline)(const void *frame, uint32_t len, int ifindex);
+
+void nf_set_inject(int (*fn)(const void *frame, uint32_t len, int ifindex))
+{
+	nf_inject_offline = fn;
+}
+
+int nf_inject(struct ns_worker *w, const void *frame, uint32_t len, int ifindex)
+{
+	struct netslice_iov iov = {
+		.base = (uintptr_t)frame,
+		.len = len,
+		.rlen = len,
+		.ifindex = (__u32)ifindex,
+		.action = NETSLICE_TX_IFINDEX,
+	};
+	ssize_t ret;
+
+	if (nf_inject_offline)
+		return nf_inject_offline(frame, len, ifindex);
+	ret = ns_write_all(w->fd, &iov, 1);
+	if (ret < 0)
+		return (int)ret;
+	return iov.error ? -EIO : 0;
+}
+
 void nf_set_time_ms(uint64_t ms)
 {
 	nf_time_ms = ms;

@@ -55,6 +55,12 @@ int nf_ifindex(const char *name);
 /* An interface's MAC address (offline: from the file). 0, or -1 after printing why. */
 int nf_ifmac(const char *name, uint8_t mac[6]);
 
+/*
+ * Send a frame the NF made itself (an ARP request, say) out of interface
+ * ifindex, now, outside the batch. 0 or a negative errno.
+ */
+int nf_inject(struct ns_worker *w, const void *frame, uint32_t len, int ifindex);
+
 /* Milliseconds: monotonic time online; the current packet's timestamp offline. */
 uint64_t nf_now_ms(void);
 
@@ -73,6 +79,7 @@ int nf_offline(const struct nf *nf, const struct pcapng_file *pf, const char *ou
 /* Internal to nf.c and offline.c. */
 void nf_set_offline(const struct pcapng_file *pf);
 void nf_set_time_ms(uint64_t ms);
+void nf_set_inject(int (*fn)(const void *frame, uint32_t len, int ifindex));
 void nf_print_summary(const struct nf *nf, struct ns_worker *const *w,
 		      const struct netslice_stats *st, unsigned int n, int json, double secs);
 

@@ -20,6 +20,19 @@
 
 #define OFFLINE_BUF_SIZE 2048
 
+static FILE *offline_out;
+static uint64_t offline_ts;
+static unsigned int offline_nr_ifaces;
+
+static int offline_inject(const void *frame, uint32_t len, int ifindex)
+{
+	if (ifindex < 1 || (unsigned int)ifindex > offline_nr_ifaces)
+		return -ENODEV;
+	if (offline_out)
+		pcapng_write(offline_out, (uint32_t)ifindex - 1, offline_ts, frame, len);
+	return 0;
+}
+
 /* Bytes of the frame the module would hand over under this slicing mode. */
 static uint32_t offline_slice_len(const struct netslice_slicing *s, uint8_t *frame, uint32_t len)
 {
@@ -102,6 +115,9 @@ int nf_offline(const struct nf *nf, const struct pcapng_file *pf, const char *ou
 			goto out_free;
 		}
 	}
+	offline_out = out;
+	offline_nr_ifaces = pf->nr_ifaces;
+	nf_set_inject(offline_inject);
 	if (nf->worker_init && nf->worker_init(&w, nf->arg)) {
 		nf_err("worker setup failed");
 		goto out_close;
@@ -133,7 +149,8 @@ int nf_offline(const struct nf *nf, const struct pcapng_file *pf, const char *ou
 			w.rx_bytes += pk->len;
 		}
 		/* The clock is the first packet's time; ticks as it passes seconds. */
-		ms = pf->packets[base].ts / 1000;
+		offline_ts = pf->packets[base].ts;
+		ms = offline_ts / 1000;
 		nf_set_time_ms(ms);
 		while (nf->tick && ms >= next_tick) {
 			if (next_tick)

@@ -1,0 +1,613 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nf-nat: IPv4 source NAT (masquerade behind one public address, port
+ * allocation) and destination NAT (port forwarding) for TCP, UDP and ICMP
+ * echo, with a connection table and timeouts. Headers only: every rewrite
+ * fixes checksums incrementally, so sliced packets need no payload.
+ *
+ * The NF stands between an inside and an outside interface and owns the
+ * public address on the outside: it answers ARP for it with the outside
+ * interface's MAC, and sends translated packets from that MAC. Inbound
+ * packets get the inside host's MAC, recorded from its own packets (and
+ * learned from inside ARP); for a port forward to a host not yet heard
+ * from, the NF asks by ARP and drops that first packet (the sender retries).
+ *
+ * Inbound filtering is address-and-port dependent (RFC 4787): only the
+ * remote endpoint of a connection reaches its public port. IPv6 and other
+ * non-IPv4 traffic passes untouched; IPv4 that cannot be translated (other
+ * protocols, ICMP errors, fragments) is dropped and counted.
+ *
+ * One table for all workers under one mutex, taken once per batch: the
+ * two directions of a translated flow hash to different slices.
+ */
+#include <arpa/inet.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nf.h"
+
+#define NAT_MAX_FORWARDS 64
+#define NAT_HASH_BITS 16
+
+enum { NAT_TCP, NAT_UDP, NAT_ICMP, NAT_PROTOS };
+enum { CONN_OPENING, CONN_ESTABLISHED, CONN_CLOSING };
+
+struct nat_conn {
+	uint32_t in_addr, rem_addr;	/* network order */
+	uint16_t in_port, rem_port, pub_port;	/* network order; ICMP: rem_port 0 */
+	uint8_t proto, state, used, dnat;
+	uint8_t in_mac[6];
+	uint64_t last_ms;
+	struct nat_conn *out_next, *in_next;	/* hash chains */
+};
+
+struct nat_forward {
+	uint8_t proto;
+	uint16_t pub_port, in_port;	/* network order */
+	uint32_t in_addr;
+};
+
+struct nat_neigh {
+	uint32_t addr;
+	uint8_t mac[6];
+};
+
+struct nat {
+	const char *inside_name, *outside_name;
+	int inside, outside;		/* ifindex */
+	uint32_t public_addr;
+	uint8_t public_mac[6];
+	unsigned long port_lo, port_hi, max_conns;
+	unsigned long timeout[4];	/* seconds: tcp, tcp transitory, udp, icmp */
+	struct nat_forward forwards[NAT_MAX_FORWARDS];
+	unsigned int nr_forwards;
+
+	pthread_mutex_t lock;		/* protects everything below */
+	struct nat_conn *conns, *free_list;
+	struct nat_conn *out_hash[1 << NAT_HASH_BITS], *in_hash[1 << NAT_HASH_BITS];
+	uint8_t *port_used[NAT_PROTOS];	/* 65536 each: 1 taken, 2 forwarded */
+	struct nat_neigh neigh[256];	/* inside IPv4 -> MAC, by low address byte */
+	unsigned long active;
+	uint64_t created, expired, out_packets, in_packets, arp_answered, arp_probes,
+		 no_conn, untranslatable, fragments, no_ports, table_full, malformed, passed;
+};
+
+static struct nat nat_state = {
+	.port_lo = 20000,
+	.port_hi = 59999,
+	.max_conns = 65536,
+	.timeout = { 7440, 240, 300, 60 },
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+static int nat_proto_index(uint8_t proto)
+{
+	return proto == IPPROTO_TCP ? NAT_TCP : proto == IPPROTO_UDP ? NAT_UDP : NAT_ICMP;
+}
+
+static uint32_t nat_hash(uint8_t proto, uint32_t a, uint16_t pa, uint32_t b, uint16_t pb)
+{
+	struct ns_flow f = { .proto = proto, .sport = pa, .dport = pb };
+
+	memcpy(f.saddr, &a, 4);
+	memcpy(f.daddr, &b, 4);
+	return ns_flow_hash(&f, 0x6e6174) & ((1 << NAT_HASH_BITS) - 1);
+}
+
+static uint32_t nat_out_hash(const struct nat_conn *c)
+{
+	return nat_hash(c->proto, c->in_addr, c->in_port, c->rem_addr, c->rem_port);
+}
+
+static uint32_t nat_in_hash(const struct nat_conn *c)
+{
+	return nat_hash(c->proto, c->rem_addr, c->rem_port, 0, c->pub_port);
+}
+
+static struct nat_conn *nat_find_out(struct nat *nat, uint8_t proto, uint32_t in_addr,
+				     uint16_t in_port, uint32_t rem_addr, uint16_t rem_port)
+{
+	struct nat_conn *c = nat->out_hash[nat_hash(proto, in_addr, in_port, rem_addr, rem_port)];
+
+	for (; c; c = c->out_next)
+		if (c->proto == proto && c->in_addr == in_addr && c->in_port == in_port &&
+		    c->rem_addr == rem_addr && c->rem_port == rem_port)
+			return c;
+	return NULL;
+}
+
+static struct nat_conn *nat_find_in(struct nat *nat, uint8_t proto, uint32_t rem_addr,
+				    uint16_t rem_port, uint16_t pub_port)
+{
+	struct nat_conn *c = nat->in_hash[nat_hash(proto, rem_addr, rem_port, 0, pub_port)];
+
+	for (; c; c = c->in_next)
+		if (c->proto == proto && c->rem_addr == rem_addr && c->rem_port == rem_port &&
+		    c->pub_port == pub_port)
+			return c;
+	return NULL;
+}
+
+static void nat_unlink(struct nat_conn **head, struct nat_conn *c, int out)
+{
+	for (; *head; head = out ? &(*head)->out_next : &(*head)->in_next)
+		if (*head == c) {
+			*head = out ? c->out_next : c->in_next;
+			return;
+		}
+}
+
+static void nat_remove(struct nat *nat, struct nat_conn *c)
+{
+	nat_unlink(&nat->out_hash[nat_out_hash(c)], c, 1);
+	nat_unlink(&nat->in_hash[nat_in_hash(c)], c, 0);
+	if (!c->dnat)
+		nat->port_used[nat_proto_index(c->proto)][ntohs(c->pub_port)] = 0;
+	c->used = 0;
+	c->out_next = nat->free_list;
+	nat->free_list = c;
+	nat->active--;
+}
+
+/* A free public port for a new outbound connection, or 0. */
+static uint16_t nat_alloc_port(struct nat *nat, uint8_t proto, uint32_t hash)
+{
+	uint8_t *used = nat->port_used[nat_proto_index(proto)];
+	unsigned long span = nat->port_hi - nat->port_lo + 1, i, port;
+
+	for (i = 0; i < span; i++) {
+		port = nat->port_lo + (hash + i) % span;
+		if (!used[port]) {
+			used[port] = 1;
+			return htons((uint16_t)port);
+		}
+	}
+	return 0;
+}
+
+static struct nat_conn *nat_add(struct nat *nat, const struct nat_conn *tmpl)
+{
+	struct nat_conn *c = nat->free_list;
+	uint32_t h;
+
+	if (!c) {
+		nat->table_full++;
+		return NULL;
+	}
+	nat->free_list = c->out_next;
+	*c = *tmpl;
+	c->used = 1;
+	h = nat_out_hash(c);
+	c->out_next = nat->out_hash[h];
+	nat->out_hash[h] = c;
+	h = nat_in_hash(c);
+	c->in_next = nat->in_hash[h];
+	nat->in_hash[h] = c;
+	nat->active++;
+	nat->created++;
+	return c;
+}
+
+static unsigned long nat_timeout_ms(const struct nat *nat, const struct nat_conn *c)
+{
+	if (c->proto == IPPROTO_TCP)
+		return 1000 * nat->timeout[c->state == CONN_ESTABLISHED ? 0 : 1];
+	return 1000 * nat->timeout[c->proto == IPPROTO_UDP ? 2 : 3];
+}
+
+static int nat_expired(const struct nat *nat, const struct nat_conn *c, uint64_t now)
+{
+	return now - c->last_ms > nat_timeout_ms(nat, c);
+}
+
+static void nat_touch(struct nat_conn *c, const struct ns_pkt *p, int inbound, uint64_t now)
+{
+	const struct tcphdr *th = ns_pkt_tcp(p);
+
+	c->last_ms = now;
+	if (!th)
+		return;
+	if (th->rst || th->fin)
+		c->state = CONN_CLOSING;
+	else if (inbound != c->dnat && c->state == CONN_OPENING)
+		c->state = CONN_ESTABLISHED;	/* the answer to the opener */
+}
+
+static struct nat_neigh *nat_neigh(struct nat *nat, uint32_t addr)
+{
+	return &nat->neigh[ntohl(addr) & 0xff];
+}
+
+static void nat_learn(struct nat *nat, uint32_t addr, const uint8_t *mac)
+{
+	struct nat_neigh *n = nat_neigh(nat, addr);
+
+	n->addr = addr;
+	memcpy(n->mac, mac, 6);
+}
+
+static void nat_arp_probe(struct nat *nat, struct ns_worker *w, uint32_t target)
+{
+	uint8_t f[42] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t hdr[8] = { 0, 1, 8, 0, 6, 4, 0, 1 };
+
+	memcpy(f + 6, nat->public_mac, 6);
+	f[12] = 0x08;
+	f[13] = 0x06;
+	memcpy(f + 14, hdr, 8);
+	memcpy(f + 22, nat->public_mac, 6);
+	memcpy(f + 28, &nat->public_addr, 4);
+	memcpy(f + 38, &target, 4);
+	nf_inject(w, f, sizeof(f), nat->inside);
+	nat->arp_probes++;
+}
+
+/* ARP: answer for the public address outside; learn (and absorb answers to us) inside. */
+static void nat_arp(struct nat *nat, struct netslice_iov *iov, struct ns_pkt *p)
+{
+	const uint8_t *arp = p->data + p->l3_off;
+	uint32_t spa, tpa;
+
+	if ((int)iov->ifindex == nat->outside &&
+	    ns_arp_answer(p, nat->public_addr, nat->public_mac)) {
+		iov->action = NETSLICE_TX_IFINDEX;
+		nat->arp_answered++;
+		return;
+	}
+	if ((int)iov->ifindex != nat->inside || p->caplen < (size_t)p->l3_off + 28)
+		return;
+	memcpy(&spa, arp + 14, 4);
+	memcpy(&tpa, arp + 24, 4);
+	nat_learn(nat, spa, arp + 8);
+	if (tpa == nat->public_addr)
+		ns_iov_drop(iov);
+}
+
+static void nat_outbound(struct nat *nat, struct netslice_iov *iov, struct ns_pkt *p,
+			 const struct ns_flow *f, uint64_t now)
+{
+	struct ether_header *eth = ns_pkt_eth(p);
+	uint32_t in_addr, rem_addr;
+	uint16_t rem_port = p->l4_proto == IPPROTO_ICMP ? 0 : f->dport;
+	struct nat_conn *c, tmpl;
+
+	memcpy(&in_addr, f->saddr, 4);
+	memcpy(&rem_addr, f->daddr, 4);
+	nat_learn(nat, in_addr, eth->ether_shost);
+	c = nat_find_out(nat, p->l4_proto, in_addr, f->sport, rem_addr, rem_port);
+	if (c && nat_expired(nat, c, now)) {
+		nat_remove(nat, c);
+		c = NULL;
+	}
+	if (!c) {
+		memset(&tmpl, 0, sizeof(tmpl));
+		tmpl.proto = p->l4_proto;
+		tmpl.in_addr = in_addr;
+		tmpl.in_port = f->sport;
+		tmpl.rem_addr = rem_addr;
+		tmpl.rem_port = rem_port;
+		memcpy(tmpl.in_mac, eth->ether_shost, 6);
+		tmpl.pub_port = nat_alloc_port(nat, p->l4_proto, ns_flow_hash(f, 1));
+		if (!tmpl.pub_port) {
+			nat->no_ports++;
+			ns_iov_drop(iov);
+			return;
+		}
+		c = nat_add(nat, &tmpl);
+		if (!c) {
+			nat->port_used[nat_proto_index(p->l4_proto)][ntohs(tmpl.pub_port)] = 0;
+			ns_iov_drop(iov);
+			return;
+		}
+	}
+	nat_touch(c, p, 0, now);
+	ns_pkt_set_addr(p, 0, &nat->public_addr);
+	ns_pkt_set_port(p, 0, c->pub_port);
+	memcpy(eth->ether_shost, nat->public_mac, 6);
+	nat->out_packets++;
+}
+
+static const struct nat_forward *nat_find_forward(const struct nat *nat, uint8_t proto,
+						  uint16_t port)
+{
+	unsigned int i;
+
+	for (i = 0; i < nat->nr_forwards; i++)
+		if (nat->forwards[i].proto == proto && nat->forwards[i].pub_port == port)
+			return &nat->forwards[i];
+	return NULL;
+}
+
+static void nat_inbound(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov,
+			struct ns_pkt *p, const struct ns_flow *f, uint64_t now)
+{
+	uint16_t rem_port = p->l4_proto == IPPROTO_ICMP ? 0 : f->sport;
+	const struct nat_forward *fwd;
+	struct nat_conn *c, tmpl;
+	struct nat_neigh *n;
+	uint32_t rem_addr;
+
+	memcpy(&rem_addr, f->saddr, 4);
+	c = nat_find_in(nat, p->l4_proto, rem_addr, rem_port, f->dport);
+	if (c && nat_expired(nat, c, now)) {
+		nat_remove(nat, c);
+		c = NULL;
+	}
+	if (!c) {
+		fwd = nat_find_forward(nat, p->l4_proto, f->dport);
+		if (!fwd) {
+			nat->no_conn++;
+			ns_iov_drop(iov);
+			return;
+		}
+		n = nat_neigh(nat, fwd->in_addr);
+		if (n->addr != fwd->in_addr) {
+			nat_arp_probe(nat, w, fwd->in_addr);
+			ns_iov_drop(iov);
+			return;
+		}
+		memset(&tmpl, 0, sizeof(tmpl));
+		tmpl.proto = p->l4_proto;
+		tmpl.in_addr = fwd->in_addr;
+		tmpl.in_port = fwd->in_port;
+		tmpl.rem_addr = rem_addr;
+		tmpl.rem_port = rem_port;
+		tmpl.pub_port = fwd->pub_port;
+		tmpl.dnat = 1;
+		memcpy(tmpl.in_mac, n->mac, 6);
+		c = nat_add(nat, &tmpl);
+		if (!c) {
+			ns_iov_drop(iov);
+			return;
+		}
+	}
+	nat_touch(c, p, 1, now);
+	ns_pkt_set_addr(p, 1, &c->in_addr);
+	ns_pkt_set_port(p, 1, c->in_port);
+	memcpy(ns_pkt_eth(p)->ether_dhost, c->in_mac, 6);
+	nat->in_packets++;
+}
+
+static void nat_one(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov, uint64_t now)
+{
+	int inside = (int)iov->ifindex == nat->inside;
+	struct ns_flow f;
+	struct ns_pkt p;
+	uint32_t daddr;
+
+	if (ns_pkt_parse(&p, ns_iov_data(iov), iov->rlen, iov->wire_len)) {
+		nat->malformed++;
+		ns_iov_drop(iov);
+		return;
+	}
+	if (p.eth_type == ETHERTYPE_ARP) {
+		nat_arp(nat, iov, &p);
+		return;
+	}
+	if (p.family != AF_INET || (!inside && (int)iov->ifindex != nat->outside)) {
+		nat->passed++;
+		return;
+	}
+	ns_pkt_flow(&p, &f);
+	memcpy(&daddr, f.daddr, 4);
+	if (!inside && daddr != nat->public_addr) {
+		nat->passed++;		/* not ours: leave it on the wire */
+		return;
+	}
+	if (p.frag) {
+		nat->fragments++;
+		ns_iov_drop(iov);
+		return;
+	}
+	if ((p.l4_proto != IPPROTO_TCP && p.l4_proto != IPPROTO_UDP && !ns_pkt_icmp_echo(&p)) ||
+	    !p.l4_off) {
+		nat->untranslatable++;
+		ns_iov_drop(iov);
+		return;
+	}
+	if (inside)
+		nat_outbound(nat, iov, &p, &f, now);
+	else
+		nat_inbound(nat, w, iov, &p, &f, now);
+}
+
+static void nat_process(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, void *arg)
+{
+	struct nat *nat = arg;
+	uint64_t now = nf_now_ms();
+	unsigned int i;
+
+	pthread_mutex_lock(&nat->lock);
+	for (i = 0; i < n; i++)
+		nat_one(nat, w, &iov[i], now);
+	pthread_mutex_unlock(&nat->lock);
+}
+
+static void nat_tick(void *arg)
+{
+	struct nat *nat = arg;
+	uint64_t now = nf_now_ms();
+	unsigned long i;
+
+	pthread_mutex_lock(&nat->lock);
+	for (i = 0; i < nat->max_conns; i++)
+		if (nat->conns[i].used && nat_expired(nat, &nat->conns[i], now)) {
+			nat_remove(nat, &nat->conns[i]);
+			nat->expired++;
+		}
+	pthread_mutex_unlock(&nat->lock);
+}
+
+static void nat_report(struct json *j, FILE *f, void *arg)
+{
+	static const char *const names[] = {
+		"created", "expired", "out_packets", "in_packets", "arp_answered", "arp_probes",
+		"dropped_no_conn", "dropped_untranslatable", "dropped_fragments",
+		"dropped_no_ports", "dropped_table_full", "dropped_malformed", "passed",
+	};
+	struct nat *nat = arg;
+	const uint64_t v[] = {
+		nat->created, nat->expired, nat->out_packets, nat->in_packets, nat->arp_answered,
+		nat->arp_probes, nat->no_conn, nat->untranslatable, nat->fragments, nat->no_ports,
+		nat->table_full, nat->malformed, nat->passed,
+	};
+	unsigned int i;
+
+	pthread_mutex_lock(&nat->lock);
+	if (j) {
+		json_u64(j, "active", nat->active);
+		for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+			json_u64(j, names[i], v[i]);
+	} else {
+		fprintf(f, "  connections: %lu active", nat->active);
+		for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+			fprintf(f, "%s%s %llu", i % 4 ? ", " : "\n  ", names[i],
+				(unsigned long long)v[i]);
+		fputc('\n', f);
+	}
+	pthread_mutex_unlock(&nat->lock);
+}
+
+enum {
+	OPT_INSIDE = NF_OPT_BASE, OPT_OUTSIDE, OPT_PUBLIC, OPT_PORTS, OPT_FORWARD, OPT_MAX_CONNS,
+	OPT_TIMEOUT_TCP, OPT_TIMEOUT_TRANSITORY, OPT_TIMEOUT_UDP, OPT_TIMEOUT_ICMP,
+};
+
+/* PROTO:PORT=ADDR:PORT */
+static int nat_parse_forward(struct nat *nat, const char *s)
+{
+	struct nat_forward *fw = &nat->forwards[nat->nr_forwards];
+	unsigned int pub, in;
+	char proto[4], addr[16], tail;
+
+	if (nat->nr_forwards == NAT_MAX_FORWARDS) {
+		nf_err("at most %d --forward rules", NAT_MAX_FORWARDS);
+		return -1;
+	}
+	if (sscanf(s, "%3[a-z]:%u=%15[0-9.]:%u%c", proto, &pub, addr, &in, &tail) != 4 ||
+	    (strcmp(proto, "tcp") && strcmp(proto, "udp")) || !pub || pub > 65535 || !in ||
+	    in > 65535 || inet_pton(AF_INET, addr, &fw->in_addr) != 1) {
+		nf_err("bad --forward '%s' (tcp|udp:PUBLIC_PORT=INSIDE_ADDR:PORT)", s);
+		return -1;
+	}
+	fw->proto = proto[0] == 't' ? IPPROTO_TCP : IPPROTO_UDP;
+	fw->pub_port = htons((uint16_t)pub);
+	fw->in_port = htons((uint16_t)in);
+	nat->nr_forwards++;
+	return 0;
+}
+
+static int nat_option(void *arg, int val, const char *value)
+{
+	struct nat *nat = arg;
+
+	switch (val) {
+	case OPT_INSIDE:
+		nat->inside_name = value;
+		return 0;
+	case OPT_OUTSIDE:
+		nat->outside_name = value;
+		return 0;
+	case OPT_PUBLIC:
+		if (inet_pton(AF_INET, value, &nat->public_addr) != 1) {
+			nf_err("bad --public address '%s' (an IPv4 address)", value);
+			return -1;
+		}
+		return 0;
+	case OPT_PORTS:
+		if (sscanf(value, "%lu-%lu", &nat->port_lo, &nat->port_hi) != 2 ||
+		    !nat->port_lo || nat->port_lo > nat->port_hi || nat->port_hi > 65535) {
+			nf_err("bad --ports '%s' (LOW-HIGH within 1-65535)", value);
+			return -1;
+		}
+		return 0;
+	case OPT_FORWARD:
+		return nat_parse_forward(nat, value);
+	case OPT_MAX_CONNS:
+		return nf_parse_uint("--max-conns", value, 16, 1UL << 24, &nat->max_conns);
+	}
+	return nf_parse_uint("--timeout-*", value, 1, 86400, &nat->timeout[val - OPT_TIMEOUT_TCP]);
+}
+
+static int nat_setup(void *arg)
+{
+	struct nat *nat = arg;
+	unsigned long i;
+	int p;
+
+	if (!nat->inside_name || !nat->outside_name || !nat->public_addr) {
+		nf_err("--inside IF, --outside IF and --public ADDR are required");
+		return -1;
+	}
+	nat->inside = nf_ifindex(nat->inside_name);
+	nat->outside = nf_ifindex(nat->outside_name);
+	if (!nat->inside || !nat->outside || nf_ifmac(nat->outside_name, nat->public_mac))
+		return -1;
+	if (nat->inside == nat->outside) {
+		nf_err("--inside and --outside name the same interface");
+		return -1;
+	}
+	nat->conns = calloc(nat->max_conns, sizeof(*nat->conns));
+	for (p = 0; p < NAT_PROTOS; p++)
+		nat->port_used[p] = calloc(65536, 1);
+	if (!nat->conns || !nat->port_used[NAT_TCP] || !nat->port_used[NAT_UDP] ||
+	    !nat->port_used[NAT_ICMP]) {
+		nf_err("out of memory for %lu connections", nat->max_conns);
+		return -1;
+	}
+	for (i = nat->max_conns; i-- > 0;) {
+		nat->conns[i].out_next = nat->free_list;
+		nat->free_list = &nat->conns[i];
+	}
+	/* Forwarded ports are never handed out to outbound connections. */
+	for (i = 0; i < nat->nr_forwards; i++)
+		nat->port_used[nat_proto_index(nat->forwards[i].proto)]
+			[ntohs(nat->forwards[i].pub_port)] = 2;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "inside", required_argument, NULL, OPT_INSIDE },
+		{ "outside", required_argument, NULL, OPT_OUTSIDE },
+		{ "public", required_argument, NULL, OPT_PUBLIC },
+		{ "ports", required_argument, NULL, OPT_PORTS },
+		{ "forward", required_argument, NULL, OPT_FORWARD },
+		{ "max-conns", required_argument, NULL, OPT_MAX_CONNS },
+		{ "timeout-tcp", required_argument, NULL, OPT_TIMEOUT_TCP },
+		{ "timeout-tcp-transitory", required_argument, NULL, OPT_TIMEOUT_TRANSITORY },
+		{ "timeout-udp", required_argument, NULL, OPT_TIMEOUT_UDP },
+		{ "timeout-icmp", required_argument, NULL, OPT_TIMEOUT_ICMP },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const struct nf nat = {
+		.name = "nf-nat",
+		.summary = "Masquerade an inside network behind one IPv4 address; forward ports in.",
+		.usage = "      --inside IF      the inside interface (required)\n"
+			 "      --outside IF     the outside interface (required); its MAC is the\n"
+			 "                       public address's\n"
+			 "      --public ADDR    the public IPv4 address (required)\n"
+			 "      --ports LO-HI    public ports for outbound connections (20000-59999)\n"
+			 "      --forward tcp|udp:PORT=ADDR:PORT  port forward to an inside host\n"
+			 "                       (repeatable)\n"
+			 "      --max-conns N    connection table size (65536)\n"
+			 "      --timeout-tcp SEC, --timeout-tcp-transitory SEC, --timeout-udp SEC,\n"
+			 "      --timeout-icmp SEC   idle timeouts (7440, 240, 300, 60)\n",
+		.slicing = "auto",
+		.options = options,
+		.arg = &nat_state,
+		.option = nat_option,
+		.setup = nat_setup,
+		.process = nat_process,
+		.tick = nat_tick,
+		.report = nat_report,
+	};
+	int ret = nf_main(argc, argv, &nat), p;
+
+	free(nat_state.conns);
+	for (p = 0; p < NAT_PROTOS; p++)
+		free(nat_state.port_used[p]);
+	return ret;
+}
