@@ -263,8 +263,73 @@ def test_monitor():
     bad_config("nf-monitor", ["--top", "x"], "bad value 'x' for --top", "bad --top")
 
 
+VIP = "10.0.1.100"
+BACKENDS = [("10.0.1.%d" % (11 + i), "02:00:00:00:01:%02x" % (11 + i)) for i in range(4)]
+
+
+def lb_run(nbackends, frames, extra=()):
+    args = ["--vip", VIP + ":80", "--client-if", "in0", "--backend-if", "out0"]
+    for a, m in BACKENDS[:nbackends]:
+        args += ["--backend", "%s@%s" % (a, m)]
+    return run("nf-lb", args + list(extra), frames, slicing="auto")
+
+
+def lb_flows(n):
+    out = []
+    for i in range(n):
+        src = "10.0.0.%d" % (1 + i % 200)
+        sport = 1024 + (i * 7919) % 60000
+        out.append((0, i, P.packet(src, VIP, P.TCP, P.tcp(src, VIP, sport, 80, 0x02, body=b"q" * 50),
+                                   dmac=IN_MAC)))
+    return out
+
+
+def test_lb():
+    flows = lb_flows(3000)
+    macs = {m: a for a, m in BACKENDS}
+    code, out, s, _ = lb_run(3, flows)
+    got3 = {}
+    ok = code == 0 and len(out) == 3000
+    for (_, _, fin), (iface, _, fout) in zip(flows, out):
+        fr, fi = P.Frame(fout), P.Frame(fin)
+        b = macs.get(":".join("%02x" % x for x in fr.dst))
+        ok = ok and iface == 1 and b == fr.daddr and fr.checksums_ok() and fr.saddr == fi.saddr \
+            and fr.sport == fi.sport and fout[34 + 20:] == fin[34 + 20:]
+        got3[(fi.saddr, fi.sport)] = fr.daddr
+    counts = [list(got3.values()).count(a) for a, _ in BACKENDS[:3]]
+    diag("3000 flows over 3 backends: %s" % counts)
+    check(ok and all(abs(c - 1000) <= 100 for c in counts),
+          "nf-lb: 3000 flows to the VIP reach 3 backends within 10%, destination IP and MAC "
+          "rewritten, checksums valid, payload untouched")
+    code, out, _, _ = lb_run(4, flows)
+    got4 = {(P.Frame(fi).saddr, P.Frame(fi).sport): P.Frame(fo).daddr for (_, _, fi), (_, _, fo) in zip(flows, out)}
+    moved = [k for k in got3 if got3[k] != got4[k]]
+    to_new = sum(1 for k in moved if got4[k] == BACKENDS[3][0])
+    diag("adding a 4th backend moved %d of 3000 flows, %d of them to the new one" % (len(moved), to_new))
+    check(code == 0 and 500 <= len(moved) <= 1000 and to_new >= 0.9 * len(moved),
+          "nf-lb: a 4th backend takes about a quarter of the flows; the rest stay (Maglev)")
+    ret = P.packet(BACKENDS[1][0], "10.0.0.5", P.TCP, P.tcp(BACKENDS[1][0], "10.0.0.5", 80, 4444, 0x12))
+    arp = P.arp_request("02:00:00:00:00:01", "10.0.0.5", VIP)
+    code, out, s, _ = lb_run(3, [(1, 0, ret), (0, 1, arp)])
+    fr = P.Frame(out[0][2]) if out else None
+    check(code == 0 and len(out) == 2 and out[0][0] == 0 and fr.saddr == VIP and fr.checksums_ok()
+          and out[1][0] == 0 and out[1][2][20:22] == b"\x00\x02" and out[1][2][22:28] == P.mac(IN_MAC),
+          "nf-lb: a backend's answer leaves from the VIP; ARP for the VIP is answered on the client side")
+    code, out, s, _ = run("nf-lb", ["--vip", VIP, "--client-if", "in0", "--backend-if", "out0",
+                                    "--backend", "10.0.1.50"], flows[:1], slicing="auto")
+    check(code == 0 and len(out) == 1 and out[0][0] == 1 and out[0][2][12:14] == b"\x08\x06" and
+          out[0][2][38:42] == P.ip("10.0.1.50") and s["nf-lb"]["dropped_no_mac"] == 1,
+          "nf-lb: a backend with no known MAC is asked by ARP on the backend side")
+    bad_config("nf-lb", ["--vip", VIP, "--client-if", "in0", "--backend-if", "out0"], "no backends", "no backends")
+    bad_config("nf-lb", ["--vip", "10.0.1.300"], "bad --vip address", "bad VIP")
+    bad_config("nf-lb", ["--backend", "10.0.1.1@zz"], "bad --backend", "bad backend MAC")
+    bad_config("nf-lb", ["--table-size", "65536"], "not a prime", "table size not a prime")
+    bad_config("nf-lb", ["--vip", VIP, "--client-if", "in0", "--backend-if", "out0", "--backends", "@TMP/be"],
+               "bad backend '10.0.1.1 02:00'", "bad backend file line", files={"be": "10.0.1.1 02:00\n"})
+
+
 def main():
-    tests = [test_fwd, tests_firewall, test_nat, test_monitor]
+    tests = [test_fwd, tests_firewall, test_nat, test_monitor, test_lb]
     only = sys.argv[1:]
     print("KTAP version 1\n# suite: nf host tests")
     for t in tests:

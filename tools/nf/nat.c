@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "neigh.h"
 #include "nf.h"
 
 #define NAT_MAX_FORWARDS 64
@@ -48,11 +49,6 @@ struct nat_forward {
 	uint32_t in_addr;
 };
 
-struct nat_neigh {
-	uint32_t addr;
-	uint8_t mac[6];
-};
-
 struct nat {
 	const char *inside_name, *outside_name;
 	int inside, outside;		/* ifindex */
@@ -67,9 +63,9 @@ struct nat {
 	struct nat_conn *conns, *free_list;
 	struct nat_conn *out_hash[1 << NAT_HASH_BITS], *in_hash[1 << NAT_HASH_BITS];
 	uint8_t *port_used[NAT_PROTOS];	/* 65536 each: 1 taken, 2 forwarded */
-	struct nat_neigh neigh[256];	/* inside IPv4 -> MAC, by low address byte */
+	struct nf_neigh_table neigh;	/* inside hosts */
 	unsigned long active;
-	uint64_t created, expired, out_packets, in_packets, arp_answered, arp_probes,
+	uint64_t created, expired, out_packets, in_packets, arp_answered,
 		 no_conn, untranslatable, fragments, no_ports, table_full, malformed, passed;
 };
 
@@ -214,53 +210,16 @@ static void nat_touch(struct nat_conn *c, const struct ns_pkt *p, int inbound, u
 		c->state = CONN_ESTABLISHED;	/* the answer to the opener */
 }
 
-static struct nat_neigh *nat_neigh(struct nat *nat, uint32_t addr)
-{
-	return &nat->neigh[ntohl(addr) & 0xff];
-}
-
-static void nat_learn(struct nat *nat, uint32_t addr, const uint8_t *mac)
-{
-	struct nat_neigh *n = nat_neigh(nat, addr);
-
-	n->addr = addr;
-	memcpy(n->mac, mac, 6);
-}
-
-static void nat_arp_probe(struct nat *nat, struct ns_worker *w, uint32_t target)
-{
-	uint8_t f[42] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-	static const uint8_t hdr[8] = { 0, 1, 8, 0, 6, 4, 0, 1 };
-
-	memcpy(f + 6, nat->public_mac, 6);
-	f[12] = 0x08;
-	f[13] = 0x06;
-	memcpy(f + 14, hdr, 8);
-	memcpy(f + 22, nat->public_mac, 6);
-	memcpy(f + 28, &nat->public_addr, 4);
-	memcpy(f + 38, &target, 4);
-	nf_inject(w, f, sizeof(f), nat->inside);
-	nat->arp_probes++;
-}
-
 /* ARP: answer for the public address outside; learn (and absorb answers to us) inside. */
 static void nat_arp(struct nat *nat, struct netslice_iov *iov, struct ns_pkt *p)
 {
-	const uint8_t *arp = p->data + p->l3_off;
-	uint32_t spa, tpa;
-
 	if ((int)iov->ifindex == nat->outside &&
 	    ns_arp_answer(p, nat->public_addr, nat->public_mac)) {
 		iov->action = NETSLICE_TX_IFINDEX;
 		nat->arp_answered++;
 		return;
 	}
-	if ((int)iov->ifindex != nat->inside || p->caplen < (size_t)p->l3_off + 28)
-		return;
-	memcpy(&spa, arp + 14, 4);
-	memcpy(&tpa, arp + 24, 4);
-	nat_learn(nat, spa, arp + 8);
-	if (tpa == nat->public_addr)
+	if ((int)iov->ifindex == nat->inside && nf_neigh_arp(&nat->neigh, p, nat->public_addr))
 		ns_iov_drop(iov);
 }
 
@@ -274,7 +233,7 @@ static void nat_outbound(struct nat *nat, struct netslice_iov *iov, struct ns_pk
 
 	memcpy(&in_addr, f->saddr, 4);
 	memcpy(&rem_addr, f->daddr, 4);
-	nat_learn(nat, in_addr, eth->ether_shost);
+	nf_neigh_learn(&nat->neigh, in_addr, eth->ether_shost);
 	c = nat_find_out(nat, p->l4_proto, in_addr, f->sport, rem_addr, rem_port);
 	if (c && nat_expired(nat, c, now)) {
 		nat_remove(nat, c);
@@ -325,7 +284,7 @@ static void nat_inbound(struct nat *nat, struct ns_worker *w, struct netslice_io
 	uint16_t rem_port = p->l4_proto == IPPROTO_ICMP ? 0 : f->sport;
 	const struct nat_forward *fwd;
 	struct nat_conn *c, tmpl;
-	struct nat_neigh *n;
+	uint8_t mac[6];
 	uint32_t rem_addr;
 
 	memcpy(&rem_addr, f->saddr, 4);
@@ -341,9 +300,9 @@ static void nat_inbound(struct nat *nat, struct ns_worker *w, struct netslice_io
 			ns_iov_drop(iov);
 			return;
 		}
-		n = nat_neigh(nat, fwd->in_addr);
-		if (n->addr != fwd->in_addr) {
-			nat_arp_probe(nat, w, fwd->in_addr);
+		if (nf_neigh_lookup(&nat->neigh, fwd->in_addr, mac)) {
+			nf_neigh_probe(&nat->neigh, w, nat->inside, nat->public_mac,
+				       nat->public_addr, fwd->in_addr);
 			ns_iov_drop(iov);
 			return;
 		}
@@ -355,7 +314,7 @@ static void nat_inbound(struct nat *nat, struct ns_worker *w, struct netslice_io
 		tmpl.rem_port = rem_port;
 		tmpl.pub_port = fwd->pub_port;
 		tmpl.dnat = 1;
-		memcpy(tmpl.in_mac, n->mac, 6);
+		memcpy(tmpl.in_mac, mac, 6);
 		c = nat_add(nat, &tmpl);
 		if (!c) {
 			ns_iov_drop(iov);
@@ -449,7 +408,7 @@ static void nat_report(struct json *j, FILE *f, void *arg)
 	struct nat *nat = arg;
 	const uint64_t v[] = {
 		nat->created, nat->expired, nat->out_packets, nat->in_packets, nat->arp_answered,
-		nat->arp_probes, nat->no_conn, nat->untranslatable, nat->fragments, nat->no_ports,
+		nat->neigh.probes, nat->no_conn, nat->untranslatable, nat->fragments, nat->no_ports,
 		nat->table_full, nat->malformed, nat->passed,
 	};
 	unsigned int i;
@@ -548,6 +507,7 @@ static int nat_setup(void *arg)
 		nf_err("--inside and --outside name the same interface");
 		return -1;
 	}
+	nf_neigh_init(&nat->neigh);
 	nat->conns = calloc(nat->max_conns, sizeof(*nat->conns));
 	for (p = 0; p < NAT_PROTOS; p++)
 		nat->port_used[p] = calloc(65536, 1);

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nf-lb: an L4 load balancer for one virtual IPv4 address. New flows to
+ * the VIP pick a backend by Maglev consistent hashing (Eisenbud et al.,
+ * NSDI 2016): each backend fills a lookup table of prime size M by its
+ * own permutation, so adding or removing one backend remaps about 1/N of
+ * the flows. A flow then keeps its backend (per-flow affinity table) even
+ * when the backend set changes, until it idles out.
+ *
+ * Forward: destination IP and MAC become the backend's (checksums fixed
+ * incrementally; headers only). Return: packets from a backend's service
+ * port get the VIP back as source. The NF answers ARP for the VIP on the
+ * client side with that interface's MAC, and learns backend MACs from
+ * ARP (probing for one it has not heard from; that first packet is
+ * dropped and the client retries).
+ *
+ * Workers share nothing on the packet path: the module steers both
+ * directions of a flow to one slice, so each worker keeps its own affinity
+ * table; the backend set and Maglev table are read-only, swapped on SIGHUP
+ * with ns_run_synchronize().
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "neigh.h"
+#include "nf.h"
+
+#define LB_MAX_BACKENDS 256
+#define LB_AFFINITY_SLOTS 65536	/* per worker */
+
+struct lb_backend {
+	uint32_t addr;
+	uint8_t mac[6];
+	int has_mac;		/* configured; otherwise learned */
+	uint64_t flows, packets;
+	uint32_t share;		/* Maglev table entries */
+};
+
+struct lb_set {
+	struct lb_backend backends[LB_MAX_BACKENDS];
+	unsigned int n;
+	int32_t *table;		/* M entries: backend index */
+};
+
+struct lb_flow {
+	struct ns_flow key;
+	uint32_t backend;	/* address: survives reloads */
+	uint64_t last_ms;
+};
+
+struct lb {
+	uint32_t vip;
+	uint16_t vport;		/* network order; 0: every port */
+	const char *client_name, *backend_name, *file;
+	int client_if, backend_if;
+	uint8_t vip_mac[6];
+	unsigned long table_size, affinity_timeout, seed;
+	struct lb_set *set;	/* read by workers; swapped on reload */
+	struct lb_backend cmdline[LB_MAX_BACKENDS];
+	unsigned int nr_cmdline, reloads;
+	struct nf_neigh_table neigh;
+	uint64_t affinity_hits, new_flows, returned, arp_answered, no_mac, no_backend;
+};
+
+static struct lb lb_state = {
+	.table_size = 65537,
+	.affinity_timeout = 300,
+	.seed = 0x6c62,
+};
+
+static void lb_count(uint64_t *c, uint64_t v)
+{
+	__atomic_add_fetch(c, v, __ATOMIC_RELAXED);
+}
+
+static uint32_t lb_addr_hash(uint32_t addr, uint32_t seed)
+{
+	struct ns_flow f = { .family = AF_INET };
+
+	memcpy(f.saddr, &addr, 4);
+	return ns_flow_hash(&f, seed);
+}
+
+/* Maglev population (the paper's Pseudocode 1). */
+static int lb_populate(struct lb *lb, struct lb_set *set)
+{
+	unsigned long m = lb->table_size, filled = 0;
+	uint32_t *offset, *skip, *next;
+	unsigned int i;
+	uint32_t c;
+
+	set->table = malloc(m * sizeof(*set->table));
+	offset = calloc(set->n, sizeof(*offset));
+	skip = calloc(set->n, sizeof(*skip));
+	next = calloc(set->n, sizeof(*next));
+	if (!set->table || !offset || !skip || !next) {
+		free(offset);
+		free(skip);
+		free(next);
+		return -ENOMEM;
+	}
+	for (i = 0; i < set->n; i++) {
+		offset[i] = lb_addr_hash(set->backends[i].addr, (uint32_t)lb->seed) % m;
+		skip[i] = lb_addr_hash(set->backends[i].addr, (uint32_t)lb->seed + 1) % (m - 1) + 1;
+	}
+	memset(set->table, 0xff, m * sizeof(*set->table));
+	while (set->n && filled < m) {
+		for (i = 0; i < set->n && filled < m; i++) {
+			do {
+				c = (uint32_t)((offset[i] + (uint64_t)next[i] * skip[i]) % m);
+				next[i]++;
+			} while (set->table[c] >= 0);
+			set->table[c] = (int32_t)i;
+			set->backends[i].share++;
+			filled++;
+		}
+	}
+	free(offset);
+	free(skip);
+	free(next);
+	return 0;
+}
+
+/* "ADDR" or "ADDR@MAC" (also "ADDR MAC" in files). */
+static int lb_parse_backend(const char *s, struct lb_backend *b)
+{
+	char addr[16];
+	const char *sep = strpbrk(s, "@ \t");
+	size_t len = sep ? (size_t)(sep - s) : strlen(s);
+
+	memset(b, 0, sizeof(*b));
+	if (!len || len >= sizeof(addr))
+		return -1;
+	memcpy(addr, s, len);
+	addr[len] = '\0';
+	if (inet_pton(AF_INET, addr, &b->addr) != 1)
+		return -1;
+	if (sep) {
+		sep += strspn(sep, "@ \t");
+		if (ns_mac_parse(sep, b->mac))
+			return -1;
+		b->has_mac = 1;
+	}
+	return 0;
+}
+
+static struct lb_set *lb_load(struct lb *lb)
+{
+	struct lb_set *set = calloc(1, sizeof(*set));
+	char line[128];
+	unsigned int lineno = 0;
+	FILE *f;
+
+	if (!set)
+		return NULL;
+	memcpy(set->backends, lb->cmdline, lb->nr_cmdline * sizeof(lb->cmdline[0]));
+	set->n = lb->nr_cmdline;
+	if (lb->file) {
+		f = fopen(lb->file, "re");
+		if (!f) {
+			nf_err("cannot read backend file %s: %s", lb->file, strerror(errno));
+			goto err_free;
+		}
+		while (fgets(line, sizeof(line), f)) {
+			lineno++;
+			line[strcspn(line, "#\r\n")] = '\0';
+			if (!line[strspn(line, " \t")])
+				continue;
+			if (set->n == LB_MAX_BACKENDS ||
+			    lb_parse_backend(line + strspn(line, " \t"), &set->backends[set->n])) {
+				nf_err("%s:%u: bad backend '%s' (ADDR [MAC])", lb->file, lineno, line);
+				fclose(f);
+				goto err_free;
+			}
+			set->n++;
+		}
+		fclose(f);
+	}
+	if (!set->n) {
+		nf_err("no backends (--backend ADDR[@MAC] or --backends FILE)");
+		goto err_free;
+	}
+	if (!lb_populate(lb, set))
+		return set;
+err_free:
+	free(set);
+	return NULL;
+}
+
+static void lb_free(struct lb_set *set)
+{
+	if (set)
+		free(set->table);
+	free(set);
+}
+
+static struct lb_backend *lb_find(struct lb_set *set, uint32_t addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < set->n; i++)
+		if (set->backends[i].addr == addr)
+			return &set->backends[i];
+	return NULL;
+}
+
+/* The flow's backend: its affinity entry if alive and still a backend, else Maglev's. */
+static struct lb_backend *lb_pick(struct lb *lb, struct lb_set *set, struct lb_flow *aff,
+				  const struct ns_flow *f, uint64_t now)
+{
+	uint32_t h = ns_flow_hash(f, (uint32_t)lb->seed);
+	struct lb_flow *e = &aff[h % LB_AFFINITY_SLOTS];
+	struct lb_backend *b;
+
+	if (!memcmp(&e->key, f, sizeof(*f)) && now - e->last_ms <= lb->affinity_timeout * 1000 &&
+	    (b = lb_find(set, e->backend))) {
+		e->last_ms = now;
+		lb_count(&lb->affinity_hits, 1);
+		return b;
+	}
+	b = &set->backends[set->table[h % lb->table_size]];
+	e->key = *f;
+	e->backend = b->addr;
+	e->last_ms = now;
+	lb_count(&b->flows, 1);
+	lb_count(&lb->new_flows, 1);
+	return b;
+}
+
+static void lb_forward(struct lb *lb, struct ns_worker *w, struct netslice_iov *iov,
+		       struct ns_pkt *p, const struct ns_flow *f, struct lb_set *set)
+{
+	struct lb_backend *b = lb_pick(lb, set, w->priv, f, nf_now_ms());
+	uint8_t mac[6];
+
+	if (b->has_mac) {
+		memcpy(mac, b->mac, 6);
+	} else if (nf_neigh_lookup(&lb->neigh, b->addr, mac)) {
+		nf_neigh_probe(&lb->neigh, w, lb->backend_if, lb->vip_mac, lb->vip, b->addr);
+		lb_count(&lb->no_mac, 1);
+		ns_iov_drop(iov);
+		return;
+	}
+	ns_pkt_set_addr(p, 1, &b->addr);
+	memcpy(ns_pkt_eth(p)->ether_dhost, mac, 6);
+	lb_count(&b->packets, 1);
+}
+
+static void lb_one(struct lb *lb, struct ns_worker *w, struct netslice_iov *iov,
+		   struct lb_set *set)
+{
+	int client_side = (int)iov->ifindex == lb->client_if;
+	uint32_t saddr, daddr;
+	struct ns_flow f;
+	struct ns_pkt p;
+
+	if (ns_pkt_parse(&p, ns_iov_data(iov), iov->rlen, iov->wire_len))
+		return;		/* not ours to judge: pass it on */
+	if (p.eth_type == ETHERTYPE_ARP) {
+		if (client_side && ns_arp_answer(&p, lb->vip, lb->vip_mac)) {
+			iov->action = NETSLICE_TX_IFINDEX;
+			lb_count(&lb->arp_answered, 1);
+		} else if (!client_side && nf_neigh_arp(&lb->neigh, &p, lb->vip)) {
+			ns_iov_drop(iov);
+		}
+		return;
+	}
+	if (ns_pkt_flow(&p, &f) || p.family != AF_INET ||
+	    (p.l4_proto != IPPROTO_TCP && p.l4_proto != IPPROTO_UDP) || !p.l4_off)
+		return;
+	memcpy(&saddr, f.saddr, 4);
+	memcpy(&daddr, f.daddr, 4);
+	if (client_side && daddr == lb->vip && (!lb->vport || f.dport == lb->vport)) {
+		lb_forward(lb, w, iov, &p, &f, set);
+	} else if (!client_side && (!lb->vport || f.sport == lb->vport) && lb_find(set, saddr)) {
+		ns_pkt_set_addr(&p, 0, &lb->vip);
+		lb_count(&lb->returned, 1);
+	}
+}
+
+static void lb_process(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, void *arg)
+{
+	struct lb *lb = arg;
+	struct lb_set *set = __atomic_load_n(&lb->set, __ATOMIC_ACQUIRE);
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		lb_one(lb, w, &iov[i], set);
+}
+
+static int lb_worker_init(struct ns_worker *w, void *arg)
+{
+	(void)arg;
+	w->priv = calloc(LB_AFFINITY_SLOTS, sizeof(struct lb_flow));
+	return w->priv ? 0 : -ENOMEM;
+}
+
+static void lb_worker_fini(struct ns_worker *w, void *arg)
+{
+	(void)arg;
+	free(w->priv);
+}
+
+static void lb_reload(struct ns_run *run, void *arg)
+{
+	struct lb *lb = arg;
+	struct lb_set *new = lb_load(lb), *old = lb->set;
+	struct lb_backend *b;
+	unsigned int i;
+
+	if (!new) {
+		nf_err("reload failed; keeping %u backends", old->n);
+		return;
+	}
+	__atomic_store_n(&lb->set, new, __ATOMIC_RELEASE);
+	if (run)
+		ns_run_synchronize(run);
+	for (i = 0; i < old->n; i++)
+		if ((b = lb_find(new, old->backends[i].addr))) {
+			lb_count(&b->flows, old->backends[i].flows);
+			lb_count(&b->packets, old->backends[i].packets);
+		}
+	lb_free(old);
+	lb->reloads++;
+	nf_err("reloaded: %u backends", new->n);
+}
+
+static void lb_report(struct json *j, FILE *f, void *arg)
+{
+	struct lb *lb = arg;
+	struct lb_set *set = lb->set;
+	char addr[INET_ADDRSTRLEN];
+	unsigned int i;
+
+	if (j) {
+		json_u64(j, "reloads", lb->reloads);
+		json_u64(j, "new_flows", ns_worker_counter(&lb->new_flows));
+		json_u64(j, "affinity_hits", ns_worker_counter(&lb->affinity_hits));
+		json_u64(j, "returned", ns_worker_counter(&lb->returned));
+		json_u64(j, "arp_answered", ns_worker_counter(&lb->arp_answered));
+		json_u64(j, "arp_probes", ns_worker_counter(&lb->neigh.probes));
+		json_u64(j, "dropped_no_mac", ns_worker_counter(&lb->no_mac));
+		json_open(j, "backends", '[');
+	} else {
+		fprintf(f, "  %u backends (%lu-entry Maglev table), %llu new flows, "
+			"%llu affinity hits, %llu returned\n  %-16s %10s %12s %10s\n", set->n,
+			lb->table_size, (unsigned long long)ns_worker_counter(&lb->new_flows),
+			(unsigned long long)ns_worker_counter(&lb->affinity_hits),
+			(unsigned long long)ns_worker_counter(&lb->returned), "backend", "flows",
+			"packets", "share");
+	}
+	for (i = 0; i < set->n; i++) {
+		struct lb_backend *b = &set->backends[i];
+
+		inet_ntop(AF_INET, &b->addr, addr, sizeof(addr));
+		if (j) {
+			json_open(j, NULL, '{');
+			json_str(j, "addr", addr);
+			json_u64(j, "flows", ns_worker_counter(&b->flows));
+			json_u64(j, "packets", ns_worker_counter(&b->packets));
+			json_u64(j, "table_share", b->share);
+			json_close(j, '}');
+		} else {
+			fprintf(f, "  %-16s %10llu %12llu %9.1f%%\n", addr,
+				(unsigned long long)ns_worker_counter(&b->flows),
+				(unsigned long long)ns_worker_counter(&b->packets),
+				100.0 * b->share / (double)lb->table_size);
+		}
+	}
+	if (j)
+		json_close(j, ']');
+}
+
+enum {
+	OPT_VIP = NF_OPT_BASE, OPT_BACKEND, OPT_BACKENDS, OPT_CLIENT_IF, OPT_BACKEND_IF,
+	OPT_TABLE_SIZE, OPT_AFFINITY, OPT_SEED,
+};
+
+static int lb_is_prime(unsigned long n)
+{
+	unsigned long d;
+
+	for (d = 2; d * d <= n; d++)
+		if (n % d == 0)
+			return 0;
+	return n > 2;
+}
+
+static int lb_option(void *arg, int val, const char *value)
+{
+	struct lb *lb = arg;
+	unsigned int port = 0;
+	char addr[16], tail;
+
+	switch (val) {
+	case OPT_VIP:
+		if (sscanf(value, "%15[0-9.]%c", addr, &tail) != 1 &&
+		    (sscanf(value, "%15[0-9.]:%u%c", addr, &port, &tail) != 2 || !port ||
+		     port > 65535)) {
+			nf_err("bad --vip '%s' (ADDR or ADDR:PORT)", value);
+			return -1;
+		}
+		if (inet_pton(AF_INET, addr, &lb->vip) != 1) {
+			nf_err("bad --vip address '%s'", addr);
+			return -1;
+		}
+		lb->vport = htons((uint16_t)port);
+		return 0;
+	case OPT_BACKEND:
+		if (lb->nr_cmdline == LB_MAX_BACKENDS ||
+		    lb_parse_backend(value, &lb->cmdline[lb->nr_cmdline])) {
+			nf_err("bad --backend '%s' (ADDR or ADDR@MAC)", value);
+			return -1;
+		}
+		lb->nr_cmdline++;
+		return 0;
+	case OPT_BACKENDS:
+		lb->file = value;
+		return 0;
+	case OPT_CLIENT_IF:
+		lb->client_name = value;
+		return 0;
+	case OPT_BACKEND_IF:
+		lb->backend_name = value;
+		return 0;
+	case OPT_TABLE_SIZE:
+		if (nf_parse_uint("--table-size", value, 3, 1UL << 24, &lb->table_size))
+			return -1;
+		if (!lb_is_prime(lb->table_size)) {
+			nf_err("--table-size %lu is not a prime", lb->table_size);
+			return -1;
+		}
+		return 0;
+	case OPT_AFFINITY:
+		return nf_parse_uint("--affinity-timeout", value, 1, 86400, &lb->affinity_timeout);
+	}
+	return nf_parse_uint("--seed", value, 0, UINT32_MAX, &lb->seed);
+}
+
+static int lb_setup(void *arg)
+{
+	struct lb *lb = arg;
+
+	if (!lb->vip || !lb->client_name || !lb->backend_name) {
+		nf_err("--vip ADDR[:PORT], --client-if IF and --backend-if IF are required");
+		return -1;
+	}
+	lb->client_if = nf_ifindex(lb->client_name);
+	lb->backend_if = lb->client_if ? nf_ifindex(lb->backend_name) : 0;
+	if (!lb->backend_if || nf_ifmac(lb->client_name, lb->vip_mac))
+		return -1;
+	nf_neigh_init(&lb->neigh);
+	lb->set = lb_load(lb);
+	return lb->set ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "vip", required_argument, NULL, OPT_VIP },
+		{ "backend", required_argument, NULL, OPT_BACKEND },
+		{ "backends", required_argument, NULL, OPT_BACKENDS },
+		{ "client-if", required_argument, NULL, OPT_CLIENT_IF },
+		{ "backend-if", required_argument, NULL, OPT_BACKEND_IF },
+		{ "table-size", required_argument, NULL, OPT_TABLE_SIZE },
+		{ "affinity-timeout", required_argument, NULL, OPT_AFFINITY },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const struct nf lb = {
+		.name = "nf-lb",
+		.summary = "Balance TCP/UDP flows to a virtual IPv4 address over backends (Maglev).",
+		.usage = "      --vip ADDR[:PORT]  the virtual address (and port; default all ports)\n"
+			 "      --client-if IF     the interface clients are on; ARP for the VIP is\n"
+			 "                         answered there with its MAC\n"
+			 "      --backend-if IF    the interface backends are on (required)\n"
+			 "      --backend ADDR[@MAC]  a backend (repeatable); MAC learned if absent\n"
+			 "      --backends FILE    backends, one 'ADDR [MAC]' per line; SIGHUP reloads\n"
+			 "      --table-size M     Maglev table size, a prime (65537)\n"
+			 "      --affinity-timeout SEC  idle time before a flow may move (300)\n"
+			 "      --seed N           hash seed (fixed by default: same spread every run)\n",
+		.slicing = "auto",
+		.options = options,
+		.arg = &lb_state,
+		.option = lb_option,
+		.setup = lb_setup,
+		.worker_init = lb_worker_init,
+		.worker_fini = lb_worker_fini,
+		.process = lb_process,
+		.reload = lb_reload,
+		.report = lb_report,
+	};
+	int ret = nf_main(argc, argv, &lb);
+
+	lb_free(lb_state.set);
+	return ret;
+}
