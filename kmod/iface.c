@@ -15,6 +15,7 @@
 
 #include "iface.h"
 #include "rx.h"
+#include "slice.h"
 
 LIST_HEAD(ns_ifaces);
 
@@ -48,7 +49,7 @@ static bool ns_dev_records_rx_queue(const struct net_device *dev)
 	return !(dev->rtnl_link_ops && !strcmp(dev->rtnl_link_ops->kind, "veth"));
 }
 
-static int ns_iface_attach_dev(struct net_device *dev)
+static int ns_iface_attach_dev(struct net_device *dev, u16 slice_first, u16 slice_count)
 {
 	struct ns_iface *iface;
 	int err;
@@ -63,6 +64,8 @@ static int ns_iface_attach_dev(struct net_device *dev)
 	iface->dev = dev;
 	iface->pair_ifindex = dev->ifindex;
 	iface->hashed = !ns_dev_records_rx_queue(dev);
+	iface->slice_first = slice_first;
+	iface->slice_count = slice_count;
 
 	err = netdev_rx_handler_register(dev, ns_rx_handler, iface);
 	if (err == -EBUSY)
@@ -78,8 +81,9 @@ static int ns_iface_attach_dev(struct net_device *dev)
 
 	dev_hold(dev);
 	list_add_tail_rcu(&iface->list, &ns_ifaces);
-	pr_info("attached %s (%s)\n", dev->name,
-		iface->hashed ? "flow hash steering" : "RX queue steering");
+	pr_info("attached %s (%s, slices %u-%u)\n", dev->name,
+		iface->hashed ? "flow hash steering" : "RX queue steering",
+		slice_first, slice_first + slice_count - 1);
 	return 0;
 
 err_free_iface:
@@ -98,8 +102,9 @@ static void ns_iface_detach(struct ns_iface *iface)
 	kfree_rcu(iface, rcu);
 }
 
-/* Attach NAME, and PAIR_NAME as its pair if given. Caller holds RTNL. */
-static int ns_iface_attach_locked(const char *name, const char *pair_name)
+/* Attach NAME, and PAIR_NAME as its pair if given, to the slice range. */
+static int ns_iface_attach_locked(const char *name, const char *pair_name, u16 slice_first,
+				  u16 slice_count)
 {
 	struct net_device *dev, *pair = NULL;
 	struct ns_iface *a, *b;
@@ -123,12 +128,12 @@ static int ns_iface_attach_locked(const char *name, const char *pair_name)
 		}
 	}
 
-	err = ns_iface_attach_dev(dev);
+	err = ns_iface_attach_dev(dev, slice_first, slice_count);
 	if (err)
 		return err;
 	if (!pair)
 		return 0;
-	err = ns_iface_attach_dev(pair);
+	err = ns_iface_attach_dev(pair, slice_first, slice_count);
 	if (err) {
 		ns_iface_detach(ns_iface_find_rtnl(dev));
 		return err;
@@ -140,24 +145,58 @@ static int ns_iface_attach_locked(const char *name, const char *pair_name)
 	return 0;
 }
 
-int ns_iface_attach(const char *name, const char *pair_name)
+int ns_iface_attach(const char *name, const char *pair_name, u16 slice_first, u16 slice_count)
 {
 	int err;
 
 	rtnl_lock();
-	err = ns_iface_attach_locked(name, pair_name);
+	err = ns_iface_attach_locked(name, pair_name, slice_first, slice_count);
 	rtnl_unlock();
 	return err;
 }
 
 /*
- * "va:vb,vc": va and vb as a pair, vc alone. Every entry is tried; the
- * result is the number attached, or the first error if none was.
+ * An entry's "@FIRST[-LAST]" slice range (cut off the entry), or every
+ * slice without one.
+ */
+static int ns_iface_parse_slices(char *entry, u16 *first, u16 *count)
+{
+	char *at = strrchr(entry, '@'), *dash;
+	unsigned int lo, hi;
+
+	*first = 0;
+	*count = ns_nr_slices;
+	if (!at)
+		return 0;
+	*at++ = '\0';
+	dash = strchr(at, '-');
+	if (dash)
+		*dash++ = '\0';
+	if (kstrtouint(at, 10, &lo))
+		lo = ns_nr_slices;
+	hi = lo;
+	if (dash && kstrtouint(dash, 10, &hi))
+		hi = ns_nr_slices;
+	if (lo > hi || hi >= ns_nr_slices) {
+		pr_err("cannot attach %s: bad slice range (slices are 0-%u)\n", entry,
+		       ns_nr_slices - 1);
+		return -EINVAL;
+	}
+	*first = lo;
+	*count = hi - lo + 1;
+	return 0;
+}
+
+/*
+ * "va:vb@0-1,vc": va and vb as a pair feeding slices 0 and 1, vc alone
+ * feeding every slice. Every entry is tried; the result is the number
+ * attached, or the first error if none was.
  */
 int ns_iface_attach_list(const char *spec)
 {
 	char *copy, *cur, *entry, *pair;
 	int attached = 0, first_err = 0, err;
+	u16 first, count;
 
 	copy = kstrdup(spec, GFP_KERNEL);
 	if (!copy)
@@ -166,10 +205,15 @@ int ns_iface_attach_list(const char *spec)
 	while ((entry = strsep(&cur, ",")) != NULL) {
 		if (!*entry)
 			continue;
+		err = ns_iface_parse_slices(entry, &first, &count);
+		if (err) {
+			first_err = first_err ?: err;
+			continue;
+		}
 		pair = strchr(entry, ':');
 		if (pair)
 			*pair++ = '\0';
-		err = ns_iface_attach(entry, pair);
+		err = ns_iface_attach(entry, pair, first, count);
 		if (!err)
 			attached++;
 		else if (!first_err)

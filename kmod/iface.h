@@ -14,15 +14,23 @@ struct ns_iface {
 	struct net_device *dev;
 	int pair_ifindex;	/* default egress; its own ifindex when alone */
 	bool hashed;		/* driver records no RX queue: steer by hash */
+	u16 slice_first;	/* its packets go to slices first..first+count-1 */
+	u16 slice_count;
 	struct list_head list;	/* in ns_ifaces, under RTNL, RCU readers */
 	struct rcu_head rcu;
 };
 
 int ns_iface_attach_list(const char *spec);
-int ns_iface_attach(const char *name, const char *pair_name);
+int ns_iface_attach(const char *name, const char *pair_name, u16 slice_first, u16 slice_count);
 void ns_iface_detach_all(void);
 int ns_iface_notifier_register(void);
 void ns_iface_notifier_unregister(void);
+
+/* Does iface feed slice id? */
+static inline bool ns_iface_feeds(const struct ns_iface *iface, unsigned int id)
+{
+	return id >= iface->slice_first && id - iface->slice_first < iface->slice_count;
+}
 
 /* Under rcu_read_lock(): the attached interface with this ifindex. */
 struct ns_iface *ns_iface_find_rcu(int ifindex);

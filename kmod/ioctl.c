@@ -199,12 +199,12 @@ static long ns_ioctl_slice_set(struct ns_slice *slice, void __user *uarg)
 }
 
 /* The RX queues of dev that map to this slice, as a bitmap of the first 64. */
-static u64 ns_queue_mask(const struct ns_slice *slice, const struct net_device *dev)
+static u64 ns_queue_mask(const struct ns_slice *slice, const struct ns_iface *iface)
 {
-	unsigned int q, nq = min_t(unsigned int, dev->real_num_rx_queues, 64);
+	unsigned int nq = min_t(unsigned int, iface->dev->real_num_rx_queues, 64), q;
 	u64 mask = 0;
 
-	for (q = slice->id % ns_nr_slices; q < nq; q += ns_nr_slices)
+	for (q = slice->id - iface->slice_first; q < nq; q += iface->slice_count)
 		mask |= BIT_ULL(q);
 	return mask;
 }
@@ -228,6 +228,8 @@ static long ns_ioctl_info_get(struct ns_slice *slice, void __user *uarg)
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(iface, &ns_ifaces, list) {
+		if (!ns_iface_feeds(iface, slice->id))
+			continue;
 		if (info->nr_ifaces < NETSLICE_MAX_IFACES) {
 			ii = &info->ifaces[info->nr_ifaces];
 			ii->ifindex = iface->dev->ifindex;
@@ -236,7 +238,7 @@ static long ns_ioctl_info_get(struct ns_slice *slice, void __user *uarg)
 			if (iface->hashed)
 				ii->flags = NETSLICE_IFACE_HASHED;
 			else
-				ii->queue_mask = ns_queue_mask(slice, iface->dev);
+				ii->queue_mask = ns_queue_mask(slice, iface);
 		}
 		info->nr_ifaces++;
 	}

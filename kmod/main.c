@@ -141,7 +141,8 @@ MODULE_PARM_DESC(store_timeout_ms, "how long a payload may stay parked (default 
 
 static char *ifaces = "";
 module_param(ifaces, charp, 0444);
-MODULE_PARM_DESC(ifaces, "interfaces to attach: \"va:vb,vc\" pairs va with vb, vc alone");
+MODULE_PARM_DESC(ifaces,
+		 "interfaces to attach: \"va:vb@0-1,vc\" pairs va with vb on slices 0-1, vc alone on all");
 
 bool ns_symmetric_hash = true;
 module_param_named(symmetric_hash, ns_symmetric_hash, bool, 0444);

@@ -36,7 +36,7 @@ static struct ns_slice *ns_rx_pick_slice(const struct ns_iface *iface,
 		*queue = NETSLICE_QUEUE_NONE;
 		key = ns_symmetric_hash ? __skb_get_hash_symmetric(skb) : skb_get_hash(skb);
 	}
-	return &ns_slices[key % ns_nr_slices];
+	return &ns_slices[iface->slice_first + key % iface->slice_count];
 }
 
 static void ns_rx_wake(struct ns_slice *slice)
