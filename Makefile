@@ -28,8 +28,9 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 LIB_A := $(B)/libnetslice.a
 LIB_SO := $(B)/libnetslice.so
 PC := $(B)/netslice.pc
-NFS := nf-fwd nf-firewall nf-monitor nf-nat nf-lb
+NFS := nf-fwd nf-firewall nf-monitor nf-nat nf-lb nf-ipsec
 NF_COMMON := $(patsubst %.c,$(B)/%.o,$(filter-out $(NFS:nf-%=tools/nf/%.c),$(wildcard tools/nf/*.c)))
+NF_LIBS_ipsec := -lcrypto
 TOOLS := $(B)/bin/netslice-info $(NFS:%=$(B)/bin/%)
 HOST_TESTS := $(B)/tests/test_cpulist $(B)/tests/test_slicing $(B)/tests/test_pkt
 GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
