@@ -34,7 +34,7 @@ NF_LIBS_ipsec := -lcrypto
 TOOLS := $(B)/bin/netslice-info $(NFS:%=$(B)/bin/%)
 HOST_TESTS := $(B)/tests/test_cpulist $(B)/tests/test_slicing $(B)/tests/test_pkt
 GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
-	$(B)/tests/slice_check $(B)/tests/slice_nf
+	$(B)/tests/slice_check $(B)/tests/slice_nf $(B)/tests/nfclient
 
 .PHONY: all module lib tools deps check demo install lint clean test-bins
 

@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make demo: boot a guest, build the demo topology, load netslice on the
-# DUT and forward live traffic through netslice-fwd, whole packets and
+# DUT and forward live traffic through nf-fwd, whole packets and
 # then header-sliced, with the bytes each moved to and from user space.
 #
 #   namespace gen          DUT (guest root namespace)             namespace sink
-#   gen0 10.99.0.1 <--veth--> dut0 [netslice-fwd] dut1 <--veth--> sink0 10.99.0.2
+#   gen0 10.99.0.1 <--veth--> dut0 [nf-fwd] dut1 <--veth--> sink0 10.99.0.2
 #
 # NETSLICE_DEMO_KERNEL picks the guest kernel (default 6.12).
 set -euo pipefail
@@ -25,7 +25,7 @@ fi
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "topology: gen -- veth -- dut0 [netslice + netslice-fwd] dut1 -- veth -- sink"
+step "topology: gen -- veth -- dut0 [netslice + nf-fwd] dut1 -- veth -- sink"
 ns_module_loaded && rmmod netslice
 ns_topology 2
 ip -n "$gen" addr add 10.99.0.1/24 dev gen0

@@ -168,9 +168,9 @@ ns_stop_bg() {
 	return $rc
 }
 
-# ns_start_fwd [ARGS]: run netslice-fwd in the background until cleanup.
+# ns_start_fwd [ARGS]: run nf-fwd in the background until cleanup.
 ns_start_fwd() {
-	ns_start_bg forwarding netslice-fwd "$@"
+	ns_start_bg "running on" nf-fwd "$@"
 	local rc=$?
 	fwd_pid=$bg_pid
 	fwd_out=$bg_out
@@ -205,7 +205,7 @@ ns_tcp_transfer() {
 	rm -f "$ready" "$ready.out"
 }
 
-# ns_tcp_via_fwd [FWD_ARGS...]: 8 MiB over TCP through netslice-fwd FWD_ARGS
+# ns_tcp_via_fwd [FWD_ARGS...]: 8 MiB over TCP through nf-fwd FWD_ARGS
 # (module loaded on a fresh topology), intact; the forwarder exits cleanly.
 ns_tcp_via_fwd() {
 	ns_topology 1 || return 1

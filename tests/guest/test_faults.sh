@@ -46,7 +46,7 @@ kill_forwarder() {
 	start_traffic
 	for ((i = 0; i < KILLS; i++)); do
 		before=$(ns_stat_sum read_packets)
-		netslice-fwd -b 64 >/dev/null 2>&1 &
+		nf-fwd -b 64 -m off >/dev/null 2>&1 &
 		pid=$!
 		ns_busywait 10000 read_grows "$before" ||
 			{ ns_diag "round $i: the forwarder read nothing"; kill -9 "$pid"; return 1; }

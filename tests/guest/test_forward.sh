@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Forwarding through netslice-fwd: every frame arrives exactly once and
+# Forwarding through nf-fwd: every frame arrives exactly once and
 # byte-identical, and the per-slice counters add up exactly.
 #
-#   gen: gen0 --veth-- dut0 [netslice + netslice-fwd] dut1 --veth-- sink: sink0
+#   gen: gen0 --veth-- dut0 [netslice + nf-fwd] dut1 --veth-- sink: sink0
 . "$(dirname "$0")/lib.sh"
 
 ns_plan 7

@@ -1,0 +1,285 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The bundled NFs on real traffic through the module: firewall, NAT, load
+# balancer, IPsec tunnel, monitor, and their configuration errors.
+#
+#   gen: gen0 --veth-- dut0 [netslice + NF] dut1 --veth-- sink: sink0
+. "$(dirname "$0")/lib.sh"
+
+ns_plan 7
+ns_module_loaded && rmmod netslice
+
+# nf_start NAME ARGS...: run an NF with --json until cleanup; sets nf_pid, nf_out.
+nf_start() {
+	ns_start_bg "running on" "$@" --json || { sed 's/^/# nf: /' "$bg_out"; return 1; }
+	nf_pid=$bg_pid
+	nf_out=$bg_out
+}
+
+# nf_stop: SIGTERM, then its JSON summary in $nf_json.
+nf_stop() {
+	kill -TERM "$nf_pid" && wait "$nf_pid" || { sed 's/^/# nf: /' "$nf_out"; return 1; }
+	nf_json=$(grep '^{"nf"' "$nf_out" | tail -n 1)
+	[ -n "$nf_json" ]
+}
+
+# js EXPR: a Python expression over the summary j, printed.
+js() { python3 -c "import json,sys; j=json.loads(sys.argv[1]); print($1)" "$nf_json"; }
+
+# addrs: gen 10.99.0.1, sink 10.99.0.2 on the usual topology.
+addrs() {
+	ip -n "$gen" addr add 10.99.0.1/24 dev gen0 &&
+		ip -n "$sink" addr add 10.99.0.2/24 dev sink0
+}
+
+# serve NS PORT TAG: an nfclient server until cleanup.
+serve() {
+	ns_start_bg serving ip netns exec "$1" nfclient serve "$2" "$3"
+}
+
+# udp_in NS: UDP datagrams that reached the namespace's stack.
+udp_in() {
+	ip netns exec "$1" awk '/^Udp: [0-9]/ {print $2 + $3}' /proc/net/snmp
+}
+
+# connect_status: 0 connected, 1 refused (the SYN passed), 124 timed out (dropped).
+connect_status() {
+	local rc=0
+	ip netns exec "$gen" timeout 3 bash -c "exec 3<>/dev/tcp/10.99.0.2/$1" 2>/dev/null || rc=$?
+	echo "$rc"
+}
+
+firewall() {
+	local rules rc80 rc8080 rc22 u0 u1 i
+	ns_topology 1 && addrs || return 1
+	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
+	rules=$(mktemp)
+	cat >"$rules" <<-EOF
+		default drop
+		accept tcp to 10.99.0.2 dport 80
+		accept tcp to 10.99.0.2 dport 8080
+		accept tcp from 10.99.0.2 sport 80
+		accept tcp from 10.99.0.2 sport 8080
+		accept udp to 10.99.0.2 dport 53
+		accept udp dport 9
+	EOF
+	serve "$sink" 80 sink || return 1
+	nf_start nf-firewall --rules "$rules" || return 1
+	rc80=$(connect_status 80)
+	rc8080=$(connect_status 8080)
+	rc22=$(connect_status 22)
+	ns_diag "tcp connect: port 80 -> $rc80, 8080 -> $rc8080, 22 -> $rc22 (0 ok, 1 refused, 124 dropped)"
+	u0=$(udp_in "$sink")
+	for i in 1 2 3 4 5; do
+		ip netns exec "$gen" bash -c 'echo x >/dev/udp/10.99.0.2/53; echo y >/dev/udp/10.99.0.2/54'
+	done
+	ns_busywait 3000 eval '[ $(($(udp_in "$sink") - u0)) -ge 5 ]'
+	u1=$(udp_in "$sink")
+	ns_diag "UDP datagrams that reached sink: $((u1 - u0)) of 5 to port 53 and 5 to port 54"
+	# Reloads under traffic: every frame still crosses.
+	ns_traffic 20000 &
+	local tpid=$!
+	while kill -0 "$tpid" 2>/dev/null; do
+		kill -HUP "$nf_pid"
+		sleep 0.2
+	done
+	wait "$tpid" || { ns_diag "frames lost while reloading"; return 1; }
+	sed -i 's/dport 80$/dport 81/' "$rules"
+	local reloads
+	reloads=$(grep -c reloaded "$nf_out")
+	kill -HUP "$nf_pid"
+	ns_busywait 3000 eval '[ $(grep -c reloaded "$nf_out") -gt '"$reloads"' ]' || return 1
+	local rc80b
+	rc80b=$(connect_status 80)
+	nf_stop || return 1
+	ns_diag "after a reload that closes port 80: $rc80b; $(grep -c reloaded "$nf_out") reloads"
+	ns_diag "hits: $(js '[r["hits"] for r in j["nf-firewall"]["rules"]], j["nf-firewall"]["default"]')"
+	[ "$rc80" = 0 ] && [ "$rc8080" = 1 ] && [ "$rc22" = 124 ] && [ "$((u1 - u0))" = 5 ] &&
+		[ "$rc80b" = 124 ] && [ "$(js 'j["nf-firewall"]["rules"][4]["hits"]')" = 5 ] &&
+		[ "$(js 'j["nf-firewall"]["rules"][5]["hits"] >= 20000')" = True ] &&
+		[ "$(js 'j["nf-firewall"]["default"]["hits"] > 0')" = True ]
+}
+ns_check "nf-firewall: TCP and UDP pass or drop exactly as the rules say; SIGHUP under traffic loses nothing" firewall
+ns_run_cleanups
+
+nat() {
+	local out back ready
+	ns_topology 1 && addrs || return 1
+	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
+	serve "$sink" 80 sink && serve "$gen" 80 gen || return 1
+	nf_start nf-nat --inside dut0 --outside dut1 --public 10.99.0.100 \
+		--forward tcp:8080=10.99.0.1:80 || return 1
+	out=$(ip netns exec "$gen" nfclient ask 10.99.0.2 80) || return 1
+	ns_diag "gen asks sink:80 -> sink answers '$out'"
+	back=$(ip netns exec "$sink" nfclient ask 10.99.0.100 8080) || return 1
+	ns_diag "sink asks 10.99.0.100:8080 -> '$back'"
+	ip netns exec "$gen" ping -c 2 -W 2 10.99.0.2 >/dev/null || return 1
+	# 4 MiB, TSO on, sliced: every rewrite is on headers only.
+	ip netns exec "$gen" ethtool -K gen0 tso on gso on tx on >/dev/null
+	ready=$(mktemp -u)
+	ip netns exec "$sink" timeout 60 nstraffic tcp-recv 5001 $((4 << 20)) "$ready" >/dev/null &
+	local rpid=$!
+	ns_busywait 5000 test -e "$ready" || return 1
+	ip netns exec "$gen" timeout 60 nstraffic tcp-send 10.99.0.2 5001 $((4 << 20)) || return 1
+	wait "$rpid" || { ns_diag "the stream through the NAT was not intact"; return 1; }
+	nf_stop || return 1
+	ns_diag "nat: $(js 'j["nf-nat"]')"
+	[ "$out" = "sink 10.99.0.100" ] && [ "$back" = "gen 10.99.0.2" ] &&
+		[ "$(js 'j["nf-nat"]["created"] >= 4 and j["nf-nat"]["arp_answered"] >= 1')" = True ]
+}
+ns_check "nf-nat: the server sees the public address; a port forward works inbound; ping and 4 MiB of TCP cross" nat
+ns_run_cleanups
+
+lb() {
+	local b be counts hold
+	ns_topology 1 || return 1
+	ip -n "$gen" addr add 10.99.0.1/24 dev gen0 || return 1
+	ip -n "$sink" link add br0 type bridge && ip -n "$sink" link set sink0 master br0 &&
+		ip -n "$sink" link set br0 up || return 1
+	be=$(mktemp)
+	for b in 1 2 3 4; do
+		ns_netns_create "back$b" || return 1
+		local ns=back$b
+		ip -n "$sink" link add "sb$b" type veth peer name eth0 netns "${!ns}" &&
+			ip -n "$sink" link set "sb$b" master br0 up &&
+			ip -n "${!ns}" link set eth0 up &&
+			ip -n "${!ns}" addr add "10.99.0.1$b/24" dev eth0 || return 1
+		serve "${!ns}" 80 "b$b" || return 1
+		[ "$b" -le 3 ] && echo "10.99.0.1$b" >>"$be"
+	done
+	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
+	nf_start nf-lb --vip 10.99.0.100:80 --client-if dut0 --backend-if dut1 --backends "$be" ||
+		return 1
+	counts=$(ip netns exec "$gen" nfclient flows 10.99.0.100 80 300 20000) ||
+		{ ns_diag "$counts"; return 1; }
+	ns_diag "300 flows: $(echo $counts)"
+	# A flow keeps its backend when a fourth one joins.
+	hold=$(mktemp -u)
+	ip netns exec "$gen" nfclient hold 10.99.0.100 80 30000 "$hold" >"$hold.out" &
+	local hpid=$!
+	ns_busywait 10000 test -s "$hold" || return 1
+	echo 10.99.0.14 >>"$be"
+	kill -HUP "$nf_pid"
+	ns_busywait 3000 grep -q "reloaded: 4 backends" "$nf_out" || return 1
+	touch "$hold.go"
+	wait "$hpid" || { sed 's/^/# hold: /' "$hold.out"; return 1; }
+	sed 's/^/# held flow: /' "$hold.out"
+	local more
+	more=$(ip netns exec "$gen" nfclient flows 10.99.0.100 80 100 21000) || return 1
+	ns_diag "100 more flows after the reload: $(echo $more)"
+	nf_stop || return 1
+	echo "$counts" | awk '/^b[123] / {n++; if ($2 < 80 || $2 > 120) bad++} END {exit !(n == 3 && !bad)}' &&
+		echo "$more" | grep -q '^b4 [1-9]'
+}
+ns_check "nf-lb: 300 TCP flows over 3 backends within 20%; a flow keeps its backend across a reload" lb
+ns_run_cleanups
+
+IPSEC_KEY_AB=000102030405060708090a0b0c0d0e0fa1a2a3a4
+IPSEC_KEY_BA=101112131415161718191a1b1c1d1e1fb1b2b3b4
+
+# ipsec_conf PLAIN TUNNEL PLAIN_ADDR LOCAL REMOTE OUT_SPI OUT_KEY IN_SPI IN_KEY
+ipsec_conf() {
+	local f
+	f=$(mktemp)
+	printf 'plain %s\ntunnel %s\nplain-address %s\nlocal %s\nremote %s\nsa-out %s %s\nsa-in %s %s\n' \
+		"$@" >"$f"
+	echo "$f"
+}
+
+ipsec() {
+	local a b ready w1 w2
+	ns_netns_create gen sink || return 1
+	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	ip netns exec "$gen" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip netns exec "$sink" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip link add dut0 type veth peer name gen0 netns "$gen" && ns_defer ip link del dut0
+	ip link add dut3 type veth peer name sink0 netns "$sink" && ns_defer ip link del dut3
+	ip link add dut1 mtu 1600 type veth peer name dut2 mtu 1600 && ns_defer ip link del dut1
+	for i in dut0 dut1 dut2 dut3; do ip link set "$i" up; done
+	ip -n "$gen" link set gen0 up && ip -n "$sink" link set sink0 up
+	ip -n "$gen" addr add 10.1.0.1/24 dev gen0 && ip -n "$gen" route add default via 10.1.0.254
+	ip -n "$sink" addr add 10.2.0.1/24 dev sink0 && ip -n "$sink" route add default via 10.2.0.254
+	ns_sysctl net.core.netdev_max_backlog 100000
+	ns_load slices=2 ring_size=4096 ifaces=dut0:dut1@0,dut2:dut3@1 || return 1
+	a=$(ipsec_conf dut0 dut1 10.1.0.254 192.0.2.1 192.0.2.2 0x1001 $IPSEC_KEY_AB 0x2002 $IPSEC_KEY_BA)
+	b=$(ipsec_conf dut3 dut2 10.2.0.254 192.0.2.2 192.0.2.1 0x2002 $IPSEC_KEY_BA 0x1001 $IPSEC_KEY_AB)
+	chmod 600 "$a" "$b"
+	nf_start nf-ipsec -s 0 --config "$a" || return 1
+	local apid=$nf_pid aout=$nf_out
+	nf_start nf-ipsec -s 1 --config "$b" || return 1
+	w1=$(mktemp -u) w2=$(mktemp -u)
+	ns_start_bg watching nfclient watch dut1 "$w1" || return 1
+	local wp1=$bg_pid
+	ns_start_bg watching nfclient watch dut2 "$w2" || return 1
+	local wp2=$bg_pid
+	# The first packets wait for ARP on both wires.
+	ns_busywait 15000 ip netns exec "$gen" ping -c 1 -W 1 10.2.0.1 >/dev/null || return 1
+	ip netns exec "$gen" ping -c 5 -i 0.2 10.2.0.1 | tail -n 2 | sed 's/^/# /'
+	ip netns exec "$gen" ethtool -K gen0 tso on gso on tx on >/dev/null
+	ready=$(mktemp -u)
+	ip netns exec "$sink" timeout 120 nstraffic tcp-recv 5001 $((4 << 20)) "$ready" >/dev/null &
+	local rpid=$!
+	ns_busywait 5000 test -e "$ready" || return 1
+	ip netns exec "$gen" timeout 120 nstraffic tcp-send 10.2.0.1 5001 $((4 << 20)) || return 1
+	wait "$rpid" || { ns_diag "the stream through the tunnel was not intact"; return 1; }
+	kill -TERM "$wp1" "$wp2" && wait "$wp1" "$wp2"
+	ns_diag "wire dut1: $(cat "$w1"); wire dut2: $(cat "$w2")"
+	nf_stop || return 1
+	ns_diag "gateway B: $(js 'j["nf-ipsec"]')"
+	local bj=$nf_json
+	nf_pid=$apid nf_out=$aout
+	nf_stop || return 1
+	ns_diag "gateway A: $(js 'j["nf-ipsec"]')"
+	grep -q '^esp [1-9][0-9]* arp [0-9]* other 0$' "$w1" &&
+		grep -q '^esp [1-9][0-9]* arp [0-9]* other 0$' "$w2" &&
+		[ "$(js 'j["nf-ipsec"]["encrypted"] > 1000 and j["nf-ipsec"]["decrypted"] > 100')" = True ] &&
+		nf_json=$bj &&
+		[ "$(js 'j["nf-ipsec"]["decrypted"] > 1000 and j["nf-ipsec"]["dropped_auth"] == 0')" = True ]
+}
+ns_check "nf-ipsec: two gateways carry ping and 4 MiB of TCP; the wire between shows only ESP" ipsec
+ns_run_cleanups
+
+monitor() {
+	ns_topology 1 || return 1
+	ns_load ifaces=dut0:dut1 ring_size=16384 || return 1
+	nf_start nf-monitor --top 0 || return 1
+	ns_traffic 5000 10 || return 1
+	nf_stop || return 1
+	ns_diag "monitor: $(js '[(f["flow"], f["packets"]) for f in j["nf-monitor"]["top"][:3]]') ..."
+	[ "$(js 'j["nf-monitor"]["flows"]')" = 10 ] &&
+		[ "$(js 'sorted(f["packets"] for f in j["nf-monitor"]["top"])')" = "$(python3 -c 'print([500] * 10)')" ] &&
+		[ "$(js 'sum(f["packets"] for f in j["nf-monitor"]["top"]) == j["total"]["rx_packets"] == 5000')" = True ]
+}
+ns_check "nf-monitor: per-flow counts equal the packets sent (10 flows of 500)" monitor
+ns_run_cleanups
+
+# config_error CMD...: exit status 2 and a one-line message naming the problem.
+config_error() {
+	local want=$1 out rc=0
+	shift
+	out=$("$@" 2>&1) || rc=$?
+	ns_diag "$* -> exit $rc: $out"
+	[ "$rc" = 2 ] && grep -q "$want" <<<"$out"
+}
+
+errors() {
+	config_error "module is not loaded" nf-fwd || return 1
+	ns_topology 1 || return 1
+	ns_load ifaces=dut0:dut1 slices=2 || return 1
+	config_error "no such slice in '7'" nf-fwd -s 7 &&
+		config_error "bad slicing mode" nf-monitor -m half &&
+		config_error "cannot read rule file" nf-firewall --rules /nonexistent &&
+		config_error "no such interface: nope" nf-nat --inside dut0 --outside nope --public 10.0.0.1
+}
+ns_check "the NFs refuse bad configuration with a clear message and exit 2" errors
+ns_run_cleanups
+
+help() {
+	local nf
+	for nf in nf-fwd nf-firewall nf-nat nf-lb nf-ipsec nf-monitor; do
+		"$nf" --help | grep -q -- "--slices LIST" || return 1
+	done
+}
+ns_check "every NF has --help" help
+
+ns_done
