@@ -4,11 +4,12 @@
 # make check      deps, everything, host unit tests, guest tests on 6.1 and 6.12
 # make demo       boot a guest and show netslice at work
 # make install    module, library, headers, pkg-config file and tools
+# make install-lib  the same without the module (DESTDIR-friendly)
 # make lint       checkpatch --strict over the kernel sources
 #
 # KDIR selects the kernel build tree for the module.
 
-VERSION := 0.3.0
+VERSION := 0.4.0
 PREFIX ?= /usr/local
 DESTDIR ?=
 CC ?= cc
@@ -36,7 +37,7 @@ HOST_TESTS := $(B)/tests/test_cpulist $(B)/tests/test_slicing $(B)/tests/test_pk
 GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
 	$(B)/tests/slice_check $(B)/tests/slice_nf $(B)/tests/nfclient
 
-.PHONY: all module lib tools deps check demo install lint clean test-bins
+.PHONY: all module lib tools deps check demo install install-lib lint clean test-bins
 
 all: module lib tools
 
@@ -96,15 +97,19 @@ demo: deps
 	$(MAKE) all
 	tools/demo.sh
 
-install: all
+install: all install-lib
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+
+# Library, headers, pkg-config file and tools (no module: testable in DESTDIR).
+install-lib: lib tools
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin \
 		$(DESTDIR)$(PREFIX)/include/netslice/linux
 	install -m 0644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 0755 $(LIB_SO).0 $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libnetslice.so.0 $(DESTDIR)$(PREFIX)/lib/libnetslice.so
-	install -m 0644 $(PC) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
-	install -m 0644 userlib/netslice.h $(DESTDIR)$(PREFIX)/include/netslice/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' userlib/netslice.pc.in \
+		>$(DESTDIR)$(PREFIX)/lib/pkgconfig/netslice.pc
+	install -m 0644 userlib/netslice.h userlib/netslice_pkt.h $(DESTDIR)$(PREFIX)/include/netslice/
 	install -m 0644 uapi/linux/netslice.h $(DESTDIR)$(PREFIX)/include/netslice/linux/
 	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 

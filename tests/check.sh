@@ -54,6 +54,7 @@ part "host: libnetslice cpulist" build/tests/test_cpulist
 part "host: libnetslice slicing" build/tests/test_slicing
 part "host: libnetslice packets" build/tests/test_pkt
 part "host: NFs offline (pcapng)" python3 tests/host/test_nf.py
+part "host: library install + example" tests/host/test_install_lib.sh
 part "kunit: UML 6.1" tools/kunit.sh
 
 for k in ${NETSLICE_KERNELS:-6.1 6.12}; do

@@ -3,7 +3,8 @@
 #
 # make demo: boot a guest, build the demo topology, load netslice on the
 # DUT and forward live traffic through nf-fwd, whole packets and
-# then header-sliced, with the bytes each moved to and from user space.
+# then header-sliced, with the bytes each moved to and from user space, and
+# then nf-firewall with its per-rule hit counters.
 #
 #   namespace gen          DUT (guest root namespace)             namespace sink
 #   gen0 10.99.0.1 <--veth--> dut0 [nf-fwd] dut1 <--veth--> sink0 10.99.0.2
@@ -91,6 +92,19 @@ printf '  %-22s %12s %14s %16s %10s\n' mode "bytes arrived" "copied to user" \
 moved "off (whole packets)" "$before" "$mid"
 moved "auto (headers only)" "$mid" "$after"
 netslice-info -s 0 | grep -o 'slicing [^)]*)'
+
+step "nf-firewall on live traffic: an ordered rule file, per-rule hit counters"
+rules=$(mktemp)
+printf '%s\n' "default drop" "accept icmp type 8" "accept icmp type 0" \
+	"accept udp dport 9 sport 10000-10015" "drop   udp dport 9 sport 10016-10031" \
+	"nonip accept" >"$rules"
+sed 's/^/  /' "$rules"
+ns_start_bg "running on" nf-firewall --rules "$rules"
+fw_pid=$bg_pid fw_out=$bg_out
+ip netns exec "$gen" ping -c 3 -i 0.2 10.99.0.2 | tail -n 2
+echo "gen sends 10000 UDP frames in 64 flows (source ports 10000-10063)"
+ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 10000 64
+ns_stop_bg "$fw_pid" "$fw_out" nf-firewall | sed 's/^# nf-firewall: //'
 
 step "unload"
 ns_run_cleanups
