@@ -6,7 +6,7 @@
 #   gen: gen0 --veth-- dut0 [netslice + nf-fwd] dut1 --veth-- sink: sink0
 . "$(dirname "$0")/lib.sh"
 
-ns_plan 7
+ns_plan 8
 ns_module_loaded && rmmod netslice
 N=10000
 
@@ -97,6 +97,25 @@ busy_port() {
 		ns_dmesg_since | grep -q "attached dut0"
 }
 ns_check "a bridge port fails to attach with a clear message; others attach" busy_port
+ns_run_cleanups
+
+slice_range() {
+	local s0 s1
+	ns_topology 1 || return 1
+	ns_dmesg_mark
+	ns_load slices=2 ring_size=4096 ifaces=dut0:dut1@1,gen9@2-1 || return 1
+	ns_dmesg_since | grep -q "cannot attach gen9: bad slice range (slices are 0-1)" ||
+		{ ns_diag "no message for a bad slice range"; return 1; }
+	netslice-info -s 0 | grep -q "0 interfaces:" || return 1
+	netslice-info -s 1 | grep -q "2 interfaces:" || return 1
+	ns_start_fwd -s 1 || return 1
+	ns_traffic 2000 || return 1
+	s0=$(netslice-info -s 0 | grep -o ' rx_packets=[0-9]*' | cut -d= -f2)
+	s1=$(netslice-info -s 1 | grep -o ' rx_packets=[0-9]*' | cut -d= -f2)
+	ns_diag "ifaces=dut0:dut1@1: slice 0 got $s0, slice 1 got $s1"
+	[ "$s0" -eq 0 ] && [ "$s1" -eq 2000 ] && ns_stop_fwd
+}
+ns_check "ifaces=PAIR@1 feeds only slice 1; a bad range is refused by name" slice_range
 ns_run_cleanups
 
 tcp_with_gso() {
