@@ -63,13 +63,13 @@ ssize_t ns_write_all(int fd, struct netslice_iov *iov, unsigned int n)
 		if (!idle++)
 			stall_start = ns_now_ns();
 		else if (ns_now_ns() - stall_start > NS_WRITE_STALL_NS)
-			return ns_fail(ETIMEDOUT);
+			break;	/* the caller decides what to do with the rest */
 		if (idle < NS_WRITE_SPINS)
 			sched_yield();
 		else
 			nanosleep(&nap, NULL);
 	}
-	return n;
+	return done;
 }
 
 int ns_batch_init(struct ns_batch *b, unsigned int size, unsigned int buf_size)

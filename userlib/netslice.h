@@ -94,10 +94,10 @@ ssize_t ns_write(int fd, struct netslice_iov *iov, unsigned int n);
 /*
  * Send all n iovs, writing again after short counts (a busy egress queue:
  * it yields, then sleeps 50 us between tries) and after EINTR. A bad iov
- * does not stop it: its error field (NETSLICE_TXERR_*) tells. Returns n
- * once every iov is consumed; -ETIMEDOUT if the egress made no progress
- * for a second (the unsent iovs have error 0 and still hold their
- * payloads, so they can be written again); other write(2) errors.
+ * does not stop it: its error field (NETSLICE_TXERR_*) tells. Returns the
+ * number of iovs consumed: n, or fewer if the egress made no progress for
+ * a second (iov[ret..n-1] were not sent and still hold their payloads:
+ * write them again or drop them); or a write(2) error.
  */
 ssize_t ns_write_all(int fd, struct netslice_iov *iov, unsigned int n);
 

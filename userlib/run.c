@@ -118,11 +118,10 @@ static int ns_worker_send(struct ns_worker *w, struct ns_batch *b, const uint32_
 	int ret;
 
 	ret = ns_batch_send(w->fd, b);
-	if (ret == -ETIMEDOUT) {
-		for (i = 0; i < b->count; i++)
-			if (!b->iov[i].error)
-				ns_iov_drop(&b->iov[i]);
-		ret = ns_batch_send(w->fd, b);
+	if (ret >= 0 && (unsigned int)ret < b->count) {
+		for (i = (unsigned int)ret; i < b->count; i++)
+			ns_iov_drop(&b->iov[i]);
+		ret = (int)ns_write_all(w->fd, &b->iov[ret], b->count - (unsigned int)ret);
 	}
 	if (ret < 0)
 		return ret;

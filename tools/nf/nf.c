@@ -99,6 +99,8 @@ int nf_inject(struct ns_worker *w, const void *frame, uint32_t len, int ifindex)
 	ret = ns_write_all(w->fd, &iov, 1);
 	if (ret < 0)
 		return (int)ret;
+	if (!ret)
+		return -EBUSY;		/* the egress stayed stopped */
 	return iov.error ? -EIO : 0;
 }
 
