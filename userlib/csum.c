@@ -106,10 +106,10 @@ int ns_pkt_l4_csum(const struct ns_pkt *p, uint16_t *csum)
 		w = htons((uint16_t)l4len);
 		sum = ns_csum_partial(&w, 2, sum);
 	}
+	/* The sum as if the field were zero: add its one's complement back. */
 	memcpy(&saved, field, 2);
-	memset(field, 0, 2);
-	*csum = ns_csum_fold(ns_csum_partial(p->data + p->l4_off, l4len, sum));
-	memcpy(field, &saved, 2);
+	sum = ns_csum_partial(p->data + p->l4_off, l4len, sum) + (uint16_t)~saved;
+	*csum = ns_csum_fold(sum);
 	if (!*csum && p->l4_proto == IPPROTO_UDP)
 		*csum = 0xffff;
 	return 0;

@@ -4,6 +4,7 @@
 #define NETSLICE_INTERNAL_H
 
 #include <errno.h>
+#include <time.h>
 
 /* Fail with err (positive): errno set, -err returned. */
 static inline int ns_fail(int err)
@@ -16,6 +17,15 @@ static inline int ns_fail(int err)
 static inline long ns_sysret(long ret)
 {
 	return ret < 0 ? -errno : ret;
+}
+
+/* Monotonic milliseconds. */
+static inline long long ns_mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
 #endif /* NETSLICE_INTERNAL_H */

@@ -13,7 +13,7 @@
 /* Short writes this many times in a row yield; after that, sleep. */
 #define NS_WRITE_SPINS		16
 #define NS_WRITE_NAP_NS		50000L
-#define NS_WRITE_STALL_NS	1000000000LL
+#define NS_WRITE_STALL_MS	1000
 
 ssize_t ns_read(int fd, struct netslice_iov *iov, unsigned int n)
 {
@@ -23,14 +23,6 @@ ssize_t ns_read(int fd, struct netslice_iov *iov, unsigned int n)
 ssize_t ns_write(int fd, struct netslice_iov *iov, unsigned int n)
 {
 	return ns_sysret(write(fd, iov, n));
-}
-
-static long long ns_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 ssize_t ns_write_all(int fd, struct netslice_iov *iov, unsigned int n)
@@ -61,8 +53,8 @@ ssize_t ns_write_all(int fd, struct netslice_iov *iov, unsigned int n)
 		}
 		/* The egress queue is stopped: let it drain, but not forever. */
 		if (!idle++)
-			stall_start = ns_now_ns();
-		else if (ns_now_ns() - stall_start > NS_WRITE_STALL_NS)
+			stall_start = ns_mono_ms();
+		else if (ns_mono_ms() - stall_start > NS_WRITE_STALL_MS)
 			break;	/* the caller decides what to do with the rest */
 		if (idle < NS_WRITE_SPINS)
 			sched_yield();
@@ -85,6 +77,7 @@ int ns_batch_init(struct ns_batch *b, unsigned int size, unsigned int buf_size)
 	}
 	b->size = size;
 	b->buf_size = buf_size;
+	b->dirty = size;
 	return 0;
 }
 
@@ -100,13 +93,16 @@ int ns_batch_recv(int fd, struct ns_batch *b)
 	unsigned int i;
 	ssize_t n;
 
-	for (i = 0; i < b->size; i++)
+	/* Only the iovs the kernel filled and the NF saw can have changed. */
+	for (i = 0; i < b->dirty; i++)
 		b->iov[i] = (struct netslice_iov) {
 			.base = (uintptr_t)(b->bufs + (size_t)i * b->buf_size),
 			.len = b->buf_size,
 		};
 	n = ns_read(fd, b->iov, b->size);
 	b->count = n > 0 ? (unsigned int)n : 0;
+	/* A read that failed before any packet wrote nothing, except on a fault. */
+	b->dirty = n > 0 ? b->count : (n == -EAGAIN || n == -EINTR) ? 0 : b->size;
 	return (int)n;
 }
 

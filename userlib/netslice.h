@@ -115,6 +115,7 @@ struct ns_batch {
 	unsigned int size;	/* iovs */
 	unsigned int count;	/* packets held after ns_batch_recv() */
 	unsigned int buf_size;
+	unsigned int dirty;	/* iovs to reset before the next read */
 };
 
 /* -EINVAL: size 0 or > NETSLICE_MAX_BATCH, buf_size 0; -ENOMEM. */

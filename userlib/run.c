@@ -261,26 +261,18 @@ static void ns_run_close(struct ns_run *run)
 		close(run->workers[i].fd);
 }
 
-static long long ns_ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 /* The calling thread: signals, ticks, reloads, until asked to stop. */
 static void ns_run_wait(struct ns_run *run, const sigset_t *sigs)
 {
 	const struct ns_run_config *cfg = run->cfg;
-	long long next_tick = ns_ms_now() + cfg->tick_ms, wait_ms;
+	long long next_tick = ns_mono_ms() + cfg->tick_ms, wait_ms;
 	struct timespec ts;
 	int sig;
 
 	while (!ns_run_stopping(run)) {
 		wait_ms = NS_RUN_POLL_MS;
 		if (cfg->tick && cfg->tick_ms) {
-			wait_ms = next_tick - ns_ms_now();
+			wait_ms = next_tick - ns_mono_ms();
 			if (wait_ms <= 0) {
 				cfg->tick(run, cfg->arg);
 				next_tick += cfg->tick_ms;

@@ -187,22 +187,31 @@ ns_kill_job() {
 
 ns_stop_fwd() { ns_stop_bg "$fwd_pid" "$fwd_out" fwd; }
 
-# ns_tcp_transfer BYTES: a TCP stream of BYTES gen -> sink through the DUT,
-# the sender's TSO on (64 KiB segments reach dut0 whole); it must arrive
-# intact. Needs ns_topology.
-ns_tcp_transfer() {
-	local bytes=$1 ready rpid
+# ns_addrs: gen0 10.99.0.1/24, sink0 10.99.0.2/24. Needs ns_topology.
+ns_addrs() {
 	ip -n "$gen" addr add 10.99.0.1/24 dev gen0 &&
-		ip -n "$sink" addr add 10.99.0.2/24 dev sink0 || return 1
+		ip -n "$sink" addr add 10.99.0.2/24 dev sink0
+}
+
+# ns_tcp_stream DST BYTES: a TCP stream of BYTES from gen to DST (a sink
+# address), the sender's TSO on (64 KiB segments reach the DUT whole); it
+# must arrive intact.
+ns_tcp_stream() {
+	local dst=$1 bytes=$2 ready rpid
 	ip netns exec "$gen" ethtool -K gen0 tso on gso on tx on >/dev/null || return 1
 	ready=$(mktemp -u)
 	ip netns exec "$sink" timeout 120 nstraffic tcp-recv 5001 "$bytes" "$ready" >"$ready.out" &
 	rpid=$!
 	ns_busywait 5000 test -e "$ready" || return 1
-	ip netns exec "$gen" timeout 120 nstraffic tcp-send 10.99.0.2 5001 "$bytes" || return 1
+	ip netns exec "$gen" timeout 120 nstraffic tcp-send "$dst" 5001 "$bytes" || return 1
 	wait "$rpid" || { sed 's/^/# sink: /' "$ready.out"; return 1; }
 	sed 's/^/# sink: /' "$ready.out"
 	rm -f "$ready" "$ready.out"
+}
+
+# ns_tcp_transfer BYTES: ns_addrs, then BYTES gen -> sink through the DUT.
+ns_tcp_transfer() {
+	ns_addrs && ns_tcp_stream 10.99.0.2 "$1"
 }
 
 # ns_tcp_via_fwd [FWD_ARGS...]: 8 MiB over TCP through nf-fwd FWD_ARGS

@@ -26,12 +26,6 @@ nf_stop() {
 # js EXPR: a Python expression over the summary j, printed.
 js() { python3 -c "import json,sys; j=json.loads(sys.argv[1]); print($1)" "$nf_json"; }
 
-# addrs: gen 10.99.0.1, sink 10.99.0.2 on the usual topology.
-addrs() {
-	ip -n "$gen" addr add 10.99.0.1/24 dev gen0 &&
-		ip -n "$sink" addr add 10.99.0.2/24 dev sink0
-}
-
 # serve NS PORT TAG: an nfclient server until cleanup.
 serve() {
 	ns_start_bg serving ip netns exec "$1" nfclient serve "$2" "$3"
@@ -51,7 +45,7 @@ connect_status() {
 
 firewall() {
 	local rules rc80 rc8080 rc22 u0 u1 i
-	ns_topology 1 && addrs || return 1
+	ns_topology 1 && ns_addrs || return 1
 	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
 	rules=$(mktemp)
 	cat >"$rules" <<-EOF
@@ -103,8 +97,8 @@ ns_check "nf-firewall: TCP and UDP pass or drop exactly as the rules say; SIGHUP
 ns_run_cleanups
 
 nat() {
-	local out back ready
-	ns_topology 1 && addrs || return 1
+	local out back
+	ns_topology 1 && ns_addrs || return 1
 	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
 	serve "$sink" 80 sink && serve "$gen" 80 gen || return 1
 	nf_start nf-nat --inside dut0 --outside dut1 --public 10.99.0.100 \
@@ -115,13 +109,7 @@ nat() {
 	ns_diag "sink asks 10.99.0.100:8080 -> '$back'"
 	ip netns exec "$gen" ping -c 2 -W 2 10.99.0.2 >/dev/null || return 1
 	# 4 MiB, TSO on, sliced: every rewrite is on headers only.
-	ip netns exec "$gen" ethtool -K gen0 tso on gso on tx on >/dev/null
-	ready=$(mktemp -u)
-	ip netns exec "$sink" timeout 60 nstraffic tcp-recv 5001 $((4 << 20)) "$ready" >/dev/null &
-	local rpid=$!
-	ns_busywait 5000 test -e "$ready" || return 1
-	ip netns exec "$gen" timeout 60 nstraffic tcp-send 10.99.0.2 5001 $((4 << 20)) || return 1
-	wait "$rpid" || { ns_diag "the stream through the NAT was not intact"; return 1; }
+	ns_tcp_stream 10.99.0.2 $((4 << 20)) || { ns_diag "the stream through the NAT failed"; return 1; }
 	nf_stop || return 1
 	ns_diag "nat: $(js 'j["nf-nat"]')"
 	[ "$out" = "sink 10.99.0.100" ] && [ "$back" = "gen 10.99.0.2" ] &&
@@ -187,7 +175,7 @@ ipsec_conf() {
 }
 
 ipsec() {
-	local a b ready w1 w2
+	local a b w1 w2
 	ns_netns_create gen sink || return 1
 	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
 	ip netns exec "$gen" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
@@ -215,13 +203,7 @@ ipsec() {
 	# The first packets wait for ARP on both wires.
 	ns_busywait 15000 ip netns exec "$gen" ping -c 1 -W 1 10.2.0.1 >/dev/null || return 1
 	ip netns exec "$gen" ping -c 5 -i 0.2 10.2.0.1 | tail -n 2 | sed 's/^/# /'
-	ip netns exec "$gen" ethtool -K gen0 tso on gso on tx on >/dev/null
-	ready=$(mktemp -u)
-	ip netns exec "$sink" timeout 120 nstraffic tcp-recv 5001 $((4 << 20)) "$ready" >/dev/null &
-	local rpid=$!
-	ns_busywait 5000 test -e "$ready" || return 1
-	ip netns exec "$gen" timeout 120 nstraffic tcp-send 10.2.0.1 5001 $((4 << 20)) || return 1
-	wait "$rpid" || { ns_diag "the stream through the tunnel was not intact"; return 1; }
+	ns_tcp_stream 10.2.0.1 $((4 << 20)) || { ns_diag "the stream through the tunnel failed"; return 1; }
 	kill -TERM "$wp1" "$wp2" && wait "$wp1" "$wp2"
 	ns_diag "wire dut1: $(cat "$w1"); wire dut2: $(cat "$w2")"
 	nf_stop || return 1

@@ -307,14 +307,8 @@ static void ipsec_arp(struct ipsec *is, struct netslice_iov *iov, struct ns_pkt 
 {
 	uint32_t ours = plain ? is->plain_addr : is->local;
 	const uint8_t *mac = plain ? is->plain_mac : is->tunnel_mac;
-	struct nf_neigh_table *t = plain ? &is->plain_neigh : &is->tunnel_neigh;
-	const uint8_t *arp = p->data + p->l3_off;
-	uint32_t spa;
 
-	if (p->caplen >= (size_t)p->l3_off + 28) {
-		memcpy(&spa, arp + 14, 4);
-		nf_neigh_learn(t, spa, arp + 8);
-	}
+	nf_neigh_arp(plain ? &is->plain_neigh : &is->tunnel_neigh, p, ours);
 	if (ns_arp_answer(p, ours, mac)) {
 		ipsec_count(&is->arp_answered);
 		iov->action = NETSLICE_TX_IFINDEX;	/* back where it came from */

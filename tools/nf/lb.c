@@ -14,10 +14,10 @@
  * ARP (probing for one it has not heard from; that first packet is
  * dropped and the client retries).
  *
- * Workers share nothing on the packet path: the module steers both
- * directions of a flow to one slice, so each worker keeps its own affinity
- * table; the backend set and Maglev table are read-only, swapped on SIGHUP
- * with ns_run_synchronize().
+ * No locks on the packet path: the module steers both directions of a
+ * flow to one slice, so each worker keeps its own affinity table; the
+ * backend set and Maglev table are read-only, swapped on SIGHUP with
+ * ns_run_synchronize(). Only the counters are shared (relaxed atomics).
  */
 #include <arpa/inet.h>
 #include <errno.h>
