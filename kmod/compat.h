@@ -28,4 +28,11 @@
 #include <net/gso.h>
 #endif
 
+/* 6.6 gave a dump its own genl_info. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 6, 0)
+#define ns_genl_dump_attrs(cb)	(genl_dumpit_info(cb)->attrs)
+#else
+#define ns_genl_dump_attrs(cb)	(genl_dumpit_info(cb)->info.attrs)
+#endif
+
 #endif /* _NETSLICE_COMPAT_H */

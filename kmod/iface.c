@@ -6,6 +6,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/if_arp.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
@@ -14,22 +15,26 @@
 #include <net/rtnetlink.h>
 
 #include "iface.h"
+#include "netlink.h"
 #include "rx.h"
 #include "slice.h"
 
 LIST_HEAD(ns_ifaces);
 
-struct ns_iface *ns_iface_find_rcu(int ifindex)
+/* Set under RTNL when the module unloads: nothing attaches any more. */
+static bool ns_ifaces_closed;
+
+struct ns_iface *ns_iface_find_rcu(const struct net *net, int ifindex)
 {
 	struct ns_iface *iface;
 
 	list_for_each_entry_rcu(iface, &ns_ifaces, list)
-		if (iface->dev->ifindex == ifindex)
+		if (iface->dev->ifindex == ifindex && net_eq(dev_net(iface->dev), net))
 			return iface;
 	return NULL;
 }
 
-static struct ns_iface *ns_iface_find_rtnl(const struct net_device *dev)
+struct ns_iface *ns_iface_find_rtnl(const struct net_device *dev)
 {
 	struct ns_iface *iface;
 
@@ -49,14 +54,46 @@ static bool ns_dev_records_rx_queue(const struct net_device *dev)
 	return !(dev->rtnl_link_ops && !strcmp(dev->rtnl_link_ops->kind, "veth"));
 }
 
-static int ns_iface_attach_dev(struct net_device *dev, u16 slice_first, u16 slice_count)
+/*
+ * NL_SET_ERR_MSG() wants a literal; these messages are literals chosen at
+ * run time, static all the same.
+ */
+static void ns_iface_ack(struct netlink_ext_ack *extack, const char *why)
+{
+	if (extack)
+		extack->_msg = why;
+}
+
+/* Why dev cannot be attached, or NULL; *err is the errno to return. */
+static const char *ns_iface_refusal(const struct net_device *dev, int *err)
+{
+	*err = -EOPNOTSUPP;
+	if (ns_ifaces_closed) {
+		*err = -ENODEV;
+		return "netslice is being unloaded";
+	}
+	if (ns_iface_find_rtnl(dev)) {
+		*err = -EEXIST;
+		return "interface is already attached";
+	}
+	if (dev->flags & IFF_LOOPBACK)
+		return "a loopback interface cannot be attached";
+	if (dev->type != ARPHRD_ETHER)
+		return "only Ethernet interfaces can be attached";
+	return NULL;
+}
+
+static int ns_iface_attach_dev(struct net_device *dev, u16 slice_first, u16 slice_count,
+			       struct netlink_ext_ack *extack)
 {
 	struct ns_iface *iface;
+	const char *why;
 	int err;
 
 	ASSERT_RTNL();
-	if (ns_iface_find_rtnl(dev))
-		return 0;
+	why = ns_iface_refusal(dev, &err);
+	if (why)
+		goto err_refuse;
 
 	iface = kzalloc(sizeof(*iface), GFP_KERNEL);
 	if (!iface)
@@ -68,16 +105,16 @@ static int ns_iface_attach_dev(struct net_device *dev, u16 slice_first, u16 slic
 	iface->slice_count = slice_count;
 
 	err = netdev_rx_handler_register(dev, ns_rx_handler, iface);
-	if (err == -EBUSY)
-		pr_err("cannot attach %s: it already has an rx_handler (a bridge, bond, macvlan or OVS port?)\n",
-		       dev->name);
-	else if (err == -EINVAL)
-		pr_err("cannot attach %s: the device does not allow an rx_handler (IFF_NO_RX_HANDLER)\n",
-		       dev->name);
-	else if (err)
-		pr_err("cannot attach %s: %d\n", dev->name, err);
-	if (err)
-		goto err_free_iface;
+	if (err) {
+		kfree(iface);
+		if (err == -EBUSY)
+			why = "interface already has an rx_handler (a bridge or bond port?)";
+		else if (err == -EINVAL)
+			why = "interface does not allow an rx_handler (IFF_NO_RX_HANDLER)";
+		else
+			why = "cannot register an rx_handler";
+		goto err_refuse;
+	}
 
 	dev_hold(dev);
 	list_add_tail_rcu(&iface->list, &ns_ifaces);
@@ -86,71 +123,120 @@ static int ns_iface_attach_dev(struct net_device *dev, u16 slice_first, u16 slic
 		slice_first, slice_first + slice_count - 1);
 	return 0;
 
-err_free_iface:
-	kfree(iface);
+err_refuse:
+	ns_iface_ack(extack, why);
+	if (!extack)
+		pr_err("cannot attach %s: %s\n", dev->name, why);
 	return err;
 }
 
-static void ns_iface_detach(struct ns_iface *iface)
+/* reason: a netslice_detach_reason, or NS_DETACH_SILENT to undo an attach. */
+#define NS_DETACH_SILENT	(-1)
+
+static void ns_iface_detach(struct ns_iface *iface, int reason)
 {
 	ASSERT_RTNL();
 	/* Waits for RX handlers in flight (synchronize_net). */
 	netdev_rx_handler_unregister(iface->dev);
 	list_del_rcu(&iface->list);
+	if (reason != NS_DETACH_SILENT)
+		ns_nl_link_notify(iface, NETSLICE_CMD_LINK_DETACH_NTF, reason);
 	pr_info("detached %s\n", iface->dev->name);
 	dev_put(iface->dev);
 	kfree_rcu(iface, rcu);
 }
 
-/* Attach NAME, and PAIR_NAME as its pair if given, to the slice range. */
-static int ns_iface_attach_locked(const char *name, const char *pair_name, u16 slice_first,
-				  u16 slice_count)
+int ns_iface_attach_pair(struct net_device *dev, struct net_device *pair, u16 slice_first,
+			 u16 slice_count, struct netlink_ext_ack *extack,
+			 struct net_device **culprit)
 {
-	struct net_device *dev, *pair = NULL;
 	struct ns_iface *a, *b;
 	int err;
 
 	ASSERT_RTNL();
+	*culprit = pair;
+	if (pair == dev) {
+		NL_SET_ERR_MSG(extack, "an interface cannot be its own peer");
+		return -EINVAL;
+	}
+	if (pair) {
+		/* Refuse before anything is attached: a failure changes nothing. */
+		const char *why = ns_iface_refusal(pair, &err);
+
+		if (why) {
+			ns_iface_ack(extack, why);
+			return err;
+		}
+	}
+	*culprit = dev;
+	err = ns_iface_attach_dev(dev, slice_first, slice_count, extack);
+	if (err)
+		return err;
+	a = ns_iface_find_rtnl(dev);
+	if (pair) {
+		*culprit = pair;
+		err = ns_iface_attach_dev(pair, slice_first, slice_count, extack);
+		if (err) {
+			ns_iface_detach(a, NS_DETACH_SILENT);
+			return err;
+		}
+		b = ns_iface_find_rtnl(pair);
+		WRITE_ONCE(a->pair_ifindex, pair->ifindex);
+		WRITE_ONCE(b->pair_ifindex, dev->ifindex);
+		ns_nl_link_notify(a, NETSLICE_CMD_LINK_ATTACH_NTF, 0);
+		ns_nl_link_notify(b, NETSLICE_CMD_LINK_ATTACH_NTF, 0);
+		return 0;
+	}
+	ns_nl_link_notify(a, NETSLICE_CMD_LINK_ATTACH_NTF, 0);
+	return 0;
+}
+
+/* Detach dev, and its peer with it: a pair was attached as one. */
+int ns_iface_detach_dev(struct net_device *dev, struct netlink_ext_ack *extack)
+{
+	struct ns_iface *iface = ns_iface_find_rtnl(dev), *peer;
+
+	ASSERT_RTNL();
+	if (!iface) {
+		NL_SET_ERR_MSG(extack, "interface is not attached");
+		return -ENOENT;
+	}
+	peer = NULL;
+	if (iface->pair_ifindex != dev->ifindex) {
+		struct net_device *pdev = __dev_get_by_index(dev_net(dev), iface->pair_ifindex);
+
+		peer = pdev ? ns_iface_find_rtnl(pdev) : NULL;
+		if (peer && peer->pair_ifindex != dev->ifindex)
+			peer = NULL;
+	}
+	ns_iface_detach(iface, NETSLICE_DETACH_REASON_REQUEST);
+	if (peer)
+		ns_iface_detach(peer, NETSLICE_DETACH_REASON_REQUEST);
+	return 0;
+}
+
+/* Attach NAME, and PAIR_NAME as its pair if given, in the initial netns. */
+static int ns_iface_attach_names(const char *name, const char *pair_name, u16 slice_first,
+				 u16 slice_count)
+{
+	struct net_device *dev, *pair = NULL, *culprit;
+	int err = -ENODEV;
+
+	rtnl_lock();
 	dev = __dev_get_by_name(&init_net, name);
 	if (!dev) {
 		pr_err("cannot attach %s: no such interface\n", name);
-		return -ENODEV;
+		goto out_unlock;
 	}
 	if (pair_name) {
 		pair = __dev_get_by_name(&init_net, pair_name);
 		if (!pair) {
 			pr_err("cannot attach %s: no such interface\n", pair_name);
-			return -ENODEV;
-		}
-		if (pair == dev) {
-			pr_err("cannot pair %s with itself\n", name);
-			return -EINVAL;
+			goto out_unlock;
 		}
 	}
-
-	err = ns_iface_attach_dev(dev, slice_first, slice_count);
-	if (err)
-		return err;
-	if (!pair)
-		return 0;
-	err = ns_iface_attach_dev(pair, slice_first, slice_count);
-	if (err) {
-		ns_iface_detach(ns_iface_find_rtnl(dev));
-		return err;
-	}
-	a = ns_iface_find_rtnl(dev);
-	b = ns_iface_find_rtnl(pair);
-	WRITE_ONCE(a->pair_ifindex, pair->ifindex);
-	WRITE_ONCE(b->pair_ifindex, dev->ifindex);
-	return 0;
-}
-
-int ns_iface_attach(const char *name, const char *pair_name, u16 slice_first, u16 slice_count)
-{
-	int err;
-
-	rtnl_lock();
-	err = ns_iface_attach_locked(name, pair_name, slice_first, slice_count);
+	err = ns_iface_attach_pair(dev, pair, slice_first, slice_count, NULL, &culprit);
+out_unlock:
 	rtnl_unlock();
 	return err;
 }
@@ -213,7 +299,7 @@ int ns_iface_attach_list(const char *spec)
 		pair = strchr(entry, ':');
 		if (pair)
 			*pair++ = '\0';
-		err = ns_iface_attach(entry, pair, first, count);
+		err = ns_iface_attach_names(entry, pair, first, count);
 		if (!err)
 			attached++;
 		else if (!first_err)
@@ -228,8 +314,9 @@ void ns_iface_detach_all(void)
 	struct ns_iface *iface, *tmp;
 
 	rtnl_lock();
+	ns_ifaces_closed = true;
 	list_for_each_entry_safe(iface, tmp, &ns_ifaces, list)
-		ns_iface_detach(iface);
+		ns_iface_detach(iface, NETSLICE_DETACH_REASON_UNLOAD);
 	rtnl_unlock();
 }
 
@@ -242,7 +329,7 @@ static int ns_netdev_event(struct notifier_block *nb, unsigned long event, void 
 		return NOTIFY_DONE;
 	iface = ns_iface_find_rtnl(dev);
 	if (iface)
-		ns_iface_detach(iface);
+		ns_iface_detach(iface, NETSLICE_DETACH_REASON_UNREGISTER);
 	return NOTIFY_DONE;
 }
 

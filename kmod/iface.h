@@ -21,7 +21,12 @@ struct ns_iface {
 };
 
 int ns_iface_attach_list(const char *spec);
-int ns_iface_attach(const char *name, const char *pair_name, u16 slice_first, u16 slice_count);
+/* Under RTNL. On failure *culprit is the device at fault. */
+int ns_iface_attach_pair(struct net_device *dev, struct net_device *pair, u16 slice_first,
+			 u16 slice_count, struct netlink_ext_ack *extack,
+			 struct net_device **culprit);
+int ns_iface_detach_dev(struct net_device *dev, struct netlink_ext_ack *extack);
+struct ns_iface *ns_iface_find_rtnl(const struct net_device *dev);
 void ns_iface_detach_all(void);
 int ns_iface_notifier_register(void);
 void ns_iface_notifier_unregister(void);
@@ -32,8 +37,8 @@ static inline bool ns_iface_feeds(const struct ns_iface *iface, unsigned int id)
 	return id >= iface->slice_first && id - iface->slice_first < iface->slice_count;
 }
 
-/* Under rcu_read_lock(): the attached interface with this ifindex. */
-struct ns_iface *ns_iface_find_rcu(int ifindex);
+/* Under rcu_read_lock(): the attached interface with this ifindex in net. */
+struct ns_iface *ns_iface_find_rcu(const struct net *net, int ifindex);
 
 /* Walk the attached interfaces under rcu_read_lock(). */
 extern struct list_head ns_ifaces;

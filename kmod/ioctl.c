@@ -104,9 +104,7 @@ static int ns_get_cpumask(struct cpumask *mask, u64 uptr, u64 *words, size_t siz
 		if (words[i / 64] & BIT_ULL(i % 64))
 			return -EINVAL;
 	bitmap_from_arr64(cpumask_bits(mask), words, nr_cpu_ids);
-	if (cpumask_empty(mask) || !cpumask_subset(mask, cpu_online_mask))
-		return -EINVAL;
-	return 0;
+	return ns_cpus_valid(mask) ? 0 : -EINVAL;
 }
 
 static long ns_ioctl_cpumask_set(struct ns_slice *slice, void __user *uarg)
@@ -134,8 +132,7 @@ static long ns_ioctl_cpumask_set(struct ns_slice *slice, void __user *uarg)
 		err = ns_get_cpumask(user_cpus, req.user_cpus, words, req.mask_size);
 	if (!err) {
 		mutex_lock(&slice->lock);
-		cpumask_copy(slice->kernel_cpus, kernel_cpus);
-		cpumask_copy(slice->user_cpus, user_cpus);
+		ns_slice_set_cpus(slice, kernel_cpus, user_cpus);
 		mutex_unlock(&slice->lock);
 	}
 	cpus_read_unlock();
@@ -169,8 +166,7 @@ static long ns_ioctl_rw_multi_set(struct ns_slice *slice, void __user *uarg)
 	    !rw.max_batch || rw.max_batch > NETSLICE_MAX_BATCH)
 		return -EINVAL;
 	mutex_lock(&slice->lock);
-	WRITE_ONCE(slice->rw_flags, rw.flags);
-	WRITE_ONCE(slice->max_batch, rw.max_batch);
+	ns_slice_set_batch(slice, rw.flags, rw.max_batch);
 	mutex_unlock(&slice->lock);
 	return 0;
 }
@@ -193,7 +189,7 @@ static long ns_ioctl_slice_set(struct ns_slice *slice, void __user *uarg)
 	if (ns_slicing_from_user(&req, &cfg))
 		return -EINVAL;
 	mutex_lock(&slice->lock);
-	WRITE_ONCE(slice->slicing, cfg);
+	ns_slice_set_slicing(slice, cfg);
 	mutex_unlock(&slice->lock);
 	return 0;
 }

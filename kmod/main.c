@@ -23,12 +23,10 @@
  *   the same skb. With the trim option a full RX ring turns packets into
  *   header-only records on a second ring.
  *
- *   Header slicing: RX decides each packet's slice length (slicing.c,
- *   parse.c); a reader copies only that and parks the skb in the slice's
- *   payload store (store.c) under a handle; a write with the handle puts
- *   the new header in front of the parked payload (splice.c) and sends
- *   the same skb. With the trim option a full RX ring turns packets into
- *   header-only records on a second ring.
+ *   Control plane: the "netslice" generic netlink family (netlink.c and
+ *   nl_*.c) attaches and detaches interfaces at run time, configures
+ *   slices, reads and resets counters and manages flow-steering rules
+ *   (rules.c), which RX consults ahead of the queue/hash mapping.
  *
  * Contexts
  *   - RX: softirq, any CPU (RPS may move it); per-slice state is found
@@ -36,10 +34,13 @@
  *   - open/release/read/write/poll/ioctl: process context, any CPU; a
  *     slice may have several open files.
  *   - attach/detach and the netdevice notifier: process context, RTNL.
+ *   - netlink requests: process context, under the genetlink mutex.
  *   - module init/exit: no file can be open during exit (the file
  *     operations pin the module).
  *
  * Locking, outermost first
+ *   genetlink mutex: one netlink request at a time; inside it, RTNL (link
+ *     operations), the rule lock or a slice's lock.
  *   RTNL: the list of attached interfaces (writers); RX and TX walk it
  *     under RCU. Detaching unregisters the rx_handler (synchronize_net), so
  *     no RX runs on a detached interface; writers hold a device reference
@@ -48,8 +49,10 @@
  *     so a packet is removed only after its copy to user space succeeded.
  *   ptr_ring producer/consumer spinlocks: RX takes the producer lock in
  *     softirq; readers take the consumer lock with BHs off (_bh).
- *   ns_slice::lock (mutex): a slice's configuration; never taken on the
- *     packet path (RX reads the CPU mask, batch and slicing modes
+ *   rules lock (mutex, rules.c): rule writers; RX looks rules up under
+ *     RCU and reads a rule's slice with one READ_ONCE.
+ *   ns_slice::lock (mutex): a slice's configuration and counter base;
+ *     never taken on the packet path (RX reads the CPU mask, batch and slicing modes
  *     locklessly: each is one word, applied per packet).
  *   ns_store::lock (spinlock, innermost): a slice's payload store. Process
  *     context only (read, write, release, the ageing work), never softirq;
@@ -68,6 +71,8 @@
 
 #include "chrdev.h"
 #include "iface.h"
+#include "netlink.h"
+#include "rules.h"
 #include "rx.h"
 #include "slice.h"
 #include "store.h"
@@ -148,6 +153,14 @@ bool ns_symmetric_hash = true;
 module_param_named(symmetric_hash, ns_symmetric_hash, bool, 0444);
 MODULE_PARM_DESC(symmetric_hash, "steer both directions of a flow to one slice (default on)");
 
+/* Exact rules cost one hash lookup each however many there are. */
+unsigned int ns_max_rules = 1048576;
+static struct ns_uint_range ns_max_rules_range = {
+	&ns_max_rules, 1, 1 << 24, "rule count"
+};
+module_param_cb(max_rules, &ns_range_param_ops, &ns_max_rules_range, 0444);
+MODULE_PARM_DESC(max_rules, "most flow-steering rules (default 1048576)");
+
 struct ns_slice *ns_slices;
 
 static int __init netslice_init(void)
@@ -161,9 +174,17 @@ static int __init netslice_init(void)
 	if (IS_ERR(ns_slices))
 		return PTR_ERR(ns_slices);
 
-	err = ns_iface_notifier_register();
+	err = ns_rules_init();
 	if (err)
 		goto err_destroy_slices;
+
+	err = ns_iface_notifier_register();
+	if (err)
+		goto err_exit_rules;
+
+	err = ns_genl_init();
+	if (err)
+		goto err_unregister_notifier;
 
 	/* A bad interface is reported by name and skipped; the rest attach. */
 	if (*ifaces)
@@ -177,8 +198,13 @@ static int __init netslice_init(void)
 	return 0;
 
 err_detach_ifaces:
+	/* Also closes attaching: a request may have come in meanwhile. */
 	ns_iface_detach_all();
+	ns_genl_exit();
+err_unregister_notifier:
 	ns_iface_notifier_unregister();
+err_exit_rules:
+	ns_rules_exit();
 err_destroy_slices:
 	ns_slices_destroy(ns_slices, ns_nr_slices);
 	return err;
@@ -188,7 +214,9 @@ static void __exit netslice_exit(void)
 {
 	ns_chrdev_exit();
 	ns_iface_detach_all();
+	ns_genl_exit();
 	ns_iface_notifier_unregister();
+	ns_rules_exit();
 	ns_slices_destroy(ns_slices, ns_nr_slices);
 }
 

@@ -16,6 +16,7 @@
 
 #include "compat.h"
 #include "iface.h"
+#include "rules.h"
 #include "rx.h"
 #include "slice.h"
 #include "slicing.h"
@@ -24,18 +25,21 @@
 /* Set while this CPU passes a written packet up the host stack. */
 static DEFINE_PER_CPU(bool, ns_to_host);
 
+/* A flow rule first; else the RX queue, or a flow hash where there is none. */
 static struct ns_slice *ns_rx_pick_slice(const struct ns_iface *iface,
 					 struct sk_buff *skb, u16 *queue)
 {
+	bool recorded = !iface->hashed && skb_rx_queue_recorded(skb);
+	int steered = ns_rules_steer(skb);
 	u32 key;
 
-	if (!iface->hashed && skb_rx_queue_recorded(skb)) {
-		*queue = skb_get_rx_queue(skb);
+	*queue = recorded ? skb_get_rx_queue(skb) : NETSLICE_QUEUE_NONE;
+	if (steered >= 0)
+		return &ns_slices[steered];
+	if (recorded)
 		key = *queue;
-	} else {
-		*queue = NETSLICE_QUEUE_NONE;
+	else
 		key = ns_symmetric_hash ? __skb_get_hash_symmetric(skb) : skb_get_hash(skb);
-	}
 	return &ns_slices[iface->slice_first + key % iface->slice_count];
 }
 

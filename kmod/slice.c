@@ -43,6 +43,34 @@ static void ns_slice_default_cpus(struct ns_slice *slice)
 		cpumask_copy(slice->user_cpus, slice->kernel_cpus);
 }
 
+bool ns_cpus_valid(const struct cpumask *mask)
+{
+	return !cpumask_empty(mask) && cpumask_subset(mask, cpu_online_mask);
+}
+
+void ns_slice_set_cpus(struct ns_slice *slice, const struct cpumask *kernel_cpus,
+		       const struct cpumask *user_cpus)
+{
+	lockdep_assert_held(&slice->lock);
+	if (kernel_cpus)
+		cpumask_copy(slice->kernel_cpus, kernel_cpus);
+	if (user_cpus)
+		cpumask_copy(slice->user_cpus, user_cpus);
+}
+
+void ns_slice_set_batch(struct ns_slice *slice, u32 rw_flags, u32 max_batch)
+{
+	lockdep_assert_held(&slice->lock);
+	WRITE_ONCE(slice->rw_flags, rw_flags);
+	WRITE_ONCE(slice->max_batch, max_batch);
+}
+
+void ns_slice_set_slicing(struct ns_slice *slice, u32 cfg)
+{
+	lockdep_assert_held(&slice->lock);
+	WRITE_ONCE(slice->slicing, cfg);
+}
+
 static void ns_free_skb(void *skb)
 {
 	kfree_skb(skb);

@@ -10,6 +10,8 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 
+#include <linux/netslice.h>
+
 #include "store.h"
 
 struct ns_stats;
@@ -36,6 +38,7 @@ struct ns_slice {
 	u32 rw_flags;			/* NETSLICE_MULTI_*; READ_ONCE outside lock */
 	u32 max_batch;			/* READ_ONCE outside lock */
 	u32 slicing;			/* see slicing.h; READ_ONCE outside lock */
+	struct netslice_stats stats_base; /* counters at the last reset */
 } ____cacheline_aligned_in_smp;
 
 extern struct ns_slice *ns_slices;
@@ -49,6 +52,15 @@ static inline bool ns_slice_readable(struct ns_slice *slice)
 {
 	return !ptr_ring_empty_bh(&slice->rx_ring) || !ptr_ring_empty_bh(&slice->trim_ring);
 }
+
+/* Non-empty and online only. */
+bool ns_cpus_valid(const struct cpumask *mask);
+
+/* Caller holds slice->lock; values already checked. NULL masks: keep. */
+void ns_slice_set_cpus(struct ns_slice *slice, const struct cpumask *kernel_cpus,
+		       const struct cpumask *user_cpus);
+void ns_slice_set_batch(struct ns_slice *slice, u32 rw_flags, u32 max_batch);
+void ns_slice_set_slicing(struct ns_slice *slice, u32 cfg);
 
 struct ns_slice *ns_slices_create(unsigned int count, unsigned int ring_size);
 void ns_slices_destroy(struct ns_slice *slices, unsigned int count);

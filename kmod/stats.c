@@ -11,12 +11,19 @@ static_assert(offsetof(struct netslice_stats, store_aged) == NS_STAT_COUNT * siz
 static_assert(NS_TX_ERR_FORGED - NS_TX_ERR_INVALID ==
 	      NETSLICE_TXERR_FORGED - NETSLICE_TXERR_INVALID);
 
+/* The gauges among the store's counters; a reset leaves them be. */
+static bool ns_stat_is_gauge(unsigned int i)
+{
+	return i == offsetof(struct netslice_stats, store_used) / sizeof(u64) ||
+	       i == offsetof(struct netslice_stats, store_high_water) / sizeof(u64);
+}
+
 /*
  * Counters only grow; a sum taken while packets flow is a consistent
  * lower bound of each (on 32-bit kernels a 64-bit counter may be read torn
  * while it is updated).
  */
-void ns_stats_read(struct ns_slice *slice, struct netslice_stats *out)
+static void ns_stats_read_raw(struct ns_slice *slice, struct netslice_stats *out)
 {
 	u64 *sum = (u64 *)out;
 	unsigned int cpu, i;
@@ -34,5 +41,39 @@ void ns_stats_read(struct ns_slice *slice, struct netslice_stats *out)
 	out->store_closed = slice->store.closed;
 	out->store_used = slice->store.used;
 	out->store_high_water = slice->store.high_water;
+	spin_unlock(&slice->store.lock);
+}
+
+/* Since the module loaded or the slice's last reset. */
+void ns_stats_read(struct ns_slice *slice, struct netslice_stats *out)
+{
+	const u64 *base = (const u64 *)&slice->stats_base;
+	u64 *v = (u64 *)out;
+	unsigned int i;
+
+	ns_stats_read_raw(slice, out);
+	mutex_lock(&slice->lock);
+	for (i = 0; i < NS_STATS_FIELDS; i++)
+		if (!ns_stat_is_gauge(i))
+			v[i] -= base[i];
+	mutex_unlock(&slice->lock);
+}
+
+/*
+ * Counters are per CPU and written without locks, so a reset keeps the
+ * current sums as a base that reads subtract; the high-water mark starts
+ * again from what is parked now.
+ */
+void ns_stats_reset(struct ns_slice *slice)
+{
+	struct netslice_stats now;
+
+	ns_stats_read_raw(slice, &now);
+	mutex_lock(&slice->lock);
+	slice->stats_base = now;
+	mutex_unlock(&slice->lock);
+
+	spin_lock(&slice->store.lock);
+	slice->store.high_water = slice->store.used;
 	spin_unlock(&slice->store.lock);
 }

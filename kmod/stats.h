@@ -56,6 +56,10 @@ struct ns_stats {
 
 struct ns_slice;
 
+/* The counters of struct netslice_stats, before its reserved words. */
+#define NS_STATS_FIELDS	(offsetof(struct netslice_stats, reserved) / sizeof(__u64))
+
 void ns_stats_read(struct ns_slice *slice, struct netslice_stats *out);
+void ns_stats_reset(struct ns_slice *slice);
 
 #endif /* _NETSLICE_STATS_H */

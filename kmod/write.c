@@ -11,6 +11,7 @@
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/netdevice.h>
+#include <linux/nsproxy.h>
 #include <linux/skbuff.h>
 #include <linux/uaccess.h>
 
@@ -45,16 +46,20 @@ static bool ns_iov_valid(const struct netslice_iov *iov)
 	return !iov->reserved && iov->action <= NETSLICE_TX_DROP;
 }
 
-/* The device an iov goes to, held; NULL if it is not attached. */
+/*
+ * The device an iov goes to, held; NULL if it is not attached. Interface
+ * numbers are the writer's: those of its network namespace.
+ */
 static struct net_device *ns_tx_dev_get(const struct netslice_iov *iov)
 {
+	const struct net *net = current->nsproxy->net_ns;
 	struct net_device *dev = NULL;
 	struct ns_iface *iface;
 
 	rcu_read_lock();
-	iface = ns_iface_find_rcu(iov->ifindex);
+	iface = ns_iface_find_rcu(net, iov->ifindex);
 	if (iface && iov->action == NETSLICE_TX_DEFAULT)
-		iface = ns_iface_find_rcu(READ_ONCE(iface->pair_ifindex));
+		iface = ns_iface_find_rcu(net, READ_ONCE(iface->pair_ifindex));
 	if (iface) {
 		dev = iface->dev;
 		dev_hold(dev);

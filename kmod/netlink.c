@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "netslice" generic netlink family: operations, their request
+ * policies and the monitor multicast group. uapi/netslice.yaml is the
+ * specification; the policies below follow it attribute by attribute
+ * (tests/host/test_spec.py and the guest's policy dump check that).
+ *
+ * Requests run under the genetlink mutex (no parallel_ops), so they are
+ * serialised with each other; link operations take RTNL inside it, rule
+ * operations the rule table's lock.
+ */
+#include <linux/if.h>
+#include <net/genetlink.h>
+
+#include <linux/netslice.h>
+
+#include "netlink.h"
+
+const struct nla_policy ns_link_attach_policy[NETSLICE_A_LINK_SLICE_COUNT + 1] = {
+	[NETSLICE_A_LINK_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[NETSLICE_A_LINK_IFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
+	[NETSLICE_A_LINK_PEER_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[NETSLICE_A_LINK_PEER_IFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
+	[NETSLICE_A_LINK_SLICE_FIRST] = NLA_POLICY_MAX(NLA_U32, NETSLICE_MAX_SLICES - 1),
+	[NETSLICE_A_LINK_SLICE_COUNT] = NLA_POLICY_RANGE(NLA_U32, 1, NETSLICE_MAX_SLICES),
+};
+
+const struct nla_policy ns_link_id_policy[NETSLICE_A_LINK_IFNAME + 1] = {
+	[NETSLICE_A_LINK_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[NETSLICE_A_LINK_IFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
+};
+
+const struct nla_policy ns_slice_id_policy[NETSLICE_A_SLICE_ID + 1] = {
+	[NETSLICE_A_SLICE_ID] = NLA_POLICY_MAX(NLA_U32, NETSLICE_MAX_SLICES - 1),
+};
+
+/* A CPU list string: "0-3,8" for up to 8192 CPUs fits easily. */
+#define NS_CPULIST_MAX	1023
+
+const struct nla_policy ns_slice_set_policy[NETSLICE_A_SLICE_BATCH_MAX + 1] = {
+	[NETSLICE_A_SLICE_ID] = NLA_POLICY_MAX(NLA_U32, NETSLICE_MAX_SLICES - 1),
+	[NETSLICE_A_SLICE_KERNEL_CPUS] = { .type = NLA_NUL_STRING, .len = NS_CPULIST_MAX },
+	[NETSLICE_A_SLICE_USER_CPUS] = { .type = NLA_NUL_STRING, .len = NS_CPULIST_MAX },
+	[NETSLICE_A_SLICE_SLICING_MODE] = NLA_POLICY_MAX(NLA_U32, NETSLICE_SLICING_MODE_AUTO),
+	[NETSLICE_A_SLICE_SLICING_LENGTH] = NLA_POLICY_RANGE(NLA_U32, 1, NETSLICE_MAX_HEADER),
+	[NETSLICE_A_SLICE_SLICING_EXTRA] = NLA_POLICY_MAX(NLA_U32, NETSLICE_MAX_EXTRA),
+	[NETSLICE_A_SLICE_SLICING_TRIM] = NLA_POLICY_MAX(NLA_U8, 1),
+	[NETSLICE_A_SLICE_BATCH_FLAGS] = NLA_POLICY_MASK(NLA_U32, NETSLICE_BATCH_FLAGS_MULTI_READ |
+							 NETSLICE_BATCH_FLAGS_MULTI_WRITE),
+	[NETSLICE_A_SLICE_BATCH_MAX] = NLA_POLICY_RANGE(NLA_U32, 1, NETSLICE_MAX_BATCH),
+};
+
+const struct nla_policy ns_stats_policy[NETSLICE_A_STATS_SLICE + 1] = {
+	[NETSLICE_A_STATS_SLICE] = NLA_POLICY_MAX(NLA_U32, NETSLICE_MAX_SLICES - 1),
+};
+
+const struct nla_policy ns_rule_policy[NETSLICE_A_RULE_SLICE + 1] = {
+	[NETSLICE_A_RULE_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[NETSLICE_A_RULE_FAMILY] = NLA_POLICY_MAX(NLA_U8, NETSLICE_RULE_FAMILY_IPV6),
+	[NETSLICE_A_RULE_PROTO] = { .type = NLA_U8 },
+	[NETSLICE_A_RULE_SRC] = { .type = NLA_BINARY, .len = 16 },
+	[NETSLICE_A_RULE_SRC_LEN] = NLA_POLICY_MAX(NLA_U8, 128),
+	[NETSLICE_A_RULE_DST] = { .type = NLA_BINARY, .len = 16 },
+	[NETSLICE_A_RULE_DST_LEN] = NLA_POLICY_MAX(NLA_U8, 128),
+	[NETSLICE_A_RULE_SPORT_MIN] = { .type = NLA_U16 },
+	[NETSLICE_A_RULE_SPORT_MAX] = { .type = NLA_U16 },
+	[NETSLICE_A_RULE_DPORT_MIN] = { .type = NLA_U16 },
+	[NETSLICE_A_RULE_DPORT_MAX] = { .type = NLA_U16 },
+	[NETSLICE_A_RULE_PREF] = { .type = NLA_U32 },
+	[NETSLICE_A_RULE_SLICE] = NLA_POLICY_MAX(NLA_U32, NETSLICE_MAX_SLICES - 1),
+};
+
+const struct nla_policy ns_rules_policy[NETSLICE_A_RULES_RULE + 1] = {
+	[NETSLICE_A_RULES_RULE] = NLA_POLICY_NESTED(ns_rule_policy),
+};
+
+#define NS_OP(c, pol, fl)	.cmd = NETSLICE_CMD_##c, .policy = pol, \
+				.maxattr = ARRAY_SIZE(pol) - 1, .flags = fl
+
+static const struct genl_ops ns_genl_ops[] = {
+	{ NS_OP(LINK_ATTACH, ns_link_attach_policy, GENL_UNS_ADMIN_PERM),
+	  .doit = ns_nl_link_attach_doit },
+	{ NS_OP(LINK_DETACH, ns_link_id_policy, GENL_UNS_ADMIN_PERM),
+	  .doit = ns_nl_link_detach_doit },
+	{ .cmd = NETSLICE_CMD_LINK_GET, .dumpit = ns_nl_link_get_dumpit },
+	{ NS_OP(SLICE_GET, ns_slice_id_policy, 0),
+	  .doit = ns_nl_slice_get_doit, .dumpit = ns_nl_slice_get_dumpit },
+	{ NS_OP(SLICE_SET, ns_slice_set_policy, GENL_ADMIN_PERM),
+	  .doit = ns_nl_slice_set_doit },
+	{ NS_OP(STATS_GET, ns_stats_policy, 0),
+	  .doit = ns_nl_stats_get_doit, .dumpit = ns_nl_stats_get_dumpit },
+	{ NS_OP(STATS_RESET, ns_stats_policy, GENL_ADMIN_PERM),
+	  .doit = ns_nl_stats_reset_doit },
+	{ NS_OP(RULE_ADD, ns_rules_policy, GENL_ADMIN_PERM),
+	  .doit = ns_nl_rule_add_doit },
+	{ NS_OP(RULE_DEL, ns_rules_policy, GENL_ADMIN_PERM),
+	  .doit = ns_nl_rule_del_doit },
+	{ NS_OP(RULE_REPLACE, ns_rules_policy, GENL_ADMIN_PERM),
+	  .doit = ns_nl_rule_replace_doit },
+	{ .cmd = NETSLICE_CMD_RULE_GET, .dumpit = ns_nl_rule_get_dumpit },
+	{ .cmd = NETSLICE_CMD_RULE_FLUSH, .flags = GENL_ADMIN_PERM,
+	  .doit = ns_nl_rule_flush_doit },
+};
+
+static const struct genl_multicast_group ns_genl_mcgrps[] = {
+	{ .name = NETSLICE_MCGRP_MONITOR },
+};
+
+struct genl_family ns_genl_family __ro_after_init = {
+	.name = NETSLICE_FAMILY_NAME,
+	.version = NETSLICE_FAMILY_VERSION,
+	.netnsok = true,
+	.module = THIS_MODULE,
+	.ops = ns_genl_ops,
+	.n_ops = ARRAY_SIZE(ns_genl_ops),
+	.mcgrps = ns_genl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(ns_genl_mcgrps),
+};
+
+void *ns_nl_put(struct sk_buff *skb, u32 portid, u32 seq, int flags, u8 cmd)
+{
+	return genlmsg_put(skb, portid, seq, &ns_genl_family, flags, cmd);
+}
+
+int ns_genl_init(void)
+{
+	return genl_register_family(&ns_genl_family);
+}
+
+void ns_genl_exit(void)
+{
+	genl_unregister_family(&ns_genl_family);
+}

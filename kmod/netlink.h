@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _NETSLICE_NETLINK_H
+#define _NETSLICE_NETLINK_H
+
+#include <net/genetlink.h>
+
+#include <linux/netslice_netlink.h>
+
+struct ns_iface;
+
+extern struct genl_family ns_genl_family;
+
+/* Request policies, one per operation, as uapi/netslice.yaml has them. */
+extern const struct nla_policy ns_link_attach_policy[NETSLICE_A_LINK_SLICE_COUNT + 1];
+extern const struct nla_policy ns_link_id_policy[NETSLICE_A_LINK_IFNAME + 1];
+extern const struct nla_policy ns_slice_id_policy[NETSLICE_A_SLICE_ID + 1];
+extern const struct nla_policy ns_slice_set_policy[NETSLICE_A_SLICE_BATCH_MAX + 1];
+extern const struct nla_policy ns_stats_policy[NETSLICE_A_STATS_SLICE + 1];
+extern const struct nla_policy ns_rule_policy[NETSLICE_A_RULE_SLICE + 1];
+extern const struct nla_policy ns_rules_policy[NETSLICE_A_RULES_RULE + 1];
+
+int ns_genl_init(void);
+void ns_genl_exit(void);
+
+/* A message of this family, for a reply or a notification. */
+void *ns_nl_put(struct sk_buff *skb, u32 portid, u32 seq, int flags, u8 cmd);
+
+/* nl_link.c */
+int ns_nl_link_attach_doit(struct sk_buff *skb, struct genl_info *info);
+int ns_nl_link_detach_doit(struct sk_buff *skb, struct genl_info *info);
+int ns_nl_link_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+/* Under RTNL: tell the monitor group of iface's namespace. */
+void ns_nl_link_notify(const struct ns_iface *iface, u8 cmd, int reason);
+
+/* nl_slice.c */
+int ns_nl_slice_get_doit(struct sk_buff *skb, struct genl_info *info);
+int ns_nl_slice_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int ns_nl_slice_set_doit(struct sk_buff *skb, struct genl_info *info);
+int ns_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info);
+int ns_nl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int ns_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info);
+
+/* nl_rule.c */
+int ns_nl_rule_add_doit(struct sk_buff *skb, struct genl_info *info);
+int ns_nl_rule_del_doit(struct sk_buff *skb, struct genl_info *info);
+int ns_nl_rule_replace_doit(struct sk_buff *skb, struct genl_info *info);
+int ns_nl_rule_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int ns_nl_rule_flush_doit(struct sk_buff *skb, struct genl_info *info);
+
+#endif /* _NETSLICE_NETLINK_H */

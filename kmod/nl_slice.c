@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Netlink slice operations: show and change a slice's configuration (the
+ * same settings the slice's ioctls reach), read and reset its counters.
+ */
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+
+#include <linux/netslice.h>
+
+#include "compat.h"
+#include "netlink.h"
+#include "slice.h"
+#include "slicing.h"
+#include "stats.h"
+
+static_assert(NS_STATS_FIELDS == NETSLICE_A_COUNTERS_STORE_HIGH_WATER);
+static_assert(NETSLICE_SLICING_MODE_AUTO == NETSLICE_SLICE_AUTO);
+static_assert(NETSLICE_BATCH_FLAGS_MULTI_WRITE == NETSLICE_MULTI_WRITE);
+
+static int ns_nl_put_cpus(struct sk_buff *skb, int attr, const struct cpumask *mask)
+{
+	char buf[256];
+
+	/* A list that does not fit is cut at a comma-free point: never here. */
+	scnprintf(buf, sizeof(buf), "%*pbl", cpumask_pr_args(mask));
+	return nla_put_string(skb, attr, buf);
+}
+
+static int ns_nl_slice_fill(struct sk_buff *skb, struct ns_slice *slice, u32 portid, u32 seq,
+			    int flags)
+{
+	struct netslice_slicing sl;
+	void *hdr;
+	int err;
+
+	hdr = ns_nl_put(skb, portid, seq, flags, NETSLICE_CMD_SLICE_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	mutex_lock(&slice->lock);
+	ns_slicing_to_user(slice->slicing, &sl);
+	err = nla_put_u32(skb, NETSLICE_A_SLICE_ID, slice->id) ||
+	      nla_put_u32(skb, NETSLICE_A_SLICE_RING_SIZE, ns_ring_size) ||
+	      nla_put_u32(skb, NETSLICE_A_SLICE_READERS, atomic_read(&slice->open_files)) ||
+	      ns_nl_put_cpus(skb, NETSLICE_A_SLICE_KERNEL_CPUS, slice->kernel_cpus) ||
+	      ns_nl_put_cpus(skb, NETSLICE_A_SLICE_USER_CPUS, slice->user_cpus) ||
+	      nla_put_u32(skb, NETSLICE_A_SLICE_SLICING_MODE, sl.mode) ||
+	      (sl.mode == NETSLICE_SLICE_FIXED &&
+	       nla_put_u32(skb, NETSLICE_A_SLICE_SLICING_LENGTH, sl.length)) ||
+	      (sl.mode == NETSLICE_SLICE_AUTO &&
+	       nla_put_u32(skb, NETSLICE_A_SLICE_SLICING_EXTRA, sl.extra)) ||
+	      nla_put_u8(skb, NETSLICE_A_SLICE_SLICING_TRIM, !!(sl.flags & NETSLICE_SLICE_TRIM)) ||
+	      nla_put_u32(skb, NETSLICE_A_SLICE_STORE_SIZE, sl.store_size) ||
+	      nla_put_u32(skb, NETSLICE_A_SLICE_STORE_TIMEOUT_MS, sl.store_timeout_ms) ||
+	      nla_put_u32(skb, NETSLICE_A_SLICE_BATCH_FLAGS, slice->rw_flags) ||
+	      nla_put_u32(skb, NETSLICE_A_SLICE_BATCH_MAX, slice->max_batch);
+	mutex_unlock(&slice->lock);
+	if (err) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int ns_nl_stats_fill(struct sk_buff *skb, struct ns_slice *slice, u32 portid, u32 seq,
+			    int flags)
+{
+	struct netslice_stats stats;
+	struct nlattr *nest;
+	const u64 *v;
+	unsigned int i;
+	void *hdr;
+
+	ns_stats_read(slice, &stats);
+	v = (const u64 *)&stats;
+	hdr = ns_nl_put(skb, portid, seq, flags, NETSLICE_CMD_STATS_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, NETSLICE_A_STATS_SLICE, slice->id))
+		goto err_cancel;
+	nest = nla_nest_start(skb, NETSLICE_A_STATS_COUNTERS);
+	if (!nest)
+		goto err_cancel;
+	for (i = 0; i < NS_STATS_FIELDS; i++)
+		if (nla_put_u64_64bit(skb, i + 1, v[i], NETSLICE_A_COUNTERS_PAD))
+			goto err_cancel;
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+
+err_cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+typedef int (*ns_nl_fill_t)(struct sk_buff *skb, struct ns_slice *slice, u32 portid, u32 seq,
+			    int flags);
+
+/* The slice an attribute names; NULL with the ack set if there is none. */
+static struct ns_slice *ns_nl_slice(struct genl_info *info, int attr)
+{
+	u32 id;
+
+	if (GENL_REQ_ATTR_CHECK(info, attr))
+		return NULL;
+	id = nla_get_u32(info->attrs[attr]);
+	if (id >= ns_nr_slices) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[attr], "no such slice");
+		return NULL;
+	}
+	return &ns_slices[id];
+}
+
+static int ns_nl_reply(struct genl_info *info, int attr, ns_nl_fill_t fill)
+{
+	struct ns_slice *slice = ns_nl_slice(info, attr);
+	struct sk_buff *msg;
+	int err;
+
+	if (!slice)
+		return -EINVAL;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	err = fill(msg, slice, info->snd_portid, info->snd_seq, 0);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* Every slice, or the one the request names; cb->args[0] is the next. */
+static int ns_nl_dump(struct sk_buff *skb, struct netlink_callback *cb, int attr,
+		      ns_nl_fill_t fill)
+{
+	struct nlattr **attrs = ns_genl_dump_attrs(cb);
+	unsigned int id = cb->args[0], last = ns_nr_slices;
+
+	if (attrs[attr]) {
+		if (id < nla_get_u32(attrs[attr]))
+			id = nla_get_u32(attrs[attr]);
+		last = min_t(unsigned int, nla_get_u32(attrs[attr]) + 1, last);
+	}
+	for (; id < last; id++)
+		if (fill(skb, &ns_slices[id], NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			 NLM_F_MULTI))
+			break;
+	cb->args[0] = id;
+	return skb->len;
+}
+
+int ns_nl_slice_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return ns_nl_reply(info, NETSLICE_A_SLICE_ID, ns_nl_slice_fill);
+}
+
+int ns_nl_slice_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return ns_nl_dump(skb, cb, NETSLICE_A_SLICE_ID, ns_nl_slice_fill);
+}
+
+int ns_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return ns_nl_reply(info, NETSLICE_A_STATS_SLICE, ns_nl_stats_fill);
+}
+
+int ns_nl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return ns_nl_dump(skb, cb, NETSLICE_A_STATS_SLICE, ns_nl_stats_fill);
+}
+
+/* One slice, or every slice without the attribute. */
+int ns_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ns_slice *slice;
+	unsigned int id;
+
+	if (!info->attrs[NETSLICE_A_STATS_SLICE]) {
+		for (id = 0; id < ns_nr_slices; id++)
+			ns_stats_reset(&ns_slices[id]);
+		return 0;
+	}
+	slice = ns_nl_slice(info, NETSLICE_A_STATS_SLICE);
+	if (!slice)
+		return -EINVAL;
+	ns_stats_reset(slice);
+	return 0;
+}
+
+/* A CPU list attribute as a checked mask (kfree it); NULL when absent. */
+static int ns_nl_cpus(struct genl_info *info, int attr, struct cpumask **mask)
+{
+	struct nlattr *nla = info->attrs[attr];
+
+	if (!nla)
+		return 0;
+	*mask = kzalloc(cpumask_size(), GFP_KERNEL);
+	if (!*mask)
+		return -ENOMEM;
+	if (cpulist_parse(nla_data(nla), *mask)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, nla, "not a CPU list (like 0-3,8)");
+		return -EINVAL;
+	}
+	if (!ns_cpus_valid(*mask)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, nla, "CPU list is empty or names an offline CPU");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The slicing the request asks for, checked, from the slice's current one. */
+static int ns_nl_slicing(struct genl_info *info, struct ns_slice *slice, u32 *cfg)
+{
+	struct nlattr **a = info->attrs;
+	struct netslice_slicing sl;
+
+	ns_slicing_to_user(READ_ONCE(slice->slicing), &sl);
+	sl.store_size = 0;
+	sl.store_timeout_ms = 0;
+	if (a[NETSLICE_A_SLICE_SLICING_MODE]) {
+		sl.mode = nla_get_u32(a[NETSLICE_A_SLICE_SLICING_MODE]);
+		sl.length = 0;
+		sl.extra = 0;
+	}
+	if (a[NETSLICE_A_SLICE_SLICING_LENGTH]) {
+		if (sl.mode != NETSLICE_SLICE_FIXED) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[NETSLICE_A_SLICE_SLICING_LENGTH],
+					    "a slicing length needs slicing mode fixed");
+			return -EINVAL;
+		}
+		sl.length = nla_get_u32(a[NETSLICE_A_SLICE_SLICING_LENGTH]);
+	}
+	if (a[NETSLICE_A_SLICE_SLICING_EXTRA]) {
+		if (sl.mode != NETSLICE_SLICE_AUTO) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[NETSLICE_A_SLICE_SLICING_EXTRA],
+					    "slicing extra bytes need slicing mode auto");
+			return -EINVAL;
+		}
+		sl.extra = nla_get_u32(a[NETSLICE_A_SLICE_SLICING_EXTRA]);
+	}
+	if (a[NETSLICE_A_SLICE_SLICING_TRIM]) {
+		sl.flags &= ~NETSLICE_SLICE_TRIM;
+		if (nla_get_u8(a[NETSLICE_A_SLICE_SLICING_TRIM]))
+			sl.flags |= NETSLICE_SLICE_TRIM;
+	}
+	if (sl.mode == NETSLICE_SLICE_FIXED && !sl.length) {
+		NL_SET_ERR_MSG(info->extack, "slicing mode fixed needs a length");
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, NETSLICE_A_SLICE_SLICING_LENGTH);
+		return -EINVAL;
+	}
+	if (ns_slicing_from_user(&sl, cfg)) {
+		NL_SET_ERR_MSG(info->extack, "slicing settings do not fit together");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Everything is checked first: a rejected request changes nothing. */
+int ns_nl_slice_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct cpumask *kernel_cpus = NULL, *user_cpus = NULL;
+	struct nlattr **a = info->attrs;
+	struct ns_slice *slice;
+	u32 rw_flags, max_batch, cfg;
+	int err;
+
+	slice = ns_nl_slice(info, NETSLICE_A_SLICE_ID);
+	if (!slice)
+		return -EINVAL;
+
+	cpus_read_lock();
+	err = ns_nl_cpus(info, NETSLICE_A_SLICE_KERNEL_CPUS, &kernel_cpus);
+	if (err)
+		goto out_free_cpus;
+	err = ns_nl_cpus(info, NETSLICE_A_SLICE_USER_CPUS, &user_cpus);
+	if (err)
+		goto out_free_cpus;
+
+	mutex_lock(&slice->lock);
+	err = ns_nl_slicing(info, slice, &cfg);
+	if (err)
+		goto out_unlock;
+	rw_flags = a[NETSLICE_A_SLICE_BATCH_FLAGS] ?
+		nla_get_u32(a[NETSLICE_A_SLICE_BATCH_FLAGS]) : slice->rw_flags;
+	max_batch = a[NETSLICE_A_SLICE_BATCH_MAX] ?
+		nla_get_u32(a[NETSLICE_A_SLICE_BATCH_MAX]) : slice->max_batch;
+
+	ns_slice_set_cpus(slice, kernel_cpus, user_cpus);
+	ns_slice_set_batch(slice, rw_flags, max_batch);
+	ns_slice_set_slicing(slice, cfg);
+out_unlock:
+	mutex_unlock(&slice->lock);
+out_free_cpus:
+	cpus_read_unlock();
+	kfree(user_cpus);
+	kfree(kernel_cpus);
+	return err;
+}

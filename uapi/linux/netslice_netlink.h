@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * netslice generic netlink family: the control plane of a running module.
+ *
+ * The specification is uapi/netslice.yaml (the kernel's netlink spec
+ * format); this header follows it and tests/host/test_spec.py checks that
+ * they agree, and the guest tests check the running module's policies
+ * against it. Names follow the kernel's generator: NETSLICE_A_<SET>_<ATTR>,
+ * NETSLICE_CMD_<OP>, NETSLICE_<ENUM>_<ENTRY>.
+ *
+ * Permissions
+ *   Reads (link-get, slice-get, stats-get, rule-get) are open to every
+ *   user: they carry configuration and counters, never a secret, a payload
+ *   byte or a kernel address. link-attach and link-detach need
+ *   CAP_NET_ADMIN in the user namespace owning the caller's network
+ *   namespace, and act only on interfaces of that namespace. Slices and
+ *   rules belong to the whole module, so slice-set, stats-reset and the
+ *   rule operations need CAP_NET_ADMIN in the initial user namespace.
+ *
+ * Network namespaces
+ *   Interfaces are named and numbered in the caller's namespace; an
+ *   interface of another namespace can be neither seen (link-get,
+ *   link notifications) nor attached or detached.
+ *
+ * Errors
+ *   Every rejected request returns an errno and an extended ack message
+ *   saying what was wrong; where one attribute is at fault the ack points
+ *   at it (NLMSGERR_ATTR_OFFS), where one is missing it names it
+ *   (NLMSGERR_ATTR_MISS_TYPE). A rejected request changes nothing.
+ *
+ * Flow rules
+ *   A rule matches IPv4 or IPv6 packets by protocol, source and
+ *   destination prefix and source and destination port range, and sends
+ *   every packet it matches, from any attached interface, to its slice,
+ *   ahead of the RX queue or flow-hash mapping. A rule is "exact" when it
+ *   names the family, the protocol, both full-length addresses and one
+ *   port each way: exact rules live in a hash table and cost one lookup
+ *   whatever their number (up to the max_rules module parameter, default
+ *   1048576). Other rules are "wildcard" rules, at most
+ *   NETSLICE_MAX_WILDCARD_RULES, tried in order of @pref (then age) after
+ *   the exact lookup misses. A packet no rule matches is mapped as before.
+ *
+ *   A rule is named by its match (and, for wildcard rules, its @pref), or
+ *   by the @id the module gave it. rule-add fails with -EEXIST for a rule
+ *   that exists; rule-replace changes the slice of an existing rule in
+ *   place, one word written, so a packet sees either the old or the new
+ *   slice and never neither, and adds the rule if there is none. Several
+ *   rules in one request are applied all or none: the first bad one fails
+ *   the request, the ack points at its nest, and rules the request had
+ *   already added are removed again.
+ */
+#ifndef _UAPI_LINUX_NETSLICE_NETLINK_H
+#define _UAPI_LINUX_NETSLICE_NETLINK_H
+
+#define NETSLICE_FAMILY_NAME		"netslice"
+#define NETSLICE_FAMILY_VERSION		1
+#define NETSLICE_MCGRP_MONITOR		"monitor"
+
+#define NETSLICE_MAX_WILDCARD_RULES	4096
+
+enum netslice_slicing_mode {
+	NETSLICE_SLICING_MODE_OFF,
+	NETSLICE_SLICING_MODE_FIXED,
+	NETSLICE_SLICING_MODE_AUTO,
+};
+
+enum netslice_batch_flags {
+	NETSLICE_BATCH_FLAGS_MULTI_READ = 1,
+	NETSLICE_BATCH_FLAGS_MULTI_WRITE = 2,
+};
+
+enum netslice_detach_reason {
+	NETSLICE_DETACH_REASON_REQUEST,		/* link-detach */
+	NETSLICE_DETACH_REASON_UNREGISTER,	/* deleted or moved to another netns */
+	NETSLICE_DETACH_REASON_UNLOAD,		/* module unloaded */
+};
+
+enum netslice_rule_family {
+	NETSLICE_RULE_FAMILY_ANY,
+	NETSLICE_RULE_FAMILY_IPV4,
+	NETSLICE_RULE_FAMILY_IPV6,
+};
+
+/* An attached interface. */
+enum {
+	NETSLICE_A_LINK_IFINDEX = 1,
+	NETSLICE_A_LINK_IFNAME,
+	NETSLICE_A_LINK_PEER_IFINDEX,	/* default egress: the peer, or itself */
+	NETSLICE_A_LINK_PEER_IFNAME,
+	NETSLICE_A_LINK_SLICE_FIRST,	/* it feeds slices first .. first+count-1 */
+	NETSLICE_A_LINK_SLICE_COUNT,
+	NETSLICE_A_LINK_HASHED,		/* flag: steered by flow hash, not RX queue */
+	NETSLICE_A_LINK_RX_QUEUES,
+	NETSLICE_A_LINK_REASON,		/* enum netslice_detach_reason */
+
+	__NETSLICE_A_LINK_MAX,
+	NETSLICE_A_LINK_MAX = (__NETSLICE_A_LINK_MAX - 1)
+};
+
+/* A slice's configuration. */
+enum {
+	NETSLICE_A_SLICE_ID = 1,
+	NETSLICE_A_SLICE_RING_SIZE,
+	NETSLICE_A_SLICE_READERS,
+	NETSLICE_A_SLICE_KERNEL_CPUS,	/* CPU list string, "0-3,8" */
+	NETSLICE_A_SLICE_USER_CPUS,
+	NETSLICE_A_SLICE_SLICING_MODE,	/* enum netslice_slicing_mode */
+	NETSLICE_A_SLICE_SLICING_LENGTH,
+	NETSLICE_A_SLICE_SLICING_EXTRA,
+	NETSLICE_A_SLICE_SLICING_TRIM,
+	NETSLICE_A_SLICE_STORE_SIZE,
+	NETSLICE_A_SLICE_STORE_TIMEOUT_MS,
+	NETSLICE_A_SLICE_BATCH_FLAGS,	/* enum netslice_batch_flags */
+	NETSLICE_A_SLICE_BATCH_MAX,
+
+	__NETSLICE_A_SLICE_MAX,
+	NETSLICE_A_SLICE_MAX = (__NETSLICE_A_SLICE_MAX - 1)
+};
+
+/* A slice's counters. */
+enum {
+	NETSLICE_A_STATS_SLICE = 1,
+	NETSLICE_A_STATS_COUNTERS,	/* nest of NETSLICE_A_COUNTERS_* */
+
+	__NETSLICE_A_STATS_MAX,
+	NETSLICE_A_STATS_MAX = (__NETSLICE_A_STATS_MAX - 1)
+};
+
+/*
+ * One u64 per field of struct netslice_stats, in its order: attribute
+ * N + 1 is field N. Since the module loaded or the slice's last
+ * stats-reset.
+ */
+enum {
+	NETSLICE_A_COUNTERS_RX_PACKETS = 1,
+	NETSLICE_A_COUNTERS_RX_BYTES,
+	NETSLICE_A_COUNTERS_RX_DROP_RING_FULL,
+	NETSLICE_A_COUNTERS_RX_DROP_NO_READER,
+	NETSLICE_A_COUNTERS_RX_DROP_ERROR,
+	NETSLICE_A_COUNTERS_RX_SEGMENTS,
+	NETSLICE_A_COUNTERS_RX_OFF_CPU,
+	NETSLICE_A_COUNTERS_RX_TRIMMED,
+	NETSLICE_A_COUNTERS_READ_PACKETS,
+	NETSLICE_A_COUNTERS_READ_BYTES,
+	NETSLICE_A_COUNTERS_READ_TRUNCATED,
+	NETSLICE_A_COUNTERS_READ_SLICED,
+	NETSLICE_A_COUNTERS_READ_WHOLE,
+	NETSLICE_A_COUNTERS_READ_STORE_FULL,
+	NETSLICE_A_COUNTERS_WRITE_BYTES,
+	NETSLICE_A_COUNTERS_TX_PACKETS,
+	NETSLICE_A_COUNTERS_TX_BYTES,
+	NETSLICE_A_COUNTERS_TX_HOST,
+	NETSLICE_A_COUNTERS_TX_NF_DROP,
+	NETSLICE_A_COUNTERS_TX_BUSY,
+	NETSLICE_A_COUNTERS_TX_SPLICED,
+	NETSLICE_A_COUNTERS_TX_ERR_INVALID,
+	NETSLICE_A_COUNTERS_TX_ERR_LENGTH,
+	NETSLICE_A_COUNTERS_TX_ERR_IFINDEX,
+	NETSLICE_A_COUNTERS_TX_ERR_FAULT,
+	NETSLICE_A_COUNTERS_TX_ERR_NOMEM,
+	NETSLICE_A_COUNTERS_TX_ERR_DOWN,
+	NETSLICE_A_COUNTERS_TX_ERR_STALE,
+	NETSLICE_A_COUNTERS_TX_ERR_FOREIGN,
+	NETSLICE_A_COUNTERS_TX_ERR_FORGED,
+	NETSLICE_A_COUNTERS_STORE_AGED,
+	NETSLICE_A_COUNTERS_STORE_CLOSED,
+	NETSLICE_A_COUNTERS_STORE_USED,
+	NETSLICE_A_COUNTERS_STORE_HIGH_WATER,
+	NETSLICE_A_COUNTERS_PAD,
+
+	__NETSLICE_A_COUNTERS_MAX,
+	NETSLICE_A_COUNTERS_MAX = (__NETSLICE_A_COUNTERS_MAX - 1)
+};
+
+/* A flow-steering rule. */
+enum {
+	NETSLICE_A_RULE_ID = 1,
+	NETSLICE_A_RULE_FAMILY,		/* enum netslice_rule_family */
+	NETSLICE_A_RULE_PROTO,		/* IP protocol; 0 or absent: any */
+	NETSLICE_A_RULE_SRC,		/* 4 or 16 bytes, network order */
+	NETSLICE_A_RULE_SRC_LEN,	/* prefix length; absent: full */
+	NETSLICE_A_RULE_DST,
+	NETSLICE_A_RULE_DST_LEN,
+	NETSLICE_A_RULE_SPORT_MIN,	/* port ranges, host order; absent: any */
+	NETSLICE_A_RULE_SPORT_MAX,
+	NETSLICE_A_RULE_DPORT_MIN,
+	NETSLICE_A_RULE_DPORT_MAX,
+	NETSLICE_A_RULE_PREF,		/* order of wildcard rules, lowest first */
+	NETSLICE_A_RULE_SLICE,		/* where matching packets go */
+	NETSLICE_A_RULE_EXACT,		/* flag, reported: in the exact table */
+	NETSLICE_A_RULE_HITS,		/* packets it steered */
+	NETSLICE_A_RULE_PAD,
+
+	__NETSLICE_A_RULE_MAX,
+	NETSLICE_A_RULE_MAX = (__NETSLICE_A_RULE_MAX - 1)
+};
+
+/* The rules of one rule-add, rule-del or rule-replace request. */
+enum {
+	NETSLICE_A_RULES_RULE = 1,	/* nest of NETSLICE_A_RULE_*, repeated */
+
+	__NETSLICE_A_RULES_MAX,
+	NETSLICE_A_RULES_MAX = (__NETSLICE_A_RULES_MAX - 1)
+};
+
+enum {
+	NETSLICE_CMD_LINK_ATTACH = 1,
+	NETSLICE_CMD_LINK_DETACH,
+	NETSLICE_CMD_LINK_GET,
+	NETSLICE_CMD_SLICE_GET,
+	NETSLICE_CMD_SLICE_SET,
+	NETSLICE_CMD_STATS_GET,
+	NETSLICE_CMD_STATS_RESET,
+	NETSLICE_CMD_RULE_ADD,
+	NETSLICE_CMD_RULE_DEL,
+	NETSLICE_CMD_RULE_REPLACE,
+	NETSLICE_CMD_RULE_GET,
+	NETSLICE_CMD_RULE_FLUSH,
+	NETSLICE_CMD_LINK_ATTACH_NTF,
+	NETSLICE_CMD_LINK_DETACH_NTF,
+
+	__NETSLICE_CMD_MAX,
+	NETSLICE_CMD_MAX = (__NETSLICE_CMD_MAX - 1)
+};
+
+#endif /* _UAPI_LINUX_NETSLICE_NETLINK_H */
