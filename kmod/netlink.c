@@ -54,7 +54,8 @@ const struct nla_policy ns_stats_policy[NETSLICE_A_STATS_SLICE + 1] = {
 	[NETSLICE_A_STATS_SLICE] = NLA_POLICY_MAX(NLA_U32, NETSLICE_MAX_SLICES - 1),
 };
 
-const struct nla_policy ns_rule_policy[NETSLICE_A_RULE_SLICE + 1] = {
+/* Also takes what rule-get reports, so a dump can be sent back as it is. */
+const struct nla_policy ns_rule_policy[NETSLICE_A_RULE_HITS + 1] = {
 	[NETSLICE_A_RULE_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[NETSLICE_A_RULE_FAMILY] = NLA_POLICY_MAX(NLA_U8, NETSLICE_RULE_FAMILY_IPV6),
 	[NETSLICE_A_RULE_PROTO] = { .type = NLA_U8 },
@@ -68,6 +69,8 @@ const struct nla_policy ns_rule_policy[NETSLICE_A_RULE_SLICE + 1] = {
 	[NETSLICE_A_RULE_DPORT_MAX] = { .type = NLA_U16 },
 	[NETSLICE_A_RULE_PREF] = { .type = NLA_U32 },
 	[NETSLICE_A_RULE_SLICE] = NLA_POLICY_MAX(NLA_U32, NETSLICE_MAX_SLICES - 1),
+	[NETSLICE_A_RULE_EXACT] = { .type = NLA_FLAG },
+	[NETSLICE_A_RULE_HITS] = { .type = NLA_U64 },
 };
 
 const struct nla_policy ns_rules_policy[NETSLICE_A_RULES_RULE + 1] = {

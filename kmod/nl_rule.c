@@ -125,13 +125,13 @@ enum ns_rule_op { NS_RULE_ADD, NS_RULE_REPLACE, NS_RULE_DEL };
 static int ns_nl_rule_one(struct nlattr *nest, enum ns_rule_op op, struct ns_rule_undo *undo,
 			  struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[NETSLICE_A_RULE_SLICE + 1];
+	struct nlattr *tb[NETSLICE_A_RULE_HITS + 1];
 	struct ns_rule_match m;
 	struct ns_rule *rule;
 	u32 slice;
 	int err;
 
-	err = nla_parse_nested(tb, NETSLICE_A_RULE_SLICE, nest, ns_rule_policy, extack);
+	err = nla_parse_nested(tb, NETSLICE_A_RULE_HITS, nest, ns_rule_policy, extack);
 	if (err)
 		return err;
 	if (op == NS_RULE_DEL && tb[NETSLICE_A_RULE_ID]) {

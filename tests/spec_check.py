@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check that the netslice netlink spec (uapi/netslice.yaml) and what
+follows it agree.
+
+  spec_check.py header          the uapi header's constants (compiled and
+                                printed by a C program) and the counters'
+                                order against struct netslice_stats
+  spec_check.py policy FILE     a running module's policies, as
+                                `genl ctrl policy name netslice` prints
+                                them, against every operation's request
+
+Prints KTAP-ish "ok N - ..." lines and a "# N passed, N failed" summary.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import yaml
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SPEC = os.path.join(TOP, "uapi", "netslice.yaml")
+results = []
+
+
+def check(ok, what):
+    results.append(ok)
+    print(f"{'ok' if ok else 'not ok'} {len(results)} - {what}")
+
+
+def c_name(*parts):
+    return "_".join(p.upper().replace("-", "_") for p in parts)
+
+
+def expected_constants(spec):
+    fam = spec["name"]
+    want = {}
+    for d in spec.get("definitions", []):
+        if d["type"] == "const":
+            want[c_name(fam, d["name"])] = d["value"]
+            continue
+        for i, e in enumerate(d["entries"]):
+            name = e["name"] if isinstance(e, dict) else e
+            want[c_name(fam, d["name"], name)] = 1 << i if d["type"] == "flags" else i
+    for s in spec["attribute-sets"]:
+        for i, a in enumerate(s["attributes"]):
+            want[c_name(fam, "a", s["name"], a["name"])] = i + 1
+        want[c_name(fam, "a", s["name"], "max")] = len(s["attributes"])
+    ops = spec["operations"]["list"]
+    for i, op in enumerate(ops):
+        want[c_name(fam, "cmd", op["name"])] = i + 1
+    want[c_name(fam, "cmd", "max")] = len(ops)
+    want[c_name(fam, "family", "version")] = spec.get("version", 1)
+    return want
+
+
+def header_constants(names, header):
+    """The values the header gives names, by compiling a program."""
+    prog = f'#include <stdio.h>\n#include <{header}>\nint main(void)\n{{\n'
+    for n in names:
+        prog += f'\tprintf("{n} %lld\\n", (long long)({n}));\n'
+    prog += '\tprintf("FAMILY_NAME %s\\n", NETSLICE_FAMILY_NAME);\n'
+    prog += '\tprintf("MCGRP %s\\n", NETSLICE_MCGRP_MONITOR);\n\treturn 0;\n}\n'
+    with tempfile.TemporaryDirectory() as tmp:
+        src, exe = os.path.join(tmp, "c.c"), os.path.join(tmp, "c")
+        with open(src, "w") as f:
+            f.write(prog)
+        cc = subprocess.run(["cc", "-I", os.path.join(TOP, "uapi"), "-o", exe, src],
+                            capture_output=True, text=True)
+        if cc.returncode:
+            missing = re.findall(r"'(NETSLICE_\w+)' undeclared", cc.stderr)
+            return None, missing or [cc.stderr[:500]]
+        out = subprocess.run([exe], capture_output=True, text=True, check=True).stdout
+    got = {}
+    for line in out.splitlines():
+        k, v = line.split(" ", 1)
+        got[k] = v if k in ("FAMILY_NAME", "MCGRP") else int(v)
+    return got, []
+
+
+def stats_fields():
+    text = open(os.path.join(TOP, "uapi", "linux", "netslice.h")).read()
+    body = re.search(r"struct netslice_stats \{(.*?)\};", text, re.S).group(1)
+    return [f for f in re.findall(r"__u64 (\w+)", body) if not f.startswith("reserved")]
+
+
+def check_header(spec):
+    want = expected_constants(spec)
+    got, missing = header_constants(sorted(want), "linux/" + os.path.basename(spec["uapi-header"]))
+    check(got is not None, "header declares every constant of the spec"
+          + (f" (missing: {' '.join(missing)})" if missing else ""))
+    if got is None:
+        return
+    wrong = [f"{k}={got[k]} (spec {v})" for k, v in sorted(want.items()) if got[k] != v]
+    check(not wrong, f"{len(want)} header values equal the spec's" +
+          (": " + ", ".join(wrong) if wrong else ""))
+    check(got["FAMILY_NAME"] == spec["name"], "family name")
+    groups = [g["name"] for g in spec["mcast-groups"]["list"]]
+    check(got["MCGRP"] in groups, "monitor multicast group")
+    counters = next(s for s in spec["attribute-sets"] if s["name"] == "counters")
+    names = [a["name"].replace("-", "_") for a in counters["attributes"] if a["type"] != "pad"]
+    check(names == stats_fields(), "counters follow struct netslice_stats field by field")
+    # Every attribute an operation names exists in its set.
+    sets = {s["name"]: {a["name"] for a in s["attributes"]} for s in spec["attribute-sets"]}
+    bad = []
+    for op in spec["operations"]["list"]:
+        for kind in ("do", "dump", "event"):
+            part = op.get(kind) or {}
+            for msg in ("request", "reply"):
+                for a in (part.get(msg) or {}).get("attributes", []):
+                    if a not in sets[op["attribute-set"]]:
+                        bad.append(f"{op['name']}.{kind}.{msg}.{a}")
+            for a in part.get("attributes", []) if kind == "event" else []:
+                if a not in sets[op["attribute-set"]]:
+                    bad.append(f"{op['name']}.event.{a}")
+    check(not bad, "operations name only attributes of their set" + (": " + " ".join(bad) if bad else ""))
+
+
+INT_BITS = {"u8": 8, "u16": 16, "u32": 32, "u64": 64}
+KERNEL_TYPE = {"u8": "U8", "u16": "U16", "u32": "U32", "u64": "U64", "string": "NUL_STRING",
+               "binary": "BINARY", "flag": "FLAG", "nest": "NESTED"}
+
+
+def expected_attr(a):
+    """What the kernel's policy dump should say of spec attribute a."""
+    t, checks = a["type"], a.get("checks", {})
+    want = {"type": KERNEL_TYPE[t]}
+    if t in INT_BITS:
+        want["range"] = (checks.get("min", 0), checks.get("max", (1 << INT_BITS[t]) - 1))
+        if "mask" in checks:
+            want["mask"] = checks["mask"]
+    if "max-len" in checks:
+        want["max len"] = checks["max-len"]
+    if t == "nest":
+        want["nested"] = a["nested-attributes"]
+    return want
+
+
+def parse_policy_dump(text):
+    ops, policies = {}, {}
+    for line in text.splitlines():
+        m = re.search(r"op (\d+) policies:(.*)", line)
+        if m:
+            ops[int(m.group(1))] = dict((k, int(v)) for k, v in re.findall(r"(do|dump)=(\d+)", m.group(2)))
+            continue
+        m = re.search(r"policy\[(\d+)\]:attr\[(\d+)\]: type=(\w+)(.*)", line)
+        if not m:
+            continue
+        attr = {"type": m.group(3)}
+        rest = m.group(4)
+        r = re.search(r"range:\[(-?\d+),(-?\d+)\]", rest)
+        if r:
+            attr["range"] = (int(r.group(1)), int(r.group(2)))
+        r = re.search(r"max len:(\d+)", rest)
+        if r:
+            attr["max len"] = int(r.group(1))
+        r = re.search(r"mask:(0x[0-9a-f]+)", rest)
+        if r:
+            attr["mask"] = int(r.group(1), 16)
+        r = re.search(r"policy:(\d+)", rest)
+        if r:
+            attr["policy"] = int(r.group(1))
+        policies.setdefault(int(m.group(1)), {})[int(m.group(2))] = attr
+    return ops, policies
+
+
+def compare_policy(spec, set_name, names, policies, idx, where, seen):
+    """Policy idx against attributes names of set_name; recurses into nests."""
+    attrs = next(s for s in spec["attribute-sets"] if s["name"] == set_name)["attributes"]
+    ids = {a["name"]: i + 1 for i, a in enumerate(attrs)}
+    got = policies.get(idx, {})
+    errors = []
+    if set(got) != {ids[n] for n in names}:
+        errors.append(f"{where}: attributes {sorted(got)} != spec {sorted(ids[n] for n in names)}")
+    for n in names:
+        a = attrs[ids[n] - 1]
+        want, have = expected_attr(a), dict(got.get(ids[n], {}))
+        nested = want.pop("nested", None)
+        sub = have.pop("policy", None)
+        if have != want:
+            errors.append(f"{where}.{n}: kernel {have} != spec {want}")
+        if nested and sub is not None and (sub, nested) not in seen:
+            seen.add((sub, nested))
+            inner = [x["name"] for x in next(s for s in spec["attribute-sets"]
+                                             if s["name"] == nested)["attributes"]
+                     if x["type"] != "pad"]
+            errors += compare_policy(spec, nested, inner, policies, sub, f"{where}.{n}", seen)
+    return errors
+
+
+def check_policy(spec, dump_file):
+    ops, policies = parse_policy_dump(open(dump_file).read())
+    check(bool(ops), f"the module reports policies for {len(ops)} operations")
+    for i, op in enumerate(spec["operations"]["list"]):
+        cmd = i + 1
+        if "do" not in op and "dump" not in op:
+            check(cmd not in ops, f"{op['name']}: a notification, no policy")
+            continue
+        errors = []
+        for kind in ("do", "dump"):
+            if kind not in op:
+                if kind in ops.get(cmd, {}):
+                    errors.append(f"{kind}: the kernel has one, the spec has none")
+                continue
+            if kind not in ops.get(cmd, {}):
+                errors.append(f"{kind}: missing in the kernel")
+                continue
+            names = ((op[kind] or {}).get("request") or {}).get("attributes", [])
+            errors += compare_policy(spec, op["attribute-set"], names, policies,
+                                     ops[cmd][kind], f"{op['name']}.{kind}", set())
+        check(not errors, f"{op['name']}: kernel policy follows the spec" +
+              ("".join("\n#   " + e for e in errors)))
+
+
+def main():
+    spec = yaml.safe_load(open(SPEC))
+    if len(sys.argv) == 2 and sys.argv[1] == "header":
+        check_header(spec)
+    elif len(sys.argv) == 3 and sys.argv[1] == "policy":
+        check_policy(spec, sys.argv[2])
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    failed = results.count(False)
+    print(f"# spec: {len(results) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
