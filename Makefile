@@ -3,13 +3,16 @@
 # make            module (kmod/netslice.ko), libnetslice and tools
 # make check      deps, everything, host unit tests, guest tests on 6.1 and 6.12
 # make demo       boot a guest and show netslice at work
-# make install    module, library, headers, pkg-config file and tools
-# make install-lib  the same without the module (DESTDIR-friendly)
+# make install    module (+ depmod), library, headers, pkg-config file, tools,
+#                 man page, bash completion, udev rule, modprobe.d example
+# make uninstall  remove what install put there
+# make install-lib  library, headers, tools and docs, no module or system files
+# make dkms-install  register the sources with DKMS (rebuilds on new kernels)
 # make lint       checkpatch --strict over the kernel sources
 #
 # KDIR selects the kernel build tree for the module.
 
-VERSION := 0.4.0
+VERSION := 0.5.0
 PREFIX ?= /usr/local
 DESTDIR ?=
 CC ?= cc
@@ -22,7 +25,12 @@ KDIR := $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 endif
 
 NS_CFLAGS := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -fPIC \
-	-Iuapi -Iuserlib -Itools/nf -D_GNU_SOURCE $(CFLAGS)
+	-Iuapi -Iuserlib -Itools/nf -D_GNU_SOURCE -DNETSLICE_VERSION='"$(VERSION)"' $(CFLAGS)
+NL_CFLAGS = $(shell pkg-config --cflags libnl-genl-3.0)
+NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0)
+KVER ?= $(patsubst /lib/modules/%/build,%,$(KDIR))
+UDEVDIR ?= /etc/udev/rules.d
+MODPROBEDIR ?= /etc/modprobe.d
 
 LIB_SRCS := $(wildcard userlib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
@@ -32,12 +40,14 @@ PC := $(B)/netslice.pc
 NFS := nf-fwd nf-firewall nf-monitor nf-nat nf-lb nf-ipsec
 NF_COMMON := $(patsubst %.c,$(B)/%.o,$(filter-out $(NFS:nf-%=tools/nf/%.c),$(wildcard tools/nf/*.c)))
 NF_LIBS_ipsec := -lcrypto
-TOOLS := $(B)/bin/netslice-info $(NFS:%=$(B)/bin/%)
+CTL_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard tools/ctl/*.c)) $(B)/tools/nf/json.o
+TOOLS := $(B)/bin/netslice-info $(B)/bin/netslicectl $(NFS:%=$(B)/bin/%)
 HOST_TESTS := $(B)/tests/test_cpulist $(B)/tests/test_slicing $(B)/tests/test_pkt
 GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
 	$(B)/tests/slice_check $(B)/tests/slice_nf $(B)/tests/nfclient
 
-.PHONY: all module lib tools deps check demo install install-lib lint clean test-bins
+.PHONY: all module lib tools deps check demo install install-lib uninstall dkms-install \
+	lint clean test-bins
 
 all: module lib tools
 
@@ -51,7 +61,7 @@ lib: $(LIB_A) $(LIB_SO) $(PC)
 tools: $(TOOLS)
 test-bins: $(HOST_TESTS) $(GUEST_BINS)
 
-$(B)/%.o: %.c $(wildcard userlib/*.h tools/nf/*.h) uapi/linux/netslice.h
+$(B)/%.o: %.c $(wildcard userlib/*.h tools/nf/*.h tools/ctl/*.h uapi/linux/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) -c -o $@ $<
 
@@ -68,6 +78,12 @@ $(PC): userlib/netslice.pc.in
 $(B)/bin/%: $(B)/tools/%.o $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread
+
+$(B)/tools/ctl/%.o: NS_CFLAGS += $(NL_CFLAGS)
+
+$(B)/bin/netslicectl: $(CTL_OBJS) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS) -lpthread
 
 $(B)/bin/nf-%: $(B)/tools/nf/%.o $(NF_COMMON) $(LIB_A)
 	@mkdir -p $(dir $@)
@@ -97,21 +113,59 @@ demo: deps
 	$(MAKE) all
 	tools/demo.sh
 
+# The module under /lib/modules/KVER/updates, then depmod (not into DESTDIR:
+# a staging root is indexed when it is installed for real).
 install: all install-lib
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	install -D -m 0644 kmod/netslice.ko $(DESTDIR)/lib/modules/$(KVER)/updates/netslice.ko
+	install -D -m 0644 dist/70-netslice.rules $(DESTDIR)$(UDEVDIR)/70-netslice.rules
+	test -e $(DESTDIR)$(MODPROBEDIR)/netslice.conf || \
+		install -D -m 0644 dist/modprobe.d/netslice.conf $(DESTDIR)$(MODPROBEDIR)/netslice.conf
+	if [ -z "$(DESTDIR)" ]; then \
+		depmod -a $(KVER); \
+		getent group netslice >/dev/null || groupadd --system netslice; \
+		! command -v udevadm >/dev/null || udevadm control --reload || true; \
+	fi
 
-# Library, headers, pkg-config file and tools (no module: testable in DESTDIR).
+# Library, headers, pkg-config file, tools, man page and completion.
 install-lib: lib tools
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin \
-		$(DESTDIR)$(PREFIX)/include/netslice/linux
+		$(DESTDIR)$(PREFIX)/include/netslice/linux $(DESTDIR)$(PREFIX)/share/man/man8 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/netslice
 	install -m 0644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 0755 $(LIB_SO).0 $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libnetslice.so.0 $(DESTDIR)$(PREFIX)/lib/libnetslice.so
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' userlib/netslice.pc.in \
 		>$(DESTDIR)$(PREFIX)/lib/pkgconfig/netslice.pc
 	install -m 0644 userlib/netslice.h userlib/netslice_pkt.h $(DESTDIR)$(PREFIX)/include/netslice/
-	install -m 0644 uapi/linux/netslice.h $(DESTDIR)$(PREFIX)/include/netslice/linux/
+	install -m 0644 uapi/linux/netslice.h uapi/linux/netslice_netlink.h \
+		$(DESTDIR)$(PREFIX)/include/netslice/linux/
+	install -m 0644 uapi/netslice.yaml $(DESTDIR)$(PREFIX)/share/netslice/
 	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 docs/netslicectl.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -m 0644 tools/ctl/netslicectl.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/netslicectl
+
+# Everything install put in place; a changed modprobe.d file is kept.
+uninstall:
+	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/netslice.ko $(DESTDIR)$(UDEVDIR)/70-netslice.rules
+	! cmp -s dist/modprobe.d/netslice.conf $(DESTDIR)$(MODPROBEDIR)/netslice.conf || \
+		rm -f $(DESTDIR)$(MODPROBEDIR)/netslice.conf
+	rm -f $(DESTDIR)$(PREFIX)/lib/libnetslice.a $(DESTDIR)$(PREFIX)/lib/libnetslice.so \
+		$(DESTDIR)$(PREFIX)/lib/libnetslice.so.0 $(DESTDIR)$(PREFIX)/lib/pkgconfig/netslice.pc \
+		$(DESTDIR)$(PREFIX)/share/man/man8/netslicectl.8 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/netslicectl
+	rm -f $(TOOLS:$(B)/bin/%=$(DESTDIR)$(PREFIX)/bin/%)
+	rm -rf $(DESTDIR)$(PREFIX)/include/netslice $(DESTDIR)$(PREFIX)/share/netslice
+	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi
+
+# DKMS builds the module from /usr/src/netslice-VERSION for every kernel.
+DKMS_SRC := $(DESTDIR)/usr/src/netslice-$(VERSION)
+dkms-install:
+	install -d $(DKMS_SRC)
+	cp -r Kbuild kmod uapi $(DKMS_SRC)/
+	sed 's/@VERSION@/$(VERSION)/' dist/dkms.conf >$(DKMS_SRC)/dkms.conf
+	find $(DKMS_SRC) \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \) -delete
+	if [ -z "$(DESTDIR)" ]; then dkms install netslice/$(VERSION); fi
 
 lint:
 	tools/lint.sh

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * netslicectl: the netslice control CLI, on libnl-genl-3. Each verb file
+ * (link.c, slice.c, rule.c) builds requests with ctl_msg(), sends them
+ * with ctl_do() or ctl_dump(), and prints tables or JSON.
+ */
+#ifndef NETSLICECTL_H
+#define NETSLICECTL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include "json.h"
+
+/* Exit codes, as iproute2: usage errors 1, requests the kernel refused 2. */
+#define CTL_EXIT_USAGE	1
+#define CTL_EXIT_KERNEL	2
+
+struct ctl {
+	bool json;
+	int stats;		/* -s given: more counters */
+	struct json j;
+	const char *where;	/* "FILE:LINE: " in batch mode, else "" */
+};
+
+extern struct ctl ctl;
+
+/* Open the socket and resolve the family; print why not and return -1. */
+int ctl_open(void);
+void ctl_close(void);
+
+/* A request of cmd (NETSLICE_CMD_*), NLM_F_DUMP with dump. */
+struct nl_msg *ctl_msg(uint8_t cmd, bool dump);
+
+/*
+ * Name what the attributes added from here to ctl_subject_end() stand
+ * for ("dev va", "slice 3", "FILE:12"), so an error the kernel points at
+ * one of them is reported with it.
+ */
+void ctl_subject_begin(struct nl_msg *msg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void ctl_subject_end(struct nl_msg *msg);
+
+/*
+ * Send msg (freed) and wait for the ack; each reply goes to parse. On a
+ * refusal print "Error: [subject: ]message" and return -errno.
+ */
+typedef int (*ctl_parse_t)(struct nlattr **tb, uint8_t cmd, void *arg);
+int ctl_do(struct nl_msg *msg, int maxattr, ctl_parse_t parse, void *arg);
+
+/* Subscribe to the monitor group; then ctl_listen() delivers events. */
+int ctl_listen(int maxattr, ctl_parse_t parse, void *arg);
+
+/* Print a usage or syntax error and return CTL_EXIT_USAGE. */
+int ctl_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The same, as -1 for helpers that return 0 or -1. */
+#define CTL_BAD(...)	(ctl_usage_error(__VA_ARGS__), -1)
+
+/* Argument helpers: 0 or -1 with an error printed. */
+int ctl_u32(const char *what, const char *s, uint32_t max, uint32_t *out);
+bool ctl_is(const char *arg, const char *word);
+int ctl_on_off(const char *what, const char *s, bool *out);
+
+int ctl_link(int argc, char **argv);
+int ctl_monitor(int argc, char **argv);
+int ctl_slice(int argc, char **argv);
+int ctl_stats(int argc, char **argv);
+int ctl_rule(int argc, char **argv);
+
+#endif /* NETSLICECTL_H */

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * netslicectl: manage a running netslice module over generic netlink,
+ * in the manner of ip(8). See docs/netslicectl.8.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ctl.h"
+
+struct ctl ctl = { .where = "" };
+
+static void ctl_help(FILE *out)
+{
+	fputs("usage: netslicectl [-j] [-s] OBJECT COMMAND [ARGS]\n"
+	      "       netslicectl [-j] [-s] -b FILE [--rate N]\n"
+	      "\n"
+	      "  link attach dev NAME [peer NAME] [slices A[-B]]\n"
+	      "  link detach dev NAME\n"
+	      "  link show [dev NAME]\n"
+	      "  slice show [N]\n"
+	      "  slice set N [slicing off|auto [EXTRA]|fixed LEN] [trim on|off] [batch N]\n"
+	      "              [multi-read on|off] [multi-write on|off]\n"
+	      "              [kernel-cpus LIST] [user-cpus LIST]\n"
+	      "  stats [show] [slice N]          (-s: every counter)\n"
+	      "  stats reset [slice N]\n"
+	      "  rule add RULE | replace RULE | del RULE | del id N\n"
+	      "  rule show | flush | load FILE [replace]\n"
+	      "  monitor\n"
+	      "\n"
+	      "  RULE := [family ipv4|ipv6] [proto P] [src PREFIX] [dst PREFIX]\n"
+	      "          [sport N[-M]] [dport N[-M]] [pref N] slice N\n"
+	      "\n"
+	      "  -j, --json     JSON output\n"
+	      "  -s, --stats    more detail\n"
+	      "  -b, --batch    run the commands of FILE (\"-\": stdin), one per line\n"
+	      "      --rate N   in batch mode, at most N commands per second\n"
+	      "  -V, --version\n"
+	      "Exit status: 0 done, 1 bad command line, 2 the kernel refused (Error: ...).\n",
+	      out);
+}
+
+static int ctl_run(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*run)(int argc, char **argv);
+	} objects[] = {
+		{ "link", ctl_link }, { "slice", ctl_slice }, { "stats", ctl_stats },
+		{ "rule", ctl_rule }, { "monitor", ctl_monitor },
+	};
+	size_t i;
+
+	if (!argc)
+		return ctl_usage_error("say what to do");
+	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++)
+		if (!strcmp(argv[0], objects[i].name))
+			return objects[i].run(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "help")) {
+		ctl_help(stdout);
+		return 0;
+	}
+	return ctl_usage_error("unknown object \"%s\"", argv[0]);
+}
+
+static double ctl_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* One command per line; the first failure ends the batch, as in ip -batch. */
+static int ctl_batch(const char *file, double rate)
+{
+	char line[4096], *words[128], where[512], *w;
+	double start = ctl_now(), due;
+	unsigned long lineno = 0, done = 0;
+	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	int n, err = 0;
+
+	if (!f) {
+		fprintf(stderr, "netslicectl: %s: %s\n", file, strerror(errno));
+		return CTL_EXIT_USAGE;
+	}
+	while (!err && fgets(line, sizeof(line), f)) {
+		lineno++;
+		n = 0;
+		for (w = strtok(line, " \t\r\n"); w && *w != '#' && n < 128; w = strtok(NULL, " \t\r\n"))
+			words[n++] = w;
+		if (!n)
+			continue;
+		if (rate > 0) {
+			due = start + done / rate;
+			while (ctl_now() < due) {
+				struct timespec ts = { 0, (long)((due - ctl_now()) * 1e9) };
+
+				nanosleep(&ts, NULL);
+			}
+		}
+		snprintf(where, sizeof(where), "%s:%lu: ", file, lineno);
+		ctl.where = where;
+		err = ctl_run(n, words);
+		done++;
+	}
+	ctl.where = "";
+	if (f != stdin)
+		fclose(f);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "stats", no_argument, NULL, 's' },
+		{ "batch", required_argument, NULL, 'b' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *batch = NULL;
+	double rate = 0;
+	char *end;
+	int c, err;
+
+	/* Options come before the object, as in ip(8): "rule del ... -1" is no option. */
+	while ((c = getopt_long(argc, argv, "+jsb:Vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			ctl.json = true;
+			break;
+		case 's':
+			ctl.stats++;
+			break;
+		case 'b':
+			batch = optarg;
+			break;
+		case 'r':
+			rate = strtod(optarg, &end);
+			if (*end || rate <= 0)
+				return ctl_usage_error("--rate wants a positive number");
+			break;
+		case 'V':
+			printf("netslicectl %s\n", NETSLICE_VERSION);
+			return 0;
+		case 'h':
+			ctl_help(stdout);
+			return 0;
+		default:
+			return CTL_EXIT_USAGE;
+		}
+	}
+	if (batch && optind != argc)
+		return ctl_usage_error("-b runs a file: no command on the command line");
+	if (!batch && optind == argc) {
+		ctl_help(stderr);
+		return CTL_EXIT_USAGE;
+	}
+	json_init(&ctl.j, stdout);
+	if (ctl_open())
+		return CTL_EXIT_KERNEL;
+	err = batch ? ctl_batch(batch, rate) : ctl_run(argc - optind, argv + optind);
+	ctl_close();
+	return err;
+}

@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * netslicectl rule: flow-steering rules, one at a time or loaded from a
+ * file in chunks of CTL_RULES_PER_MSG per request. A rule is written the
+ * same way on the command line, in a file and in `rule show`:
+ *
+ *   [family ipv4|ipv6] [proto P] [src PREFIX] [dst PREFIX]
+ *   [sport N[-M]] [dport N[-M]] [pref N] slice N
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/netslice_netlink.h>
+
+#include "ctl.h"
+
+/* About 100 bytes each: a request stays well inside 128 KiB. */
+#define CTL_RULES_PER_MSG	256
+
+struct ctl_rule {
+	uint8_t family, proto;
+	uint8_t src[16], dst[16];
+	int src_len, dst_len;		/* -1: no address */
+	uint16_t sport[2], dport[2];
+	bool has_sport, has_dport, has_pref, has_slice, has_id;
+	uint32_t pref, slice, id;
+	unsigned int line;
+};
+
+static const struct { const char *name; uint8_t proto; } ctl_protos[] = {
+	{ "icmp", 1 }, { "tcp", 6 }, { "udp", 17 }, { "dccp", 33 }, { "gre", 47 },
+	{ "esp", 50 }, { "ah", 51 }, { "icmpv6", 58 }, { "sctp", 132 }, { "udplite", 136 },
+};
+
+static const char *ctl_proto_name(uint8_t proto)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ctl_protos) / sizeof(ctl_protos[0]); i++)
+		if (ctl_protos[i].proto == proto)
+			return ctl_protos[i].name;
+	return NULL;
+}
+
+static int ctl_parse_proto(const char *s, uint8_t *proto)
+{
+	uint32_t v;
+	size_t i;
+
+	for (i = 0; s && i < sizeof(ctl_protos) / sizeof(ctl_protos[0]); i++)
+		if (!strcmp(s, ctl_protos[i].name)) {
+			*proto = ctl_protos[i].proto;
+			return 0;
+		}
+	if (ctl_u32("proto", s, 255, &v))
+		return -1;
+	*proto = v;
+	return 0;
+}
+
+static int ctl_parse_prefix(const char *what, const char *s, struct ctl_rule *r, uint8_t *addr,
+			    int *len)
+{
+	char buf[64], *slash;
+	uint8_t family;
+	uint32_t plen;
+
+	if (!s || strlen(s) >= sizeof(buf))
+		return CTL_BAD("%s needs an address or prefix", what);
+	strcpy(buf, s);
+	slash = strchr(buf, '/');
+	if (slash)
+		*slash++ = '\0';
+	if (inet_pton(AF_INET, buf, addr) == 1)
+		family = NETSLICE_RULE_FAMILY_IPV4;
+	else if (inet_pton(AF_INET6, buf, addr) == 1)
+		family = NETSLICE_RULE_FAMILY_IPV6;
+	else
+		return CTL_BAD("%s \"%s\" is not an IPv4 or IPv6 prefix", what, s);
+	if (r->family && r->family != family)
+		return CTL_BAD("%s %s: the rule mixes IPv4 and IPv6", what, s);
+	r->family = family;
+	plen = family == NETSLICE_RULE_FAMILY_IPV4 ? 32 : 128;
+	if (slash && ctl_u32("prefix length", slash, plen, &plen))
+		return -1;
+	*len = (int)plen;
+	return 0;
+}
+
+static int ctl_parse_ports(const char *what, const char *s, uint16_t *range)
+{
+	char buf[32], *dash;
+	uint32_t lo, hi;
+
+	snprintf(buf, sizeof(buf), "%s", s ? s : "");
+	dash = strchr(buf, '-');
+	if (dash)
+		*dash++ = '\0';
+	if (ctl_u32(what, buf, 65535, &lo) || ctl_u32(what, dash ? dash : buf, 65535, &hi))
+		return -1;
+	if (lo > hi)
+		return CTL_BAD("%s %s: the range is backwards", what, s);
+	range[0] = lo;
+	range[1] = hi;
+	return 0;
+}
+
+/* Words of a rule; "id N" too when ids are allowed. */
+static int ctl_parse_rule(int argc, char **argv, struct ctl_rule *r, bool with_id)
+{
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	r->src_len = r->dst_len = -1;
+	for (i = 0; i < argc; i += 2) {
+		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!val)
+			return CTL_BAD("rule: \"%s\" needs a value", key);
+		if (ctl_is(key, "family")) {
+			uint8_t f = ctl_is(val, "ipv4") ? NETSLICE_RULE_FAMILY_IPV4 :
+				    ctl_is(val, "ipv6") ? NETSLICE_RULE_FAMILY_IPV6 : 0;
+
+			if (!f || (r->family && r->family != f))
+				return CTL_BAD("family: say ipv4 or ipv6, once");
+			r->family = f;
+		} else if (ctl_is(key, "proto")) {
+			if (ctl_parse_proto(val, &r->proto))
+				return -1;
+		} else if (ctl_is(key, "src")) {
+			if (ctl_parse_prefix("src", val, r, r->src, &r->src_len))
+				return -1;
+		} else if (ctl_is(key, "dst")) {
+			if (ctl_parse_prefix("dst", val, r, r->dst, &r->dst_len))
+				return -1;
+		} else if (ctl_is(key, "sport")) {
+			if (ctl_parse_ports("sport", val, r->sport))
+				return -1;
+			r->has_sport = true;
+		} else if (ctl_is(key, "dport")) {
+			if (ctl_parse_ports("dport", val, r->dport))
+				return -1;
+			r->has_dport = true;
+		} else if (ctl_is(key, "pref")) {
+			if (ctl_u32("pref", val, UINT32_MAX, &r->pref))
+				return -1;
+			r->has_pref = true;
+		} else if (ctl_is(key, "slice")) {
+			if (ctl_u32("slice", val, 255, &r->slice))
+				return -1;
+			r->has_slice = true;
+		} else if (ctl_is(key, "id") && with_id) {
+			if (ctl_u32("id", val, UINT32_MAX, &r->id))
+				return -1;
+			r->has_id = true;
+		} else if (ctl_is(key, "hits") || ctl_is(key, "exact")) {
+			/* What rule show prints besides the rule: accepted, ignored. */
+		} else {
+			return CTL_BAD("rule: unknown word \"%s\"", key);
+		}
+	}
+	return 0;
+}
+
+static void ctl_put_rule(struct nl_msg *msg, const struct ctl_rule *r, bool with_slice)
+{
+	unsigned int bytes = r->family == NETSLICE_RULE_FAMILY_IPV6 ? 16 : 4;
+	struct nlattr *nest = nla_nest_start(msg, NETSLICE_A_RULES_RULE);
+
+	if (r->has_id) {
+		nla_put_u32(msg, NETSLICE_A_RULE_ID, r->id);
+		nla_nest_end(msg, nest);
+		return;
+	}
+	if (r->family)
+		nla_put_u8(msg, NETSLICE_A_RULE_FAMILY, r->family);
+	if (r->proto)
+		nla_put_u8(msg, NETSLICE_A_RULE_PROTO, r->proto);
+	if (r->src_len >= 0) {
+		nla_put(msg, NETSLICE_A_RULE_SRC, bytes, r->src);
+		nla_put_u8(msg, NETSLICE_A_RULE_SRC_LEN, r->src_len);
+	}
+	if (r->dst_len >= 0) {
+		nla_put(msg, NETSLICE_A_RULE_DST, bytes, r->dst);
+		nla_put_u8(msg, NETSLICE_A_RULE_DST_LEN, r->dst_len);
+	}
+	if (r->has_sport) {
+		nla_put_u16(msg, NETSLICE_A_RULE_SPORT_MIN, r->sport[0]);
+		nla_put_u16(msg, NETSLICE_A_RULE_SPORT_MAX, r->sport[1]);
+	}
+	if (r->has_dport) {
+		nla_put_u16(msg, NETSLICE_A_RULE_DPORT_MIN, r->dport[0]);
+		nla_put_u16(msg, NETSLICE_A_RULE_DPORT_MAX, r->dport[1]);
+	}
+	if (r->has_pref)
+		nla_put_u32(msg, NETSLICE_A_RULE_PREF, r->pref);
+	if (with_slice)
+		nla_put_u32(msg, NETSLICE_A_RULE_SLICE, r->slice);
+	nla_nest_end(msg, nest);
+}
+
+/* rule add|del|replace RULE: one rule, one request. */
+static int ctl_rule_one(uint8_t cmd, int argc, char **argv)
+{
+	bool del = cmd == NETSLICE_CMD_RULE_DEL;
+	struct ctl_rule r;
+	struct nl_msg *msg;
+
+	if (ctl_parse_rule(argc, argv, &r, del))
+		return CTL_EXIT_USAGE;
+	if (!del && !r.has_slice)
+		return ctl_usage_error("the rule needs a slice: ... slice N");
+	if (!argc)
+		return ctl_usage_error("say which rule");
+	msg = ctl_msg(cmd, false);
+	ctl_subject_begin(msg, "rule");
+	ctl_put_rule(msg, &r, !del);
+	ctl_subject_end(msg);
+	return ctl_do(msg, 0, NULL, NULL) ? CTL_EXIT_KERNEL : 0;
+}
+
+static void ctl_format_prefix(char *buf, size_t size, uint8_t family, const void *addr,
+			      unsigned int len)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	inet_ntop(family == NETSLICE_RULE_FAMILY_IPV6 ? AF_INET6 : AF_INET, addr, a, sizeof(a));
+	snprintf(buf, size, "%s/%u", a, len);
+}
+
+static int ctl_rule_row(struct nlattr **tb, uint8_t cmd, void *arg)
+{
+	static const char *const families[] = { "any", "ipv4", "ipv6" };
+	uint8_t family = tb[NETSLICE_A_RULE_FAMILY] ? nla_get_u8(tb[NETSLICE_A_RULE_FAMILY]) : 0;
+	uint8_t proto = tb[NETSLICE_A_RULE_PROTO] ? nla_get_u8(tb[NETSLICE_A_RULE_PROTO]) : 0;
+	char src[64] = "", dst[64] = "", text[256], *p = text, *end = text + sizeof(text);
+	uint16_t sp[2] = { 0, 65535 }, dp[2] = { 0, 65535 };
+	unsigned int *shown = arg;
+	const char *pname;
+
+	(void)cmd;
+	if (family > 2 || !tb[NETSLICE_A_RULE_ID] || !tb[NETSLICE_A_RULE_SLICE])
+		return 0;
+	if (tb[NETSLICE_A_RULE_SRC] && tb[NETSLICE_A_RULE_SRC_LEN])
+		ctl_format_prefix(src, sizeof(src), family, nla_data(tb[NETSLICE_A_RULE_SRC]),
+				  nla_get_u8(tb[NETSLICE_A_RULE_SRC_LEN]));
+	if (tb[NETSLICE_A_RULE_DST] && tb[NETSLICE_A_RULE_DST_LEN])
+		ctl_format_prefix(dst, sizeof(dst), family, nla_data(tb[NETSLICE_A_RULE_DST]),
+				  nla_get_u8(tb[NETSLICE_A_RULE_DST_LEN]));
+	if (tb[NETSLICE_A_RULE_SPORT_MIN] && tb[NETSLICE_A_RULE_SPORT_MAX]) {
+		sp[0] = nla_get_u16(tb[NETSLICE_A_RULE_SPORT_MIN]);
+		sp[1] = nla_get_u16(tb[NETSLICE_A_RULE_SPORT_MAX]);
+	}
+	if (tb[NETSLICE_A_RULE_DPORT_MIN] && tb[NETSLICE_A_RULE_DPORT_MAX]) {
+		dp[0] = nla_get_u16(tb[NETSLICE_A_RULE_DPORT_MIN]);
+		dp[1] = nla_get_u16(tb[NETSLICE_A_RULE_DPORT_MAX]);
+	}
+	pname = ctl_proto_name(proto);
+
+	if (ctl.json) {
+		json_open(&ctl.j, NULL, '{');
+		json_u64(&ctl.j, "id", nla_get_u32(tb[NETSLICE_A_RULE_ID]));
+		json_str(&ctl.j, "family", families[family]);
+		if (pname)
+			json_str(&ctl.j, "proto", pname);
+		else
+			json_u64(&ctl.j, "proto", proto);
+		if (*src)
+			json_str(&ctl.j, "src", src);
+		if (*dst)
+			json_str(&ctl.j, "dst", dst);
+		json_u64(&ctl.j, "sport_min", sp[0]);
+		json_u64(&ctl.j, "sport_max", sp[1]);
+		json_u64(&ctl.j, "dport_min", dp[0]);
+		json_u64(&ctl.j, "dport_max", dp[1]);
+		json_u64(&ctl.j, "pref", tb[NETSLICE_A_RULE_PREF] ?
+			 nla_get_u32(tb[NETSLICE_A_RULE_PREF]) : 0);
+		json_u64(&ctl.j, "slice", nla_get_u32(tb[NETSLICE_A_RULE_SLICE]));
+		json_str(&ctl.j, "table", tb[NETSLICE_A_RULE_EXACT] ? "exact" : "wildcard");
+		json_u64(&ctl.j, "hits", tb[NETSLICE_A_RULE_HITS] ?
+			 nla_get_u64(tb[NETSLICE_A_RULE_HITS]) : 0);
+		json_close(&ctl.j, '}');
+		return 0;
+	}
+	/* The rule in the words rule add takes, so that show output loads back. */
+	if (family)
+		p += snprintf(p, end - p, "family %s ", families[family]);
+	if (proto && pname)
+		p += snprintf(p, end - p, "proto %s ", pname);
+	else if (proto)
+		p += snprintf(p, end - p, "proto %u ", proto);
+	if (*src)
+		p += snprintf(p, end - p, "src %s ", src);
+	if (*dst)
+		p += snprintf(p, end - p, "dst %s ", dst);
+	if (sp[0] || sp[1] != 65535)
+		p += snprintf(p, end - p, sp[0] == sp[1] ? "sport %u " : "sport %u-%u ", sp[0], sp[1]);
+	if (dp[0] || dp[1] != 65535)
+		p += snprintf(p, end - p, dp[0] == dp[1] ? "dport %u " : "dport %u-%u ", dp[0], dp[1]);
+	if (tb[NETSLICE_A_RULE_PREF] && nla_get_u32(tb[NETSLICE_A_RULE_PREF]))
+		p += snprintf(p, end - p, "pref %u ", nla_get_u32(tb[NETSLICE_A_RULE_PREF]));
+	snprintf(p, end - p, "slice %u", nla_get_u32(tb[NETSLICE_A_RULE_SLICE]));
+	if (!(*shown)++)
+		printf("%-8s %-8s %12s  %s\n", "ID", "TABLE", "HITS", "RULE");
+	printf("%-8u %-8s %12" PRIu64 "  %s\n", nla_get_u32(tb[NETSLICE_A_RULE_ID]),
+	       tb[NETSLICE_A_RULE_EXACT] ? "exact" : "wildcard",
+	       tb[NETSLICE_A_RULE_HITS] ? (uint64_t)nla_get_u64(tb[NETSLICE_A_RULE_HITS]) : 0, text);
+	return 0;
+}
+
+static int ctl_rule_show(int argc)
+{
+	unsigned int shown = 0;
+	int err;
+
+	if (argc)
+		return ctl_usage_error("rule show takes no arguments");
+	if (ctl.json)
+		json_open(&ctl.j, NULL, '[');
+	err = ctl_do(ctl_msg(NETSLICE_CMD_RULE_GET, true), NETSLICE_A_RULE_MAX, ctl_rule_row,
+		     &shown);
+	if (ctl.json) {
+		json_close(&ctl.j, '[');
+		json_end(&ctl.j);
+	}
+	return err ? CTL_EXIT_KERNEL : 0;
+}
+
+/* Split a line into words in place; returns the count. */
+static int ctl_words(char *line, char **words, int max)
+{
+	int n = 0;
+	char *w;
+
+	for (w = strtok(line, " \t\r\n"); w && n < max; w = strtok(NULL, " \t\r\n")) {
+		if (*w == '#')
+			break;
+		words[n++] = w;
+	}
+	return n;
+}
+
+/* Send rules[first..last) in one request; the subject of each is its line. */
+static int ctl_rule_chunk(uint8_t cmd, const char *file, const struct ctl_rule *rules,
+			  size_t first, size_t last)
+{
+	struct nl_msg *msg = ctl_msg(cmd, false);
+	size_t i;
+
+	for (i = first; i < last; i++) {
+		ctl_subject_begin(msg, "%s:%u", file, rules[i].line);
+		ctl_put_rule(msg, &rules[i], cmd != NETSLICE_CMD_RULE_DEL);
+		ctl_subject_end(msg);
+	}
+	return ctl_do(msg, 0, NULL, NULL);
+}
+
+/*
+ * rule load FILE [replace]: every rule, or none. Rules go in chunks; when
+ * a chunk is refused, the rules the chunks before it added are deleted.
+ */
+static int ctl_rule_load(int argc, char **argv)
+{
+	uint8_t cmd = NETSLICE_CMD_RULE_ADD;
+	struct ctl_rule *rules = NULL;
+	size_t n = 0, cap = 0, done;
+	char line[1024], *words[64];
+	unsigned int lineno = 0;
+	int nw, err = 0;
+	FILE *f;
+
+	if (argc == 2 && ctl_is(argv[1], "replace"))
+		cmd = NETSLICE_CMD_RULE_REPLACE;
+	else if (argc != 1)
+		return ctl_usage_error("rule load takes FILE [replace]");
+	f = ctl_is(argv[0], "-") ? stdin : fopen(argv[0], "r");
+	if (!f) {
+		fprintf(stderr, "netslicectl: %s: %s\n", argv[0], strerror(errno));
+		return CTL_EXIT_USAGE;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		nw = ctl_words(line, words, 64);
+		if (!nw)
+			continue;
+		if (n == cap) {
+			struct ctl_rule *more = realloc(rules, (cap = cap ? cap * 2 : 1024) * sizeof(*rules));
+
+			if (!more) {
+				fprintf(stderr, "netslicectl: out of memory\n");
+				err = CTL_EXIT_USAGE;
+				goto out;
+			}
+			rules = more;
+		}
+		if (ctl_parse_rule(nw, words, &rules[n], false) || !rules[n].has_slice) {
+			fprintf(stderr, "netslicectl: %s:%u: %s\n", argv[0], lineno,
+				rules[n].has_slice ? "not a rule" : "the rule needs a slice");
+			err = CTL_EXIT_USAGE;
+			goto out;
+		}
+		rules[n++].line = lineno;
+	}
+	for (done = 0; done < n; done += CTL_RULES_PER_MSG) {
+		size_t last = done + CTL_RULES_PER_MSG < n ? done + CTL_RULES_PER_MSG : n;
+
+		if (ctl_rule_chunk(cmd, argv[0], rules, done, last)) {
+			err = CTL_EXIT_KERNEL;
+			break;
+		}
+	}
+	/* Undo what went in before the refused chunk (adds only: replaced slices stay). */
+	if (err && cmd == NETSLICE_CMD_RULE_ADD)
+		while (done) {
+			size_t first = done >= CTL_RULES_PER_MSG ? done - CTL_RULES_PER_MSG : 0;
+
+			ctl_rule_chunk(NETSLICE_CMD_RULE_DEL, argv[0], rules, first, done);
+			done = first;
+		}
+out:
+	if (f != stdin)
+		fclose(f);
+	free(rules);
+	return err;
+}
+
+int ctl_rule(int argc, char **argv)
+{
+	if (!argc || ctl_is(argv[0], "show") || ctl_is(argv[0], "list"))
+		return ctl_rule_show(argc ? argc - 1 : 0);
+	if (ctl_is(argv[0], "add"))
+		return ctl_rule_one(NETSLICE_CMD_RULE_ADD, argc - 1, argv + 1);
+	if (ctl_is(argv[0], "del") || ctl_is(argv[0], "delete"))
+		return ctl_rule_one(NETSLICE_CMD_RULE_DEL, argc - 1, argv + 1);
+	if (ctl_is(argv[0], "replace"))
+		return ctl_rule_one(NETSLICE_CMD_RULE_REPLACE, argc - 1, argv + 1);
+	if (ctl_is(argv[0], "flush") && argc == 1)
+		return ctl_do(ctl_msg(NETSLICE_CMD_RULE_FLUSH, false), 0, NULL, NULL) ?
+			CTL_EXIT_KERNEL : 0;
+	if (ctl_is(argv[0], "load"))
+		return ctl_rule_load(argc - 1, argv + 1);
+	return ctl_usage_error("rule: unknown command \"%s\"", argv[0]);
+}

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * netslicectl slice and stats: show and change slices, read and reset
+ * their counters.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/netslice.h>
+#include <linux/netslice_netlink.h>
+
+#include "ctl.h"
+#include "netslice.h"
+
+static const char *const ctl_modes[] = { "off", "fixed", "auto" };
+
+static uint32_t ctl_get_u32(struct nlattr **tb, int attr)
+{
+	return tb[attr] ? nla_get_u32(tb[attr]) : 0;
+}
+
+static const char *ctl_get_str(struct nlattr **tb, int attr)
+{
+	return tb[attr] ? nla_get_string(tb[attr]) : "";
+}
+
+static int ctl_slice_row(struct nlattr **tb, uint8_t cmd, void *arg)
+{
+	uint32_t mode = ctl_get_u32(tb, NETSLICE_A_SLICE_SLICING_MODE);
+	uint32_t flags = ctl_get_u32(tb, NETSLICE_A_SLICE_BATCH_FLAGS);
+	bool trim = tb[NETSLICE_A_SLICE_SLICING_TRIM] &&
+		    nla_get_u8(tb[NETSLICE_A_SLICE_SLICING_TRIM]);
+	unsigned int *shown = arg;
+	char slicing[32];
+
+	(void)cmd;
+	if (mode > NETSLICE_SLICING_MODE_AUTO || !tb[NETSLICE_A_SLICE_ID])
+		return 0;
+	if (ctl.json) {
+		json_open(&ctl.j, NULL, '{');
+		json_u64(&ctl.j, "slice", ctl_get_u32(tb, NETSLICE_A_SLICE_ID));
+		json_u64(&ctl.j, "ring_size", ctl_get_u32(tb, NETSLICE_A_SLICE_RING_SIZE));
+		json_u64(&ctl.j, "readers", ctl_get_u32(tb, NETSLICE_A_SLICE_READERS));
+		json_str(&ctl.j, "kernel_cpus", ctl_get_str(tb, NETSLICE_A_SLICE_KERNEL_CPUS));
+		json_str(&ctl.j, "user_cpus", ctl_get_str(tb, NETSLICE_A_SLICE_USER_CPUS));
+		json_str(&ctl.j, "slicing", ctl_modes[mode]);
+		if (mode == NETSLICE_SLICING_MODE_FIXED)
+			json_u64(&ctl.j, "length", ctl_get_u32(tb, NETSLICE_A_SLICE_SLICING_LENGTH));
+		if (mode == NETSLICE_SLICING_MODE_AUTO)
+			json_u64(&ctl.j, "extra", ctl_get_u32(tb, NETSLICE_A_SLICE_SLICING_EXTRA));
+		json_str(&ctl.j, "trim", trim ? "on" : "off");
+		json_u64(&ctl.j, "store_size", ctl_get_u32(tb, NETSLICE_A_SLICE_STORE_SIZE));
+		json_u64(&ctl.j, "store_timeout_ms",
+			 ctl_get_u32(tb, NETSLICE_A_SLICE_STORE_TIMEOUT_MS));
+		json_u64(&ctl.j, "batch", ctl_get_u32(tb, NETSLICE_A_SLICE_BATCH_MAX));
+		json_str(&ctl.j, "multi_read",
+			 flags & NETSLICE_BATCH_FLAGS_MULTI_READ ? "on" : "off");
+		json_str(&ctl.j, "multi_write",
+			 flags & NETSLICE_BATCH_FLAGS_MULTI_WRITE ? "on" : "off");
+		json_close(&ctl.j, '}');
+		return 0;
+	}
+	if (mode == NETSLICE_SLICING_MODE_FIXED)
+		snprintf(slicing, sizeof(slicing), "fixed %u",
+			 ctl_get_u32(tb, NETSLICE_A_SLICE_SLICING_LENGTH));
+	else if (mode == NETSLICE_SLICING_MODE_AUTO)
+		snprintf(slicing, sizeof(slicing), "auto %u",
+			 ctl_get_u32(tb, NETSLICE_A_SLICE_SLICING_EXTRA));
+	else
+		snprintf(slicing, sizeof(slicing), "off");
+	if (!(*shown)++)
+		printf("%-5s %-7s %-7s %-11s %-11s %-10s %-4s %-12s %-5s %s\n", "SLICE", "RING",
+		       "READERS", "KERNEL-CPUS", "USER-CPUS", "SLICING", "TRIM", "STORE", "BATCH",
+		       "MULTI");
+	printf("%-5u %-7u %-7u %-11s %-11s %-10s %-4s %5u/%-6u %-5u %s\n",
+	       ctl_get_u32(tb, NETSLICE_A_SLICE_ID), ctl_get_u32(tb, NETSLICE_A_SLICE_RING_SIZE),
+	       ctl_get_u32(tb, NETSLICE_A_SLICE_READERS),
+	       ctl_get_str(tb, NETSLICE_A_SLICE_KERNEL_CPUS),
+	       ctl_get_str(tb, NETSLICE_A_SLICE_USER_CPUS), slicing, trim ? "on" : "off",
+	       ctl_get_u32(tb, NETSLICE_A_SLICE_STORE_SIZE),
+	       ctl_get_u32(tb, NETSLICE_A_SLICE_STORE_TIMEOUT_MS),
+	       ctl_get_u32(tb, NETSLICE_A_SLICE_BATCH_MAX),
+	       (flags & 3) == 3 ? "read,write" : flags & 1 ? "read" : flags & 2 ? "write" : "-");
+	return 0;
+}
+
+/* A show of one slice (do) or all (dump). */
+static int ctl_show(uint8_t cmd, int id_attr, int maxattr, int argc, char **argv,
+		    ctl_parse_t row, void *arg, const char *usage)
+{
+	struct nl_msg *msg;
+	uint32_t id;
+	int err;
+
+	if (argc > 1 || (argc == 1 && ctl_u32("slice", argv[0], 255, &id)))
+		return argc > 1 ? ctl_usage_error("%s", usage) : CTL_EXIT_USAGE;
+	msg = ctl_msg(cmd, !argc);
+	if (argc) {
+		ctl_subject_begin(msg, "slice %u", id);
+		nla_put_u32(msg, id_attr, id);
+		ctl_subject_end(msg);
+	}
+	if (ctl.json)
+		json_open(&ctl.j, NULL, '[');
+	err = ctl_do(msg, maxattr, row, arg);
+	if (ctl.json) {
+		json_close(&ctl.j, '[');
+		json_end(&ctl.j);
+	}
+	return err ? CTL_EXIT_KERNEL : 0;
+}
+
+static int ctl_get_batch_flags(struct nlattr **tb, uint8_t cmd, void *arg)
+{
+	(void)cmd;
+	if (tb[NETSLICE_A_SLICE_BATCH_FLAGS])
+		*(uint32_t *)arg = nla_get_u32(tb[NETSLICE_A_SLICE_BATCH_FLAGS]);
+	return 0;
+}
+
+static bool ctl_has_word(int argc, char **argv, const char *word)
+{
+	while (argc--)
+		if (ctl_is(argv[argc], word))
+			return true;
+	return false;
+}
+
+static int ctl_slice_set(int argc, char **argv)
+{
+	uint32_t id, v, flags = 0, flags_set = 0;
+	struct nl_msg *msg;
+	bool on;
+	int i;
+
+	if (argc < 1 || ctl_u32("slice", argv[0], 255, &id))
+		return argc < 1 ? ctl_usage_error("slice set takes N and settings") : CTL_EXIT_USAGE;
+	/* One multi flag alone keeps the other as it is. */
+	if (ctl_has_word(argc, argv, "multi-read") != ctl_has_word(argc, argv, "multi-write")) {
+		msg = ctl_msg(NETSLICE_CMD_SLICE_GET, false);
+		ctl_subject_begin(msg, "slice %u", id);
+		nla_put_u32(msg, NETSLICE_A_SLICE_ID, id);
+		ctl_subject_end(msg);
+		if (ctl_do(msg, NETSLICE_A_SLICE_MAX, ctl_get_batch_flags, &flags))
+			return CTL_EXIT_KERNEL;
+	}
+	msg = ctl_msg(NETSLICE_CMD_SLICE_SET, false);
+	ctl_subject_begin(msg, "slice %u", id);
+	nla_put_u32(msg, NETSLICE_A_SLICE_ID, id);
+	for (i = 1; i < argc; i++) {
+		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (ctl_is(key, "slicing") && (ctl_is(val, "off") || ctl_is(val, "auto"))) {
+			nla_put_u32(msg, NETSLICE_A_SLICE_SLICING_MODE, ctl_is(val, "off") ?
+				    NETSLICE_SLICING_MODE_OFF : NETSLICE_SLICING_MODE_AUTO);
+			i++;
+			if (ctl_is(val, "auto") && i + 1 < argc && argv[i + 1][0] >= '0' &&
+			    argv[i + 1][0] <= '9') {
+				if (ctl_u32("auto extra", argv[++i], 65535, &v))
+					goto err_usage;
+				nla_put_u32(msg, NETSLICE_A_SLICE_SLICING_EXTRA, v);
+			}
+		} else if (ctl_is(key, "slicing") && ctl_is(val, "fixed")) {
+			if (ctl_u32("fixed length", i + 2 < argc ? argv[i + 2] : NULL, 65535, &v))
+				goto err_usage;
+			nla_put_u32(msg, NETSLICE_A_SLICE_SLICING_MODE, NETSLICE_SLICING_MODE_FIXED);
+			nla_put_u32(msg, NETSLICE_A_SLICE_SLICING_LENGTH, v);
+			i += 2;
+		} else if (ctl_is(key, "trim")) {
+			if (ctl_on_off("trim", val, &on))
+				goto err_usage;
+			nla_put_u8(msg, NETSLICE_A_SLICE_SLICING_TRIM, on);
+			i++;
+		} else if (ctl_is(key, "batch")) {
+			if (ctl_u32("batch", val, 65535, &v))
+				goto err_usage;
+			nla_put_u32(msg, NETSLICE_A_SLICE_BATCH_MAX, v);
+			i++;
+		} else if (ctl_is(key, "multi-read") || ctl_is(key, "multi-write")) {
+			uint32_t bit = ctl_is(key, "multi-read") ? NETSLICE_BATCH_FLAGS_MULTI_READ :
+								  NETSLICE_BATCH_FLAGS_MULTI_WRITE;
+
+			if (ctl_on_off(key, val, &on))
+				goto err_usage;
+			flags_set |= bit;
+			flags = on ? flags | bit : flags & ~bit;
+			i++;
+		} else if (ctl_is(key, "kernel-cpus") || ctl_is(key, "user-cpus")) {
+			if (!val) {
+				ctl_usage_error("%s needs a CPU list", key);
+				goto err_usage;
+			}
+			nla_put_string(msg, ctl_is(key, "kernel-cpus") ? NETSLICE_A_SLICE_KERNEL_CPUS :
+				       NETSLICE_A_SLICE_USER_CPUS, val);
+			i++;
+		} else {
+			ctl_usage_error("slice set: unknown setting \"%s\"", key);
+			goto err_usage;
+		}
+	}
+	if (argc == 1) {
+		ctl_usage_error("slice set %u: nothing to set", id);
+		goto err_usage;
+	}
+	if (flags_set)
+		nla_put_u32(msg, NETSLICE_A_SLICE_BATCH_FLAGS, flags);
+	ctl_subject_end(msg);
+	return ctl_do(msg, 0, NULL, NULL) ? CTL_EXIT_KERNEL : 0;
+
+err_usage:
+	nlmsg_free(msg);
+	return CTL_EXIT_USAGE;
+}
+
+int ctl_slice(int argc, char **argv)
+{
+	unsigned int shown = 0;
+
+	if (!argc || ctl_is(argv[0], "show") || ctl_is(argv[0], "list"))
+		return ctl_show(NETSLICE_CMD_SLICE_GET, NETSLICE_A_SLICE_ID, NETSLICE_A_SLICE_MAX,
+				argc ? argc - 1 : 0, argv + 1, ctl_slice_row, &shown,
+				"slice show takes [N]");
+	if (ctl_is(argv[0], "set"))
+		return ctl_slice_set(argc - 1, argv + 1);
+	return ctl_usage_error("slice: unknown command \"%s\"", argv[0]);
+}
+
+/* The brief view: what came in, what user space got, what left, drops. */
+static const char *const ctl_brief[] = {
+	"rx_packets", "read_packets", "tx_packets", "rx_drop_ring_full", "rx_drop_no_reader",
+};
+
+static int ctl_stats_row(struct nlattr **tb, uint8_t cmd, void *arg)
+{
+	struct nlattr *c[NETSLICE_A_COUNTERS_MAX + 1];
+	unsigned int *shown = arg, i, n = ns_stat_count();
+	uint64_t v[64] = { 0 };
+
+	(void)cmd;
+	if (!tb[NETSLICE_A_STATS_SLICE] || !tb[NETSLICE_A_STATS_COUNTERS] ||
+	    nla_parse_nested(c, NETSLICE_A_COUNTERS_MAX, tb[NETSLICE_A_STATS_COUNTERS], NULL))
+		return 0;
+	for (i = 0; i < n && i < NETSLICE_A_COUNTERS_PAD - 1; i++)
+		v[i] = c[i + 1] ? nla_get_u64(c[i + 1]) : 0;
+	if (ctl.json) {
+		json_open(&ctl.j, NULL, '{');
+		json_u64(&ctl.j, "slice", nla_get_u32(tb[NETSLICE_A_STATS_SLICE]));
+		for (i = 0; i < n; i++)
+			json_u64(&ctl.j, ns_stat_name(i), v[i]);
+		json_close(&ctl.j, '}');
+		return 0;
+	}
+	if (ctl.stats) {
+		printf("slice %u:\n", nla_get_u32(tb[NETSLICE_A_STATS_SLICE]));
+		for (i = 0; i < n; i++)
+			printf("    %-20s %" PRIu64 "\n", ns_stat_name(i), v[i]);
+		return 0;
+	}
+	if (!(*shown)++) {
+		printf("%-5s", "SLICE");
+		for (i = 0; i < sizeof(ctl_brief) / sizeof(ctl_brief[0]); i++)
+			printf(" %18s", ctl_brief[i]);
+		printf("\n");
+	}
+	printf("%-5u", nla_get_u32(tb[NETSLICE_A_STATS_SLICE]));
+	for (i = 0; i < sizeof(ctl_brief) / sizeof(ctl_brief[0]); i++) {
+		unsigned int k;
+
+		for (k = 0; k < n && strcmp(ns_stat_name(k), ctl_brief[i]); k++)
+			;
+		printf(" %18" PRIu64, k < n ? v[k] : 0);
+	}
+	printf("\n");
+	return 0;
+}
+
+int ctl_stats(int argc, char **argv)
+{
+	unsigned int shown = 0;
+	struct nl_msg *msg;
+	uint32_t id;
+
+	if (argc && ctl_is(argv[0], "show")) {
+		argc--;
+		argv++;
+	}
+	if (argc && ctl_is(argv[0], "reset")) {
+		if (argc != 1 && (argc != 3 || !ctl_is(argv[1], "slice")))
+			return ctl_usage_error("stats reset takes [slice N]");
+		if (argc == 3 && ctl_u32("slice", argv[2], 255, &id))
+			return CTL_EXIT_USAGE;
+		msg = ctl_msg(NETSLICE_CMD_STATS_RESET, false);
+		if (argc == 3) {
+			ctl_subject_begin(msg, "slice %u", id);
+			nla_put_u32(msg, NETSLICE_A_STATS_SLICE, id);
+			ctl_subject_end(msg);
+		}
+		return ctl_do(msg, 0, NULL, NULL) ? CTL_EXIT_KERNEL : 0;
+	}
+	if (argc && ctl_is(argv[0], "slice")) {
+		argc--;
+		argv++;
+	}
+	return ctl_show(NETSLICE_CMD_STATS_GET, NETSLICE_A_STATS_SLICE, NETSLICE_A_STATS_MAX,
+			argc, argv, ctl_stats_row, &shown, "stats takes [slice N] or reset [slice N]");
+}
