@@ -201,7 +201,13 @@ static int ns_nl_cpus(struct genl_info *info, int attr, struct cpumask **mask)
 	*mask = kzalloc(cpumask_size(), GFP_KERNEL);
 	if (!*mask)
 		return -ENOMEM;
-	if (cpulist_parse(nla_data(nla), *mask)) {
+	switch (cpulist_parse(nla_data(nla), *mask)) {
+	case 0:
+		break;
+	case -ERANGE:
+		NL_SET_ERR_MSG_ATTR(info->extack, nla, "CPU list names a CPU this machine does not have");
+		return -EINVAL;
+	default:
 		NL_SET_ERR_MSG_ATTR(info->extack, nla, "not a CPU list (like 0-3,8)");
 		return -EINVAL;
 	}

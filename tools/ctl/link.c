@@ -106,7 +106,7 @@ static int ctl_link_show(int argc, char **argv)
 		json_open(&ctl.j, NULL, '[');
 	err = ctl_do(ctl_msg(NETSLICE_CMD_LINK_GET, true), NETSLICE_A_LINK_MAX, ctl_link_row, &f);
 	if (ctl.json) {
-		json_close(&ctl.j, '[');
+		json_close(&ctl.j, ']');
 		json_end(&ctl.j);
 	}
 	if (err)

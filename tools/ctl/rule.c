@@ -324,7 +324,7 @@ static int ctl_rule_show(int argc)
 	err = ctl_do(ctl_msg(NETSLICE_CMD_RULE_GET, true), NETSLICE_A_RULE_MAX, ctl_rule_row,
 		     &shown);
 	if (ctl.json) {
-		json_close(&ctl.j, '[');
+		json_close(&ctl.j, ']');
 		json_end(&ctl.j);
 	}
 	return err ? CTL_EXIT_KERNEL : 0;

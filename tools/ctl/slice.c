@@ -105,7 +105,7 @@ static int ctl_show(uint8_t cmd, int id_attr, int maxattr, int argc, char **argv
 		json_open(&ctl.j, NULL, '[');
 	err = ctl_do(msg, maxattr, row, arg);
 	if (ctl.json) {
-		json_close(&ctl.j, '[');
+		json_close(&ctl.j, ']');
 		json_end(&ctl.j);
 	}
 	return err ? CTL_EXIT_KERNEL : 0;

@@ -1,0 +1,337 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The control plane against the real module: netslicectl over the
+# netslice generic netlink family, policies against the spec, runtime
+# attach/detach under traffic, show -j round trips, counter reset, the
+# bad-input matrix, netns isolation, flow rules (steering, 10,000 atomic
+# replaces under traffic, 100,000 in bulk) and monitor events.
+#
+#   gen: gen0 --veth-- dut0 [netslice + nf-fwd] dut1 --veth-- sink: sink0
+. "$(dirname "$0")/lib.sh"
+
+ns_plan 11
+ns_module_loaded && rmmod netslice
+ctl() { netslicectl "$@"; }
+py=/usr/bin/python3
+
+# json EXPR: evaluate EXPR over the JSON on stdin (bound to j).
+json() { $py -c "import json,sys; j=json.load(sys.stdin); print($1)"; }
+
+# A fresh topology with the module loaded bare (slices=4) and nf-fwd on
+# every slice; interfaces are attached by the test.
+setup() {
+	ns_topology 1 || return 1
+	ns_load slices=4 ring_size=16384 "$@" || return 1
+	ns_start_fwd || return 1
+}
+
+# state: everything the control plane shows, to compare before and after.
+state() {
+	ctl -j link show && ctl -j slice show && ctl -j rule show
+}
+
+# expect_refusal WANT_MESSAGE COMMAND...: exit status 2, that message, and
+# no change of state.
+expect_refusal() {
+	local want=$1 before after out rc
+	shift
+	before=$(state)
+	out=$("$@" 2>&1)
+	rc=$?
+	after=$(state)
+	ns_diag "$* -> $rc: $out"
+	[ "$rc" -eq 2 ] || { ns_diag "exit $rc, want 2"; return 1; }
+	[ "$out" = "$want" ] || { ns_diag "want: $want"; return 1; }
+	[ "$before" = "$after" ] || { ns_diag "state changed"; return 1; }
+}
+
+spec_policies() {
+	local dump
+	ns_load slices=2 || return 1
+	dump=$(mktemp)
+	genl ctrl policy name netslice >"$dump" || return 1
+	$py "$NS_TOP/tests/spec_check.py" policy "$dump" | ns_indent
+	[ "${PIPESTATUS[0]}" -eq 0 ]
+}
+ns_check "the module's policies follow uapi/netslice.yaml" spec_policies
+ns_run_cleanups
+
+attach_detach_under_traffic() {
+	local mon sent rx_before rx_after
+	setup || return 1
+	mon=$(mktemp)
+	ctl monitor >"$mon" 2>&1 &
+	ns_defer ns_kill_job $!
+	ns_busywait 2000 test -e "$mon" || return 1
+	ctl link attach dev dut0 peer dut1 || return 1
+	ns_traffic 2000 || return 1
+	# Detach while a sender runs; the frames after it go to the host stack.
+	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 20000 >/dev/null &
+	sent=$!
+	ctl link detach dev dut0 || return 1
+	wait "$sent" || return 1
+	[ "$(ctl -j link show | json 'len(j)')" -eq 0 ] || return 1
+	rx_before=$(ns_stat_sum rx_packets)
+	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 100 >/dev/null || return 1
+	rx_after=$(ns_stat_sum rx_packets)
+	ns_diag "rx_packets $rx_before after the detach, $rx_after after 100 more frames"
+	[ "$rx_before" -eq "$rx_after" ] || return 1
+	ctl link attach dev dut1 peer dut0 slices 1-2 || return 1
+	ns_traffic 2000 || return 1
+	ns_busywait 3000 test "$(grep -c . "$mon")" -ge 6 || true
+	sed 's/^/# monitor: /' "$mon"
+	[ "$(grep -c '^attach dev dut0 peer dut1 slices 0-3$' "$mon")" -eq 1 ] &&
+		[ "$(grep -c '^detach dev dut[01] peer dut[01] slices 0-3 reason request$' "$mon")" -eq 2 ] &&
+		[ "$(grep -c '^attach dev dut[01] peer dut[01] slices 1-2$' "$mon")" -eq 2 ] &&
+		ns_stop_fwd
+}
+ns_check "attach and detach at run time under traffic, with monitor events" \
+	attach_detach_under_traffic
+ns_run_cleanups
+
+show_round_trip() {
+	local s l
+	setup || return 1
+	ctl link attach dev dut0 peer dut1 slices 2-3 || return 1
+	ctl slice set 1 slicing fixed 128 trim on batch 64 multi-write off kernel-cpus 1 \
+		user-cpus 0 || return 1
+	ctl slice set 2 slicing auto 16 || return 1
+	s=$(ctl -j slice show 1)
+	l=$(ctl -j link show dev dut0)
+	ns_diag "slice 1: $s"
+	ns_diag "link: $l"
+	[ "$(json 'j[0]["slicing"], j[0]["length"], j[0]["trim"], j[0]["batch"], j[0]["multi_read"], j[0]["multi_write"], j[0]["kernel_cpus"], j[0]["user_cpus"]' <<<"$s")" = \
+		"fixed 128 on 64 on off 1 0" ] || return 1
+	[ "$(ctl -j slice show 2 | json 'j[0]["slicing"], j[0]["extra"]')" = "auto 16" ] || return 1
+	[ "$(json 'j[0]["dev"], j[0]["peer"], j[0]["slice_first"], j[0]["slice_count"], j[0]["steering"]' <<<"$l")" = \
+		"dut0 dut1 2 2 hash" ] || return 1
+	# The ioctl view of the same slice agrees.
+	netslice-info -s 1 | grep -q 'slicing fixed:128,trim' || { netslice-info -s 1 | ns_indent; return 1; }
+	ctl slice set 1 slicing off multi-write on || return 1
+	[ "$(ctl -j slice show 1 | json 'j[0]["slicing"], j[0]["multi_write"], j[0]["batch"]')" = \
+		"off on 64" ]
+}
+ns_check "configuration round-trips through show -j (and the ioctl view)" show_round_trip
+ns_run_cleanups
+
+stats_reset() {
+	local before after
+	setup || return 1
+	ctl link attach dev dut0 peer dut1 || return 1
+	ns_traffic 1000 || return 1
+	before=$(ctl -j stats | json 'sum(s["rx_packets"] for s in j)')
+	ctl stats reset || return 1
+	after=$(ctl -j stats | json 'sum(s["rx_packets"] + s["tx_packets"] + s["read_packets"] for s in j)')
+	ns_diag "rx_packets $before before the reset, rx+read+tx $after after"
+	[ "$before" -eq 1000 ] && [ "$after" -eq 0 ] && [ "$(ns_stat_sum rx_packets)" -eq 0 ] || return 1
+	ns_traffic 300 || return 1
+	[ "$(ctl -j stats | json 'sum(s["tx_packets"] for s in j)')" -eq 300 ] &&
+		ctl -s stats slice 0 | grep -q 'rx_drop_ring_full'
+}
+ns_check "counters read through netlink, reset to zero, count again" stats_reset
+ns_run_cleanups
+
+bad_input() {
+	local n out
+	setup || return 1
+	ctl link attach dev dut0 peer dut1 || return 1
+	ip link add brp0 type veth peer name brp1 && ns_defer ip link del brp0
+	ip link add nsbr0 type bridge && ns_defer ip link del nsbr0
+	ip link set brp0 master nsbr0 || return 1
+	n=0
+	expect_refusal "Error: dev nosuch0: no such interface in this network namespace." \
+		ctl link attach dev nosuch0 && n=$((n + 1))
+	expect_refusal "Error: dev dut0: interface is already attached." \
+		ctl link attach dev dut0 && n=$((n + 1))
+	expect_refusal "Error: dev brp0: interface already has an rx_handler (a bridge or bond port?)." \
+		ctl link attach dev brp0 && n=$((n + 1))
+	expect_refusal "Error: dev lo: a loopback interface cannot be attached." \
+		ctl link attach dev lo && n=$((n + 1))
+	expect_refusal "Error: dev brp1: interface is not attached." \
+		ctl link detach dev brp1 && n=$((n + 1))
+	expect_refusal "Error: slices 2-7: slice range ends past the last slice." \
+		ctl link attach dev brp1 slices 2-7 && n=$((n + 1))
+	expect_refusal "Error: slice 9: no such slice." ctl slice set 9 batch 8 && n=$((n + 1))
+	expect_refusal "Error: slice 0: integer out of range." ctl slice set 0 batch 5000 &&
+		n=$((n + 1))
+	expect_refusal "Error: slice 0: CPU list names a CPU this machine does not have." \
+		ctl slice set 0 batch 8 kernel-cpus 64 && n=$((n + 1))
+	expect_refusal "Error: slice 0: CPU list is empty or names an offline CPU." \
+		ctl slice set 0 user-cpus "" && n=$((n + 1))
+	expect_refusal "Error: rule: no such slice." ctl rule add proto udp dport 9 slice 7 &&
+		n=$((n + 1))
+	expect_refusal "Error: rule: ports need protocol tcp, udp, udplite, sctp or dccp." \
+		ctl rule add proto icmp dport 9 slice 1 && n=$((n + 1))
+	expect_refusal "Error: rule: no such rule." ctl rule del proto udp dport 9 && n=$((n + 1))
+	ctl rule add proto udp dport 9 slice 1 || return 1
+	expect_refusal "Error: rule: rule exists (replace changes its slice)." \
+		ctl rule add proto udp dport 9 slice 2 && n=$((n + 1))
+	ctl rule flush || return 1
+	# Raw requests netslicectl never sends: a missing and a malformed attribute.
+	out=$($py "$NS_TOP/tests/guest/nlraw.py" 5 13:u32:8)
+	ns_diag "slice-set without id: $out"
+	[[ $out == "errno 22 "*"missing 1" ]] && n=$((n + 1))
+	out=$($py "$NS_TOP/tests/guest/nlraw.py" 1 2:str:dut1 5:u32:300)
+	ns_diag "link-attach slice-first 300: $out"
+	[ "$out" = "errno 34 msg integer out of range offset 32" ] && n=$((n + 1))
+	out=$($py "$NS_TOP/tests/guest/nlraw.py" 8 1:hex:0800020004000000)
+	ns_diag "rule-add with a u32 too short in its nest: $out"
+	case $out in "errno 34 "*|"errno 22 "*) n=$((n + 1)) ;; esac
+	# Unprivileged: reads work, changes are refused with EPERM.
+	setpriv --reuid=65534 --regid=65534 --clear-groups netslicectl slice show >/dev/null &&
+		n=$((n + 1))
+	expect_refusal "Error: dev dut1: Operation not permitted." \
+		setpriv --reuid=65534 --regid=65534 --clear-groups netslicectl link detach dev dut1 &&
+		n=$((n + 1))
+	expect_refusal "Error: rule: Operation not permitted." \
+		setpriv --reuid=65534 --regid=65534 --clear-groups netslicectl rule add proto udp slice 1 &&
+		n=$((n + 1))
+	ns_diag "$n of 21 refused as they should be"
+	[ "$n" -eq 21 ]
+}
+ns_check "bad input: each refusal has its message and changes nothing" bad_input
+ns_run_cleanups
+
+other_namespace() {
+	local other
+	setup || return 1
+	ctl link attach dev dut0 peer dut1 || return 1
+	ns_netns_create other || return 1
+	ip -n "$other" link add xd0 type veth peer name xd1 || return 1
+	[ "$(ip netns exec "$other" netslicectl -j link show | json 'len(j)')" -eq 0 ] || return 1
+	expect_refusal "Error: dev dut0: no such interface in this network namespace." \
+		ip netns exec "$other" netslicectl link detach dev dut0 || return 1
+	ip netns exec "$other" netslicectl link attach dev xd0 slices 3 || return 1
+	[ "$(ip netns exec "$other" netslicectl -j link show | json '[l["dev"] for l in j]')" = \
+		"['xd0']" ] || return 1
+	[ "$(ctl -j link show | json 'sorted(l["dev"] for l in j)')" = "['dut0', 'dut1']" ] || return 1
+	# Its deletion detaches it, seen from its own namespace only.
+	ip -n "$other" link del xd0 || return 1
+	[ "$(ip netns exec "$other" netslicectl -j link show | json 'len(j)')" -eq 0 ]
+}
+ns_check "another namespace's interfaces are neither seen nor touched" other_namespace
+ns_run_cleanups
+
+rules_steer() {
+	local per
+	setup || return 1
+	ctl link attach dev dut0 peer dut1 || return 1
+	# nstraffic's 64 flows: UDP 10.99.1.1:10000..10063 -> 10.99.9.9:9.
+	ctl rule add proto udp dst 10.99.9.0/24 sport 10000-10031 slice 1 &&
+		ctl rule add proto udp src 10.99.1.0/24 sport 10032-10063 pref 5 slice 2 &&
+		ctl rule add proto udp src 10.99.1.1 dst 10.99.9.9 sport 10040 dport 9 slice 3 ||
+		return 1
+	ctl rule show | ns_indent
+	ns_traffic 6400 || return 1
+	per=$(ctl -j stats | json '" ".join(str(s["rx_packets"]) for s in j)')
+	ns_diag "rx_packets per slice: $per"
+	ctl rule show | ns_indent
+	[ "$per" = "0 3200 3100 100" ] &&
+		[ "$(ctl -j rule show | json '" ".join(r["table"] + ":" + str(r["hits"]) for r in j)')" = \
+			"wildcard:3200 wildcard:3100 exact:100" ] && ns_stop_fwd
+}
+ns_check "rules steer flows: exact ahead of wildcard, ranges and prefixes" rules_steer
+ns_run_cleanups
+
+atomic_replace() {
+	local batch i chunks=0 sink_rx0 sink_rx1 per drops
+	setup || return 1
+	ctl link attach dev dut0 peer dut1 || return 1
+	ctl rule add proto udp src 10.99.1.1 dst 10.99.9.9 sport 10000 dport 9 slice 1 || return 1
+	batch=$(mktemp)
+	for ((i = 0; i < 10000; i++)); do
+		echo "rule replace proto udp src 10.99.1.1 dst 10.99.9.9 sport 10000 dport 9 slice $((2 - i % 2))"
+	done >"$batch"
+	sink_rx0=$(ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets)
+	ctl -b "$batch" &
+	local bpid=$!
+	ns_defer ns_kill_job $bpid
+	while kill -0 $bpid 2>/dev/null; do
+		ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 200 1 >/dev/null || return 1
+		chunks=$((chunks + 1))
+	done
+	wait $bpid || return 1
+	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 200 1 >/dev/null || return 1
+	chunks=$((chunks + 1))
+	ns_busywait 10000 test "$(ns_stat_sum tx_packets)" -ge $((chunks * 200)) || true
+	sink_rx1=$(ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets)
+	per=$(ctl -j stats | json '" ".join(str(s["rx_packets"]) for s in j)')
+	drops=$(ctl -j stats | json 'sum(s["rx_drop_ring_full"] + s["rx_drop_no_reader"] + s["rx_drop_error"] for s in j)')
+	ns_diag "$((chunks * 200)) frames sent during 10000 replaces; per slice: $per; drops $drops; sink got $((sink_rx1 - sink_rx0))"
+	read -r s0 s1 s2 s3 <<<"$per"
+	[ "$s0" -eq 0 ] && [ "$s3" -eq 0 ] && [ "$s1" -gt 0 ] && [ "$s2" -gt 0 ] &&
+		[ $((s1 + s2)) -eq $((chunks * 200)) ] && [ "$drops" -eq 0 ] &&
+		[ $((sink_rx1 - sink_rx0)) -eq $((chunks * 200)) ] && ns_stop_fwd
+}
+ns_check "10,000 atomic replaces under traffic: no loss, only the two named slices" atomic_replace
+ns_run_cleanups
+
+bulk_load() {
+	local file bad t0 t1
+	setup || return 1
+	ctl link attach dev dut0 peer dut1 || return 1
+	file=$(mktemp)
+	# 100,000 exact rules; the one for nstraffic's flow 0 sends it to slice 3.
+	$py - "$file" <<-'EOF' || return 1
+	import sys
+	with open(sys.argv[1], "w") as f:
+	    for i in range(99999):
+	        f.write(f"proto tcp src 10.{i >> 16}.{(i >> 8) & 255}.{i & 255} dst 192.0.2.1 "
+	                f"sport {1024 + i % 60000} dport 443 slice {i % 4}\n")
+	    f.write("proto udp src 10.99.1.1 dst 10.99.9.9 sport 10000 dport 9 slice 3\n")
+	EOF
+	t0=$(date +%s%N)
+	ctl rule load "$file" || return 1
+	t1=$(date +%s%N)
+	ns_diag "100000 rules loaded in $(((t1 - t0) / 1000000)) ms"
+	[ "$(ctl rule show | tail -n +2 | grep -c ' exact ')" -eq 100000 ] || return 1
+	ns_traffic 500 1 || return 1
+	[ "$(ctl -j stats slice 3 | json 'j[0]["rx_packets"]')" -eq 500 ] || return 1
+	ctl rule flush || return 1
+	# A bad line in the middle: nothing of the file stays.
+	bad=$(mktemp)
+	sed '50001s/slice [0-9]/slice 9/' "$file" >"$bad"
+	expect_refusal "Error: $bad:50001: no such slice." ctl rule load "$bad" &&
+		[ "$(ctl -j rule show | json 'len(j)')" -eq 0 ] && ns_stop_fwd
+}
+ns_check "100,000 rules in bulk, one of them steering; a bad line loads nothing" bulk_load
+ns_run_cleanups
+
+gone_and_unload_events() {
+	local mon
+	ns_topology 1 || return 1
+	insmod "$NS_KO" slices=2 || return 1
+	ns_defer ns_unload
+	mon=$(mktemp)
+	netslicectl -j monitor >"$mon" 2>&1 &
+	ns_defer ns_kill_job $!
+	ctl link attach dev dut0 && ctl link attach dev dut1 || return 1
+	ns_busywait 3000 test "$(grep -c . "$mon")" -ge 2 || return 1
+	ip link del dut0 || return 1
+	ns_busywait 3000 grep -q '"reason":"unregister"' "$mon" || return 1
+	rmmod netslice || return 1
+	ns_busywait 3000 grep -q '"reason":"unload"' "$mon" || true
+	sed 's/^/# monitor: /' "$mon"
+	grep -q '"event":"detach","ifindex":[0-9]*,"dev":"dut0".*"reason":"unregister"' "$mon" &&
+		grep -q '"dev":"dut1".*"reason":"unload"' "$mon"
+}
+ns_check "monitor reports an interface deleted and the module unloaded" gone_and_unload_events
+ns_run_cleanups
+
+cli_usage() {
+	local out rc
+	ns_load slices=2 || return 1
+	out=$(netslicectl rule add proto udp 2>&1)
+	rc=$?
+	ns_diag "$out"
+	[ "$rc" -eq 1 ] && [ "$out" = "netslicectl: the rule needs a slice: ... slice N (see netslicectl --help)" ] ||
+		return 1
+	ns_unload || return 1
+	out=$(netslicectl link show 2>&1)
+	rc=$?
+	ns_diag "$out"
+	[ "$rc" -eq 2 ] && [[ $out == *"netslice module is not loaded"* ]]
+}
+ns_check "usage errors exit 1; no module exits 2 and says so" cli_usage
+
+ns_done
