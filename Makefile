@@ -47,7 +47,7 @@ GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
 	$(B)/tests/slice_check $(B)/tests/slice_nf $(B)/tests/nfclient
 
 .PHONY: all module lib tools deps check demo install install-lib uninstall dkms-install \
-	lint clean test-bins
+	bench-rules lint clean test-bins
 
 all: module lib tools
 
@@ -115,8 +115,11 @@ demo: deps
 
 # The module under /lib/modules/KVER/updates, then depmod (not into DESTDIR:
 # a staging root is indexed when it is installed for real).
-install: all install-lib
-	install -D -m 0644 kmod/netslice.ko $(DESTDIR)/lib/modules/$(KVER)/updates/netslice.ko
+# KO: a module built for KVER elsewhere (tools/kbuild.sh) instead of kmod/'s.
+KO ?= kmod/netslice.ko
+install: install-lib
+	test -f $(KO) || $(MAKE) module
+	install -D -m 0644 $(KO) $(DESTDIR)/lib/modules/$(KVER)/updates/netslice.ko
 	install -D -m 0644 dist/70-netslice.rules $(DESTDIR)$(UDEVDIR)/70-netslice.rules
 	test -e $(DESTDIR)$(MODPROBEDIR)/netslice.conf || \
 		install -D -m 0644 dist/modprobe.d/netslice.conf $(DESTDIR)$(MODPROBEDIR)/netslice.conf
@@ -166,6 +169,11 @@ dkms-install:
 	sed 's/@VERSION@/$(VERSION)/' dist/dkms.conf >$(DKMS_SRC)/dkms.conf
 	find $(DKMS_SRC) \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \) -delete
 	if [ -z "$(DESTDIR)" ]; then dkms install netslice/$(VERSION); fi
+
+# Forwarding rate while rules are replaced (a benchmark; `make bench` will
+# fold it in). KERNEL=6.1|6.12 (default 6.12).
+bench-rules: all test-bins
+	KERNEL=$(KERNEL) bench/rules.sh
 
 lint:
 	tools/lint.sh

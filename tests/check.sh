@@ -55,6 +55,8 @@ part "host: libnetslice slicing" build/tests/test_slicing
 part "host: libnetslice packets" build/tests/test_pkt
 part "host: NFs offline (pcapng)" python3 tests/host/test_nf.py
 part "host: library install + example" tests/host/test_install_lib.sh
+part "host: install, uninstall, DKMS" tests/host/test_install.sh
+part "host: netlink spec vs uapi" "$(tools/pyyaml.sh)" tests/spec_check.py header
 part "kunit: UML 6.1" tools/kunit.sh
 
 for k in ${NETSLICE_KERNELS:-6.1 6.12}; do

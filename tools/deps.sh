@@ -43,6 +43,7 @@ declare -A PROBE=(
 	[iputils-ping]=/usr/bin/ping
 	[busybox-static]=/bin/busybox
 	[linux-source-6.1]=/usr/src/linux-source-6.1.tar.xz
+	[python3-yaml]=/usr/lib/python3/dist-packages/yaml/__init__.py
 )
 
 missing=()

@@ -37,6 +37,7 @@ static void ctl_link_print(struct nlattr **tb, uint8_t cmd, struct ctl_link_filt
 
 	if (peer != ifindex && !if_indextoname(peer, peer_name))
 		snprintf(peer_name, sizeof(peer_name), "if%u", peer);
+	f->shown++;
 	if (ctl.json) {
 		if (f->event) {
 			json_open(&ctl.j, NULL, '{');
@@ -71,7 +72,7 @@ static void ctl_link_print(struct nlattr **tb, uint8_t cmd, struct ctl_link_filt
 		fflush(stdout);
 		return;
 	}
-	if (!f->shown++)
+	if (f->shown == 1)
 		printf("%-7s %-16s %-16s %-9s %-8s %s\n", "IFINDEX", "DEV", "PEER", "SLICES",
 		       "RXQUEUES", "STEERING");
 	printf("%-7u %-16s %-16s %u-%-7u %-8u %s\n", ifindex, name, *peer_name ? peer_name : "-",

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Benchmark (not a test): nf-fwd's forwarding rate while the rule that
+# steers the traffic is replaced at 0, 1K, 10K and 100K replaces per second
+# from another CPU. Runs inside the guest (make bench-rules boots one).
+#
+#   gen: gen0 --veth-- dut0 [netslice + nf-fwd] dut1 --veth-- sink: sink0
+#
+# Prints a table, and the CSV as "csv: " lines (the guest cannot write the
+# checkout; bench/rules.sh files them under bench/results/). A
+# software-emulated guest only gives ratios within one run.
+. "$(dirname "$0")/../tests/guest/lib.sh"
+
+secs=${NETSLICE_BENCH_SECS:-5}
+rates=${NETSLICE_BENCH_RATES:-0 1000 10000 100000}
+csv=$(mktemp)
+rule="proto udp src 10.99.1.1 dst 10.99.9.9 sport 10000 dport 9"
+last_cpu=$(($(nproc) - 1))
+
+ns_module_loaded && rmmod netslice
+ns_topology 1 || exit 1
+ns_load slices=2 ring_size=4096 ifaces=dut0:dut1 || exit 1
+ns_start_fwd || exit 1
+netslicectl rule add $rule slice 0 || exit 1
+
+batch=$(mktemp)
+ns_defer rm -f "$batch"
+sink_rx() { ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets; }
+
+echo "replaces_per_s_asked,replaces_per_s_done,seconds,forwarded_pps,drops" >"$csv"
+printf '%-12s %-12s %-14s %s\n' "asked/s" "done/s" "forwarded/s" "drops"
+for rate in $rates; do
+	n=$((rate * secs))
+	for ((i = 0; i < n; i++)); do
+		echo "rule replace $rule slice $((i % 2))"
+	done >"$batch"
+	netslicectl stats reset
+	rx0=$(sink_rx)
+	t0=$(date +%s%N)
+	ip netns exec "$gen" taskset -c 0 timeout "$secs" nstraffic send gen0 "$sink_mac" 1000000000 1 \
+		>/dev/null 2>&1 &
+	gpid=$!
+	achieved=0
+	if [ "$rate" -gt 0 ]; then
+		# Paced; if it cannot keep the pace it takes longer and says so.
+		taskset -c "$last_cpu" netslicectl -b "$batch" --rate "$rate" || exit 1
+		achieved=$((n * 1000000000 / ($(date +%s%N) - t0)))
+	fi
+	wait "$gpid"
+	t1=$(date +%s%N)
+	# Let what is in flight drain before reading the sink.
+	sleep 1
+	rx1=$(sink_rx)
+	ms=$(((t1 - t0) / 1000000))
+	drops=$(netslicectl -j stats | /usr/bin/python3 -c 'import json,sys; print(sum(s["rx_drop_ring_full"] + s["rx_drop_error"] for s in json.load(sys.stdin)))')
+	pps=$(((rx1 - rx0) * 1000 / ms))
+	printf '%-12s %-12s %-14s %s\n' "$rate" "$achieved" "$pps" "$drops"
+	echo "$rate,$achieved,$secs,$pps,$drops" >>"$csv"
+done
+sed 's/^/csv: /' "$csv"
+ns_stop_fwd >/dev/null
+ns_run_cleanups
