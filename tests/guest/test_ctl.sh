@@ -154,7 +154,7 @@ bad_input() {
 	expect_refusal "Error: slice 9: no such slice." ctl slice set 9 batch 8 && n=$((n + 1))
 	expect_refusal "Error: slice 0: integer out of range." ctl slice set 0 batch 5000 &&
 		n=$((n + 1))
-	expect_refusal "Error: slice 0: CPU list names a CPU this machine does not have." \
+	expect_refusal "Error: slice 0: CPU list names a CPU beyond this machine's." \
 		ctl slice set 0 batch 8 kernel-cpus 64 && n=$((n + 1))
 	expect_refusal "Error: slice 0: CPU list is empty or names an offline CPU." \
 		ctl slice set 0 user-cpus "" && n=$((n + 1))
