@@ -115,10 +115,13 @@ demo: deps
 
 # The module under /lib/modules/KVER/updates, then depmod (not into DESTDIR:
 # a staging root is indexed when it is installed for real).
-# KO: a module built for KVER elsewhere (tools/kbuild.sh) instead of kmod/'s.
-KO ?= kmod/netslice.ko
+# KO: a module built for KVER elsewhere (tools/kbuild.sh) instead of kmod/'s,
+# which is (re)built first.
+ifeq ($(origin KO),undefined)
+KO := kmod/netslice.ko
+install: module
+endif
 install: install-lib
-	test -f $(KO) || $(MAKE) module
 	install -D -m 0644 $(KO) $(DESTDIR)/lib/modules/$(KVER)/updates/netslice.ko
 	install -D -m 0644 dist/70-netslice.rules $(DESTDIR)$(UDEVDIR)/70-netslice.rules
 	test -e $(DESTDIR)$(MODPROBEDIR)/netslice.conf || \
