@@ -67,7 +67,8 @@ static struct net_device *ns_nl_dev(struct genl_info *info, int ifindex_attr, in
 	else
 		dev = __dev_get_by_name(net, nla_data(info->attrs[ifname_attr]));
 	if (!dev)
-		NL_SET_ERR_MSG_ATTR(info->extack, *bad, "no such interface in this network namespace");
+		NL_SET_ERR_MSG_ATTR(info->extack, *bad,
+				    "no such interface in this network namespace");
 	return dev;
 }
 

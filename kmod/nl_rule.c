@@ -42,7 +42,8 @@ static int ns_nl_rule_addr(struct nlattr **tb, int addr_attr, int len_attr, u8 f
 
 	if (!tb[addr_attr]) {
 		if (tb[len_attr]) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[len_attr], "prefix length without an address");
+			NL_SET_ERR_MSG_ATTR(extack, tb[len_attr],
+					    "prefix length without an address");
 			return -EINVAL;
 		}
 		*plen = 0;

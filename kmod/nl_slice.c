@@ -205,7 +205,8 @@ static int ns_nl_cpus(struct genl_info *info, int attr, struct cpumask **mask)
 	case 0:
 		break;
 	case -ERANGE:
-		NL_SET_ERR_MSG_ATTR(info->extack, nla, "CPU list names a CPU beyond this machine's");
+		NL_SET_ERR_MSG_ATTR(info->extack, nla,
+				    "CPU list names a CPU beyond this machine's");
 		return -EINVAL;
 	default:
 		NL_SET_ERR_MSG_ATTR(info->extack, nla, "not a CPU list (like 0-3,8)");
