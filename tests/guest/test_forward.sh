@@ -93,7 +93,7 @@ busy_port() {
 	ip link set dut1 master nsbr0 || return 1
 	ns_dmesg_mark
 	ns_load ifaces=dut1,dut0 || return 1
-	ns_dmesg_since | grep -q "cannot attach dut1: it already has an rx_handler" &&
+	ns_dmesg_since | grep -q "cannot attach dut1: interface already has an rx_handler (a bridge or bond port?)" &&
 		ns_dmesg_since | grep -q "attached dut0"
 }
 ns_check "a bridge port fails to attach with a clear message; others attach" busy_port
