@@ -20,13 +20,17 @@ static_assert(NS_STATS_FIELDS == NETSLICE_A_COUNTERS_STORE_HIGH_WATER);
 static_assert(NETSLICE_SLICING_MODE_AUTO == NETSLICE_SLICE_AUTO);
 static_assert(NETSLICE_BATCH_FLAGS_MULTI_WRITE == NETSLICE_MULTI_WRITE);
 
+/* The whole list, however many CPUs: no fixed buffer to cut it short. */
 static int ns_nl_put_cpus(struct sk_buff *skb, int attr, const struct cpumask *mask)
 {
-	char buf[256];
+	char *list = kasprintf(GFP_KERNEL, "%*pbl", cpumask_pr_args(mask));
+	int err;
 
-	/* A list that does not fit is cut at a comma-free point: never here. */
-	scnprintf(buf, sizeof(buf), "%*pbl", cpumask_pr_args(mask));
-	return nla_put_string(skb, attr, buf);
+	if (!list)
+		return -ENOMEM;
+	err = nla_put_string(skb, attr, list);
+	kfree(list);
+	return err;
 }
 
 static int ns_nl_slice_fill(struct sk_buff *skb, struct ns_slice *slice, u32 portid, u32 seq,

@@ -9,15 +9,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/vm/kernels.sh"
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-passed=0 failed=0
-
-result() {
-	if [ "$2" -eq 0 ]; then
-		passed=$((passed + 1)); echo "ok $((passed + failed)) $1"
-	else
-		failed=$((failed + 1)); echo "not ok $((passed + failed)) $1"
-	fi
-}
+. "$top/tests/host/ktap.sh"
 
 kver=$(ns_kernel_version 6.1)
 ko=$("$top/tools/kbuild.sh" "$kver") || exit 1
@@ -82,5 +74,4 @@ src=$stage/usr/src/netslice-$version
 )
 result "the DKMS tree (dkms-install) builds netslice.ko with dkms.conf's MAKE against $kver" $?
 
-echo "# $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+ktap_done

@@ -7,15 +7,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-passed=0 failed=0
-
-result() {
-	if [ "$2" -eq 0 ]; then
-		passed=$((passed + 1)); echo "ok $((passed + failed)) $1"
-	else
-		failed=$((failed + 1)); echo "not ok $((passed + failed)) $1"
-	fi
-}
+. "$top/tests/host/ktap.sh"
 
 echo "KTAP version 1"
 echo "1..4"
@@ -39,5 +31,4 @@ out2=$("$stage/static" 2>&1; echo "exit $?")
 echo "# $out" | tr '\n' ' '; echo
 [ "$out" = "$(printf 'tcp-only: No such file or directory\nexit 1')" ] && [ "$out2" = "$out" ]
 result "both run and report the missing module as an error (exit 1)" $?
-echo "# $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+ktap_done

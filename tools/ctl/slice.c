@@ -227,8 +227,10 @@ int ctl_slice(int argc, char **argv)
 }
 
 /* The brief view: what came in, what user space got, what left, drops. */
-static const char *const ctl_brief[] = {
-	"rx_packets", "read_packets", "tx_packets", "rx_drop_ring_full", "rx_drop_no_reader",
+static const int ctl_brief[] = {
+	NETSLICE_A_COUNTERS_RX_PACKETS, NETSLICE_A_COUNTERS_READ_PACKETS,
+	NETSLICE_A_COUNTERS_TX_PACKETS, NETSLICE_A_COUNTERS_RX_DROP_RING_FULL,
+	NETSLICE_A_COUNTERS_RX_DROP_NO_READER,
 };
 
 static int ctl_stats_row(struct nlattr **tb, uint8_t cmd, void *arg)
@@ -260,17 +262,13 @@ static int ctl_stats_row(struct nlattr **tb, uint8_t cmd, void *arg)
 	if (!(*shown)++) {
 		printf("%-5s", "SLICE");
 		for (i = 0; i < sizeof(ctl_brief) / sizeof(ctl_brief[0]); i++)
-			printf(" %18s", ctl_brief[i]);
+			printf(" %18s", ns_stat_name(ctl_brief[i] - 1));
 		printf("\n");
 	}
 	printf("%-5u", nla_get_u32(tb[NETSLICE_A_STATS_SLICE]));
-	for (i = 0; i < sizeof(ctl_brief) / sizeof(ctl_brief[0]); i++) {
-		unsigned int k;
-
-		for (k = 0; k < n && strcmp(ns_stat_name(k), ctl_brief[i]); k++)
-			;
-		printf(" %18" PRIu64, k < n ? v[k] : 0);
-	}
+	/* Attribute N + 1 is counter N. */
+	for (i = 0; i < sizeof(ctl_brief) / sizeof(ctl_brief[0]); i++)
+		printf(" %18" PRIu64, v[ctl_brief[i] - 1]);
 	printf("\n");
 	return 0;
 }
