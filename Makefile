@@ -45,6 +45,10 @@ TOOLS := $(B)/bin/netslice-info $(B)/bin/netslicectl $(NFS:%=$(B)/bin/%)
 HOST_TESTS := $(B)/tests/test_cpulist $(B)/tests/test_slicing $(B)/tests/test_pkt
 GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
 	$(B)/tests/slice_check $(B)/tests/slice_nf $(B)/tests/nfclient
+# make bench's load sink and peer forwarders (a guest test checks them too)
+BENCH_BINS := $(B)/bench/bench-sink $(B)/bench/afp-fwd $(B)/bench/xsk-fwd
+XDP_CFLAGS = $(shell pkg-config --cflags libxdp libbpf)
+XDP_LIBS = $(shell pkg-config --libs libxdp libbpf)
 
 .PHONY: all module lib tools deps check demo install install-lib uninstall dkms-install \
 	bench-rules lint clean test-bins
@@ -59,7 +63,7 @@ module:
 
 lib: $(LIB_A) $(LIB_SO) $(PC)
 tools: $(TOOLS)
-test-bins: $(HOST_TESTS) $(GUEST_BINS)
+test-bins: $(HOST_TESTS) $(GUEST_BINS) $(BENCH_BINS)
 
 $(B)/%.o: %.c $(wildcard userlib/*.h tools/nf/*.h tools/ctl/*.h uapi/linux/*.h)
 	@mkdir -p $(dir $@)
@@ -100,6 +104,18 @@ $(B)/tests/%: $(B)/tests/guest/%.o $(LIB_A)
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread
 
 $(B)/tests/host/%.o $(B)/tests/guest/%.o: NS_CFLAGS += -Itests/host
+
+$(B)/bench/bench-sink: bench/sink.c
+	@mkdir -p $(dir $@)
+	$(CC) $(NS_CFLAGS) -o $@ $<
+
+$(B)/bench/afp-fwd: bench/afp_fwd.c
+	@mkdir -p $(dir $@)
+	$(CC) $(NS_CFLAGS) -o $@ $<
+
+$(B)/bench/xsk-fwd: bench/xsk_fwd.c
+	@mkdir -p $(dir $@)
+	$(CC) $(NS_CFLAGS) $(XDP_CFLAGS) -o $@ $< $(XDP_LIBS)
 
 deps:
 	tools/deps.sh

@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # Benchmark (not a test): nf-fwd's forwarding rate while the rule that
 # steers the traffic is replaced at 0, 1K, 10K and 100K replaces per second
-# from another CPU. Runs inside the guest (make bench-rules boots one).
+# from another CPU, under bench/pktgen.sh's saturating load (64-byte
+# frames, 256 flows). Runs inside the guest (make bench runs it after the
+# contenders).
 #
 #   gen: gen0 --veth-- dut0 [netslice + nf-fwd] dut1 --veth-- sink: sink0
 #
 # Prints a table, and the CSV as "csv: " lines (the guest cannot write the
-# checkout; bench/rules.sh files them under bench/results/). A
+# checkout; bench/bench.sh files them under bench/results/). A
 # software-emulated guest only gives ratios within one run.
 . "$(dirname "$0")/../tests/guest/lib.sh"
 
@@ -37,8 +39,7 @@ for rate in $rates; do
 	netslicectl stats reset
 	rx0=$(sink_rx)
 	t0=$(date +%s%N)
-	ip netns exec "$gen" taskset -c 0 timeout "$secs" nstraffic send gen0 "$sink_mac" 1000000000 1 \
-		>/dev/null 2>&1 &
+	ip netns exec "$gen" "$NS_TOP/bench/pktgen.sh" gen0 "$sink_mac" 64 0 "$secs" 1 >/dev/null &
 	gpid=$!
 	achieved=0
 	if [ "$rate" -gt 0 ]; then

@@ -44,6 +44,10 @@ declare -A PROBE=(
 	[busybox-static]=/bin/busybox
 	[linux-source-6.1]=/usr/src/linux-source-6.1.tar.xz
 	[python3-yaml]=/usr/lib/python3/dist-packages/yaml/__init__.py
+	# bench/: the AF_XDP forwarder (libxdp, libbpf) and make bench's plots
+	[libxdp-dev]=/usr/include/xdp/xsk.h
+	[libbpf-dev]=/usr/include/bpf/libbpf.h
+	[python3-matplotlib]=/usr/lib/python3/dist-packages/matplotlib/__init__.py
 )
 
 missing=()

@@ -13,7 +13,8 @@ NS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 NS_KO=${NETSLICE_KO:-$NS_TOP/kmod/netslice.ko}
 NS_BIN=$NS_TOP/build/bin
 NS_TBIN=$NS_TOP/build/tests
-export PATH=$NS_BIN:$NS_TBIN:$PATH
+NS_BBIN=$NS_TOP/build/bench
+export PATH=$NS_BIN:$NS_TBIN:$NS_BBIN:$PATH
 
 ksft_skip=4
 ns_passed=0

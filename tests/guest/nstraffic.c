@@ -3,7 +3,7 @@
  * nstraffic: a known set of UDP/IPv4 frames, sent and checked byte by byte.
  *
  *   nstraffic send IFACE DSTMAC COUNT [FLOWS]
- *   nstraffic recv IFACE COUNT IDLE_MS READY_FILE [rewritten]
+ *   nstraffic recv IFACE COUNT IDLE_MS READY_FILE [rewritten | nat IPV4]
  *   nstraffic tcp-send IPV4 PORT BYTES
  *   nstraffic tcp-recv PORT BYTES READY_FILE
  *
@@ -13,7 +13,9 @@
  * 0 when all COUNT frames arrived exactly once and byte-identical, and
  * prints what it saw; with "rewritten" it expects every frame as
  * slice_nf's rewrite mode leaves it (source address 10.99.1.2, source port
- * + 1000), checksums computed afresh here. Every frame carries a UDP
+ * + 1000), checksums computed afresh here; with "nat IPV4" as a source
+ * NAT leaves it (source address IPV4, any source port, both checksums
+ * valid, all else unchanged). Every frame carries a UDP
  * checksum. tcp-recv exits 0 when it got exactly BYTES bytes of
  * the stream tcp-send writes (byte i is a function of i).
  */
@@ -73,11 +75,18 @@ static uint16_t udp_csum(const uint8_t *ip, const uint8_t *udp, int len)
 	return c ? c : 0xffff;
 }
 
+/* What a receiver expects an NF to have done to the frames. */
+static struct {
+	int port_shift;		/* added to the source port */
+	int any_port;		/* source port rewritten to anything */
+	uint8_t src_ip[4];	/* source address */
+} expect = { .src_ip = { 10, 99, 1, 1 } };
+
 static void build(uint8_t *f, uint32_t seq, const uint8_t *dst, const uint8_t *src,
 		  unsigned int flows, int rewritten)
 {
 	unsigned int len = frame_len(seq), i;
-	uint16_t sport = 10000 + seq % flows + (rewritten ? 1000 : 0), v;
+	uint16_t sport = 10000 + seq % flows + (rewritten ? expect.port_shift : 0), v;
 	uint8_t *ip = f + 14, *udp = ip + 20, *pl = udp + 8;
 
 	memcpy(f, dst, 6);
@@ -92,7 +101,10 @@ static void build(uint8_t *f, uint32_t seq, const uint8_t *dst, const uint8_t *s
 	memcpy(ip + 4, &v, 2);
 	ip[8] = 64;
 	ip[9] = 17;
-	ip[12] = 10; ip[13] = 99; ip[14] = 1; ip[15] = rewritten ? 2 : 1;
+	if (rewritten)
+		memcpy(ip + 12, expect.src_ip, 4);
+	else
+		memcpy(ip + 12, "\x0a\x63\x01\x01", 4);	/* 10.99.1.1 */
 	ip[16] = 10; ip[17] = 99; ip[18] = 9; ip[19] = 9;
 	v = htons(ip_csum(ip, 20));
 	memcpy(ip + 10, &v, 2);
@@ -172,12 +184,12 @@ static long long now_ms(void)
 /* The UDP source port is in range and the checksum holds. */
 static int udp_ok(const uint8_t *f, ssize_t n, int rewritten)
 {
-	unsigned int sport = f[34] << 8 | f[35], base = 10000 + (rewritten ? 1000 : 0);
+	unsigned int sport = f[34] << 8 | f[35], base = 10000 + (rewritten ? expect.port_shift : 0);
 	uint8_t udp[MAX_LEN];
 
 	memcpy(udp, f + 34, n - 34);
 	udp[6] = udp[7] = 0;
-	return sport >= base && sport < base + 1000 &&
+	return (expect.any_port || (sport >= base && sport < base + 1000)) &&
 	       udp_csum(f + 14, udp, n - 34) == (f[40] << 8 | f[41]);
 }
 
@@ -193,7 +205,17 @@ static int do_recv(char **argv)
 	ssize_t n;
 	FILE *ready;
 
-	rewritten = argv[4] && !strcmp(argv[4], "rewritten");
+	rewritten = argv[4] != NULL;
+	if (rewritten && !strcmp(argv[4], "rewritten")) {
+		memcpy(expect.src_ip, "\x0a\x63\x01\x02", 4);	/* 10.99.1.2 */
+		expect.port_shift = 1000;
+	} else if (rewritten && (strcmp(argv[4], "nat") || !argv[5] ||
+				 inet_pton(AF_INET, argv[5], expect.src_ip) != 1)) {
+		fprintf(stderr, "nstraffic: recv: expected \"rewritten\" or \"nat IPV4\"\n");
+		return 2;
+	} else if (rewritten) {
+		expect.any_port = 1;
+	}
 	seen = calloc(count ? count : 1, 1);
 	fd = open_sock(argv[0], &ifindex);
 	ready = fopen(argv[3], "w");
@@ -308,10 +330,10 @@ int main(int argc, char **argv)
 		return do_tcp_recv(argv + 2);
 	if (argc >= 5 && !strcmp(argv[1], "send"))
 		return do_send(argv + 2);
-	if ((argc == 6 || argc == 7) && !strcmp(argv[1], "recv"))
+	if (argc >= 6 && argc <= 8 && !strcmp(argv[1], "recv"))
 		return do_recv(argv + 2);
 	fprintf(stderr, "usage: nstraffic send IFACE DSTMAC COUNT [FLOWS]\n"
-			"       nstraffic recv IFACE COUNT IDLE_MS READY_FILE [rewritten]\n"
+			"       nstraffic recv IFACE COUNT IDLE_MS READY_FILE [rewritten | nat IPV4]\n"
 			"       nstraffic tcp-send IPV4 PORT BYTES\n"
 			"       nstraffic tcp-recv PORT BYTES READY_FILE\n");
 	return 2;

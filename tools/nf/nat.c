@@ -192,9 +192,13 @@ static unsigned long nat_timeout_ms(const struct nat *nat, const struct nat_conn
 	return 1000 * nat->timeout[c->proto == IPPROTO_UDP ? 2 : 3];
 }
 
+/*
+ * now may be older than last_ms: it is read before the lock is taken, and
+ * another worker or the tick may have touched the connection since.
+ */
 static int nat_expired(const struct nat *nat, const struct nat_conn *c, uint64_t now)
 {
-	return now - c->last_ms > nat_timeout_ms(nat, c);
+	return now > c->last_ms && now - c->last_ms > nat_timeout_ms(nat, c);
 }
 
 static void nat_touch(struct nat_conn *c, const struct ns_pkt *p, int inbound, uint64_t now)

@@ -1,0 +1,154 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# The contenders of make bench: each forwards what arrives on $bench_in to
+# $bench_out, doing the same work, so one load and one sink measure them
+# all. bench/run.sh measures them; tests/guest/test_bench.sh checks that
+# each forwards frames intact. Needs tests/guest/lib.sh sourced first.
+#
+#   bench_up NAME / bench_down NAME   start / stop one contender
+#   bench_copied NAME SIZE PACKETS    bytes copied between kernel and user
+#                                     space per forwarded packet
+#
+# CPU placement, as NetSlices lays a slice out: the DUT's receive work
+# (RPS on the ingress veth) runs on bench_kcpu and every user-space
+# forwarder on bench_ucpu; pktgen and the sink keep CPU 0. An in-kernel
+# forwarder does all its work on bench_kcpu. The 2-slice contender crosses
+# them (slice 0 receives on kcpu for an NF thread on ucpu, slice 1 the
+# other way round), and RPS spreads its flows over both.
+
+bench_in=${bench_in:-dut0}
+bench_out=${bench_out:-dut1}
+bench_kcpu=${bench_kcpu:-1}
+bench_ucpu=${bench_ucpu:-2}
+bench_nat_public=10.99.0.100
+
+# Every contender, in the order a round runs them.
+bench_contenders=(ns-fwd-off ns-fwd-auto ns-fwd-auto-2s ns-fw-off ns-fw-auto
+	ns-nat-off ns-nat-auto afp-mmsg afp-v3 afxdp bridge)
+
+# A firewall of 100 rules: 99 that UDP to 10.99.9.9 passes over (protocol
+# matches, source does not) and the accept at the end.
+bench_fw_rules() {
+	local i
+	echo "default drop"
+	for ((i = 0; i < 99; i++)); do
+		echo "drop udp from 10.200.$i.0/24 dport $((1000 + i))"
+	done
+	echo "accept udp to 10.99.9.9"
+}
+
+bench_insmod() {
+	if [ -e "$NS_KO" ]; then
+		insmod "$NS_KO" "$@"
+	else
+		modprobe netslice "$@"
+	fi
+}
+
+# bench_ns_up SLICES NF [NF_ARGS...]: the module feeding SLICES slices
+# from the pair, the NF on it.
+bench_ns_up() {
+	local slices=$1
+	shift
+	ns_module_loaded && rmmod netslice
+	bench_insmod slices="$slices" ring_size=4096 ifaces="$bench_in:$bench_out" || return 1
+	if [ -n "${bench_pin:-}" ]; then
+		netslicectl slice set 0 kernel-cpus "$bench_kcpu" user-cpus "$bench_ucpu" || return 1
+		[ "$slices" -lt 2 ] ||
+			netslicectl slice set 1 kernel-cpus "$bench_ucpu" user-cpus "$bench_kcpu" || return 1
+		bench_rps $(((1 << bench_kcpu) | (slices > 1 ? 1 << bench_ucpu : 0)))
+	fi
+	ns_start_bg "running on" "$@" || return 1
+	bench_pid=$bg_pid
+	bench_out_file=$bg_out
+}
+
+# bench_rps MASK: the CPUs that receive on the ingress veth.
+bench_rps() {
+	[ -z "${bench_pin:-}" ] || printf '%x\n' "$1" >"/sys/class/net/$bench_in/queues/rx-0/rps_cpus"
+}
+
+# bench_peer_up READY COMMAND...: a peer forwarder on the user-side CPU.
+bench_peer_up() {
+	local ready=$1
+	shift
+	bench_rps $((1 << bench_kcpu))
+	ns_start_bg "$ready" taskset -c "$bench_ucpu" "$@" || { cat "$bg_out" >&2; return 1; }
+	bench_pid=$bg_pid
+	bench_out_file=$bg_out
+}
+
+bench_up() {
+	bench_pid=
+	case $1 in
+	ns-fwd-off) bench_ns_up 1 nf-fwd -m off ;;
+	ns-fwd-auto) bench_ns_up 1 nf-fwd -m auto ;;
+	ns-fwd-auto-2s) bench_ns_up 2 nf-fwd -m auto ;;
+	ns-fw-off | ns-fw-auto)
+		[ -s "${bench_fw_file:-}" ] || {
+			bench_fw_file=$(mktemp)
+			ns_defer rm -f "$bench_fw_file"
+			bench_fw_rules >"$bench_fw_file"
+		}
+		bench_ns_up 1 nf-firewall -m "${1#ns-fw-}" --rules "$bench_fw_file"
+		;;
+	ns-nat-off | ns-nat-auto)
+		bench_ns_up 1 nf-nat -m "${1#ns-nat-}" --inside "$bench_in" --outside "$bench_out" \
+			--public "$bench_nat_public"
+		;;
+	afp-mmsg) bench_peer_up running afp-fwd mmsg "$bench_in" "$bench_out" 64 ;;
+	afp-v3) bench_peer_up running afp-fwd v3 "$bench_in" "$bench_out" 64 ;;
+	afxdp)
+		bench_peer_up running xsk-fwd "$bench_in" "$bench_out" drv 64 || return 1
+		# veth's XDP NAPI (there once the program is attached), threaded and
+		# pinned, receives on the kernel-side CPU.
+		echo 1 >"/sys/class/net/$bench_in/threaded" || return 1
+		local t
+		for t in $(pgrep "^napi/$bench_in-"); do
+			taskset -pc "$bench_kcpu" "$t" >/dev/null || return 1
+		done
+		;;
+	bridge)
+		bench_rps $((1 << bench_kcpu))
+		ip link add nsbench-br type bridge stp_state 0 forward_delay 0 || return 1
+		ip link set "$bench_in" master nsbench-br &&
+			ip link set "$bench_out" master nsbench-br &&
+			ip link set nsbench-br up
+		;;
+	*) echo "bench: unknown contender $1" >&2; return 1 ;;
+	esac
+}
+
+bench_down() {
+	local rc=0
+	[ "$1" != afxdp ] || echo 0 >"/sys/class/net/$bench_in/threaded" || rc=1
+	if [ -n "$bench_pid" ]; then
+		kill -TERM "$bench_pid" && wait "$bench_pid" || rc=1
+		[ $rc = 0 ] || sed "s/^/# $1: /" "$bench_out_file" >&2
+		rm -f "$bench_out_file"
+		bench_pid=
+	fi
+	case $1 in
+	ns-*) rmmod netslice || rc=1 ;;
+	bridge) ip link del nsbench-br || rc=1 ;;
+	esac
+	return $rc
+}
+
+# The module's counters, summed over slices: read_bytes + write_bytes.
+bench_ns_copied_total() {
+	netslicectl -j stats | /usr/bin/python3 -c \
+		'import json,sys; print(sum(s["read_bytes"] + s["write_bytes"] for s in json.load(sys.stdin)))'
+}
+
+bench_copied() {
+	local name=$1 size=$2 packets=$3
+	[ "$packets" -gt 0 ] || { echo 0; return; }
+	case $name in
+	ns-*) echo $(($(bench_ns_copied_total) / packets)) ;;
+	bridge) echo 0 ;;
+	# One copy in (recvmmsg, the TPACKET ring, the UMEM), one out.
+	*) echo $((2 * (size - 4))) ;;
+	esac
+}

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench, the part that runs where the module is loaded (a guest that
+# bench/bench.sh boots, or a host with the module installed): every
+# contender of bench/contenders.sh against the same pktgen load, rounds
+# interleaved (A B C ... A B C ...), then the rule-update run.
+#
+#   gen: gen0 --veth-- dut0 [contender] dut1 --veth-- sink: sink0
+#
+# Environment (NETSLICE_BENCH_*): QUICK=1 (2 rounds of 1 s), ROUNDS, SECS
+# (per measurement), SIZES ("64 512 1518"), LAT_PPS (the fixed offered
+# rates, "10000"), CONTENDERS (a subset), NICS="GEN,IN,OUT,SINK" (four
+# real NICs cabled GEN->IN and OUT->SINK instead of veth pairs).
+#
+# Output: a progress line per measurement on stderr; "meta: ", "csv: ",
+# "cdf: " and "rules: " lines on stdout, which bench/bench.sh files
+# (the guest cannot write the checkout).
+. "$(dirname "$0")/../tests/guest/lib.sh"
+. "$NS_TOP/bench/contenders.sh"
+
+quick=${NETSLICE_BENCH_QUICK:-0}
+if [ "$quick" = 1 ]; then rounds=2 secs=1; else rounds=5 secs=5; fi
+rounds=${NETSLICE_BENCH_ROUNDS:-$rounds}
+secs=${NETSLICE_BENCH_SECS:-$secs}
+sizes=${NETSLICE_BENCH_SIZES:-64 512 1518}
+lat_rates=${NETSLICE_BENCH_LAT_PPS:-10000}
+read -ra contenders <<<"${NETSLICE_BENCH_CONTENDERS:-${bench_contenders[*]}}"
+
+ns_module_loaded && rmmod netslice
+modprobe pktgen
+modprobe bridge
+
+if [ -n "${NETSLICE_BENCH_NICS:-}" ]; then
+	IFS=, read -r gen_if bench_in bench_out sink_if <<<"$NETSLICE_BENCH_NICS"
+	ns_netns_create gen sink || exit 1
+	# Physical interfaces return to the initial namespace when these go.
+	ip link set "$gen_if" netns "$gen" && ip link set "$sink_if" netns "$sink" || exit 1
+	for d in "$bench_in" "$bench_out"; do ip link set "$d" up; done
+	ip -n "$gen" link set "$gen_if" up && ip -n "$sink" link set "$sink_if" up
+	sink_mac=$(ip -n "$sink" -br link show "$sink_if" | awk '{print $3}')
+else
+	gen_if=gen0 sink_if=sink0
+	ns_topology 1 || exit 1
+	# The kernel's default backlog, a little deeper for TCG's bursts.
+	ns_sysctl net.core.netdev_max_backlog 10000
+	# The sink receives on CPU 0 with pktgen; each contender sets the DUT's.
+	ip netns exec "$sink" sh -c "echo 1 >/sys/class/net/$sink_if/queues/rx-0/rps_cpus"
+	bench_pin=1
+	# Fewer than 3 CPUs: the user side shares the kernel side's CPU.
+	[ "$(nproc)" -ge 3 ] || bench_ucpu=$bench_kcpu
+fi
+# AF_PACKET taps do not stop the stack: nothing may route the frames too.
+ns_sysctl net.ipv4.conf.all.forwarding 0
+
+sink_rx() { ip netns exec "$sink" cat "/sys/class/net/$sink_if/statistics/rx_packets"; }
+
+hz=$(getconf CLK_TCK)
+
+# Wait until what is in flight has arrived: the sink count holds still.
+drain() {
+	local a b=-1 i
+	for ((i = 0; i < 50; i++)); do
+		a=$(sink_rx)
+		[ "$a" = "$b" ] && return 0
+		b=$a
+		sleep 0.1
+	done
+}
+
+# measure ROUND NAME SIZE PPS: one load run; prints a csv line (and a cdf
+# line for a fixed rate).
+measure() {
+	local round=$1 name=$2 size=$3 pps=$4 load sent busy gen_busy rx0 rx1 lat sink_pid=
+	local sink_out mean= p50= p90= p99= cdf= sink_ms=0 got copied cpu_us
+	ns_module_loaded && netslicectl stats reset
+	if [ "$pps" -gt 0 ]; then
+		sink_out=$(mktemp)
+		ip netns exec "$sink" taskset -c 0 bench-sink "$sink_if" >"$sink_out" &
+		sink_pid=$!
+		ns_busywait 5000 grep -q ready "$sink_out" || return 1
+	fi
+	rx0=$(sink_rx)
+	load=$(ip netns exec "$gen" taskset -c 0 "$NS_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" \
+		"$size" "$pps" "$secs") || return 1
+	drain
+	rx1=$(sink_rx)
+	read -r _ sent _ _ _ busy _ gen_busy <<<"$load"
+	got=$((rx1 - rx0))
+	if [ -n "$sink_pid" ]; then
+		kill -TERM "$sink_pid" && wait "$sink_pid"
+		lat=$(grep '^packets' "$sink_out")
+		set -- $lat
+		mean=$4 p50=$6 p90=$8 p99=${10} sink_ms=${12}
+		cdf=$(sed -n 's/^cdf: //p' "$sink_out")
+		rm -f "$sink_out"
+	fi
+	copied=$(bench_copied "$name" "$size" "$got")
+	# Guest CPU time, less the generator's and the sink's own, per packet.
+	cpu_us=$(awk -v c=$((busy - gen_busy)) -v s="$sink_ms" -v hz="$hz" -v n="$got" \
+		'BEGIN { t = c / hz * 1e6 - s * 1e3; if (t < 0) t = 0; printf "%.2f", n ? t / n : 0 }')
+	awk -v r="$round" -v c="$name" -v z="$size" -v o="$pps" -v t="$secs" -v s="$sent" \
+		-v g="$got" -v cp="$copied" -v cu="$cpu_us" -v m="$mean" -v a="$p50" -v b="$p90" \
+		-v d="$p99" 'BEGIN {
+		loss = s ? (s - g) * 100 / s : 0; if (loss < 0) loss = 0
+		printf "csv: %d,%s,%d,%d,%d,%d,%d,%d,%.2f,%s,%s,%s,%s,%s,%d\n", r, c, z, o, t, s, g,
+			g / t, loss, m, a, b, d, cu, cp }'
+	[ -z "$cdf" ] || echo "cdf: $round,$name,$size,$pps,$cdf"
+	printf '# [%d/%d] round %d/%d %-15s %4d B %-10s %9d pps forwarded, loss %s%%%s\n' \
+		$((++done_runs)) "$total_runs" "$round" "$rounds" "$name" "$size" \
+		"$([ "$pps" = 0 ] && echo saturation || echo "$pps/s")" $((got / secs)) \
+		"$(awk -v s="$sent" -v g="$got" 'BEGIN { printf "%.1f", s ? (s - g) * 100 / s : 0 }')" \
+		"${mean:+, latency p50 ${p50} us p99 ${p99} us}" >&2
+}
+
+echo "meta: kernel $(uname -r)"
+echo "meta: cpus $(nproc) $(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)"
+echo "meta: memory $(awk '/MemTotal/{print $2 " kB"}' /proc/meminfo)"
+echo "meta: accel $(grep -q hypervisor /proc/cpuinfo && echo "${NETSLICE_BENCH_ACCEL:-vm}" || echo none)"
+echo "meta: rounds $rounds secs $secs sizes $sizes lat_pps $lat_rates"
+echo "csv: round,contender,size,offered_pps,secs,sent,received,fwd_pps,loss_pct,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,cpu_us_per_pkt,copied_bytes_per_pkt"
+
+nrates=$((1 + $(wc -w <<<"$lat_rates")))
+total_runs=$((rounds * ${#contenders[@]} * $(wc -w <<<"$sizes") * nrates))
+done_runs=0
+for ((round = 1; round <= rounds; round++)); do
+	for name in "${contenders[@]}"; do
+		bench_up "$name" || { echo "bench: $name did not start" >&2; exit 1; }
+		for size in $sizes; do
+			for pps in 0 $lat_rates; do
+				measure "$round" "$name" "$size" "$pps" || exit 1
+			done
+		done
+		bench_down "$name" || { echo "bench: $name did not stop cleanly" >&2; exit 1; }
+	done
+done
+
+if [ -z "${NETSLICE_BENCH_NICS:-}" ] && [[ " ${contenders[*]} " == *" ns-fwd-auto "* ]]; then
+	echo "# rule-update run: nf-fwd while rules are replaced" >&2
+	ns_run_cleanups
+	NETSLICE_BENCH_SECS=$((secs < 2 ? 2 : secs)) "$NS_TOP/bench/rule_update.sh" |
+		sed -n 's/^csv: /rules: /p'
+fi
+ns_run_cleanups
