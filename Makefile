@@ -8,6 +8,8 @@
 # make uninstall  remove what install put there
 # make install-lib  library, headers, tools and docs, no module or system files
 # make dkms-install  register the sources with DKMS (rebuilds on new kernels)
+# make bench      netslice against AF_PACKET, AF_XDP and in-kernel forwarding
+#                 (QUICK=1 for a short run); results in docs/benchmarks.md
 # make lint       checkpatch --strict over the kernel sources
 #
 # KDIR selects the kernel build tree for the module.
@@ -51,7 +53,7 @@ XDP_CFLAGS = $(shell pkg-config --cflags libxdp libbpf)
 XDP_LIBS = $(shell pkg-config --libs libxdp libbpf)
 
 .PHONY: all module lib tools deps check demo install install-lib uninstall dkms-install \
-	bench-rules lint clean test-bins
+	bench lint clean test-bins
 
 all: module lib tools
 
@@ -189,10 +191,11 @@ dkms-install:
 	find $(DKMS_SRC) \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \) -delete
 	if [ -z "$(DESTDIR)" ]; then dkms install netslice/$(VERSION); fi
 
-# Forwarding rate while rules are replaced (a benchmark; `make bench` will
-# fold it in). KERNEL=6.1|6.12 (default 6.12).
-bench-rules: all test-bins
-	KERNEL=$(KERNEL) bench/rules.sh
+# netslice against AF_PACKET, AF_XDP and the bridge, then the rule-update
+# run; see docs/benchmarks.md. KERNEL=6.1|6.12 (default 6.12), QUICK=1,
+# KVM=1, NICS=GEN,IN,OUT,SINK (real NICs on this host, no guest).
+bench: all test-bins
+	KERNEL=$(KERNEL) QUICK=$(QUICK) KVM=$(KVM) NICS=$(NICS) bench/bench.sh
 
 lint:
 	tools/lint.sh

@@ -8,7 +8,8 @@
  *                                 sent with sendmmsg straight from the ring
  *
  * Both send with PACKET_QDISC_BYPASS (as the module's TX path bypasses the
- * qdisc too), receive only inbound frames (PACKET_IGNORE_OUTGOING), and
+ * qdisc too), receive only inbound frames (PACKET_IGNORE_OUTGOING) into a
+ * 32 MiB socket buffer (mmsg), and
  * copy each frame twice: kernel to user on receive, user to kernel on
  * send. It prints "running" when ready and, on SIGINT/SIGTERM, its
  * counters: "rx N tx N drop N" (drop: frames the kernel refused to send).
@@ -49,7 +50,7 @@ static void on_signal(int sig)
 static int open_packet(const char *ifname, int proto)
 {
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_protocol = htons(proto) };
-	int fd, one = 1;
+	int fd, one = 1, bufsize = 32 << 20;
 
 	sll.sll_ifindex = if_nametoindex(ifname);
 	if (!sll.sll_ifindex) {
@@ -61,10 +62,14 @@ static int open_packet(const char *ifname, int proto)
 		perror("afp-fwd: socket");
 		return -1;
 	}
-	if (proto == ETH_P_ALL)
+	/* Buffers as deep as the TPACKET ring (16 MiB), so a burst waits, not drops. */
+	if (proto == ETH_P_ALL) {
 		setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
-	else
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bufsize, sizeof(bufsize));
+	} else {
 		setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &bufsize, sizeof(bufsize));
+	}
 	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll))) {
 		perror("afp-fwd: bind");
 		close(fd);

@@ -7,8 +7,6 @@
 # each forwards frames intact. Needs tests/guest/lib.sh sourced first.
 #
 #   bench_up NAME / bench_down NAME   start / stop one contender
-#   bench_copied NAME SIZE PACKETS    bytes copied between kernel and user
-#                                     space per forwarded packet
 #
 # CPU placement, as NetSlices lays a slice out: the DUT's receive work
 # (RPS on the ingress veth) runs on bench_kcpu and every user-space
@@ -134,21 +132,4 @@ bench_down() {
 	bridge) ip link del nsbench-br || rc=1 ;;
 	esac
 	return $rc
-}
-
-# The module's counters, summed over slices: read_bytes + write_bytes.
-bench_ns_copied_total() {
-	netslicectl -j stats | /usr/bin/python3 -c \
-		'import json,sys; print(sum(s["read_bytes"] + s["write_bytes"] for s in json.load(sys.stdin)))'
-}
-
-bench_copied() {
-	local name=$1 size=$2 packets=$3
-	[ "$packets" -gt 0 ] || { echo 0; return; }
-	case $name in
-	ns-*) echo $(($(bench_ns_copied_total) / packets)) ;;
-	bridge) echo 0 ;;
-	# One copy in (recvmmsg, the TPACKET ring, the UMEM), one out.
-	*) echo $((2 * (size - 4))) ;;
-	esac
 }

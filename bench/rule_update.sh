@@ -26,35 +26,34 @@ ns_start_fwd || exit 1
 netslicectl rule add $rule slice 0 || exit 1
 
 batch=$(mktemp)
-ns_defer rm -f "$batch"
+ns_defer rm -f "$batch" "$batch.err" "$batch.load"
 sink_rx() { ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets; }
 
 echo "replaces_per_s_asked,replaces_per_s_done,seconds,forwarded_pps,drops" >"$csv"
 printf '%-12s %-12s %-14s %s\n' "asked/s" "done/s" "forwarded/s" "drops"
 for rate in $rates; do
-	n=$((rate * secs))
-	for ((i = 0; i < n; i++)); do
-		echo "rule replace $rule slice $((i % 2))"
-	done >"$batch"
+	awk -v n=$((rate * secs)) -v r="$rule" \
+		'BEGIN { for (i = 0; i < n; i++) print "rule replace " r " slice " i % 2 }' >"$batch"
 	netslicectl stats reset
 	rx0=$(sink_rx)
-	t0=$(date +%s%N)
-	ip netns exec "$gen" "$NS_TOP/bench/pktgen.sh" gen0 "$sink_mac" 64 0 "$secs" 1 >/dev/null &
+	ip netns exec "$gen" "$NS_TOP/bench/pktgen.sh" gen0 "$sink_mac" 64 0 "$secs" 1 >"$batch.load" &
 	gpid=$!
 	achieved=0
 	if [ "$rate" -gt 0 ]; then
-		# Paced; if it cannot keep the pace it takes longer and says so.
-		taskset -c "$last_cpu" netslicectl -b "$batch" --rate "$rate" || exit 1
-		achieved=$((n * 1000000000 / ($(date +%s%N) - t0)))
+		# Paced, for as long as the load runs; it says how far it got.
+		t0=$(date +%s%N)
+		timeout --preserve-status -s TERM "$secs" taskset -c "$last_cpu" netslicectl -b "$batch" --rate "$rate" \
+			2>"$batch.err" || exit 1
+		done_n=$(sed -n 's/.*stopped after \([0-9]*\) commands.*/\1/p' "$batch.err")
+		achieved=$((${done_n:-$((rate * secs))} * 1000000000 / ($(date +%s%N) - t0)))
 	fi
 	wait "$gpid"
-	t1=$(date +%s%N)
 	# Let what is in flight drain before reading the sink.
 	sleep 1
 	rx1=$(sink_rx)
-	ms=$(((t1 - t0) / 1000000))
-	drops=$(netslicectl -j stats | /usr/bin/python3 -c 'import json,sys; print(sum(s["rx_drop_ring_full"] + s["rx_drop_error"] for s in json.load(sys.stdin)))')
-	pps=$(((rx1 - rx0) * 1000 / ms))
+	read -r _ _ _ _ _ usec _ <"$batch.load"
+	drops=$(($(ns_stat_sum rx_drop_ring_full) + $(ns_stat_sum rx_drop_error)))
+	pps=$(((rx1 - rx0) * 1000000 / usec))
 	printf '%-12s %-12s %-14s %s\n' "$rate" "$achieved" "$pps" "$drops"
 	echo "$rate,$achieved,$secs,$pps,$drops" >>"$csv"
 done

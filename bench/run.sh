@@ -7,26 +7,31 @@
 #
 #   gen: gen0 --veth-- dut0 [contender] dut1 --veth-- sink: sink0
 #
-# Environment (NETSLICE_BENCH_*): QUICK=1 (2 rounds of 1 s), ROUNDS, SECS
+# Environment (NETSLICE_BENCH_*): QUICK=1 (2 rounds of 1 s, 64 and 1518
+# bytes), ROUNDS, SECS
 # (per measurement), SIZES ("64 512 1518"), LAT_PPS (the fixed offered
 # rates, "10000"), CONTENDERS (a subset), NICS="GEN,IN,OUT,SINK" (four
 # real NICs cabled GEN->IN and OUT->SINK instead of veth pairs).
 #
-# Output: a progress line per measurement on stderr; "meta: ", "csv: ",
-# "cdf: " and "rules: " lines on stdout, which bench/bench.sh files
-# (the guest cannot write the checkout).
+# Output on stdout: a "# " progress line per measurement, and "meta: ",
+# "csv: ", "cdf: " and "rules: " lines, which bench/bench.sh files (the
+# guest cannot write the checkout).
 . "$(dirname "$0")/../tests/guest/lib.sh"
 . "$NS_TOP/bench/contenders.sh"
 
+# Quick: fewer rounds, shorter measurements, no 512-byte size.
 quick=${NETSLICE_BENCH_QUICK:-0}
-if [ "$quick" = 1 ]; then rounds=2 secs=1; else rounds=5 secs=5; fi
+if [ "$quick" = 1 ]; then rounds=2 secs=1 sizes="64 1518"; else rounds=5 secs=5 sizes="64 512 1518"; fi
 rounds=${NETSLICE_BENCH_ROUNDS:-$rounds}
 secs=${NETSLICE_BENCH_SECS:-$secs}
-sizes=${NETSLICE_BENCH_SIZES:-64 512 1518}
+sizes=${NETSLICE_BENCH_SIZES:-$sizes}
 lat_rates=${NETSLICE_BENCH_LAT_PPS:-10000}
 read -ra contenders <<<"${NETSLICE_BENCH_CONTENDERS:-${bench_contenders[*]}}"
 
 ns_module_loaded && rmmod netslice
+# Kernel warnings as they happen: if the guest dies, the log shows why.
+dmesg -w --level=emerg,alert,crit,err,warn | sed -u 's/^/kmsg: /' &
+ns_defer kill $!
 modprobe pktgen
 modprobe bridge
 
@@ -52,15 +57,24 @@ fi
 # AF_PACKET taps do not stop the stack: nothing may route the frames too.
 ns_sysctl net.ipv4.conf.all.forwarding 0
 
-sink_rx() { ip netns exec "$sink" cat "/sys/class/net/$sink_if/statistics/rx_packets"; }
-
-hz=$(getconf CLK_TCK)
+# sink_rx VAR: frames delivered to the sink. On veth, what dut1 sent is
+# what sink0 received, and reading it needs no process (which costs more
+# than the measurement under TCG); real NICs are read in the sink's netns.
+sink_rx() {
+	local v
+	if [ -n "${NETSLICE_BENCH_NICS:-}" ]; then
+		v=$(ip netns exec "$sink" cat "/sys/class/net/$sink_if/statistics/rx_packets")
+	else
+		read -r v <"/sys/class/net/$bench_out/statistics/tx_packets"
+	fi
+	printf -v "$1" %d "$v"
+}
 
 # Wait until what is in flight has arrived: the sink count holds still.
 drain() {
 	local a b=-1 i
 	for ((i = 0; i < 50; i++)); do
-		a=$(sink_rx)
+		sink_rx a
 		[ "$a" = "$b" ] && return 0
 		b=$a
 		sleep 0.1
@@ -68,50 +82,68 @@ drain() {
 }
 
 # measure ROUND NAME SIZE PPS: one load run; prints a csv line (and a cdf
-# line for a fixed rate).
+# line for a fixed rate) and a progress line.
 measure() {
-	local round=$1 name=$2 size=$3 pps=$4 load sent busy gen_busy rx0 rx1 lat sink_pid=
-	local sink_out mean= p50= p90= p99= cdf= sink_ms=0 got copied cpu_us
-	ns_module_loaded && netslicectl stats reset
+	local round=$1 name=$2 size=$3 pps=$4 load sent usec busy gen_busy rx0 rx1 line i
+	local sink_pid= sink_out mean= p50= p90= p99= cdf= sink_ms=0 copied=0 stats
+	case $name in ns-*) netslicectl stats reset || return 1 ;; esac
 	if [ "$pps" -gt 0 ]; then
 		sink_out=$(mktemp)
 		ip netns exec "$sink" taskset -c 0 bench-sink "$sink_if" >"$sink_out" &
 		sink_pid=$!
-		ns_busywait 5000 grep -q ready "$sink_out" || return 1
+		for ((i = 0; i < 100; i++)); do
+			[ -s "$sink_out" ] && break
+			sleep 0.05
+		done
 	fi
-	rx0=$(sink_rx)
+	sink_rx rx0
 	load=$(ip netns exec "$gen" taskset -c 0 "$NS_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" \
 		"$size" "$pps" "$secs") || return 1
 	drain
-	rx1=$(sink_rx)
-	read -r _ sent _ _ _ busy _ gen_busy <<<"$load"
-	got=$((rx1 - rx0))
+	sink_rx rx1
+	read -r _ sent _ _ _ usec _ busy _ gen_busy <<<"$load"
 	if [ -n "$sink_pid" ]; then
 		kill -TERM "$sink_pid" && wait "$sink_pid"
-		lat=$(grep '^packets' "$sink_out")
-		set -- $lat
-		mean=$4 p50=$6 p90=$8 p99=${10} sink_ms=${12}
-		cdf=$(sed -n 's/^cdf: //p' "$sink_out")
+		while read -r line; do
+			case $line in
+			packets*) set -- $line; mean=$4 p50=$6 p90=$8 p99=${10} sink_ms=${12} ;;
+			cdf:*) cdf=${line#cdf: } ;;
+			esac
+		done <"$sink_out"
 		rm -f "$sink_out"
 	fi
-	copied=$(bench_copied "$name" "$size" "$got")
-	# Guest CPU time, less the generator's and the sink's own, per packet.
-	cpu_us=$(awk -v c=$((busy - gen_busy)) -v s="$sink_ms" -v hz="$hz" -v n="$got" \
-		'BEGIN { t = c / hz * 1e6 - s * 1e3; if (t < 0) t = 0; printf "%.2f", n ? t / n : 0 }')
-	awk -v r="$round" -v c="$name" -v z="$size" -v o="$pps" -v t="$secs" -v s="$sent" \
-		-v g="$got" -v cp="$copied" -v cu="$cpu_us" -v m="$mean" -v a="$p50" -v b="$p90" \
-		-v d="$p99" 'BEGIN {
-		loss = s ? (s - g) * 100 / s : 0; if (loss < 0) loss = 0
-		printf "csv: %d,%s,%d,%d,%d,%d,%d,%d,%.2f,%s,%s,%s,%s,%s,%d\n", r, c, z, o, t, s, g,
-			g / t, loss, m, a, b, d, cu, cp }'
+	case $name in
+	ns-*)
+		# read_bytes + write_bytes over all slices, since the reset.
+		stats=$(netslice-info -s)
+		while [[ $stats =~ (read|write)_bytes=([0-9]+)(.*) ]]; do
+			copied=$((copied + BASH_REMATCH[2]))
+			stats=${BASH_REMATCH[3]}
+		done
+		;;
+	esac
 	[ -z "$cdf" ] || echo "cdf: $round,$name,$size,$pps,$cdf"
-	printf '# [%d/%d] round %d/%d %-15s %4d B %-10s %9d pps forwarded, loss %s%%%s\n' \
-		$((++done_runs)) "$total_runs" "$round" "$rounds" "$name" "$size" \
-		"$([ "$pps" = 0 ] && echo saturation || echo "$pps/s")" $((got / secs)) \
-		"$(awk -v s="$sent" -v g="$got" 'BEGIN { printf "%.1f", s ? (s - g) * 100 / s : 0 }')" \
-		"${mean:+, latency p50 ${p50} us p99 ${p99} us}" >&2
+	awk -v r="$round" -v c="$name" -v z="$size" -v o="$pps" -v us="$usec" -v s="$sent" \
+		-v g=$((rx1 - rx0)) -v cp="$copied" -v busy=$((busy - gen_busy)) -v hz="$hz" \
+		-v sm="$sink_ms" -v m="$mean" -v a="$p50" -v b="$p90" -v d="$p99" \
+		-v k=$((++done_runs)) -v total="$total_runs" -v rounds="$rounds" 'BEGIN {
+		secs = us / 1e6
+		loss = s ? (s - g) * 100 / s : 0; if (loss < 0) loss = 0
+		# Guest CPU time, less that of the generator and the sink, per packet.
+		t = busy / hz * 1e6 - sm * 1e3; if (t < 0) t = 0
+		if (c ~ /^ns-/) copy = g ? int(cp / g) : 0
+		else if (c == "bridge") copy = 0
+		else copy = 2 * (z - 4)	# one copy in, one out
+		printf "csv: %d,%s,%d,%d,%.3f,%d,%d,%d,%.2f,%s,%s,%s,%s,%.2f,%d\n", r, c, z, o, secs, s,
+			g, secs ? g / secs : 0, loss, m, a, b, d, g ? t / g : 0, copy
+		printf "# [%d/%d] round %d/%d %-15s %4d B %-10s %7d pps forwarded, loss %.1f%%", k,
+			total, r, rounds, c, z, o ? o "/s" : "saturation", secs ? g / secs : 0, loss
+		if (m != "") printf ", latency p50 %s us p99 %s us", a, d
+		printf "\n"
+	}'
 }
 
+hz=$(getconf CLK_TCK)
 echo "meta: kernel $(uname -r)"
 echo "meta: cpus $(nproc) $(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)"
 echo "meta: memory $(awk '/MemTotal/{print $2 " kB"}' /proc/meminfo)"
@@ -135,7 +167,7 @@ for ((round = 1; round <= rounds; round++)); do
 done
 
 if [ -z "${NETSLICE_BENCH_NICS:-}" ] && [[ " ${contenders[*]} " == *" ns-fwd-auto "* ]]; then
-	echo "# rule-update run: nf-fwd while rules are replaced" >&2
+	echo "# rule-update run: nf-fwd while rules are replaced"
 	ns_run_cleanups
 	NETSLICE_BENCH_SECS=$((secs < 2 ? 2 : secs)) "$NS_TOP/bench/rule_update.sh" |
 		sed -n 's/^csv: /rules: /p'

@@ -234,7 +234,7 @@ ns_stat_sum() {
 ns_traffic() {
 	local count=$1 flows=${2:-64} ready rc
 	ready=$(mktemp -u)
-	ip netns exec "$sink" nstraffic recv sink0 "$count" 5000 "$ready" ${3:+"$3"} >"$ready.out" &
+	ip netns exec "$sink" nstraffic recv sink0 "$count" 5000 "$ready" "${@:3}" >"$ready.out" &
 	local rpid=$!
 	ns_busywait 5000 test -e "$ready" || return 1
 	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" "$count" "$flows" >/dev/null || return 1

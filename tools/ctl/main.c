@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,9 +76,22 @@ static double ctl_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* One command per line; the first failure ends the batch, as in ip -batch. */
+static volatile sig_atomic_t ctl_stop;
+
+static void ctl_on_signal(int sig)
+{
+	(void)sig;
+	ctl_stop = 1;
+}
+
+/*
+ * One command per line; the first failure ends the batch, as in ip -batch.
+ * SIGINT or SIGTERM ends it after the command in hand, and it says how far
+ * it got (a paced batch under a time limit is a benchmark's load).
+ */
 static int ctl_batch(const char *file, double rate)
 {
+	struct sigaction sa = { .sa_handler = ctl_on_signal };
 	char line[4096], *words[128], where[512], *w;
 	double start = ctl_now(), due;
 	unsigned long lineno = 0, done = 0;
@@ -88,7 +102,9 @@ static int ctl_batch(const char *file, double rate)
 		fprintf(stderr, "netslicectl: %s: %s\n", file, strerror(errno));
 		return CTL_EXIT_USAGE;
 	}
-	while (!err && fgets(line, sizeof(line), f)) {
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	while (!err && !ctl_stop && fgets(line, sizeof(line), f)) {
 		lineno++;
 		n = 0;
 		for (w = strtok(line, " \t\r\n"); w && *w != '#' && n < 128; w = strtok(NULL, " \t\r\n"))
@@ -97,18 +113,23 @@ static int ctl_batch(const char *file, double rate)
 			continue;
 		if (rate > 0) {
 			due = start + done / rate;
-			while (ctl_now() < due) {
+			while (!ctl_stop && ctl_now() < due) {
 				struct timespec ts = { 0, (long)((due - ctl_now()) * 1e9) };
 
 				nanosleep(&ts, NULL);
 			}
 		}
+		if (ctl_stop)
+			break;
 		snprintf(where, sizeof(where), "%s:%lu: ", file, lineno);
 		ctl.where = where;
 		err = ctl_run(n, words);
 		done++;
 	}
 	ctl.where = "";
+	if (ctl_stop)
+		fprintf(stderr, "netslicectl: stopped after %lu commands in %.3f s\n", done,
+			ctl_now() - start);
 	if (f != stdin)
 		fclose(f);
 	return err;

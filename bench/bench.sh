@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: run bench/run.sh where the module can load, file what it
+# prints under bench/results/, and regenerate docs/benchmarks.md's tables
+# and docs/bench/'s plots (bench/report.py).
+#
+#   KERNEL=6.1|6.12   guest kernel (default 6.12)
+#   QUICK=1           2 rounds of 1 s per measurement, 64 and 1518 bytes
+#                     (under 10 min here)
+#   KVM=1             insist on KVM (default: KVM if it works, else TCG)
+#   NICS=GEN,IN,OUT,SINK
+#                     no guest: run on this host with the installed module
+#                     and four real NICs cabled GEN->IN, OUT->SINK
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+. tests/vm/kernels.sh
+
+export NETSLICE_BENCH_QUICK=${QUICK:-0}
+log=$(mktemp) err=$(mktemp)
+trap 'rm -f "$log" "$err"' EXIT
+stamp=$(date +%Y-%m-%d)
+
+if [ -n "${NICS:-}" ]; then
+	[ "$(id -u)" = 0 ] || { echo "bench: NICS= needs root" >&2; exit 2; }
+	kver=$(uname -r)
+	NETSLICE_KO=${KO:-} NETSLICE_BENCH_NICS=$NICS NETSLICE_BENCH_ACCEL=none \
+		bench/run.sh 2>"$err" | tee "$log" | grep --line-buffered '^#' || {
+		cat "$err" >&2
+		exit 1
+	}
+	accel="host, NICs $NICS"
+else
+	kver=$(ns_kernel_version "${KERNEL:-6.12}")
+	[ -n "$kver" ] || { echo "bench: no ${KERNEL:-6.12} kernel; run tools/deps.sh" >&2; exit 2; }
+	ko=$(tools/kbuild.sh "$kver")
+	[ "${KVM:-0}" != 1 ] || export NETSLICE_ACCEL=kvm
+	# Three vCPUs: pktgen and the sink, the DUT's kernel side, its user side.
+	NETSLICE_KO=$ko NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-14400} \
+		tests/vm/run --cpus 3 --memory 2G --kernel "$kver" -- bench/run.sh 2>"$err" |
+		tee "$log" | grep --line-buffered '^#' || {
+		grep '^kmsg: ' "$log" | tail -n 40 >&2
+		cat "$err" >&2
+		exit 1
+	}
+	accel=$(sed -n 's/^# vm: [^,]*, \([^,]*\),.*/\1/p' "$err")
+	[ "$accel" = --disable-kvm ] && accel="TCG (software emulation, no KVM)" || accel=KVM
+fi
+grep -q '^csv: 1,' "$log" || { echo "bench: no measurements" >&2; cat "$err" >&2; exit 1; }
+
+mkdir -p bench/results
+base=bench/results/$stamp-$kver
+sed -n 's/^csv: //p' "$log" >"$base.csv"
+{
+	echo "round,contender,size,offered_pps,$(seq -s, -f 'q%g' 0 100)"
+	sed -n 's/^cdf: //p' "$log" | tr ' ' ','
+} >"$base-cdf.csv"
+sed -n 's/^rules: //p' "$log" >"$base-rules.csv"
+{
+	sed -n 's/^meta: //p' "$log"
+	echo "accel $accel"
+	echo "host $(nproc) cpus $(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)," \
+		"$(awk '/MemTotal/{printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)"
+	echo "date $stamp"
+	echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+} >"$base-meta.txt"
+python3 bench/report.py "$base"
+echo "bench: $base.csv, docs/benchmarks.md, docs/bench/"
