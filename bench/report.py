@@ -14,8 +14,9 @@ import statistics
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DOC = os.path.join(TOP, "docs", "benchmarks.md")
-PLOTS = os.path.join(TOP, "docs", "bench")
+# The test points these elsewhere.
+DOC = os.environ.get("NETSLICE_BENCH_DOC", os.path.join(TOP, "docs", "benchmarks.md"))
+PLOTS = os.environ.get("NETSLICE_BENCH_PLOTS", os.path.join(TOP, "docs", "bench"))
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 
 LABELS = {
@@ -81,16 +82,17 @@ def tables(base, rows, cells, order):
     with open(base + "-meta.txt") as f:
         for line in f:
             k, _, v = line.strip().partition(" ")
-            meta.setdefault(k, v)
+            meta[k] = v	# the host's word (accel) comes after the guest's
     sizes = sorted({k[1] for k in cells})
     rates = sorted({k[2] for k in cells if k[2]})
     rounds = max(int(r["round"]) for r in rows)
     out = []
     w = out.append
-    w(f"Run of {meta.get('date', '?')}, commit {meta.get('commit', '?')}: guest kernel "
-      f"{meta.get('kernel', '?')}, {meta.get('cpus', '?')}; {meta.get('accel', '?')}; "
-      f"host {meta.get('host', '?')}. {meta.get('rounds', '?')} (rounds, seconds per "
-      f"measurement, sizes, fixed rates). Results: `{os.path.relpath(base, TOP)}.csv`.")
+    cpus, _, model = meta.get("cpus", "? ?").partition(" ")
+    w(f"Run of {meta.get('date', '?')} at commit {meta.get('commit', '?')}. Guest: kernel "
+      f"{meta.get('kernel', '?')}, {cpus} vCPUs ({model}), {meta.get('memory', '?')}; "
+      f"**{meta.get('accel', '?')}**. Host: {meta.get('host', '?')}. Settings: rounds "
+      f"{meta.get('rounds', '?')}. Every round: `{os.path.relpath(base, TOP)}.csv`.")
     w("")
     w(f"Medians over {rounds} interleaved rounds; ±N% is half the spread "
       "(max - min) over the median.")

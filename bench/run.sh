@@ -147,7 +147,6 @@ hz=$(getconf CLK_TCK)
 echo "meta: kernel $(uname -r)"
 echo "meta: cpus $(nproc) $(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)"
 echo "meta: memory $(awk '/MemTotal/{print $2 " kB"}' /proc/meminfo)"
-echo "meta: accel $(grep -q hypervisor /proc/cpuinfo && echo "${NETSLICE_BENCH_ACCEL:-vm}" || echo none)"
 echo "meta: rounds $rounds secs $secs sizes $sizes lat_pps $lat_rates"
 echo "csv: round,contender,size,offered_pps,secs,sent,received,fwd_pps,loss_pct,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,cpu_us_per_pkt,copied_bytes_per_pkt"
 

@@ -56,6 +56,8 @@ part "host: libnetslice packets" build/tests/test_pkt
 part "host: NFs offline (pcapng)" python3 tests/host/test_nf.py
 part "host: library install + example" tests/host/test_install_lib.sh
 part "host: install, uninstall, DKMS" tests/host/test_install.sh
+# Debian's python3, which has matplotlib (tools/deps.sh).
+part "host: bench report" /usr/bin/python3 tests/host/test_bench_report.py
 part "host: netlink spec vs uapi" "$(tools/pyyaml.sh)" tests/spec_check.py header
 part "kunit: UML 6.1" tools/kunit.sh
 

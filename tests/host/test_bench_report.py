@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""bench/report.py on a made-up run whose answers are known: medians,
+spreads and ratios in the tables, the doc outside its markers untouched,
+every plot drawn."""
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+results = []
+
+
+def check(ok, name):
+    results.append(bool(ok))
+    print("%s %d %s" % ("ok" if ok else "not ok", len(results), name), flush=True)
+
+
+tmp = tempfile.mkdtemp(prefix="bench-report-")
+base = os.path.join(tmp, "2026-01-01-test")
+fields = ("round,contender,size,offered_pps,secs,sent,received,fwd_pps,loss_pct,lat_mean_us,"
+          "lat_p50_us,lat_p90_us,lat_p99_us,cpu_us_per_pkt,copied_bytes_per_pkt").split(",")
+# Saturation rates per round; the medians are ns 200, mmsg 100, bridge 400.
+sat = {"ns-fwd-auto": (100, 300, 200), "afp-mmsg": (100, 90, 110), "bridge": (400, 400, 400)}
+with open(base + ".csv", "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(fields)
+    for rnd in range(3):
+        for name, pps in sat.items():
+            for size in (64, 1518):
+                w.writerow([rnd + 1, name, size, 0, 1, 1000, pps[rnd], pps[rnd], 10.0,
+                            "", "", "", "", 5.0, 84])
+                w.writerow([rnd + 1, name, size, 10000, 1, 1000, 1000, 10000, 0,
+                            30 + rnd, 20 + rnd, 40 + rnd, 90 + rnd, 7.5, 84 if name[0] == "n" else 2 * (size - 4)])
+with open(base + "-cdf.csv", "w") as f:
+    f.write("round,contender,size,offered_pps," + ",".join(f"q{k}" for k in range(101)) + "\n")
+    for name in sat:
+        f.write(f"1,{name},1518,10000," + ",".join(str(10 + k) for k in range(101)) + "\n")
+with open(base + "-rules.csv", "w") as f:
+    f.write("replaces_per_s_asked,replaces_per_s_done,seconds,forwarded_pps,drops\n0,0,2,5000,0\n"
+            "1000,990,2,4800,3\n")
+with open(base + "-meta.txt", "w") as f:
+    f.write("kernel 9.9-test\ncpus 3 TestCPU\naccel TCG\nrounds 3 secs 1\ndate 2026-01-01\n")
+doc = os.path.join(tmp, "doc.md")
+with open(doc, "w") as f:
+    f.write("# Head\n\n<!-- bench:begin -->\nold table\n<!-- bench:end -->\n\nTail stays.\n")
+env = dict(os.environ, NETSLICE_BENCH_DOC=doc, NETSLICE_BENCH_PLOTS=os.path.join(tmp, "plots"))
+proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/report.py"), base], env=env,
+                      capture_output=True, text=True)
+check(proc.returncode == 0, "report.py exits 0 (%s)" % proc.stderr.strip()[-200:])
+with open(doc) as f:
+    text = f.read()
+ns = next((line for line in text.splitlines()
+           if line.startswith("| netslice nf-fwd, slicing auto |")), "")
+print("# " + ns)
+# 64 B: median 200, spread (300-100)/200 = 100% -> ±50%; 200/100 = 2.00; 200/400 = 0.50.
+check("| 200 ±50% | 2.00 | 0.50 |" in ns, "saturation: median, half spread, ratios to recvmmsg and bridge")
+check(text.startswith("# Head\n\n<!-- bench:begin -->\n") and text.endswith("<!-- bench:end -->\n\nTail stays.\n")
+      and "old table" not in text, "only the part between the markers is replaced")
+lat = [line for line in text.splitlines() if line.startswith("| AF_PACKET recvmmsg")]
+# Second table: 64 B p50/p99 "21 / 91"; 1518 B mean 31 ±2% (30..32), p50 21, p90 41, p99 91.
+check(len(lat) >= 2 and "| 21 / 91 | 31 ±3% | 21 ±5% | 41 ±2% | 91 ±1% | 0.0% |" in lat[1],
+      "latency: medians over rounds at the fixed rate")
+print("# " + (lat[2] if len(lat) >= 3 else ""))
+check(len(lat) >= 3 and "| 120 | 3,028 | 7.5 ±0% | 7.5 ±0% |" in lat[2],
+      "cost: bytes copied (2 x 1514 for the peer) and CPU per packet")
+check("| 1,000 | 990 | 4,800 | 3 |" in text, "rule-update table from the rules CSV")
+plots = [os.path.join(tmp, "plots", f"{n}.{e}") for n in ("throughput", "latency_cdf", "bytes_copied")
+         for e in ("png", "svg")]
+check(all(os.path.getsize(p) > 1000 for p in plots if os.path.exists(p)) and
+      all(os.path.exists(p) for p in plots), "all three plots drawn, PNG and SVG")
+print("# %d passed, %d failed" % (results.count(True), results.count(False)))
+sys.exit(0 if all(results) else 1)
