@@ -215,12 +215,12 @@ def plots(base, cells, order):
     if cdfs and rates:
         big, rate = sizes[-1], rates[0]
         fig, ax = plt.subplots(figsize=(8, 5))
-        for c in order:
+        for i, c in enumerate(order):
             runs = cdfs.get((c, big, rate))
             if not runs:
                 continue
             q = [statistics.median(v) for v in zip(*runs)]
-            ax.plot(q, [k / 100 for k in range(101)], label=c,
+            ax.plot(q, [k / 100 for k in range(101)], label=c, color=plt.cm.tab20(i % 20),
                     linestyle="-" if c.endswith("auto") or c.endswith("2s") else "--")
         ax.set_xscale("log")
         ax.set_xlabel("latency, µs (log)")
