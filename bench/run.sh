@@ -8,10 +8,10 @@
 #   gen: gen0 --veth-- dut0 [contender] dut1 --veth-- sink: sink0
 #
 # Environment (NETSLICE_BENCH_*): QUICK=1 (2 rounds of 1 s, 64 and 1518
-# bytes), ROUNDS, SECS
-# (per measurement), SIZES ("64 512 1518"), LAT_PPS (the fixed offered
-# rates, "10000"), CONTENDERS (a subset), NICS="GEN,IN,OUT,SINK" (four
-# real NICs cabled GEN->IN and OUT->SINK instead of veth pairs).
+# bytes; default 5 rounds of 5 s, 64, 512 and 1518 bytes), ROUNDS, SECS
+# (per measurement), SIZES, LAT_PPS (the fixed offered rates, "10000"),
+# CONTENDERS (a subset), NICS="GEN,IN,OUT,SINK" (four real NICs cabled
+# GEN->IN and OUT->SINK instead of veth pairs).
 #
 # Output on stdout: a "# " progress line per measurement, and "meta: ",
 # "csv: ", "cdf: " and "rules: " lines, which bench/bench.sh files (the
