@@ -9,8 +9,10 @@ passed=0 failed=0 broken=0
 for t in "${tests[@]}"; do
 	echo "# ===== $t ($(uname -r))"
 	out=$(mktemp)
+	start=$SECONDS
 	bash "./$t" 2>&1 | tee "$out"
 	rc=${PIPESTATUS[0]}
+	echo "# $t took $((SECONDS - start)) s"
 	sums=$(grep -E '^# [0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1)
 	rm -f "$out"
 	if [ -z "$sums" ]; then
