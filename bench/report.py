@@ -193,18 +193,23 @@ def plots(base, cells, order):
             fig.savefig(os.path.join(PLOTS, f"{name}.{ext}"), dpi=110)
         plt.close(fig)
 
-    fig, ax = plt.subplots(figsize=(10, 5))
-    width = 0.8 / len(sizes)
-    for i, s in enumerate(sizes):
-        meds = [metric(cells, (c, s, 0), "fwd_pps")[0] or 0 for c in order]
-        ax.bar([x + i * width for x in range(len(order))], [m / 1000 for m in meds], width,
-               label=f"{s} B")
-    ax.set_xticks([x + width * (len(sizes) - 1) / 2 for x in range(len(order))])
-    ax.set_xticklabels(order, rotation=30, ha="right")
-    ax.set_ylabel("forwarded kpps at saturation (median)")
-    ax.set_title("Throughput by packet size (guest under emulation: compare within the run)")
-    ax.legend()
-    save(fig, "throughput")
+    def bars(rate, field, scale, ylabel, title, name):
+        """One group of bars per contender, one bar per size: medians of field."""
+        fig, ax = plt.subplots(figsize=(10, 5))
+        width = 0.8 / len(sizes)
+        for i, s in enumerate(sizes):
+            meds = [(metric(cells, (c, s, rate), field)[0] or 0) / scale for c in order]
+            ax.bar([x + i * width for x in range(len(order))], meds, width, label=f"{s} B")
+        ax.set_xticks([x + width * (len(sizes) - 1) / 2 for x in range(len(order))])
+        ax.set_xticklabels(order, rotation=30, ha="right")
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+        ax.legend()
+        save(fig, name)
+
+    bars(0, "fwd_pps", 1000, "forwarded kpps at saturation (median)",
+         "Throughput by packet size (guest under emulation: compare within the run)",
+         "throughput")
 
     cdfs = {}
     if os.path.exists(base + "-cdf.csv"):
@@ -230,17 +235,8 @@ def plots(base, cells, order):
         save(fig, "latency_cdf")
 
     if rates:
-        fig, ax = plt.subplots(figsize=(10, 5))
-        for i, s in enumerate(sizes):
-            meds = [metric(cells, (c, s, rates[0]), "copied_bytes_per_pkt")[0] or 0 for c in order]
-            ax.bar([x + i * width for x in range(len(order))], meds, width, label=f"{s} B")
-        ax.set_xticks([x + width * (len(sizes) - 1) / 2 for x in range(len(order))])
-        ax.set_xticklabels(order, rotation=30, ha="right")
-        ax.set_ylabel("bytes copied kernel <-> user per packet")
-        ax.set_title("Bytes moved per forwarded packet")
-        ax.legend()
-        save(fig, "bytes_copied")
-
+        bars(rates[0], "copied_bytes_per_pkt", 1, "bytes copied kernel <-> user per packet",
+             "Bytes moved per forwarded packet", "bytes_copied")
 
 def main():
     if len(sys.argv) != 2:
