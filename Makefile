@@ -47,6 +47,8 @@ TOOLS := $(B)/bin/netslice-info $(B)/bin/netslicectl $(NFS:%=$(B)/bin/%)
 HOST_TESTS := $(B)/tests/test_cpulist $(B)/tests/test_slicing $(B)/tests/test_pkt
 GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
 	$(B)/tests/slice_check $(B)/tests/slice_nf $(B)/tests/nfclient
+# The device and netlink fuzzer (tests/fuzz/), run in the guest
+FUZZ := $(B)/tests/nsfuzz
 # make bench's load sink and peer forwarders (a guest test checks them too)
 BENCH_BINS := $(B)/bench/bench-sink $(B)/bench/afp-fwd $(B)/bench/xsk-fwd
 XDP_CFLAGS = $(shell pkg-config --cflags libxdp libbpf)
@@ -65,7 +67,7 @@ module:
 
 lib: $(LIB_A) $(LIB_SO) $(PC)
 tools: $(TOOLS)
-test-bins: $(HOST_TESTS) $(GUEST_BINS) $(BENCH_BINS)
+test-bins: $(HOST_TESTS) $(GUEST_BINS) $(BENCH_BINS) $(FUZZ)
 
 $(B)/%.o: %.c $(wildcard userlib/*.h tools/nf/*.h tools/ctl/*.h uapi/linux/*.h)
 	@mkdir -p $(dir $@)
@@ -106,6 +108,10 @@ $(B)/tests/%: $(B)/tests/guest/%.o $(LIB_A)
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread
 
 $(B)/tests/host/%.o $(B)/tests/guest/%.o: NS_CFLAGS += -Itests/host
+
+$(FUZZ): $(wildcard tests/fuzz/*.c tests/fuzz/*.h) uapi/linux/netslice.h uapi/linux/netslice_netlink.h
+	@mkdir -p $(dir $@)
+	$(CC) $(NS_CFLAGS) -o $@ $(filter %.c,$^) -lpthread
 
 $(B)/bench/bench-sink: bench/sink.c
 	@mkdir -p $(dir $@)

@@ -43,6 +43,8 @@ declare -A PROBE=(
 	[iputils-ping]=/usr/bin/ping
 	[busybox-static]=/bin/busybox
 	[linux-source-6.1]=/usr/src/linux-source-6.1.tar.xz
+	# make check-debug: the sanitizer kernel is built from this source
+	[linux-source-6.12]=/usr/src/linux-source-6.12.tar.xz
 	[python3-yaml]=/usr/lib/python3/dist-packages/yaml/__init__.py
 	# bench/: the AF_XDP forwarder (libxdp, libbpf) and make bench's plots
 	[libxdp-dev]=/usr/include/xdp/xsk.h

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nsfuzz device threads: read, write, ioctl, poll, close and reopen on the
+ * shared slice files, with random and adversarial arguments. Every call
+ * must fail cleanly or keep the ABI's promises (uapi/linux/netslice.h);
+ * a broken promise is a failure, a kernel report is the runner's to find.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <linux/netslice.h>
+
+#include "fuzz.h"
+
+#define KERNEL_PTR	((void *)0xffffffff81000000ULL)
+
+struct dev_thread {
+	struct fz_rng rng;
+	struct netslice_iov *iov;	/* FZ_IOVS entries, the last ones against a guard page */
+	unsigned char *data;		/* FZ_DATA bytes of packet buffers */
+	unsigned char *arg;		/* ioctl argument area (16 KiB) */
+	unsigned int last_read;		/* iovs of the last successful read */
+	int last_slot;
+};
+
+/* Places the array so that its end touches fz.guard-like protection. */
+static void *alloc_guarded(size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t span = (len + page - 1) / page * page;
+	unsigned char *m = mmap(NULL, span + page, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		return NULL;
+	mprotect(m + span, page, PROT_NONE);
+	return m + span - len;
+}
+
+/* An address for a buffer: mostly valid, sometimes not at all. */
+static uint64_t pick_base(struct dev_thread *t, uint32_t len)
+{
+	switch (fz_below(&t->rng, 20)) {
+	case 0: return 0;
+	case 1: return (uintptr_t)fz.guard;
+	case 2: return (uintptr_t)fz.rdonly;
+	case 3: return (uintptr_t)KERNEL_PTR;
+	case 4: return (uintptr_t)fz.guard - fz_below(&t->rng, 64);	/* runs into it */
+	default:
+		/* Anywhere in the area: unaligned, overlapping other iovs. */
+		if (len >= FZ_DATA)
+			return (uintptr_t)t->data;
+		return (uintptr_t)(t->data + fz_below(&t->rng, FZ_DATA - len + 1));
+	}
+}
+
+static uint32_t pick_len(struct fz_rng *r)
+{
+	static const uint32_t lens[] = { 0, 1, 13, 14, 42, 60, 64, 128, 512,
+					 1514, 1518, 2048, 9000, 65535, UINT32_MAX };
+
+	return fz_chance(r, 70) ? lens[fz_below(r, sizeof(lens) / sizeof(lens[0]))]
+				: (uint32_t)fz_next(r);
+}
+
+/* An iov count: around the batch limits, and absurd. */
+static size_t pick_count(struct fz_rng *r)
+{
+	static const size_t counts[] = { 0, 1, 2, 3, 16, 64, 1023, 1024, 1025,
+					 FZ_IOVS, 1 << 20, (size_t)1 << 40, SIZE_MAX };
+
+	return fz_chance(r, 50) ? 1 + fz_below(r, 64)
+				: counts[fz_below(r, sizeof(counts) / sizeof(counts[0]))];
+}
+
+/* The iov array pointer: mostly ours (its end against a guard page). */
+static struct netslice_iov *pick_iov(struct dev_thread *t, size_t n)
+{
+	switch (fz_below(&t->rng, 25)) {
+	case 0: return NULL;
+	case 1: return fz.guard;
+	case 2: return fz.rdonly;
+	case 3: return KERNEL_PTR;
+	case 4: return (void *)((char *)t->iov + 1 + fz_below(&t->rng, 7));	/* unaligned */
+	default:
+		/* Large counts start near the end, to run into the guard page. */
+		if (n > FZ_IOVS)
+			return t->iov + FZ_IOVS - 1 - fz_below(&t->rng, 8);
+		return t->iov + fz_below(&t->rng, (unsigned int)(FZ_IOVS - n + 1));
+	}
+}
+
+/* Pointers no call may succeed with (pick_iov's first four). */
+static bool iov_bad(const struct netslice_iov *iov)
+{
+	return !iov || (void *)iov == fz.guard || (void *)iov == fz.rdonly ||
+	       (void *)iov == KERNEL_PTR;
+}
+
+/* How many iovs at @iov this thread may fill: aligned ones in its array. */
+static size_t iov_room(const struct dev_thread *t, const struct netslice_iov *iov, size_t n)
+{
+	size_t room;
+
+	if ((const char *)iov < (const char *)t->iov ||
+	    (const char *)iov >= (const char *)(t->iov + FZ_IOVS) ||
+	    ((uintptr_t)iov - (uintptr_t)t->iov) % sizeof(*iov))
+		return 0;
+	room = (size_t)(t->iov + FZ_IOVS - iov);
+	return room < n ? room : n;
+}
+
+static int slot_fd(struct dev_thread *t, int *slot)
+{
+	*slot = (int)fz_below(&t->rng, FZ_FDS);
+	return atomic_load(&fz.fds[*slot]);
+}
+
+static void remember_handle(struct fz_rng *r, uint64_t h, int slot)
+{
+	struct fz_handle *e = &fz.handles[fz_below(r, FZ_HANDLES)];
+
+	atomic_store(&e->handle, h);
+	atomic_store(&e->slot, slot);
+}
+
+static void check_read(struct dev_thread *t, struct netslice_iov *iov, ssize_t got,
+		       size_t n, int slot)
+{
+	const uint16_t known = NETSLICE_RX_TRUNCATED | NETSLICE_RX_SEGMENT |
+		NETSLICE_RX_SLICED | NETSLICE_RX_STORE_FULL | NETSLICE_RX_TRIMMED;
+	ssize_t i;
+
+	if ((size_t)got > n || got > NETSLICE_MAX_BATCH)
+		fz_fail("read returned %zd for %zu iovs", got, n);
+	for (i = 0; i < got && (size_t)i < n; i++) {
+		const struct netslice_iov *v = &iov[i];
+
+		if (v->rlen > v->len || v->rlen > v->wire_len || v->reserved || v->error ||
+		    (v->flags & ~known) || (!!(v->flags & NETSLICE_RX_SLICED) != !!v->handle))
+			fz_fail("read iov %zd: len %u rlen %u wire %u flags %#x handle %#llx reserved %llu",
+				i, v->len, v->rlen, v->wire_len, v->flags,
+				(unsigned long long)v->handle, (unsigned long long)v->reserved);
+		if (v->handle)
+			remember_handle(&t->rng, v->handle, slot);
+	}
+	atomic_fetch_add(&fz.packets_read, got);
+}
+
+static void do_read(struct dev_thread *t)
+{
+	size_t n = pick_count(&t->rng);
+	struct netslice_iov *iov = pick_iov(t, n);
+	int slot, fd = slot_fd(t, &slot);
+	size_t i, fill = iov_room(t, iov, n);
+	ssize_t got;
+
+	for (i = 0; i < fill; i++) {
+		iov[i].len = pick_len(&t->rng);
+		iov[i].base = pick_base(t, iov[i].len);
+		iov[i].reserved = fz_chance(&t->rng, 5) ? fz_next(&t->rng) : 0;
+		iov[i].handle = fz_chance(&t->rng, 5) ? fz_next(&t->rng) : 0;
+	}
+	got = read(fd, iov, n);
+	atomic_fetch_add(&fz.reads, 1);
+	if (got < 0) {
+		/* EINVAL: the VFS refuses counts above SSIZE_MAX. */
+		if (errno != EAGAIN && errno != EFAULT && errno != EBADF && errno != EINVAL)
+			fz_fail("read: unexpected errno %d (%s)", errno, strerror(errno));
+		return;
+	}
+	if (got && iov_bad(iov))
+		fz_fail("read with a bad iov array returned %zd", got);
+	if (!fill || !got)
+		return;
+	if ((size_t)got > fill)
+		fz_fail("read returned %zd, only %zu iovs before the guard page", got, fill);
+	check_read(t, iov, got, fill, slot);
+	t->last_read = (unsigned int)(got < (ssize_t)fill ? got : (ssize_t)fill);
+	t->last_slot = slot;
+	if (iov != t->iov)
+		memmove(t->iov, iov, t->last_read * sizeof(*iov));
+}
+
+static uint64_t pick_handle(struct dev_thread *t)
+{
+	struct fz_handle *e = &fz.handles[fz_below(&t->rng, FZ_HANDLES)];
+	uint64_t h = atomic_load(&e->handle);
+
+	switch (fz_below(&t->rng, 6)) {
+	case 0: return 0;
+	case 1: return fz_next(&t->rng);			/* forged */
+	case 2: return h ^ (1ULL << fz_below(&t->rng, 64));	/* one bit off */
+	default: return h;				/* stale or another file's */
+	}
+}
+
+static void do_write(struct dev_thread *t)
+{
+	size_t n, i, fill;
+	struct netslice_iov *iov;
+	int slot, fd = slot_fd(t, &slot);
+	ssize_t got;
+
+	/* Half the time, write back what was read, mutated a little. */
+	if (t->last_read && fz_chance(&t->rng, 50)) {
+		n = t->last_read;
+		iov = t->iov;
+		fill = n;
+		if (slot != t->last_slot && fz_chance(&t->rng, 80))
+			fd = atomic_load(&fz.fds[slot = t->last_slot]);
+		for (i = 0; i < n; i++) {
+			iov[i].action = fz_chance(&t->rng, 80) ? NETSLICE_TX_DEFAULT
+							       : fz_below(&t->rng, 6);
+			if (fz_chance(&t->rng, 10))
+				iov[i].rlen = pick_len(&t->rng);
+			if (fz_chance(&t->rng, 10))
+				iov[i].handle = pick_handle(t);
+			if (fz_chance(&t->rng, 5))
+				iov[i].ifindex = fz.ifindex[fz_below(&t->rng, 4)];
+		}
+		t->last_read = 0;
+	} else {
+		n = pick_count(&t->rng);
+		iov = pick_iov(t, n);
+		fill = iov_room(t, iov, n);
+		for (i = 0; i < fill; i++) {
+			iov[i].len = pick_len(&t->rng);
+			iov[i].base = pick_base(t, iov[i].len);
+			iov[i].rlen = fz_chance(&t->rng, 50) ? iov[i].len : pick_len(&t->rng);
+			iov[i].action = fz_below(&t->rng, 6);
+			iov[i].ifindex = fz_chance(&t->rng, 80) ? fz.ifindex[fz_below(&t->rng, 4)]
+								: (uint32_t)fz_next(&t->rng);
+			iov[i].handle = pick_handle(t);
+			iov[i].reserved = fz_chance(&t->rng, 5) ? fz_next(&t->rng) : 0;
+		}
+	}
+	got = write(fd, iov, n);
+	atomic_fetch_add(&fz.writes, 1);
+	if (got < 0) {
+		switch (errno) {
+		case EINVAL: case EMSGSIZE: case ENODEV: case EFAULT: case ENOMEM:
+		case ENETDOWN: case ESTALE: case EACCES: case EBADMSG: case EAGAIN:
+		case EBADF: case EINTR:
+			return;
+		}
+		fz_fail("write: unexpected errno %d (%s)", errno, strerror(errno));
+		return;
+	}
+	atomic_fetch_add(&fz.iovs_written, got);
+	if ((size_t)got > n || (got && iov_bad(iov)))
+		fz_fail("write returned %zd for %zu iovs", got, n);
+	for (i = 0; i < (size_t)got && i < fill; i++)
+		if (iov[i].error > NETSLICE_TXERR_FORGED)
+			fz_fail("write iov %zu: error %u", i, iov[i].error);
+}
+
+struct ioc {
+	unsigned long cmd;
+	size_t size;
+	bool get;
+};
+
+static const struct ioc iocs[] = {
+	{ NETSLICE_CPUMASK_GET, sizeof(struct netslice_cpumask), true },
+	{ NETSLICE_CPUMASK_SET, sizeof(struct netslice_cpumask), false },
+	{ NETSLICE_RW_MULTI_GET, sizeof(struct netslice_rw_multi), true },
+	{ NETSLICE_RW_MULTI_SET, sizeof(struct netslice_rw_multi), false },
+	{ NETSLICE_INFO_GET, sizeof(struct netslice_info), true },
+	{ NETSLICE_STATS_GET, sizeof(struct netslice_stats), true },
+	{ NETSLICE_SLICE_GET, sizeof(struct netslice_slicing), true },
+	{ NETSLICE_SLICE_SET, sizeof(struct netslice_slicing), false },
+};
+
+/* Structured arguments, valid often enough to change the slice's mode. */
+static void fill_arg(struct dev_thread *t, unsigned long cmd, unsigned char *a)
+{
+	struct fz_rng *r = &t->rng;
+
+	if (cmd == NETSLICE_CPUMASK_GET || cmd == NETSLICE_CPUMASK_SET) {
+		static const uint32_t sizes[] = { 0, 7, 8, 16, 128, 8192, 8193, 8200, UINT32_MAX };
+		struct netslice_cpumask *m = (void *)a;
+		unsigned char *bits = a + 256;
+
+		m->mask_size = sizes[fz_below(r, sizeof(sizes) / sizeof(sizes[0]))];
+		m->reserved = fz_chance(r, 5) ? (uint32_t)fz_next(r) : 0;
+		memset(bits, 0, 8192);
+		bits[0] = (unsigned char)(1 + fz_below(r, 3));
+		m->kernel_cpus = m->mask_size <= 8192 && fz_chance(r, 80) ? (uintptr_t)bits
+									  : pick_base(t, m->mask_size);
+		m->user_cpus = fz_chance(r, 80) ? (uintptr_t)bits : pick_base(t, 128);
+	} else if (cmd == NETSLICE_RW_MULTI_SET) {
+		struct netslice_rw_multi *m = (void *)a;
+
+		m->flags = fz_chance(r, 80) ? fz_below(r, 4) : (uint32_t)fz_next(r);
+		m->max_batch = fz_chance(r, 80) ? 1 + fz_below(r, 1024) : (uint32_t)fz_next(r);
+	} else if (cmd == NETSLICE_SLICE_SET) {
+		struct netslice_slicing *s = (void *)a;
+
+		memset(s, 0, sizeof(*s));
+		s->mode = fz_below(r, 4);
+		if (s->mode == NETSLICE_SLICE_FIXED || fz_chance(r, 5))
+			s->length = fz_below(r, 600);
+		if (s->mode == NETSLICE_SLICE_AUTO || fz_chance(r, 5))
+			s->extra = fz_below(r, 300);
+		s->flags = fz_chance(r, 80) ? fz_below(r, 2) : (uint32_t)fz_next(r);
+		if (fz_chance(r, 5))
+			s->reserved[fz_below(r, 2)] = (uint32_t)fz_next(r);
+	} else {
+		for (size_t i = 0; i < 64; i++)
+			a[i] = (unsigned char)fz_next(r);
+	}
+}
+
+static void do_ioctl(struct dev_thread *t)
+{
+	int slot, fd = slot_fd(t, &slot);
+	const struct ioc *known = NULL;
+	unsigned long cmd;
+	void *arg = t->arg;
+	int ret;
+
+	switch (fz_below(&t->rng, 10)) {
+	case 0:	/* our magic, any number, size and direction */
+		cmd = _IOC(fz_below(&t->rng, 4), NETSLICE_IOC_MAGIC, fz_below(&t->rng, 256),
+			   fz_below(&t->rng, 1 << 14));
+		break;
+	default:
+		known = &iocs[fz_below(&t->rng, sizeof(iocs) / sizeof(iocs[0]))];
+		cmd = known->cmd;
+	}
+	for (size_t i = 0; i < sizeof(iocs) / sizeof(iocs[0]); i++)
+		if (iocs[i].cmd == cmd)
+			known = &iocs[i];
+	fill_arg(t, cmd, t->arg);
+	switch (fz_below(&t->rng, 20)) {
+	case 0: arg = NULL; break;
+	case 1: arg = fz.guard; break;
+	case 2: arg = fz.rdonly; break;
+	case 3: arg = KERNEL_PTR; break;
+	case 4: if (known) arg = (char *)fz.guard - known->size + 1 + fz_below(&t->rng, 8); break;
+	}
+	ret = ioctl(fd, cmd, arg);
+	atomic_fetch_add(&fz.ioctls, 1);
+	if (ret < 0) {
+		if (!known && errno != ENOTTY && errno != EBADF)
+			fz_fail("ioctl %#lx (not ours): errno %d, want ENOTTY", cmd, errno);
+		else if (known && errno != EINVAL && errno != EFAULT && errno != ENOMEM &&
+			 errno != EBADF)
+			fz_fail("ioctl %#lx: unexpected errno %d (%s)", cmd, errno, strerror(errno));
+		return;
+	}
+	if (!known)
+		fz_fail("ioctl %#lx is not ours but succeeded", cmd);
+	else if (known->get && arg == t->arg && fz_scan_addrs(arg, known->size, 8))
+		fz_fail("ioctl %#lx: reply holds a kernel address", cmd);
+}
+
+static void do_reopen(struct dev_thread *t)
+{
+	int slot = (int)fz_below(&t->rng, FZ_FDS);
+	int old = atomic_exchange(&fz.fds[slot], -1);
+	int fd, expect = -1;
+
+	if (old >= 0)
+		close(old);
+	fd = fz_open_slice(&t->rng);
+	if (fd >= 0 && !atomic_compare_exchange_strong(&fz.fds[slot], &expect, fd))
+		close(fd);
+	atomic_fetch_add(&fz.reopens, 1);
+}
+
+static void do_misc(struct dev_thread *t)
+{
+	int slot, fd = slot_fd(t, &slot);
+	struct pollfd p = { .fd = fd, .events = POLLIN | POLLOUT };
+	void *m;
+	int d;
+
+	switch (fz_below(&t->rng, 5)) {
+	case 0:
+		poll(&p, 1, 0);
+		break;
+	case 1:	/* byte-sized reads and writes: counts are iovs, not bytes */
+		if (read(fd, t->data, fz_below(&t->rng, 3)) < 0 && errno == 0)
+			fz_fail("read");
+		break;
+	case 2:
+		m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+		if (m != MAP_FAILED) {
+			fz_fail("mmap of a slice succeeded");
+			munmap(m, 4096);
+		}
+		break;
+	case 3:
+		lseek(fd, (off_t)fz_next(&t->rng), SEEK_SET);
+		break;
+	case 4:	/* a second file description of the same open file */
+		d = dup(fd);
+		if (d >= 0)
+			close(d);
+		break;
+	}
+}
+
+void *fz_dev_thread(void *arg)
+{
+	struct dev_thread t = { .rng = { fz.seed ^ (0x100 * (uintptr_t)arg) } };
+
+	t.iov = alloc_guarded(FZ_IOVS * sizeof(*t.iov));
+	t.data = alloc_guarded(FZ_DATA);
+	t.arg = alloc_guarded(16384);
+	if (!t.iov || !t.data || !t.arg) {
+		fz_fail("out of memory");
+		return NULL;
+	}
+	while (!atomic_load(&fz.stop)) {
+		unsigned int op = fz_below(&t.rng, 100);
+
+		if (op < 35)
+			do_read(&t);
+		else if (op < 65)
+			do_write(&t);
+		else if (op < 92)
+			do_ioctl(&t);
+		else if (op < 95)
+			do_reopen(&t);
+		else
+			do_misc(&t);
+		atomic_fetch_add(&fz.dev_ops, 1);
+	}
+	return NULL;
+}

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nsfuzz: a seeded, multi-threaded fuzzer of netslice's character devices
+ * and generic netlink family (see docs/reliability.md).
+ *
+ *   nsfuzz [-s SEED] [-t DEV_THREADS] [-d DEVICE_OPS] [-n NETLINK_MSGS]
+ *          [-T SECONDS] -l LINK,PEER -f FEED,FEED
+ *
+ * LINK and PEER are the interfaces the netlink thread attaches (as a pair)
+ * and detaches; FEED are their veth peers, where the traffic thread sends
+ * frames in. Runs until both counts are reached (or SECONDS pass: then it
+ * fails), then prints what it did and the seed. Each thread draws from
+ * its own generator seeded from SEED, so a thread's sequence of calls is
+ * reproducible; the interleaving of threads is not.
+ *
+ * Exit status: 0 when the counts were reached and no call broke a promise
+ * of the ABI (each broken one is printed). Kernel reports are for the
+ * runner to find in the kernel log.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/netslice.h>
+
+#include "fuzz.h"
+
+#define MAX_THREADS	16
+
+struct fz fz;
+
+void fz_fail(const char *what, ...)
+{
+	va_list ap;
+
+	if (atomic_fetch_add(&fz.failures, 1) >= 20)
+		return;	/* the first ones tell the story */
+	va_start(ap, what);
+	fprintf(stderr, "nsfuzz: FAIL (seed %llu): ", (unsigned long long)fz.seed);
+	vfprintf(stderr, what, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+unsigned int fz_scan_addrs(const void *p, size_t len, size_t step)
+{
+	const unsigned char *b = p;
+	unsigned int hits = 0;
+	uint64_t v;
+
+	for (size_t off = 0; off + 8 <= len; off += step) {
+		memcpy(&v, b + off, 8);
+		hits += fz_kernel_addr(v);
+	}
+	return hits;
+}
+
+int fz_open_slice(struct fz_rng *r)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/dev/" NETSLICE_DEV_PREFIX "%u", fz_below(r, fz.nslices));
+	return open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+}
+
+static unsigned int count_slices(void)
+{
+	char path[64];
+	unsigned int n = 0;
+
+	for (;;) {
+		snprintf(path, sizeof(path), "/dev/" NETSLICE_DEV_PREFIX "%u", n);
+		if (access(path, F_OK))
+			return n;
+		n++;
+	}
+}
+
+static int split_pair(char *arg, const char *out[2])
+{
+	char *comma = strchr(arg, ',');
+
+	if (!comma)
+		return -1;
+	*comma = '\0';
+	out[0] = arg;
+	out[1] = comma + 1;
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: nsfuzz [-s SEED] [-t DEV_THREADS] [-d DEVICE_OPS] [-n NETLINK_MSGS]\n"
+			"              [-T SECONDS] -l LINK,PEER -f FEED,FEED\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	long dev_target = 100000, nl_target = 10000;
+	unsigned int threads = 3, i;
+	double limit = 600, start, took;
+	pthread_t tid[MAX_THREADS + 2];
+	bool reached;
+	int opt;
+
+	fz.seed = (uint64_t)time(NULL) ^ (uint64_t)getpid();
+	while ((opt = getopt(argc, argv, "s:t:d:n:T:l:f:")) != -1) {
+		switch (opt) {
+		case 's': fz.seed = strtoull(optarg, NULL, 0); break;
+		case 't': threads = (unsigned int)atoi(optarg); break;
+		case 'd': dev_target = atol(optarg); break;
+		case 'n': nl_target = atol(optarg); break;
+		case 'T': limit = atof(optarg); break;
+		case 'l': if (split_pair(optarg, fz.link)) usage(); break;
+		case 'f': if (split_pair(optarg, fz.feed)) usage(); break;
+		default: usage();
+		}
+	}
+	if (!fz.link[0] || !fz.feed[0] || !threads || threads > MAX_THREADS)
+		usage();
+	fz.nslices = count_slices();
+	if (!fz.nslices) {
+		fprintf(stderr, "nsfuzz: no /dev/" NETSLICE_DEV_PREFIX "N (module loaded?)\n");
+		return 1;
+	}
+	fz.ifindex[0] = if_nametoindex(fz.link[0]);
+	fz.ifindex[1] = if_nametoindex(fz.link[1]);
+	fz.ifindex[2] = if_nametoindex(fz.feed[0]);
+	fz.ifindex[3] = if_nametoindex(fz.feed[1]);
+	fz.guard = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	fz.rdonly = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (fz.guard == MAP_FAILED || fz.rdonly == MAP_FAILED)
+		return 1;
+	/*
+	 * Every socket exists before the first slice file: a number the
+	 * device threads find in fds[] then always names a slice file (or
+	 * nothing), whatever closes and reopens race with it.
+	 */
+	if (fz_nl_open() || fz_traffic_open())
+		return 1;
+	for (i = 0; i < FZ_FDS; i++) {
+		struct fz_rng r = { fz.seed + i };
+
+		fz.fds[i] = fz_open_slice(&r);
+	}
+	printf("nsfuzz: seed %llu, %u device threads, %u slices, targets %ld device ops, %ld netlink messages\n",
+	       (unsigned long long)fz.seed, threads, fz.nslices, dev_target, nl_target);
+	fflush(stdout);
+
+	start = now_s();
+	for (i = 0; i < threads; i++)
+		pthread_create(&tid[i], NULL, fz_dev_thread, (void *)(uintptr_t)(i + 1));
+	pthread_create(&tid[threads], NULL, fz_nl_thread, &nl_target);
+	pthread_create(&tid[threads + 1], NULL, fz_traffic_thread, NULL);
+	for (;;) {
+		reached = atomic_load(&fz.dev_ops) >= dev_target &&
+			  atomic_load(&fz.nl_msgs) >= nl_target;
+		if (reached || now_s() - start > limit || atomic_load(&fz.failures) >= 20)
+			break;
+		usleep(20000);
+	}
+	atomic_store(&fz.stop, true);
+	for (i = 0; i < threads + 2; i++)
+		pthread_join(tid[i], NULL);
+	for (i = 0; i < FZ_FDS; i++)
+		if (fz.fds[i] >= 0)
+			close(fz.fds[i]);
+	took = now_s() - start;
+
+	printf("nsfuzz: device ops %ld (read %ld: %ld packets; write %ld: %ld iovs consumed; ioctl %ld; reopen %ld)\n",
+	       atomic_load(&fz.dev_ops), atomic_load(&fz.reads), atomic_load(&fz.packets_read),
+	       atomic_load(&fz.writes), atomic_load(&fz.iovs_written), atomic_load(&fz.ioctls),
+	       atomic_load(&fz.reopens));
+	printf("nsfuzz: netlink messages %ld (acked %ld, refused %ld, replies %ld); frames sent %ld\n",
+	       atomic_load(&fz.nl_msgs), atomic_load(&fz.nl_acks), atomic_load(&fz.nl_errors),
+	       atomic_load(&fz.nl_dumps), atomic_load(&fz.frames_sent));
+	printf("nsfuzz: %.1f s, %ld failures, seed %llu%s\n", took, atomic_load(&fz.failures),
+	       (unsigned long long)fz.seed, reached ? "" : " (time limit before the targets)");
+	return reached && !atomic_load(&fz.failures) ? 0 : 1;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nsfuzz: shared state of the device, netlink and traffic threads.
+ */
+#ifndef NSFUZZ_H
+#define NSFUZZ_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FZ_FDS		8	/* slots of open slice files, shared by all threads */
+#define FZ_HANDLES	256	/* handles read, for stale/foreign/forged writes */
+#define FZ_IOVS		1100	/* iov array capacity: just above NETSLICE_MAX_BATCH */
+#define FZ_DATA		65536	/* packet buffer area of each thread */
+
+struct fz_rng {
+	uint64_t s;
+};
+
+/* splitmix64: one 64-bit state per thread, reproducible from the seed. */
+static inline uint64_t fz_next(struct fz_rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static inline uint32_t fz_below(struct fz_rng *r, uint32_t n)
+{
+	return n ? (uint32_t)(fz_next(r) % n) : 0;
+}
+
+/* True with probability pct/100. */
+static inline bool fz_chance(struct fz_rng *r, unsigned int pct)
+{
+	return fz_below(r, 100) < pct;
+}
+
+struct fz_handle {
+	_Atomic uint64_t handle;
+	_Atomic int slot;		/* fd slot of the file that read it */
+};
+
+struct fz {
+	uint64_t seed;
+	unsigned int nslices;
+	const char *link[2];		/* attached pair the netlink thread churns */
+	const char *feed[2];		/* their veth peers, where traffic enters */
+	unsigned int ifindex[4];	/* link[0], link[1], feed[0], feed[1] */
+
+	int nl_sock;			/* NETLINK_GENERIC, opened before any slice */
+	uint16_t family;		/* the "netslice" family's id */
+	int pkt_sock;			/* AF_PACKET, for the traffic thread */
+
+	_Atomic int fds[FZ_FDS];
+	struct fz_handle handles[FZ_HANDLES];
+
+	/* Addresses no call may succeed with. */
+	void *guard;			/* PROT_NONE page */
+	void *rdonly;			/* PROT_READ page */
+
+	_Atomic bool stop;
+	_Atomic long dev_ops, nl_msgs, frames_sent;
+	_Atomic long reads, packets_read, writes, iovs_written, ioctls, reopens;
+	_Atomic long nl_acks, nl_errors, nl_dumps;
+	_Atomic long failures;		/* broken promises: each is printed */
+};
+
+extern struct fz fz;
+
+/* A value that looks like a kernel address (x86-64 upper half). */
+static inline bool fz_kernel_addr(uint64_t v)
+{
+	return v >= 0xffff800000000000ULL && v != UINT64_MAX;
+}
+
+/* Reports a broken promise with the thread's seed to replay it. */
+void fz_fail(const char *what, ...) __attribute__((format(printf, 1, 2)));
+/* Counts fz_kernel_addr() words at every @step bytes of [p, p + len). */
+unsigned int fz_scan_addrs(const void *p, size_t len, size_t step);
+/* A slice file, opened O_RDWR | O_NONBLOCK; -1 on failure. */
+int fz_open_slice(struct fz_rng *r);
+
+/* Open the sockets (before any slice file); 0 or -1 with a message. */
+int fz_nl_open(void);
+int fz_traffic_open(void);
+
+void *fz_dev_thread(void *arg);
+void *fz_nl_thread(void *arg);
+void *fz_traffic_thread(void *arg);
+
+#endif /* NSFUZZ_H */

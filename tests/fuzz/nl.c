@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nsfuzz netlink thread: messages to the "netslice" generic netlink
+ * family over a raw socket (libnl would refuse to build the broken ones):
+ * every command, valid attributes and malformed ones (wrong lengths and
+ * types, truncated headers, unknown attributes, bogus nesting), dumps,
+ * and valid attach/detach of the fuzz interfaces now and then. Every reply
+ * is drained and scanned for kernel addresses.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/netslice_netlink.h>
+
+#include "fuzz.h"
+
+#define MSG_MAX	4096
+
+struct nl_thread {
+	struct fz_rng rng;
+	int sock;
+	uint16_t family;
+	uint32_t seq;
+	unsigned char msg[MSG_MAX];
+	unsigned char reply[65536];
+};
+
+static size_t put_attr(unsigned char *p, size_t room, uint16_t type, const void *data,
+		       size_t len)
+{
+	struct nlattr *a = (struct nlattr *)p;
+	size_t total = NLA_ALIGN(NLA_HDRLEN + len);
+
+	if (total > room)
+		return 0;
+	a->nla_type = type;
+	a->nla_len = (uint16_t)(NLA_HDRLEN + len);
+	memcpy(p + NLA_HDRLEN, data, len);
+	memset(p + NLA_HDRLEN + len, 0, total - NLA_HDRLEN - len);
+	return total;
+}
+
+/* A plausible payload for attribute @type of some command, or garbage. */
+static size_t attr_payload(struct nl_thread *t, unsigned char *buf, uint16_t type)
+{
+	struct fz_rng *r = &t->rng;
+	uint32_t v;
+	const char *name;
+
+	switch (fz_below(r, 6)) {
+	case 0:	/* u32: an ifindex, a slice, a port, a mode */
+		v = fz_chance(r, 50) ? fz.ifindex[fz_below(r, 4)] : fz_below(r, fz.nslices + 2);
+		if (fz_chance(r, 10))
+			v = (uint32_t)fz_next(r);
+		memcpy(buf, &v, 4);
+		return 4;
+	case 1:	/* a name, NUL-terminated or not */
+		name = fz.link[fz_below(r, 2)];
+		if (fz_chance(r, 20))
+			name = "0-1,3";	/* a CPU list */
+		memcpy(buf, name, strlen(name) + 1);
+		return strlen(name) + !fz_chance(r, 10);
+	case 2:	/* an address: 4 or 16 bytes, or neither */
+		for (v = 0; v < 16; v++)
+			buf[v] = (unsigned char)fz_next(r);
+		return fz_chance(r, 80) ? (fz_chance(r, 50) ? 4 : 16) : fz_below(r, 20);
+	case 3:	/* u8 or u16 */
+		buf[0] = (unsigned char)fz_below(r, 4);
+		buf[1] = 0;
+		return 1 + fz_below(r, 2);
+	case 4:	/* a nest of anything */
+		return put_attr(buf, 64, (uint16_t)(type | NLA_F_NESTED), "\1\0\0\0", 4);
+	default: /* any bytes */
+		v = fz_below(r, 40);
+		for (uint32_t i = 0; i < v; i++)
+			buf[i] = (unsigned char)fz_next(r);
+		return v;
+	}
+}
+
+/* Returns the length of a random request in t->msg. */
+static size_t build_random(struct nl_thread *t)
+{
+	struct fz_rng *r = &t->rng;
+	struct nlmsghdr *nh = (struct nlmsghdr *)t->msg;
+	struct genlmsghdr *gh = NLMSG_DATA(nh);
+	size_t len = NLMSG_HDRLEN + GENL_HDRLEN;
+	unsigned int i, nattrs = fz_below(r, 8);
+	unsigned char payload[64];
+
+	memset(t->msg, 0, len);
+	nh->nlmsg_type = fz_chance(r, 97) ? t->family : (uint16_t)fz_next(r);
+	nh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	if (fz_chance(r, 15))
+		nh->nlmsg_flags |= NLM_F_DUMP;
+	if (fz_chance(r, 5))
+		nh->nlmsg_flags = (uint16_t)fz_next(r) | NLM_F_REQUEST;
+	nh->nlmsg_seq = ++t->seq;
+	gh->cmd = fz_chance(r, 90) ? (uint8_t)(1 + fz_below(r, NETSLICE_CMD_MAX))
+				   : (uint8_t)fz_next(r);
+	gh->version = fz_chance(r, 95) ? NETSLICE_FAMILY_VERSION : (uint8_t)fz_next(r);
+	for (i = 0; i < nattrs; i++) {
+		uint16_t type = fz_chance(r, 90) ? (uint16_t)(1 + fz_below(r, 17))
+						 : (uint16_t)fz_next(r);
+		size_t plen = attr_payload(t, payload, type);
+
+		len += put_attr(t->msg + len, sizeof(t->msg) - len, type, payload, plen);
+	}
+	nh->nlmsg_len = (uint32_t)len;
+	/* Lie about lengths now and then: the attribute's, or the message's. */
+	if (nattrs && fz_chance(r, 5)) {
+		struct nlattr *a = (struct nlattr *)(t->msg + NLMSG_HDRLEN + GENL_HDRLEN);
+
+		a->nla_len = (uint16_t)fz_below(r, 600);
+	}
+	if (fz_chance(r, 3))
+		nh->nlmsg_len = fz_below(r, (uint32_t)len + 16);
+	return len;
+}
+
+/* A valid attach or detach of the fuzz pair, so that links come and go. */
+static size_t build_link(struct nl_thread *t)
+{
+	struct nlmsghdr *nh = (struct nlmsghdr *)t->msg;
+	struct genlmsghdr *gh = NLMSG_DATA(nh);
+	size_t len = NLMSG_HDRLEN + GENL_HDRLEN;
+	bool attach = fz_chance(&t->rng, 50);
+	uint32_t first = 0, count = fz.nslices;
+
+	memset(t->msg, 0, len);
+	nh->nlmsg_type = t->family;
+	nh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nh->nlmsg_seq = ++t->seq;
+	gh->cmd = attach ? NETSLICE_CMD_LINK_ATTACH : NETSLICE_CMD_LINK_DETACH;
+	gh->version = NETSLICE_FAMILY_VERSION;
+	len += put_attr(t->msg + len, MSG_MAX - len, NETSLICE_A_LINK_IFNAME, fz.link[0],
+			strlen(fz.link[0]) + 1);
+	if (attach) {
+		len += put_attr(t->msg + len, MSG_MAX - len, NETSLICE_A_LINK_PEER_IFNAME,
+				fz.link[1], strlen(fz.link[1]) + 1);
+		len += put_attr(t->msg + len, MSG_MAX - len, NETSLICE_A_LINK_SLICE_FIRST,
+				&first, 4);
+		len += put_attr(t->msg + len, MSG_MAX - len, NETSLICE_A_LINK_SLICE_COUNT,
+				&count, 4);
+	}
+	nh->nlmsg_len = (uint32_t)len;
+	return len;
+}
+
+/* Reads every reply there is; each one's bytes are scanned. */
+static void drain(struct nl_thread *t)
+{
+	for (;;) {
+		ssize_t n = recv(t->sock, t->reply, sizeof(t->reply), MSG_DONTWAIT);
+		struct nlmsghdr *nh;
+		size_t left;
+
+		if (n <= 0)
+			return;
+		left = (size_t)n;
+		for (nh = (struct nlmsghdr *)t->reply; NLMSG_OK(nh, left); nh = NLMSG_NEXT(nh, left)) {
+			if (nh->nlmsg_type == NLMSG_ERROR) {
+				struct nlmsgerr *e = NLMSG_DATA(nh);
+
+				atomic_fetch_add(e->error ? &fz.nl_errors : &fz.nl_acks, 1);
+				if (e->error > 0 || e->error < -4095)
+					fz_fail("netlink: error code %d", e->error);
+				/* The echoed request is ours; the extack after it is not. */
+				continue;
+			}
+			if (nh->nlmsg_type == t->family)
+				atomic_fetch_add(&fz.nl_dumps, 1);
+			if (fz_scan_addrs(NLMSG_DATA(nh), nh->nlmsg_len - NLMSG_HDRLEN, 4))
+				fz_fail("netlink: reply (type %u) holds a kernel address",
+					nh->nlmsg_type);
+		}
+	}
+}
+
+static int resolve_family(struct nl_thread *t)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct genlmsghdr gh;
+		unsigned char attrs[64];
+	} req = { 0 };
+	size_t len = NLMSG_HDRLEN + GENL_HDRLEN;
+	ssize_t n;
+	struct nlmsghdr *nh = (struct nlmsghdr *)t->reply;
+
+	req.nh.nlmsg_type = GENL_ID_CTRL;
+	req.nh.nlmsg_flags = NLM_F_REQUEST;
+	req.gh.cmd = CTRL_CMD_GETFAMILY;
+	req.gh.version = 1;
+	len += put_attr(req.attrs, sizeof(req.attrs), CTRL_ATTR_FAMILY_NAME,
+			NETSLICE_FAMILY_NAME, sizeof(NETSLICE_FAMILY_NAME));
+	req.nh.nlmsg_len = (uint32_t)len;
+	if (send(t->sock, &req, len, 0) < 0)
+		return -1;
+	n = recv(t->sock, t->reply, sizeof(t->reply), 0);
+	if (n <= 0 || !NLMSG_OK(nh, (size_t)n) || nh->nlmsg_type == NLMSG_ERROR)
+		return -1;
+	{
+		struct nlattr *a = (struct nlattr *)((char *)NLMSG_DATA(nh) + GENL_HDRLEN);
+		long left = (long)nh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+
+		while (left >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN) {
+			if (a->nla_type == CTRL_ATTR_FAMILY_ID) {
+				memcpy(&t->family, (char *)a + NLA_HDRLEN, 2);
+				return 0;
+			}
+			left -= NLA_ALIGN(a->nla_len);
+			a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len));
+		}
+	}
+	return -1;
+}
+
+int fz_nl_open(void)
+{
+	static struct nl_thread t;
+
+	t.sock = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (t.sock < 0 || resolve_family(&t)) {
+		fprintf(stderr, "nsfuzz: no \"%s\" generic netlink family\n", NETSLICE_FAMILY_NAME);
+		return -1;
+	}
+	fz.nl_sock = t.sock;
+	fz.family = t.family;
+	return 0;
+}
+
+void *fz_nl_thread(void *arg)
+{
+	static struct nl_thread t;	/* one thread; too big for its stack */
+	long target = *(long *)arg;
+
+	t.rng.s = fz.seed ^ 0x6e6c;
+	t.sock = fz.nl_sock;
+	t.family = fz.family;
+	while (!atomic_load(&fz.stop) && atomic_load(&fz.nl_msgs) < target) {
+		size_t len = fz_chance(&t.rng, 2) ? build_link(&t) : build_random(&t);
+
+		if (send(t.sock, t.msg, len, 0) < 0 && errno != EINVAL && errno != ENOBUFS)
+			fz_fail("netlink send: errno %d (%s)", errno, strerror(errno));
+		atomic_fetch_add(&fz.nl_msgs, 1);
+		drain(&t);
+	}
+	return NULL;
+}
