@@ -123,6 +123,139 @@ static size_t build_random(struct nl_thread *t)
 	return len;
 }
 
+static size_t build_link(struct nl_thread *t);
+
+static size_t put_u32(unsigned char *p, size_t room, uint16_t type, uint32_t v)
+{
+	return put_attr(p, room, type, &v, 4);
+}
+
+static size_t put_u16(unsigned char *p, size_t room, uint16_t type, uint16_t v)
+{
+	return put_attr(p, room, type, &v, 2);
+}
+
+static size_t put_u8(unsigned char *p, size_t room, uint16_t type, uint8_t v)
+{
+	return put_attr(p, room, type, &v, 1);
+}
+
+/* One rule, mostly what the policy accepts, in a NETSLICE_A_RULES_RULE nest. */
+static size_t put_rule(struct nl_thread *t, unsigned char *p, size_t room)
+{
+	struct fz_rng *r = &t->rng;
+	unsigned char addr[16];
+	uint8_t family = (uint8_t)fz_below(r, 4);
+	size_t alen = family == 2 ? 16 : 4, len = NLA_HDRLEN;
+	struct nlattr *nest = (struct nlattr *)p;
+
+	if (room < 256)
+		return 0;
+	for (size_t i = 0; i < sizeof(addr); i++)
+		addr[i] = (unsigned char)fz_below(r, 4);
+	if (fz_chance(r, 30))
+		len += put_u32(p + len, room - len, NETSLICE_A_RULE_ID, 1 + fz_below(r, 64));
+	len += put_u8(p + len, room - len, NETSLICE_A_RULE_FAMILY, family);
+	if (fz_chance(r, 70))
+		len += put_u8(p + len, room - len, NETSLICE_A_RULE_PROTO,
+			      fz_chance(r, 50) ? 17 : (uint8_t)fz_below(r, 256));
+	if (fz_chance(r, 50))
+		len += put_attr(p + len, room - len, NETSLICE_A_RULE_SRC, addr,
+				fz_chance(r, 90) ? alen : fz_below(r, 17));
+	if (fz_chance(r, 50))
+		len += put_u8(p + len, room - len, NETSLICE_A_RULE_SRC_LEN, (uint8_t)fz_below(r, 140));
+	if (fz_chance(r, 50))
+		len += put_attr(p + len, room - len, NETSLICE_A_RULE_DST, addr, alen);
+	if (fz_chance(r, 50))
+		len += put_u16(p + len, room - len, NETSLICE_A_RULE_DPORT_MIN, (uint16_t)fz_below(r, 100));
+	if (fz_chance(r, 50))
+		len += put_u16(p + len, room - len, NETSLICE_A_RULE_DPORT_MAX, (uint16_t)fz_below(r, 100));
+	if (fz_chance(r, 30))
+		len += put_u16(p + len, room - len, NETSLICE_A_RULE_SPORT_MIN, (uint16_t)fz_next(r));
+	if (fz_chance(r, 30))
+		len += put_u32(p + len, room - len, NETSLICE_A_RULE_PREF, fz_below(r, 1000));
+	len += put_u32(p + len, room - len, NETSLICE_A_RULE_SLICE, fz_below(r, fz.nslices + 1));
+	nest->nla_type = NETSLICE_A_RULES_RULE | NLA_F_NESTED;
+	nest->nla_len = (uint16_t)len;
+	return NLA_ALIGN(len);
+}
+
+/*
+ * A request the policies accept (most of the time): every command with the
+ * attributes it takes, so that the fuzzer reaches the handlers, not only
+ * the attribute validation.
+ */
+static size_t build_valid(struct nl_thread *t)
+{
+	struct fz_rng *r = &t->rng;
+	struct nlmsghdr *nh = (struct nlmsghdr *)t->msg;
+	struct genlmsghdr *gh = NLMSG_DATA(nh);
+	size_t len = NLMSG_HDRLEN + GENL_HDRLEN;
+	unsigned char *p = t->msg;
+	uint32_t slice = fz_below(r, fz.nslices + 1);
+	static const char *const cpus[] = { "0", "1", "0-1", "0,1", "5", "", "1-0", "0-4095" };
+
+	memset(t->msg, 0, len);
+	nh->nlmsg_type = t->family;
+	nh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nh->nlmsg_seq = ++t->seq;
+	gh->version = NETSLICE_FAMILY_VERSION;
+	gh->cmd = (uint8_t)(1 + fz_below(r, NETSLICE_CMD_RULE_FLUSH));
+#define ROOM (MSG_MAX - len)
+	switch (gh->cmd) {
+	case NETSLICE_CMD_LINK_GET:
+	case NETSLICE_CMD_RULE_GET:
+		nh->nlmsg_flags |= NLM_F_DUMP;
+		break;
+	case NETSLICE_CMD_SLICE_GET:
+	case NETSLICE_CMD_STATS_GET:
+		if (fz_chance(r, 50)) {
+			nh->nlmsg_flags |= NLM_F_DUMP;
+			break;
+		}
+		/* fall through */
+	case NETSLICE_CMD_STATS_RESET:
+		len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_ID, slice);
+		break;
+	case NETSLICE_CMD_SLICE_SET:
+		len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_ID, slice);
+		if (fz_chance(r, 20)) {
+			const char *list = cpus[fz_below(r, 8)];
+
+			len += put_attr(p + len, ROOM, NETSLICE_A_SLICE_KERNEL_CPUS, list,
+					strlen(list) + 1);
+		}
+		if (fz_chance(r, 20))
+			len += put_attr(p + len, ROOM, NETSLICE_A_SLICE_USER_CPUS, "0", 2);
+		if (fz_chance(r, 50))
+			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_SLICING_MODE, fz_below(r, 3));
+		if (fz_chance(r, 30))
+			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_SLICING_LENGTH, fz_below(r, 600));
+		if (fz_chance(r, 30))
+			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_SLICING_EXTRA, fz_below(r, 300));
+		if (fz_chance(r, 30))
+			len += put_u8(p + len, ROOM, NETSLICE_A_SLICE_SLICING_TRIM, (uint8_t)fz_below(r, 2));
+		if (fz_chance(r, 30))
+			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_BATCH_FLAGS, fz_below(r, 4));
+		if (fz_chance(r, 30))
+			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_BATCH_MAX, fz_below(r, 1100));
+		break;
+	case NETSLICE_CMD_RULE_ADD:
+	case NETSLICE_CMD_RULE_DEL:
+	case NETSLICE_CMD_RULE_REPLACE:
+		for (unsigned int i = 1 + fz_below(r, 4); i; i--)
+			len += put_rule(t, p + len, ROOM);
+		break;
+	case NETSLICE_CMD_RULE_FLUSH:
+		break;
+	default:	/* link attach and detach */
+		return build_link(t);
+	}
+#undef ROOM
+	nh->nlmsg_len = (uint32_t)len;
+	return len;
+}
+
 /* A valid attach or detach of the fuzz pair, so that links come and go. */
 static size_t build_link(struct nl_thread *t)
 {
@@ -244,7 +377,8 @@ void *fz_nl_thread(void *arg)
 	t.sock = fz.nl_sock;
 	t.family = fz.family;
 	while (!atomic_load(&fz.stop) && atomic_load(&fz.nl_msgs) < target) {
-		size_t len = fz_chance(&t.rng, 2) ? build_link(&t) : build_random(&t);
+		unsigned int kind = fz_below(&t.rng, 100);
+		size_t len = kind < 2 ? build_link(&t) : kind < 50 ? build_valid(&t) : build_random(&t);
 
 		if (send(t.sock, t.msg, len, 0) < 0 && errno != EINVAL && errno != ENOBUFS)
 			fz_fail("netlink send: errno %d (%s)", errno, strerror(errno));

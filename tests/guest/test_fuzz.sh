@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# nsfuzz (tests/fuzz/) against the slice devices and the netlink family,
+# with traffic and attach/detach churn; then nothing may be left parked or
+# open, and the module must unload. The runner fails the run on any kernel
+# report. Sizes: NETSLICE_FUZZ_OPS device operations, NETSLICE_FUZZ_NL
+# netlink messages (make check-debug raises both), NETSLICE_FUZZ_SEED.
+. "$(dirname "$0")/lib.sh"
+
+ns_plan 3
+ns_module_loaded && rmmod netslice
+OPS=${NETSLICE_FUZZ_OPS:-100000}
+MSGS=${NETSLICE_FUZZ_NL:-10000}
+SEED=${NETSLICE_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+# Interface names unique to this run (IFNAMSIZ allows 15 characters).
+tag=$$
+link0=fzl0$tag link1=fzl1$tag feed0=fzf0$tag feed1=fzf1$tag
+
+fuzz() {
+	ip link add "$link0" type veth peer name "$feed0" || return 1
+	ns_defer ip link del "$link0"
+	ip link add "$link1" type veth peer name "$feed1" || return 1
+	ns_defer ip link del "$link1"
+	for i in "$link0" "$link1" "$feed0" "$feed1"; do
+		ip link set "$i" up || return 1
+	done
+	ns_load slices=4 store_timeout_ms=200 "ifaces=$link0:$link1" || return 1
+	# A time limit far above what the counts take: a hang is a failure.
+	nsfuzz -s "$SEED" -t 3 -d "$OPS" -n "$MSGS" -T $((OPS / 100 + MSGS / 10 + 300)) \
+		-l "$link0,$link1" -f "$feed0,$feed1" 2>&1 | sed 's/^/# /'
+	return "${PIPESTATUS[0]}"
+}
+ns_check "nsfuzz: $OPS device operations, $MSGS netlink messages, seed $SEED" fuzz
+
+# Every file is closed: nothing may stay parked, and every parked payload
+# must be accounted for.
+settled() {
+	local used sliced ended
+	used=$(ns_stat_sum store_used)
+	sliced=$(ns_stat_sum read_sliced)
+	ended=$(($(ns_stat_sum tx_spliced) + $(ns_stat_sum tx_nf_drop) + $(ns_stat_sum tx_err_down) +
+		 $(ns_stat_sum store_aged) + $(ns_stat_sum store_closed)))
+	if [ "$used" -ne 0 ] || [ "$sliced" -gt "$ended" ]; then
+		ns_diag "store_used $used; read_sliced $sliced > payloads ended $ended"
+		return 1
+	fi
+}
+ns_check "after the fuzzer: no payload parked, every parked payload accounted for" settled
+
+unloads() {
+	ns_run_cleanups
+	! ns_module_loaded && ns_no_nodes
+}
+ns_check "the module unloads after the fuzzer" unloads
+
+ns_done
