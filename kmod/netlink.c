@@ -78,10 +78,10 @@ const struct nla_policy ns_rules_policy[NETSLICE_A_RULES_RULE + 1] = {
 };
 
 static const struct genl_ops ns_genl_ops[] = {
-	{ .cmd = NETSLICE_CMD_LINK_ATTACH, .flags = GENL_UNS_ADMIN_PERM,
+	{ .cmd = NETSLICE_CMD_LINK_ATTACH, .flags = GENL_ADMIN_PERM,
 	  .policy = ns_link_attach_policy, .maxattr = ARRAY_SIZE(ns_link_attach_policy) - 1,
 	  .doit = ns_nl_link_attach_doit },
-	{ .cmd = NETSLICE_CMD_LINK_DETACH, .flags = GENL_UNS_ADMIN_PERM,
+	{ .cmd = NETSLICE_CMD_LINK_DETACH, .flags = GENL_ADMIN_PERM,
 	  .policy = ns_link_id_policy, .maxattr = ARRAY_SIZE(ns_link_id_policy) - 1,
 	  .doit = ns_nl_link_detach_doit },
 	{ .cmd = NETSLICE_CMD_LINK_GET, .dumpit = ns_nl_link_get_dumpit },

@@ -438,3 +438,55 @@ void *fz_dev_thread(void *arg)
 	}
 	return NULL;
 }
+
+/*
+ * Every GET ioctl on every slice once, each reply scanned for kernel
+ * addresses. Returns the replies scanned; hits are failures.
+ */
+long fz_dev_scan_all(void)
+{
+	static unsigned char kbits[8192], ubits[8192];
+	union {
+		struct netslice_cpumask mask;
+		struct netslice_info info;
+		struct netslice_stats stats;
+		unsigned char bytes[sizeof(struct netslice_info)];
+	} arg;
+	long scanned = 0;
+
+	for (unsigned int s = 0; s < fz.nslices; s++) {
+		char path[64];
+		int fd;
+
+		snprintf(path, sizeof(path), "/dev/" NETSLICE_DEV_PREFIX "%u", s);
+		fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0) {
+			fz_fail("open %s: %s", path, strerror(errno));
+			continue;
+		}
+		for (size_t i = 0; i < sizeof(iocs) / sizeof(iocs[0]); i++) {
+			if (!iocs[i].get)
+				continue;
+			memset(&arg, 0, sizeof(arg));
+			if (iocs[i].cmd == NETSLICE_CPUMASK_GET) {
+				arg.mask.mask_size = sizeof(kbits);
+				arg.mask.kernel_cpus = (uintptr_t)kbits;
+				arg.mask.user_cpus = (uintptr_t)ubits;
+			}
+			if (ioctl(fd, iocs[i].cmd, &arg)) {
+				fz_fail("%s: ioctl %#lx: %s", path, iocs[i].cmd, strerror(errno));
+				continue;
+			}
+			scanned++;
+			/* The bitmaps are the user's own buffers: scan them too. */
+			if (fz_scan_addrs(&arg, iocs[i].size, 8) ||
+			    (iocs[i].cmd == NETSLICE_CPUMASK_GET &&
+			     (fz_scan_addrs(kbits, sizeof(kbits), 8) ||
+			      fz_scan_addrs(ubits, sizeof(ubits), 8))))
+				fz_fail("%s: ioctl %#lx: reply holds a kernel address", path,
+					iocs[i].cmd);
+		}
+		close(fd);
+	}
+	return scanned;
+}

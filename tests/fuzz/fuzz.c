@@ -5,6 +5,7 @@
  *
  *   nsfuzz [-s SEED] [-t DEV_THREADS] [-d DEVICE_OPS] [-n NETLINK_MSGS]
  *          [-T SECONDS] -l LINK,PEER -f FEED,FEED
+ *   nsfuzz -x
  *
  * LINK and PEER are the interfaces the netlink thread attaches (as a pair)
  * and detaches; FEED are their veth peers, where the traffic thread sends
@@ -16,6 +17,10 @@
  * Exit status: 0 when the counts were reached and no call broke a promise
  * of the ABI (each broken one is printed). Kernel reports are for the
  * runner to find in the kernel log.
+ *
+ * -x only scans: every GET ioctl on every slice and every netlink dump
+ * once, failing if a reply holds what looks like a kernel address (the
+ * fuzzing run scans every reply it gets, too).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -117,11 +122,11 @@ int main(int argc, char **argv)
 	unsigned int threads = 3, i;
 	double limit = 600, start, took;
 	pthread_t tid[MAX_THREADS + 2];
-	bool reached;
+	bool reached, scan_only = false;
 	int opt;
 
 	fz.seed = (uint64_t)time(NULL) ^ (uint64_t)getpid();
-	while ((opt = getopt(argc, argv, "s:t:d:n:T:l:f:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:t:d:n:T:l:f:x")) != -1) {
 		switch (opt) {
 		case 's': fz.seed = strtoull(optarg, NULL, 0); break;
 		case 't': threads = (unsigned int)atoi(optarg); break;
@@ -130,15 +135,27 @@ int main(int argc, char **argv)
 		case 'T': limit = atof(optarg); break;
 		case 'l': if (split_pair(optarg, fz.link)) usage(); break;
 		case 'f': if (split_pair(optarg, fz.feed)) usage(); break;
+		case 'x': scan_only = true; break;
 		default: usage();
 		}
 	}
-	if (!fz.link[0] || !fz.feed[0] || !threads || threads > MAX_THREADS)
+	if (!scan_only && (!fz.link[0] || !fz.feed[0] || !threads || threads > MAX_THREADS))
 		usage();
 	fz.nslices = count_slices();
 	if (!fz.nslices) {
 		fprintf(stderr, "nsfuzz: no /dev/" NETSLICE_DEV_PREFIX "N (module loaded?)\n");
 		return 1;
+	}
+	if (scan_only) {
+		long ioctls, msgs;
+
+		if (fz_nl_open())
+			return 1;
+		ioctls = fz_dev_scan_all();
+		msgs = fz_nl_scan_all();
+		printf("nsfuzz: scanned %ld ioctl replies and %ld netlink replies: %ld failures\n",
+		       ioctls, msgs, atomic_load(&fz.failures));
+		return ioctls && msgs && !atomic_load(&fz.failures) ? 0 : 1;
 	}
 	fz.ifindex[0] = if_nametoindex(fz.link[0]);
 	fz.ifindex[1] = if_nametoindex(fz.link[1]);

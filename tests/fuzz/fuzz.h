@@ -89,6 +89,10 @@ int fz_open_slice(struct fz_rng *r);
 int fz_nl_open(void);
 int fz_traffic_open(void);
 
+/* Every GET ioctl / netlink dump once, replies scanned; returns the count. */
+long fz_dev_scan_all(void);
+long fz_nl_scan_all(void);
+
 void *fz_dev_thread(void *arg);
 void *fz_nl_thread(void *arg);
 void *fz_traffic_thread(void *arg);

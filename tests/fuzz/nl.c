@@ -8,6 +8,7 @@
  * is drained and scanned for kernel addresses.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -352,6 +353,39 @@ static int resolve_family(struct nl_thread *t)
 		}
 	}
 	return -1;
+}
+
+/*
+ * Every GET and dump once (links, slices, stats, rules), each reply
+ * scanned. Returns the reply messages scanned.
+ */
+long fz_nl_scan_all(void)
+{
+	static struct nl_thread t;
+	static const uint8_t cmds[] = { NETSLICE_CMD_LINK_GET, NETSLICE_CMD_SLICE_GET,
+					NETSLICE_CMD_STATS_GET, NETSLICE_CMD_RULE_GET };
+	long before = atomic_load(&fz.nl_dumps);
+
+	t.sock = fz.nl_sock;
+	t.family = fz.family;
+	for (size_t i = 0; i < sizeof(cmds); i++) {
+		struct nlmsghdr *nh = (struct nlmsghdr *)t.msg;
+		struct genlmsghdr *gh = NLMSG_DATA(nh);
+		struct pollfd p = { .fd = t.sock, .events = POLLIN };
+
+		memset(t.msg, 0, NLMSG_HDRLEN + GENL_HDRLEN);
+		nh->nlmsg_len = NLMSG_HDRLEN + GENL_HDRLEN;
+		nh->nlmsg_type = t.family;
+		nh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP;
+		nh->nlmsg_seq = ++t.seq;
+		gh->cmd = cmds[i];
+		gh->version = NETSLICE_FAMILY_VERSION;
+		if (send(t.sock, t.msg, nh->nlmsg_len, 0) < 0)
+			fz_fail("netlink: dump %u: %s", cmds[i], strerror(errno));
+		while (poll(&p, 1, 100) > 0)
+			drain(&t);
+	}
+	return atomic_load(&fz.nl_dumps) - before;
 }
 
 int fz_nl_open(void)
