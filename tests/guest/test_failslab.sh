@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Allocation failures injected into the module's own code paths (failslab
+# and fail_page_alloc, on a kernel built with them: make check-debug).
+# Only allocations with a netslice frame on their stack fail: the module
+# area is the stack filter's required range, and no other module is loaded
+# in the sanitizer kernel. Each operation (load, attach, open, rule insert,
+# and the receive, park and splice paths under traffic) either succeeds or
+# fails with an error, leaving the state as before; counters stay
+# consistent, nothing stays parked after close, and the runner's kmemleak
+# scan must come back empty.
+#
+# NETSLICE_FAILSLAB_ROUNDS: attempts per operation (default 100).
+. "$(dirname "$0")/lib.sh"
+
+ns_plan 5
+ns_module_loaded && rmmod netslice
+ROUNDS=${NETSLICE_FAILSLAB_ROUNDS:-100}
+FI=/sys/kernel/debug
+# x86-64 with CONFIG_RANDOMIZE_BASE: MODULES_VADDR .. MODULES_END.
+MODULES_START=$((0xffffffffc0000000))
+MODULES_END=$((0xffffffffff000000))
+TIMES=1000000
+
+if [ ! -d $FI/failslab ] || [ ! -d $FI/fail_page_alloc ]; then
+	for name in load attach open "rule insert" "traffic"; do
+		ns_result "$name under allocation failures # SKIP kernel without failslab" $ksft_skip
+	done
+	ns_done
+fi
+
+# fi_arm PERCENT TASK_FILTER: fail that share of the module's allocations,
+# of the tasks marked make-it-fail only (Y) or of every context (N: the
+# receive path runs in softirq).
+fi_arm() {
+	local f
+	for f in failslab fail_page_alloc; do
+		echo N >$FI/$f/ignore-gfp-wait
+		echo 0 >$FI/$f/verbose
+		echo 1 >$FI/$f/interval
+		echo 0 >$FI/$f/space
+		echo "$2" >$FI/$f/task-filter
+		echo 32 >$FI/$f/stacktrace-depth
+		printf '%#x\n' "$MODULES_START" >$FI/$f/require-start
+		printf '%#x\n' "$MODULES_END" >$FI/$f/require-end
+		echo "$TIMES" >$FI/$f/times
+		echo "$1" >$FI/$f/probability
+	done
+	echo N >$FI/fail_page_alloc/ignore-gfp-highmem
+	echo 0 >$FI/fail_page_alloc/min-order
+}
+
+# fi_disarm: no more failures; prints how many were injected.
+fi_disarm() {
+	local f n=0
+	for f in failslab fail_page_alloc; do
+		echo 0 >$FI/$f/probability
+		n=$((n + TIMES - $(cat $FI/$f/times)))
+		echo "$TIMES" >$FI/$f/times
+	done
+	echo "$n"
+}
+ns_defer eval 'fi_disarm >/dev/null'
+
+# failing COMMAND...: run COMMAND as a task whose allocations may fail.
+failing() {
+	(echo 1 >/proc/self/make-it-fail && exec "$@")
+}
+
+# tally OK FAILED INJECTED WHAT: one line, and the case needs both outcomes.
+tally() {
+	ns_diag "$4: $1 succeeded, $2 failed cleanly, $3 allocations failed"
+	[ "$2" -gt 0 ] && [ "$3" -gt 0 ]
+}
+
+feeds() {
+	ip link add fsa0 type veth peer name fsb0 && ns_defer ip link del fsa0 &&
+		ip link add fsa1 type veth peer name fsb1 && ns_defer ip link del fsa1 || return 1
+	local i
+	for i in fsa0 fsb0 fsa1 fsb1; do ip link set "$i" up || return 1; done
+}
+
+load() {
+	local i ok=0 bad=0 injected
+	feeds || return 1
+	fi_arm 10 Y
+	for ((i = 0; i < ROUNDS; i++)); do
+		if failing insmod "$NS_KO" slices=4 ifaces=fsa0:fsa1 2>/dev/null; then
+			ok=$((ok + 1))
+			[ "$(ns_nodes)" -eq 4 ] || { ns_diag "loaded with $(ns_nodes) nodes"; break; }
+			rmmod netslice || break
+		else
+			bad=$((bad + 1))
+			if ns_module_loaded || ! ns_no_nodes; then
+				ns_diag "round $i: insmod failed but left the module or nodes behind"
+				break
+			fi
+		fi
+	done
+	injected=$(fi_disarm)
+	[ "$i" -eq "$ROUNDS" ] && tally "$ok" "$bad" "$injected" "insmod"
+}
+ns_check "load under allocation failures: loads whole or not at all" load
+ns_run_cleanups
+
+linked() { netslicectl -j link show | grep -q '"fsa1"'; }
+
+attach() {
+	local i ok=0 bad=0 injected
+	feeds || return 1
+	ns_load slices=4 || return 1
+	fi_arm 20 Y
+	for ((i = 0; i < ROUNDS; i++)); do
+		if failing netslicectl link attach dev fsa1 peer fsb1 >/dev/null 2>&1; then
+			ok=$((ok + 1))
+			linked || { ns_diag "round $i: attach succeeded, link missing"; break; }
+			# Detach may fail too; then again, with nothing failing.
+			failing netslicectl link detach dev fsa1 >/dev/null 2>&1 ||
+				netslicectl link detach dev fsa1 || break
+		else
+			bad=$((bad + 1))
+			linked && { ns_diag "round $i: attach failed, link present"; break; }
+		fi
+	done
+	injected=$(fi_disarm)
+	[ "$i" -eq "$ROUNDS" ] && tally "$ok" "$bad" "$injected" "link attach"
+}
+ns_check "link attach under allocation failures: attached or not at all" attach
+ns_run_cleanups
+
+# The module's open allocates nothing itself, so open's failures are those
+# of the VFS around it: the N-th allocation of the open(2) call fails
+# (fail-nth), for every N until the open goes through whole.
+opens() {
+	local n ok=0 bad=0
+	ns_load slices=2 || return 1
+	fi_arm 0 N
+	for ((n = 1; n <= 64; n++)); do
+		# shellcheck disable=SC2016
+		if bash -c 'echo "$1" >/proc/thread-self/fail-nth && exec 3<>/dev/netslice-1 &&
+			[ "$(cat /proc/thread-self/fail-nth)" != 0 ]' _ "$n" 2>/dev/null; then
+			ok=1
+			break
+		fi
+		bad=$((bad + 1))
+	done
+	fi_disarm >/dev/null
+	# Nothing half-open holds the slice.
+	netslicectl -j slice show 1 | grep -q '"readers": 0' || { ns_diag "readers left"; return 1; }
+	ns_diag "open: failed cleanly at each of the first $bad allocations, then opened"
+	[ "$ok" = 1 ] && [ "$bad" -gt 0 ]
+}
+ns_check "open with its N-th allocation failing, for every N: refused or opened, no reader left" opens
+ns_run_cleanups
+
+rule_insert() {
+	local i ok=0 bad=0 injected rules
+	ns_load slices=4 || return 1
+	fi_arm 30 Y
+	for ((i = 0; i < ROUNDS; i++)); do
+		# Exact (5-tuple) and wildcard rules take different tables.
+		if failing netslicectl rule add proto udp src 10.0.0.1 dst 10.0.0.2 sport $((i + 1)) \
+			dport 9 slice 1 >/dev/null 2>&1 &&
+			failing netslicectl rule add proto tcp dport $((i + 1)) pref "$i" slice 2 \
+				>/dev/null 2>&1; then
+			ok=$((ok + 1))
+		else
+			bad=$((bad + 1))
+		fi
+	done
+	injected=$(fi_disarm)
+	rules=$(netslicectl -j rule show | grep -o '"id"' | wc -l)
+	ns_diag "rules in the table: $rules"
+	[ "$rules" -ge $((2 * ok)) ] && [ "$rules" -lt $((2 * ROUNDS)) ] &&
+		netslicectl rule flush && tally "$ok" "$bad" "$injected" "rule add pairs"
+}
+ns_check "rule insert under allocation failures: each rule in or out" rule_insert
+ns_run_cleanups
+
+# Frames dut0 received, and those the slices queued or counted as dropped.
+rx_seen() { cat /sys/class/net/dut0/statistics/rx_packets; }
+rx_accounted() {
+	echo $(($(ns_stat_sum rx_packets) + $(ns_stat_sum rx_drop_ring_full) +
+		$(ns_stat_sum rx_drop_no_reader) + $(ns_stat_sum rx_drop_error)))
+}
+accounted() { [ "$(rx_seen)" -eq "$(rx_accounted)" ]; }
+
+# The receive path (softirq: segmentation, clones), parking and splicing,
+# under traffic: any allocation with a netslice frame may fail.
+traffic() {
+	local injected got sum sliced
+	ns_topology 1 || return 1
+	ns_load slices=2 ifaces=dut0:dut1 store_timeout_ms=100 || return 1
+	ns_start_fwd -m auto -b 32 || return 1
+	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 100000000 >/dev/null &
+	local tpid=$!
+	ns_defer ns_kill_job "$tpid"
+	fi_arm 5 N
+	ns_busywait 20000 eval '[ "$(ns_stat_sum read_sliced)" -gt 2000 ]'
+	injected=$(fi_disarm)
+	kill "$tpid" && wait "$tpid" 2>/dev/null
+	ns_stop_fwd >/dev/null || return 1
+	# Frames still in the veth backlog are counted by dut0 first.
+	ns_busywait 5000 accounted
+	got=$(rx_seen)
+	sum=$(rx_accounted)
+	sliced=$(ns_stat_sum read_sliced)
+	ns_diag "dut0 received $got; slices queued or dropped $sum; sliced $sliced;" \
+		"$injected allocations failed; store_used $(ns_stat_sum store_used)"
+	[ "$got" -eq "$sum" ] && [ "$(ns_stat_sum store_used)" -eq 0 ] && [ "$injected" -gt 0 ] &&
+		[ "$sliced" -gt 0 ]
+}
+ns_check "traffic with parking and splicing under allocation failures: every frame accounted for" traffic
+
+ns_done
