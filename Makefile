@@ -2,6 +2,9 @@
 #
 # make            module (kmod/netslice.ko), libnetslice and tools
 # make check      deps, everything, host unit tests, guest tests on 6.1 and 6.12
+# make check-debug  the sanitizer tier: KUnit and the guest suite on a 6.12
+#                 kernel with KASAN, UBSAN, lockdep, kmemleak and fault
+#                 injection, built once and cached (SMOKE=1: CI's short run)
 # make demo       boot a guest and show netslice at work
 # make install    module (+ depmod), library, headers, pkg-config file, tools,
 #                 man page, bash completion, udev rule, modprobe.d example
@@ -54,7 +57,7 @@ BENCH_BINS := $(B)/bench/bench-sink $(B)/bench/afp-fwd $(B)/bench/xsk-fwd
 XDP_CFLAGS = $(shell pkg-config --cflags libxdp libbpf)
 XDP_LIBS = $(shell pkg-config --libs libxdp libbpf)
 
-.PHONY: all module lib tools deps check demo install install-lib uninstall dkms-install \
+.PHONY: all module lib tools deps check check-debug demo install install-lib uninstall dkms-install \
 	bench lint clean test-bins
 
 all: module lib tools
@@ -132,6 +135,9 @@ deps:
 check: deps
 	$(MAKE) all test-bins
 	tests/check.sh
+
+check-debug: deps
+	NETSLICE_DEBUG_SMOKE=$(if $(SMOKE),1,0) tests/debug/check.sh
 
 demo: deps
 	$(MAKE) all

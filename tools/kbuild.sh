@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Build netslice.ko against one installed kernel (VERSION, as in
-# /lib/modules/VERSION) in build/kmod/VERSION, with W=1. Any compiler
-# warning fails the build. Prints the path of the module.
+# /lib/modules/VERSION) or a kernel build tree (a directory), in
+# build/kmod/VERSION, with W=1. Any compiler warning fails the build.
+# Prints the path of the module. With NETSLICE_KUNIT=1 (a kernel with
+# CONFIG_KUNIT) netslice_kunit.ko is built beside it.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-kver=${1:?usage: kbuild.sh KERNEL-VERSION}
-kdir=/lib/modules/$kver/build
+kver=${1:?usage: kbuild.sh KERNEL-VERSION|KERNEL-BUILD-DIR}
+if [ -d "$kver" ]; then
+	kdir=$kver
+	kver=$(make -s -C "$kdir" kernelrelease)
+else
+	kdir=/lib/modules/$kver/build
+fi
 out=$top/build/kmod/$kver
 
 [ -d "$kdir" ] || { echo "kbuild: no headers for $kver at $kdir" >&2; exit 1; }
 mkdir -p "$out"
 cp -a -u "$top/Kbuild" "$top/kmod" "$top/uapi" "$out/"
 log=$out/build.log
-if ! make -s -C "$kdir" M="$out" W=1 modules >"$log" 2>&1; then
+if ! make -s -C "$kdir" M="$out" W=1 NETSLICE_KUNIT="${NETSLICE_KUNIT:-0}" modules >"$log" 2>&1; then
 	cat "$log" >&2
 	exit 1
 fi

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Real skbs for the netslice KUnit suites: linear or with a page fragment. */
 #include <linux/gfp.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include "kunit_util.h"
+
+/* Built as a module (netslice_kunit.ko) only out of tree, for make check-debug. */
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit suites for netslice");
 
 #define NS_TEST_HEADROOM	64
 

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Faults under traffic: the forwarder SIGKILLed mid-batch again and again,
-# an attached interface deleted, rmmod with a slice open. Afterwards the
-# counters account for every frame and the module unloads (the runner
-# checks the kernel log).
+# an attached interface deleted, rmmod with a slice open, and rounds of
+# load-forward-rmmod and attach-delete. Afterwards the counters account for
+# every frame and the module unloads (the runner checks the kernel log).
+#
+# NETSLICE_FAULT_KILLS (default 100) and NETSLICE_FAULT_REPEATS (default
+# 10): make check-debug runs 1000 and 100.
 . "$(dirname "$0")/lib.sh"
 
-ns_plan 3
+ns_plan 5
 ns_module_loaded && rmmod netslice
 KILLS=${NETSLICE_FAULT_KILLS:-100}
+REPEATS=${NETSLICE_FAULT_REPEATS:-10}
 
 # Frames dut0 received: each must be queued or counted as dropped.
 # With "quiet", says nothing unless they match.
@@ -95,5 +99,53 @@ rmmod_open_under_traffic() {
 	! ns_module_loaded
 }
 ns_check "rmmod with a slice open under traffic is refused; traffic goes on" rmmod_open_under_traffic
+ns_run_cleanups
+
+# Each round: load, forward under traffic, stop the NF, account for every
+# frame, rmmod while frames keep arriving.
+rmmod_rounds() {
+	local i
+	ns_topology 1 || return 1
+	start_traffic
+	for ((i = 0; i < REPEATS; i++)); do
+		insmod "$NS_KO" ifaces=dut0:dut1 || return 1
+		nf-fwd -b 64 >/dev/null 2>&1 &
+		fwd_pid=$!
+		ns_busywait 10000 read_grows 0 ||
+			{ ns_diag "round $i: nothing forwarded"; kill "$fwd_pid"; return 1; }
+		kill "$fwd_pid"
+		wait "$fwd_pid" 2>/dev/null
+		[ "$(ns_stat_sum store_used)" -eq 0 ] ||
+			{ ns_diag "round $i: payloads parked after close"; return 1; }
+		rmmod netslice || { ns_diag "round $i: rmmod failed"; return 1; }
+	done
+	stop_traffic
+	ns_no_nodes
+}
+ns_check "load, forward, rmmod under traffic: $REPEATS rounds" rmmod_rounds
+ns_run_cleanups
+
+# Each round: a fresh veth pair attached, traffic into it and a forwarder
+# reading, then the attached end deleted.
+delete_rounds() {
+	local i before
+	ns_load slices=2 || return 1
+	ns_start_fwd -b 64 || return 1
+	for ((i = 0; i < REPEATS; i++)); do
+		ip link add fdel0 type veth peer name fdel1 &&
+			ip link set fdel0 up && ip link set fdel1 up || return 1
+		netslicectl link attach dev fdel0 >/dev/null || return 1
+		before=$(ns_stat_sum read_packets)
+		nstraffic send fdel1 02:00:00:00:00:01 100000000 >/dev/null 2>&1 &
+		local tpid=$!
+		ns_busywait 10000 read_grows "$before" ||
+			{ ns_diag "round $i: nothing read"; kill "$tpid"; return 1; }
+		ip link del fdel0 || return 1
+		wait "$tpid" 2>/dev/null
+		netslicectl -j link show | grep -q fdel0 && { ns_diag "round $i: still attached"; return 1; }
+	done
+	ns_stop_fwd >/dev/null
+}
+ns_check "an attached interface deleted under traffic: $REPEATS rounds" delete_rounds
 
 ns_done

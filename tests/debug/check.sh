@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make check-debug: the sanitizer tier. Builds (once, cached) a 6.12 kernel
+# with KASAN, UBSAN, lockdep, KMEMLEAK, DEBUG_OBJECTS, fault injection and
+# KUnit (tools/debug-kernel.sh), the module and its KUnit suites against
+# it with W=1, then boots it and runs the KUnit suites and the guest suite
+# with the long fuzz and fault runs. Any kernel report or kmemleak suspect
+# fails the run (tests/vm/run). Ends with "check-debug: N passed, N failed".
+#
+#   NETSLICE_DEBUG_TESTS  guest tests to run (default: all but test_install
+#                         and test_bench; see docs/reliability.md)
+#   NETSLICE_DEBUG_SMOKE=1  the short run CI does: the fuzz, fault and
+#                         permission tests with make check's sizes
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+start=$SECONDS
+
+fail() {
+	echo "check-debug: $*"
+	echo "check-debug: 0 passed, 1 failed ($((SECONDS - start)) s)"
+	exit 1
+}
+
+dk=$(tools/debug-kernel.sh) || fail "the sanitizer kernel did not build"
+echo "check-debug: kernel $(cat "$dk/release") ready after $((SECONDS - start)) s"
+ko=$(NETSLICE_KUNIT=1 tools/kbuild.sh "$dk/build") || fail "module build (W=1) failed"
+make -s all test-bins >/dev/null || fail "user-space build failed"
+
+if [ "${NETSLICE_DEBUG_SMOKE:-0}" = 1 ]; then
+	tests=${NETSLICE_DEBUG_TESTS:-test_fuzz.sh test_failslab.sh test_faults.sh test_perms.sh}
+	sizes=()
+else
+	# Packaging (test_install: DKMS compiles under emulation) and the
+	# benchmark harness (test_bench) say nothing a sanitizer would add to
+	# make check's runs of them, and would double this tier's time.
+	tests=${NETSLICE_DEBUG_TESTS:-$(cd tests/guest && ls test_*.sh | grep -vxE 'test_(install|bench)\.sh')}
+	sizes=(NETSLICE_FUZZ_OPS=1000000 NETSLICE_FUZZ_NL=100000 NETSLICE_FAULT_KILLS=1000
+	       NETSLICE_FAULT_REPEATS=100 NETSLICE_FAILSLAB_ROUNDS=100)
+fi
+
+log=$top/build/logs/check-debug.log
+mkdir -p "$(dirname "$log")"
+# shellcheck disable=SC2086
+env "${sizes[@]}" NETSLICE_KO="$ko" NETSLICE_KUNIT_KO="$(dirname "$ko")/netslice_kunit.ko" \
+	NETSLICE_KDIR="$dk/build" NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-4500} \
+	tests/vm/run --kernel "$dk/bzImage" --memory 3G -- tests/debug/guest.sh $tests 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+line=$(grep -E '^# debug guest .*: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+p=$(sed -nE 's/.* ([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$line")
+f=$(sed -nE 's/.* ([0-9]+) passed, ([0-9]+) failed$/\2/p' <<<"$line")
+p=${p:-0} f=${f:-1}
+# The runner's verdict (kernel reports, kmemleak) counts as one more check.
+if [ "$rc" -eq 0 ]; then p=$((p + 1)); elif [ "$f" -eq 0 ]; then f=1; fi
+echo "check-debug: $p passed, $f failed ($((SECONDS - start)) s)"
+[ "$f" -eq 0 ]
