@@ -44,19 +44,11 @@ read_grows() {
 }
 
 kill_forwarder() {
-	local i pid before
 	ns_topology 1 || return 1
 	ns_load ifaces=dut0:dut1 || return 1
 	start_traffic
-	for ((i = 0; i < KILLS; i++)); do
-		before=$(ns_stat_sum read_packets)
-		nf-fwd -b 64 -m off >/dev/null 2>&1 &
-		pid=$!
-		ns_busywait 10000 read_grows "$before" ||
-			{ ns_diag "round $i: the forwarder read nothing"; kill -9 "$pid"; return 1; }
-		kill -9 $pid
-		wait $pid 2>/dev/null
-	done
+	faultloop kill "$KILLS" | sed 's/^/# /'
+	[ "${PIPESTATUS[0]}" -eq 0 ] || return 1
 	stop_traffic
 	# Frames still in the veth backlog are counted by dut0 first.
 	ns_busywait 5000 frames_accounted quiet || frames_accounted
@@ -101,26 +93,15 @@ rmmod_open_under_traffic() {
 ns_check "rmmod with a slice open under traffic is refused; traffic goes on" rmmod_open_under_traffic
 ns_run_cleanups
 
-# Each round: load, forward under traffic, stop the NF, account for every
-# frame, rmmod while frames keep arriving.
+# Each round: load, forward under traffic, SIGKILL the forwarder, rmmod
+# while frames keep arriving.
 rmmod_rounds() {
-	local i
 	ns_topology 1 || return 1
 	start_traffic
-	for ((i = 0; i < REPEATS; i++)); do
-		insmod "$NS_KO" ifaces=dut0:dut1 || return 1
-		nf-fwd -b 64 >/dev/null 2>&1 &
-		fwd_pid=$!
-		ns_busywait 10000 read_grows 0 ||
-			{ ns_diag "round $i: nothing forwarded"; kill "$fwd_pid"; return 1; }
-		kill "$fwd_pid"
-		wait "$fwd_pid" 2>/dev/null
-		[ "$(ns_stat_sum store_used)" -eq 0 ] ||
-			{ ns_diag "round $i: payloads parked after close"; return 1; }
-		rmmod netslice || { ns_diag "round $i: rmmod failed"; return 1; }
-	done
+	faultloop rmmod "$REPEATS" "$NS_KO" ifaces=dut0:dut1 | sed 's/^/# /'
+	[ "${PIPESTATUS[0]}" -eq 0 ] || return 1
 	stop_traffic
-	ns_no_nodes
+	! ns_module_loaded && ns_no_nodes
 }
 ns_check "load, forward, rmmod under traffic: $REPEATS rounds" rmmod_rounds
 ns_run_cleanups
@@ -128,18 +109,18 @@ ns_run_cleanups
 # Each round: a fresh veth pair attached, traffic into it and a forwarder
 # reading, then the attached end deleted.
 delete_rounds() {
-	local i before
+	local i
 	ns_load slices=2 || return 1
 	ns_start_fwd -b 64 || return 1
 	for ((i = 0; i < REPEATS; i++)); do
 		ip link add fdel0 type veth peer name fdel1 &&
 			ip link set fdel0 up && ip link set fdel1 up || return 1
 		netslicectl link attach dev fdel0 >/dev/null || return 1
-		before=$(ns_stat_sum read_packets)
 		nstraffic send fdel1 02:00:00:00:00:01 100000000 >/dev/null 2>&1 &
 		local tpid=$!
-		ns_busywait 10000 read_grows "$before" ||
-			{ ns_diag "round $i: nothing read"; kill "$tpid"; return 1; }
+		# Frames arriving (no program started per poll: they are slow here).
+		ns_busywait 10000 eval '[ "$(</sys/class/net/fdel0/statistics/rx_packets)" -gt 100 ]' ||
+			{ ns_diag "round $i: no traffic"; kill "$tpid"; return 1; }
 		ip link del fdel0 || return 1
 		wait "$tpid" 2>/dev/null
 		netslicectl -j link show | grep -q fdel0 && { ns_diag "round $i: still attached"; return 1; }
