@@ -59,6 +59,7 @@ part "host: install, uninstall, DKMS" tests/host/test_install.sh
 # Debian's python3, which has matplotlib (tools/deps.sh).
 part "host: bench report" /usr/bin/python3 tests/host/test_bench_report.py
 part "host: netlink spec vs uapi" "$(tools/pyyaml.sh)" tests/spec_check.py header
+part "host: syzkaller descriptions" python3 tests/host/test_syzkaller.py
 part "kunit: UML 6.1" tools/kunit.sh
 
 for k in ${NETSLICE_KERNELS:-6.1 6.12}; do
