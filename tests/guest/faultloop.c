@@ -12,6 +12,10 @@
  *	Each round loads MODULE with PARAMS, runs such a forwarder until it
  *	moves packets, kills it and unloads the module, under traffic.
  *
+ *   faultloop hold SECONDS
+ *	Reads every slice with "auto" slicing for SECONDS and never writes a
+ *	handle back, so the payload stores fill up; prints what it read.
+ *
  * Prints "faultloop: N rounds" and exits 0 when every round did its part.
  */
 #include <errno.h>
@@ -154,13 +158,57 @@ static int load(const char *path, const char *params)
 	return ret;
 }
 
+/* Read without writing back: parked payloads pile up until the store is full. */
+static int hold(int seconds)
+{
+	static unsigned char buf[BATCH][256];
+	struct netslice_iov iov[BATCH];
+	unsigned long read_n = 0, sliced = 0, full = 0;
+	long end = now_ms() + seconds * 1000L;
+	int fds[MAX_FDS], n;
+
+	if (slices_visit(true) < 0)
+		return 1;
+	for (n = 0; n < MAX_FDS; n++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/dev/" NETSLICE_DEV_PREFIX "%d", n);
+		fds[n] = open(path, O_RDWR | O_NONBLOCK);
+		if (fds[n] < 0)
+			break;
+	}
+	while (now_ms() < end) {
+		for (int s = 0; s < n; s++) {
+			ssize_t got;
+
+			memset(iov, 0, sizeof(iov));
+			for (int i = 0; i < BATCH; i++) {
+				iov[i].base = (unsigned long)buf[i];
+				iov[i].len = sizeof(buf[i]);
+			}
+			got = read(fds[s], iov, BATCH);
+			for (ssize_t i = 0; i < got; i++) {
+				read_n++;
+				sliced += !!(iov[i].flags & NETSLICE_RX_SLICED);
+				full += !!(iov[i].flags & NETSLICE_RX_STORE_FULL);
+			}
+		}
+		usleep(1000);
+	}
+	printf("faultloop: held %lu packets read, %lu sliced, %lu whole for a full store\n",
+	       read_n, sliced, full);
+	return sliced && full ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = argc > 2 ? atoi(argv[2]) : 0, i;
 	bool unload;
 
+	if (argc == 3 && !strcmp(argv[1], "hold"))
+		return hold(atoi(argv[2]));
 	if (argc < 3 || (strcmp(argv[1], "kill") && (strcmp(argv[1], "rmmod") || argc < 4))) {
-		fprintf(stderr, "usage: faultloop kill ROUNDS | rmmod ROUNDS MODULE [PARAMS]\n");
+		fprintf(stderr, "usage: faultloop kill ROUNDS | rmmod ROUNDS MODULE [PARAMS] | hold SECONDS\n");
 		return 2;
 	}
 	unload = !strcmp(argv[1], "rmmod");

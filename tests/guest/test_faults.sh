@@ -9,7 +9,7 @@
 # 10): make check-debug runs 1000 and 100.
 . "$(dirname "$0")/lib.sh"
 
-ns_plan 5
+ns_plan 6
 ns_module_loaded && rmmod netslice
 KILLS=${NETSLICE_FAULT_KILLS:-100}
 REPEATS=${NETSLICE_FAULT_REPEATS:-10}
@@ -128,5 +128,39 @@ delete_rounds() {
 	ns_stop_fwd >/dev/null
 }
 ns_check "an attached interface deleted under traffic: $REPEATS rounds" delete_rounds
+ns_run_cleanups
+
+# Most of the guest's memory taken while the payload stores are full: the
+# receive path must fall back (whole packets, counted drops), never crash,
+# and every frame must be accounted for; closing frees every payload.
+memory_pressure() {
+	local hog
+	ns_topology 1 || return 1
+	ns_load ifaces=dut0:dut1 store_size=64 store_timeout_ms=60000 ring_size=256 || return 1
+	/usr/bin/python3 -c '
+import sys, time
+chunks = []
+def avail():
+    for line in open("/proc/meminfo"):
+        if line.startswith("MemAvailable:"):
+            return int(line.split()[1]) * 1024
+while avail() > 96 << 20:
+    chunks.append(bytearray(16 << 20))
+print("pressure", flush=True)
+time.sleep(3600)' >"${TMPDIR:-/tmp}/hog.$$" 2>&1 &
+	hog=$!
+	ns_defer ns_kill_job "$hog"
+	ns_busywait 60000 grep -q pressure "${TMPDIR:-/tmp}/hog.$$" || { ns_diag "no pressure"; return 1; }
+	ns_diag "$(grep MemAvailable /proc/meminfo)"
+	start_traffic
+	faultloop hold 5 | sed 's/^/# /'
+	[ "${PIPESTATUS[0]}" -eq 0 ] || return 1
+	stop_traffic
+	kill "$hog" && wait "$hog" 2>/dev/null
+	rm -f "${TMPDIR:-/tmp}/hog.$$"
+	ns_busywait 5000 frames_accounted quiet || frames_accounted || return 1
+	[ "$(ns_stat_sum store_used)" -eq 0 ] && [ "$(ns_stat_sum store_closed)" -gt 0 ]
+}
+ns_check "memory pressure with full payload stores: frames accounted, stores emptied on close" memory_pressure
 
 ns_done
