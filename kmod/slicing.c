@@ -62,6 +62,7 @@ void ns_slicing_to_user(u32 cfg, struct netslice_slicing *out)
 	out->store_size = ns_store_size;
 	out->store_timeout_ms = ns_store_timeout_ms;
 }
+EXPORT_SYMBOL_IF_KUNIT(ns_slicing_to_user);
 
 /* The "auto" slice: through the L4 header plus extra bytes, or 0. */
 static unsigned int ns_auto_len(const struct sk_buff *skb, unsigned int extra)
