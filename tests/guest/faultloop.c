@@ -47,13 +47,11 @@ static long now_ms(void)
 	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* The child: forward forever, counting packets moved, until killed. */
-static void forward(void)
+/* Opens every slice (non-blocking) into @fds; returns how many. */
+static int open_slices(int *fds)
 {
-	static unsigned char buf[BATCH][2048];
-	struct netslice_iov iov[BATCH];
-	int fds[MAX_FDS], n = 0;
 	char path[64];
+	int n;
 
 	for (n = 0; n < MAX_FDS; n++) {
 		snprintf(path, sizeof(path), "/dev/" NETSLICE_DEV_PREFIX "%d", n);
@@ -61,18 +59,33 @@ static void forward(void)
 		if (fds[n] < 0)
 			break;
 	}
+	return n;
+}
+
+/* One batch from @fd into fresh iovs over @buf (BATCH buffers of @size). */
+static ssize_t read_batch(int fd, struct netslice_iov *iov, unsigned char *buf, size_t size)
+{
+	memset(iov, 0, BATCH * sizeof(*iov));
+	for (int i = 0; i < BATCH; i++) {
+		iov[i].base = (unsigned long)(buf + i * size);
+		iov[i].len = (__u32)size;
+	}
+	return read(fd, iov, BATCH);
+}
+
+/* The child: forward forever, counting packets moved, until killed. */
+static void forward(void)
+{
+	static unsigned char buf[BATCH][2048];
+	struct netslice_iov iov[BATCH];
+	int fds[MAX_FDS], n = open_slices(fds);
+
 	if (!n)
 		_exit(1);
 	for (;;) {
 		for (int s = 0; s < n; s++) {
-			ssize_t got;
+			ssize_t got = read_batch(fds[s], iov, buf[0], sizeof(buf[0]));
 
-			memset(iov, 0, sizeof(iov));
-			for (int i = 0; i < BATCH; i++) {
-				iov[i].base = (unsigned long)buf[i];
-				iov[i].len = sizeof(buf[i]);
-			}
-			got = read(fds[s], iov, BATCH);
 			if (got <= 0)
 				continue;
 			for (ssize_t i = 0; i < got; i++)
@@ -169,24 +182,11 @@ static int hold(int seconds)
 
 	if (slices_visit(true) < 0)
 		return 1;
-	for (n = 0; n < MAX_FDS; n++) {
-		char path[64];
-
-		snprintf(path, sizeof(path), "/dev/" NETSLICE_DEV_PREFIX "%d", n);
-		fds[n] = open(path, O_RDWR | O_NONBLOCK);
-		if (fds[n] < 0)
-			break;
-	}
+	n = open_slices(fds);
 	while (now_ms() < end) {
 		for (int s = 0; s < n; s++) {
-			ssize_t got;
+			ssize_t got = read_batch(fds[s], iov, buf[0], sizeof(buf[0]));
 
-			memset(iov, 0, sizeof(iov));
-			for (int i = 0; i < BATCH; i++) {
-				iov[i].base = (unsigned long)buf[i];
-				iov[i].len = sizeof(buf[i]);
-			}
-			got = read(fds[s], iov, BATCH);
 			for (ssize_t i = 0; i < got; i++) {
 				read_n++;
 				sliced += !!(iov[i].flags & NETSLICE_RX_SLICED);
