@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Summing a slice's per-CPU counters for NETSLICE_STATS_GET. */
 #include <linux/build_bug.h>
+#include <linux/lockdep.h>
 #include <linux/string.h>
 
 #include "slice.h"
@@ -28,6 +29,8 @@ static void ns_stats_read_raw(struct ns_slice *slice, struct netslice_stats *out
 	u64 *sum = (u64 *)out;
 	unsigned int cpu, i;
 
+	lockdep_assert_held(&slice->lock);
+
 	memset(out, 0, sizeof(*out));
 	for_each_possible_cpu(cpu) {
 		const struct ns_stats *s = per_cpu_ptr(slice->stats, cpu);
@@ -44,15 +47,19 @@ static void ns_stats_read_raw(struct ns_slice *slice, struct netslice_stats *out
 	spin_unlock(&slice->store.lock);
 }
 
-/* Since the module loaded or the slice's last reset. */
+/*
+ * Since the module loaded or the slice's last reset. The sums are taken
+ * under the lock that orders resets, so a read never sees a base newer
+ * than its sums (which would make a counter wrap below zero).
+ */
 void ns_stats_read(struct ns_slice *slice, struct netslice_stats *out)
 {
 	const u64 *base = (const u64 *)&slice->stats_base;
 	u64 *v = (u64 *)out;
 	unsigned int i;
 
-	ns_stats_read_raw(slice, out);
 	mutex_lock(&slice->lock);
+	ns_stats_read_raw(slice, out);
 	for (i = 0; i < NS_STATS_FIELDS; i++)
 		if (!ns_stat_is_gauge(i))
 			v[i] -= base[i];
@@ -66,11 +73,8 @@ void ns_stats_read(struct ns_slice *slice, struct netslice_stats *out)
  */
 void ns_stats_reset(struct ns_slice *slice)
 {
-	struct netslice_stats now;
-
-	ns_stats_read_raw(slice, &now);
 	mutex_lock(&slice->lock);
-	slice->stats_base = now;
+	ns_stats_read_raw(slice, &slice->stats_base);
 	mutex_unlock(&slice->lock);
 
 	spin_lock(&slice->store.lock);

@@ -421,7 +421,7 @@ void *fz_dev_thread(void *arg)
 		fz_fail("out of memory");
 		return NULL;
 	}
-	while (!atomic_load(&fz.stop)) {
+	while (!atomic_load(&fz.stop) && atomic_load(&fz.dev_ops) < fz.dev_target) {
 		unsigned int op = fz_below(&t.rng, 100);
 
 		if (op < 35)

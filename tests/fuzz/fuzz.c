@@ -118,7 +118,6 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	long dev_target = 100000, nl_target = 10000;
 	unsigned int threads = 3, i;
 	double limit = 600, start, took;
 	pthread_t tid[MAX_THREADS + 2];
@@ -126,12 +125,14 @@ int main(int argc, char **argv)
 	int opt;
 
 	fz.seed = (uint64_t)time(NULL) ^ (uint64_t)getpid();
+	fz.dev_target = 100000;
+	fz.nl_target = 10000;
 	while ((opt = getopt(argc, argv, "s:t:d:n:T:l:f:x")) != -1) {
 		switch (opt) {
 		case 's': fz.seed = strtoull(optarg, NULL, 0); break;
 		case 't': threads = (unsigned int)atoi(optarg); break;
-		case 'd': dev_target = atol(optarg); break;
-		case 'n': nl_target = atol(optarg); break;
+		case 'd': fz.dev_target = atol(optarg); break;
+		case 'n': fz.nl_target = atol(optarg); break;
 		case 'T': limit = atof(optarg); break;
 		case 'l': if (split_pair(optarg, fz.link)) usage(); break;
 		case 'f': if (split_pair(optarg, fz.feed)) usage(); break;
@@ -178,17 +179,17 @@ int main(int argc, char **argv)
 		fz.fds[i] = fz_open_slice(&r);
 	}
 	printf("nsfuzz: seed %llu, %u device threads, %u slices, targets %ld device ops, %ld netlink messages\n",
-	       (unsigned long long)fz.seed, threads, fz.nslices, dev_target, nl_target);
+	       (unsigned long long)fz.seed, threads, fz.nslices, fz.dev_target, fz.nl_target);
 	fflush(stdout);
 
 	start = now_s();
 	for (i = 0; i < threads; i++)
 		pthread_create(&tid[i], NULL, fz_dev_thread, (void *)(uintptr_t)(i + 1));
-	pthread_create(&tid[threads], NULL, fz_nl_thread, &nl_target);
+	pthread_create(&tid[threads], NULL, fz_nl_thread, NULL);
 	pthread_create(&tid[threads + 1], NULL, fz_traffic_thread, NULL);
 	for (;;) {
-		reached = atomic_load(&fz.dev_ops) >= dev_target &&
-			  atomic_load(&fz.nl_msgs) >= nl_target;
+		reached = atomic_load(&fz.dev_ops) >= fz.dev_target &&
+			  atomic_load(&fz.nl_msgs) >= fz.nl_target;
 		if (reached || now_s() - start > limit || atomic_load(&fz.failures) >= 20)
 			break;
 		usleep(20000);

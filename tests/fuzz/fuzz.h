@@ -63,6 +63,7 @@ struct fz {
 	void *guard;			/* PROT_NONE page */
 	void *rdonly;			/* PROT_READ page */
 
+	long dev_target, nl_target;	/* each thread kind stops at its own */
 	_Atomic bool stop;
 	_Atomic long dev_ops, nl_msgs, frames_sent;
 	_Atomic long reads, packets_read, writes, iovs_written, ioctls, reopens;

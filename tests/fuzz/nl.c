@@ -405,12 +405,13 @@ int fz_nl_open(void)
 void *fz_nl_thread(void *arg)
 {
 	static struct nl_thread t;	/* one thread; too big for its stack */
-	long target = *(long *)arg;
+
+	(void)arg;
 
 	t.rng.s = fz.seed ^ 0x6e6c;
 	t.sock = fz.nl_sock;
 	t.family = fz.family;
-	while (!atomic_load(&fz.stop) && atomic_load(&fz.nl_msgs) < target) {
+	while (!atomic_load(&fz.stop) && atomic_load(&fz.nl_msgs) < fz.nl_target) {
 		unsigned int kind = fz_below(&t.rng, 100);
 		size_t len = kind < 2 ? build_link(&t) : kind < 50 ? build_valid(&t) : build_random(&t);
 

@@ -19,6 +19,7 @@ export PATH=$NS_BIN:$NS_TBIN:$NS_BBIN:$PATH
 ksft_skip=4
 ns_passed=0
 ns_failed=0
+ns_skipped=0
 ns_count=0
 ns_cleanups=()
 
@@ -28,10 +29,13 @@ ns_plan() {
 	echo "1..$1"
 }
 
-# ns_result NAME STATUS: STATUS 0 is a pass.
+# ns_result NAME STATUS: STATUS 0 is a pass, $ksft_skip a skip.
 ns_result() {
 	ns_count=$((ns_count + 1))
-	if [ "$2" -eq 0 ]; then
+	if [ "$2" -eq "$ksft_skip" ]; then
+		ns_skipped=$((ns_skipped + 1))
+		echo "ok $ns_count $1"
+	elif [ "$2" -eq 0 ]; then
 		ns_passed=$((ns_passed + 1))
 		echo "ok $ns_count $1"
 	else
@@ -54,7 +58,11 @@ ns_diag() { echo "# $*"; }
 # ns_indent: nest a KTAP program's output as a subtest.
 ns_indent() { sed 's/^/    /'; }
 
+# ns_skip NAME REASON: KTAP's "ok N NAME # SKIP REASON", neither pass nor fail.
+ns_skip() { ns_result "$1 # SKIP $2" "$ksft_skip"; }
+
 ns_done() {
+	[ "$ns_skipped" -eq 0 ] || echo "# $ns_skipped skipped"
 	echo "# $ns_passed passed, $ns_failed failed"
 	[ "$ns_failed" -eq 0 ]
 	exit $?
