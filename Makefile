@@ -110,6 +110,9 @@ $(B)/tests/%: tests/host/%.c $(LIB_SRCS) $(wildcard userlib/*.h) uapi/linux/nets
 $(B)/tests/%: $(B)/tests/guest/%.o $(LIB_A)
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread
 
+# faultloop's delete rounds speak raw rtnetlink and genetlink.
+$(B)/tests/faultloop: $(B)/tests/guest/nlreq.o
+
 $(B)/tests/host/%.o $(B)/tests/guest/%.o: NS_CFLAGS += -Itests/host
 
 $(FUZZ): $(wildcard tests/fuzz/*.c tests/fuzz/*.h) uapi/linux/netslice.h uapi/linux/netslice_netlink.h

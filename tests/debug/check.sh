@@ -37,10 +37,10 @@ tests=${NETSLICE_DEBUG_TESTS:-test_fuzz.sh test_faults.sh test_failslab.sh test_
 [ "$tests" = all ] && tests=$(cd tests/guest && ls test_*.sh)
 if [ "${NETSLICE_DEBUG_SMOKE:-0}" = 1 ]; then
 	tests=${NETSLICE_DEBUG_TESTS:-test_fuzz.sh test_failslab.sh test_perms.sh}
-	sizes=(NETSLICE_FAILSLAB_ROUNDS=20)
+	sizes=(NETSLICE_FAILSLAB_ROUNDS=20 NETSLICE_TIMEOUT_SCALE=5)
 else
 	sizes=(NETSLICE_FUZZ_OPS=1000000 NETSLICE_FUZZ_NL=100000 NETSLICE_FAULT_KILLS=1000
-	       NETSLICE_FAULT_REPEATS=100 NETSLICE_FAILSLAB_ROUNDS=100)
+	       NETSLICE_FAULT_REPEATS=100 NETSLICE_FAILSLAB_ROUNDS=100 NETSLICE_TIMEOUT_SCALE=5)
 fi
 
 log=$top/build/logs/check-debug.log

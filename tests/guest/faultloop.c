@@ -12,6 +12,12 @@
  *	Each round loads MODULE with PARAMS, runs such a forwarder until it
  *	moves packets, kills it and unloads the module, under traffic.
  *
+ *   faultloop delete ROUNDS
+ *	With the module loaded, each round creates a veth pair, attaches one
+ *	end, sends frames into the other until the attached end has received
+ *	some (a forwarder child reads and writes back), then deletes the pair
+ *	under that traffic.
+ *
  *   faultloop hold SECONDS
  *	Reads every slice with "auto" slicing for SECONDS and never writes a
  *	handle back, so the payload stores fill up; prints what it read.
@@ -32,7 +38,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
+#include <linux/genetlink.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <linux/netslice.h>
+#include <linux/netslice_netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/veth.h>
+#include <net/if.h>
+#include <sys/socket.h>
+
+#include "nlreq.h"
 
 #define BATCH	64
 #define MAX_FDS	NETSLICE_MAX_SLICES
@@ -159,6 +176,159 @@ static int kill_one(int round)
 	return 0;
 }
 
+/* The veth pair fdel0 (attached) / fdel1 (traffic enters). */
+static int pair_add(int rtnl)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	struct nlreq req;
+	size_t info, data, peer;
+
+	nlreq_init(&req, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifi, sizeof(ifi));
+	nlreq_put(&req, IFLA_IFNAME, "fdel0", sizeof("fdel0"));
+	info = nlreq_nest(&req, IFLA_LINKINFO);
+	nlreq_put(&req, IFLA_INFO_KIND, "veth", sizeof("veth"));
+	data = nlreq_nest(&req, IFLA_INFO_DATA);
+	peer = nlreq_nest(&req, VETH_INFO_PEER);
+	nlreq_append(&req, &ifi, sizeof(ifi));
+	nlreq_put(&req, IFLA_IFNAME, "fdel1", sizeof("fdel1"));
+	nlreq_end(&req, peer);
+	nlreq_end(&req, data);
+	nlreq_end(&req, info);
+	return nlreq_talk(rtnl, &req);
+}
+
+/* Up (a veth cannot be created up: its peer does not exist yet) or deleted. */
+static int link_set(int rtnl, unsigned int ifindex, bool del)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = (int)ifindex,
+				 .ifi_flags = IFF_UP, .ifi_change = IFF_UP };
+	struct nlreq req;
+
+	nlreq_init(&req, del ? RTM_DELLINK : RTM_NEWLINK, 0, &ifi, sizeof(ifi));
+	return nlreq_talk(rtnl, &req);
+}
+
+/* NETSLICE_CMD_LINK_ATTACH or _DETACH of @ifindex: 0 or -errno. */
+static int link_cmd(int genl, uint16_t family, uint8_t cmd, unsigned int ifindex)
+{
+	struct genlmsghdr gh = { .cmd = cmd, .version = NETSLICE_FAMILY_VERSION };
+	uint32_t idx = ifindex;
+	struct nlreq req;
+
+	nlreq_init(&req, family, 0, &gh, sizeof(gh));
+	nlreq_put(&req, NETSLICE_A_LINK_IFINDEX, &idx, sizeof(idx));
+	return nlreq_talk(genl, &req);
+}
+
+/* The child: frames into @ifindex until it disappears. */
+static void feed(unsigned int ifindex)
+{
+	struct sockaddr_ll to = { .sll_family = AF_PACKET, .sll_ifindex = (int)ifindex,
+				  .sll_halen = ETH_ALEN };
+	unsigned char frame[128] = { 0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02,
+				     0x88, 0xb5 };	/* local experimental EtherType */
+	int fd = socket(AF_PACKET, SOCK_RAW, 0);
+
+	if (fd < 0)
+		_exit(1);
+	while (sendto(fd, frame, sizeof(frame), 0, (struct sockaddr *)&to, sizeof(to)) >= 0 ||
+	       errno == ENOBUFS)
+		;
+	_exit(0);
+}
+
+static unsigned long rx_packets(const char *ifname)
+{
+	char path[96];
+	unsigned long n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/rx_packets", ifname);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%lu", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	return n;
+}
+
+static int delete_one(int rtnl, int genl, uint16_t family, int round)
+{
+	unsigned int attached, peer;
+	long deadline;
+	pid_t feeder;
+	int err;
+
+	err = pair_add(rtnl);
+	attached = if_nametoindex("fdel0");
+	peer = if_nametoindex("fdel1");
+	if (!err && attached && peer)
+		err = link_set(rtnl, attached, false) ?: link_set(rtnl, peer, false);
+	if (err || !attached || !peer) {
+		fprintf(stderr, "faultloop: round %d: veth pair: %s\n", round, strerror(-err));
+		return -1;
+	}
+	err = link_cmd(genl, family, NETSLICE_CMD_LINK_ATTACH, attached);
+	if (err) {
+		fprintf(stderr, "faultloop: round %d: attach: %s\n", round, strerror(-err));
+		link_set(rtnl, attached, true);
+		return -1;
+	}
+	feeder = fork();
+	if (feeder < 0)
+		return -1;
+	if (!feeder)
+		feed(peer);
+	deadline = now_ms() + 10000;
+	while (rx_packets("fdel0") < 100 && now_ms() < deadline)
+		usleep(1000);
+	if (rx_packets("fdel0") < 100)
+		fprintf(stderr, "faultloop: round %d: no traffic in 10 s\n", round);
+	else
+		err = link_set(rtnl, attached, true);
+	if (err)
+		fprintf(stderr, "faultloop: round %d: delete: %s\n", round, strerror(-err));
+	kill(feeder, SIGKILL);
+	waitpid(feeder, NULL, 0);
+	if (err || rx_packets("fdel0") >= 100)
+		return -1;
+	/* The module let go of it with the device (the test counts the log lines). */
+	err = link_cmd(genl, family, NETSLICE_CMD_LINK_DETACH, attached);
+	if (err != -ENODEV) {
+		fprintf(stderr, "faultloop: round %d: detach after delete: %s\n", round,
+			strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+static int delete_rounds(int rounds)
+{
+	int rtnl = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	int genl = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	uint16_t family = genl < 0 ? 0 : nlreq_genl_family(genl, NETSLICE_FAMILY_NAME);
+	pid_t fwd;
+	int i;
+
+	if (rtnl < 0 || !family) {
+		fprintf(stderr, "faultloop: no netlink or no \"%s\" family\n", NETSLICE_FAMILY_NAME);
+		return 1;
+	}
+	fwd = fork();
+	if (fwd < 0)
+		return 1;
+	if (!fwd)
+		forward();
+	for (i = 0; i < rounds; i++)
+		if (delete_one(rtnl, genl, family, i))
+			break;
+	kill(fwd, SIGKILL);
+	waitpid(fwd, NULL, 0);
+	printf("faultloop: %d rounds, %lu packets moved\n", i, *moved);
+	return i == rounds ? 0 : 1;
+}
+
 static int load(const char *path, const char *params)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -207,8 +377,10 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "hold"))
 		return hold(atoi(argv[2]));
-	if (argc < 3 || (strcmp(argv[1], "kill") && (strcmp(argv[1], "rmmod") || argc < 4))) {
-		fprintf(stderr, "usage: faultloop kill ROUNDS | rmmod ROUNDS MODULE [PARAMS] | hold SECONDS\n");
+	if (argc < 3 || (strcmp(argv[1], "kill") && strcmp(argv[1], "delete") &&
+			 (strcmp(argv[1], "rmmod") || argc < 4))) {
+		fprintf(stderr, "usage: faultloop kill ROUNDS | rmmod ROUNDS MODULE [PARAMS] |\n"
+				"                 delete ROUNDS | hold SECONDS\n");
 		return 2;
 	}
 	unload = !strcmp(argv[1], "rmmod");
@@ -216,6 +388,8 @@ int main(int argc, char **argv)
 		     -1, 0);
 	if (moved == MAP_FAILED)
 		return 1;
+	if (!strcmp(argv[1], "delete"))
+		return delete_rounds(rounds);
 	for (i = 0; i < rounds; i++) {
 		if (unload && load(argv[3], argc > 4 ? argv[4] : "")) {
 			fprintf(stderr, "faultloop: round %d: load: %s\n", i, strerror(errno));

@@ -85,8 +85,10 @@ ns_run_cleanups() {
 trap ns_run_cleanups EXIT
 
 # ns_busywait TIMEOUT_MS COMMAND...: poll COMMAND until it succeeds.
+# NETSLICE_TIMEOUT_SCALE multiplies every timeout (the sanitizer kernel
+# runs the same work several times slower).
 ns_busywait() {
-	local timeout_ms=$1 start
+	local timeout_ms=$(($1 * ${NETSLICE_TIMEOUT_SCALE:-1})) start
 	shift
 	start=$(date +%s%3N)
 	until "$@"; do

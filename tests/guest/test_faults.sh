@@ -107,25 +107,16 @@ ns_check "load, forward, rmmod under traffic: $REPEATS rounds" rmmod_rounds
 ns_run_cleanups
 
 # Each round: a fresh veth pair attached, traffic into it and a forwarder
-# reading, then the attached end deleted.
+# reading, then the attached end deleted; every deletion detaches.
 delete_rounds() {
-	local i
+	local detached
 	ns_load slices=2 || return 1
-	ns_start_fwd -b 64 || return 1
-	for ((i = 0; i < REPEATS; i++)); do
-		ip link add fdel0 type veth peer name fdel1 &&
-			ip link set fdel0 up && ip link set fdel1 up || return 1
-		netslicectl link attach dev fdel0 >/dev/null || return 1
-		nstraffic send fdel1 02:00:00:00:00:01 100000000 >/dev/null 2>&1 &
-		local tpid=$!
-		# Frames arriving (no program started per poll: they are slow here).
-		ns_busywait 10000 eval '[ "$(</sys/class/net/fdel0/statistics/rx_packets)" -gt 100 ]' ||
-			{ ns_diag "round $i: no traffic"; kill "$tpid"; return 1; }
-		ip link del fdel0 || return 1
-		wait "$tpid" 2>/dev/null
-		netslicectl -j link show | grep -q fdel0 && { ns_diag "round $i: still attached"; return 1; }
-	done
-	ns_stop_fwd >/dev/null
+	ns_dmesg_mark
+	faultloop delete "$REPEATS" | sed 's/^/# /'
+	[ "${PIPESTATUS[0]}" -eq 0 ] || return 1
+	detached=$(ns_dmesg_since | grep -c "detached fdel0")
+	[ "$detached" -eq "$REPEATS" ] || { ns_diag "$detached detach messages"; return 1; }
+	! netslicectl -j link show | grep -q fdel
 }
 ns_check "an attached interface deleted under traffic: $REPEATS rounds" delete_rounds
 ns_run_cleanups
