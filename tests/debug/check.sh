@@ -26,6 +26,11 @@ dk=$(tools/debug-kernel.sh) || fail "the sanitizer kernel did not build"
 echo "check-debug: kernel $(cat "$dk/release") ready after $((SECONDS - start)) s"
 ko=$(NETSLICE_KUNIT=1 tools/kbuild.sh "$dk/build") || fail "module build (W=1) failed"
 make -s all test-bins >/dev/null || fail "user-space build failed"
+# The guest hides the cache (its /root is a tmpfs): the lists of built-in
+# modules, which depmod needs, go in beside the module.
+builtin=$top/build/debug-kernel
+mkdir -p "$builtin" && cp "$dk/build/modules.builtin" "$dk/build/modules.builtin.modinfo" "$builtin/" ||
+	fail "the kernel build has no modules.builtin"
 
 # Under emulation every program started costs seconds on this kernel
 # (about 2 s per exec, against a tenth of that on Debian's kernels), so
@@ -47,7 +52,7 @@ log=$top/build/logs/check-debug.log
 mkdir -p "$(dirname "$log")"
 # shellcheck disable=SC2086
 env "${sizes[@]}" NETSLICE_KO="$ko" NETSLICE_KUNIT_KO="$(dirname "$ko")/netslice_kunit.ko" \
-	NETSLICE_KDIR="$dk/build" NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-4500} \
+	NETSLICE_BUILTIN="$builtin" NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-4500} \
 	tests/vm/run --kernel "$dk/bzImage" --memory 3G --init minimal -- tests/debug/guest.sh $tests 2>&1 |
 	tee "$log"
 rc=${PIPESTATUS[0]}

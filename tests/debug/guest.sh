@@ -9,14 +9,16 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 rel=$(uname -r)
-: "${NETSLICE_KO:?}" "${NETSLICE_KUNIT_KO:?}" "${NETSLICE_KDIR:?}"
+: "${NETSLICE_KO:?}" "${NETSLICE_KUNIT_KO:?}" "${NETSLICE_BUILTIN:?}"
 
 # Everything the tests use is built in; modprobe must know that.
-mkdir -p "/lib/modules/$rel"
-cp "$NETSLICE_KDIR"/modules.builtin "$NETSLICE_KDIR"/modules.builtin.modinfo "/lib/modules/$rel/"
-depmod "$rel"
-
 passed=0 failed=0
+mkdir -p "/lib/modules/$rel"
+if ! cp "$NETSLICE_BUILTIN"/modules.builtin "$NETSLICE_BUILTIN"/modules.builtin.modinfo \
+	"/lib/modules/$rel/" || ! depmod "$rel"; then
+	echo "# modprobe cannot know the built-in modules"
+	failed=1
+fi
 
 # KUnit: the suites run when the module loads; debugfs has their KTAP.
 kunit() {

@@ -18,6 +18,13 @@
  *	some (a forwarder child reads and writes back), then deletes the pair
  *	under that traffic.
  *
+ *   faultloop failopen PATH
+ *	For N = 1, 2, ...: opens PATH with this thread's N-th allocation
+ *	failing (/proc/thread-self/fail-nth, any allocation: the module's
+ *	open allocates nothing itself, the VFS around it does), until an open
+ *	goes through without reaching its N-th. Every failed open must have
+ *	been an injected failure.
+ *
  *   faultloop hold SECONDS
  *	Reads every slice with "auto" slicing for SECONDS and never writes a
  *	handle back, so the payload stores fill up; prints what it read.
@@ -329,6 +336,45 @@ static int delete_rounds(int rounds)
 	return i == rounds ? 0 : 1;
 }
 
+static int failopen(const char *path)
+{
+	int nth = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	int n, refused = 0;
+
+	if (nth < 0) {
+		perror("faultloop: fail-nth");
+		return 1;
+	}
+	for (n = 1; n < 1000; n++) {
+		char arm[16], left[16] = "";
+		int fd, err;
+
+		snprintf(arm, sizeof(arm), "%d", n);
+		if (pwrite(nth, arm, strlen(arm), 0) < 0)
+			return 1;
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		err = errno;
+		/* Reading and rearming through the open file allocates nothing. */
+		if (pread(nth, left, sizeof(left) - 1, 0) < 0 || pwrite(nth, "0", 1, 0) < 0)
+			return 1;
+		if (fd >= 0)
+			close(fd);
+		if (atoi(left)) {
+			/* The open needed fewer than n allocations. */
+			printf("faultloop: open refused at each of its first %d allocations "
+			       "(%d failed), then opened\n", n - 1, refused);
+			return fd >= 0 && refused ? 0 : 1;
+		}
+		if (fd < 0 && err != ENOMEM) {
+			fprintf(stderr, "faultloop: allocation %d failing: open: %s\n", n,
+				strerror(err));
+			return 1;
+		}
+		refused += fd < 0;
+	}
+	return 1;
+}
+
 static int load(const char *path, const char *params)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -377,10 +423,12 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "hold"))
 		return hold(atoi(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "failopen"))
+		return failopen(argv[2]);
 	if (argc < 3 || (strcmp(argv[1], "kill") && strcmp(argv[1], "delete") &&
 			 (strcmp(argv[1], "rmmod") || argc < 4))) {
 		fprintf(stderr, "usage: faultloop kill ROUNDS | rmmod ROUNDS MODULE [PARAMS] |\n"
-				"                 delete ROUNDS | hold SECONDS\n");
+				"                 delete ROUNDS | hold SECONDS | failopen PATH\n");
 		return 2;
 	}
 	unload = !strcmp(argv[1], "rmmod");
