@@ -126,6 +126,12 @@ rx_handler_result_t ns_rx_handler(struct sk_buff **pskb)
 	skb = skb_share_check(skb, GFP_ATOMIC);
 	if (unlikely(!skb))
 		goto err_count;
+	/*
+	 * The frame is the slice's now, as a socket's on receive: a local
+	 * sender (veth in this namespace) must not have its send buffer held
+	 * while the frame waits in the ring or the store.
+	 */
+	skb_orphan(skb);
 
 	/* Readers get the frame from its link-layer header on. */
 	skb_push(skb, skb->data - skb_mac_header(skb));

@@ -88,8 +88,11 @@ void *fz_traffic_thread(void *arg)
 			};
 			size_t len = build_frame(&r, frame);
 
-			/* A feed may be down or gone (the runner moves them): no matter. */
-			if (sendto(fz.pkt_sock, frame, len, 0, (struct sockaddr *)&to,
+			/*
+			 * A feed may be down or gone (the runner moves them): no
+			 * matter. Never block: the thread must see fz.stop.
+			 */
+			if (sendto(fz.pkt_sock, frame, len, MSG_DONTWAIT, (struct sockaddr *)&to,
 				   sizeof(to)) == (ssize_t)len)
 				atomic_fetch_add(&fz.frames_sent, 1);
 		}
