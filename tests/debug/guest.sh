@@ -14,6 +14,7 @@ rel=$(uname -r)
 # Everything the tests use is built in; modprobe must know that.
 passed=0 failed=0
 mkdir -p "/lib/modules/$rel"
+: >"/lib/modules/$rel/modules.order"
 if ! cp "$NETSLICE_BUILTIN"/modules.builtin "$NETSLICE_BUILTIN"/modules.builtin.modinfo \
 	"/lib/modules/$rel/" || ! depmod "$rel"; then
 	echo "# modprobe cannot know the built-in modules"
