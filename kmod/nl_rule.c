@@ -187,7 +187,8 @@ static int ns_nl_rules(struct genl_info *info, enum ns_rule_op op)
 		NL_SET_ERR_ATTR_MISS(info->extack, NULL, NETSLICE_A_RULES_RULE);
 		return -EINVAL;
 	}
-	undo = kvcalloc(n, sizeof(*undo), GFP_KERNEL);
+	/* Sized by the request: its sender gets the -ENOMEM. */
+	undo = kvcalloc(n, sizeof(*undo), GFP_KERNEL | __GFP_NOWARN);
 	if (!undo)
 		return -ENOMEM;
 

@@ -87,13 +87,14 @@ static int ns_slice_init(struct ns_slice *slice, unsigned int id, unsigned int r
 		return -ENOMEM;
 	if (!zalloc_cpumask_var(&slice->user_cpus, GFP_KERNEL))
 		goto err_free_kernel_cpus;
-	slice->stats = alloc_percpu(struct ns_stats);
+	/* A failure is reported by the caller, naming the slice. */
+	slice->stats = alloc_percpu_gfp(struct ns_stats, GFP_KERNEL | __GFP_NOWARN);
 	if (!slice->stats)
 		goto err_free_user_cpus;
-	err = ptr_ring_init(&slice->rx_ring, ring_size, GFP_KERNEL);
+	err = ptr_ring_init(&slice->rx_ring, ring_size, GFP_KERNEL | __GFP_NOWARN);
 	if (err)
 		goto err_free_stats;
-	err = ptr_ring_init(&slice->trim_ring, ring_size, GFP_KERNEL);
+	err = ptr_ring_init(&slice->trim_ring, ring_size, GFP_KERNEL | __GFP_NOWARN);
 	if (err)
 		goto err_cleanup_rx_ring;
 	err = ns_store_init(&slice->store, id, ns_store_size, ns_store_timeout_ms);

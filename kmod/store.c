@@ -122,7 +122,8 @@ int ns_store_init(struct ns_store *st, unsigned int slice_id, unsigned int capac
 
 	if (!capacity || capacity > NS_STORE_MAX_SIZE)
 		return -EINVAL;
-	st->slots = kvcalloc(capacity, sizeof(*st->slots), GFP_KERNEL);
+	/* Sized by a module parameter; a failure is reported by the caller. */
+	st->slots = kvcalloc(capacity, sizeof(*st->slots), GFP_KERNEL | __GFP_NOWARN);
 	if (!st->slots)
 		return -ENOMEM;
 	spin_lock_init(&st->lock);

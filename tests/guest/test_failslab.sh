@@ -142,7 +142,7 @@ opens() {
 	local rc=${PIPESTATUS[0]}
 	fi_disarm >/dev/null
 	# Nothing half-open holds the slice.
-	netslicectl -j slice show 1 | grep -q '"readers": 0' || { ns_diag "readers left"; return 1; }
+	netslicectl -j slice show 1 | grep -q '"readers":0[,}]' || { ns_diag "readers left"; return 1; }
 	[ "$rc" -eq 0 ]
 }
 ns_check "open with its N-th allocation failing, for every N: refused or opened, no reader left" opens
