@@ -361,8 +361,9 @@ static int failopen(const char *path)
 			close(fd);
 		if (atoi(left)) {
 			/* The open needed fewer than n allocations. */
-			printf("faultloop: open refused at each of its first %d allocations "
-			       "(%d failed), then opened\n", n - 1, refused);
+			printf("faultloop: open makes %d allocations; failing each in turn, "
+			       "%d opens were refused (ENOMEM), the rest went through\n",
+			       n - 1, refused);
 			return fd >= 0 && refused ? 0 : 1;
 		}
 		if (fd < 0 && err != ENOMEM) {

@@ -239,6 +239,20 @@ ns_stat_sum() {
 	netslice-info -s | grep -o " $1=[0-9]*" | cut -d= -f2 | awk '{s += $1} END {print s + 0}'
 }
 
+# ns_frames_accounted IFACE [quiet]: every frame IFACE received was queued
+# on a slice or counted as a drop. Says how many of each, unless "quiet"
+# and they match (for ns_busywait).
+ns_frames_accounted() {
+	local got sum
+	got=$(cat "/sys/class/net/$1/statistics/rx_packets")
+	sum=$(($(ns_stat_sum rx_packets) + $(ns_stat_sum rx_drop_ring_full) +
+	       $(ns_stat_sum rx_drop_no_reader) + $(ns_stat_sum rx_drop_error)))
+	if [ "$got" -ne "$sum" ] || [ -z "${2:-}" ]; then
+		ns_diag "$1 received $got, slices queued or dropped $sum"
+	fi
+	[ "$got" -eq "$sum" ]
+}
+
 # ns_traffic COUNT [FLOWS [rewritten]]: send COUNT frames gen -> sink; all
 # must arrive exactly once and byte-identical (or as slice_nf rewrites them).
 ns_traffic() {

@@ -14,18 +14,6 @@ ns_module_loaded && rmmod netslice
 KILLS=${NETSLICE_FAULT_KILLS:-100}
 REPEATS=${NETSLICE_FAULT_REPEATS:-10}
 
-# Frames dut0 received: each must be queued or counted as dropped.
-# With "quiet", says nothing unless they match.
-frames_accounted() {
-	local got sum
-	got=$(cat /sys/class/net/dut0/statistics/rx_packets)
-	sum=$(($(ns_stat_sum rx_packets) + $(ns_stat_sum rx_drop_ring_full) +
-	       $(ns_stat_sum rx_drop_no_reader) + $(ns_stat_sum rx_drop_error)))
-	[ "$got" -eq "$sum" ] || [ -z "${1:-}" ] &&
-		ns_diag "dut0 received $got, slices queued or dropped $sum"
-	[ "$got" -eq "$sum" ]
-}
-
 # Background traffic gen -> sink until stop_traffic or cleanup.
 start_traffic() {
 	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 100000000 >/dev/null &
@@ -51,7 +39,7 @@ kill_forwarder() {
 	[ "${PIPESTATUS[0]}" -eq 0 ] || return 1
 	stop_traffic
 	# Frames still in the veth backlog are counted by dut0 first.
-	ns_busywait 5000 frames_accounted quiet || frames_accounted
+	ns_busywait 5000 ns_frames_accounted dut0 quiet || ns_frames_accounted dut0
 }
 ns_check "forwarder SIGKILLed mid-batch $KILLS times under traffic" kill_forwarder
 ns_run_cleanups
@@ -149,7 +137,7 @@ time.sleep(3600)' >"${TMPDIR:-/tmp}/hog.$$" 2>&1 &
 	stop_traffic
 	kill "$hog" && wait "$hog" 2>/dev/null
 	rm -f "${TMPDIR:-/tmp}/hog.$$"
-	ns_busywait 5000 frames_accounted quiet || frames_accounted || return 1
+	ns_busywait 5000 ns_frames_accounted dut0 quiet || ns_frames_accounted dut0 || return 1
 	[ "$(ns_stat_sum store_used)" -eq 0 ] && [ "$(ns_stat_sum store_closed)" -gt 0 ]
 }
 ns_check "memory pressure with full payload stores: frames accounted, stores emptied on close" memory_pressure
