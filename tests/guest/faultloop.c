@@ -20,10 +20,14 @@
  *
  *   faultloop failopen PATH
  *	For N = 1, 2, ...: opens PATH with this thread's N-th allocation
- *	failing (/proc/thread-self/fail-nth, any allocation: the module's
- *	open allocates nothing itself, the VFS around it does), until an open
- *	goes through without reaching its N-th. Every failed open must have
- *	been an injected failure.
+ *	failing (/proc/thread-self/fail-nth), until an open goes through
+ *	without reaching its N-th. Every failed open must have been an
+ *	injected failure.
+ *   faultloop failload MODULE PARAMS NODES [STEP]
+ *	The same sweep over loading MODULE with PARAMS, N = 1, 1 + STEP,
+ *	1 + 2 * STEP, ... (a short run's sample): each load is refused
+ *	with ENOMEM leaving no module and no node behind, or (an allocation
+ *	whose failure has a fallback) loads with NODES nodes and unloads.
  *
  *   faultloop hold SECONDS
  *	Reads every slice with "auto" slicing for SECONDS and never writes a
@@ -336,46 +340,6 @@ static int delete_rounds(int rounds)
 	return i == rounds ? 0 : 1;
 }
 
-static int failopen(const char *path)
-{
-	int nth = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
-	int n, refused = 0;
-
-	if (nth < 0) {
-		perror("faultloop: fail-nth");
-		return 1;
-	}
-	for (n = 1; n < 1000; n++) {
-		char arm[16], left[16] = "";
-		int fd, err;
-
-		snprintf(arm, sizeof(arm), "%d", n);
-		if (pwrite(nth, arm, strlen(arm), 0) < 0)
-			return 1;
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		err = errno;
-		/* Reading and rearming through the open file allocates nothing. */
-		if (pread(nth, left, sizeof(left) - 1, 0) < 0 || pwrite(nth, "0", 1, 0) < 0)
-			return 1;
-		if (fd >= 0)
-			close(fd);
-		if (atoi(left)) {
-			/* The open needed fewer than n allocations. */
-			printf("faultloop: open makes %d allocations; failing each in turn, "
-			       "%d opens were refused (ENOMEM), the rest went through\n",
-			       n - 1, refused);
-			return fd >= 0 && refused ? 0 : 1;
-		}
-		if (fd < 0 && err != ENOMEM) {
-			fprintf(stderr, "faultloop: allocation %d failing: open: %s\n", n,
-				strerror(err));
-			return 1;
-		}
-		refused += fd < 0;
-	}
-	return 1;
-}
-
 static int load(const char *path, const char *params)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -387,6 +351,119 @@ static int load(const char *path, const char *params)
 	close(fd);
 	return ret;
 }
+
+/*
+ * One operation of the fail-nth sweep: attempt() returns >= 0 when it went
+ * through, -errno when refused; settle() undoes a success and checks the
+ * state the attempt left (0: as it should be).
+ */
+struct sweep_op {
+	const char *what;
+	int (*attempt)(char **args);
+	int (*settle)(int ret, char **args);
+};
+
+static int open_attempt(char **args)
+{
+	int fd = open(args[0], O_RDWR | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static int open_settle(int fd, char **args)
+{
+	(void)args;
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+static int load_attempt(char **args)
+{
+	return load(args[0], args[1]) ? -errno : 0;
+}
+
+/* Loaded: with args[2] nodes, and it unloads. Refused: nothing left. */
+static int load_settle(int ret, char **args)
+{
+	char path[64];
+	int nodes = 0;
+
+	for (int i = 0; i < MAX_FDS; i++) {
+		snprintf(path, sizeof(path), "/dev/netslice-%d", i);
+		nodes += !access(path, F_OK);
+	}
+	if (ret >= 0 && nodes != atoi(args[2])) {
+		fprintf(stderr, "faultloop: loaded with %d nodes, not %s\n", nodes, args[2]);
+		return 1;
+	}
+	if (ret >= 0 && syscall(SYS_delete_module, "netslice", O_NONBLOCK)) {
+		perror("faultloop: unload");
+		return 1;
+	}
+	if (ret < 0 && (nodes || !access("/sys/module/netslice", F_OK) ||
+			!access("/sys/class/netslice", F_OK))) {
+		fprintf(stderr, "faultloop: a refused load left the module or %d nodes\n", nodes);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * For N = 1, 2, ...: attempt the operation with this thread's N-th
+ * allocation failing (/proc/thread-self/fail-nth; which allocations count
+ * is the fault attributes' stack filter), until an attempt goes through
+ * without reaching its N-th; N grows by @step. Every refusal must be an
+ * injected ENOMEM.
+ */
+static int fail_sweep(const struct sweep_op *op, char **args, int step)
+{
+	int nth = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	int n, refused = 0, absorbed = 0;
+
+	if (nth < 0) {
+		perror("faultloop: fail-nth");
+		return 1;
+	}
+	for (n = 1; n < 10000; n += step) {
+		char arm[16], left[16] = "";
+		int ret;
+
+		snprintf(arm, sizeof(arm), "%d", n);
+		if (pwrite(nth, arm, strlen(arm), 0) < 0)
+			return 1;
+		ret = op->attempt(args);
+		/* Reading and rearming through the open file allocates nothing. */
+		if (pread(nth, left, sizeof(left) - 1, 0) < 0 || pwrite(nth, "0", 1, 0) < 0)
+			return 1;
+		if (op->settle(ret, args))
+			return 1;
+		if (atoi(left)) {
+			/* The operation needed fewer than n allocations. */
+			if (step > 1)
+				printf("faultloop: %s makes fewer than %d allocations; failing "
+				       "one in %d in turn,", op->what, n, step);
+			else
+				printf("faultloop: %s makes %d allocations; failing each in turn,",
+				       op->what, n - 1);
+			printf(" %d were refused (ENOMEM), %d went through anyway, then it went "
+			       "through unharmed\n", refused, absorbed);
+			return ret >= 0 && refused ? 0 : 1;
+		}
+		if (ret < 0 && ret != -ENOMEM) {
+			fprintf(stderr, "faultloop: allocation %d failing: %s: %s\n", n,
+				op->what, strerror(-ret));
+			return 1;
+		}
+		refused += ret < 0;
+		absorbed += ret >= 0;
+	}
+	fprintf(stderr, "faultloop: %s still reaches its %d-th allocation\n", op->what, n);
+	return 1;
+}
+
+static const struct sweep_op sweep_open = { "open", open_attempt, open_settle };
+static const struct sweep_op sweep_load = { "load", load_attempt, load_settle };
 
 /* Read without writing back: parked payloads pile up until the store is full. */
 static int hold(int seconds)
@@ -425,11 +502,15 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "hold"))
 		return hold(atoi(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "failopen"))
-		return failopen(argv[2]);
+		return fail_sweep(&sweep_open, argv + 2, 1);
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "failload"))
+		return fail_sweep(&sweep_load, argv + 2, argc == 6 && atoi(argv[5]) > 1 ?
+				  atoi(argv[5]) : 1);
 	if (argc < 3 || (strcmp(argv[1], "kill") && strcmp(argv[1], "delete") &&
 			 (strcmp(argv[1], "rmmod") || argc < 4))) {
 		fprintf(stderr, "usage: faultloop kill ROUNDS | rmmod ROUNDS MODULE [PARAMS] |\n"
-				"                 delete ROUNDS | hold SECONDS | failopen PATH\n");
+				"                 delete ROUNDS | hold SECONDS | failopen PATH |\n"
+				"                 failload MODULE PARAMS NODES [STEP]\n");
 		return 2;
 	}
 	unload = !strcmp(argv[1], "rmmod");
