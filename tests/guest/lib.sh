@@ -84,11 +84,14 @@ ns_run_cleanups() {
 }
 trap ns_run_cleanups EXIT
 
+# ns_scaled MS: MS times NETSLICE_TIMEOUT_SCALE, which multiplies every
+# timeout (the sanitizer kernel runs the same work several times slower).
+ns_scaled() { echo $(($1 * ${NETSLICE_TIMEOUT_SCALE:-1})); }
+
 # ns_busywait TIMEOUT_MS COMMAND...: poll COMMAND until it succeeds.
-# NETSLICE_TIMEOUT_SCALE multiplies every timeout (the sanitizer kernel
-# runs the same work several times slower).
 ns_busywait() {
-	local timeout_ms=$(($1 * ${NETSLICE_TIMEOUT_SCALE:-1})) start
+	local timeout_ms start
+	timeout_ms=$(ns_scaled "$1")
 	shift
 	start=$(date +%s%3N)
 	until "$@"; do
@@ -211,10 +214,10 @@ ns_tcp_stream() {
 	local dst=$1 bytes=$2 ready rpid
 	ip netns exec "$gen" ethtool -K gen0 tso on gso on tx on >/dev/null || return 1
 	ready=$(mktemp -u)
-	ip netns exec "$sink" timeout 120 nstraffic tcp-recv 5001 "$bytes" "$ready" >"$ready.out" &
+	ip netns exec "$sink" timeout $(($(ns_scaled 120000) / 1000)) nstraffic tcp-recv 5001 "$bytes" "$ready" >"$ready.out" &
 	rpid=$!
 	ns_busywait 5000 test -e "$ready" || return 1
-	ip netns exec "$gen" timeout 120 nstraffic tcp-send "$dst" 5001 "$bytes" || return 1
+	ip netns exec "$gen" timeout $(($(ns_scaled 120000) / 1000)) nstraffic tcp-send "$dst" 5001 "$bytes" || return 1
 	wait "$rpid" || { sed 's/^/# sink: /' "$ready.out"; return 1; }
 	sed 's/^/# sink: /' "$ready.out"
 	rm -f "$ready" "$ready.out"
@@ -258,7 +261,7 @@ ns_frames_accounted() {
 ns_traffic() {
 	local count=$1 flows=${2:-64} ready rc
 	ready=$(mktemp -u)
-	ip netns exec "$sink" nstraffic recv sink0 "$count" 5000 "$ready" "${@:3}" >"$ready.out" &
+	ip netns exec "$sink" nstraffic recv sink0 "$count" "$(ns_scaled 5000)" "$ready" "${@:3}" >"$ready.out" &
 	local rpid=$!
 	ns_busywait 5000 test -e "$ready" || return 1
 	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" "$count" "$flows" >/dev/null || return 1
