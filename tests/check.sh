@@ -11,6 +11,7 @@ cd "$top" || exit 1
 . tests/vm/kernels.sh
 
 passed=0 failed=0
+failures=()
 log_dir=$top/build/logs
 mkdir -p "$log_dir"
 
@@ -41,6 +42,13 @@ part() {
 	rc=${PIPESTATUS[0]}
 	SECONDS_PART=$((SECONDS - start))
 	tally "$name" "$log" "$rc"
+	# Repeated at the end: CI shows only the tail of a long run.
+	while IFS= read -r line; do
+		failures+=("$name: $line")
+	done < <(grep -E '^[[:space:]]*not ok ' "$log")
+	if [ "$rc" -ne 0 ]; then
+		failures+=("$name: exit status $rc")
+	fi
 }
 
 if tools/lint.sh; then
@@ -48,6 +56,7 @@ if tools/lint.sh; then
 else
 	echo "check: checkpatch --strict found problems"
 	failed=$((failed + 1))
+	failures+=("checkpatch --strict found problems")
 fi
 
 part "host: libnetslice cpulist" build/tests/test_cpulist
@@ -67,11 +76,13 @@ for k in ${NETSLICE_KERNELS:-6.1 6.12}; do
 	if [ -z "$kver" ]; then
 		echo "check: no installed $k kernel (run tools/deps.sh)"
 		failed=$((failed + 1))
+		failures+=("no installed $k kernel")
 		continue
 	fi
 	if ! ko=$(tools/kbuild.sh "$kver"); then
 		echo "check: module build against $kver failed"
 		failed=$((failed + 1))
+		failures+=("module build against $kver")
 		continue
 	fi
 	echo "check: module for $kver built with W=1, no warnings"
@@ -86,5 +97,8 @@ kernels=${NETSLICE_KERNELS:-6.1 6.12}
 part "host: guest runner" tests/host/test_vm_runner.sh "${kernels%% *}"
 
 echo "check: total time ${SECONDS}s"
+for line in "${failures[@]}"; do
+	echo "check: FAILED $line"
+done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

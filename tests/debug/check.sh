@@ -62,5 +62,10 @@ f=$(sed -nE 's/.* ([0-9]+) passed, ([0-9]+) failed$/\2/p' <<<"$line")
 p=${p:-0} f=${f:-1}
 # The runner's verdict (kernel reports, kmemleak) counts as one more check.
 if [ "$rc" -eq 0 ]; then p=$((p + 1)); elif [ "$f" -eq 0 ]; then f=1; fi
+# Repeated at the end: CI shows only the tail of a long run.
+grep -E '^[[:space:]]*not ok ' "$log" | sed 's/^[[:space:]]*/check-debug: FAILED /'
+if [ "$rc" -ne 0 ]; then
+	echo "check-debug: FAILED the guest run (exit status $rc)"
+fi
 echo "check-debug: $p passed, $f failed ($((SECONDS - start)) s)"
 [ "$f" -eq 0 ]
