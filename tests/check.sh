@@ -22,6 +22,10 @@ tally() {
 	if [ -z "$line" ]; then
 		echo "check: $name printed no summary (exit $rc); see $log"
 		failed=$((failed + 1))
+		failures+=("$name: no summary line; its log ends:")
+		while IFS= read -r line; do
+			failures+=("  $line")
+		done < <(tail -n 8 "$log")
 		return
 	fi
 	p=$(sed -E 's/.* ([0-9]+) passed, ([0-9]+) failed$/\1/' <<<"$line")
@@ -98,7 +102,10 @@ part "host: guest runner" tests/host/test_vm_runner.sh "${kernels%% *}"
 
 echo "check: total time ${SECONDS}s"
 for line in "${failures[@]}"; do
-	echo "check: FAILED $line"
+	case $line in
+	"  "*) echo "check:   $line" ;;
+	*) echo "check: FAILED $line" ;;
+	esac
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
