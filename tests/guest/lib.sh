@@ -211,13 +211,14 @@ ns_addrs() {
 # address), the sender's TSO on (64 KiB segments reach the DUT whole); it
 # must arrive intact.
 ns_tcp_stream() {
-	local dst=$1 bytes=$2 ready rpid
+	local dst=$1 bytes=$2 ready rpid limit_s
+	limit_s=$(($(ns_scaled 120000) / 1000))
 	ip netns exec "$gen" ethtool -K gen0 tso on gso on tx on >/dev/null || return 1
 	ready=$(mktemp -u)
-	ip netns exec "$sink" timeout $(($(ns_scaled 120000) / 1000)) nstraffic tcp-recv 5001 "$bytes" "$ready" >"$ready.out" &
+	ip netns exec "$sink" timeout "$limit_s" nstraffic tcp-recv 5001 "$bytes" "$ready" >"$ready.out" &
 	rpid=$!
 	ns_busywait 5000 test -e "$ready" || return 1
-	ip netns exec "$gen" timeout $(($(ns_scaled 120000) / 1000)) nstraffic tcp-send "$dst" 5001 "$bytes" || return 1
+	ip netns exec "$gen" timeout "$limit_s" nstraffic tcp-send "$dst" 5001 "$bytes" || return 1
 	wait "$rpid" || { sed 's/^/# sink: /' "$ready.out"; return 1; }
 	sed 's/^/# sink: /' "$ready.out"
 	rm -f "$ready" "$ready.out"
