@@ -52,6 +52,10 @@ part() {
 	done < <(grep -E '^[[:space:]]*not ok ' "$log")
 	if [ "$rc" -ne 0 ]; then
 		failures+=("$name: exit status $rc")
+		# The guest runner's own verdict says why (a dead guest, a report).
+		while IFS= read -r line; do
+			failures+=("  $line")
+		done < <(grep -E '^run: ' "$log" | head -n 6)
 	fi
 }
 
