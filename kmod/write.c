@@ -83,6 +83,7 @@ static int ns_tx_send(struct ns_slice *slice, struct sk_buff *skb, u16 action)
 {
 	struct net_device *dev = skb->dev;
 	unsigned int len = skb->len;
+	unsigned int txqs;
 	int ret;
 
 	skb_reset_mac_header(skb);
@@ -91,9 +92,18 @@ static int ns_tx_send(struct ns_slice *slice, struct sk_buff *skb, u16 action)
 		ns_stat_inc(slice, NS_TX_HOST);
 		return 0;
 	}
+	/*
+	 * The writer holds dev, but it may be unregistering: past
+	 * NETDEV_UNREGISTER its queue count drops to 0.
+	 */
+	txqs = READ_ONCE(dev->real_num_tx_queues);
+	if (unlikely(!txqs)) {
+		kfree_skb(skb);
+		return NETSLICE_TXERR_DOWN;
+	}
 	skb_set_network_header(skb, ETH_HLEN);
 	skb->protocol = eth_hdr(skb)->h_proto;
-	ret = __dev_direct_xmit(skb, slice->id % dev->real_num_tx_queues);
+	ret = __dev_direct_xmit(skb, slice->id % txqs);
 	if (!dev_xmit_complete(ret))
 		return NS_TX_BUSY;
 	if (ret != NETDEV_TX_OK)
