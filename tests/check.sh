@@ -58,7 +58,7 @@ part() {
 		# report) if it gave one, else the end of the log.
 		while IFS= read -r line; do
 			failures+=("  $line")
-		done < <(grep -E '^run: ' "$log" | head -n 6 | grep . || tail -n 8 "$log")
+		done < <(grep -m 6 -E '^run: ' "$log" || tail -n 8 "$log")
 	fi
 }
 

@@ -70,7 +70,7 @@ if [ "$rc" -eq 0 ]; then p=$((p + 1)); elif [ "$f" -eq 0 ]; then f=1; fi
 grep -E '^[[:space:]]*not ok ' "$log" | sed 's/^[[:space:]]*/check-debug: FAILED /'
 if [ "$rc" -ne 0 ]; then
 	echo "check-debug: FAILED the guest run (exit status $rc)"
-	grep -E '^run: ' "$log" | head -n 6 | sed 's/^/check-debug:   /'
+	grep -m 6 -E '^run: ' "$log" | sed 's/^/check-debug:   /'
 fi
 echo "check-debug: $p passed, $f failed ($((SECONDS - start)) s)"
 [ "$f" -eq 0 ]
