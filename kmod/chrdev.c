@@ -36,7 +36,12 @@ static int ns_open(struct inode *inode, struct file *file)
 	if (minor >= ns_chrdev.count)
 		return -ENXIO;
 	file->private_data = &ns_chrdev.slices[minor];
-	atomic_inc(&ns_chrdev.slices[minor].open_files);
+	/*
+	 * RX checks for a reader before it queues: a packet that raced the
+	 * last close is still queued. The first open frees it, unread.
+	 */
+	if (atomic_inc_return(&ns_chrdev.slices[minor].open_files) == 1)
+		ns_slice_purge(&ns_chrdev.slices[minor], 0);
 	return stream_open(inode, file);
 }
 
@@ -45,7 +50,9 @@ static int ns_release(struct inode *inode, struct file *file)
 	struct ns_slice *slice = file->private_data;
 
 	ns_store_release(&slice->store, file);
-	atomic_dec(&slice->open_files);
+	/* Nobody will read what is queued: free it now, not at unload. */
+	if (atomic_dec_and_test(&slice->open_files))
+		ns_slice_purge(slice, 0);
 	file->private_data = NULL;
 	return 0;
 }

@@ -6,6 +6,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/idr.h>
 #include <linux/if_arp.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -20,6 +21,27 @@
 #include "slice.h"
 
 LIST_HEAD(ns_ifaces);
+
+/*
+ * Port ids: module-wide, so that an NF never depends on the network
+ * namespace it runs in (ifindexes collide across namespaces). Handed out
+ * cyclically, so a detached interface's port is not soon reused: a
+ * packet read before a detach is not sent out of whatever attached next.
+ * Changed under RTNL, looked up under RCU.
+ */
+static DEFINE_IDR(ns_ports);
+
+struct ns_iface *ns_iface_by_port_rcu(u32 port)
+{
+	return port <= INT_MAX ? idr_find(&ns_ports, port) : NULL;
+}
+
+int ns_iface_pair_ifindex_rcu(const struct ns_iface *iface)
+{
+	const struct ns_iface *pair = ns_iface_by_port_rcu(READ_ONCE(iface->pair_port));
+
+	return pair ? pair->dev->ifindex : iface->dev->ifindex;
+}
 
 /* Set under RTNL when the module unloads: nothing attaches any more. */
 static bool ns_ifaces_closed;
@@ -83,10 +105,44 @@ static const char *ns_iface_refusal(const struct net_device *dev, int *err)
 	return NULL;
 }
 
-static int ns_iface_attach_dev(struct net_device *dev, u16 slice_first, u16 slice_count,
-			       struct netlink_ext_ack *extack)
+/* A new, unlisted iface for dev with its port id; feeds nothing yet. */
+static struct ns_iface *ns_iface_create(struct net_device *dev, u16 slice_first,
+					u16 slice_count)
 {
 	struct ns_iface *iface;
+	int port;
+
+	ASSERT_RTNL();
+	iface = kzalloc(sizeof(*iface), GFP_KERNEL);
+	if (!iface)
+		return NULL;
+	port = idr_alloc_cyclic(&ns_ports, NULL, 1, 0, GFP_KERNEL);
+	if (port < 0) {
+		kfree(iface);
+		return NULL;
+	}
+	iface->dev = dev;
+	iface->port = port;
+	iface->pair_port = port;
+	iface->hashed = !ns_dev_records_rx_queue(dev);
+	iface->slice_first = slice_first;
+	iface->slice_count = slice_count;
+	return iface;
+}
+
+static void ns_iface_free(struct ns_iface *iface)
+{
+	idr_remove(&ns_ports, iface->port);
+	kfree_rcu(iface, rcu);
+}
+
+/*
+ * Start iface's RX: its packets reach slices from now on, so its pair
+ * must be set already (TX_DEFAULT must never hairpin).
+ */
+static int ns_iface_start(struct ns_iface *iface, struct netlink_ext_ack *extack)
+{
+	struct net_device *dev = iface->dev;
 	const char *why;
 	int err;
 
@@ -94,19 +150,10 @@ static int ns_iface_attach_dev(struct net_device *dev, u16 slice_first, u16 slic
 	why = ns_iface_refusal(dev, &err);
 	if (why)
 		goto err_refuse;
-
-	iface = kzalloc(sizeof(*iface), GFP_KERNEL);
-	if (!iface)
-		return -ENOMEM;
-	iface->dev = dev;
-	iface->pair_ifindex = dev->ifindex;
-	iface->hashed = !ns_dev_records_rx_queue(dev);
-	iface->slice_first = slice_first;
-	iface->slice_count = slice_count;
-
+	/* Merged frames cannot be forwarded as they are: as the bridge does. */
+	dev_disable_lro(dev);
 	err = netdev_rx_handler_register(dev, ns_rx_handler, iface);
 	if (err) {
-		kfree(iface);
 		if (err == -EBUSY)
 			why = "interface already has an rx_handler (a bridge or bond port?)";
 		else if (err == -EINVAL)
@@ -117,10 +164,11 @@ static int ns_iface_attach_dev(struct net_device *dev, u16 slice_first, u16 slic
 	}
 
 	dev_hold(dev);
+	idr_replace(&ns_ports, iface, iface->port);
 	list_add_tail_rcu(&iface->list, &ns_ifaces);
-	pr_info("attached %s (%s, slices %u-%u)\n", dev->name,
+	pr_info("attached %s as port %u (%s, slices %u-%u)\n", dev->name, iface->port,
 		iface->hashed ? "flow hash steering" : "RX queue steering",
-		slice_first, slice_first + slice_count - 1);
+		iface->slice_first, iface->slice_first + iface->slice_count - 1);
 	return 0;
 
 err_refuse:
@@ -135,22 +183,32 @@ err_refuse:
 
 static void ns_iface_detach(struct ns_iface *iface, int reason)
 {
+	struct ns_iface *other;
+
 	ASSERT_RTNL();
 	/* Waits for RX handlers in flight (synchronize_net). */
 	netdev_rx_handler_unregister(iface->dev);
 	list_del_rcu(&iface->list);
+	idr_replace(&ns_ports, NULL, iface->port);
+	/* A peer left alone sends to itself by default, not to a dead port. */
+	list_for_each_entry(other, &ns_ifaces, list)
+		if (other->pair_port == iface->port)
+			WRITE_ONCE(other->pair_port, other->port);
+	/* Its packets still queued would pin its memory until read. */
+	ns_slices_purge_port(iface->port);
 	if (reason != NS_DETACH_SILENT)
 		ns_nl_link_notify(iface, NETSLICE_CMD_LINK_DETACH_NTF, reason);
 	pr_info("detached %s\n", iface->dev->name);
 	dev_put(iface->dev);
-	kfree_rcu(iface, rcu);
+	ns_iface_free(iface);
 }
 
 int ns_iface_attach_pair(struct net_device *dev, struct net_device *pair, u16 slice_first,
 			 u16 slice_count, struct netlink_ext_ack *extack,
 			 struct net_device **culprit)
 {
-	struct ns_iface *a, *b;
+	struct ns_iface *a, *b = NULL;
+	const char *why;
 	int err;
 
 	ASSERT_RTNL();
@@ -161,34 +219,49 @@ int ns_iface_attach_pair(struct net_device *dev, struct net_device *pair, u16 sl
 	}
 	if (pair) {
 		/* Refuse before anything is attached: a failure changes nothing. */
-		const char *why = ns_iface_refusal(pair, &err);
-
+		why = ns_iface_refusal(pair, &err);
 		if (why) {
 			ns_iface_ack(extack, why);
 			return err;
 		}
 	}
 	*culprit = dev;
-	err = ns_iface_attach_dev(dev, slice_first, slice_count, extack);
-	if (err)
-		return err;
-	a = ns_iface_find_rtnl(dev);
+	a = ns_iface_create(dev, slice_first, slice_count);
+	if (!a)
+		return -ENOMEM;
 	if (pair) {
-		*culprit = pair;
-		err = ns_iface_attach_dev(pair, slice_first, slice_count, extack);
-		if (err) {
-			ns_iface_detach(a, NS_DETACH_SILENT);
-			return err;
+		b = ns_iface_create(pair, slice_first, slice_count);
+		if (!b) {
+			err = -ENOMEM;
+			goto err_free_a;
 		}
-		b = ns_iface_find_rtnl(pair);
-		WRITE_ONCE(a->pair_ifindex, pair->ifindex);
-		WRITE_ONCE(b->pair_ifindex, dev->ifindex);
-		ns_nl_link_notify(a, NETSLICE_CMD_LINK_ATTACH_NTF, 0);
-		ns_nl_link_notify(b, NETSLICE_CMD_LINK_ATTACH_NTF, 0);
-		return 0;
+		a->pair_port = b->port;
+		b->pair_port = a->port;
+	}
+	err = ns_iface_start(a, extack);
+	if (err)
+		goto err_free_b;
+	if (b) {
+		*culprit = pair;
+		err = ns_iface_start(b, extack);
+		if (err)
+			goto err_detach_a;
 	}
 	ns_nl_link_notify(a, NETSLICE_CMD_LINK_ATTACH_NTF, 0);
+	if (b)
+		ns_nl_link_notify(b, NETSLICE_CMD_LINK_ATTACH_NTF, 0);
 	return 0;
+
+err_detach_a:
+	ns_iface_detach(a, NS_DETACH_SILENT);
+	a = NULL;
+err_free_b:
+	if (b)
+		ns_iface_free(b);
+err_free_a:
+	if (a)
+		ns_iface_free(a);
+	return err;
 }
 
 /* Detach dev, and its peer with it: a pair was attached as one. */
@@ -202,11 +275,9 @@ int ns_iface_detach_dev(struct net_device *dev, struct netlink_ext_ack *extack)
 		return -ENOENT;
 	}
 	peer = NULL;
-	if (iface->pair_ifindex != dev->ifindex) {
-		struct net_device *pdev = __dev_get_by_index(dev_net(dev), iface->pair_ifindex);
-
-		peer = pdev ? ns_iface_find_rtnl(pdev) : NULL;
-		if (peer && peer->pair_ifindex != dev->ifindex)
+	if (iface->pair_port != iface->port) {
+		peer = idr_find(&ns_ports, iface->pair_port);
+		if (peer && peer->pair_port != iface->port)
 			peer = NULL;
 	}
 	ns_iface_detach(iface, NETSLICE_DETACH_REASON_REQUEST);
@@ -317,6 +388,7 @@ void ns_iface_detach_all(void)
 	ns_ifaces_closed = true;
 	list_for_each_entry_safe(iface, tmp, &ns_ifaces, list)
 		ns_iface_detach(iface, NETSLICE_DETACH_REASON_UNLOAD);
+	idr_destroy(&ns_ports);
 	rtnl_unlock();
 }
 

@@ -12,7 +12,8 @@
  */
 struct ns_iface {
 	struct net_device *dev;
-	int pair_ifindex;	/* default egress; its own ifindex when alone */
+	u32 port;		/* module-wide id: what read reports, write takes */
+	u32 pair_port;		/* default egress; its own port when alone */
 	bool hashed;		/* driver records no RX queue: steer by hash */
 	u16 slice_first;	/* its packets go to slices first..first+count-1 */
 	u16 slice_count;
@@ -39,6 +40,10 @@ static inline bool ns_iface_feeds(const struct ns_iface *iface, unsigned int id)
 
 /* Under rcu_read_lock(): the attached interface with this ifindex in net. */
 struct ns_iface *ns_iface_find_rcu(const struct net *net, int ifindex);
+/* Under rcu_read_lock(): the attached interface with this port, or NULL. */
+struct ns_iface *ns_iface_by_port_rcu(u32 port);
+/* Under rcu_read_lock(): ifindex of iface's default egress (for display). */
+int ns_iface_pair_ifindex_rcu(const struct ns_iface *iface);
 
 /* Walk the attached interfaces under rcu_read_lock(). */
 extern struct list_head ns_ifaces;

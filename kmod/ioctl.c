@@ -5,6 +5,7 @@
  * layouts and their rules are documented in uapi/linux/netslice.h.
  */
 #include <linux/bitmap.h>
+#include <linux/capability.h>
 #include <linux/cpu.h>
 #include <linux/fs.h>
 #include <linux/rcupdate.h>
@@ -19,6 +20,18 @@
 #include "slice.h"
 #include "slicing.h"
 #include "stats.h"
+
+/*
+ * A slice's configuration is shared by every file open on it and belongs
+ * to the module, which the initial namespace owns: changing it takes
+ * CAP_NET_ADMIN there, as its netlink twins do. Opening the node is the
+ * data-path right only. A SET that changes nothing needs no privilege, so
+ * an NF run by an unprivileged user can confirm what an admin set up.
+ */
+static long ns_may_change(void)
+{
+	return capable(CAP_NET_ADMIN) ? 0 : -EPERM;
+}
 
 /* Bytes of a user CPU bitmap covering every possible CPU, in __u64 words. */
 static size_t ns_cpumask_user_size(void)
@@ -132,7 +145,11 @@ static long ns_ioctl_cpumask_set(struct ns_slice *slice, void __user *uarg)
 		err = ns_get_cpumask(user_cpus, req.user_cpus, words, req.mask_size);
 	if (!err) {
 		mutex_lock(&slice->lock);
-		ns_slice_set_cpus(slice, kernel_cpus, user_cpus);
+		if (!cpumask_equal(kernel_cpus, slice->kernel_cpus) ||
+		    !cpumask_equal(user_cpus, slice->user_cpus))
+			err = ns_may_change();
+		if (!err)
+			ns_slice_set_cpus(slice, kernel_cpus, user_cpus);
 		mutex_unlock(&slice->lock);
 	}
 	cpus_read_unlock();
@@ -159,6 +176,7 @@ static long ns_ioctl_rw_multi_get(struct ns_slice *slice, void __user *uarg)
 static long ns_ioctl_rw_multi_set(struct ns_slice *slice, void __user *uarg)
 {
 	struct netslice_rw_multi rw;
+	long err;
 
 	if (copy_from_user(&rw, uarg, sizeof(rw)))
 		return -EFAULT;
@@ -166,9 +184,12 @@ static long ns_ioctl_rw_multi_set(struct ns_slice *slice, void __user *uarg)
 	    !rw.max_batch || rw.max_batch > NETSLICE_MAX_BATCH)
 		return -EINVAL;
 	mutex_lock(&slice->lock);
-	ns_slice_set_batch(slice, rw.flags, rw.max_batch);
+	err = rw.flags == slice->rw_flags && rw.max_batch == slice->max_batch ? 0 :
+									       ns_may_change();
+	if (!err)
+		ns_slice_set_batch(slice, rw.flags, rw.max_batch);
 	mutex_unlock(&slice->lock);
-	return 0;
+	return err;
 }
 
 static long ns_ioctl_slice_get(struct ns_slice *slice, void __user *uarg)
@@ -182,6 +203,7 @@ static long ns_ioctl_slice_get(struct ns_slice *slice, void __user *uarg)
 static long ns_ioctl_slice_set(struct ns_slice *slice, void __user *uarg)
 {
 	struct netslice_slicing req;
+	long err;
 	u32 cfg;
 
 	if (copy_from_user(&req, uarg, sizeof(req)))
@@ -189,9 +211,11 @@ static long ns_ioctl_slice_set(struct ns_slice *slice, void __user *uarg)
 	if (ns_slicing_from_user(&req, &cfg))
 		return -EINVAL;
 	mutex_lock(&slice->lock);
-	ns_slice_set_slicing(slice, cfg);
+	err = cfg == slice->slicing ? 0 : ns_may_change();
+	if (!err)
+		ns_slice_set_slicing(slice, cfg);
 	mutex_unlock(&slice->lock);
-	return 0;
+	return err;
 }
 
 /* The RX queues of dev that map to this slice, as a bitmap of the first 64. */
@@ -229,7 +253,7 @@ static long ns_ioctl_info_get(struct ns_slice *slice, void __user *uarg)
 		if (info->nr_ifaces < NETSLICE_MAX_IFACES) {
 			ii = &info->ifaces[info->nr_ifaces];
 			ii->ifindex = iface->dev->ifindex;
-			ii->pair_ifindex = READ_ONCE(iface->pair_ifindex);
+			ii->pair_ifindex = ns_iface_pair_ifindex_rcu(iface);
 			ii->rx_queues = iface->dev->real_num_rx_queues;
 			if (iface->hashed)
 				ii->flags = NETSLICE_IFACE_HASHED;

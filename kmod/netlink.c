@@ -11,6 +11,7 @@
  */
 #include <linux/if.h>
 #include <net/genetlink.h>
+#include <net/sock.h>
 
 #include <linux/netslice.h>
 
@@ -125,6 +126,20 @@ struct genl_family ns_genl_family __ro_after_init = {
 	.mcgrps = ns_genl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(ns_genl_mcgrps),
 };
+
+/*
+ * Slices, their counters and the rules belong to the module, which the
+ * initial namespace owns: they are shown there, or to a caller with
+ * CAP_NET_ADMIN in the initial user namespace. Elsewhere a namespace sees
+ * its own interfaces only (link-get).
+ */
+int ns_nl_may_see_slices(struct sk_buff *skb, struct netlink_ext_ack *extack)
+{
+	if (net_eq(sock_net(skb->sk), &init_net) || netlink_capable(skb, CAP_NET_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG(extack, "slices and rules belong to the initial network namespace");
+	return -EPERM;
+}
 
 void *ns_nl_put(struct sk_buff *skb, u32 portid, u32 seq, int flags, u8 cmd)
 {

@@ -22,6 +22,9 @@ extern const struct nla_policy ns_rules_policy[NETSLICE_A_RULES_RULE + 1];
 int ns_genl_init(void);
 void ns_genl_exit(void);
 
+/* 0, or -EPERM with extack set: see netlink.c. */
+int ns_nl_may_see_slices(struct sk_buff *skb, struct netlink_ext_ack *extack);
+
 /* A message of this family, for a reply or a notification. */
 void *ns_nl_put(struct sk_buff *skb, u32 portid, u32 seq, int flags, u8 cmd);
 

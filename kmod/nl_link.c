@@ -17,14 +17,20 @@ static int ns_nl_link_fill(struct sk_buff *skb, const struct ns_iface *iface, u3
 			   u32 seq, int flags, u8 cmd, int reason)
 {
 	const struct net_device *dev = iface->dev;
+	int pair_ifindex;
 	void *hdr;
 
+	rcu_read_lock();
+	pair_ifindex = ns_iface_pair_ifindex_rcu(iface);
+	rcu_read_unlock();
 	hdr = ns_nl_put(skb, portid, seq, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, NETSLICE_A_LINK_IFINDEX, dev->ifindex) ||
+	    nla_put_u32(skb, NETSLICE_A_LINK_PORT, iface->port) ||
+	    nla_put_u32(skb, NETSLICE_A_LINK_PEER_PORT, READ_ONCE(iface->pair_port)) ||
 	    nla_put_string(skb, NETSLICE_A_LINK_IFNAME, dev->name) ||
-	    nla_put_u32(skb, NETSLICE_A_LINK_PEER_IFINDEX, READ_ONCE(iface->pair_ifindex)) ||
+	    nla_put_u32(skb, NETSLICE_A_LINK_PEER_IFINDEX, pair_ifindex) ||
 	    nla_put_u32(skb, NETSLICE_A_LINK_SLICE_FIRST, iface->slice_first) ||
 	    nla_put_u32(skb, NETSLICE_A_LINK_SLICE_COUNT, iface->slice_count) ||
 	    nla_put_u32(skb, NETSLICE_A_LINK_RX_QUEUES, dev->real_num_rx_queues) ||

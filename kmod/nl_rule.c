@@ -279,8 +279,11 @@ int ns_nl_rule_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	unsigned long id = cb->args[0];
 	struct ns_rule *rule;
-	int err = 0;
+	int err;
 
+	err = ns_nl_may_see_slices(cb->skb, cb->extack);
+	if (err)
+		return err;
 	rcu_read_lock();
 	while ((rule = ns_rule_next_rcu(&id))) {
 		err = ns_nl_rule_fill(skb, rule, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq);

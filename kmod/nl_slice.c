@@ -16,7 +16,7 @@
 #include "slicing.h"
 #include "stats.h"
 
-static_assert(NS_STATS_FIELDS == NETSLICE_A_COUNTERS_STORE_HIGH_WATER);
+static_assert(NS_STATS_FIELDS == NETSLICE_A_COUNTERS_RX_PURGED);
 static_assert(NETSLICE_SLICING_MODE_AUTO == NETSLICE_SLICE_AUTO);
 static_assert(NETSLICE_BATCH_FLAGS_MULTI_WRITE == NETSLICE_MULTI_WRITE);
 
@@ -118,12 +118,16 @@ static struct ns_slice *ns_nl_slice(struct genl_info *info, int attr)
 	return &ns_slices[id];
 }
 
-static int ns_nl_reply(struct genl_info *info, int attr, ns_nl_fill_t fill)
+static int ns_nl_reply(struct sk_buff *skb, struct genl_info *info, int attr, ns_nl_fill_t fill)
 {
-	struct ns_slice *slice = ns_nl_slice(info, attr);
+	struct ns_slice *slice;
 	struct sk_buff *msg;
 	int err;
 
+	err = ns_nl_may_see_slices(skb, info->extack);
+	if (err)
+		return err;
+	slice = ns_nl_slice(info, attr);
 	if (!slice)
 		return -EINVAL;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -143,7 +147,11 @@ static int ns_nl_dump(struct sk_buff *skb, struct netlink_callback *cb, int attr
 {
 	struct nlattr **attrs = ns_genl_dump_attrs(cb);
 	unsigned int id = cb->args[0], last = ns_nr_slices;
+	int err;
 
+	err = ns_nl_may_see_slices(cb->skb, cb->extack);
+	if (err)
+		return err;
 	if (attrs[attr]) {
 		if (id < nla_get_u32(attrs[attr]))
 			id = nla_get_u32(attrs[attr]);
@@ -159,7 +167,7 @@ static int ns_nl_dump(struct sk_buff *skb, struct netlink_callback *cb, int attr
 
 int ns_nl_slice_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ns_nl_reply(info, NETSLICE_A_SLICE_ID, ns_nl_slice_fill);
+	return ns_nl_reply(skb, info, NETSLICE_A_SLICE_ID, ns_nl_slice_fill);
 }
 
 int ns_nl_slice_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
@@ -169,7 +177,7 @@ int ns_nl_slice_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 int ns_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ns_nl_reply(info, NETSLICE_A_STATS_SLICE, ns_nl_stats_fill);
+	return ns_nl_reply(skb, info, NETSLICE_A_STATS_SLICE, ns_nl_stats_fill);
 }
 
 int ns_nl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)

@@ -3,11 +3,15 @@
  * read(2) and poll(2) of a slice: batches of packets from the slice's RX
  * ring into the caller's iovs (struct netslice_iov).
  *
- * Readers of one slice take turns under slice->read_lock. A packet is
- * copied while it is still on the ring and removed only once its iov is
- * written, so a bad user pointer loses nothing. A sliced packet's skb
- * moves from the ring to the payload store; the reader gets its header
- * and a handle.
+ * Ownership: a reader takes a chunk of packets off the rings under
+ * slice->read_lock (held for that only, never across a user access), so
+ * while it copies, each packet is its alone. A packet whose iov cannot be
+ * written goes back to the slice's unread queue, which every reader
+ * drains before the rings: a bad user pointer loses nothing. A sliced
+ * packet's skb is handed to the payload store (reference and all) before
+ * its handle is written to user space, so a handle is never visible while
+ * anything but the store holds the skb: a second thread writing it at
+ * once splices an skb nobody else uses.
  */
 #include <linux/sched/signal.h>
 #include <linux/skbuff.h>
@@ -21,6 +25,9 @@
 #include "slice.h"
 #include "stats.h"
 
+/* Packets taken off the rings at once: one lock round for each chunk. */
+#define NS_READ_CHUNK	64
+
 /* Batch size for this call: the caller's count, capped by the slice mode. */
 size_t ns_batch_limit(const struct ns_slice *slice, size_t count, u32 multi_flag)
 {
@@ -31,112 +38,156 @@ size_t ns_batch_limit(const struct ns_slice *slice, size_t count, u32 multi_flag
 	return n;
 }
 
+/* Copy len bytes of skb from off to ubuf + off. */
+static int ns_copy_out(const struct sk_buff *skb, void __user *ubuf, unsigned int off,
+		       unsigned int len)
+{
+	struct iov_iter iter;
+
+	if (!len)
+		return 0;
+	if (!access_ok(ubuf + off, len))
+		return -EFAULT;
+	iov_iter_ubuf(&iter, ITER_DEST, ubuf + off, len);
+	return skb_copy_datagram_iter(skb, off, &iter, len) ? -EFAULT : 0;
+}
+
+static void ns_read_count(struct ns_slice *slice, const struct netslice_iov *iov)
+{
+	ns_stat_inc(slice, NS_READ_PACKETS);
+	ns_stat_add(slice, NS_READ_BYTES, iov->rlen);
+	if (iov->flags & NETSLICE_RX_SLICED)
+		ns_stat_inc(slice, NS_READ_SLICED);
+	else if (!(iov->flags & NETSLICE_RX_TRIMMED))
+		ns_stat_inc(slice, NS_READ_WHOLE);
+	if (iov->flags & NETSLICE_RX_STORE_FULL)
+		ns_stat_inc(slice, NS_READ_STORE_FULL);
+	if (iov->flags & NETSLICE_RX_TRUNCATED)
+		ns_stat_inc(slice, NS_READ_TRUNCATED);
+}
+
 /*
  * Copy one packet (or its slice, parking the rest) into the iov at uiov.
- * Returns 0, or -EFAULT with the packet left as it was.
+ * Returns 0 with the packet gone from the caller (freed or parked), or
+ * -EFAULT with *skbp the packet, as it was, for the unread queue (NULL if
+ * a writer already took it by the handle the failed copy had written).
  */
-static int ns_read_one(struct ns_slice *slice, struct file *file, struct sk_buff *skb,
+static int ns_read_one(struct ns_slice *slice, struct file *file, struct sk_buff **skbp,
 		       struct netslice_iov __user *uiov)
 {
+	struct sk_buff *skb = *skbp;
 	const struct ns_rx_cb *cb = ns_rx_cb(skb);
-	void __user *ubuf;
 	struct netslice_iov iov;
-	struct iov_iter iter;
-	unsigned int len;
+	void __user *ubuf;
+	unsigned int len, off;
 	u64 handle = 0;
 
 	if (copy_from_user(&iov, uiov, sizeof(iov)))
 		return -EFAULT;
 	ubuf = u64_to_user_ptr(iov.base);
 	iov.flags = cb->flags;
-	len = min(skb->len, iov.len);
-	if (cb->slice_len) {
-		/* The payload is what the reader does not get. */
-		len = min_t(unsigned int, cb->slice_len, iov.len);
-		handle = ns_store_park(&slice->store, skb, file, len);
-		if (handle) {
-			iov.flags |= NETSLICE_RX_SLICED;
-		} else {
-			iov.flags |= NETSLICE_RX_STORE_FULL;
-			len = min(skb->len, iov.len);
-		}
-	}
-	if (!handle && len < skb->len)
-		iov.flags |= NETSLICE_RX_TRUNCATED;
-
-	iov.rlen = len;
+	iov.rlen = min(skb->len, iov.len);
 	iov.wire_len = cb->flags & NETSLICE_RX_TRIMMED ? cb->wire_len : skb->len;
 	iov.ifindex = cb->ifindex;
 	iov.queue = cb->queue;
+	iov.port = cb->port;
 	iov.error = 0;
-	iov.handle = handle;
 	iov.reserved = 0;
-	iov_iter_ubuf(&iter, ITER_DEST, ubuf, len);
-	if (!access_ok(ubuf, len) || skb_copy_datagram_iter(skb, 0, &iter, len) ||
-	    copy_to_user(uiov, &iov, sizeof(iov)))
-		goto err_unpark;
 
-	ns_stat_inc(slice, NS_READ_PACKETS);
-	ns_stat_add(slice, NS_READ_BYTES, len);
-	if (handle)
-		ns_stat_inc(slice, NS_READ_SLICED);
-	else if (!(cb->flags & NETSLICE_RX_TRIMMED))
-		ns_stat_inc(slice, NS_READ_WHOLE);
-	if (iov.flags & NETSLICE_RX_STORE_FULL)
-		ns_stat_inc(slice, NS_READ_STORE_FULL);
-	if (iov.flags & NETSLICE_RX_TRUNCATED)
-		ns_stat_inc(slice, NS_READ_TRUNCATED);
+	len = cb->slice_len ? min_t(unsigned int, cb->slice_len, iov.rlen) : iov.rlen;
+	if (ns_copy_out(skb, ubuf, 0, len))
+		return -EFAULT;
+	if (cb->slice_len) {
+		/* From here the store owns skb; only the handle reaches it. */
+		handle = ns_store_park(&slice->store, skb, file, len);
+		if (handle) {
+			iov.flags |= NETSLICE_RX_SLICED;
+			iov.rlen = len;
+		} else {
+			iov.flags |= NETSLICE_RX_STORE_FULL;
+			if (ns_copy_out(skb, ubuf, len, iov.rlen - len))
+				return -EFAULT;
+		}
+	}
+	if (!handle && iov.rlen < skb->len)
+		iov.flags |= NETSLICE_RX_TRUNCATED;
+	iov.handle = handle;
+
+	if (copy_to_user(uiov, &iov, sizeof(iov)))
+		goto err_unpark;
+	ns_read_count(slice, &iov);
+	if (!handle)
+		consume_skb(skb);
 	return 0;
 
 err_unpark:
-	/* Nobody saw the handle: drop the store's reference (unless aged). */
-	if (handle && !ns_store_claim(&slice->store, handle, file, &skb, &len)) {
-		ns_store_finish(&slice->store, handle);
-		kfree_skb(skb);
+	/*
+	 * The handle may have reached user space before the copy failed: if
+	 * a writer took it, the packet is on its way and no longer ours.
+	 */
+	if (handle) {
+		*skbp = NULL;
+		if (!ns_store_claim(&slice->store, handle, file, skbp, &off))
+			ns_store_finish(&slice->store, handle);
 	}
 	return -EFAULT;
 }
 
-/* The packet at the head of the ring, left on it. */
-static struct sk_buff *ns_ring_peek(struct ptr_ring *ring)
-{
-	struct sk_buff *skb;
-
-	spin_lock_bh(&ring->consumer_lock);
-	skb = __ptr_ring_peek(ring);
-	spin_unlock_bh(&ring->consumer_lock);
-	return skb;
-}
-
 /*
- * The ring to read next: trimmed records first (they report packets the
- * RX ring had no room for, as NDP sends trimmed headers ahead). Lockless:
- * the caller is the only consumer.
+ * Take up to n packets off the slice: the unread queue first, then
+ * trimmed records (they report packets the RX ring had no room for, as
+ * NDP sends trimmed headers ahead), then the RX ring.
  */
-static struct ptr_ring *ns_next_ring(struct ns_slice *slice)
+static unsigned int ns_take(struct ns_slice *slice, struct sk_buff **skbs, unsigned int n)
 {
-	return __ptr_ring_empty(&slice->trim_ring) ? &slice->rx_ring : &slice->trim_ring;
+	unsigned int got = 0;
+
+	lockdep_assert_held(&slice->read_lock);
+	while (got < n && !skb_queue_empty_lockless(&slice->unread)) {
+		skbs[got] = skb_dequeue(&slice->unread);
+		if (!skbs[got])
+			break;
+		got++;
+	}
+	if (got < n && !__ptr_ring_empty(&slice->trim_ring))
+		got += ptr_ring_consume_batched_bh(&slice->trim_ring, (void **)skbs + got, n - got);
+	if (got < n)
+		got += ptr_ring_consume_batched_bh(&slice->rx_ring, (void **)skbs + got, n - got);
+	return got;
 }
 
-/* Up to n packets; *err is set when a copy fails. Caller holds read_lock. */
+/* Put packets back in front of the unread queue, in their order. */
+static void ns_untake(struct ns_slice *slice, struct sk_buff **skbs, unsigned int n)
+{
+	while (n--)
+		if (skbs[n])
+			skb_queue_head(&slice->unread, skbs[n]);
+}
+
+/* Up to n packets; *err is set when a copy fails. */
 static size_t ns_read_batch(struct ns_slice *slice, struct file *file,
 			    struct netslice_iov __user *uiov, size_t n, int *err)
 {
-	struct ptr_ring *ring;
-	struct sk_buff *skb;
-	size_t done;
+	struct sk_buff *skbs[NS_READ_CHUNK];
+	unsigned int got, i;
+	size_t done = 0;
 
-	lockdep_assert_held(&slice->read_lock);
-	for (done = 0; done < n; done++) {
-		ring = ns_next_ring(slice);
-		skb = ns_ring_peek(ring);
-		if (!skb)
+	while (done < n) {
+		if (mutex_lock_interruptible(&slice->read_lock)) {
+			*err = -ERESTARTSYS;
 			break;
-		*err = ns_read_one(slice, file, skb, &uiov[done]);
-		if (*err)
+		}
+		got = ns_take(slice, skbs, min_t(size_t, n - done, NS_READ_CHUNK));
+		mutex_unlock(&slice->read_lock);
+		for (i = 0; i < got; i++, done++) {
+			*err = ns_read_one(slice, file, &skbs[i], &uiov[done]);
+			if (*err) {
+				ns_untake(slice, skbs + i, got - i);
+				return done;
+			}
+		}
+		if (got < NS_READ_CHUNK)
 			break;
-		/* Readers are serialized: this is the skb just peeked. */
-		consume_skb(ptr_ring_consume_bh(ring));
 	}
 	return done;
 }
@@ -153,10 +204,7 @@ ssize_t ns_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 		return 0;
 	for (;;) {
 		err = 0;
-		if (mutex_lock_interruptible(&slice->read_lock))
-			return -ERESTARTSYS;
 		done = ns_read_batch(slice, file, uiov, n, &err);
-		mutex_unlock(&slice->read_lock);
 		if (done)
 			return done;
 		if (err)

@@ -81,17 +81,28 @@ static void ns_rx_enqueue(struct ns_slice *slice, struct sk_buff *skb)
 	ns_rx_wake(slice);
 }
 
-/* Segment a GSO/GRO packet; each wire-size segment is queued. */
+/*
+ * Segment a super-packet built on receive (GRO, LRO/RSC, a tap writer's
+ * GSO frame) with the receive-path segmentation; each wire-size segment
+ * is queued with fresh checksums (TCP segmentation recomputes every
+ * segment's). A super-packet with no checksum state at all (a tap writer
+ * that set no NEEDS_CSUM) is marked as verified first: segmentation
+ * recomputes its checksums all the same, and the core would otherwise
+ * take it for a transmit-path bug and warn.
+ */
 static void ns_rx_segment(struct ns_slice *slice, struct sk_buff *skb)
 {
 	struct sk_buff *segs, *seg, *next;
 
-	segs = skb_gso_segment(skb, 0);
-	if (IS_ERR_OR_NULL(segs)) {
-		ns_stat_inc(slice, NS_RX_DROP_ERROR);
-		kfree_skb(skb);
-		return;
+	if (skb->ip_summed == CHECKSUM_NONE) {
+		/* Segmentation writes the L4 checksum field of the head. */
+		if (skb_cow_head(skb, 0))
+			goto err_drop;
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
 	}
+	segs = __skb_gso_segment(skb, 0, false);
+	if (IS_ERR_OR_NULL(segs))
+		goto err_drop;
 	skb_list_walk_safe(segs, seg, next) {
 		skb_mark_not_on_list(seg);
 		*ns_rx_cb(seg) = *ns_rx_cb(skb);
@@ -100,6 +111,11 @@ static void ns_rx_segment(struct ns_slice *slice, struct sk_buff *skb)
 		ns_rx_enqueue(slice, seg);
 	}
 	consume_skb(skb);
+	return;
+
+err_drop:
+	ns_stat_inc(slice, NS_RX_DROP_ERROR);
+	kfree_skb(skb);
 }
 
 rx_handler_result_t ns_rx_handler(struct sk_buff **pskb)
@@ -143,6 +159,7 @@ rx_handler_result_t ns_rx_handler(struct sk_buff **pskb)
 
 	*ns_rx_cb(skb) = (struct ns_rx_cb) {
 		.ifindex = skb->dev->ifindex,
+		.port = iface->port,
 		.queue = queue,
 	};
 	if (skb_is_gso(skb)) {

@@ -8,6 +8,7 @@
 /* The per-skb RX metadata a reader gets, kept in skb->cb while queued. */
 struct ns_rx_cb {
 	int ifindex;
+	u32 port;		/* of the interface it arrived on */
 	u16 queue;
 	u16 flags;
 	u16 slice_len;		/* bytes a reader gets; 0: the whole packet */

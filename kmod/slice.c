@@ -9,6 +9,7 @@
 
 #include <linux/netslice.h>
 
+#include "rx.h"
 #include "slice.h"
 #include "stats.h"
 
@@ -76,6 +77,51 @@ static void ns_free_skb(void *skb)
 	kfree_skb(skb);
 }
 
+/*
+ * Everything queued moves to the unread queue, which readers drain first,
+ * so the packets kept stay in the order they arrived in; those of port go.
+ * Readers hold read_lock only to take packets, never across a user copy,
+ * so this waits for no user space (it runs under RTNL on detach).
+ */
+void ns_slice_purge(struct ns_slice *slice, u32 port)
+{
+	struct sk_buff_head queued, dead;
+	struct sk_buff *skb, *tmp;
+
+	__skb_queue_head_init(&queued);
+	__skb_queue_head_init(&dead);
+	mutex_lock(&slice->read_lock);
+	spin_lock_bh(&slice->unread.lock);
+	skb_queue_splice_init(&slice->unread, &queued);
+	spin_unlock_bh(&slice->unread.lock);
+	while ((skb = ptr_ring_consume_bh(&slice->trim_ring)))
+		__skb_queue_tail(&queued, skb);
+	while ((skb = ptr_ring_consume_bh(&slice->rx_ring)))
+		__skb_queue_tail(&queued, skb);
+	skb_queue_walk_safe(&queued, skb, tmp) {
+		if (port && ns_rx_cb(skb)->port != port)
+			continue;
+		__skb_unlink(skb, &queued);
+		__skb_queue_tail(&dead, skb);
+	}
+	spin_lock_bh(&slice->unread.lock);
+	skb_queue_splice_tail(&queued, &slice->unread);
+	spin_unlock_bh(&slice->unread.lock);
+	mutex_unlock(&slice->read_lock);
+
+	atomic64_add(skb_queue_len(&dead), &slice->rx_purged);
+	__skb_queue_purge(&dead);
+}
+
+/* A detached interface's packets, wherever rules or hashing queued them. */
+void ns_slices_purge_port(u32 port)
+{
+	unsigned int i;
+
+	for (i = 0; i < ns_nr_slices; i++)
+		ns_slice_purge(&ns_slices[i], port);
+}
+
 static int ns_slice_init(struct ns_slice *slice, unsigned int id, unsigned int ring_size)
 {
 	int err = -ENOMEM;
@@ -100,6 +146,8 @@ static int ns_slice_init(struct ns_slice *slice, unsigned int id, unsigned int r
 	err = ns_store_init(&slice->store, id, ns_store_size, ns_store_timeout_ms);
 	if (err)
 		goto err_cleanup_trim_ring;
+	skb_queue_head_init(&slice->unread);
+	atomic64_set(&slice->rx_purged, 0);
 	init_waitqueue_head(&slice->wait);
 	mutex_init(&slice->read_lock);
 	mutex_init(&slice->lock);
@@ -126,6 +174,7 @@ static void ns_slice_exit(struct ns_slice *slice)
 	mutex_destroy(&slice->lock);
 	mutex_destroy(&slice->read_lock);
 	ns_store_destroy(&slice->store);
+	skb_queue_purge(&slice->unread);
 	ptr_ring_cleanup(&slice->trim_ring, ns_free_skb);
 	ptr_ring_cleanup(&slice->rx_ring, ns_free_skb);
 	free_percpu(slice->stats);

@@ -7,6 +7,7 @@
 #include <linux/cpumask.h>
 #include <linux/mutex.h>
 #include <linux/ptr_ring.h>
+#include <linux/skbuff.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 
@@ -26,9 +27,12 @@ struct ns_slice {
 	/* RX: produced in softirq, consumed by readers under read_lock. */
 	struct ptr_ring rx_ring;
 	struct ptr_ring trim_ring;	/* NETSLICE_RX_TRIMMED records, read first */
+	/* Taken off the rings but not read (a copy failed, a purge): read first. */
+	struct sk_buff_head unread;
 	wait_queue_head_t wait;
-	struct mutex read_lock;		/* protects consuming rx_ring */
+	struct mutex read_lock;		/* protects consuming the rings */
 	atomic_t open_files;		/* no reader: RX drops and counts */
+	atomic64_t rx_purged;		/* queued, freed unread (detach, last close) */
 	struct ns_stats __percpu *stats;
 	struct ns_store store;		/* payloads of sliced packets read */
 
@@ -50,8 +54,13 @@ extern unsigned int ns_store_timeout_ms;
 /* Anything for a reader: a packet or a trimmed record. */
 static inline bool ns_slice_readable(struct ns_slice *slice)
 {
-	return !ptr_ring_empty_bh(&slice->rx_ring) || !ptr_ring_empty_bh(&slice->trim_ring);
+	return !skb_queue_empty_lockless(&slice->unread) || !ptr_ring_empty_bh(&slice->rx_ring) ||
+	       !ptr_ring_empty_bh(&slice->trim_ring);
 }
+
+/* Free the queued packets that arrived on port (0: all), counted. */
+void ns_slice_purge(struct ns_slice *slice, u32 port);
+void ns_slices_purge_port(u32 port);
 
 /* Non-empty and online only. */
 bool ns_cpus_valid(const struct cpumask *mask);

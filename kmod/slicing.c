@@ -5,6 +5,7 @@
  * mode. The semantics are documented with struct netslice_slicing.
  */
 #include <linux/if_ether.h>
+#include <linux/minmax.h>
 #include <kunit/visibility.h>
 
 #include "parse.h"
@@ -107,7 +108,8 @@ struct sk_buff *ns_trim_record(const struct sk_buff *skb)
 
 	if (!len)
 		len = ns_auto_len(skb, 0) ?: ETH_HLEN;
-	len = min(len, skb->len);
+	/* A record is a header as a slice is: never longer than one. */
+	len = min3(len, skb->len, (unsigned int)NETSLICE_MAX_HEADER);
 	rec = alloc_skb(len, GFP_ATOMIC);
 	if (!rec)
 		return NULL;

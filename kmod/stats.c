@@ -45,6 +45,7 @@ static void ns_stats_read_raw(struct ns_slice *slice, struct netslice_stats *out
 	out->store_used = slice->store.used;
 	out->store_high_water = slice->store.high_water;
 	spin_unlock(&slice->store.lock);
+	out->rx_purged = atomic64_read(&slice->rx_purged);
 }
 
 /*

@@ -7,12 +7,16 @@
  * Handle layout, opaque to user space:
  *   bits  0..15  slot
  *   bits 16..23  slice
- *   bits 24..47  generation of the slot (1 .. 2^24-1; bumped on each free)
- *   bits 48..63  check: a keyed hash of the bits above
- * A handle whose check fails was not made here (forged); one of another
- * slice, or parked by another file, is foreign; one whose slot has moved
- * on to another generation is stale. Only an exact match is spliced, so a
- * payload goes only with the header of the file that read it.
+ *   bits 24..63  tag: a keyed hash (siphash, a key drawn at load) of the
+ *                slot, the slice and the store's park sequence number,
+ *                which never repeats (64 bits)
+ * The slot keeps the handle it issued, and the one before: only an exact
+ * match is spliced. Guessing a handle takes about 2^39 tries, and a handle
+ * never comes back however often its slot is reused. A handle of another
+ * slice, or parked by another file, is foreign; the slot's current handle
+ * while a writer holds it, or its previous one, is stale; anything else
+ * was not issued by this store lately (forged). So a payload goes only
+ * with the header of the file that read it.
  *
  * Parking, lookup and freeing are O(1): free slots are a FIFO list (so a
  * slot is reused as late as possible), parked ones a list in park order,
@@ -30,26 +34,23 @@
 
 #define NS_HANDLE_SLOT_BITS	16
 #define NS_HANDLE_SLICE_SHIFT	16
-#define NS_HANDLE_GEN_SHIFT	24
-#define NS_HANDLE_CHECK_SHIFT	48
+#define NS_HANDLE_TAG_SHIFT	24
 
-static hsiphash_key_t ns_handle_key __read_mostly;
+static siphash_key_t ns_handle_key __read_mostly;
 
 void ns_store_key_init(void)
 {
 	get_random_bytes(&ns_handle_key, sizeof(ns_handle_key));
 }
 
-static u64 ns_handle_check(u64 body)
+/* The handle of the seq-th payload parked in the store, put in slot. */
+VISIBLE_IF_KUNIT u64 ns_handle_make(unsigned int slice_id, unsigned int slot, u64 seq)
 {
-	return hsiphash_2u32(lower_32_bits(body), upper_32_bits(body), &ns_handle_key) & 0xffff;
-}
+	u64 body = slot | (u64)slice_id << NS_HANDLE_SLICE_SHIFT;
+	/* Low bit set: never 0, whatever the hash. */
+	u64 tag = siphash_2u64(body, seq, &ns_handle_key) | 1;
 
-VISIBLE_IF_KUNIT u64 ns_handle_make(unsigned int slice_id, unsigned int slot, u32 gen)
-{
-	u64 body = slot | (u64)slice_id << NS_HANDLE_SLICE_SHIFT | (u64)gen << NS_HANDLE_GEN_SHIFT;
-
-	return body | ns_handle_check(body) << NS_HANDLE_CHECK_SHIFT;
+	return body | tag << NS_HANDLE_TAG_SHIFT;
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_handle_make);
 
@@ -64,7 +65,8 @@ static void ns_store_free_slot(struct ns_store *st, struct ns_store_entry *e)
 	e->skb = NULL;
 	e->owner = NULL;
 	e->state = NS_SLOT_FREE;
-	e->gen = e->gen % NS_HANDLE_GEN_MASK + 1;
+	e->prev_handle = e->handle;
+	e->handle = 0;
 	list_move_tail(&e->node, &st->free);
 	st->used--;
 }
@@ -129,10 +131,9 @@ int ns_store_init(struct ns_store *st, unsigned int slice_id, unsigned int capac
 	spin_lock_init(&st->lock);
 	INIT_LIST_HEAD(&st->free);
 	INIT_LIST_HEAD(&st->parked);
-	for (i = 0; i < capacity; i++) {
-		st->slots[i].gen = 1;
+	for (i = 0; i < capacity; i++)
 		list_add_tail(&st->slots[i].node, &st->free);
-	}
+	st->seq = 0;
 	st->capacity = capacity;
 	st->used = 0;
 	st->high_water = 0;
@@ -157,15 +158,23 @@ void ns_store_destroy(struct ns_store *st)
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_store_destroy);
 
-/* Put e at the tail of the ageing list; true if the list was empty. */
-static bool ns_store_age_from_now(struct ns_store *st, struct ns_store_entry *e)
+/*
+ * Put e on the ageing list, which is in park order, by e->parked_at: a
+ * payload ages from when it was parked, however often a writer claims it
+ * and gives it back. Returns true if the list was empty.
+ */
+static bool ns_store_age(struct ns_store *st, struct ns_store_entry *e)
 {
 	bool first = list_empty(&st->parked);
+	struct ns_store_entry *prev;
 
 	lockdep_assert_held(&st->lock);
 	e->state = NS_SLOT_PARKED;
-	e->parked_at = jiffies;
-	list_move_tail(&e->node, &st->parked);
+	/* Most payloads are the youngest: the search is short from the tail. */
+	list_for_each_entry_reverse(prev, &st->parked, node)
+		if (!time_after(prev->parked_at, e->parked_at))
+			break;
+	list_move(&e->node, &prev->node);
 	return first;
 }
 
@@ -176,9 +185,10 @@ static void ns_store_start_ageing(struct ns_store *st)
 }
 
 /*
- * Park skb, whose first off bytes owner now holds; the store takes a
- * reference of its own. Returns the handle, or 0 when every slot holds a
- * payload younger than the timeout.
+ * Park skb, whose first off bytes owner now holds. The store takes the
+ * caller's reference: the caller must not touch skb again unless it
+ * claims the handle back. Returns the handle, or 0 (skb still the
+ * caller's) when every slot holds a payload younger than the timeout.
  */
 u64 ns_store_park(struct ns_store *st, struct sk_buff *skb, const void *owner,
 		  unsigned int off)
@@ -197,13 +207,15 @@ u64 ns_store_park(struct ns_store *st, struct sk_buff *skb, const void *owner,
 		spin_unlock(&st->lock);
 		return 0;
 	}
-	e->skb = skb_get(skb);
+	e->skb = skb;
 	e->owner = owner;
 	e->off = off;
-	first = ns_store_age_from_now(st, e);
+	e->parked_at = jiffies;
+	handle = ns_handle_make(st->slice_id, e - st->slots, ++st->seq);
+	e->handle = handle;
+	first = ns_store_age(st, e);
 	st->used++;
 	st->high_water = max(st->high_water, st->used);
-	handle = ns_handle_make(st->slice_id, e - st->slots, e->gen);
 	spin_unlock(&st->lock);
 
 	__skb_queue_purge(&dead);
@@ -218,19 +230,18 @@ static int ns_store_lookup(struct ns_store *st, u64 handle, const void *owner,
 			   struct ns_store_entry **entry)
 {
 	unsigned int slot = ns_handle_slot(handle);
-	u64 body = handle & (BIT_ULL(NS_HANDLE_CHECK_SHIFT) - 1);
 	struct ns_store_entry *e;
 
 	lockdep_assert_held(&st->lock);
-	if (ns_handle_check(body) != handle >> NS_HANDLE_CHECK_SHIFT)
-		return NETSLICE_TXERR_FORGED;
 	if ((handle >> NS_HANDLE_SLICE_SHIFT & 0xff) != st->slice_id)
 		return NETSLICE_TXERR_FOREIGN;
 	if (slot >= st->capacity)
 		return NETSLICE_TXERR_FORGED;
 	e = &st->slots[slot];
-	if (e->state != NS_SLOT_PARKED ||
-	    e->gen != (handle >> NS_HANDLE_GEN_SHIFT & NS_HANDLE_GEN_MASK))
+	if (handle != e->handle)
+		return handle && handle == e->prev_handle ? NETSLICE_TXERR_STALE :
+							    NETSLICE_TXERR_FORGED;
+	if (e->state != NS_SLOT_PARKED)
 		return NETSLICE_TXERR_STALE;
 	if (e->owner != owner)
 		return NETSLICE_TXERR_FOREIGN;
@@ -262,7 +273,10 @@ int ns_store_claim(struct ns_store *st, u64 handle, const void *owner,
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_store_claim);
 
-/* Park a claimed payload again, under the same handle, starting at off. */
+/*
+ * Park a claimed payload again, under the same handle, starting at off. It
+ * keeps its park time: a writer that keeps failing does not keep it alive.
+ */
 void ns_store_unclaim(struct ns_store *st, u64 handle, unsigned int off)
 {
 	struct ns_store_entry *e = &st->slots[ns_handle_slot(handle)];
@@ -271,7 +285,7 @@ void ns_store_unclaim(struct ns_store *st, u64 handle, unsigned int off)
 	spin_lock(&st->lock);
 	WARN_ON_ONCE(e->state != NS_SLOT_CLAIMED);
 	e->off = off;
-	first = ns_store_age_from_now(st, e);
+	first = ns_store_age(st, e);
 	spin_unlock(&st->lock);
 	if (first)
 		ns_store_start_ageing(st);

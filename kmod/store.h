@@ -10,8 +10,6 @@
 
 /* Largest store: a slot number fits the handle's 16 slot bits. */
 #define NS_STORE_MAX_SIZE	65536
-/* Generations are 24 bits and never 0, so no handle is 0. */
-#define NS_HANDLE_GEN_MASK	0xffffffU
 
 enum ns_store_state {
 	NS_SLOT_FREE,
@@ -23,8 +21,9 @@ struct ns_store_entry {
 	struct sk_buff *skb;
 	const void *owner;		/* the file that read the packet */
 	struct list_head node;		/* on free or parked; neither when claimed */
-	unsigned long parked_at;	/* jiffies */
-	u32 gen;			/* 1 .. NS_HANDLE_GEN_MASK, bumped on free */
+	unsigned long parked_at;	/* jiffies, when read parked it */
+	u64 handle;			/* issued for the payload here; 0 when free */
+	u64 prev_handle;		/* the slot's last handle before it */
 	u16 off;			/* the payload starts here in skb */
 	u8 state;
 };
@@ -39,6 +38,7 @@ struct ns_store {
 	struct ns_store_entry *slots;
 	struct list_head free;		/* FIFO: slots are reused round robin */
 	struct list_head parked;	/* oldest first */
+	u64 seq;			/* payloads parked so far: makes handles */
 	u32 capacity;
 	u32 used;
 	u32 high_water;
@@ -63,7 +63,7 @@ void ns_store_finish(struct ns_store *st, u64 handle);
 void ns_store_release(struct ns_store *st, const void *owner);
 
 #if IS_ENABLED(CONFIG_KUNIT)
-u64 ns_handle_make(unsigned int slice_id, unsigned int slot, u32 gen);
+u64 ns_handle_make(unsigned int slice_id, unsigned int slot, u64 seq);
 void ns_store_expire(struct ns_store *st, unsigned long now);
 #endif
 

@@ -43,24 +43,29 @@ static const int ns_txerr_errno[] = {
 /* wire_len, queue and flags are what read reported; write ignores them. */
 static bool ns_iov_valid(const struct netslice_iov *iov)
 {
-	return !iov->reserved && iov->action <= NETSLICE_TX_DROP;
+	return !iov->reserved && iov->action <= NETSLICE_TX_PORT;
 }
 
 /*
- * The device an iov goes to, held; NULL if it is not attached. Interface
- * numbers are the writer's: those of its network namespace.
+ * The device an iov goes to, held; NULL if it is not attached or does not
+ * feed this slice (opening a slice gives the right to its own interfaces
+ * only). A port names the interface the same in every namespace; an
+ * ifindex (TX_IFINDEX, or a zero port) is the writer's namespace's.
  */
-static struct net_device *ns_tx_dev_get(const struct netslice_iov *iov)
+static struct net_device *ns_tx_dev_get(const struct ns_slice *slice,
+					const struct netslice_iov *iov)
 {
-	const struct net *net = current->nsproxy->net_ns;
 	struct net_device *dev = NULL;
 	struct ns_iface *iface;
 
 	rcu_read_lock();
-	iface = ns_iface_find_rcu(net, iov->ifindex);
+	if (iov->action == NETSLICE_TX_PORT || (iov->port && iov->action != NETSLICE_TX_IFINDEX))
+		iface = ns_iface_by_port_rcu(iov->port);
+	else
+		iface = ns_iface_find_rcu(current->nsproxy->net_ns, iov->ifindex);
 	if (iface && iov->action == NETSLICE_TX_DEFAULT)
-		iface = ns_iface_find_rcu(net, READ_ONCE(iface->pair_ifindex));
-	if (iface) {
+		iface = ns_iface_by_port_rcu(READ_ONCE(iface->pair_port));
+	if (iface && ns_iface_feeds(iface, slice->id)) {
 		dev = iface->dev;
 		dev_hold(dev);
 	}
@@ -217,7 +222,7 @@ static int ns_tx_one(struct ns_slice *slice, struct file *file, const struct net
 			ns_stat_inc(slice, NS_TX_NF_DROP);
 		return err;
 	}
-	dev = ns_tx_dev_get(iov);
+	dev = ns_tx_dev_get(slice, iov);
 	if (!dev)
 		return NETSLICE_TXERR_IFINDEX;
 	if (iov->handle)

@@ -11,7 +11,7 @@ static const char *const ns_stat_names[] = {
 	"write_bytes", "tx_packets", "tx_bytes", "tx_host", "tx_nf_drop", "tx_busy",
 	"tx_spliced", "tx_err_invalid", "tx_err_length", "tx_err_ifindex", "tx_err_fault",
 	"tx_err_nomem", "tx_err_down", "tx_err_stale", "tx_err_foreign", "tx_err_forged",
-	"store_aged", "store_closed", "store_used", "store_high_water",
+	"store_aged", "store_closed", "store_used", "store_high_water", "rx_purged",
 };
 
 _Static_assert(sizeof(ns_stat_names) / sizeof(ns_stat_names[0]) ==

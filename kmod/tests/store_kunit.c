@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: the payload store. Park, lookup, ageing, generation wrap-around,
- * a full store, and every kind of bad handle, over real skbs.
+ * KUnit: the payload store. Park, lookup, ageing (from park time, however
+ * often a writer claims and gives back), slot reuse, a full store, and
+ * every kind of bad handle, over real skbs.
  */
 #include <kunit/test.h>
 #include <linux/jiffies.h>
@@ -55,6 +56,20 @@ static void ns_store_test_exit(struct kunit *test)
 		kfree_skb(fx->skb[i]);
 }
 
+/*
+ * Park a reference of the fixture's skb: the store takes the reference it
+ * is given, and gives it back (the caller keeps it) when it is full.
+ */
+static u64 ns_park(struct ns_store *st, struct sk_buff *skb, const void *owner,
+		   unsigned int off)
+{
+	u64 h = ns_store_park(st, skb_get(skb), owner, off);
+
+	if (!h)
+		kfree_skb(skb);
+	return h;
+}
+
 /* Claim a handle and free its slot; returns the claim's result. */
 static int ns_take(struct ns_store *st, u64 handle, const void *owner, struct sk_buff **skb)
 {
@@ -76,7 +91,7 @@ static void ns_store_park_claim_test(struct kunit *test)
 	unsigned int off;
 	u64 h;
 
-	h = ns_store_park(&fx->st, fx->skb[0], OWNER_A, 54);
+	h = ns_park(&fx->st, fx->skb[0], OWNER_A, 54);
 	KUNIT_ASSERT_NE(test, h, 0ULL);
 	KUNIT_EXPECT_EQ(test, refcount_read(&fx->skb[0]->users), 2U);
 	KUNIT_EXPECT_EQ(test, fx->st.used, 1U);
@@ -107,7 +122,7 @@ static void ns_store_bad_handle_test(struct kunit *test)
 	struct sk_buff *skb;
 	u64 h;
 
-	h = ns_store_park(&fx->st, fx->skb[0], OWNER_A, 54);
+	h = ns_park(&fx->st, fx->skb[0], OWNER_A, 54);
 	KUNIT_ASSERT_NE(test, h, 0ULL);
 
 	/* Another file's handle. */
@@ -115,7 +130,7 @@ static void ns_store_bad_handle_test(struct kunit *test)
 	/* Another slice's handle, well formed. */
 	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, ns_handle_make(NS_TEST_SLICE + 1, 0, 1),
 				      OWNER_A, &skb), NETSLICE_TXERR_FOREIGN);
-	/* Forged: any bit changed, a slot past the store, made-up values. */
+	/* Forged: any bit of the slot or tag changed, a slot past the store, made-up values. */
 	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, h ^ BIT_ULL(0), OWNER_A, &skb),
 			NETSLICE_TXERR_FORGED);
 	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, h ^ BIT_ULL(30), OWNER_A, &skb),
@@ -125,9 +140,13 @@ static void ns_store_bad_handle_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, ns_handle_make(NS_TEST_SLICE, 4, 1),
 				      OWNER_A, &skb), NETSLICE_TXERR_FORGED);
 	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, 0, OWNER_A, &skb) != 0, true);
-	/* A free slot, and an older generation of a parked one. */
+	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, h ^ BIT_ULL(24), OWNER_A, &skb),
+			NETSLICE_TXERR_FORGED);
+	/* A free slot's made-up handle, and one of a sequence number not issued. */
 	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, ns_handle_make(NS_TEST_SLICE, 1, 1),
-				      OWNER_A, &skb), NETSLICE_TXERR_STALE);
+				      OWNER_A, &skb), NETSLICE_TXERR_FORGED);
+	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, ns_handle_make(NS_TEST_SLICE, 0, 2),
+				      OWNER_A, &skb), NETSLICE_TXERR_FORGED);
 	/* None of that touched the real payload. */
 	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, h, OWNER_A, &skb), 0);
 	KUNIT_EXPECT_PTR_EQ(test, skb, fx->skb[0]);
@@ -141,16 +160,16 @@ static void ns_store_full_test(struct kunit *test)
 	unsigned int i;
 
 	for (i = 0; i < 4; i++) {
-		h[i] = ns_store_park(&fx->st, fx->skb[i], OWNER_A, 54);
+		h[i] = ns_park(&fx->st, fx->skb[i], OWNER_A, 54);
 		KUNIT_ASSERT_NE(test, h[i], 0ULL);
 	}
 	/* Full of young payloads: the caller delivers whole instead. */
-	KUNIT_EXPECT_EQ(test, ns_store_park(&fx->st, fx->skb[4], OWNER_A, 54), 0ULL);
+	KUNIT_EXPECT_EQ(test, ns_park(&fx->st, fx->skb[4], OWNER_A, 54), 0ULL);
 	KUNIT_EXPECT_EQ(test, refcount_read(&fx->skb[4]->users), 1U);
 	KUNIT_EXPECT_EQ(test, fx->st.high_water, 4U);
 
 	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, h[2], OWNER_A, &skb), 0);
-	KUNIT_EXPECT_NE(test, ns_store_park(&fx->st, fx->skb[4], OWNER_A, 54), 0ULL);
+	KUNIT_EXPECT_NE(test, ns_park(&fx->st, fx->skb[4], OWNER_A, 54), 0ULL);
 	KUNIT_EXPECT_EQ(test, fx->st.used, 4U);
 }
 
@@ -161,8 +180,8 @@ static void ns_store_ageing_test(struct kunit *test)
 	struct sk_buff *skb;
 	u64 h0, h1;
 
-	h0 = ns_store_park(&fx->st, fx->skb[0], OWNER_A, 54);
-	h1 = ns_store_park(&fx->st, fx->skb[1], OWNER_B, 54);
+	h0 = ns_park(&fx->st, fx->skb[0], OWNER_A, 54);
+	h1 = ns_park(&fx->st, fx->skb[1], OWNER_B, 54);
 	KUNIT_ASSERT_NE(test, h0, 0ULL);
 	KUNIT_ASSERT_NE(test, h1, 0ULL);
 
@@ -178,34 +197,62 @@ static void ns_store_ageing_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, h1, OWNER_B, &skb), NETSLICE_TXERR_STALE);
 }
 
-static void ns_store_generation_wrap_test(struct kunit *test)
+/*
+ * A slot is reused round robin; its previous handle is stale, and no older
+ * handle of it ever works again, however many times it comes back (the
+ * old 24-bit generations wrapped).
+ */
+static void ns_store_reuse_test(struct kunit *test)
 {
 	struct ns_store_fixture *fx = test->priv;
 	struct sk_buff *skb;
 	unsigned int i;
-	u64 old, h;
+	u64 old, prev = 0, h = 0;
 
-	/* Every slot at the last generation. */
-	for (i = 0; i < fx->st.capacity; i++)
-		fx->st.slots[i].gen = NS_HANDLE_GEN_MASK;
-	old = ns_store_park(&fx->st, fx->skb[0], OWNER_A, 54);
+	old = ns_park(&fx->st, fx->skb[0], OWNER_A, 54);
 	KUNIT_ASSERT_EQ(test, ns_take(&fx->st, old, OWNER_A, &skb), 0);
-	KUNIT_EXPECT_EQ(test, fx->st.slots[old & 0xffff].gen, 1U);
+	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, old, OWNER_A, &skb), NETSLICE_TXERR_STALE);
 
-	/* Round robin: the slot comes back after the others. */
-	for (i = 0; i < fx->st.capacity; i++) {
-		h = ns_store_park(&fx->st, fx->skb[1], OWNER_A, 54);
+	/* 300 times round every slot (an 8-bit generation would wrap). */
+	for (i = 0; i < 300 * fx->st.capacity; i++) {
+		h = ns_park(&fx->st, fx->skb[1], OWNER_A, 54);
 		KUNIT_ASSERT_NE(test, h, 0ULL);
-		if ((h & 0xffff) == (old & 0xffff))
+		KUNIT_ASSERT_NE(test, h, old);
+		if ((h & 0xffff) == (old & 0xffff) && i < fx->st.capacity)
+			KUNIT_EXPECT_EQ(test, i, fx->st.capacity - 1);
+		if (i == 300 * fx->st.capacity - 1)
 			break;
 		KUNIT_ASSERT_EQ(test, ns_take(&fx->st, h, OWNER_A, &skb), 0);
+		prev = h;
 	}
-	KUNIT_ASSERT_EQ(test, h & 0xffff, old & 0xffff);
-	KUNIT_EXPECT_EQ(test, i, fx->st.capacity - 1);
-	KUNIT_EXPECT_NE(test, h, old);
-	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, old, OWNER_A, &skb), NETSLICE_TXERR_STALE);
+	KUNIT_EXPECT_NE(test, ns_take(&fx->st, old, OWNER_A, &skb), 0);
+	KUNIT_EXPECT_NE(test, ns_take(&fx->st, prev, OWNER_A, &skb), 0);
 	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, h, OWNER_A, &skb), 0);
 	KUNIT_EXPECT_PTR_EQ(test, skb, fx->skb[1]);
+}
+
+/* A writer that claims and gives back does not keep a payload young. */
+static void ns_store_unclaim_ages_test(struct kunit *test)
+{
+	struct ns_store_fixture *fx = test->priv;
+	unsigned long timeout = msecs_to_jiffies(NS_TEST_TIMEOUT_MS);
+	struct sk_buff *skb;
+	unsigned int off;
+	u64 h0, h1;
+
+	h0 = ns_park(&fx->st, fx->skb[0], OWNER_A, 54);
+	h1 = ns_park(&fx->st, fx->skb[1], OWNER_A, 54);
+	KUNIT_ASSERT_NE(test, h0, 0ULL);
+	KUNIT_ASSERT_NE(test, h1, 0ULL);
+	/* h1 as if parked later than the test's end. */
+	fx->st.slots[h1 & 0xffff].parked_at = jiffies + 2 * timeout;
+	/* h0 claimed and given back: still as old as when it was parked. */
+	KUNIT_ASSERT_EQ(test, ns_store_claim(&fx->st, h0, OWNER_A, &skb, &off), 0);
+	ns_store_unclaim(&fx->st, h0, off);
+	ns_store_expire(&fx->st, jiffies + timeout);
+	KUNIT_EXPECT_EQ(test, fx->st.aged, 1ULL);
+	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, h0, OWNER_A, &skb), NETSLICE_TXERR_STALE);
+	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, h1, OWNER_A, &skb), 0);
 }
 
 static void ns_store_release_test(struct kunit *test)
@@ -214,9 +261,9 @@ static void ns_store_release_test(struct kunit *test)
 	struct sk_buff *skb;
 	u64 a0, a1, b0;
 
-	a0 = ns_store_park(&fx->st, fx->skb[0], OWNER_A, 54);
-	b0 = ns_store_park(&fx->st, fx->skb[1], OWNER_B, 54);
-	a1 = ns_store_park(&fx->st, fx->skb[2], OWNER_A, 54);
+	a0 = ns_park(&fx->st, fx->skb[0], OWNER_A, 54);
+	b0 = ns_park(&fx->st, fx->skb[1], OWNER_B, 54);
+	a1 = ns_park(&fx->st, fx->skb[2], OWNER_A, 54);
 
 	ns_store_release(&fx->st, OWNER_A);
 	KUNIT_EXPECT_EQ(test, fx->st.closed, 2ULL);
@@ -234,7 +281,7 @@ static void ns_store_destroy_test(struct kunit *test)
 {
 	struct ns_store_fixture *fx = test->priv;
 
-	KUNIT_ASSERT_NE(test, ns_store_park(&fx->st, fx->skb[5], OWNER_A, 54), 0ULL);
+	KUNIT_ASSERT_NE(test, ns_park(&fx->st, fx->skb[5], OWNER_A, 54), 0ULL);
 	KUNIT_EXPECT_EQ(test, refcount_read(&fx->skb[5]->users), 2U);
 	ns_store_destroy(&fx->st);
 	KUNIT_EXPECT_EQ(test, refcount_read(&fx->skb[5]->users), 1U);
@@ -247,7 +294,8 @@ static struct kunit_case ns_store_test_cases[] = {
 	KUNIT_CASE(ns_store_bad_handle_test),
 	KUNIT_CASE(ns_store_full_test),
 	KUNIT_CASE(ns_store_ageing_test),
-	KUNIT_CASE(ns_store_generation_wrap_test),
+	KUNIT_CASE(ns_store_reuse_test),
+	KUNIT_CASE(ns_store_unclaim_ages_test),
 	KUNIT_CASE(ns_store_release_test),
 	KUNIT_CASE(ns_store_destroy_test),
 	{}

@@ -179,10 +179,12 @@ struct netslice_cpumask {
  *            1 .. MTU + link header (+ 4 for one VLAN tag) bytes.
  * @wire_len: read (out): the packet's length; > @rlen when truncated.
  *            write: ignored, so an iov read can be written back as it is.
- * @ifindex:  read (out): the interface the packet arrived on.
- *            write (in): for NETSLICE_TX_DEFAULT and NETSLICE_TX_HOST the
- *            interface it arrived on (as read); for NETSLICE_TX_IFINDEX
- *            the attached interface to send it out of.
+ * @ifindex:  read (out): the interface the packet arrived on, as its own
+ *            network namespace numbers it (for display).
+ *            write (in): NETSLICE_TX_IFINDEX: the attached interface to
+ *            send it out of, numbered in the writer's network namespace.
+ *            Also for NETSLICE_TX_DEFAULT and NETSLICE_TX_HOST when @port
+ *            is 0.
  * @queue:    read (out): the driver's RX queue, or NETSLICE_QUEUE_NONE
  *            where the driver records none. write: ignored.
  * @flags:    read (out): NETSLICE_RX_*. write: ignored.
@@ -194,7 +196,18 @@ struct netslice_cpumask {
  *            write (in): 0 to send @rlen bytes as a whole frame; a handle
  *            to send @rlen bytes of header followed by its payload (with
  *            NETSLICE_TX_DROP: free the payload, send nothing).
+ * @port:     read (out): the port id of the interface the packet arrived
+ *            on: module-wide, the same in every network namespace (an
+ *            ifindex is not: one slice may be fed by interfaces of several
+ *            namespaces). Never 0; ids of detached interfaces are not
+ *            reused soon (they are handed out cyclically).
+ *            write (in): NETSLICE_TX_DEFAULT, NETSLICE_TX_HOST: the port
+ *            it arrived on (as read), or 0 to use @ifindex instead.
+ *            NETSLICE_TX_PORT: the port to send it out of.
  * @reserved: must be zero on write; zeroed on read.
+ *
+ * A write may send only out of an interface that feeds the slice written
+ * to (its slice range covers it): any other fails NETSLICE_TXERR_IFINDEX.
  */
 struct netslice_iov {
 	__aligned_u64 base;
@@ -207,7 +220,8 @@ struct netslice_iov {
 	__u16 action;
 	__u16 error;
 	__aligned_u64 handle;
-	__aligned_u64 reserved;
+	__u32 port;
+	__u32 reserved;
 };
 
 #define NETSLICE_QUEUE_NONE	0xffff
@@ -220,15 +234,16 @@ struct netslice_iov {
 #define NETSLICE_RX_TRIMMED	(1U << 4)	/* header-only record: ring full, payload freed */
 
 /* iov actions on write */
-#define NETSLICE_TX_DEFAULT	0	/* out of @ifindex's pair, or @ifindex itself */
+#define NETSLICE_TX_DEFAULT	0	/* out of @port's pair, or @port itself */
 #define NETSLICE_TX_IFINDEX	1	/* out of attached interface @ifindex */
-#define NETSLICE_TX_HOST	2	/* up the host stack, as if received on @ifindex */
+#define NETSLICE_TX_HOST	2	/* up the host stack, as if received on @port */
 #define NETSLICE_TX_DROP	3	/* consume without sending */
+#define NETSLICE_TX_PORT	4	/* out of attached interface @port */
 
 /* iov errors on write, and the errno a first bad iov returns */
 #define NETSLICE_TXERR_INVALID	1	/* EINVAL: reserved set, unknown action */
 #define NETSLICE_TXERR_LENGTH	2	/* EMSGSIZE: rlen too short, > len, or too long */
-#define NETSLICE_TXERR_IFINDEX	3	/* ENODEV: interface not attached */
+#define NETSLICE_TXERR_IFINDEX	3	/* ENODEV: not attached, or not this slice's */
 #define NETSLICE_TXERR_FAULT	4	/* EFAULT: base not readable */
 #define NETSLICE_TXERR_NOMEM	5	/* ENOMEM: no memory for the packet */
 #define NETSLICE_TXERR_DOWN	6	/* ENETDOWN: egress down or dropped it */
@@ -399,7 +414,8 @@ struct netslice_stats {
 	__u64 store_closed;		/* payloads freed when their file closed */
 	__u64 store_used;		/* payloads parked now */
 	__u64 store_high_water;		/* most payloads parked at once */
-	__u64 reserved[6];
+	__u64 rx_purged;		/* queued, freed unread: detach, last close */
+	__u64 reserved[5];
 };
 
 #define NETSLICE_IOC_MAGIC	0xb6

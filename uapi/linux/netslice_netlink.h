@@ -92,6 +92,8 @@ enum {
 	NETSLICE_A_LINK_HASHED,		/* flag: steered by flow hash, not RX queue */
 	NETSLICE_A_LINK_RX_QUEUES,
 	NETSLICE_A_LINK_REASON,		/* enum netslice_detach_reason */
+	NETSLICE_A_LINK_PORT,		/* module-wide port id: what read reports */
+	NETSLICE_A_LINK_PEER_PORT,	/* port of the default egress */
 
 	__NETSLICE_A_LINK_MAX,
 	NETSLICE_A_LINK_MAX = (__NETSLICE_A_LINK_MAX - 1)
@@ -166,6 +168,7 @@ enum {
 	NETSLICE_A_COUNTERS_STORE_CLOSED,
 	NETSLICE_A_COUNTERS_STORE_USED,
 	NETSLICE_A_COUNTERS_STORE_HIGH_WATER,
+	NETSLICE_A_COUNTERS_RX_PURGED,
 	NETSLICE_A_COUNTERS_PAD,
 
 	__NETSLICE_A_COUNTERS_MAX,
