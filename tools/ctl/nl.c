@@ -179,12 +179,23 @@ static int ctl_on_valid(struct nl_msg *msg, void *arg)
 
 static int ctl_on_done(struct nl_msg *msg, void *arg)
 {
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
 	struct ctl_req *req = arg;
-	int *err = nlmsg_data(nlmsg_hdr(msg));
+	int *err = nlmsg_data(nlh);
+	const char *why = NULL;
+	int len;
 
-	/* A dump that failed part way says so in its DONE message. */
-	if (nlmsg_hdr(msg)->nlmsg_len >= NLMSG_HDRLEN + sizeof(int) && *err < 0)
+	/* A dump that failed says so, and why, in its DONE message. */
+	if (nlh->nlmsg_len >= NLMSG_HDRLEN + sizeof(int) && *err < 0) {
 		req->err = *err;
+		len = (int)nlh->nlmsg_len - NLMSG_HDRLEN - (int)sizeof(int);
+		if (nlh->nlmsg_flags & NLM_F_ACK_TLVS && len > 0 &&
+		    !nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)(err + 1), len, NULL) &&
+		    tb[NLMSGERR_ATTR_MSG])
+			why = nla_get_string(tb[NLMSGERR_ATTR_MSG]);
+		fprintf(stderr, "%sError: %s.\n", ctl.where, why ? why : strerror(-*err));
+	}
 	req->done = 1;
 	return NL_STOP;
 }

@@ -1,0 +1,269 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Data-path safety (issue 20): a handle written while a second thread
+# splices it, ports across namespaces whose ifindexes collide, super-packets
+# from a tap writer without checksum state, what detach and the last close
+# leave queued, a peer's detach, and one privilege rule for ioctl, netlink
+# and write. Every case failed on the module before these fixes.
+#
+#   race:   nsa [netslice] -- veth -- nsb
+#   ports:  in each of two namespaces X:
+#           xg --veth-- x0 [netslice, pair x1] x1 --veth-- xs
+. "$(dirname "$0")/lib.sh"
+set -o pipefail
+
+ns_plan 8
+ns_module_loaded && rmmod netslice
+py=/usr/bin/python3
+nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+
+# veth_pair A B: a veth pair in this namespace, up, deleted at cleanup.
+veth_pair() {
+	ip link add "$1" type veth peer name "$2" || return 1
+	ns_defer ip link del "$1"
+	ip link set "$1" up && ip link set "$2" up
+}
+
+# inject DEV COUNT LEN: COUNT frames of LEN bytes sent on DEV (the peer of
+# an attached interface), ethertype 0x88b5.
+inject() {
+	$py - "$@" <<'EOF'
+import socket, sys
+dev, count, length = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((dev, 0))
+frame = b"\xff" * 6 + b"\x02\x00\x00\x00\x00\x05" + b"\x88\xb5" + bytes(length - 14)
+for _ in range(count):
+    s.send(frame)
+EOF
+}
+
+stat_is() {
+	local v
+	v=$(ns_stat_sum "$1")
+	[ "$v" -eq "$2" ] || { ns_diag "$1 = $v, want $2"; return 1; }
+}
+
+race() {
+	local rc
+	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	veth_pair nsa nsb || return 1
+	ns_load slices=1 ifaces=nsa || return 1
+	safety_check race nsa nsb | ns_indent
+	rc=${PIPESTATUS[0]}
+	[ "$rc" -eq 4 ] && return "$ksft_skip"
+	return "$rc"
+}
+ns_check "a handle visible while its splice races the read: no crash, spliced once" race
+ns_run_cleanups
+
+# Two namespaces, each with the same interfaces (so the same ifindexes),
+# attached from inside as a pair; nf-fwd in the initial namespace forwards
+# both. Each namespace's frames arrive at its own sink and nowhere else.
+ports_across_namespaces() {
+	local x n=2000
+	declare -A ns
+	ns_load slices=1 ring_size=16384 || return 1
+	for x in p q; do
+		local var=ns_$x
+		ns_netns_create "$var" || return 1
+		ns[$x]=${!var}
+		ip netns exec "${ns[$x]}" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1 || return 1
+		ip -n "${ns[$x]}" link add xg type veth peer name x0 &&
+			ip -n "${ns[$x]}" link add x1 type veth peer name xs || return 1
+		for d in xg x0 x1 xs; do ip -n "${ns[$x]}" link set "$d" up || return 1; done
+		ip netns exec "${ns[$x]}" netslicectl link attach dev x0 peer x1 || return 1
+	done
+	[ "$(ip netns exec "${ns[p]}" cat /sys/class/net/x0/ifindex)" = \
+	  "$(ip netns exec "${ns[q]}" cat /sys/class/net/x0/ifindex)" ] ||
+		{ ns_diag "ifindexes do not collide"; return 1; }
+	ns_start_fwd -m off || return 1
+	for x in p q; do
+		local other=q
+		[ "$x" = q ] && other=p
+		local mac before
+		mac=$(ip -n "${ns[$x]}" -br link show xs | awk '{print $3}')
+		before=$(ip netns exec "${ns[$other]}" cat /sys/class/net/xs/statistics/rx_packets)
+		ready=$(mktemp -u)
+		ip netns exec "${ns[$x]}" nstraffic recv xs $n "$(ns_scaled 5000)" "$ready" >"$ready.out" &
+		local rpid=$!
+		ns_busywait 5000 test -e "$ready" || return 1
+		ip netns exec "${ns[$x]}" nstraffic send xg "$mac" $n 16 >/dev/null || return 1
+		wait "$rpid" || { sed 's/^/# sink: /' "$ready.out"; return 1; }
+		sed "s/^/# sink $x: /" "$ready.out"
+		[ "$(ip netns exec "${ns[$other]}" cat /sys/class/net/xs/statistics/rx_packets)" = \
+		  "$before" ] || { ns_diag "frames of $x reached $other's sink"; return 1; }
+	done
+	stat_is tx_err_ifindex 0 && ns_stop_fwd
+}
+ns_check "ports: frames of two namespaces with colliding ifindexes each leave by their own pair" \
+	ports_across_namespaces
+ns_run_cleanups
+
+# A tap writer's TCP super-packet with a vnet header and no NEEDS_CSUM
+# (checksum state NONE): the transmit-path segmentation warned on it.
+tap_gso() {
+	local held out
+	modprobe tun 2>/dev/null
+	if [ ! -c /dev/net/tun ]; then
+		mkdir -p /dev/net && mknod /dev/net/tun c 10 200 || return 1
+		ns_defer rm -f /dev/net/tun
+	fi
+	ns_load slices=1 || return 1
+	exec {held}<>/dev/netslice-0 || return 1
+	ns_defer eval "exec $held<&-"
+	ns_dmesg_mark
+	out=$($py - <<'EOF'
+import fcntl, os, struct, subprocess, time
+TUNSETIFF, TUNSETVNETHDRSZ = 0x400454ca, 0x400454d8
+IFF_TAP, IFF_NO_PI, IFF_VNET_HDR = 0x2, 0x1000, 0x4000
+fd = os.open("/dev/net/tun", os.O_RDWR)
+fcntl.ioctl(fd, TUNSETIFF, struct.pack("16sH", b"nstap0", IFF_TAP | IFF_NO_PI | IFF_VNET_HDR))
+fcntl.ioctl(fd, TUNSETVNETHDRSZ, struct.pack("i", 10))
+subprocess.run(["ip", "link", "set", "nstap0", "up"], check=True)
+subprocess.run(["netslicectl", "link", "attach", "dev", "nstap0"], check=True)
+payload = bytes(range(256)) * 12                     # 3072 bytes: 3 segments of 1024
+ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 40 + len(payload), 1, 0x4000, 64, 6, 0,
+                 bytes([10, 99, 0, 1]), bytes([10, 99, 0, 2]))
+tcp = struct.pack("!HHIIBBHHH", 1000, 2000, 1, 0, 5 << 4, 0x18, 65535, 0, 0)
+eth = b"\x02\x00\x00\x00\x00\x02" + b"\x02\x00\x00\x00\x00\x01" + b"\x08\x00"
+# virtio_net_hdr: flags 0 (no NEEDS_CSUM), GSO_TCPV4, hdr_len, gso_size 1024
+vnet = struct.pack("<BBHHHH", 0, 1, 54, 1024, 0, 0)
+os.write(fd, vnet + eth + ip + tcp + payload)
+for _ in range(100):
+    r = subprocess.run(["safety_check", "drain"], capture_output=True, text=True, check=True)
+    if not r.stdout.strip().endswith("count 0"):
+        break
+    time.sleep(0.05)
+print(r.stdout, end="")
+EOF
+) || return 1
+	sed 's/^/# /' <<<"$out"
+	# Three wire-size segments, each flagged NETSLICE_RX_SEGMENT (2).
+	[ "$(grep -c ' len 1078 rlen 1078 flags 2$' <<<"$out")" -eq 3 ] || return 1
+	! ns_dmesg_since | grep -E 'WARNING|bad offload|Call Trace'
+}
+ns_check "a tap writer's GSO frame without NEEDS_CSUM: every segment arrives, no warning" tap_gso
+ns_run_cleanups
+
+# Detach frees the detached interface's queued frames, counted; the other
+# interface's stay, in order. The last close frees the rest.
+leftovers() {
+	local held out
+	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	veth_pair nsa nsb && veth_pair nsc nsd || return 1
+	ns_load slices=1 ifaces=nsa,nsc || return 1
+	exec {held}<>/dev/netslice-0 || return 1
+	inject nsb 10 100 && inject nsd 5 200 || return 1
+	ns_busywait 5000 stat_is rx_packets 15 >/dev/null || { stat_is rx_packets 15; return 1; }
+	netslicectl link detach dev nsa || return 1
+	stat_is rx_purged 10 || return 1
+	out=$(safety_check drain) || return 1
+	ns_diag "after detaching nsa: $(tail -n 1 <<<"$out"), all of nsc:" \
+		"$(grep -c "ifindex $(cat /sys/class/net/nsc/ifindex) len 200 " <<<"$out")"
+	[ "$(tail -n 1 <<<"$out")" = "count 5" ] &&
+		[ "$(grep -c "ifindex $(cat /sys/class/net/nsc/ifindex) len 200 " <<<"$out")" -eq 5 ] ||
+		return 1
+	inject nsd 7 200 || return 1
+	ns_busywait 5000 stat_is rx_packets 22 >/dev/null || { stat_is rx_packets 22; return 1; }
+	exec {held}<&-
+	stat_is rx_purged 17 || return 1
+	out=$(safety_check drain) || return 1
+	[ "$(tail -n 1 <<<"$out")" = "count 0" ] || { ns_diag "reopened: $out"; return 1; }
+}
+ns_check "detach frees the interface's queued frames, the last close the rest; counted" leftovers
+ns_run_cleanups
+
+# A pair whose peer goes away: the survivor sends to itself by default,
+# not to the dead peer's number (which a new interface may take).
+peer_gone() {
+	local j
+	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	veth_pair nsa nsb && veth_pair nsc nsd || return 1
+	ns_load slices=1 ifaces=nsa:nsc || return 1
+	ip link del nsc || return 1
+	j=$(netslicectl -j link show) || return 1
+	ns_diag "$j"
+	$py -c '
+import json, sys
+links = json.loads(sys.argv[1])
+assert len(links) == 1, links
+l = links[0]
+assert l["dev"] == "nsa" and l["peer_ifindex"] == l["ifindex"], l
+' "$j"
+}
+ns_check "a detached peer leaves its pair sending to itself" peer_gone
+ns_run_cleanups
+
+# Opening the node is the data-path right; changing the slice needs
+# CAP_NET_ADMIN; a write goes only out of the slice's own interfaces.
+ioctl_privilege() {
+	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	veth_pair nsa nsb || return 1
+	ns_load slices=2 ifaces=nsa@1 || return 1
+	chmod 0666 /dev/netslice-0 || return 1
+	"${nobody[@]}" safety_check perms nsa | ns_indent
+}
+ns_check "ioctl: unprivileged reads; changes need CAP_NET_ADMIN; writes only to own interfaces" \
+	ioctl_privilege
+ns_run_cleanups
+
+# Another namespace's unprivileged user sees neither slices, counters nor
+# rules (they are the initial namespace's), nor other namespaces' links.
+netlink_visibility() {
+	local other out rc
+	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	veth_pair nsa nsb || return 1
+	ns_load slices=1 ifaces=nsa || return 1
+	ns_netns_create other || return 1
+	for cmd in "slice show" "stats" "rule show"; do
+		# shellcheck disable=SC2086
+		out=$(ip netns exec "$other" "${nobody[@]}" netslicectl $cmd 2>&1)
+		rc=$?
+		ns_diag "$cmd: $out"
+		[ "$rc" -ne 0 ] && [[ $out == *"initial network namespace"* ]] || return 1
+	done
+	[ "$(ip netns exec "$other" "${nobody[@]}" netslicectl -j link show)" = "[]" ] &&
+		"${nobody[@]}" netslicectl slice show >/dev/null
+}
+ns_check "netlink: another namespace sees no slices, counters, rules or links of others" \
+	netlink_visibility
+ns_run_cleanups
+
+# Trimmed records are headers, never longer than NETSLICE_MAX_HEADER (512):
+# IPv6 with a 600-byte hop-by-hop header, then UDP, parses to 662 bytes.
+trim_capped() {
+	local held out
+	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	veth_pair nsa nsb || return 1
+	ns_load slices=1 ifaces=nsa ring_size=2 || return 1
+	netslicectl slice set 0 slicing off trim on || return 1
+	exec {held}<>/dev/netslice-0 || return 1
+	ns_defer eval "exec $held<&-"
+	$py - <<'EOF' || return 1
+import socket, struct
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind(("nsb", 0))
+# PadN options: 2 + 252, 2 + 255, 2 + 85, after next-header and length.
+hbh = bytes([17, 74]) + bytes([1, 252]) + bytes(252) + bytes([1, 255]) + bytes(255) + \
+      bytes([1, 85]) + bytes(85)
+assert len(hbh) == 600
+udp = struct.pack("!HHHH", 9, 9, 8 + 200, 0) + bytes(200)
+ip6 = struct.pack("!IHBB16s16s", 6 << 28, len(hbh) + len(udp), 0, 64,
+                  b"\xfd" + bytes(14) + b"\x01", b"\xfd" + bytes(14) + b"\x02")
+frame = b"\x02\x00\x00\x00\x00\x02" + b"\x02\x00\x00\x00\x00\x01" + b"\x86\xdd" + ip6 + hbh + udp
+for _ in range(4):
+    s.send(frame)
+EOF
+	# Two frames fill the ring, two more the trimmed-record ring.
+	ns_busywait 5000 stat_is rx_trimmed 2 >/dev/null || { stat_is rx_trimmed 2; return 1; }
+	out=$(safety_check drain) || return 1
+	sed 's/^/# /' <<<"$out"
+	# Records (flags 16): the whole 862-byte packet's length, 512 bytes of it.
+	[ "$(grep -c ' len 862 rlen 512 flags 16$' <<<"$out")" -eq 2 ]
+}
+ns_check "a trimmed record is at most NETSLICE_MAX_HEADER bytes" trim_capped
+ns_run_cleanups
+
+ns_done
