@@ -143,11 +143,11 @@ static void check_read(struct dev_thread *t, struct netslice_iov *iov, ssize_t g
 	for (i = 0; i < got && (size_t)i < n; i++) {
 		const struct netslice_iov *v = &iov[i];
 
-		if (v->rlen > v->len || v->rlen > v->wire_len || v->reserved || v->error ||
+		if (v->rlen > v->len || v->rlen > v->wire_len || v->reserved || v->error || !v->port ||
 		    (v->flags & ~known) || (!!(v->flags & NETSLICE_RX_SLICED) != !!v->handle))
-			fz_fail("read iov %zd: len %u rlen %u wire %u flags %#x handle %#llx reserved %llu",
+			fz_fail("read iov %zd: len %u rlen %u wire %u flags %#x handle %#llx port %u reserved %u",
 				i, v->len, v->rlen, v->wire_len, v->flags,
-				(unsigned long long)v->handle, (unsigned long long)v->reserved);
+				(unsigned long long)v->handle, v->port, v->reserved);
 		if (v->handle)
 			remember_handle(&t->rng, v->handle, slot);
 	}
@@ -225,6 +225,9 @@ static void do_write(struct dev_thread *t)
 				iov[i].handle = pick_handle(t);
 			if (fz_chance(&t->rng, 5))
 				iov[i].ifindex = fz.ifindex[fz_below(&t->rng, 4)];
+			/* Ports are small numbers: hit real ones, and 0 (use ifindex). */
+			if (fz_chance(&t->rng, 10))
+				iov[i].port = fz_below(&t->rng, 8);
 		}
 		t->last_read = 0;
 	} else {
@@ -239,6 +242,7 @@ static void do_write(struct dev_thread *t)
 			iov[i].ifindex = fz_chance(&t->rng, 80) ? fz.ifindex[fz_below(&t->rng, 4)]
 								: (uint32_t)fz_next(&t->rng);
 			iov[i].handle = pick_handle(t);
+			iov[i].port = fz_chance(&t->rng, 50) ? fz_below(&t->rng, 8) : 0;
 			iov[i].reserved = fz_chance(&t->rng, 5) ? fz_next(&t->rng) : 0;
 		}
 	}

@@ -8,19 +8,26 @@
  * against it. Names follow the kernel's generator: NETSLICE_A_<SET>_<ATTR>,
  * NETSLICE_CMD_<OP>, NETSLICE_<ENUM>_<ENTRY>.
  *
- * Permissions
- *   Reads (link-get, slice-get, stats-get, rule-get) are open to every
- *   user: they carry configuration and counters, never a secret, a payload
- *   byte or a kernel address. link-attach and link-detach need
- *   CAP_NET_ADMIN in the user namespace owning the caller's network
- *   namespace, and act only on interfaces of that namespace. Slices and
- *   rules belong to the whole module, so slice-set, stats-reset and the
- *   rule operations need CAP_NET_ADMIN in the initial user namespace.
+ * Permissions (one model for netlink, the ioctls and write; see
+ * linux/netslice.h)
+ *   Slices, their counters and the rules belong to the module, which the
+ *   initial namespace owns; an interface belongs to its network namespace.
+ *   Every change (link-attach, link-detach, slice-set, stats-reset, the
+ *   rule operations) needs CAP_NET_ADMIN in the initial user namespace:
+ *   attaching feeds the module's slices, so an admin of another namespace
+ *   alone may not. Reads carry configuration and counters, never a
+ *   secret, a payload byte or a kernel address: link-get is open to every
+ *   user and shows the caller's namespace's interfaces; slice-get,
+ *   stats-get and rule-get are open to every user of the initial network
+ *   namespace and to callers with CAP_NET_ADMIN in the initial user
+ *   namespace, and fail EPERM elsewhere.
  *
  * Network namespaces
  *   Interfaces are named and numbered in the caller's namespace; an
  *   interface of another namespace can be neither seen (link-get,
- *   link notifications) nor attached or detached.
+ *   link notifications) nor attached or detached. Each attached
+ *   interface also has a module-wide port id (link attribute port), the
+ *   same in every namespace, which read reports and write takes.
  *
  * Errors
  *   Every rejected request returns an errno and an extended ack message
