@@ -371,7 +371,9 @@ struct netslice_info {
  * packet counts once per segment. Every frame the slice receives ends in
  * exactly one of rx_packets (queued), rx_trimmed and rx_drop_* (a GSO
  * packet dropped before segmentation counts once there); every queued
- * frame is later read or, at unload, freed. read_packets = read_sliced +
+ * frame is later read, or freed unread (rx_purged) when the interface it
+ * arrived on is detached or the slice's last file closes, or freed at
+ * unload. read_packets = read_sliced +
  * read_whole + trimmed records read. Every payload parked (read_sliced)
  * ends in tx_spliced, tx_nf_drop, a failed send (tx_err_down),
  * store_aged or store_closed, or is still parked (store_used).
