@@ -40,7 +40,7 @@ int ns_iface_pair_ifindex_rcu(const struct ns_iface *iface)
 {
 	const struct ns_iface *pair = ns_iface_by_port_rcu(READ_ONCE(iface->pair_port));
 
-	return pair ? pair->dev->ifindex : iface->dev->ifindex;
+	return pair ? pair->dev->ifindex : 0;
 }
 
 /* Set under RTNL when the module unloads: nothing attaches any more. */
@@ -178,7 +178,10 @@ err_refuse:
 	return err;
 }
 
-/* reason: a netslice_detach_reason, or NS_DETACH_SILENT to undo an attach. */
+/*
+ * reason: a netslice_detach_reason, or NS_DETACH_SILENT for no event (told
+ * already, or an attach undone).
+ */
 #define NS_DETACH_SILENT	(-1)
 
 static void ns_iface_detach(struct ns_iface *iface, int reason)
@@ -190,10 +193,13 @@ static void ns_iface_detach(struct ns_iface *iface, int reason)
 	netdev_rx_handler_unregister(iface->dev);
 	list_del_rcu(&iface->list);
 	idr_replace(&ns_ports, NULL, iface->port);
-	/* A peer left alone sends to itself by default, not to a dead port. */
+	/*
+	 * A peer left alone has no default egress (0): its frames are not
+	 * sent to a dead port, nor reflected to where they came from.
+	 */
 	list_for_each_entry(other, &ns_ifaces, list)
 		if (other->pair_port == iface->port)
-			WRITE_ONCE(other->pair_port, other->port);
+			WRITE_ONCE(other->pair_port, 0);
 	/* Its packets still queued would pin its memory until read. */
 	ns_slices_purge_port(iface->port);
 	if (reason != NS_DETACH_SILENT)
@@ -280,9 +286,13 @@ int ns_iface_detach_dev(struct net_device *dev, struct netlink_ext_ack *extack)
 		if (peer && peer->pair_port != iface->port)
 			peer = NULL;
 	}
+	/* Both events name their peer: the peer's goes out while it has one. */
+	if (peer)
+		ns_nl_link_notify(peer, NETSLICE_CMD_LINK_DETACH_NTF,
+				  NETSLICE_DETACH_REASON_REQUEST);
 	ns_iface_detach(iface, NETSLICE_DETACH_REASON_REQUEST);
 	if (peer)
-		ns_iface_detach(peer, NETSLICE_DETACH_REASON_REQUEST);
+		ns_iface_detach(peer, NS_DETACH_SILENT);
 	return 0;
 }
 

@@ -13,7 +13,7 @@
 struct ns_iface {
 	struct net_device *dev;
 	u32 port;		/* module-wide id: what read reports, write takes */
-	u32 pair_port;		/* default egress; its own port when alone */
+	u32 pair_port;		/* default egress: own port alone, 0 if the peer left */
 	bool hashed;		/* driver records no RX queue: steer by hash */
 	u16 slice_first;	/* its packets go to slices first..first+count-1 */
 	u16 slice_count;
@@ -42,7 +42,7 @@ static inline bool ns_iface_feeds(const struct ns_iface *iface, unsigned int id)
 struct ns_iface *ns_iface_find_rcu(const struct net *net, int ifindex);
 /* Under rcu_read_lock(): the attached interface with this port, or NULL. */
 struct ns_iface *ns_iface_by_port_rcu(u32 port);
-/* Under rcu_read_lock(): ifindex of iface's default egress (for display). */
+/* Under rcu_read_lock(): ifindex of iface's default egress, or 0 (display). */
 int ns_iface_pair_ifindex_rcu(const struct ns_iface *iface);
 
 /* Walk the attached interfaces under rcu_read_lock(). */

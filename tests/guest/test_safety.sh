@@ -175,8 +175,9 @@ leftovers() {
 ns_check "detach frees the interface's queued frames, the last close the rest; counted" leftovers
 ns_run_cleanups
 
-# A pair whose peer goes away: the survivor sends to itself by default,
-# not to the dead peer's number (which a new interface may take).
+# A pair whose peer goes away: the survivor has no default egress (its
+# frames fail NETSLICE_TXERR_IFINDEX), not the dead peer's number, which a
+# new interface may take.
 peer_gone() {
 	local j
 	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
@@ -190,10 +191,10 @@ import json, sys
 links = json.loads(sys.argv[1])
 assert len(links) == 1, links
 l = links[0]
-assert l["dev"] == "nsa" and l["peer_ifindex"] == l["ifindex"], l
+assert l["dev"] == "nsa" and l["peer_ifindex"] == 0, l
 ' "$j"
 }
-ns_check "a detached peer leaves its pair sending to itself" peer_gone
+ns_check "a detached peer leaves its pair without a default egress" peer_gone
 ns_run_cleanups
 
 # Opening the node is the data-path right; changing the slice needs

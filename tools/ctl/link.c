@@ -35,7 +35,7 @@ static void ctl_link_print(struct nlattr **tb, uint8_t cmd, struct ctl_link_filt
 	const char *event = cmd == NETSLICE_CMD_LINK_ATTACH_NTF ? "attach" : "detach";
 	uint32_t reason = tb[NETSLICE_A_LINK_REASON] ? nla_get_u32(tb[NETSLICE_A_LINK_REASON]) : 0;
 
-	if (peer != ifindex && !if_indextoname(peer, peer_name))
+	if (peer && peer != ifindex && !if_indextoname(peer, peer_name))
 		snprintf(peer_name, sizeof(peer_name), "if%u", peer);
 	f->shown++;
 	if (ctl.json) {

@@ -322,7 +322,9 @@ struct netslice_slicing {
 /*
  * struct netslice_iface_info - one attached interface, as a slice sees it
  * @ifindex:      the interface.
- * @pair_ifindex: its default egress (its pair, or itself).
+ * @pair_ifindex: its default egress (its pair, or itself); 0 when its
+ *                pair was detached (NETSLICE_TX_DEFAULT then fails with
+ *                NETSLICE_TXERR_IFINDEX).
  * @rx_queues:    its number of RX queues.
  * @flags:        NETSLICE_IFACE_HASHED: the driver records no RX queue;
  *                packets reach slices by flow hash, not by queue.
