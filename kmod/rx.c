@@ -94,12 +94,14 @@ static void ns_rx_segment(struct ns_slice *slice, struct sk_buff *skb)
 {
 	struct sk_buff *segs, *seg, *next;
 
-	if (skb->ip_summed == CHECKSUM_NONE) {
-		/* Segmentation writes the L4 checksum field of the head. */
-		if (skb_cow_head(skb, 0))
-			goto err_drop;
+	/*
+	 * Unless the checksum is partial, segmentation first rewrites the L4
+	 * checksum field of the head, which a packet tap's clone may share.
+	 */
+	if (skb->ip_summed != CHECKSUM_PARTIAL && skb_cow_head(skb, 0))
+		goto err_drop;
+	if (skb->ip_summed == CHECKSUM_NONE)
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
-	}
 	segs = __skb_gso_segment(skb, 0, false);
 	if (IS_ERR_OR_NULL(segs))
 		goto err_drop;
