@@ -243,6 +243,13 @@ ns_stat_sum() {
 	netslice-info -s | grep -o " $1=[0-9]*" | cut -d= -f2 | awk '{s += $1} END {print s + 0}'
 }
 
+# stat_is NAME VALUE: the counter summed over slices equals VALUE.
+stat_is() {
+	local v
+	v=$(ns_stat_sum "$1")
+	[ "$v" -eq "$2" ] || { ns_diag "$1 = $v, want $2"; return 1; }
+}
+
 # ns_frames_accounted IFACE [quiet]: every frame IFACE received was queued
 # on a slice or counted as a drop. Says how many of each, unless "quiet"
 # and they match (for ns_busywait).

@@ -38,12 +38,6 @@ for _ in range(count):
 EOF
 }
 
-stat_is() {
-	local v
-	v=$(ns_stat_sum "$1")
-	[ "$v" -eq "$2" ] || { ns_diag "$1 = $v, want $2"; return 1; }
-}
-
 race() {
 	local rc
 	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
@@ -150,7 +144,7 @@ ns_run_cleanups
 # Detach frees the detached interface's queued frames, counted; the other
 # interface's stay, in order. The last close frees the rest.
 leftovers() {
-	local held out
+	local held out nsc_frames
 	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
 	veth_pair nsa nsb && veth_pair nsc nsd || return 1
 	ns_load slices=1 ifaces=nsa,nsc || return 1
@@ -160,11 +154,9 @@ leftovers() {
 	netslicectl link detach dev nsa || return 1
 	stat_is rx_purged 10 || return 1
 	out=$(safety_check drain) || return 1
-	ns_diag "after detaching nsa: $(tail -n 1 <<<"$out"), all of nsc:" \
-		"$(grep -c "ifindex $(cat /sys/class/net/nsc/ifindex) len 200 " <<<"$out")"
-	[ "$(tail -n 1 <<<"$out")" = "count 5" ] &&
-		[ "$(grep -c "ifindex $(cat /sys/class/net/nsc/ifindex) len 200 " <<<"$out")" -eq 5 ] ||
-		return 1
+	nsc_frames=$(grep -c "ifindex $(cat /sys/class/net/nsc/ifindex) len 200 " <<<"$out")
+	ns_diag "after detaching nsa: $(tail -n 1 <<<"$out"), of nsc: $nsc_frames"
+	[ "$(tail -n 1 <<<"$out")" = "count 5" ] && [ "$nsc_frames" -eq 5 ] || return 1
 	inject nsd 7 200 || return 1
 	ns_busywait 5000 stat_is rx_packets 22 >/dev/null || { stat_is rx_packets 22; return 1; }
 	exec {held}<&-

@@ -23,13 +23,6 @@ slice_semantics() {
 ns_check "slice_check: modes, handles, store, ageing, trimming" slice_semantics
 ns_run_cleanups
 
-# stat_is NAME VALUE: the counter summed over slices equals VALUE.
-stat_is() {
-	local v
-	v=$(ns_stat_sum "$1")
-	[ "$v" -eq "$2" ] || { ns_diag "$1 = $v, want $2"; return 1; }
-}
-
 # bytes_moved: what crossed to user space and back, against what arrived.
 bytes_moved() {
 	local rx read write
