@@ -24,7 +24,20 @@ fi
 
 . "$top/tests/guest/lib.sh"
 
-step() { printf '\n== %s\n' "$*"; }
+# A failed step names itself; the lines above it say what it waited for
+# and what it saw (the helpers print both).
+step_name=
+step() {
+	step_name=$*
+	printf '\n== %s\n' "$*"
+}
+demo_exit() {
+	local rc=$?
+	ns_run_cleanups
+	[ "$rc" -eq 0 ] || echo "demo: FAILED (exit $rc) in step: $step_name" >&2
+	exit "$rc"
+}
+trap demo_exit EXIT
 
 step "topology: gen -- veth -- dut0 [netslice + nf-fwd] dut1 -- veth -- sink"
 ns_module_loaded && rmmod netslice
@@ -48,9 +61,8 @@ ns_start_fwd
 cat "$fwd_out"
 
 step "gen pings sink through the forwarder"
-ns_busywait 10000 ip netns exec "$gen" ping -c 1 -W 1 10.99.0.2 >/dev/null ||
-	{ echo "demo: gen cannot reach sink through netslice" >&2; exit 1; }
-ip netns exec "$gen" ping -c 5 -i 0.2 10.99.0.2 | tail -n 2
+ns_busywait 10000 ip netns exec "$gen" ping -c 1 -W 1 10.99.0.2 >/dev/null
+ip netns exec "$gen" ping -c 5 -i 0.2 -W 10 10.99.0.2 | tail -n 2
 
 step "10000 UDP frames of 60..1514 bytes, 64 flows, checked byte by byte at the sink"
 ns_traffic 10000
@@ -101,7 +113,7 @@ printf '%s\n' "default drop" "accept icmp type 8" "accept icmp type 0" \
 sed 's/^/  /' "$rules"
 ns_start_bg "running on" nf-firewall --rules "$rules"
 fw_pid=$bg_pid fw_out=$bg_out
-ip netns exec "$gen" ping -c 3 -i 0.2 10.99.0.2 | tail -n 2
+ip netns exec "$gen" ping -c 3 -i 0.2 -W 10 10.99.0.2 | tail -n 2
 echo "gen sends 10000 UDP frames in 64 flows (source ports 10000-10063)"
 ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 10000 64
 kill -TERM "$fw_pid" && wait "$fw_pid"
@@ -109,4 +121,5 @@ cat "$fw_out"
 
 step "unload"
 ns_run_cleanups
-ns_no_nodes && echo "module unloaded, no /dev/netslice-* left"
+ns_no_nodes
+echo "module unloaded, no /dev/netslice-* left"

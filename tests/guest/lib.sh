@@ -88,10 +88,53 @@ trap ns_run_cleanups EXIT
 # timeout (the sanitizer kernel runs the same work several times slower).
 ns_scaled() { echo $(($1 * ${NETSLICE_TIMEOUT_SCALE:-1})); }
 
+# Waits are for things that must happen. Their deadlines only bound a run
+# that fails, and a loaded host slows an emulated guest many times over,
+# so no deadline is shorter than NS_WAIT_MIN_MS (scaled): a slow machine
+# passes, a failing run just takes longer to say so.
+NS_WAIT_MIN_MS=${NETSLICE_WAIT_MIN_MS:-30000}
+
+# ns_wait_job PID LOG TIMEOUT_MS COMMAND...: poll COMMAND until it succeeds.
+# PID, if not empty, is the background job COMMAND waits on: if it ends
+# first, the wait fails at once and shows LOG, its output. A wait that
+# fails says what it waited for.
+ns_wait_job() {
+	local pid=$1 log=$2 timeout_ms start
+	timeout_ms=$(ns_scaled $(($3 > NS_WAIT_MIN_MS ? $3 : NS_WAIT_MIN_MS)))
+	shift 3
+	start=$(date +%s%3N)
+	until "$@"; do
+		if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+			"$@" && return 0
+			ns_diag "waited for: $*; the process it waits on (pid $pid) ended first"
+			[ -z "$log" ] || ns_show_log "$log"
+			return 1
+		fi
+		if [ $(($(date +%s%3N) - start)) -ge "$timeout_ms" ]; then
+			ns_diag "gave up after $((timeout_ms / 1000)) s waiting for: $*"
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+# ns_show_log FILE: a program's output as diagnostics; of a long one, the
+# first lines (where errors usually are) and the last.
+ns_show_log() {
+	if [ "$(wc -l <"$1")" -le 24 ]; then
+		sed 's/^/# | /' "$1"
+	else
+		{ head -n 6 "$1"; echo "[...]"; tail -n 12 "$1"; } | sed 's/^/# | /'
+	fi
+}
+
 # ns_busywait TIMEOUT_MS COMMAND...: poll COMMAND until it succeeds.
-ns_busywait() {
-	local timeout_ms start
-	timeout_ms=$(ns_scaled "$1")
+ns_busywait() { ns_wait_job "" "" "$@"; }
+
+# ns_poll TIMEOUT_MS COMMAND...: poll COMMAND for TIMEOUT_MS exactly, quietly;
+# for a probe that a retry loop expects to fail now and then.
+ns_poll() {
+	local timeout_ms=$1 start
 	shift
 	start=$(date +%s%3N)
 	until "$@"; do
@@ -171,14 +214,20 @@ ns_start_bg() {
 	"$@" >"$bg_out" 2>&1 &
 	bg_pid=$!
 	ns_defer ns_kill_job "$bg_pid"
-	ns_busywait 5000 grep -q "$ready" "$bg_out"
+	ns_wait_job "$bg_pid" "$bg_out" 0 grep -q "$ready" "$bg_out"
 }
 
-# ns_stop_bg PID OUT LABEL: SIGTERM, its exit status, its output as diagnostics.
+# ns_stop_bg PID OUT LABEL: SIGTERM, its exit status, its output as
+# diagnostics (on stderr too if it failed, where a caller that hides the
+# output still shows it).
 ns_stop_bg() {
 	kill -TERM "$1" && wait "$1"
 	local rc=$?
-	sed "s/^/# $3: /" "$2"
+	if [ "$rc" -eq 0 ]; then
+		sed "s/^/# $3: /" "$2"
+	else
+		{ sed "s/^/# $3: /" "$2"; ns_diag "$3 exited with status $rc"; } | tee /dev/stderr
+	fi
 	return $rc
 }
 
@@ -208,20 +257,26 @@ ns_addrs() {
 }
 
 # ns_tcp_stream DST BYTES: a TCP stream of BYTES from gen to DST (a sink
-# address), the sender's TSO on (64 KiB segments reach the DUT whole); it
-# must arrive intact.
+# address), the sender's TSO on (64 KiB segments reach the DUT whole) unless
+# NS_TCP_TSO=off; it must arrive intact.
 ns_tcp_stream() {
-	local dst=$1 bytes=$2 ready rpid limit_s
+	local dst=$1 bytes=$2 ready rpid limit_s rc=0 tso=${NS_TCP_TSO:-on}
 	limit_s=$(($(ns_scaled 120000) / 1000))
-	ip netns exec "$gen" ethtool -K gen0 tso on gso on tx on >/dev/null || return 1
+	ip netns exec "$gen" ethtool -K gen0 tso "$tso" gso "$tso" tx on >/dev/null || return 1
 	ready=$(mktemp -u)
-	ip netns exec "$sink" timeout "$limit_s" nstraffic tcp-recv 5001 "$bytes" "$ready" >"$ready.out" &
+	ip netns exec "$sink" timeout "$limit_s" nstraffic tcp-recv 5001 "$bytes" "$ready" >"$ready.out" 2>&1 &
 	rpid=$!
-	ns_busywait 5000 test -e "$ready" || return 1
-	ip netns exec "$gen" timeout "$limit_s" nstraffic tcp-send "$dst" 5001 "$bytes" || return 1
-	wait "$rpid" || { sed 's/^/# sink: /' "$ready.out"; return 1; }
+	ns_defer ns_kill_job "$rpid"
+	ns_wait_job "$rpid" "$ready.out" 0 test -e "$ready" || return 1
+	if ! ip netns exec "$gen" timeout "$limit_s" nstraffic tcp-send "$dst" 5001 "$bytes"; then
+		ns_diag "tcp-send to $dst failed"
+		ns_kill_job "$rpid"
+		rc=1
+	fi
+	wait "$rpid" || rc=1
 	sed 's/^/# sink: /' "$ready.out"
 	rm -f "$ready" "$ready.out"
+	return $rc
 }
 
 # ns_tcp_transfer BYTES: ns_addrs, then BYTES gen -> sink through the DUT.
@@ -264,18 +319,36 @@ ns_frames_accounted() {
 	[ "$got" -eq "$sum" ]
 }
 
+# ns_traffic_between SNS SIF RNS RIF DSTMAC COUNT FLOWS [RECV_ARGS...]: send
+# COUNT frames out of SIF in netns SNS; all must arrive at RIF in netns RNS
+# exactly once and byte-identical (or as RECV_ARGS say, see nstraffic).
+# The receiver's idle limit starts once the sender is done (SIGUSR1):
+# a slow start, however slow, is not taken for lost frames.
+ns_traffic_between() {
+	local sns=$1 sif=$2 rns=$3 rif=$4 mac=$5 count=$6 flows=$7 ready rpid rc=0
+	shift 7
+	ready=$(mktemp -u)
+	ip netns exec "$rns" nstraffic recv "$rif" "$count" "$(ns_scaled 15000)" "$ready" "$@" \
+		>"$ready.out" 2>&1 &
+	rpid=$!
+	ns_defer ns_kill_job "$rpid"
+	ns_wait_job "$rpid" "$ready.out" 0 test -e "$ready" || return 1
+	if ip netns exec "$sns" nstraffic send "$sif" "$mac" "$count" "$flows" >/dev/null; then
+		# It may have counted every frame and exited already.
+		kill -USR1 "$rpid" 2>/dev/null || true
+	else
+		ns_diag "nstraffic send $count frames out of $sif failed"
+		ns_kill_job "$rpid"
+		rc=1
+	fi
+	wait "$rpid" || rc=1
+	sed "s/^/# sink $rif: /" "$ready.out"
+	rm -f "$ready" "$ready.out"
+	return $rc
+}
+
 # ns_traffic COUNT [FLOWS [rewritten]]: send COUNT frames gen -> sink; all
 # must arrive exactly once and byte-identical (or as slice_nf rewrites them).
 ns_traffic() {
-	local count=$1 flows=${2:-64} ready rc
-	ready=$(mktemp -u)
-	ip netns exec "$sink" nstraffic recv sink0 "$count" "$(ns_scaled 5000)" "$ready" "${@:3}" >"$ready.out" &
-	local rpid=$!
-	ns_busywait 5000 test -e "$ready" || return 1
-	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" "$count" "$flows" >/dev/null || return 1
-	wait "$rpid"
-	rc=$?
-	sed 's/^/# sink: /' "$ready.out"
-	rm -f "$ready" "$ready.out"
-	return $rc
+	ns_traffic_between "$gen" gen0 "$sink" sink0 "$sink_mac" "$1" "${2:-64}" "${@:3}"
 }

@@ -7,6 +7,10 @@
  *   nstraffic tcp-send IPV4 PORT BYTES
  *   nstraffic tcp-recv PORT BYTES READY_FILE
  *
+ * recv waits without limit until SIGUSR1 says the sender is done, then
+ * until COUNT frames arrived or none did for IDLE_MS: a sender that is
+ * slow to start is never taken for lost frames.
+ *
  * Frame seq has length 60..1514 (a function of seq), UDP source port
  * 10000 + seq % FLOWS, and a payload that is a function of seq. Its IPv4
  * destination is on no host, so the receiving stack ignores it. recv exits
@@ -26,6 +30,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,8 +198,17 @@ static int udp_ok(const uint8_t *f, ssize_t n, int rewritten)
 	       udp_csum(f + 14, udp, n - 34) == (f[40] << 8 | f[41]);
 }
 
+static volatile sig_atomic_t sender_done;
+
+static void on_sender_done(int sig)
+{
+	(void)sig;
+	sender_done = 1;
+}
+
 static int do_recv(char **argv)
 {
+	struct sigaction sa = { .sa_handler = on_sender_done };
 	uint32_t count = strtoul(argv[1], NULL, 0), seq, uniq = 0, dup = 0, bad = 0, other = 0;
 	long long idle_ms = strtoll(argv[2], NULL, 0), last;
 	uint8_t f[MAX_LEN + 64], want[MAX_LEN], *seen;
@@ -218,15 +232,22 @@ static int do_recv(char **argv)
 	}
 	seen = calloc(count ? count : 1, 1);
 	fd = open_sock(argv[0], &ifindex);
+	sigaction(SIGUSR1, &sa, NULL);
 	ready = fopen(argv[3], "w");
 	if (ready)
 		fclose(ready);
 	pfd.fd = fd;
 	pfd.events = POLLIN;
 	last = now_ms();
-	while (uniq < count && now_ms() - last < idle_ms) {
-		if (poll(&pfd, 1, 100) <= 0)
+	while (uniq < count && (!sender_done || now_ms() - last < idle_ms)) {
+		if (poll(&pfd, 1, 100) <= 0) {
+			if (sender_done == 1) {
+				/* The idle limit counts from the sender's end. */
+				sender_done = 2;
+				last = now_ms();
+			}
 			continue;
+		}
 		fl = sizeof(from);
 		n = recvfrom(fd, f, sizeof(f), 0, (struct sockaddr *)&from, &fl);
 		if (n < 0 || from.sll_pkttype == PACKET_OUTGOING)

@@ -207,8 +207,11 @@ static int perms(const char *a)
 
 	ktap_header("safety_check perms", 5);
 	fd = ns_open(0, O_RDWR | O_NONBLOCK);
-	if (fd < 0 || geteuid() == 0)
+	if (fd < 0 || geteuid() == 0) {
+		printf("# bail out: open /dev/netslice-0 as uid %u: %s\n", geteuid(),
+		       fd < 0 ? strerror(-fd) : "still root");
 		return 2;
+	}
 	ktap_check(!ns_slicing_get(fd, &sl) && !ns_rw_multi_get(fd, &rw) &&
 		   !ns_cpumask_get(fd, &kcpus, &ucpus),
 		   "an unprivileged holder of the node reads the configuration");

@@ -33,7 +33,7 @@ monitor_ready() {
 	ns_defer ip link del nsprobe0
 	for ((i = 0; i < 30; i++)); do
 		ctl link attach dev nsprobe0 && ctl link detach dev nsprobe0 || return 1
-		ns_busywait 1000 grep -q nsprobe0 "$1" && return 0
+		ns_poll 1000 grep -q nsprobe0 "$1" && return 0
 	done
 	return 1
 }
