@@ -12,7 +12,9 @@
 # make install-lib  library, headers, tools and docs, no module or system files
 # make dkms-install  register the sources with DKMS (rebuilds on new kernels)
 # make bench      netslice against AF_PACKET, AF_XDP and in-kernel forwarding
-#                 (QUICK=1 for a short run); results in docs/benchmarks.md
+#                 (QUICK=1 for a short run; BASELINE=REV adds the module of
+#                 commit REV, before and after in one run); results in
+#                 docs/benchmarks.md, with a profile of each (perf)
 # make lint       checkpatch --strict over the kernel sources
 #
 # KDIR selects the kernel build tree for the module.
@@ -211,7 +213,7 @@ dkms-install:
 # run; see docs/benchmarks.md. KERNEL=6.1|6.12 (default 6.12), QUICK=1,
 # KVM=1, NICS=GEN,IN,OUT,SINK (real NICs on this host, no guest).
 bench: all test-bins
-	KERNEL=$(KERNEL) QUICK=$(QUICK) KVM=$(KVM) NICS=$(NICS) bench/bench.sh
+	KERNEL=$(KERNEL) QUICK=$(QUICK) KVM=$(KVM) NICS=$(NICS) BASELINE=$(BASELINE) bench/bench.sh
 
 lint:
 	tools/lint.sh

@@ -8,6 +8,9 @@
 #   QUICK=1           2 rounds of 1 s per measurement, 64 and 1518 bytes
 #                     (under 10 min here)
 #   KVM=1             insist on KVM (default: KVM if it works, else TCG)
+#   BASELINE=REV      also nf-fwd on the module of commit REV (built in a
+#                     worktree, build/baseline; same tools): before and after
+#                     in one run, rounds interleaved
 #   NICS=GEN,IN,OUT,SINK
 #                     no guest: run on this host with the installed module
 #                     and four real NICs cabled GEN->IN, OUT->SINK
@@ -34,6 +37,15 @@ else
 	kver=$(ns_kernel_version "${KERNEL:-6.12}")
 	[ -n "$kver" ] || { echo "bench: no ${KERNEL:-6.12} kernel; run tools/deps.sh" >&2; exit 2; }
 	ko=$(tools/kbuild.sh "$kver")
+	if [ -n "${BASELINE:-}" ]; then
+		# In the checkout: the guest sees the host's files, not its /tmp.
+		base_tree=$top/build/baseline
+		git worktree remove --force "$base_tree" 2>/dev/null || rm -rf "$base_tree"
+		trap 'rm -f "$log" "$err"; git worktree remove --force "$base_tree" 2>/dev/null' EXIT
+		git worktree add --detach -q "$base_tree" "$BASELINE"
+		NETSLICE_BENCH_BASE_KO=$("$base_tree/tools/kbuild.sh" "$kver")
+		export NETSLICE_BENCH_BASE_KO
+	fi
 	if [ "${KVM:-0}" = 1 ]; then
 		export NETSLICE_ACCEL=kvm
 	else
@@ -64,6 +76,14 @@ sed -n 's/^csv: //p' "$log" >"$base.csv"
 	sed -n 's/^cdf: //p' "$log" | tr ' ' ','
 } >"$base-cdf.csv"
 sed -n 's/^rules: //p' "$log" >"$base-rules.csv"
+# The profile: one folded-stack file per contender and size.
+rm -rf "$base-profile"
+if grep -q '^fold: ' "$log"; then
+	mkdir -p "$base-profile"
+	sed -n 's/^fold: //p' "$log" | while IFS=, read -r name size rest; do
+		echo "$rest" >>"$base-profile/$name-$size.folded"
+	done
+fi
 {
 	sed -n 's/^meta: //p' "$log"
 	echo "accel $accel"
@@ -71,6 +91,7 @@ sed -n 's/^rules: //p' "$log" >"$base-rules.csv"
 		"$(awk '/MemTotal/{printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)"
 	echo "date $stamp"
 	echo "commit $(git describe --always --dirty 2>/dev/null || echo unknown)"
+	[ -z "${BASELINE:-}" ] || echo "baseline $(git rev-parse --short "$BASELINE")"
 } >"$base-meta.txt"
 # Debian's python3 has matplotlib (tools/deps.sh).
 /usr/bin/python3 bench/report.py "$base"

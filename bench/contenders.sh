@@ -24,6 +24,10 @@ bench_nat_public=10.99.0.100
 # Every contender, in the order a round runs them.
 bench_contenders=(ns-fwd-off ns-fwd-auto ns-fwd-auto-2s ns-fw-off ns-fw-auto
 	ns-nat-off ns-nat-auto afp-mmsg afp-v3 afxdp bridge)
+# With a baseline module (make bench BASELINE=REV: the module of another
+# commit, same tools), nf-fwd on it too: before and after in one run.
+bench_base_ko=${NETSLICE_BENCH_BASE_KO:-}
+[ -z "$bench_base_ko" ] || bench_contenders=(base-fwd-off base-fwd-auto "${bench_contenders[@]}")
 
 # A firewall of 100 rules: 99 that UDP to 10.99.9.9 passes over (protocol
 # matches, source does not) and the accept at the end.
@@ -36,21 +40,25 @@ bench_fw_rules() {
 	echo "accept udp to 10.99.9.9"
 }
 
+# bench_insmod KO PARAM...: KO, or the installed module if KO is not there.
 bench_insmod() {
-	if [ -e "$NS_KO" ]; then
-		insmod "$NS_KO" "$@"
+	local ko=$1
+	shift
+	if [ -e "$ko" ]; then
+		insmod "$ko" "$@"
 	else
 		modprobe netslice "$@"
 	fi
 }
 
-# bench_ns_up SLICES NF [NF_ARGS...]: the module feeding SLICES slices
-# from the pair, the NF on it.
+# bench_ns_up SLICES NF [NF_ARGS...]: the module (bench_ko, default the one
+# under test) feeding SLICES slices from the pair, the NF on it.
 bench_ns_up() {
 	local slices=$1
 	shift
 	ns_module_loaded && rmmod netslice
-	bench_insmod slices="$slices" ring_size=4096 ifaces="$bench_in:$bench_out" || return 1
+	bench_insmod "${bench_ko:-$NS_KO}" slices="$slices" ring_size=4096 \
+		ifaces="$bench_in:$bench_out" || return 1
 	if [ -n "${bench_pin:-}" ]; then
 		netslicectl slice set 0 kernel-cpus "$bench_kcpu" user-cpus "$bench_ucpu" || return 1
 		[ "$slices" -lt 2 ] ||
@@ -83,6 +91,10 @@ bench_up() {
 	ns-fwd-off) bench_ns_up 1 nf-fwd -m off ;;
 	ns-fwd-auto) bench_ns_up 1 nf-fwd -m auto ;;
 	ns-fwd-auto-2s) bench_ns_up 2 nf-fwd -m auto ;;
+	base-fwd-off | base-fwd-auto)
+		[ -e "$bench_base_ko" ] || { echo "bench: no baseline module" >&2; return 1; }
+		bench_ko=$bench_base_ko bench_ns_up 1 nf-fwd -m "${1#base-fwd-}"
+		;;
 	ns-fw-off | ns-fw-auto)
 		[ -s "${bench_fw_file:-}" ] || {
 			bench_fw_file=$(mktemp)
@@ -128,7 +140,7 @@ bench_down() {
 		bench_pid=
 	fi
 	case $1 in
-	ns-*) rmmod netslice || rc=1 ;;
+	ns-* | base-*) rmmod netslice || rc=1 ;;
 	bridge) ip link del nsbench-br || rc=1 ;;
 	esac
 	return $rc

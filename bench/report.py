@@ -9,9 +9,13 @@ replaces the part of docs/benchmarks.md between the "bench:begin" and
 "bench:end" markers with the tables, and draws docs/bench/*.png and *.svg.
 """
 import csv
+import glob
 import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import flame as nsprof  # noqa: E402  (bench/flame.py)
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The test points these elsewhere.
@@ -31,6 +35,8 @@ LABELS = {
     "afp-v3": "AF_PACKET TPACKET_V3 + sendmmsg",
     "afxdp": "AF_XDP copy mode (libxdp)",
     "bridge": "Linux bridge (in-kernel)",
+    "base-fwd-off": "baseline nf-fwd, slicing off",
+    "base-fwd-auto": "baseline nf-fwd, slicing auto",
 }
 
 
@@ -173,9 +179,93 @@ def tables(base, rows, cells, order):
                 w(f"| {int(r['replaces_per_s_asked']):,} | {int(r['replaces_per_s_done']):,} | "
                   f"{int(r['forwarded_pps']):,} | {int(r['drops']):,} |")
             w("")
+    out += baseline_table(meta, cells, order, sizes)
+    out += profile_tables(base, cells, order)
     w("Plots: [throughput](bench/throughput.svg), [latency CDFs](bench/latency_cdf.svg), "
       "[bytes copied](bench/bytes_copied.svg).")
     return "\n".join(out)
+
+
+def baseline_table(meta, cells, order, sizes):
+    """This commit's module against the baseline's, same run, same tools."""
+    if "base-fwd-off" not in order:
+        return []
+    out = [f"### Before and after (baseline module {meta.get('baseline', '?')}, same run)", "",
+           "CPU µs per forwarded packet and packets/s at saturation; after / before "
+           "below 1.00 is less CPU, above 1.00 a higher rate.", ""]
+    out.append("| nf-fwd | size | CPU µs before | after | after / before "
+               "| pps before | after | after / before |")
+    out.append("|---|---|---|---|---|---|---|---|")
+    for mode in ("off", "auto"):
+        if f"base-fwd-{mode}" not in order or f"ns-fwd-{mode}" not in order:
+            continue
+        for s in sizes:
+            b = metric(cells, (f"base-fwd-{mode}", s, 0), "cpu_us_per_pkt")
+            a = metric(cells, (f"ns-fwd-{mode}", s, 0), "cpu_us_per_pkt")
+            bp = metric(cells, (f"base-fwd-{mode}", s, 0), "fwd_pps")
+            ap = metric(cells, (f"ns-fwd-{mode}", s, 0), "fwd_pps")
+            out.append(f"| -m {mode} | {s} B | {fmt(*b, digits=2)} | {fmt(*a, digits=2)} | "
+                       f"{ratio(a[0], b[0])} | {fmt(*bp)} | {fmt(*ap)} | {ratio(ap[0], bp[0])} |")
+    out.append("")
+    return out
+
+
+def profiles(base):
+    """{(contender, size): folded stacks} of the run's profile, if any."""
+    found = {}
+    for path in sorted(glob.glob(os.path.join(base + "-profile", "*.folded"))):
+        name, _, size = os.path.basename(path)[:-len(".folded")].rpartition("-")
+        found[(name, int(size))] = nsprof.read_folded(path)
+    return found
+
+
+def profile_tables(base, cells, order):
+    """Where the DUT's CPU time goes, per bucket, in µs per packet."""
+    found = profiles(base)
+    if not found:
+        return []
+    keys = sorted(found, key=lambda k: (k[1], order.index(k[0]) if k[0] in order else 99))
+    out = ["### Where the time goes (saturation, perf cpu-clock on the DUT's CPUs)", ""]
+    out.append("Each sample is a tick of the DUT's two CPUs while the contender "
+               "forwarded at saturation; a bucket's share of the non-idle samples, "
+               "times the contender's CPU µs per packet at saturation (the table "
+               "above's method), is its µs per packet. Flame graphs: "
+               + ", ".join(f"[{k[0]} {k[1]} B](bench/flame-{k[0]}-{k[1]}.svg)" for k in keys)
+               + ".")
+    out.append("")
+    head = ["bucket"] + [f"{k[0]} {k[1]} B" for k in keys]
+    out.append("| " + " | ".join(head) + " |")
+    out.append("|" + "---|" * len(head))
+    shares = {}
+    for k in keys:
+        b = nsprof.buckets(found[k])
+        busy = sum(v for n, v in b.items() if n != "idle") or 1
+        cost = metric(cells, (k[0], k[1], 0), "cpu_us_per_pkt")[0]
+        shares[k] = {n: (v / busy, v / busy * cost if cost is not None else None)
+                     for n, v in b.items() if n != "idle"}
+    for name, _ in nsprof.BUCKETS:
+        if name == "idle" or not any(shares[k].get(name, (0,))[0] >= 0.005 for k in keys):
+            continue
+        line = [name]
+        for k in keys:
+            share, us = shares[k].get(name, (0.0, 0.0))
+            line.append("–" if share < 0.005 else
+                        f"{us:.2f} ({share * 100:.0f}%)" if us is not None else f"{share * 100:.0f}%")
+        out.append("| " + " | ".join(line) + " |")
+    line = ["total (µs per packet)"]
+    for k in keys:
+        cost = metric(cells, (k[0], k[1], 0), "cpu_us_per_pkt")[0]
+        line.append(fmt(cost, digits=2))
+    out.append("| " + " | ".join(line) + " |")
+    out.append("")
+    return out
+
+
+def flames(base):
+    for (name, size), stacks in profiles(base).items():
+        svg = nsprof.render(stacks, f"{LABELS.get(name, name)}, {size} B, saturation")
+        with open(os.path.join(PLOTS, f"flame-{name}-{size}.svg"), "w") as f:
+            f.write(svg)
 
 
 def plots(base, cells, order):
@@ -253,6 +343,7 @@ def main():
     with open(DOC, "w") as f:
         f.write(head + BEGIN + "\n" + text + "\n" + END + tail)
     plots(base, cells, order)
+    flames(base)
     print(text)
 
 

@@ -13,11 +13,13 @@
 # CONTENDERS (a subset), NICS="GEN,IN,OUT,SINK" (four real NICs cabled
 # GEN->IN and OUT->SINK instead of veth pairs).
 #
-# Output on stdout: a "# " progress line per measurement, and "meta: ",
-# "csv: ", "cdf: " and "rules: " lines, which bench/bench.sh files (the
+# Then the profile (bench/profile.sh). Output on stdout: a "# " progress
+# line per measurement, and "meta: ", "csv: ", "cdf: ", "fold: " and
+# "rules: " lines, which bench/bench.sh files (the
 # guest cannot write the checkout).
 . "$(dirname "$0")/../tests/guest/lib.sh"
 . "$NS_TOP/bench/contenders.sh"
+. "$NS_TOP/bench/profile.sh"
 
 # Quick: fewer rounds, shorter measurements, no 512-byte size.
 quick=${NETSLICE_BENCH_QUICK:-0}
@@ -86,7 +88,7 @@ drain() {
 measure() {
 	local round=$1 name=$2 size=$3 pps=$4 load sent usec busy gen_busy rx0 rx1 line i
 	local sink_pid= sink_out mean= p50= p90= p99= cdf= sink_ms=0 copied=0 stats
-	case $name in ns-*) netslicectl stats reset || return 1 ;; esac
+	case $name in ns-* | base-*) netslicectl stats reset || return 1 ;; esac
 	if [ "$pps" -gt 0 ]; then
 		sink_out=$(mktemp)
 		ip netns exec "$sink" taskset -c 0 bench-sink "$sink_if" >"$sink_out" &
@@ -113,7 +115,7 @@ measure() {
 		rm -f "$sink_out"
 	fi
 	case $name in
-	ns-*)
+	ns-* | base-*)
 		# read_bytes + write_bytes over all slices, since the reset.
 		stats=$(netslice-info -s)
 		while [[ $stats =~ (read|write)_bytes=([0-9]+)(.*) ]]; do
@@ -131,7 +133,7 @@ measure() {
 		loss = s ? (s - g) * 100 / s : 0; if (loss < 0) loss = 0
 		# Guest CPU time, less that of the generator and the sink, per packet.
 		t = busy / hz * 1e6 - sm * 1e3; if (t < 0) t = 0
-		if (c ~ /^ns-/) copy = g ? int(cp / g) : 0
+		if (c ~ /^(ns|base)-/) copy = g ? int(cp / g) : 0
 		else if (c == "bridge") copy = 0
 		else copy = 2 * (z - 4)	# one copy in, one out
 		printf "csv: %d,%s,%d,%d,%.3f,%d,%d,%d,%.2f,%s,%s,%s,%s,%.2f,%d\n", r, c, z, o, secs, s,
@@ -164,6 +166,8 @@ for ((round = 1; round <= rounds; round++)); do
 		bench_down "$name" || { echo "bench: $name did not stop cleanly" >&2; exit 1; }
 	done
 done
+
+bench_profile || exit 1
 
 if [ -z "${NETSLICE_BENCH_NICS:-}" ] && [[ " ${contenders[*]} " == *" ns-fwd-auto "* ]]; then
 	echo "# rule-update run: nf-fwd while rules are replaced"
