@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Where the microseconds go: perf samples folded, bucketed and drawn.
 
-  flame.py fold                  perf script (comm,ip,sym) on stdin ->
-                                   "STACK COUNT" lines, root first
+  flame.py fold [KALLSYMS]       perf script (comm,ip,sym) on stdin ->
+                                   "STACK COUNT" lines, root first; kernel
+                                   frames perf left unknown (a module's,
+                                   with --synth=task) named from KALLSYMS
   flame.py render FOLDED SVG [TITLE]
                                    a flame graph of one profile
   flame.py buckets FOLDED        "BUCKET SAMPLES" lines, the order of
@@ -82,8 +84,23 @@ BUCKETS = [
 OFFSET = re.compile(r"\+0x[0-9a-f]+$")
 
 
-def fold(lines):
+def module_symbols(path):
+    """Sorted (address, name) of the modules' text symbols in a kallsyms."""
+    syms = []
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 4 and parts[1] in "tT" and parts[3].startswith("["):
+                syms.append((int(parts[0], 16), parts[2]))
+    syms.sort()
+    return syms
+
+
+def fold(lines, kallsyms=None):
     """perf script -F comm,ip,sym -> Counter of root-first stacks."""
+    import bisect
+    syms = module_symbols(kallsyms) if kallsyms else []
+    addrs = [a for a, _ in syms]
     stacks = Counter()
     comm, frames = None, []
 
@@ -103,6 +120,10 @@ def fold(lines):
             parts = line.split(None, 1)
             sym = parts[1].strip() if len(parts) > 1 else "[unknown]"
             sym = OFFSET.sub("", sym.split(" (")[0]) or "[unknown]"
+            if sym == "[unknown]" and addrs and parts[0].startswith("ffff"):
+                i = bisect.bisect_right(addrs, int(parts[0], 16)) - 1
+                if i >= 0:
+                    sym = syms[i][1]
             # User-space frames are marked: libnetslice's names begin
             # with ns_ as the module's do.
             if not parts[0].startswith("ffff"):
@@ -183,8 +204,8 @@ def render(stacks, title, width=1200, row=16):
 
 
 def main(argv):
-    if len(argv) == 2 and argv[1] == "fold":
-        for stack, n in sorted(fold(sys.stdin).items()):
+    if len(argv) in (2, 3) and argv[1] == "fold":
+        for stack, n in sorted(fold(sys.stdin, argv[2] if len(argv) == 3 else None).items()):
             print(f"{stack} {n}")
     elif len(argv) in (4, 5) and argv[1] == "render":
         with open(argv[3], "w") as f:

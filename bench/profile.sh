@@ -44,11 +44,13 @@ bench_profile_one() {
 	kill -INT "$perf_pid" 2>/dev/null
 	wait "$perf_pid"
 	drain
+	# Folded while the module is loaded: its symbols come from kallsyms.
+	[ "$rc" = 0 ] && perf script -i "$data" -F comm,ip,sym 2>/dev/null |
+		/usr/bin/python3 "$NS_TOP/bench/flame.py" fold /proc/kallsyms |
+		sed "s/^/fold: $name,$size,/"
 	bench_down "$name" || rc=1
-	[ "$rc" = 0 ] || return 1
-	perf script -i "$data" -F comm,ip,sym 2>/dev/null |
-		/usr/bin/python3 "$NS_TOP/bench/flame.py" fold | sed "s/^/fold: $name,$size,/"
 	rm -f "$data"
+	[ "$rc" = 0 ]
 }
 
 bench_profile() {

@@ -111,5 +111,15 @@ proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/flame.py"), "fol
                       capture_output=True, text=True)
 check(proc.stdout == "nf-fwd;u:ns_batch_recv;ns_read;_copy_to_user 2\nswapper;default_idle 1\n",
       "fold: root first, user frames marked, equal stacks counted (%r)" % proc.stdout)
+# A module's frame that perf left unknown is named from kallsyms.
+ks = os.path.join(tmp, "kallsyms")
+with open(ks, "w") as f:
+    f.write("ffffffffc0000000 t ns_read\t[netslice]\nffffffffc0000400 t ns_write\t[netslice]\n"
+            "ffffffff81000000 T _stext\n")
+proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/flame.py"), "fold", ks],
+                      input="nf-fwd 1\n\tffffffff8101 _copy_to_user\n\tffffffffc0000410 [unknown]\n\n",
+                      capture_output=True, text=True)
+check(proc.stdout == "nf-fwd;ns_write;_copy_to_user 1\n",
+      "fold: a module's unknown frame named from kallsyms (%r)" % proc.stdout)
 print("# %d passed, %d failed" % (results.count(True), results.count(False)))
 sys.exit(0 if all(results) else 1)
