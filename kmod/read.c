@@ -20,6 +20,7 @@
 
 #include <linux/netslice.h>
 
+#include "compat.h"
 #include "io.h"
 #include "rx.h"
 #include "slice.h"
@@ -38,7 +39,11 @@ size_t ns_batch_limit(const struct ns_slice *slice, size_t count, u32 multi_flag
 	return n;
 }
 
-/* Copy len bytes of skb from off to ubuf + off. */
+/*
+ * Copy len bytes of skb from off to ubuf + off. Bytes in the linear head
+ * (all of a small frame, a sliced frame's headers) go in one user-access
+ * section; the rest through the datagram iterator.
+ */
 static int ns_copy_out(const struct sk_buff *skb, void __user *ubuf, unsigned int off,
 		       unsigned int len)
 {
@@ -46,10 +51,58 @@ static int ns_copy_out(const struct sk_buff *skb, void __user *ubuf, unsigned in
 
 	if (!len)
 		return 0;
+	if (off + len <= skb_headlen(skb)) {
+		if (!user_access_begin(ubuf + off, len))
+			return -EFAULT;
+		unsafe_copy_to_user(ubuf + off, skb->data + off, len, efault);
+		user_access_end();
+		return 0;
+	}
 	if (!access_ok(ubuf + off, len))
 		return -EFAULT;
 	iov_iter_ubuf(&iter, ITER_DEST, ubuf + off, len);
 	return skb_copy_datagram_iter(skb, off, &iter, len) ? -EFAULT : 0;
+efault:
+	user_access_end();
+	return -EFAULT;
+}
+
+/* The caller's buffer for one packet: base and len of its iov. */
+static int ns_iov_get(const struct netslice_iov __user *uiov, void __user **ubuf, u32 *len)
+{
+	u64 base;
+
+	if (!user_access_begin(uiov, sizeof(*uiov)))
+		return -EFAULT;
+	unsafe_get_user(base, &uiov->base, efault);
+	unsafe_get_user(*len, &uiov->len, efault);
+	user_access_end();
+	*ubuf = u64_to_user_ptr(base);
+	return 0;
+efault:
+	user_access_end();
+	return -EFAULT;
+}
+
+/* What read reports of the packet: every field but base, len and action. */
+static int ns_iov_put(struct netslice_iov __user *uiov, const struct netslice_iov *iov)
+{
+	if (!user_access_begin(uiov, sizeof(*uiov)))
+		return -EFAULT;
+	unsafe_put_user(iov->rlen, &uiov->rlen, efault);
+	unsafe_put_user(iov->wire_len, &uiov->wire_len, efault);
+	unsafe_put_user(iov->ifindex, &uiov->ifindex, efault);
+	unsafe_put_user(iov->queue, &uiov->queue, efault);
+	unsafe_put_user(iov->flags, &uiov->flags, efault);
+	unsafe_put_user(iov->error, &uiov->error, efault);
+	unsafe_put_user(iov->handle, &uiov->handle, efault);
+	unsafe_put_user(iov->port, &uiov->port, efault);
+	unsafe_put_user(iov->reserved, &uiov->reserved, efault);
+	user_access_end();
+	return 0;
+efault:
+	user_access_end();
+	return -EFAULT;
 }
 
 static void ns_read_count(struct ns_slice *slice, const struct netslice_iov *iov)
@@ -68,12 +121,13 @@ static void ns_read_count(struct ns_slice *slice, const struct netslice_iov *iov
 
 /*
  * Copy one packet (or its slice, parking the rest) into the iov at uiov.
- * Returns 0 with the packet gone from the caller (freed or parked), or
- * -EFAULT with *skbp the packet, as it was, for the unread queue (NULL if
- * a writer already took it by the handle the failed copy had written).
+ * Returns 0 with the packet gone from the caller (parked, or on *done to
+ * be freed with the chunk), or -EFAULT with *skbp the packet, as it was,
+ * for the unread queue (NULL if a writer already took it by the handle
+ * the failed copy had written).
  */
 static int ns_read_one(struct ns_slice *slice, struct file *file, struct sk_buff **skbp,
-		       struct netslice_iov __user *uiov)
+		       struct netslice_iov __user *uiov, struct sk_buff **done)
 {
 	struct sk_buff *skb = *skbp;
 	const struct ns_rx_cb *cb = ns_rx_cb(skb);
@@ -82,9 +136,8 @@ static int ns_read_one(struct ns_slice *slice, struct file *file, struct sk_buff
 	unsigned int len, off;
 	u64 handle = 0;
 
-	if (copy_from_user(&iov, uiov, sizeof(iov)))
+	if (ns_iov_get(uiov, &ubuf, &iov.len))
 		return -EFAULT;
-	ubuf = u64_to_user_ptr(iov.base);
 	iov.flags = cb->flags;
 	iov.rlen = min(skb->len, iov.len);
 	iov.wire_len = cb->flags & NETSLICE_RX_TRIMMED ? cb->wire_len : skb->len;
@@ -113,11 +166,13 @@ static int ns_read_one(struct ns_slice *slice, struct file *file, struct sk_buff
 		iov.flags |= NETSLICE_RX_TRUNCATED;
 	iov.handle = handle;
 
-	if (copy_to_user(uiov, &iov, sizeof(iov)))
+	if (ns_iov_put(uiov, &iov))
 		goto err_unpark;
 	ns_read_count(slice, &iov);
-	if (!handle)
-		consume_skb(skb);
+	if (!handle) {
+		skb->next = *done;
+		*done = skb;
+	}
 	return 0;
 
 err_unpark:
@@ -164,11 +219,14 @@ static void ns_untake(struct ns_slice *slice, struct sk_buff **skbs, unsigned in
 			skb_queue_head(&slice->unread, skbs[n]);
 }
 
-/* Up to n packets; *err is set when a copy fails. */
+/*
+ * Up to n packets; *err is set when a copy fails. The packets read whole
+ * are freed together, once per chunk (in bulk where the kernel can).
+ */
 static size_t ns_read_batch(struct ns_slice *slice, struct file *file,
 			    struct netslice_iov __user *uiov, size_t n, int *err)
 {
-	struct sk_buff *skbs[NS_READ_CHUNK];
+	struct sk_buff *skbs[NS_READ_CHUNK], *consumed;
 	unsigned int got, i;
 	size_t done = 0;
 
@@ -179,14 +237,16 @@ static size_t ns_read_batch(struct ns_slice *slice, struct file *file,
 		}
 		got = ns_take(slice, skbs, min_t(size_t, n - done, NS_READ_CHUNK));
 		mutex_unlock(&slice->read_lock);
+		consumed = NULL;
 		for (i = 0; i < got; i++, done++) {
-			*err = ns_read_one(slice, file, &skbs[i], &uiov[done]);
+			*err = ns_read_one(slice, file, &skbs[i], &uiov[done], &consumed);
 			if (*err) {
 				ns_untake(slice, skbs + i, got - i);
-				return done;
+				break;
 			}
 		}
-		if (got < NS_READ_CHUNK)
+		ns_consume_skb_list(consumed);
+		if (*err || got < NS_READ_CHUNK)
 			break;
 	}
 	return done;

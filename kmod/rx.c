@@ -25,7 +25,10 @@
 /* Set while this CPU passes a written packet up the host stack. */
 static DEFINE_PER_CPU(bool, ns_to_host);
 
-/* A flow rule first; else the RX queue, or a flow hash where there is none. */
+/*
+ * A flow rule first; else the RX queue, or a flow hash where there is
+ * none. An interface that feeds one slice needs no hash: no dissection.
+ */
 static struct ns_slice *ns_rx_pick_slice(const struct ns_iface *iface,
 					 struct sk_buff *skb, u16 *queue)
 {
@@ -36,6 +39,8 @@ static struct ns_slice *ns_rx_pick_slice(const struct ns_iface *iface,
 	*queue = recorded ? skb_get_rx_queue(skb) : NETSLICE_QUEUE_NONE;
 	if (steered >= 0)
 		return &ns_slices[steered];
+	if (iface->slice_count == 1)
+		return &ns_slices[iface->slice_first];
 	if (recorded)
 		key = *queue;
 	else
