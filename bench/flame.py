@@ -21,44 +21,46 @@ import re
 import sys
 from collections import Counter
 
-# A sample goes to the first bucket whose test its stack passes, stack
-# given root first. The tests name kernel functions of 6.1 and 6.12.
-COPY = re.compile(r"^(_copy_(to|from)_user|copy_user_|rep_movs_alternative|"
-                  r"__(get|put)_user|copyin|copyout|_?copy_to_iter|_?copy_from_iter|"
-                  r"skb_copy_datagram|memcpy|__memcpy)")
-ALLOC = re.compile(r"^(__?alloc_skb|kmem_cache_alloc|__kmalloc|kmalloc_reserve|"
-                   r"build_skb|__build_skb|page_frag_alloc|__netdev_alloc_skb|sock_alloc_send)")
-FREE = re.compile(r"^(kfree_skb|consume_skb|__kfree_skb|kfree_skbmem|skb_release|"
-                  r"sk_skb_reason_drop|napi_consume_skb|kmem_cache_free|skb_free_head|"
-                  r"kfree$|__slab_free|napi_skb_cache_put)")
-XMIT = re.compile(r"^(__dev_direct_xmit|dev_hard_start_xmit|veth_xmit|__dev_queue_xmit|"
-                  r"packet_direct_xmit|dev_queue_xmit|xsk_generic_xmit|__xsk_generic_xmit|"
-                  r"validate_xmit_skb)")
-WAKE = re.compile(r"^(__wake_up|try_to_wake_up|ttwu_|wake_up_|sock_def_readable|"
-                  r"__wake_up_common|xsk_flush)")
-IDLE = re.compile(r"^(default_idle|cpuidle|do_idle|pv_native_safe_halt|native_safe_halt|"
-                  r"arch_cpu_idle|acpi_idle|cpu_startup_entry|intel_idle)")
-
-
-def kernel(frames, pattern):
-    return any(pattern.match(f) for f in frames)
+# Kernel functions of 6.1 and 6.12, by what they do: a frame counts when
+# its name starts with one of them (user frames carry "u:" and never do).
+COPY = ("_copy_to_user", "_copy_from_user", "copy_user_", "rep_movs_alternative",
+        "__get_user", "__put_user", "copyin", "copyout", "_copy_to_iter", "copy_to_iter",
+        "_copy_from_iter", "copy_from_iter", "skb_copy_datagram", "memcpy", "__memcpy")
+ALLOC = ("__alloc_skb", "_alloc_skb", "kmem_cache_alloc", "__kmalloc", "kmalloc_reserve",
+         "build_skb", "__build_skb", "page_frag_alloc", "__netdev_alloc_skb", "sock_alloc_send")
+FREE = ("kfree_skb", "consume_skb", "__kfree_skb", "skb_release", "sk_skb_reason_drop",
+        "napi_consume_skb", "kmem_cache_free", "skb_free_head", "__slab_free",
+        "napi_skb_cache_put")
+XMIT = ("__dev_direct_xmit", "dev_hard_start_xmit", "veth_xmit", "__dev_queue_xmit",
+        "packet_direct_xmit", "dev_queue_xmit", "xsk_generic_xmit", "__xsk_generic_xmit",
+        "validate_xmit_skb")
+WAKE = ("__wake_up", "try_to_wake_up", "ttwu_", "wake_up_", "sock_def_readable", "xsk_flush")
+IDLE = ("default_idle", "cpuidle", "do_idle", "pv_native_safe_halt", "native_safe_halt",
+        "arch_cpu_idle", "acpi_idle", "cpu_startup_entry", "intel_idle")
 
 
 def has(frames, *names):
     return any(f.startswith(names) for f in frames)
 
 
+def frees(frames):
+    # kfree itself, not kfree_link and the like.
+    return has(frames, *FREE) or "kfree" in frames
+
+
+# A sample goes to the first bucket whose test its stack passes, stack
+# given root first.
 # (bucket, test): tests see the frames, root first; comm is frames[0].
 BUCKETS = [
-    ("idle", lambda f: kernel(f, IDLE)),
-    ("netslice RX handler: wakeup", lambda f: has(f, "ns_rx_handler") and kernel(f, WAKE)),
+    ("idle", lambda f: has(f, *IDLE)),
+    ("netslice RX handler: wakeup", lambda f: has(f, "ns_rx_handler") and has(f, *WAKE)),
     ("netslice RX handler", lambda f: has(f, "ns_rx_handler")),
-    ("read: copy to user", lambda f: has(f, "ns_read") and kernel(f, COPY)),
-    ("read: skb free", lambda f: has(f, "ns_read") and kernel(f, FREE)),
+    ("read: copy to user", lambda f: has(f, "ns_read") and has(f, *COPY)),
+    ("read: skb free", lambda f: has(f, "ns_read") and frees(f)),
     ("read: ring and rest", lambda f: has(f, "ns_read")),
-    ("write: copy from user", lambda f: has(f, "ns_write") and kernel(f, COPY)),
-    ("write: skb allocation", lambda f: has(f, "ns_write") and kernel(f, ALLOC)),
-    ("write: transmit", lambda f: has(f, "ns_write") and kernel(f, XMIT)),
+    ("write: copy from user", lambda f: has(f, "ns_write") and has(f, *COPY)),
+    ("write: skb allocation", lambda f: has(f, "ns_write") and has(f, *ALLOC)),
+    ("write: transmit", lambda f: has(f, "ns_write") and has(f, *XMIT)),
     ("write: rest", lambda f: has(f, "ns_write")),
     ("peer socket: receive", lambda f: has(f, "packet_rcv", "tpacket_rcv", "xsk_rcv",
                                            "__xsk_map_redirect", "xsk_generic_rcv",
@@ -69,11 +71,11 @@ BUCKETS = [
                                         "__sys_sendmmsg", "xsk_sendmsg", "__xsk_sendmsg")),
     ("in-kernel forwarding", lambda f: has(f, "br_handle_frame", "br_forward",
                                            "br_dev_queue_push_xmit")),
-    ("skb free", lambda f: kernel(f, FREE)),
+    ("skb free", lambda f: frees(f)),
     ("stack receive (veth, backlog)", lambda f: has(f, "__netif_receive_skb",
                                                     "process_backlog", "veth_poll",
                                                     "netif_receive_skb", "net_rx_action")),
-    ("transmit", lambda f: kernel(f, XMIT)),
+    ("transmit", lambda f: has(f, *XMIT)),
     ("system call entry and exit", lambda f: has(f, "entry_SYSCALL", "do_syscall_64",
                                                  "syscall_exit", "__x64_sys",
                                                  "exit_to_user_mode")),
