@@ -33,7 +33,7 @@ FREE = ("kfree_skb", "consume_skb", "__kfree_skb", "skb_release", "sk_skb_reason
         "napi_skb_cache_put")
 XMIT = ("__dev_direct_xmit", "dev_hard_start_xmit", "veth_xmit", "__dev_queue_xmit",
         "packet_direct_xmit", "dev_queue_xmit", "xsk_generic_xmit", "__xsk_generic_xmit",
-        "validate_xmit_skb")
+        "validate_xmit_skb", "ns_xmit_burst")
 WAKE = ("__wake_up", "try_to_wake_up", "ttwu_", "wake_up_", "sock_def_readable", "xsk_flush")
 IDLE = ("default_idle", "cpuidle", "do_idle", "pv_native_safe_halt", "native_safe_halt",
         "arch_cpu_idle", "acpi_idle", "cpu_startup_entry", "intel_idle")

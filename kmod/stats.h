@@ -3,6 +3,7 @@
 #define _NETSLICE_STATS_H
 
 #include <linux/percpu.h>
+#include <linux/stddef.h>
 #include <linux/types.h>
 
 #include <linux/netslice.h>
@@ -10,7 +11,8 @@
 /*
  * Per-slice counters, per CPU so that RX softirqs on several CPUs and
  * readers and writers never write a shared cache line. The indices follow
- * the fields of struct netslice_stats, which is all __u64.
+ * the fields of struct netslice_stats, which is all __u64; the few fields
+ * kept elsewhere leave their per-CPU words unused.
  */
 enum ns_stat {
 	NS_RX_PACKETS,
@@ -43,7 +45,9 @@ enum ns_stat {
 	NS_TX_ERR_STALE,
 	NS_TX_ERR_FOREIGN,
 	NS_TX_ERR_FORGED,
-	NS_STAT_COUNT		/* then the store's own counters */
+	/* Not here: store_aged .. rx_purged, the store's own and rx_purged. */
+	NS_TX_ERR_DROPPED = offsetof(struct netslice_stats, tx_err_dropped) / sizeof(__u64),
+	NS_STAT_COUNT
 };
 
 struct ns_stats {

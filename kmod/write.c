@@ -7,6 +7,13 @@
  *
  * Process context. Each iov is checked on its own; a bad one gets its
  * error code and counter and does not disturb the rest of the batch.
+ *
+ * Per batch, not per frame: the egress is resolved (and held) once for a
+ * run of iovs that name the same one, and a run's frames are built first
+ * and then sent in bursts (xmit.c). Anything else (another egress, the
+ * host stack, a drop, an error) sends the run before it is dealt with, so
+ * the iovs a call consumed are always a prefix of the batch: a burst that
+ * finds the queue stopped ends the call at its first unsent frame.
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
@@ -24,9 +31,7 @@
 #include "splice.h"
 #include "stats.h"
 #include "store.h"
-
-/* The egress queue is stopped: end the batch with a short count. */
-#define NS_TX_BUSY	(-EBUSY)
+#include "xmit.h"
 
 static const int ns_txerr_errno[] = {
 	[NETSLICE_TXERR_INVALID] = EINVAL,
@@ -38,12 +43,74 @@ static const int ns_txerr_errno[] = {
 	[NETSLICE_TXERR_STALE] = ESTALE,
 	[NETSLICE_TXERR_FOREIGN] = EACCES,
 	[NETSLICE_TXERR_FORGED] = EBADMSG,
+	[NETSLICE_TXERR_DROPPED] = ENOBUFS,
+};
+
+/*
+ * Frames for one egress, built and not yet sent, and the egress itself:
+ * held from its first iov to the end of the call, or until an iov names
+ * another.
+ */
+struct ns_tx_run {
+	struct net_device *dev;
+	u32 port;			/* the iov fields dev was resolved from */
+	u32 ifindex;
+	u16 action;
+	int first_err;			/* the first iov's NETSLICE_TXERR_*, or 0 */
+	unsigned int count;
+	struct sk_buff *skb[NS_XMIT_BURST];
+	u64 handle[NS_XMIT_BURST];	/* the payload spliced in, or 0 */
+	u32 index[NS_XMIT_BURST];	/* of its iov in the call */
+	u32 len[NS_XMIT_BURST];
+	u16 hlen[NS_XMIT_BURST];	/* header bytes a retry splices over */
+	u8 res[NS_XMIT_BURST];
 };
 
 /* wire_len, queue and flags are what read reported; write ignores them. */
 static bool ns_iov_valid(const struct netslice_iov *iov)
 {
 	return !iov->reserved && iov->action <= NETSLICE_TX_PORT;
+}
+
+static bool ns_tx_to_dev(u16 action)
+{
+	return action != NETSLICE_TX_HOST && action != NETSLICE_TX_DROP;
+}
+
+/*
+ * Read what write needs of an iov and clear its error, in one user-access
+ * section. Clearing first means an iov that cannot take its result is not
+ * sent, so no frame goes out that the count leaves out.
+ */
+static int ns_tx_iov_get(struct netslice_iov __user *uiov, struct netslice_iov *iov)
+{
+	if (!user_access_begin(uiov, sizeof(*uiov)))
+		return -EFAULT;
+	unsafe_get_user(iov->base, &uiov->base, efault);
+	unsafe_get_user(iov->len, &uiov->len, efault);
+	unsafe_get_user(iov->rlen, &uiov->rlen, efault);
+	unsafe_get_user(iov->ifindex, &uiov->ifindex, efault);
+	unsafe_get_user(iov->action, &uiov->action, efault);
+	unsafe_get_user(iov->handle, &uiov->handle, efault);
+	unsafe_get_user(iov->port, &uiov->port, efault);
+	unsafe_get_user(iov->reserved, &uiov->reserved, efault);
+	unsafe_put_user(0, &uiov->error, efault);
+	user_access_end();
+	return 0;
+efault:
+	user_access_end();
+	return -EFAULT;
+}
+
+/* An iov's error code and counter. */
+static void ns_tx_fail(struct ns_slice *slice, struct netslice_iov __user *uiov, int err)
+{
+	/* Writable a moment ago; a racing munmap only loses the code. */
+	(void)put_user((u16)err, &uiov->error);
+	if (err == NETSLICE_TXERR_DROPPED)
+		ns_stat_inc(slice, NS_TX_ERR_DROPPED);
+	else
+		ns_stat_inc(slice, NS_TX_ERR_INVALID + err - NETSLICE_TXERR_INVALID);
 }
 
 /*
@@ -79,55 +146,23 @@ static unsigned int ns_tx_max_len(const struct net_device *dev)
 	return dev->mtu + dev->hard_header_len + VLAN_HLEN;
 }
 
-/*
- * Send a built frame (skb->dev set, skb->data at its link-layer header)
- * where action says. Returns 0 or NETSLICE_TXERR_DOWN with skb consumed,
- * or NS_TX_BUSY with skb still the caller's.
- */
-static int ns_tx_send(struct ns_slice *slice, struct sk_buff *skb, u16 action)
-{
-	struct net_device *dev = skb->dev;
-	unsigned int len = skb->len;
-	unsigned int txqs;
-	int ret;
-
-	skb_reset_mac_header(skb);
-	if (action == NETSLICE_TX_HOST) {
-		ns_rx_to_host(skb);
-		ns_stat_inc(slice, NS_TX_HOST);
-		return 0;
-	}
-	/*
-	 * The writer holds dev, but it may be unregistering: past
-	 * NETDEV_UNREGISTER its queue count drops to 0.
-	 */
-	txqs = READ_ONCE(dev->real_num_tx_queues);
-	if (unlikely(!txqs)) {
-		kfree_skb(skb);
-		return NETSLICE_TXERR_DOWN;
-	}
-	skb_set_network_header(skb, ETH_HLEN);
-	skb->protocol = eth_hdr(skb)->h_proto;
-	ret = __dev_direct_xmit(skb, slice->id % txqs);
-	if (!dev_xmit_complete(ret))
-		return NS_TX_BUSY;
-	if (ret != NETDEV_TX_OK)
-		return NETSLICE_TXERR_DOWN;
-	ns_stat_inc(slice, NS_TX_PACKETS);
-	ns_stat_add(slice, NS_TX_BYTES, len);
-	return 0;
-}
-
-/* A whole frame from user space. */
+/* A whole frame from user space, for dev; *skbp NULL on error. */
 static int ns_tx_copy(struct ns_slice *slice, struct net_device *dev,
-		      const struct netslice_iov *iov)
+		      const struct netslice_iov *iov, struct sk_buff **skbp)
 {
+	unsigned int size = LL_RESERVED_SPACE(dev) + iov->rlen + dev->needed_tailroom;
 	struct sk_buff *skb;
-	int err;
 
 	if (iov->rlen > iov->len || iov->rlen < ETH_HLEN || iov->rlen > ns_tx_max_len(dev))
 		return NETSLICE_TXERR_LENGTH;
-	skb = alloc_skb(LL_RESERVED_SPACE(dev) + iov->rlen + dev->needed_tailroom, GFP_KERNEL);
+	/*
+	 * Without reclaim a frame's data comes from the per-CPU page
+	 * fragment cache, not a slab: cheaper, and freed as cheaply on the
+	 * receiving CPU. Only when that fails, wait for memory.
+	 */
+	skb = __netdev_alloc_skb(dev, size, GFP_NOWAIT | __GFP_NOWARN);
+	if (!skb)
+		skb = alloc_skb(size, GFP_KERNEL);
 	if (!skb)
 		return NETSLICE_TXERR_NOMEM;
 	skb_reserve(skb, LL_RESERVED_SPACE(dev));
@@ -137,19 +172,19 @@ static int ns_tx_copy(struct ns_slice *slice, struct net_device *dev,
 	}
 	ns_stat_add(slice, NS_WRITE_BYTES, iov->rlen);
 	skb->dev = dev;
-	err = ns_tx_send(slice, skb, iov->action);
-	if (err == NS_TX_BUSY)
-		kfree_skb(skb);
-	return err;
+	*skbp = skb;
+	return 0;
 }
 
 /*
- * A header from user space in front of the payload its handle parked.
- * Whatever fails before the frame is handed on leaves the payload parked
- * under the same handle, so the iov can be written again.
+ * A header from user space in front of the payload its handle parked, for
+ * dev. On success the payload stays claimed until the frame is sent
+ * (ns_store_finish) or found busy (ns_store_unclaim). Whatever fails here
+ * leaves the payload parked under the same handle, so the iov can be
+ * written again.
  */
 static int ns_tx_splice(struct ns_slice *slice, struct file *file, struct net_device *dev,
-			const struct netslice_iov *iov)
+			const struct netslice_iov *iov, struct sk_buff **skbp)
 {
 	struct ns_store *store = &slice->store;
 	struct sk_buff *skb;
@@ -180,13 +215,8 @@ static int ns_tx_splice(struct ns_slice *slice, struct file *file, struct net_de
 	memset(skb->cb, 0, sizeof(skb->cb));
 	skb->ip_summed = CHECKSUM_NONE;
 	skb->dev = dev;
-	err = ns_tx_send(slice, skb, iov->action);
-	if (err == NS_TX_BUSY)
-		goto err_unclaim;
-	ns_store_finish(store, iov->handle);
-	if (!err)
-		ns_stat_inc(slice, NS_TX_SPLICED);
-	return err;
+	*skbp = skb;
+	return 0;
 
 err_unclaim:
 	ns_store_unclaim(store, iov->handle, off);
@@ -208,10 +238,104 @@ static int ns_tx_release(struct ns_slice *slice, struct file *file, u64 handle)
 	return 0;
 }
 
-/* Send one iov. Returns 0, a NETSLICE_TXERR_* code, or NS_TX_BUSY. */
-static int ns_tx_one(struct ns_slice *slice, struct file *file, const struct netslice_iov *iov)
+static void ns_tx_run_end(struct ns_tx_run *run)
+{
+	if (run->dev)
+		dev_put(run->dev);
+	run->dev = NULL;
+}
+
+/* The egress of an iov (held by the run), resolved only if it is another. */
+static struct net_device *ns_tx_run_dev(struct ns_slice *slice, struct ns_tx_run *run,
+					const struct netslice_iov *iov)
+{
+	if (run->dev && iov->action == run->action && iov->port == run->port &&
+	    iov->ifindex == run->ifindex)
+		return run->dev;
+	ns_tx_run_end(run);
+	run->dev = ns_tx_dev_get(slice, iov);
+	run->action = iov->action;
+	run->port = iov->port;
+	run->ifindex = iov->ifindex;
+	return run->dev;
+}
+
+static bool ns_tx_run_joins(const struct ns_tx_run *run, const struct netslice_iov *iov)
+{
+	return run->count < NS_XMIT_BURST && ns_tx_to_dev(iov->action) &&
+	       iov->action == run->action && iov->port == run->port &&
+	       iov->ifindex == run->ifindex;
+}
+
+/*
+ * Send the run's frames. Returns the index of the first iov left unsent
+ * because the queue stopped (its frame freed or its payload parked again,
+ * as are all after it), or -1 when the queue took them all.
+ */
+static long ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run,
+			    struct netslice_iov __user *uiov)
+{
+	struct net_device *dev = run->dev;
+	unsigned int i, txqs, n = run->count;
+	long stopped = -1;
+
+	if (!n)
+		return -1;
+	run->count = 0;
+	/* dev is held, but may be unregistering: its queue count then is 0. */
+	txqs = READ_ONCE(dev->real_num_tx_queues);
+	if (likely(txqs)) {
+		ns_xmit_burst(dev, slice->id % txqs, run->skb, n, run->res);
+	} else {
+		for (i = 0; i < n; i++) {
+			kfree_skb(run->skb[i]);
+			run->res[i] = NS_XMIT_DOWN;
+		}
+	}
+
+	for (i = 0; i < n; i++) {
+		u64 handle = run->handle[i];
+
+		if (run->res[i] == NS_XMIT_BUSY) {
+			if (stopped < 0)
+				stopped = run->index[i];
+			if (handle)
+				ns_store_unclaim(&slice->store, handle, run->hlen[i]);
+			else
+				kfree_skb(run->skb[i]);
+			continue;
+		}
+		if (handle)
+			ns_store_finish(&slice->store, handle);
+		if (run->res[i] == NS_XMIT_SENT) {
+			ns_stat_inc(slice, NS_TX_PACKETS);
+			ns_stat_add(slice, NS_TX_BYTES, run->len[i]);
+			if (handle)
+				ns_stat_inc(slice, NS_TX_SPLICED);
+		} else {
+			int err = run->res[i] == NS_XMIT_DOWN ? NETSLICE_TXERR_DOWN :
+								NETSLICE_TXERR_DROPPED;
+
+			ns_tx_fail(slice, &uiov[run->index[i]], err);
+			if (!run->index[i])
+				run->first_err = err;
+		}
+	}
+	if (stopped >= 0)
+		ns_stat_inc(slice, NS_TX_BUSY);
+	return stopped;
+}
+
+/*
+ * Deal with one iov: a frame for the run's egress joins the run (the
+ * caller has sent any run it does not join); anything else is done now.
+ * Returns 0 or the iov's NETSLICE_TXERR_* code.
+ */
+static int ns_tx_one(struct ns_slice *slice, struct file *file, struct ns_tx_run *run,
+		     const struct netslice_iov *iov, u32 index)
 {
 	struct net_device *dev;
+	struct sk_buff *skb;
 	int err;
 
 	if (!ns_iov_valid(iov))
@@ -222,15 +346,35 @@ static int ns_tx_one(struct ns_slice *slice, struct file *file, const struct net
 			ns_stat_inc(slice, NS_TX_NF_DROP);
 		return err;
 	}
-	dev = ns_tx_dev_get(slice, iov);
+	dev = ns_tx_run_dev(slice, run, iov);
 	if (!dev)
 		return NETSLICE_TXERR_IFINDEX;
 	if (iov->handle)
-		err = ns_tx_splice(slice, file, dev, iov);
+		err = ns_tx_splice(slice, file, dev, iov, &skb);
 	else
-		err = ns_tx_copy(slice, dev, iov);
-	dev_put(dev);
-	return err;
+		err = ns_tx_copy(slice, dev, iov, &skb);
+	if (err)
+		return err;
+	skb_reset_mac_header(skb);
+	if (!ns_tx_to_dev(iov->action)) {
+		/* Up the host stack, as if received on dev. */
+		if (iov->handle) {
+			ns_store_finish(&slice->store, iov->handle);
+			ns_stat_inc(slice, NS_TX_SPLICED);
+		}
+		ns_rx_to_host(skb);
+		ns_stat_inc(slice, NS_TX_HOST);
+		return 0;
+	}
+	skb_set_network_header(skb, ETH_HLEN);
+	skb->protocol = eth_hdr(skb)->h_proto;
+	run->skb[run->count] = skb;
+	run->handle[run->count] = iov->handle;
+	run->index[run->count] = index;
+	run->len[run->count] = skb->len;
+	run->hlen[run->count] = iov->rlen;
+	run->count++;
+	return 0;
 }
 
 ssize_t ns_write(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
@@ -239,30 +383,51 @@ ssize_t ns_write(struct file *file, const char __user *buf, size_t count, loff_t
 	struct ns_slice *slice = file->private_data;
 	size_t n = ns_batch_limit(slice, count, NETSLICE_MULTI_WRITE);
 	struct netslice_iov iov;
+	struct ns_tx_run run;
+	bool fault = false;
+	long stopped = -1;
 	size_t i;
 	int err;
 
+	run.dev = NULL;
+	run.count = 0;
+	run.first_err = 0;
 	for (i = 0; i < n; i++) {
-		/*
-		 * Clear error first: an iov that cannot take its result is
-		 * not sent, so no frame goes out that the count leaves out.
-		 */
-		if (copy_from_user(&iov, &uiov[i], sizeof(iov)) || put_user(0, &uiov[i].error))
-			return i ? i : -EFAULT;
-		err = ns_tx_one(slice, file, &iov);
-		if (err == NS_TX_BUSY) {
-			ns_stat_inc(slice, NS_TX_BUSY);
-			if (!i && (file->f_flags & O_NONBLOCK))
-				return -EAGAIN;
+		if (ns_tx_iov_get(&uiov[i], &iov)) {
+			fault = true;
 			break;
 		}
-		if (err) {
-			/* Writable a moment ago; a racing munmap only loses the code. */
-			(void)put_user((u16)err, &uiov[i].error);
-			ns_stat_inc(slice, NS_TX_ERR_INVALID + err - NETSLICE_TXERR_INVALID);
-			if (!i)
-				return -ns_txerr_errno[err];
+		if (run.count && !ns_tx_run_joins(&run, &iov)) {
+			stopped = ns_tx_run_flush(slice, &run, uiov);
+			if (stopped >= 0)
+				break;
+		}
+		err = ns_tx_one(slice, file, &run, &iov, i);
+		if (!err)
+			continue;
+		/* Send what came before, so that the count covers this iov. */
+		stopped = ns_tx_run_flush(slice, &run, uiov);
+		if (stopped >= 0)
+			break;
+		ns_tx_fail(slice, &uiov[i], err);
+		if (!i) {
+			/* A first bad iov ends the call, so the caller sees it at once. */
+			run.first_err = err;
+			i++;
+			break;
 		}
 	}
+	if (stopped < 0)
+		stopped = ns_tx_run_flush(slice, &run, uiov);
+	ns_tx_run_end(&run);
+
+	if (stopped >= 0)
+		i = stopped;
+	if (i == 1 && run.first_err)
+		return -ns_txerr_errno[run.first_err];
+	if (!i && fault)
+		return -EFAULT;
+	if (!i && stopped >= 0 && (file->f_flags & O_NONBLOCK))
+		return -EAGAIN;
 	return i;
 }

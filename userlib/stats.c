@@ -12,6 +12,7 @@ static const char *const ns_stat_names[] = {
 	"tx_spliced", "tx_err_invalid", "tx_err_length", "tx_err_ifindex", "tx_err_fault",
 	"tx_err_nomem", "tx_err_down", "tx_err_stale", "tx_err_foreign", "tx_err_forged",
 	"store_aged", "store_closed", "store_used", "store_high_water", "rx_purged",
+	"tx_err_dropped",
 };
 
 _Static_assert(sizeof(ns_stat_names) / sizeof(ns_stat_names[0]) ==

@@ -26,8 +26,11 @@ static inline int pkt_open(int ifindex)
 	return s;
 }
 
-/* The next frame received (not sent) on s within timeout_ms, or -1. */
-static inline ssize_t pkt_recv(int s, void *buf, size_t size, int timeout_ms)
+/*
+ * The next frame on s within timeout_ms, or -1: one the interface received,
+ * or with sent set one it sent (what a tap such as tcpdump sees go out).
+ */
+static inline ssize_t pkt_recv_dir(int s, void *buf, size_t size, int timeout_ms, int sent)
 {
 	struct pollfd p = { .fd = s, .events = POLLIN };
 	struct sockaddr_ll from;
@@ -37,10 +40,16 @@ static inline ssize_t pkt_recv(int s, void *buf, size_t size, int timeout_ms)
 	while (poll(&p, 1, timeout_ms) == 1) {
 		fl = sizeof(from);
 		n = recvfrom(s, buf, size, 0, (struct sockaddr *)&from, &fl);
-		if (n >= 0 && from.sll_pkttype != PACKET_OUTGOING)
+		if (n >= 0 && (from.sll_pkttype == PACKET_OUTGOING) == !!sent)
 			return n;
 	}
 	return -1;
+}
+
+/* The next frame received (not sent) on s within timeout_ms, or -1. */
+static inline ssize_t pkt_recv(int s, void *buf, size_t size, int timeout_ms)
+{
+	return pkt_recv_dir(s, buf, size, timeout_ms, 0);
 }
 
 static inline void pkt_drain(int s)

@@ -54,7 +54,21 @@
  *	do { w = write(fd, &iov[wcnt], cnt - wcnt); wcnt += w; } while (wcnt < cnt);
  *   If the first iov is bad the call returns -1 with the errno given with
  *   its NETSLICE_TXERR_* code (and sets error), so a caller sees it at once.
- *   With multi-write off, one iov per call.
+ *   An egress that is down (NETSLICE_TXERR_DOWN) or that refuses a frame
+ *   it has no room for (NETSLICE_TXERR_DROPPED, e.g. a veth peer's full
+ *   backlog) is found when the frame is sent, after the frames after it in
+ *   a batch may have been built: then the first iov's error sets errno
+ *   only if it was the only iov consumed. With multi-write off, one iov
+ *   per call.
+ *
+ *   Frames for the same egress go out in bursts, under one lock of the
+ *   egress queue, with the driver told more follow (xmit_more). They skip
+ *   the qdisc, as AF_PACKET's PACKET_QDISC_BYPASS does, but packet taps on
+ *   the egress (tcpdump) see them. A frame the egress cannot take as it
+ *   is (e.g. no memory to linearise it) fails NETSLICE_TXERR_DROPPED where
+ *   it is in its burst, even past the frame that ended the call short: on
+ *   a retry it goes again (a whole frame) or fails NETSLICE_TXERR_STALE
+ *   (a handle: its payload is freed).
  *
  * Header slicing (NETSLICE_SLICE_SET)
  *   A slice can hand its reader only the first bytes of each packet (the
@@ -246,10 +260,11 @@ struct netslice_iov {
 #define NETSLICE_TXERR_IFINDEX	3	/* ENODEV: not attached, or not this slice's */
 #define NETSLICE_TXERR_FAULT	4	/* EFAULT: base not readable */
 #define NETSLICE_TXERR_NOMEM	5	/* ENOMEM: no memory for the packet */
-#define NETSLICE_TXERR_DOWN	6	/* ENETDOWN: egress down or dropped it */
+#define NETSLICE_TXERR_DOWN	6	/* ENETDOWN: egress down or going away */
 #define NETSLICE_TXERR_STALE	7	/* ESTALE: handle already used or aged out */
 #define NETSLICE_TXERR_FOREIGN	8	/* EACCES: handle of another slice or file */
 #define NETSLICE_TXERR_FORGED	9	/* EBADMSG: not a handle the module made */
+#define NETSLICE_TXERR_DROPPED	10	/* ENOBUFS: egress refused it (backlog full) */
 
 /*
  * struct netslice_rw_multi - batching mode of a slice
@@ -377,7 +392,8 @@ struct netslice_info {
  * arrived on is detached or the slice's last file closes, or freed at
  * unload. read_packets = read_sliced +
  * read_whole + trimmed records read. Every payload parked (read_sliced)
- * ends in tx_spliced, tx_nf_drop, a failed send (tx_err_down),
+ * ends in tx_spliced, tx_nf_drop, a failed send (tx_err_down,
+ * tx_err_dropped),
  * store_aged or store_closed, or is still parked (store_used).
  *
  * rx_bytes / read_bytes is the reduction header slicing brings: bytes that
@@ -419,7 +435,8 @@ struct netslice_stats {
 	__u64 store_used;		/* payloads parked now */
 	__u64 store_high_water;		/* most payloads parked at once */
 	__u64 rx_purged;		/* queued, freed unread: detach, last close */
-	__u64 reserved[5];
+	__u64 tx_err_dropped;		/* NETSLICE_TXERR_DROPPED */
+	__u64 reserved[4];
 };
 
 #define NETSLICE_IOC_MAGIC	0xb6

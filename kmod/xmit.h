@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _NETSLICE_XMIT_H
+#define _NETSLICE_XMIT_H
+
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+
+/* Frames a writer hands one device queue at once: one lock round each. */
+#define NS_XMIT_BURST	16
+
+/* What became of a frame of a burst. */
+enum ns_xmit_result {
+	NS_XMIT_SENT,		/* the driver took it */
+	NS_XMIT_DOWN,		/* freed: the device is down, or going away */
+	NS_XMIT_DROPPED,	/* freed: the device refused it (a full backlog) */
+	NS_XMIT_BUSY,		/* not sent, still the caller's: the queue is stopped */
+};
+
+void ns_xmit_burst(struct net_device *dev, u16 queue, struct sk_buff **skbs, unsigned int n,
+		   u8 *res);
+
+#endif /* _NETSLICE_XMIT_H */
