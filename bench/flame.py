@@ -34,6 +34,7 @@ FREE = ("kfree_skb", "consume_skb", "__kfree_skb", "skb_release", "sk_skb_reason
 XMIT = ("__dev_direct_xmit", "dev_hard_start_xmit", "veth_xmit", "__dev_queue_xmit",
         "packet_direct_xmit", "dev_queue_xmit", "xsk_generic_xmit", "__xsk_generic_xmit",
         "validate_xmit_skb", "ns_xmit_burst")
+SOFTIRQ = ("do_softirq", "__do_softirq", "handle_softirqs", "net_rx_action")
 WAKE = ("__wake_up", "try_to_wake_up", "ttwu_", "wake_up_", "sock_def_readable", "xsk_flush")
 IDLE = ("default_idle", "cpuidle", "do_idle", "pv_native_safe_halt", "native_safe_halt",
         "arch_cpu_idle", "acpi_idle", "cpu_startup_entry", "intel_idle")
@@ -58,6 +59,8 @@ BUCKETS = [
     ("read: copy to user", lambda f: has(f, "ns_read") and has(f, *COPY)),
     ("read: skb free", lambda f: has(f, "ns_read") and frees(f)),
     ("read: ring and rest", lambda f: has(f, "ns_read")),
+    # Softirqs a write's BH-enable runs: the next hop's receive, not the write's.
+    ("write: softirqs run on BH enable", lambda f: has(f, "ns_write") and has(f, *SOFTIRQ)),
     ("write: copy from user", lambda f: has(f, "ns_write") and has(f, *COPY)),
     ("write: skb allocation", lambda f: has(f, "ns_write") and has(f, *ALLOC)),
     ("write: transmit", lambda f: has(f, "ns_write") and has(f, *XMIT)),

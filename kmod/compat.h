@@ -36,22 +36,4 @@
 #define ns_genl_dump_attrs(cb)	(genl_dumpit_info(cb)->info.attrs)
 #endif
 
-/*
- * Free a list of packets that were delivered, not dropped: 6.2 added the
- * SKB_CONSUMED reason, and 6.3 made the list free in bulk.
- */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
-static inline void ns_consume_skb_list(struct sk_buff *skb)
-{
-	struct sk_buff *next;
-
-	for (; skb; skb = next) {
-		next = skb->next;
-		consume_skb(skb);
-	}
-}
-#else
-#define ns_consume_skb_list(skb)	kfree_skb_list_reason(skb, SKB_CONSUMED)
-#endif
-
 #endif /* _NETSLICE_COMPAT_H */

@@ -91,7 +91,7 @@ unsigned int ns_slice_len(const struct sk_buff *skb, u32 cfg)
 	default:
 		return 0;
 	}
-	return len < skb->len && len <= NETSLICE_MAX_HEADER ? len : 0;
+	return len + NETSLICE_MIN_PARK <= skb->len && len <= NETSLICE_MAX_HEADER ? len : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_slice_len);
 

@@ -156,11 +156,14 @@ static int ns_tx_copy(struct ns_slice *slice, struct net_device *dev,
 	if (iov->rlen > iov->len || iov->rlen < ETH_HLEN || iov->rlen > ns_tx_max_len(dev))
 		return NETSLICE_TXERR_LENGTH;
 	/*
-	 * Without reclaim a frame's data comes from the per-CPU page
-	 * fragment cache, not a slab: cheaper, and freed as cheaply on the
-	 * receiving CPU. Only when that fails, wait for memory.
+	 * The head from this CPU's NAPI skb cache (BHs off is the context
+	 * it needs), which read refills (ns_read_free()): no slab allocation.
+	 * Not __netdev_alloc_skb()'s page fragments: measured, refilling
+	 * them cost more than the slab. Only without memory at hand, wait.
 	 */
-	skb = __netdev_alloc_skb(dev, size, GFP_NOWAIT | __GFP_NOWARN);
+	local_bh_disable();
+	skb = __alloc_skb(size, GFP_NOWAIT | __GFP_NOWARN, SKB_ALLOC_NAPI, NUMA_NO_NODE);
+	local_bh_enable();
 	if (!skb)
 		skb = alloc_skb(size, GFP_KERNEL);
 	if (!skb)
@@ -178,37 +181,41 @@ static int ns_tx_copy(struct ns_slice *slice, struct net_device *dev,
 
 /*
  * A header from user space in front of the payload its handle parked, for
- * dev. On success the payload stays claimed until the frame is sent
- * (ns_store_finish) or found busy (ns_store_unclaim). Whatever fails here
- * leaves the payload parked under the same handle, so the iov can be
- * written again.
+ * dev; with rlen 0, the header it was parked with, copying nothing. On
+ * success the payload stays claimed until the frame is sent
+ * (ns_store_finish) or found busy (ns_store_unclaim, with *hlen, the
+ * header bytes it now has). Whatever fails here leaves the payload parked
+ * under the same handle, so the iov can be written again.
  */
 static int ns_tx_splice(struct ns_slice *slice, struct file *file, struct net_device *dev,
-			const struct netslice_iov *iov, struct sk_buff **skbp)
+			const struct netslice_iov *iov, struct sk_buff **skbp, unsigned int *hlen)
 {
 	struct ns_store *store = &slice->store;
 	struct sk_buff *skb;
 	unsigned int off;
 	int err;
 
-	if (iov->rlen > iov->len || iov->rlen < ETH_HLEN || iov->rlen > NETSLICE_MAX_HEADER)
+	if (iov->rlen > iov->len || (iov->rlen && iov->rlen < ETH_HLEN) ||
+	    iov->rlen > NETSLICE_MAX_HEADER)
 		return NETSLICE_TXERR_LENGTH;
 	err = ns_store_claim(store, iov->handle, file, &skb, &off);
 	if (err)
 		return err;
 
 	err = NETSLICE_TXERR_LENGTH;
-	if (skb->len - off + iov->rlen > ns_tx_max_len(dev))
+	if (skb->len - off + (iov->rlen ?: off) > ns_tx_max_len(dev))
 		goto err_unclaim;
-	err = NETSLICE_TXERR_NOMEM;
-	if (ns_splice_front(skb, off, iov->rlen))
-		goto err_unclaim;
-	/* From here on a retry splices in place of the bytes just made room for. */
-	off = iov->rlen;
-	err = NETSLICE_TXERR_FAULT;
-	if (copy_from_user(skb->data, u64_to_user_ptr(iov->base), iov->rlen))
-		goto err_unclaim;
-	ns_stat_add(slice, NS_WRITE_BYTES, iov->rlen);
+	if (iov->rlen) {
+		err = NETSLICE_TXERR_NOMEM;
+		if (ns_splice_front(skb, off, iov->rlen))
+			goto err_unclaim;
+		/* From here on a retry splices in place of the bytes just made room for. */
+		off = iov->rlen;
+		err = NETSLICE_TXERR_FAULT;
+		if (copy_from_user(skb->data, u64_to_user_ptr(iov->base), iov->rlen))
+			goto err_unclaim;
+		ns_stat_add(slice, NS_WRITE_BYTES, iov->rlen);
+	}
 
 	/* A received skb goes out as a new frame: no RX state, no stale checksum. */
 	skb_scrub_packet(skb, true);
@@ -216,6 +223,7 @@ static int ns_tx_splice(struct ns_slice *slice, struct file *file, struct net_de
 	skb->ip_summed = CHECKSUM_NONE;
 	skb->dev = dev;
 	*skbp = skb;
+	*hlen = off;
 	return 0;
 
 err_unclaim:
@@ -334,6 +342,7 @@ static long ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run,
 static int ns_tx_one(struct ns_slice *slice, struct file *file, struct ns_tx_run *run,
 		     const struct netslice_iov *iov, u32 index)
 {
+	unsigned int hlen = 0;
 	struct net_device *dev;
 	struct sk_buff *skb;
 	int err;
@@ -350,7 +359,7 @@ static int ns_tx_one(struct ns_slice *slice, struct file *file, struct ns_tx_run
 	if (!dev)
 		return NETSLICE_TXERR_IFINDEX;
 	if (iov->handle)
-		err = ns_tx_splice(slice, file, dev, iov, &skb);
+		err = ns_tx_splice(slice, file, dev, iov, &skb, &hlen);
 	else
 		err = ns_tx_copy(slice, dev, iov, &skb);
 	if (err)
@@ -372,7 +381,7 @@ static int ns_tx_one(struct ns_slice *slice, struct file *file, struct ns_tx_run
 	run->handle[run->count] = iov->handle;
 	run->index[run->count] = index;
 	run->len[run->count] = skb->len;
-	run->hlen[run->count] = iov->rlen;
+	run->hlen[run->count] = hlen;
 	run->count++;
 	return 0;
 }

@@ -133,6 +133,17 @@ static inline uint8_t *ns_iov_data(const struct netslice_iov *iov)
 	return (uint8_t *)(uintptr_t)iov->base;
 }
 
+/*
+ * Pass a packet on with the header it was read with: for a sliced packet
+ * the kernel then copies nothing back (rlen 0 with its handle); a whole
+ * packet is written as read. Call it last, after any look at the header.
+ */
+static inline void ns_iov_unchanged(struct netslice_iov *iov)
+{
+	if (iov->handle)
+		iov->rlen = 0;
+}
+
 /* Mark an iov to be dropped (its parked payload, if any, is freed). */
 static inline void ns_iov_drop(struct netslice_iov *iov)
 {

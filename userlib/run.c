@@ -133,8 +133,9 @@ static int ns_worker_send(struct ns_worker *w, struct ns_batch *b, const uint32_
 			drops++;
 		} else {
 			tx++;
-			/* A sliced packet leaves with its parked payload. */
-			bytes += iov->rlen + (iov->handle ? iov->wire_len - rlen[i] : 0);
+			/* A sliced packet leaves with its parked payload (rlen 0: as read). */
+			bytes += iov->handle ? (iov->rlen ?: rlen[i]) + iov->wire_len - rlen[i] :
+					       iov->rlen;
 		}
 	}
 	ns_count(&w->tx_packets, tx);

@@ -430,9 +430,10 @@ static void ns_slice_len_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ns_slice_len(skb, ns_cfg(NETSLICE_SLICE_AUTO, 0, 0, 0)), 54U);
 	KUNIT_EXPECT_EQ(test, ns_slice_len(skb, ns_cfg(NETSLICE_SLICE_AUTO, 0, 16, 0)), 70U);
 	KUNIT_EXPECT_EQ(test, ns_slice_len(skb, ns_cfg(NETSLICE_SLICE_AUTO, 0, 100, 0)), 0U);
-	KUNIT_EXPECT_EQ(test, ns_slice_len(skb, ns_cfg(NETSLICE_SLICE_FIXED, 128, 0, 0)), 128U);
-	KUNIT_EXPECT_EQ(test, ns_slice_len(skb, ns_cfg(NETSLICE_SLICE_FIXED, 153, 0, 0)), 153U);
-	/* A packet no longer than its slice is never sliced. */
+	KUNIT_EXPECT_EQ(test, ns_slice_len(skb, ns_cfg(NETSLICE_SLICE_FIXED, 64, 0, 0)), 64U);
+	KUNIT_EXPECT_EQ(test, ns_slice_len(skb, ns_cfg(NETSLICE_SLICE_FIXED, 90, 0, 0)), 90U);
+	/* Fewer than NETSLICE_MIN_PARK bytes beyond the slice: never parked. */
+	KUNIT_EXPECT_EQ(test, ns_slice_len(skb, ns_cfg(NETSLICE_SLICE_FIXED, 91, 0, 0)), 0U);
 	KUNIT_EXPECT_EQ(test, ns_slice_len(skb, ns_cfg(NETSLICE_SLICE_FIXED, 154, 0, 0)), 0U);
 	KUNIT_EXPECT_EQ(test, ns_slice_len(skb, ns_cfg(NETSLICE_SLICE_FIXED, 512, 0, 0)), 0U);
 	kfree_skb(skb);

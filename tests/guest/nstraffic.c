@@ -6,6 +6,7 @@
  *   nstraffic recv IFACE COUNT IDLE_MS READY_FILE [rewritten | nat IPV4]
  *   nstraffic tcp-send IPV4 PORT BYTES
  *   nstraffic tcp-recv PORT BYTES READY_FILE
+ *   nstraffic split COUNT SLICE
  *
  * recv waits without limit until SIGUSR1 says the sender is done, then
  * until COUNT frames arrived or none did for IDLE_MS: a sender that is
@@ -21,7 +22,10 @@
  * NAT leaves it (source address IPV4, any source port, both checksums
  * valid, all else unchanged). Every frame carries a UDP
  * checksum. tcp-recv exits 0 when it got exactly BYTES bytes of
- * the stream tcp-send writes (byte i is a function of i).
+ * the stream tcp-send writes (byte i is a function of i). split prints
+ * how COUNT frames divide under a SLICE-byte slice: "SLICED WHOLE
+ * WHOLE_BYTES" (a frame with fewer than NETSLICE_MIN_PARK bytes beyond
+ * its slice is read whole).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -38,6 +42,8 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "netslice.h"
 
 #define MIN_LEN 60
 #define MAX_LEN 1514
@@ -343,6 +349,23 @@ static int do_tcp_recv(char **argv)
 	return off == total && !bad ? 0 : 1;
 }
 
+static int do_split(char **argv)
+{
+	uint32_t count = strtoul(argv[0], NULL, 0), slice = strtoul(argv[1], NULL, 0), seq;
+	unsigned long long sliced = 0, whole = 0, whole_bytes = 0;
+
+	for (seq = 0; seq < count; seq++) {
+		if (frame_len(seq) >= slice + NETSLICE_MIN_PARK) {
+			sliced++;
+		} else {
+			whole++;
+			whole_bytes += frame_len(seq);
+		}
+	}
+	printf("%llu %llu %llu\n", sliced, whole, whole_bytes);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "tcp-send"))
@@ -353,9 +376,12 @@ int main(int argc, char **argv)
 		return do_send(argv + 2);
 	if (argc >= 6 && argc <= 8 && !strcmp(argv[1], "recv"))
 		return do_recv(argv + 2);
+	if (argc == 4 && !strcmp(argv[1], "split"))
+		return do_split(argv + 2);
 	fprintf(stderr, "usage: nstraffic send IFACE DSTMAC COUNT [FLOWS]\n"
 			"       nstraffic recv IFACE COUNT IDLE_MS READY_FILE [rewritten | nat IPV4]\n"
 			"       nstraffic tcp-send IPV4 PORT BYTES\n"
-			"       nstraffic tcp-recv PORT BYTES READY_FILE\n");
+			"       nstraffic tcp-recv PORT BYTES READY_FILE\n"
+			"       nstraffic split COUNT SLICE\n");
 	return 2;
 }

@@ -155,6 +155,7 @@ static void test_splice(void)
 {
 	unsigned char buf[2048], want[2048];
 	struct netslice_iov iov, again;
+	__u64 bytes;
 	ssize_t r;
 
 	set_slicing("auto");
@@ -189,6 +190,16 @@ static void test_splice(void)
 	ktap_check(r == 1 && iov.flags == NETSLICE_RX_SLICED && iov.rlen == 20 &&
 		   write_out(fd, &iov) == 1 && arrives(4, LEN),
 		   "an iov shorter than the slice slices there; the frame goes out whole");
+
+	/* Passed on unchanged: rlen 0 with the handle, nothing copied back. */
+	inject(20, LEN, 1, 1);
+	bytes = STAT(write_bytes);
+	r = read_one(fd, &iov, buf, sizeof(buf));
+	memset(buf, 0, HDR);
+	iov.rlen = 0;
+	ktap_check(r == 1 && iov.handle && write_out(fd, &iov) == 1 && !iov.error &&
+		   arrives(20, LEN) && STAT(write_bytes) == bytes,
+		   "rlen 0 with a handle: the frame goes out with the header it was read with");
 
 	set_slicing("fixed:128");
 	inject(5, LEN, 1, 1);
@@ -366,7 +377,7 @@ int main(int argc, char **argv)
 	if (fd < 0 || !ifindex_a)
 		return 2;
 
-	ktap_header("slice_check", 42);
+	ktap_header("slice_check", 43);
 	test_config();
 	test_splice();
 	test_grow_shrink();

@@ -16,7 +16,8 @@ counters_exact() {
 	read=$(ns_stat_sum read_packets)
 	tx=$(ns_stat_sum tx_packets)
 	drops=$(($(ns_stat_sum rx_drop_ring_full) + $(ns_stat_sum rx_drop_no_reader) +
-		$(ns_stat_sum rx_drop_error) + $(ns_stat_sum tx_err_down)))
+		$(ns_stat_sum rx_drop_error) + $(ns_stat_sum tx_err_down) +
+		$(ns_stat_sum tx_err_dropped)))
 	ns_diag "rx $rx read $read tx $tx drops $drops (want $want)"
 	[ "$rx" -eq "$want" ] && [ "$read" -eq "$want" ] && [ "$tx" -eq "$want" ] && [ "$drops" -eq 0 ]
 }

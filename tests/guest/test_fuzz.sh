@@ -39,7 +39,7 @@ settled() {
 	used=$(ns_stat_sum store_used)
 	sliced=$(ns_stat_sum read_sliced)
 	ended=$(($(ns_stat_sum tx_spliced) + $(ns_stat_sum tx_nf_drop) + $(ns_stat_sum tx_err_down) +
-		 $(ns_stat_sum store_aged) + $(ns_stat_sum store_closed)))
+		 $(ns_stat_sum tx_err_dropped) + $(ns_stat_sum store_aged) + $(ns_stat_sum store_closed)))
 	if [ "$used" -ne 0 ] || [ "$sliced" -gt "$ended" ]; then
 		ns_diag "store_used $used; read_sliced $sliced > payloads ended $ended"
 		return 1

@@ -311,6 +311,8 @@ static void fw_process(struct ns_worker *w, struct netslice_iov *iov, unsigned i
 		}
 		if (action == FW_DROP)
 			ns_iov_drop(&iov[i]);
+		else
+			ns_iov_unchanged(&iov[i]);
 	}
 }
 

@@ -100,9 +100,10 @@ static void mon_process(struct ns_worker *w, struct netslice_iov *iov, unsigned 
 		if (ns_pkt_flow(&p, &flow)) {
 			t->nonip_packets++;
 			t->nonip_bytes += iov[i].wire_len;
-			continue;
+		} else {
+			mon_count(arg, t, &flow, iov[i].wire_len);
 		}
-		mon_count(arg, t, &flow, iov[i].wire_len);
+		ns_iov_unchanged(&iov[i]);
 	}
 	pthread_mutex_unlock(&t->lock);
 }

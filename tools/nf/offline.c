@@ -67,7 +67,9 @@ static void offline_emit(struct ns_worker *w, FILE *out, const struct pcapng_fil
 			 uint32_t cut)
 {
 	static uint8_t frame[PCAPNG_MAX_FRAME + NETSLICE_MAX_HEADER];
-	uint32_t egress, len = iov->rlen, tail = iov->handle ? pk->len - cut : 0;
+	/* rlen 0 with a handle: the header as read (ns_iov_unchanged()). */
+	uint32_t len = iov->handle && !iov->rlen ? cut : iov->rlen;
+	uint32_t egress, tail = iov->handle ? pk->len - cut : 0;
 
 	if (iov->action == NETSLICE_TX_DROP) {
 		w->nf_drops++;
@@ -75,7 +77,7 @@ static void offline_emit(struct ns_worker *w, FILE *out, const struct pcapng_fil
 	}
 	egress = iov->action == NETSLICE_TX_IFINDEX ? iov->ifindex :
 		 offline_pair(iov->ifindex, pf->nr_ifaces);
-	if (iov->action > NETSLICE_TX_DROP || iov->rlen > iov->len || iov->rlen < 14 ||
+	if (iov->action > NETSLICE_TX_DROP || len > iov->len || len < 14 ||
 	    !egress || egress > pf->nr_ifaces) {
 		w->tx_errors++;
 		return;

@@ -82,7 +82,10 @@
  *   one read (push or pop a VLAN tag or a tunnel header): ETH_HLEN (14) ..
  *   NETSLICE_MAX_HEADER bytes, and header plus payload must fit the
  *   egress (MTU + link header + 4), or the iov fails with
- *   NETSLICE_TXERR_LENGTH and the payload stays parked.
+ *   NETSLICE_TXERR_LENGTH and the payload stays parked. @rlen 0 with a
+ *   handle sends the packet with the header it is parked with (the one
+ *   read, or one written by an attempt that failed after its copy), and
+ *   copies nothing: the cheapest way to pass a packet on unchanged.
  *
  *   Payload store: one per slice, which is one RX queue's share (the
  *   "store_size" module parameter, default 256 payloads, so that parked
@@ -190,7 +193,9 @@ struct netslice_cpumask {
  * @len:      capacity of @base in bytes.
  * @rlen:     read (out): bytes of the packet copied to @base (at most @len).
  *            write (in): bytes of @base to send, a whole link-layer frame of
- *            1 .. MTU + link header (+ 4 for one VLAN tag) bytes.
+ *            14 .. MTU + link header (+ 4 for one VLAN tag) bytes; with a
+ *            @handle, the header in front of its payload (14 ..
+ *            NETSLICE_MAX_HEADER bytes), or 0 to keep the one it has.
  * @wire_len: read (out): the packet's length; > @rlen when truncated.
  *            write: ignored, so an iov read can be written back as it is.
  * @ifindex:  read (out): the interface the packet arrived on, as its own
@@ -296,10 +301,12 @@ struct netslice_rw_multi {
  *            is sliced after its IP headers. Anything else (not IP, another
  *            L4 protocol, a header cut short or inconsistent) is delivered
  *            whole.
- *            In every mode a packet no longer than its slice, or whose
- *            slice would exceed NETSLICE_MAX_HEADER bytes, is delivered
- *            whole. The mode applies to packets as they arrive; packets
- *            already queued keep the mode they arrived under.
+ *            In every mode a packet with fewer than NETSLICE_MIN_PARK
+ *            bytes beyond its slice (parking so few costs more than
+ *            copying them), or whose slice would exceed
+ *            NETSLICE_MAX_HEADER bytes, is delivered whole. The mode
+ *            applies to packets as they arrive; packets already queued
+ *            keep the mode they arrived under.
  * @length:   NETSLICE_SLICE_FIXED: 1 .. NETSLICE_MAX_HEADER; else 0.
  * @extra:    NETSLICE_SLICE_AUTO: 0 .. NETSLICE_MAX_EXTRA; else 0.
  * @flags:    NETSLICE_SLICE_TRIM: deliver header-only records instead of
@@ -333,6 +340,8 @@ struct netslice_slicing {
 /* Longest slice, and longest header written back with a handle. */
 #define NETSLICE_MAX_HEADER	512
 #define NETSLICE_MAX_EXTRA	256
+/* Fewest payload bytes a slice parks; a shorter payload is read whole. */
+#define NETSLICE_MIN_PARK	64
 
 /*
  * struct netslice_iface_info - one attached interface, as a slice sees it
