@@ -17,6 +17,11 @@
  * Reload: the new list is parsed aside (a bad file keeps the old one and
  * says why), published with one pointer store, and the old list is freed
  * after ns_run_synchronize(); a rule whose text is unchanged keeps its hits.
+ *
+ * Speed: a list's verdict is a function of the fields fw_match() reads,
+ * so each worker remembers the verdicts of recent flows (a direct-mapped
+ * cache, valid for the list it was decided under): a flow's packets after
+ * its first cost a hash and a compare, not a scan of the list.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -41,6 +46,7 @@ struct fw_rule {
 };
 
 struct fw_rules {
+	uint64_t gen;		/* unique per list loaded: cached verdicts name it */
 	struct fw_rule *rules;
 	unsigned int n;
 	int policy, nonip;
@@ -54,6 +60,23 @@ struct fw {
 };
 
 static struct fw fw_state;
+
+#define FW_CACHE_SLOTS 4096	/* per worker, a power of two */
+
+/* What fw_match() reads of a packet. */
+struct fw_key {
+	struct ns_flow flow;
+	uint8_t icmp[2];	/* type and code; 0 unless ICMP */
+	uint8_t no_l4;		/* a later fragment: no ports, no type */
+	uint8_t pad;		/* zero: keys compare with memcmp */
+};
+
+struct fw_verdict {
+	struct fw_key key;
+	uint64_t gen;		/* of the list it was decided under; 0: empty */
+	uint64_t *hits;		/* the counter each packet of the flow bumps */
+	int action;
+};
 
 static const char *const fw_actions[] = { "accept", "drop" };
 
@@ -178,8 +201,11 @@ static struct fw_rules *fw_load(const char *path)
 	int nw, a;
 	FILE *f;
 
+	static uint64_t gen;
+
 	if (!rs)
 		return NULL;
+	rs->gen = ++gen;
 	f = fopen(path, "re");
 	if (!f) {
 		nf_err("cannot read rule file %s: %s", path, strerror(errno));
@@ -276,16 +302,70 @@ static void fw_hit(uint64_t *counter)
 	__atomic_add_fetch(counter, 1, __ATOMIC_RELAXED);
 }
 
+/* The list's verdict on an IP packet: first match, else the policy. */
+static void fw_decide(struct fw_rules *rs, const struct ns_pkt *p, const struct ns_flow *flow,
+		      struct fw_verdict *v)
+{
+	unsigned int k;
+
+	for (k = 0; k < rs->n; k++) {
+		if (fw_match(&rs->rules[k], p, flow)) {
+			v->hits = &rs->rules[k].hits;
+			v->action = rs->rules[k].action;
+			return;
+		}
+	}
+	v->hits = &rs->policy_hits;
+	v->action = rs->policy;
+}
+
+/* The verdict on an IP packet: remembered for its flow, or decided now. */
+static int fw_verdict(struct fw_rules *rs, struct fw_verdict *cache, const struct ns_pkt *p)
+{
+	const uint8_t *l4 = p->data + p->l4_off;
+	struct fw_verdict *v, fresh;
+	struct fw_key key;
+
+	memset(&key, 0, sizeof(key));
+	ns_pkt_flow(p, &key.flow);
+	key.no_l4 = !p->l4_off;
+	if (p->l4_off && (p->l4_proto == IPPROTO_ICMP || p->l4_proto == IPPROTO_ICMPV6)) {
+		key.icmp[0] = l4[0];
+		key.icmp[1] = l4[1];
+	}
+	v = cache ? &cache[ns_flow_hash(&key.flow, key.icmp[0] << 9 | key.icmp[1] << 1 | key.no_l4) &
+			   (FW_CACHE_SLOTS - 1)] : &fresh;
+	if (!cache || v->gen != rs->gen || memcmp(&v->key, &key, sizeof(key))) {
+		fw_decide(rs, p, &key.flow, v);
+		v->key = key;
+		v->gen = rs->gen;
+	}
+	fw_hit(v->hits);
+	return v->action;
+}
+
+static int fw_worker_init(struct ns_worker *w, void *arg)
+{
+	(void)arg;
+	w->priv = calloc(FW_CACHE_SLOTS, sizeof(struct fw_verdict));
+	return w->priv ? 0 : -ENOMEM;
+}
+
+static void fw_worker_fini(struct ns_worker *w, void *arg)
+{
+	(void)arg;
+	free(w->priv);
+	w->priv = NULL;
+}
+
 static void fw_process(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, void *arg)
 {
 	struct fw *fw = arg;
 	struct fw_rules *rs = __atomic_load_n(&fw->cur, __ATOMIC_ACQUIRE);
-	struct ns_flow flow;
 	struct ns_pkt p;
-	unsigned int i, k;
+	unsigned int i;
 	int action;
 
-	(void)w;
 	for (i = 0; i < n; i++) {
 		if (ns_pkt_parse(&p, ns_iov_data(&iov[i]), iov[i].rlen, iov[i].wire_len)) {
 			fw_hit(&rs->malformed);
@@ -296,18 +376,7 @@ static void fw_process(struct ns_worker *w, struct netslice_iov *iov, unsigned i
 			fw_hit(&rs->nonip_hits);
 			action = rs->nonip;
 		} else {
-			ns_pkt_flow(&p, &flow);
-			action = -1;
-			for (k = 0; k < rs->n && action < 0; k++) {
-				if (fw_match(&rs->rules[k], &p, &flow)) {
-					fw_hit(&rs->rules[k].hits);
-					action = rs->rules[k].action;
-				}
-			}
-			if (action < 0) {
-				fw_hit(&rs->policy_hits);
-				action = rs->policy;
-			}
+			action = fw_verdict(rs, w->priv, &p);
 		}
 		if (action == FW_DROP)
 			ns_iov_drop(&iov[i]);
@@ -429,6 +498,8 @@ int main(int argc, char **argv)
 		.arg = &fw_state,
 		.option = fw_option,
 		.setup = fw_setup,
+		.worker_init = fw_worker_init,
+		.worker_fini = fw_worker_fini,
 		.process = fw_process,
 		.reload = fw_reload,
 		.report = fw_report,

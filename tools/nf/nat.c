@@ -393,12 +393,24 @@ static void nat_tick(void *arg)
 	uint64_t now = nf_now_ms();
 	unsigned long i;
 
+	unsigned long live = 0;
+
+	/*
+	 * Only as far as the last live connection: the free list hands out
+	 * the lowest entries first, so that is rarely far, and the workers
+	 * waiting for the lock are not held up by a walk of the whole table.
+	 */
 	pthread_mutex_lock(&nat->lock);
-	for (i = 0; i < nat->max_conns; i++)
-		if (nat->conns[i].used && nat_expired(nat, &nat->conns[i], now)) {
+	for (i = 0; i < nat->max_conns && live < nat->active; i++) {
+		if (!nat->conns[i].used)
+			continue;
+		if (nat_expired(nat, &nat->conns[i], now)) {
 			nat_remove(nat, &nat->conns[i]);
 			nat->expired++;
+		} else {
+			live++;
 		}
+	}
 	pthread_mutex_unlock(&nat->lock);
 }
 
