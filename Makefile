@@ -211,9 +211,10 @@ dkms-install:
 
 # netslice against AF_PACKET, AF_XDP and the bridge, then the rule-update
 # run; see docs/benchmarks.md. KERNEL=6.1|6.12 (default 6.12), QUICK=1,
-# KVM=1, NICS=GEN,IN,OUT,SINK (real NICs on this host, no guest).
+# KVM=1, ICOUNT=1, NICS=GEN,IN,OUT,SINK (real NICs on this host, no guest).
 bench: all test-bins
-	KERNEL=$(KERNEL) QUICK=$(QUICK) KVM=$(KVM) NICS=$(NICS) BASELINE=$(BASELINE) bench/bench.sh
+	KERNEL=$(KERNEL) QUICK=$(QUICK) KVM=$(KVM) ICOUNT=$(ICOUNT) NICS=$(NICS) BASELINE=$(BASELINE) \
+		bench/bench.sh
 
 lint:
 	tools/lint.sh

@@ -8,6 +8,11 @@
 #   QUICK=1           2 rounds of 1 s per measurement, 64 and 1518 bytes
 #                     (under 10 min here)
 #   KVM=1             insist on KVM (default: KVM if it works, else TCG)
+#   ICOUNT=1          under TCG, run the guest on QEMU's instruction
+#                     counter (-icount): guest time independent of host
+#                     load, so ratios repeat; but one host thread runs
+#                     every vCPU, and waiting costs as much as copying
+#                     (../shared/NOTES.md section 7). A second lens.
 #   BASELINE=REV      also nf-fwd on the module of commit REV (built in a
 #                     worktree, build/baseline; same tools): before and after
 #                     in one run, rounds interleaved
@@ -54,6 +59,8 @@ else
 		# kmem_cache_alloc, seen twice in pktgen. Without cx16 the kernel
 		# takes SLUB's locked path instead.
 		export NETSLICE_VM_QEMU_OPTS="-cpu max,cx16=off"
+		[ "${ICOUNT:-0}" != 1 ] ||
+			NETSLICE_VM_QEMU_OPTS+=" -icount shift=3,sleep=off,align=off"
 	fi
 	# Three vCPUs: pktgen and the sink, the DUT's kernel side, its user side.
 	NETSLICE_KO=$ko NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-14400} \
@@ -65,6 +72,7 @@ else
 	}
 	accel=$(sed -n 's/^# vm: [^,]*, \([^,]*\),.*/\1/p' "$err")
 	[ "$accel" = --disable-kvm ] && accel="TCG (software emulation, no KVM)" || accel=KVM
+	[ "${ICOUNT:-0}" != 1 ] || [ "$accel" = KVM ] || accel+=", -icount (instruction-counted time)"
 fi
 grep -q '^csv: 1,' "$log" || { echo "bench: no measurements" >&2; cat "$err" >&2; exit 1; }
 
@@ -76,6 +84,7 @@ sed -n 's/^csv: //p' "$log" >"$base.csv"
 	sed -n 's/^cdf: //p' "$log" | tr ' ' ','
 } >"$base-cdf.csv"
 sed -n 's/^rules: //p' "$log" >"$base-rules.csv"
+sed -n 's/^zeroloss: //p' "$log" >"$base-zeroloss.csv"
 # The profile: one folded-stack file per contender and size.
 rm -rf "$base-profile"
 if grep -q '^fold: ' "$log"; then

@@ -4,7 +4,8 @@
 
     bench/report.py bench/results/DATE-KERNEL
 
-Reads DATE-KERNEL.csv (every round), -cdf.csv, -rules.csv and -meta.txt,
+Reads DATE-KERNEL.csv (every round), -cdf.csv, -rules.csv, -zeroloss.csv
+and -meta.txt,
 replaces the part of docs/benchmarks.md between the "bench:begin" and
 "bench:end" markers with the tables, and draws docs/bench/*.png and *.svg.
 """
@@ -179,11 +180,99 @@ def tables(base, rows, cells, order):
                 w(f"| {int(r['replaces_per_s_asked']):,} | {int(r['replaces_per_s_done']):,} | "
                   f"{int(r['forwarded_pps']):,} | {int(r['drops']):,} |")
             w("")
+    zl = load_zeroloss(base)
+    out += zeroloss_table(zl, order, sizes)
+    out += targets_table(cells, zl)
     out += baseline_table(meta, cells, order, sizes)
     out += profile_tables(base, cells, order)
     w("Plots: [throughput](bench/throughput.svg), [latency CDFs](bench/latency_cdf.svg), "
       "[bytes copied](bench/bytes_copied.svg).")
     return "\n".join(out)
+
+
+def load_zeroloss(base):
+    """{(contender, size): [(round, pps, generator_limited)]} of the run."""
+    found = {}
+    if os.path.exists(base + "-zeroloss.csv"):
+        with open(base + "-zeroloss.csv") as f:
+            for r in csv.DictReader(f):
+                found.setdefault((r["contender"], int(r["size"])), []).append(
+                    (int(r["round"]), int(r["zero_loss_pps"]), r["generator_limited"] == "1"))
+    return found
+
+
+def zeroloss_table(zl, order, sizes):
+    if not zl:
+        return []
+    out = ["### Zero-loss rate (packets/s offered with loss under 0.1%, binary search)", "",
+           "RFC 2544's throughput: the highest offered rate the contender forwards "
+           "with loss under 0.1%, searched below what pktgen offers at saturation. "
+           "\"≥\" marks a rate where even saturation lost nothing in some round: "
+           "there it is pktgen's limit, not the contender's.", ""]
+    out.append("| contender | " + " | ".join(f"{s} B" for s in sizes) + " |")
+    out.append("|---|" + "---|" * len(sizes))
+    for c in order:
+        if not any((c, s) in zl for s in sizes):
+            continue
+        line = [LABELS.get(c, c)]
+        for s in sizes:
+            runs = zl.get((c, s), [])
+            med, spread = median_spread([pps for _, pps, _ in runs])
+            limited = any(lim for _, _, lim in runs)
+            line.append(("≥" if limited else "") + fmt(med, spread) if runs else "–")
+        out.append("| " + " | ".join(line) + " |")
+    out.append("")
+    return out
+
+
+# Issue 21's headline ratios: (what, kind, (contender, size), (against, size), target).
+# kind: "cpu" (µs per packet at saturation, lower is better) or "zl" (zero-loss rate).
+TARGETS = [
+    ("nf-fwd -m off vs AF_PACKET recvmmsg, 64 B, CPU", "cpu", ("ns-fwd-off", 64),
+     ("afp-mmsg", 64), ("<=", 0.6)),
+    ("nf-fwd -m off vs TPACKET_V3, 64 B, CPU", "cpu", ("ns-fwd-off", 64), ("afp-v3", 64),
+     ("<=", 0.8)),
+    ("nf-fwd -m off vs AF_XDP copy mode, 64 B, CPU", "cpu", ("ns-fwd-off", 64), ("afxdp", 64),
+     ("<=", 0.9)),
+    ("nf-fwd -m auto vs -m off, 1518 B, CPU", "cpu", ("ns-fwd-auto", 1518),
+     ("ns-fwd-off", 1518), ("<=", 0.5)),
+    ("nf-fwd -m auto at 1518 B vs at 64 B, CPU", "cpu", ("ns-fwd-auto", 1518),
+     ("ns-fwd-auto", 64), ("<=", 1.1)),
+    ("nf-fwd -m auto vs -m off, 1518 B, zero-loss rate", "zl", ("ns-fwd-auto", 1518),
+     ("ns-fwd-off", 1518), (">=", 1.3)),
+    ("nf-firewall -m auto vs nf-fwd -m auto, 64 B, CPU", "cpu", ("ns-fw-auto", 64),
+     ("ns-fwd-auto", 64), ("<=", 1.3)),
+    ("nf-nat -m auto vs nf-fwd -m auto, 64 B, CPU", "cpu", ("ns-nat-auto", 64),
+     ("ns-fwd-auto", 64), ("<=", 1.3)),
+]
+
+
+def per_round(cells, zl, kind, key):
+    """{round: value} of a contender at a size: CPU at saturation, or zero-loss rate."""
+    if kind == "zl":
+        return {r: pps for r, pps, _ in zl.get(key, [])}
+    return {int(r["round"]): num(r["cpu_us_per_pkt"]) for r in cells.get((key[0], key[1], 0), [])}
+
+
+def targets_table(cells, zl):
+    """The issue's ratios, each the median of its per-round ratios, with their spread."""
+    out = ["### Targets (issue 21)", "",
+           "Each ratio is taken within a round, then the median over rounds; ±N% is "
+           "half their spread, which is how well the ratio repeats.", "",
+           "| ratio | this run | target | met |", "|---|---|---|---|"]
+    shown = False
+    for what, kind, a, b, (op, goal) in TARGETS:
+        ra, rb = per_round(cells, zl, kind, a), per_round(cells, zl, kind, b)
+        ratios = [ra[r] / rb[r] for r in ra if r in rb and ra[r] is not None and rb[r]]
+        if not ratios:
+            continue
+        shown = True
+        med, spread = median_spread(ratios)
+        met = med <= goal if op == "<=" else med >= goal
+        out.append(f"| {what} | {med:.2f} ±{spread / 2:.0f}% | {op} {goal} | "
+                   f"{'yes' if met else 'no'} |")
+    out.append("")
+    return out if shown else []
 
 
 def baseline_table(meta, cells, order, sizes):

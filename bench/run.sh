@@ -11,7 +11,9 @@
 # bytes; default 5 rounds of 5 s, 64, 512 and 1518 bytes), ROUNDS, SECS
 # (per measurement), SIZES, LAT_PPS (the fixed offered rates, "10000"),
 # CONTENDERS (a subset), NICS="GEN,IN,OUT,SINK" (four real NICs cabled
-# GEN->IN and OUT->SINK instead of veth pairs).
+# GEN->IN and OUT->SINK instead of veth pairs), ZEROLOSS (the contenders
+# whose zero-loss rate is searched, "none" for none; default below),
+# ZEROLOSS_STEPS (halvings of the search, 4 quick, 6 otherwise).
 #
 # Then the profile (bench/profile.sh). Output on stdout: a "# " progress
 # line per measurement, and "meta: ", "csv: ", "cdf: ", "fold: " and
@@ -29,6 +31,9 @@ secs=${NETSLICE_BENCH_SECS:-$secs}
 sizes=${NETSLICE_BENCH_SIZES:-$sizes}
 lat_rates=${NETSLICE_BENCH_LAT_PPS:-10000}
 read -ra contenders <<<"${NETSLICE_BENCH_CONTENDERS:-${bench_contenders[*]}}"
+zl_list=" ${NETSLICE_BENCH_ZEROLOSS:-ns-fwd-off ns-fwd-auto ns-fw-auto ns-nat-auto afp-mmsg afp-v3 afxdp bridge} "
+[ "$quick" = 1 ] && zl_steps=4 || zl_steps=6
+zl_steps=${NETSLICE_BENCH_ZEROLOSS_STEPS:-$zl_steps}
 
 ns_module_loaded && rmmod netslice
 # Kernel warnings as they happen: if the guest dies, the log shows why.
@@ -145,12 +150,52 @@ measure() {
 	}'
 }
 
+# trial SIZE PPS: offer PPS (0: all pktgen can) for secs; sets
+# trial_sent, trial_got and trial_usec (how long pktgen sent).
+trial() {
+	local load rx0 rx1
+	sink_rx rx0
+	load=$(ip netns exec "$gen" taskset -c 0 "$NS_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" \
+		"$1" "$2" "$secs") || return 1
+	drain
+	sink_rx rx1
+	read -r _ trial_sent _ _ _ trial_usec _ <<<"$load"
+	trial_got=$((rx1 - rx0))
+	[ "$trial_usec" -gt 0 ] || trial_usec=1
+}
+
+# lossless: the last trial lost under 0.1% of what was offered.
+lossless() { [ $(((trial_sent - trial_got) * 1000)) -lt "$trial_sent" ]; }
+
+# zero_loss ROUND NAME SIZE: the highest offered rate forwarded with loss
+# under 0.1% (RFC 2544's throughput), by binary search below what the
+# generator offers at saturation: prints "zeroloss: ROUND,NAME,SIZE,PPS,
+# LIMITED", LIMITED 1 when even saturation lost nothing (PPS is then the
+# generator's limit, not the contender's).
+zero_loss() {
+	local round=$1 name=$2 size=$3 lo=0 hi mid i limited=0
+	trial "$size" 0 || return 1
+	if lossless; then
+		lo=$((trial_got * 1000000 / trial_usec)) limited=1
+	else
+		hi=$((trial_sent * 1000000 / trial_usec))
+		for ((i = 0; i < zl_steps; i++)); do
+			mid=$(((lo + hi) / 2))
+			trial "$size" "$mid" || return 1
+			if lossless; then lo=$mid; else hi=$mid; fi
+		done
+	fi
+	echo "zeroloss: $round,$name,$size,$lo,$limited"
+	echo "# round $round $name $size B: zero-loss rate $lo pps$([ $limited = 0 ] || echo " (the generator's limit)")"
+}
+
 hz=$(getconf CLK_TCK)
 echo "meta: kernel $(uname -r)"
 echo "meta: cpus $(nproc) $(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)"
 echo "meta: memory $(awk '/MemTotal/{print $2 " kB"}' /proc/meminfo)"
 echo "meta: rounds $rounds secs $secs sizes $sizes lat_pps $lat_rates"
 echo "csv: round,contender,size,offered_pps,secs,sent,received,fwd_pps,loss_pct,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,cpu_us_per_pkt,copied_bytes_per_pkt"
+echo "zeroloss: round,contender,size,zero_loss_pps,generator_limited"
 
 nrates=$((1 + $(wc -w <<<"$lat_rates")))
 total_runs=$((rounds * ${#contenders[@]} * $(wc -w <<<"$sizes") * nrates))
@@ -162,6 +207,7 @@ for ((round = 1; round <= rounds; round++)); do
 			for pps in 0 $lat_rates; do
 				measure "$round" "$name" "$size" "$pps" || exit 1
 			done
+			[[ $zl_list != *" $name "* ]] || zero_loss "$round" "$name" "$size" || exit 1
 		done
 		bench_down "$name" || { echo "bench: $name did not stop cleanly" >&2; exit 1; }
 	done

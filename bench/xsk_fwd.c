@@ -12,7 +12,8 @@
  * OUT queue 0 with its own fill and completion rings. A received frame's
  * descriptor goes onto the TX ring as it is (no copy in user space); the
  * kernel copies it into the UMEM on receive and out of it on transmit
- * (XDP_COPY), and completed frames return to the fill ring.
+ * (XDP_COPY), and completed frames return to the fill ring. Both sockets
+ * use need_wakeup, so a system call is made only when the kernel asks.
  *
  * Driver mode is the default: veth supports it, and generic mode trips a
  * BUG_ON in pskb_expand_head (Debian 6.12) on the shared skbs pktgen
@@ -79,11 +80,12 @@ static void recycle(struct fwd *f, uint32_t batch)
 /*
  * Copy mode sends at most a small batch (32 frames) per system call, so
  * the TX socket is kicked for as long as frames wait on its ring, as the
- * kernel's xdpsock sample does.
+ * kernel's xdpsock sample does, unless the kernel says it needs no kick
+ * (need_wakeup).
  */
 static void kick(struct fwd *f)
 {
-	if (f->outstanding)
+	if (f->outstanding && xsk_ring_prod__needs_wakeup(&f->tx))
 		sendto(xsk_socket__fd(f->tx_sock), NULL, 0, MSG_DONTWAIT, NULL, 0);
 }
 
@@ -95,9 +97,14 @@ static void forward(struct fwd *f, uint32_t batch)
 	if (!got) {
 		struct pollfd pfd = { .fd = xsk_socket__fd(f->rx_sock), .events = POLLIN };
 
-		/* Wait for frames only when none are left to send. */
+		/*
+		 * Wait for frames only when none are left to send, and
+		 * wake the driver only when it asks for fill-ring frames.
+		 */
 		if (!f->outstanding)
 			poll(&pfd, 1, 200);
+		else if (xsk_ring_prod__needs_wakeup(&f->fill))
+			recvfrom(pfd.fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
 		return;
 	}
 	f->n_rx += got;
@@ -134,11 +141,12 @@ static int setup(struct fwd *f, const char *in, const char *out, uint32_t xdp_fl
 		.frame_size = FRAME_SIZE,
 	};
 	struct xsk_socket_config rcfg = {
-		.rx_size = 2048, .xdp_flags = xdp_flags, .bind_flags = XDP_COPY,
+		.rx_size = 2048, .xdp_flags = xdp_flags,
+		.bind_flags = XDP_COPY | XDP_USE_NEED_WAKEUP,
 	};
 	struct xsk_socket_config tcfg = {
 		.tx_size = 2048, .libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
-		.xdp_flags = xdp_flags, .bind_flags = XDP_COPY,
+		.xdp_flags = xdp_flags, .bind_flags = XDP_COPY | XDP_USE_NEED_WAKEUP,
 	};
 	uint32_t i, fi;
 	void *area;

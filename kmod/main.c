@@ -14,7 +14,8 @@
  *   every received packet and queues it on one slice's bounded RX ring
  *   (a ptr_ring), by recorded RX queue or flow hash. Readers (read.c) copy
  *   batches of packets to user iovs; writers (write.c) build one skb per
- *   iov and send it on the slice's TX queue of the egress device.
+ *   iov and send a run of them for one egress in bursts under one lock
+ *   of the slice's TX queue of that device (xmit.c).
  *
  *   Header slicing: RX decides each packet's slice length (slicing.c,
  *   parse.c); a reader copies only that and parks the skb in the slice's
@@ -44,7 +45,9 @@
  *   RTNL: the list of attached interfaces (writers); RX and TX walk it
  *     under RCU. Detaching unregisters the rx_handler (synchronize_net), so
  *     no RX runs on a detached interface; writers hold a device reference
- *     across a send.
+ *     from the first iov naming it to the end of the call.
+ *   a TX queue's xmit lock (HARD_TX_LOCK, BHs off): one burst at a time;
+ *     nothing else is taken inside it.
  *   ns_slice::read_lock (mutex): one reader at a time consumes the ring,
  *     so a packet is removed only after its copy to user space succeeded.
  *   ptr_ring producer/consumer spinlocks: RX takes the producer lock in
