@@ -203,6 +203,9 @@ done_runs=0
 for ((round = 1; round <= rounds; round++)); do
 	for name in "${contenders[@]}"; do
 		bench_up "$name" || { echo "bench: $name did not start" >&2; exit 1; }
+		# A warm-up burst, not measured: tables, neighbours and caches
+		# (nf-nat's connections and ARP) fill before the first measurement.
+		trial 64 0 || exit 1
 		for size in $sizes; do
 			for pps in 0 $lat_rates; do
 				measure "$round" "$name" "$size" "$pps" || exit 1

@@ -137,6 +137,8 @@ static inline uint8_t *ns_iov_data(const struct netslice_iov *iov)
  * Pass a packet on with the header it was read with: for a sliced packet
  * the kernel then copies nothing back (rlen 0 with its handle); a whole
  * packet is written as read. Call it last, after any look at the header.
+ * Needs a module whose NETSLICE_INFO_GET reports NETSLICE_INFO_KEEP_HEADER;
+ * ns_run() checks, and puts rlen back for an older one.
  */
 static inline void ns_iov_unchanged(struct netslice_iov *iov)
 {
@@ -186,6 +188,7 @@ struct ns_worker {
 	/* private to the library */
 	uint64_t qs_seen;
 	pthread_t thread;
+	int keep_header;		/* the module takes rlen 0 with a handle */
 };
 
 struct ns_run_config {

@@ -117,6 +117,11 @@ static int ns_worker_send(struct ns_worker *w, struct ns_batch *b, const uint32_
 	unsigned int i;
 	int ret;
 
+	/* A module without NETSLICE_INFO_KEEP_HEADER gets the header as read. */
+	if (!w->keep_header)
+		for (i = 0; i < b->count; i++)
+			if (b->iov[i].handle && !b->iov[i].rlen)
+				b->iov[i].rlen = rlen[i];
 	ret = ns_batch_send(w->fd, b);
 	if (ret >= 0 && (unsigned int)ret < b->count) {
 		for (i = (unsigned int)ret; i < b->count; i++)
@@ -184,6 +189,7 @@ static void *ns_worker_main(void *arg)
 {
 	struct ns_worker *w = arg;
 	const struct ns_run_config *cfg = w->run->cfg;
+	struct netslice_info info;
 	struct ns_batch b;
 	uint32_t *rlen = NULL;
 	int err;
@@ -197,6 +203,10 @@ static void *ns_worker_main(void *arg)
 		err = -ENOMEM;
 		goto out_free_batch;
 	}
+	err = ns_info_get(w->fd, &info);
+	if (err)
+		goto out_free_rlen;
+	w->keep_header = !!(info.flags & NETSLICE_INFO_KEEP_HEADER);
 	if (!cfg->no_pin) {
 		err = ns_pin_to_user_cpus(w->fd);
 		if (err)

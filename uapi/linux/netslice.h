@@ -373,7 +373,10 @@ struct netslice_iface_info {
  * @ring_size: capacity of the slice's RX ring in packets.
  * @nr_ifaces: attached interfaces; the first NETSLICE_MAX_IFACES are in
  *             @ifaces.
- * @flags:     NETSLICE_INFO_SYMMETRIC_HASH when the flow hash is symmetric.
+ * @flags:     NETSLICE_INFO_SYMMETRIC_HASH when the flow hash is symmetric;
+ *             NETSLICE_INFO_KEEP_HEADER when write takes @rlen 0 with a
+ *             handle (the header as parked: modules before it refuse it
+ *             with NETSLICE_TXERR_LENGTH).
  * @reserved:  zero.
  * @slicing:   the slice's slicing mode, as NETSLICE_SLICE_GET reports it.
  * @ifaces:    the attached interfaces.
@@ -390,6 +393,7 @@ struct netslice_info {
 };
 
 #define NETSLICE_INFO_SYMMETRIC_HASH	(1U << 0)
+#define NETSLICE_INFO_KEEP_HEADER	(1U << 1)
 
 /*
  * struct netslice_stats - NETSLICE_STATS_GET: counters of one slice since
