@@ -88,10 +88,25 @@ drain() {
 	done
 }
 
+# trial SIZE PPS: offer PPS (0: all pktgen can) for secs; sets
+# trial_sent, trial_got, trial_usec (how long pktgen sent) and the busy
+# ticks of the machine and of pktgen (trial_busy, trial_gen_busy).
+trial() {
+	local load rx0 rx1
+	sink_rx rx0
+	load=$(ip netns exec "$gen" taskset -c 0 "$NS_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" \
+		"$1" "$2" "$secs") || return 1
+	drain
+	sink_rx rx1
+	read -r _ trial_sent _ _ _ trial_usec _ trial_busy _ trial_gen_busy <<<"$load"
+	trial_got=$((rx1 - rx0))
+	[ "$trial_usec" -gt 0 ] || trial_usec=1
+}
+
 # measure ROUND NAME SIZE PPS: one load run; prints a csv line (and a cdf
 # line for a fixed rate) and a progress line.
 measure() {
-	local round=$1 name=$2 size=$3 pps=$4 load sent usec busy gen_busy rx0 rx1 line i
+	local round=$1 name=$2 size=$3 pps=$4 line i
 	local sink_pid= sink_out mean= p50= p90= p99= cdf= sink_ms=0 copied=0 stats
 	case $name in ns-* | base-*) netslicectl stats reset || return 1 ;; esac
 	if [ "$pps" -gt 0 ]; then
@@ -103,12 +118,9 @@ measure() {
 			sleep 0.05
 		done
 	fi
-	sink_rx rx0
-	load=$(ip netns exec "$gen" taskset -c 0 "$NS_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" \
-		"$size" "$pps" "$secs") || return 1
-	drain
-	sink_rx rx1
-	read -r _ sent _ _ _ usec _ busy _ gen_busy <<<"$load"
+	trial "$size" "$pps" || return 1
+	# zero_loss starts from this round's saturation run.
+	[ "$pps" -gt 0 ] || sat_sent=$trial_sent sat_got=$trial_got sat_usec=$trial_usec
 	if [ -n "$sink_pid" ]; then
 		kill -TERM "$sink_pid" && wait "$sink_pid"
 		while read -r line; do
@@ -130,8 +142,9 @@ measure() {
 		;;
 	esac
 	[ -z "$cdf" ] || echo "cdf: $round,$name,$size,$pps,$cdf"
-	awk -v r="$round" -v c="$name" -v z="$size" -v o="$pps" -v us="$usec" -v s="$sent" \
-		-v g=$((rx1 - rx0)) -v cp="$copied" -v busy=$((busy - gen_busy)) -v hz="$hz" \
+	awk -v r="$round" -v c="$name" -v z="$size" -v o="$pps" -v us="$trial_usec" \
+		-v s="$trial_sent" -v g="$trial_got" -v cp="$copied" -v hz="$hz" \
+		-v busy=$((trial_busy - trial_gen_busy)) \
 		-v sm="$sink_ms" -v m="$mean" -v a="$p50" -v b="$p90" -v d="$p99" \
 		-v k=$((++done_runs)) -v total="$total_runs" -v rounds="$rounds" 'BEGIN {
 		secs = us / 1e6
@@ -150,31 +163,19 @@ measure() {
 	}'
 }
 
-# trial SIZE PPS: offer PPS (0: all pktgen can) for secs; sets
-# trial_sent, trial_got and trial_usec (how long pktgen sent).
-trial() {
-	local load rx0 rx1
-	sink_rx rx0
-	load=$(ip netns exec "$gen" taskset -c 0 "$NS_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" \
-		"$1" "$2" "$secs") || return 1
-	drain
-	sink_rx rx1
-	read -r _ trial_sent _ _ _ trial_usec _ <<<"$load"
-	trial_got=$((rx1 - rx0))
-	[ "$trial_usec" -gt 0 ] || trial_usec=1
-}
 
 # lossless: the last trial lost under 0.1% of what was offered.
 lossless() { [ $(((trial_sent - trial_got) * 1000)) -lt "$trial_sent" ]; }
 
 # zero_loss ROUND NAME SIZE: the highest offered rate forwarded with loss
 # under 0.1% (RFC 2544's throughput), by binary search below what the
-# generator offers at saturation: prints "zeroloss: ROUND,NAME,SIZE,PPS,
-# LIMITED", LIMITED 1 when even saturation lost nothing (PPS is then the
-# generator's limit, not the contender's).
+# generator offered in this round's saturation run (measure's sat_*):
+# prints "zeroloss: ROUND,NAME,SIZE,PPS,LIMITED", LIMITED 1 when even
+# saturation lost nothing (PPS is then the generator's limit, not the
+# contender's).
 zero_loss() {
 	local round=$1 name=$2 size=$3 lo=0 hi mid i limited=0
-	trial "$size" 0 || return 1
+	trial_sent=$sat_sent trial_got=$sat_got trial_usec=$sat_usec
 	if lossless; then
 		lo=$((trial_got * 1000000 / trial_usec)) limited=1
 	else

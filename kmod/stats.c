@@ -10,8 +10,6 @@
 static_assert(offsetof(struct netslice_stats, tx_err_forged) == NS_TX_ERR_FORGED * sizeof(u64));
 static_assert(offsetof(struct netslice_stats, store_aged) == (NS_TX_ERR_FORGED + 1) * sizeof(u64));
 static_assert(NS_STAT_COUNT == NS_STATS_FIELDS);
-static_assert(NS_TX_ERR_FORGED - NS_TX_ERR_INVALID ==
-	      NETSLICE_TXERR_FORGED - NETSLICE_TXERR_INVALID);
 
 /* The gauges among the store's counters; a reset leaves them be. */
 static bool ns_stat_is_gauge(unsigned int i)

@@ -33,17 +33,21 @@
 #include "store.h"
 #include "xmit.h"
 
-static const int ns_txerr_errno[] = {
-	[NETSLICE_TXERR_INVALID] = EINVAL,
-	[NETSLICE_TXERR_LENGTH] = EMSGSIZE,
-	[NETSLICE_TXERR_IFINDEX] = ENODEV,
-	[NETSLICE_TXERR_FAULT] = EFAULT,
-	[NETSLICE_TXERR_NOMEM] = ENOMEM,
-	[NETSLICE_TXERR_DOWN] = ENETDOWN,
-	[NETSLICE_TXERR_STALE] = ESTALE,
-	[NETSLICE_TXERR_FOREIGN] = EACCES,
-	[NETSLICE_TXERR_FORGED] = EBADMSG,
-	[NETSLICE_TXERR_DROPPED] = ENOBUFS,
+/* Each NETSLICE_TXERR_*: the errno a first bad iov returns, and its counter. */
+static const struct {
+	int code;
+	enum ns_stat stat;
+} ns_txerr[] = {
+	[NETSLICE_TXERR_INVALID] = { EINVAL, NS_TX_ERR_INVALID },
+	[NETSLICE_TXERR_LENGTH] = { EMSGSIZE, NS_TX_ERR_LENGTH },
+	[NETSLICE_TXERR_IFINDEX] = { ENODEV, NS_TX_ERR_IFINDEX },
+	[NETSLICE_TXERR_FAULT] = { EFAULT, NS_TX_ERR_FAULT },
+	[NETSLICE_TXERR_NOMEM] = { ENOMEM, NS_TX_ERR_NOMEM },
+	[NETSLICE_TXERR_DOWN] = { ENETDOWN, NS_TX_ERR_DOWN },
+	[NETSLICE_TXERR_STALE] = { ESTALE, NS_TX_ERR_STALE },
+	[NETSLICE_TXERR_FOREIGN] = { EACCES, NS_TX_ERR_FOREIGN },
+	[NETSLICE_TXERR_FORGED] = { EBADMSG, NS_TX_ERR_FORGED },
+	[NETSLICE_TXERR_DROPPED] = { ENOBUFS, NS_TX_ERR_DROPPED },
 };
 
 /*
@@ -107,10 +111,7 @@ static void ns_tx_fail(struct ns_slice *slice, struct netslice_iov __user *uiov,
 {
 	/* Writable a moment ago; a racing munmap only loses the code. */
 	(void)put_user((u16)err, &uiov->error);
-	if (err == NETSLICE_TXERR_DROPPED)
-		ns_stat_inc(slice, NS_TX_ERR_DROPPED);
-	else
-		ns_stat_inc(slice, NS_TX_ERR_INVALID + err - NETSLICE_TXERR_INVALID);
+	ns_stat_inc(slice, ns_txerr[err].stat);
 }
 
 /*
@@ -253,12 +254,18 @@ static void ns_tx_run_end(struct ns_tx_run *run)
 	run->dev = NULL;
 }
 
+/* The iov names the egress the run resolved last (the same fields). */
+static bool ns_tx_run_names(const struct ns_tx_run *run, const struct netslice_iov *iov)
+{
+	return iov->action == run->action && iov->port == run->port &&
+	       iov->ifindex == run->ifindex;
+}
+
 /* The egress of an iov (held by the run), resolved only if it is another. */
 static struct net_device *ns_tx_run_dev(struct ns_slice *slice, struct ns_tx_run *run,
 					const struct netslice_iov *iov)
 {
-	if (run->dev && iov->action == run->action && iov->port == run->port &&
-	    iov->ifindex == run->ifindex)
+	if (run->dev && ns_tx_run_names(run, iov))
 		return run->dev;
 	ns_tx_run_end(run);
 	run->dev = ns_tx_dev_get(slice, iov);
@@ -270,9 +277,7 @@ static struct net_device *ns_tx_run_dev(struct ns_slice *slice, struct ns_tx_run
 
 static bool ns_tx_run_joins(const struct ns_tx_run *run, const struct netslice_iov *iov)
 {
-	return run->count < NS_XMIT_BURST && ns_tx_to_dev(iov->action) &&
-	       iov->action == run->action && iov->port == run->port &&
-	       iov->ifindex == run->ifindex;
+	return run->count < NS_XMIT_BURST && ns_tx_to_dev(iov->action) && ns_tx_run_names(run, iov);
 }
 
 /*
@@ -433,7 +438,7 @@ ssize_t ns_write(struct file *file, const char __user *buf, size_t count, loff_t
 	if (stopped >= 0)
 		i = stopped;
 	if (i == 1 && run.first_err)
-		return -ns_txerr_errno[run.first_err];
+		return -ns_txerr[run.first_err].code;
 	if (!i && fault)
 		return -EFAULT;
 	if (!i && stopped >= 0 && (file->f_flags & O_NONBLOCK))

@@ -284,13 +284,16 @@ static void test_write(void)
 		   "TX_HOST passes the frame up the host stack of A, not back into the slice");
 }
 
-/* Write a sysctl under /proc/sys/net/core; exits 2 if it cannot. */
-static void core_sysctl(const char *name, const char *value)
+/* Set a sysctl under /proc/sys/net/core, its old value into old; exits 2 if it cannot. */
+static void core_sysctl(const char *name, const char *value, char *old, int size)
 {
 	char path[128];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/sys/net/core/%s", name);
+	f = fopen(path, "r");
+	if (!f || !fgets(old, size, f) || fclose(f))
+		exit(2);
 	f = fopen(path, "w");
 	if (!f || fputs(value, f) < 0 || fclose(f))
 		exit(2);
@@ -310,7 +313,8 @@ static void test_write_burst(void)
 {
 	struct netslice_iov iov[16];
 	__u64 sent, dropped, down;
-	unsigned int i, refused = 0, other = 0, ok = 1;
+	unsigned int i, refused = 0, other = 0, ok;
+	char backlog[32], ignored[32];
 
 	pkt_drain(sock_a);
 	pkt_drain(sock_b);
@@ -331,9 +335,9 @@ static void test_write_burst(void)
 	down = STAT(tx_err_down);
 	for (i = 0; i < 16; i++)
 		iov_tx(&iov[i], i & 7, 100 + i);	/* 8 buffers: the length tells */
-	core_sysctl("netdev_max_backlog", "2");
+	core_sysctl("netdev_max_backlog", "2", backlog, sizeof(backlog));
 	ok = write(fd, iov, 16) == 16;
-	core_sysctl("netdev_max_backlog", "1000");
+	core_sysctl("netdev_max_backlog", backlog, ignored, sizeof(ignored));
 	for (i = 0; i < 16; i++) {
 		if (iov[i].error == NETSLICE_TXERR_DROPPED)
 			refused++;

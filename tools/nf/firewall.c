@@ -323,7 +323,7 @@ static void fw_decide(struct fw_rules *rs, const struct ns_pkt *p, const struct 
 static int fw_verdict(struct fw_rules *rs, struct fw_verdict *cache, const struct ns_pkt *p)
 {
 	const uint8_t *l4 = p->data + p->l4_off;
-	struct fw_verdict *v, fresh;
+	struct fw_verdict *v;
 	struct fw_key key;
 
 	memset(&key, 0, sizeof(key));
@@ -333,9 +333,9 @@ static int fw_verdict(struct fw_rules *rs, struct fw_verdict *cache, const struc
 		key.icmp[0] = l4[0];
 		key.icmp[1] = l4[1];
 	}
-	v = cache ? &cache[ns_flow_hash(&key.flow, key.icmp[0] << 9 | key.icmp[1] << 1 | key.no_l4) &
-			   (FW_CACHE_SLOTS - 1)] : &fresh;
-	if (!cache || v->gen != rs->gen || memcmp(&v->key, &key, sizeof(key))) {
+	v = &cache[ns_flow_hash(&key.flow, key.icmp[0] << 9 | key.icmp[1] << 1 | key.no_l4) &
+		   (FW_CACHE_SLOTS - 1)];
+	if (v->gen != rs->gen || memcmp(&v->key, &key, sizeof(key))) {
 		fw_decide(rs, p, &key.flow, v);
 		v->key = key;
 		v->gen = rs->gen;
