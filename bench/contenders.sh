@@ -21,9 +21,12 @@ bench_kcpu=${bench_kcpu:-1}
 bench_ucpu=${bench_ucpu:-2}
 bench_nat_public=10.99.0.100
 
-# Every contender, in the order a round runs them.
+# Every contender, in the order a round runs them; then the ones only a
+# user's NETSLICE_BENCH_CONTENDERS runs: afp-v3-ring (TPACKET_V3 with a TX
+# ring too) costs twice afp-v3 (docs/benchmarks.md).
 bench_contenders=(ns-fwd-off ns-fwd-auto ns-fwd-auto-2s ns-fw-off ns-fw-auto
-	ns-nat-off ns-nat-auto afp-mmsg afp-v3 afxdp bridge)
+	ns-nat-off ns-nat-auto afp-mmsg afp-v3 afp-v3-2w afxdp afxdp-busy bridge)
+bench_extra=(afp-v3-ring)
 # With a baseline module (make bench BASELINE=REV: the module of another
 # commit, same tools), nf-fwd on it too: before and after in one run.
 bench_base_ko=${NETSLICE_BENCH_BASE_KO:-}
@@ -75,12 +78,19 @@ bench_rps() {
 	[ -z "${bench_pin:-}" ] || printf '%x\n' "$1" >"/sys/class/net/$bench_in/queues/rx-0/rps_cpus"
 }
 
-# bench_peer_up READY COMMAND...: a peer forwarder on the user-side CPU.
+# bench_peer_up READY COMMAND...: a peer forwarder on the user-side CPU
+# (bench_peer_cpus instead: the CPUs of a peer with a worker per CPU,
+# which receives on them all, as the 2-slice contender does).
 bench_peer_up() {
 	local ready=$1
 	shift
-	bench_rps $((1 << bench_kcpu))
-	ns_start_bg "$ready" taskset -c "$bench_ucpu" "$@" || { cat "$bg_out" >&2; return 1; }
+	if [ -n "${bench_peer_cpus:-}" ]; then
+		bench_rps $(((1 << bench_kcpu) | (1 << bench_ucpu)))
+	else
+		bench_rps $((1 << bench_kcpu))
+	fi
+	ns_start_bg "$ready" taskset -c "${bench_peer_cpus:-$bench_ucpu}" "$@" ||
+		{ cat "$bg_out" >&2; return 1; }
 	bench_pid=$bg_pid
 	bench_out_file=$bg_out
 }
@@ -109,8 +119,20 @@ bench_up() {
 		;;
 	afp-mmsg) bench_peer_up running afp-fwd mmsg "$bench_in" "$bench_out" 64 ;;
 	afp-v3) bench_peer_up running afp-fwd v3 "$bench_in" "$bench_out" 64 ;;
-	afxdp)
-		bench_peer_up running xsk-fwd "$bench_in" "$bench_out" drv 64 || return 1
+	afp-v3-ring) bench_peer_up running afp-fwd v3-ring "$bench_in" "$bench_out" 64 ;;
+	afp-v3-2w)
+		bench_peer_cpus=$bench_ucpu,$bench_kcpu \
+			bench_peer_up running afp-fwd v3 "$bench_in" "$bench_out" 64 2
+		;;
+	afxdp | afxdp-busy)
+		if [ "$1" = afxdp-busy ]; then
+			# What af_xdp.rst asks of the device for preferred busy polling.
+			echo 2 >"/sys/class/net/$bench_in/napi_defer_hard_irqs" &&
+				echo 200000 >"/sys/class/net/$bench_in/gro_flush_timeout" || return 1
+			bench_peer_up running xsk-fwd "$bench_in" "$bench_out" drv 64 busy || return 1
+		else
+			bench_peer_up running xsk-fwd "$bench_in" "$bench_out" drv 64 || return 1
+		fi
 		# veth's XDP NAPI (there once the program is attached), threaded and
 		# pinned, receives on the kernel-side CPU.
 		echo 1 >"/sys/class/net/$bench_in/threaded" || return 1
@@ -132,7 +154,13 @@ bench_up() {
 
 bench_down() {
 	local rc=0
-	[ "$1" != afxdp ] || echo 0 >"/sys/class/net/$bench_in/threaded" || rc=1
+	case $1 in
+	afxdp*) echo 0 >"/sys/class/net/$bench_in/threaded" || rc=1 ;;
+	esac
+	if [ "$1" = afxdp-busy ]; then
+		echo 0 >"/sys/class/net/$bench_in/napi_defer_hard_irqs" &&
+			echo 0 >"/sys/class/net/$bench_in/gro_flush_timeout" || rc=1
+	fi
 	if [ -n "$bench_pid" ]; then
 		kill -TERM "$bench_pid" && wait "$bench_pid" || rc=1
 		[ $rc = 0 ] || sed "s/^/# $1: /" "$bench_out_file" >&2

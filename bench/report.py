@@ -34,7 +34,10 @@ LABELS = {
     "ns-nat-auto": "netslice nf-nat, auto",
     "afp-mmsg": "AF_PACKET recvmmsg/sendmmsg",
     "afp-v3": "AF_PACKET TPACKET_V3 + sendmmsg",
+    "afp-v3-ring": "AF_PACKET TPACKET_V3 RX and TX rings",
+    "afp-v3-2w": "AF_PACKET TPACKET_V3, 2 workers (fanout)",
     "afxdp": "AF_XDP copy mode (libxdp)",
+    "afxdp-busy": "AF_XDP copy mode, busy polling",
     "bridge": "Linux bridge (in-kernel)",
     "base-fwd-off": "baseline nf-fwd, slicing off",
     "base-fwd-auto": "baseline nf-fwd, slicing auto",
@@ -158,15 +161,22 @@ def tables(base, rows, cells, order):
         line += [fmt(*metric(cells, (c, s, rate), "cpu_us_per_pkt"), digits=1) for s in sizes]
         w("| " + " | ".join(line) + " |")
     w("")
-    if "ns-fwd-auto" in order and "ns-fwd-auto-2s" in order:
-        w("### One slice against two (nf-fwd, slicing auto, saturation)")
+    pairs = [(one, two) for one, two in SCALING if one in order and two in order]
+    if pairs:
+        w("### One slice against two, one worker against two (saturation, packets/s)")
         w("")
-        w("| size | 1 slice | 2 slices | ratio |")
-        w("|---|---|---|---|")
+        head = ["size"]
+        for one, two in pairs:
+            head += [LABELS.get(one, one), LABELS.get(two, two), "ratio"]
+        w("| " + " | ".join(head) + " |")
+        w("|" + "---|" * len(head))
         for s in sizes:
-            one = metric(cells, ("ns-fwd-auto", s, 0), "fwd_pps")
-            two = metric(cells, ("ns-fwd-auto-2s", s, 0), "fwd_pps")
-            w(f"| {s} B | {fmt(*one)} | {fmt(*two)} | {ratio(two[0], one[0])} |")
+            line = [f"{s} B"]
+            for one, two in pairs:
+                a = metric(cells, (one, s, 0), "fwd_pps")
+                b = metric(cells, (two, s, 0), "fwd_pps")
+                line += [fmt(*a), fmt(*b), ratio(b[0], a[0])]
+            w("| " + " | ".join(line) + " |")
         w("")
     if os.path.exists(base + "-rules.csv"):
         with open(base + "-rules.csv") as f:
@@ -225,6 +235,9 @@ def zeroloss_table(zl, order, sizes):
     return out
 
 
+# The 2-CPU contenders and their 1-CPU selves.
+SCALING = [("ns-fwd-auto", "ns-fwd-auto-2s"), ("afp-v3", "afp-v3-2w")]
+
 # Issue 21's headline ratios: (what, kind, (contender, size), (against, size), target).
 # kind: "cpu" (µs per packet at saturation, lower is better) or "zl" (zero-loss rate).
 TARGETS = [
@@ -234,6 +247,8 @@ TARGETS = [
      ("<=", 0.8)),
     ("nf-fwd -m off vs AF_XDP copy mode, 64 B, CPU", "cpu", ("ns-fwd-off", 64), ("afxdp", 64),
      ("<=", 0.9)),
+    ("nf-fwd -m off vs AF_XDP copy mode + busy polling, 64 B, CPU", "cpu", ("ns-fwd-off", 64),
+     ("afxdp-busy", 64), ("<=", 0.9)),
     ("nf-fwd -m auto vs -m off, 1518 B, CPU", "cpu", ("ns-fwd-auto", 1518),
      ("ns-fwd-off", 1518), ("<=", 0.5)),
     ("nf-fwd -m auto at 1518 B vs at 64 B, CPU", "cpu", ("ns-fwd-auto", 1518),

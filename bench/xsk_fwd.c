@@ -4,7 +4,7 @@
  * interface to another in copy mode, as libxdp's xsk API and the kernel's
  * af_xdp documentation lay it out.
  *
- *   xsk-fwd IN OUT [drv|skb] [BATCH]
+ *   xsk-fwd IN OUT [drv|skb] [BATCH] [busy]
  *
  * One UMEM shared by two sockets: an RX socket on IN queue 0, whose XDP
  * program (libxdp's default, redirecting to the socket) is attached in
@@ -14,6 +14,14 @@
  * kernel copies it into the UMEM on receive and out of it on transmit
  * (XDP_COPY), and completed frames return to the fill ring. Both sockets
  * use need_wakeup, so a system call is made only when the kernel asks.
+ *
+ * "busy" adds busy polling as af_xdp.rst and the kernel's xdpsock sample
+ * do it (SO_PREFER_BUSY_POLL, SO_BUSY_POLL, SO_BUSY_POLL_BUDGET of BATCH
+ * on both sockets): the forwarder's own recvfrom/sendto run the device's
+ * NAPI on its CPU instead of waiting for the softirq or NAPI thread, and
+ * it never sleeps in poll(). The device's napi_defer_hard_irqs and
+ * gro_flush_timeout, which keep the softirq out while the socket polls,
+ * are the caller's to set (make bench does).
  *
  * Driver mode is the default: veth supports it, and generic mode trips a
  * BUG_ON in pskb_expand_head (Debian 6.12) on the shared skbs pktgen
@@ -28,6 +36,7 @@
 #include <linux/if_xdp.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +49,15 @@
 #define NUM_FRAMES 4096
 #define FRAME_SIZE XSK_UMEM__DEFAULT_FRAME_SIZE
 #define MAX_BATCH 256
+
+#ifndef SO_PREFER_BUSY_POLL
+#define SO_PREFER_BUSY_POLL 69
+#endif
+#ifndef SO_BUSY_POLL_BUDGET
+#define SO_BUSY_POLL_BUDGET 70
+#endif
+/* How long one busy-poll system call may spin, as xdpsock's default. */
+#define BUSY_POLL_USECS 20
 
 static volatile sig_atomic_t stop;
 
@@ -55,6 +73,7 @@ struct fwd {
 	struct xsk_ring_prod fill, tx_fill, tx;
 	struct xsk_ring_cons comp, tx_comp, rx;
 	uint32_t outstanding;	/* on the TX ring, not completed yet */
+	bool busy_poll;
 	uint64_t n_rx, n_tx, n_drop;
 };
 
@@ -85,7 +104,7 @@ static void recycle(struct fwd *f, uint32_t batch)
  */
 static void kick(struct fwd *f)
 {
-	if (f->outstanding && xsk_ring_prod__needs_wakeup(&f->tx))
+	if (f->outstanding && (f->busy_poll || xsk_ring_prod__needs_wakeup(&f->tx)))
 		sendto(xsk_socket__fd(f->tx_sock), NULL, 0, MSG_DONTWAIT, NULL, 0);
 }
 
@@ -98,10 +117,13 @@ static void forward(struct fwd *f, uint32_t batch)
 		struct pollfd pfd = { .fd = xsk_socket__fd(f->rx_sock), .events = POLLIN };
 
 		/*
-		 * Wait for frames only when none are left to send, and
-		 * wake the driver only when it asks for fill-ring frames.
+		 * Busy polling: the system call itself receives. Otherwise
+		 * wait for frames only when none are left to send, and wake
+		 * the driver only when it asks for fill-ring frames.
 		 */
-		if (!f->outstanding)
+		if (f->busy_poll)
+			recvfrom(pfd.fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
+		else if (!f->outstanding)
 			poll(&pfd, 1, 200);
 		else if (xsk_ring_prod__needs_wakeup(&f->fill))
 			recvfrom(pfd.fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
@@ -175,27 +197,46 @@ static int setup(struct fwd *f, const char *in, const char *out, uint32_t xdp_fl
 	return 0;
 }
 
+/* Busy polling on a socket, BUDGET frames a poll. */
+static int busy_poll_on(int fd, int budget)
+{
+	int one = 1, usecs = BUSY_POLL_USECS;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, &one, sizeof(one)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL, &usecs, sizeof(usecs)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL_BUDGET, &budget, sizeof(budget)))
+		return -errno;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint32_t xdp_flags = XDP_FLAGS_DRV_MODE, batch = 64;
 	struct fwd f = { 0 };
 	int err;
 
-	if (argc < 3 || argc > 5) {
-		fprintf(stderr, "usage: xsk-fwd IN OUT [drv|skb] [BATCH]\n");
+	if (argc == 6 && !strcmp(argv[5], "busy"))
+		f.busy_poll = true;
+	else if (argc == 6)
+		return fprintf(stderr, "xsk-fwd: the last argument is \"busy\" or none\n"), 2;
+	if (argc < 3 || argc > 6) {
+		fprintf(stderr, "usage: xsk-fwd IN OUT [drv|skb] [BATCH] [busy]\n");
 		return 2;
 	}
 	if (argc >= 4 && !strcmp(argv[3], "skb"))
 		xdp_flags = XDP_FLAGS_SKB_MODE;
 	else if (argc >= 4 && strcmp(argv[3], "drv"))
 		return fprintf(stderr, "xsk-fwd: mode is drv or skb\n"), 2;
-	if (argc == 5)
+	if (argc >= 5)
 		batch = strtoul(argv[4], NULL, 0);
 	if (batch < 1 || batch > MAX_BATCH)
 		return fprintf(stderr, "xsk-fwd: batch must be 1..%d\n", MAX_BATCH), 2;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	err = setup(&f, argv[1], argv[2], xdp_flags);
+	if (!err && f.busy_poll)
+		err = busy_poll_on(xsk_socket__fd(f.rx_sock), batch) ?:
+		      busy_poll_on(xsk_socket__fd(f.tx_sock), batch);
 	if (err) {
 		fprintf(stderr, "xsk-fwd: %s -> %s: %s\n", argv[1], argv[2], strerror(-err));
 		return 1;

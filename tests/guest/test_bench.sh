@@ -12,7 +12,9 @@ bench_kcpu=1 bench_ucpu=1
 . "$NS_TOP/bench/contenders.sh"
 
 N=1000
-ns_plan $((${#bench_contenders[@]} + 1))
+# The default contenders and the ones a user may name (bench_extra).
+contenders=("${bench_contenders[@]}" "${bench_extra[@]}")
+ns_plan $((${#contenders[@]} + 1))
 ns_module_loaded && rmmod netslice
 
 forwards_intact() {
@@ -28,7 +30,7 @@ forwards_intact() {
 	bench_down "$name" || rc=1
 	return $rc
 }
-for name in "${bench_contenders[@]}"; do
+for name in "${contenders[@]}"; do
 	ns_check "$name forwards $N frames intact" forwards_intact "$name"
 	ns_run_cleanups
 done

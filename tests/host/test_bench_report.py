@@ -42,6 +42,13 @@ with open(base + ".csv", "a", newline="") as f:
         for name, cpu, pps in (("base-fwd-off", 5.0, 100), ("ns-fwd-off", 4.0, 125)):
             for size in (64, 1518):
                 w.writerow([rnd + 1, name, size, 0, 1, 1000, pps, pps, 0, "", "", "", "", cpu, 120])
+# Two CPUs against one: nf-fwd 2 slices 400 against 1 slice's 200 (64 B);
+# TPACKET_V3 with 2 fanout workers 150 against 1 worker's 100.
+with open(base + ".csv", "a", newline="") as f:
+    w = csv.writer(f)
+    for rnd in range(3):
+        for name, pps in (("ns-fwd-auto-2s", 400), ("afp-v3", 100), ("afp-v3-2w", 150)):
+            w.writerow([rnd + 1, name, 64, 0, 1, 1000, pps, pps, 0, "", "", "", "", 3.0, 84])
 with open(base + "-cdf.csv", "w") as f:
     f.write("round,contender,size,offered_pps," + ",".join(f"q{k}" for k in range(101)) + "\n")
     for name in sat:
@@ -93,6 +100,10 @@ check(len(lat) >= 2 and "| 21 / 91 | 31 ±3% | 21 ±5% | 41 ±2% | 91 ±1% | 0.0
 print("# " + (lat[2] if len(lat) >= 3 else ""))
 check(len(lat) >= 3 and "| 120 | 3,028 | 7.5 ±0% | 7.5 ±0% |" in lat[2],
       "cost: bytes copied (2 x 1514 for the peer) and CPU per packet")
+scaling = next((line for line in text.splitlines() if line.startswith("| 64 B | 200 ")), "")
+print("# " + scaling)
+check(scaling == "| 64 B | 200 ±50% | 400 ±0% | 2.00 | 100 ±0% | 150 ±0% | 1.50 |",
+      "scaling: 2 slices against 1, 2 fanout workers against 1")
 check("| 1,000 | 990 | 4,800 | 3 |" in text, "rule-update table from the rules CSV")
 plots = [os.path.join(tmp, "plots", f"{n}.{e}") for n in ("throughput", "latency_cdf", "bytes_copied")
          for e in ("png", "svg")]
