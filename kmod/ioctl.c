@@ -242,7 +242,7 @@ static long ns_ioctl_info_get(struct ns_slice *slice, void __user *uarg)
 	info->slice = slice->id;
 	info->nr_slices = ns_nr_slices;
 	info->ring_size = ns_ring_size;
-	info->flags = NETSLICE_INFO_KEEP_HEADER;
+	info->flags = NETSLICE_INFO_KEEP_HEADER | NETSLICE_INFO_GSO;
 	if (ns_symmetric_hash)
 		info->flags |= NETSLICE_INFO_SYMMETRIC_HASH;
 	ns_slicing_to_user(READ_ONCE(slice->slicing), &info->slicing);

@@ -38,7 +38,7 @@ const struct nla_policy ns_slice_id_policy[NETSLICE_A_SLICE_ID + 1] = {
 /* A CPU list string: "0-3,8" for up to 8192 CPUs fits easily. */
 #define NS_CPULIST_MAX	1023
 
-const struct nla_policy ns_slice_set_policy[NETSLICE_A_SLICE_BATCH_MAX + 1] = {
+const struct nla_policy ns_slice_set_policy[NETSLICE_A_SLICE_SLICING_GSO + 1] = {
 	[NETSLICE_A_SLICE_ID] = NLA_POLICY_MAX(NLA_U32, NETSLICE_MAX_SLICES - 1),
 	[NETSLICE_A_SLICE_KERNEL_CPUS] = { .type = NLA_NUL_STRING, .len = NS_CPULIST_MAX },
 	[NETSLICE_A_SLICE_USER_CPUS] = { .type = NLA_NUL_STRING, .len = NS_CPULIST_MAX },
@@ -49,6 +49,7 @@ const struct nla_policy ns_slice_set_policy[NETSLICE_A_SLICE_BATCH_MAX + 1] = {
 	[NETSLICE_A_SLICE_BATCH_FLAGS] = NLA_POLICY_MASK(NLA_U32, NETSLICE_BATCH_FLAGS_MULTI_READ |
 							 NETSLICE_BATCH_FLAGS_MULTI_WRITE),
 	[NETSLICE_A_SLICE_BATCH_MAX] = NLA_POLICY_RANGE(NLA_U32, 1, NETSLICE_MAX_BATCH),
+	[NETSLICE_A_SLICE_SLICING_GSO] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 const struct nla_policy ns_stats_policy[NETSLICE_A_STATS_SLICE + 1] = {

@@ -16,7 +16,7 @@
 #include "slicing.h"
 #include "stats.h"
 
-static_assert(NS_STATS_FIELDS == NETSLICE_A_COUNTERS_TX_ERR_DROPPED);
+static_assert(NS_STATS_FIELDS == NETSLICE_A_COUNTERS_TX_ERR_GSO);
 static_assert(NETSLICE_SLICING_MODE_AUTO == NETSLICE_SLICE_AUTO);
 static_assert(NETSLICE_BATCH_FLAGS_MULTI_WRITE == NETSLICE_MULTI_WRITE);
 
@@ -59,7 +59,8 @@ static int ns_nl_slice_fill(struct sk_buff *skb, struct ns_slice *slice, u32 por
 	      nla_put_u32(skb, NETSLICE_A_SLICE_STORE_SIZE, sl.store_size) ||
 	      nla_put_u32(skb, NETSLICE_A_SLICE_STORE_TIMEOUT_MS, sl.store_timeout_ms) ||
 	      nla_put_u32(skb, NETSLICE_A_SLICE_BATCH_FLAGS, slice->rw_flags) ||
-	      nla_put_u32(skb, NETSLICE_A_SLICE_BATCH_MAX, slice->max_batch);
+	      nla_put_u32(skb, NETSLICE_A_SLICE_BATCH_MAX, slice->max_batch) ||
+	      nla_put_u8(skb, NETSLICE_A_SLICE_SLICING_GSO, !!(sl.flags & NETSLICE_SLICE_GSO));
 	mutex_unlock(&slice->lock);
 	if (err) {
 		genlmsg_cancel(skb, hdr);
@@ -266,9 +267,22 @@ static int ns_nl_slicing(struct genl_info *info, struct ns_slice *slice, u32 *cf
 		if (nla_get_u8(a[NETSLICE_A_SLICE_SLICING_TRIM]))
 			sl.flags |= NETSLICE_SLICE_TRIM;
 	}
+	/* Slicing off reads every packet whole: super-packets too, unless asked. */
+	if (sl.mode == NETSLICE_SLICE_OFF)
+		sl.flags &= ~NETSLICE_SLICE_GSO;
+	if (a[NETSLICE_A_SLICE_SLICING_GSO]) {
+		sl.flags &= ~NETSLICE_SLICE_GSO;
+		if (nla_get_u8(a[NETSLICE_A_SLICE_SLICING_GSO]))
+			sl.flags |= NETSLICE_SLICE_GSO;
+	}
 	if (sl.mode == NETSLICE_SLICE_FIXED && !sl.length) {
 		NL_SET_ERR_MSG(info->extack, "slicing mode fixed needs a length");
 		NL_SET_ERR_ATTR_MISS(info->extack, NULL, NETSLICE_A_SLICE_SLICING_LENGTH);
+		return -EINVAL;
+	}
+	if (sl.flags & NETSLICE_SLICE_GSO && sl.mode == NETSLICE_SLICE_OFF) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[NETSLICE_A_SLICE_SLICING_GSO],
+				    "slicing-gso needs slicing mode fixed or auto");
 		return -EINVAL;
 	}
 	if (ns_slicing_from_user(&sl, cfg)) {

@@ -29,10 +29,13 @@
 
 /* Past the L4 header at off; the datagram ends at end. */
 static unsigned int ns_parse_l4(const struct sk_buff *skb, unsigned int off,
-				unsigned int end, u8 proto)
+				unsigned int end, u8 proto, struct ns_hdrs *h)
 {
 	struct tcphdr _th;
 	const struct tcphdr *th;
+
+	h->l4_off = off;
+	h->l4_proto = proto;
 
 	switch (proto) {
 	case IPPROTO_TCP:
@@ -56,7 +59,8 @@ static unsigned int ns_parse_l4(const struct sk_buff *skb, unsigned int off,
 	return off <= end ? off : 0;
 }
 
-static unsigned int ns_parse_ipv4(const struct sk_buff *skb, unsigned int off)
+static unsigned int ns_parse_ipv4(const struct sk_buff *skb, unsigned int off,
+				  struct ns_hdrs *h)
 {
 	struct iphdr _iph;
 	const struct iphdr *iph;
@@ -72,10 +76,11 @@ static unsigned int ns_parse_ipv4(const struct sk_buff *skb, unsigned int off)
 	/* A non-first fragment carries no L4 header. */
 	if (iph->frag_off & htons(IP_OFFSET))
 		return off + hlen;
-	return ns_parse_l4(skb, off + hlen, off + tot, iph->protocol);
+	return ns_parse_l4(skb, off + hlen, off + tot, iph->protocol, h);
 }
 
-static unsigned int ns_parse_ipv6(const struct sk_buff *skb, unsigned int off)
+static unsigned int ns_parse_ipv6(const struct sk_buff *skb, unsigned int off,
+				  struct ns_hdrs *h)
 {
 	struct ipv6hdr _ip6h;
 	const struct ipv6hdr *ip6h;
@@ -118,7 +123,7 @@ static unsigned int ns_parse_ipv6(const struct sk_buff *skb, unsigned int off)
 			nexthdr = fh->nexthdr;
 			break;
 		default:
-			return ns_parse_l4(skb, off, end, nexthdr);
+			return ns_parse_l4(skb, off, end, nexthdr, h);
 		}
 		if (off > end)
 			return 0;
@@ -126,7 +131,7 @@ static unsigned int ns_parse_ipv6(const struct sk_buff *skb, unsigned int off)
 	return 0;
 }
 
-unsigned int ns_parse_l4_end(const struct sk_buff *skb)
+unsigned int ns_parse_headers(const struct sk_buff *skb, struct ns_hdrs *h)
 {
 	unsigned int off = offsetof(struct ethhdr, h_proto);
 	unsigned int tags;
@@ -144,13 +149,24 @@ unsigned int ns_parse_l4_end(const struct sk_buff *skb)
 			return 0;
 		off += sizeof(__be16);	/* the tag's TCI */
 	}
+	h->l3_off = off;
+	h->l3_proto = *proto;
+	h->l4_off = 0;
 	switch (*proto) {
 	case htons(ETH_P_IP):
-		return ns_parse_ipv4(skb, off);
+		return ns_parse_ipv4(skb, off, h);
 	case htons(ETH_P_IPV6):
-		return ns_parse_ipv6(skb, off);
+		return ns_parse_ipv6(skb, off, h);
 	default:
 		return 0;
 	}
+}
+EXPORT_SYMBOL_IF_KUNIT(ns_parse_headers);
+
+unsigned int ns_parse_l4_end(const struct sk_buff *skb)
+{
+	struct ns_hdrs h;
+
+	return ns_parse_headers(skb, &h);
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_parse_l4_end);

@@ -21,6 +21,7 @@
 #include <linux/netslice.h>
 
 #include "compat.h"
+#include "gso.h"
 #include "io.h"
 #include "rx.h"
 #include "slice.h"
@@ -28,6 +29,8 @@
 
 /* Packets taken off the rings at once: one lock round for each chunk. */
 #define NS_READ_CHUNK	64
+/* ns_read_one(): the packet became segments to read instead. */
+#define NS_READ_SEGMENTED	1
 
 /* Batch size for this call: the caller's count, capped by the slice mode. */
 size_t ns_batch_limit(const struct ns_slice *slice, size_t count, u32 multi_flag)
@@ -97,7 +100,8 @@ static int ns_iov_put(struct netslice_iov __user *uiov, const struct netslice_io
 	unsafe_put_user(iov->error, &uiov->error, efault);
 	unsafe_put_user(iov->handle, &uiov->handle, efault);
 	unsafe_put_user(iov->port, &uiov->port, efault);
-	unsafe_put_user(iov->reserved, &uiov->reserved, efault);
+	unsafe_put_user(iov->gso_size, &uiov->gso_size, efault);
+	unsafe_put_user(iov->gso_segs, &uiov->gso_segs, efault);
 	user_access_end();
 	return 0;
 efault:
@@ -120,11 +124,34 @@ static void ns_read_count(struct ns_slice *slice, const struct netslice_iov *iov
 }
 
 /*
+ * A super-packet the store has no room for is read as its segments,
+ * whole: *skbp becomes their list, in order, each with skb's RX metadata,
+ * or NULL if it could not be segmented (dropped and counted).
+ */
+static void ns_read_segment(struct ns_slice *slice, struct sk_buff **skbp)
+{
+	struct ns_rx_cb cb = *ns_rx_cb(*skbp);
+	struct sk_buff *segs, *seg;
+
+	segs = ns_gso_segment(*skbp);
+	if (!segs) {
+		ns_stat_inc(slice, NS_RX_DROP_ERROR);
+		kfree_skb(*skbp);
+	}
+	cb.flags |= NETSLICE_RX_SEGMENT | NETSLICE_RX_STORE_FULL;
+	cb.slice_len = 0;
+	for (seg = segs; seg; seg = seg->next)
+		*ns_rx_cb(seg) = cb;
+	*skbp = segs;
+}
+
+/*
  * Copy one packet (or its slice, parking the rest) into the iov at uiov.
  * Returns 0 with the packet gone from the caller (parked, or on *done to
- * be freed with the chunk), or -EFAULT with *skbp the packet, as it was,
- * for the unread queue (NULL if a writer already took it by the handle
- * the failed copy had written).
+ * be freed with the chunk); NS_READ_SEGMENTED with *skbp a super-packet's
+ * segments to read instead (ns_read_segment()); or -EFAULT with *skbp the
+ * packet, as it was, for the unread queue (NULL if a writer already took
+ * it by the handle the failed copy had written).
  */
 static int ns_read_one(struct ns_slice *slice, struct file *file, struct sk_buff **skbp,
 		       struct netslice_iov __user *uiov, struct sk_buff **done)
@@ -145,7 +172,11 @@ static int ns_read_one(struct ns_slice *slice, struct file *file, struct sk_buff
 	iov.queue = cb->queue;
 	iov.port = cb->port;
 	iov.error = 0;
-	iov.reserved = 0;
+	iov.gso_size = 0;
+	iov.gso_segs = 0;
+	/* Only a kept super-packet is GSO here: the rest were segmented on RX. */
+	if (skb_is_gso(skb))
+		ns_gso_flags(skb, &iov.flags, &iov.gso_size, &iov.gso_segs);
 
 	len = cb->slice_len ? min_t(unsigned int, cb->slice_len, iov.rlen) : iov.rlen;
 	if (ns_copy_out(skb, ubuf, 0, len))
@@ -153,6 +184,10 @@ static int ns_read_one(struct ns_slice *slice, struct file *file, struct sk_buff
 	if (cb->slice_len) {
 		/* From here the store owns skb; only the handle reaches it. */
 		handle = ns_store_park(&slice->store, skb, file, len);
+		if (!handle && skb_is_gso(skb)) {
+			ns_read_segment(slice, skbp);
+			return NS_READ_SEGMENTED;
+		}
 		if (handle) {
 			iov.flags |= NETSLICE_RX_SLICED;
 			iov.rlen = len;
@@ -219,6 +254,23 @@ static void ns_untake(struct ns_slice *slice, struct sk_buff **skbs, unsigned in
 			skb_queue_head(&slice->unread, skbs[n]);
 }
 
+/* The same for a list linked by skb->next (a super-packet's segments). */
+static void ns_untake_list(struct ns_slice *slice, struct sk_buff *list)
+{
+	struct sk_buff_head segs;
+	struct sk_buff *skb, *next;
+	unsigned long flags;
+
+	__skb_queue_head_init(&segs);
+	skb_list_walk_safe(list, skb, next) {
+		skb_mark_not_on_list(skb);
+		__skb_queue_tail(&segs, skb);
+	}
+	spin_lock_irqsave(&slice->unread.lock, flags);
+	skb_queue_splice(&segs, &slice->unread);
+	spin_unlock_irqrestore(&slice->unread.lock, flags);
+}
+
 /*
  * Free packets read whole, once per chunk, into this CPU's NAPI skb cache
  * (BHs off is the context it needs): an skb head allocated on the RX CPU
@@ -245,6 +297,7 @@ static size_t ns_read_batch(struct ns_slice *slice, struct file *file,
 {
 	struct sk_buff *skbs[NS_READ_CHUNK], *consumed;
 	unsigned int got, i;
+	bool segmented;
 	size_t done = 0;
 
 	while (done < n) {
@@ -255,15 +308,24 @@ static size_t ns_read_batch(struct ns_slice *slice, struct file *file,
 		got = ns_take(slice, skbs, min_t(size_t, n - done, NS_READ_CHUNK));
 		mutex_unlock(&slice->read_lock);
 		consumed = NULL;
+		segmented = false;
 		for (i = 0; i < got; i++, done++) {
 			*err = ns_read_one(slice, file, &skbs[i], &uiov[done], &consumed);
+			if (*err == NS_READ_SEGMENTED) {
+				/* The segments are read next, before what came after. */
+				*err = 0;
+				ns_untake(slice, skbs + i + 1, got - i - 1);
+				ns_untake_list(slice, skbs[i]);
+				segmented = true;
+				break;
+			}
 			if (*err) {
 				ns_untake(slice, skbs + i, got - i);
 				break;
 			}
 		}
 		ns_read_free(consumed);
-		if (*err || got < NS_READ_CHUNK)
+		if (*err || (got < NS_READ_CHUNK && !segmented))
 			break;
 	}
 	return done;

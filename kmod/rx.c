@@ -15,6 +15,7 @@
 #include <linux/netslice.h>
 
 #include "compat.h"
+#include "gso.h"
 #include "iface.h"
 #include "rules.h"
 #include "rx.h"
@@ -71,10 +72,10 @@ static void ns_rx_overflow(struct ns_slice *slice, struct sk_buff *skb, u32 cfg)
 	ns_stat_inc(slice, NS_RX_DROP_RING_FULL);
 }
 
-static void ns_rx_enqueue(struct ns_slice *slice, struct sk_buff *skb)
+static void ns_rx_enqueue(struct ns_slice *slice, struct sk_buff *skb, u32 cfg)
 {
-	u32 cfg = READ_ONCE(slice->slicing);
-	unsigned int len = skb->len;
+	/* Once on the ring skb is the reader's: nothing is read from it after. */
+	unsigned int len = skb->len, gso_segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 0;
 
 	ns_rx_cb(skb)->slice_len = ns_slice_len(skb, cfg);
 	if (unlikely(ptr_ring_produce(&slice->rx_ring, skb))) {
@@ -83,46 +84,49 @@ static void ns_rx_enqueue(struct ns_slice *slice, struct sk_buff *skb)
 	}
 	ns_stat_inc(slice, NS_RX_PACKETS);
 	ns_stat_add(slice, NS_RX_BYTES, len);
+	if (gso_segs) {
+		ns_stat_inc(slice, NS_RX_GSO_PACKETS);
+		ns_stat_add(slice, NS_RX_GSO_SEGMENTS, gso_segs);
+	}
 	ns_rx_wake(slice);
 }
 
-/*
- * Segment a super-packet built on receive (GRO, LRO/RSC, a tap writer's
- * GSO frame) with the receive-path segmentation; each wire-size segment
- * is queued with fresh checksums (TCP segmentation recomputes every
- * segment's). A super-packet with no checksum state at all (a tap writer
- * that set no NEEDS_CSUM) is marked as verified first: segmentation
- * recomputes its checksums all the same, and the core would otherwise
- * take it for a transmit-path bug and warn.
- */
-static void ns_rx_segment(struct ns_slice *slice, struct sk_buff *skb)
+/* Queue the segments of a super-packet the slice does not keep whole. */
+static void ns_rx_segment(struct ns_slice *slice, struct sk_buff *skb, u32 cfg)
 {
+	struct ns_rx_cb cb = *ns_rx_cb(skb);
 	struct sk_buff *segs, *seg, *next;
 
-	/*
-	 * Unless the checksum is partial, segmentation first rewrites the L4
-	 * checksum field of the head, which a packet tap's clone may share.
-	 */
-	if (skb->ip_summed != CHECKSUM_PARTIAL && skb_cow_head(skb, 0))
-		goto err_drop;
-	if (skb->ip_summed == CHECKSUM_NONE)
-		skb->ip_summed = CHECKSUM_UNNECESSARY;
-	segs = __skb_gso_segment(skb, 0, false);
-	if (IS_ERR_OR_NULL(segs))
-		goto err_drop;
+	segs = ns_gso_segment(skb);
+	if (!segs) {
+		ns_stat_inc(slice, NS_RX_DROP_ERROR);
+		kfree_skb(skb);
+		return;
+	}
 	skb_list_walk_safe(segs, seg, next) {
 		skb_mark_not_on_list(seg);
-		*ns_rx_cb(seg) = *ns_rx_cb(skb);
+		*ns_rx_cb(seg) = cb;
 		ns_rx_cb(seg)->flags |= NETSLICE_RX_SEGMENT;
 		ns_stat_inc(slice, NS_RX_SEGMENTS);
-		ns_rx_enqueue(slice, seg);
+		ns_rx_enqueue(slice, seg, cfg);
 	}
-	consume_skb(skb);
-	return;
+}
 
-err_drop:
-	ns_stat_inc(slice, NS_RX_DROP_ERROR);
-	kfree_skb(skb);
+/*
+ * A super-packet stays whole on a slice that asks for it, if it is one
+ * that can be (ns_gso_keep()) and its slice leaves a payload to park.
+ */
+static bool ns_rx_keep_gso(struct sk_buff *skb, u32 cfg)
+{
+	unsigned int hdr_len;
+
+	if (!(ns_slicing_flags(cfg) & NETSLICE_SLICE_GSO))
+		return false;
+	hdr_len = ns_gso_keep(skb);
+	if (!hdr_len || !ns_slice_len(skb, cfg))
+		return false;
+	ns_rx_cb(skb)->gso_hdr_len = hdr_len;
+	return true;
 }
 
 rx_handler_result_t ns_rx_handler(struct sk_buff **pskb)
@@ -131,6 +135,7 @@ rx_handler_result_t ns_rx_handler(struct sk_buff **pskb)
 	struct ns_slice *slice;
 	struct ns_iface *iface;
 	u16 queue;
+	u32 cfg;
 
 	if (unlikely(skb->pkt_type == PACKET_LOOPBACK || this_cpu_read(ns_to_host)))
 		return RX_HANDLER_PASS;
@@ -169,13 +174,17 @@ rx_handler_result_t ns_rx_handler(struct sk_buff **pskb)
 		.port = iface->port,
 		.queue = queue,
 	};
+	/* One read of the mode: the packet is kept and sliced under the same. */
+	cfg = READ_ONCE(slice->slicing);
 	if (skb_is_gso(skb)) {
-		ns_rx_segment(slice, skb);
-		return RX_HANDLER_CONSUMED;
-	}
-	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
+		if (!ns_rx_keep_gso(skb, cfg)) {
+			ns_rx_segment(slice, skb, cfg);
+			return RX_HANDLER_CONSUMED;
+		}
+	} else if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb)) {
 		goto err_drop;
-	ns_rx_enqueue(slice, skb);
+	}
+	ns_rx_enqueue(slice, skb, cfg);
 	return RX_HANDLER_CONSUMED;
 
 err_drop:

@@ -12,6 +12,7 @@ struct ns_rx_cb {
 	u16 queue;
 	u16 flags;
 	u16 slice_len;		/* bytes a reader gets; 0: the whole packet */
+	u16 gso_hdr_len;	/* a kept super-packet's IP-to-payload bytes */
 	u32 wire_len;		/* of a NETSLICE_RX_TRIMMED record: the packet's */
 };
 

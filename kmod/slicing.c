@@ -27,11 +27,13 @@ static u32 ns_slicing_value(u32 cfg)
 
 int ns_slicing_from_user(const struct netslice_slicing *req, u32 *cfg)
 {
-	if (req->reserved[0] || req->reserved[1] || req->flags & ~NETSLICE_SLICE_TRIM)
+	if (req->reserved[0] || req->reserved[1] ||
+	    req->flags & ~(NETSLICE_SLICE_TRIM | NETSLICE_SLICE_GSO))
 		return -EINVAL;
 	switch (req->mode) {
 	case NETSLICE_SLICE_OFF:
-		if (req->length || req->extra)
+		/* A super-packet kept whole needs a slice to park its payload. */
+		if (req->length || req->extra || req->flags & NETSLICE_SLICE_GSO)
 			return -EINVAL;
 		*cfg = NS_SLICING(req->mode, req->flags, 0);
 		return 0;

@@ -47,6 +47,10 @@ enum ns_stat {
 	NS_TX_ERR_FORGED,
 	/* Not here: store_aged .. rx_purged, the store's own and rx_purged. */
 	NS_TX_ERR_DROPPED = offsetof(struct netslice_stats, tx_err_dropped) / sizeof(__u64),
+	NS_RX_GSO_PACKETS,
+	NS_RX_GSO_SEGMENTS,
+	NS_TX_GSO,
+	NS_TX_ERR_GSO,
 	NS_STAT_COUNT
 };
 
@@ -60,8 +64,8 @@ struct ns_stats {
 
 struct ns_slice;
 
-/* The counters of struct netslice_stats, before its reserved words. */
-#define NS_STATS_FIELDS	(offsetof(struct netslice_stats, reserved) / sizeof(__u64))
+/* The counters of struct netslice_stats: all of it. */
+#define NS_STATS_FIELDS	(sizeof(struct netslice_stats) / sizeof(__u64))
 
 void ns_stats_read(struct ns_slice *slice, struct netslice_stats *out);
 void ns_stats_reset(struct ns_slice *slice);

@@ -24,6 +24,7 @@
 
 #include <linux/netslice.h>
 
+#include "gso.h"
 #include "iface.h"
 #include "io.h"
 #include "rx.h"
@@ -48,6 +49,7 @@ static const struct {
 	[NETSLICE_TXERR_FOREIGN] = { EACCES, NS_TX_ERR_FOREIGN },
 	[NETSLICE_TXERR_FORGED] = { EBADMSG, NS_TX_ERR_FORGED },
 	[NETSLICE_TXERR_DROPPED] = { ENOBUFS, NS_TX_ERR_DROPPED },
+	[NETSLICE_TXERR_GSO] = { EPROTO, NS_TX_ERR_GSO },
 };
 
 /*
@@ -67,13 +69,14 @@ struct ns_tx_run {
 	u32 index[NS_XMIT_BURST];	/* of its iov in the call */
 	u32 len[NS_XMIT_BURST];
 	u16 hlen[NS_XMIT_BURST];	/* header bytes a retry splices over */
+	u16 gso_hdr[NS_XMIT_BURST];	/* a super-packet's, kept for a retry */
 	u8 res[NS_XMIT_BURST];
 };
 
-/* wire_len, queue and flags are what read reported; write ignores them. */
+/* wire_len, queue, flags and gso_* are what read reported; write ignores them. */
 static bool ns_iov_valid(const struct netslice_iov *iov)
 {
-	return !iov->reserved && iov->action <= NETSLICE_TX_PORT;
+	return iov->action <= NETSLICE_TX_PORT;
 }
 
 static bool ns_tx_to_dev(u16 action)
@@ -97,7 +100,6 @@ static int ns_tx_iov_get(struct netslice_iov __user *uiov, struct netslice_iov *
 	unsafe_get_user(iov->action, &uiov->action, efault);
 	unsafe_get_user(iov->handle, &uiov->handle, efault);
 	unsafe_get_user(iov->port, &uiov->port, efault);
-	unsafe_get_user(iov->reserved, &uiov->reserved, efault);
 	unsafe_put_user(0, &uiov->error, efault);
 	user_access_end();
 	return 0;
@@ -182,17 +184,21 @@ static int ns_tx_copy(struct ns_slice *slice, struct net_device *dev,
 
 /*
  * A header from user space in front of the payload its handle parked, for
- * dev; with rlen 0, the header it was parked with, copying nothing. On
- * success the payload stays claimed until the frame is sent
- * (ns_store_finish) or found busy (ns_store_unclaim, with *hlen, the
- * header bytes it now has). Whatever fails here leaves the payload parked
- * under the same handle, so the iov can be written again.
+ * dev; with rlen 0, the header it was parked with, copying nothing. A
+ * super-packet kept whole is made ready for segmentation (ns_gso_prepare())
+ * and *gso_hdr is what a retry needs of it. On success the payload stays
+ * claimed until the frame is sent (ns_store_finish) or found busy
+ * (ns_store_unclaim, with *hlen, the header bytes it now has, and
+ * *gso_hdr back in its RX metadata). Whatever fails here leaves the
+ * payload parked under the same handle, so the iov can be written again.
  */
 static int ns_tx_splice(struct ns_slice *slice, struct file *file, struct net_device *dev,
-			const struct netslice_iov *iov, struct sk_buff **skbp, unsigned int *hlen)
+			const struct netslice_iov *iov, struct sk_buff **skbp, unsigned int *hlen,
+			u16 *gso_hdr)
 {
 	struct ns_store *store = &slice->store;
 	struct sk_buff *skb;
+	bool gso, too_long;
 	unsigned int off;
 	int err;
 
@@ -203,9 +209,9 @@ static int ns_tx_splice(struct ns_slice *slice, struct file *file, struct net_de
 	if (err)
 		return err;
 
-	err = NETSLICE_TXERR_LENGTH;
-	if (skb->len - off + (iov->rlen ?: off) > ns_tx_max_len(dev))
-		goto err_unclaim;
+	/* A super-packet's segments must fit dev, not the whole of it. */
+	gso = skb_is_gso(skb);
+	too_long = !gso && skb->len - off + (iov->rlen ?: off) > ns_tx_max_len(dev);
 	if (iov->rlen) {
 		err = NETSLICE_TXERR_NOMEM;
 		if (ns_splice_front(skb, off, iov->rlen))
@@ -217,11 +223,30 @@ static int ns_tx_splice(struct ns_slice *slice, struct file *file, struct net_de
 			goto err_unclaim;
 		ns_stat_add(slice, NS_WRITE_BYTES, iov->rlen);
 	}
+	*gso_hdr = gso ? ns_rx_cb(skb)->gso_hdr_len : 0;
+	if (too_long) {
+		/* Too long for dev: only TCP can be cut to fit. */
+		err = NETSLICE_TXERR_LENGTH;
+		*gso_hdr = ns_gso_from_tcp(skb);
+		if (!*gso_hdr)
+			goto err_unclaim;
+		gso = true;
+	}
+	if (gso) {
+		err = ns_gso_prepare(skb, dev, *gso_hdr);
+		if (err) {
+			/* Parked again as it came: a packet, not a super-packet. */
+			if (too_long)
+				skb_gso_reset(skb);
+			goto err_unclaim;
+		}
+	}
 
 	/* A received skb goes out as a new frame: no RX state, no stale checksum. */
 	skb_scrub_packet(skb, true);
 	memset(skb->cb, 0, sizeof(skb->cb));
-	skb->ip_summed = CHECKSUM_NONE;
+	if (!gso)
+		skb->ip_summed = CHECKSUM_NONE;
 	skb->dev = dev;
 	*skbp = skb;
 	*hlen = off;
@@ -312,10 +337,12 @@ static long ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run,
 		if (run->res[i] == NS_XMIT_BUSY) {
 			if (stopped < 0)
 				stopped = run->index[i];
-			if (handle)
+			if (handle) {
+				ns_rx_cb(run->skb[i])->gso_hdr_len = run->gso_hdr[i];
 				ns_store_unclaim(&slice->store, handle, run->hlen[i]);
-			else
+			} else {
 				kfree_skb(run->skb[i]);
+			}
 			continue;
 		}
 		if (handle)
@@ -325,6 +352,8 @@ static long ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run,
 			ns_stat_add(slice, NS_TX_BYTES, run->len[i]);
 			if (handle)
 				ns_stat_inc(slice, NS_TX_SPLICED);
+			if (run->gso_hdr[i])
+				ns_stat_inc(slice, NS_TX_GSO);
 		} else {
 			int err = run->res[i] == NS_XMIT_DOWN ? NETSLICE_TXERR_DOWN :
 								NETSLICE_TXERR_DROPPED;
@@ -350,6 +379,7 @@ static int ns_tx_one(struct ns_slice *slice, struct file *file, struct ns_tx_run
 	unsigned int hlen = 0;
 	struct net_device *dev;
 	struct sk_buff *skb;
+	u16 gso_hdr = 0;
 	int err;
 
 	if (!ns_iov_valid(iov))
@@ -364,7 +394,7 @@ static int ns_tx_one(struct ns_slice *slice, struct file *file, struct ns_tx_run
 	if (!dev)
 		return NETSLICE_TXERR_IFINDEX;
 	if (iov->handle)
-		err = ns_tx_splice(slice, file, dev, iov, &skb, &hlen);
+		err = ns_tx_splice(slice, file, dev, iov, &skb, &hlen, &gso_hdr);
 	else
 		err = ns_tx_copy(slice, dev, iov, &skb);
 	if (err)
@@ -376,17 +406,23 @@ static int ns_tx_one(struct ns_slice *slice, struct file *file, struct ns_tx_run
 			ns_store_finish(&slice->store, iov->handle);
 			ns_stat_inc(slice, NS_TX_SPLICED);
 		}
+		if (gso_hdr)
+			ns_stat_inc(slice, NS_TX_GSO);
 		ns_rx_to_host(skb);
 		ns_stat_inc(slice, NS_TX_HOST);
 		return 0;
 	}
-	skb_set_network_header(skb, ETH_HLEN);
-	skb->protocol = eth_hdr(skb)->h_proto;
+	/* A super-packet's headers were found by ns_gso_prepare(). */
+	if (!gso_hdr) {
+		skb_set_network_header(skb, ETH_HLEN);
+		skb->protocol = eth_hdr(skb)->h_proto;
+	}
 	run->skb[run->count] = skb;
 	run->handle[run->count] = iov->handle;
 	run->index[run->count] = index;
 	run->len[run->count] = skb->len;
 	run->hlen[run->count] = hlen;
+	run->gso_hdr[run->count] = gso_hdr;
 	run->count++;
 	return 0;
 }

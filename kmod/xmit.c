@@ -16,21 +16,51 @@
 
 #include "xmit.h"
 
-/* False if the device cannot take skb as it is; skb is then freed. */
-static bool ns_xmit_validate(struct sk_buff *skb, struct net_device *dev)
+/*
+ * Make *skbp fit dev (validate_xmit_skb_list()): false if it cannot be
+ * sent, freed. A super-packet dev cannot take whole comes back as its
+ * segments, linked by skb->next, in *skbp: the original is gone.
+ */
+static bool ns_xmit_validate(struct sk_buff **skbp, struct net_device *dev)
 {
-	struct sk_buff *fit;
 	bool again = false;
 
-	fit = validate_xmit_skb_list(skb, dev, &again);
-	if (likely(fit == skb))
-		return true;
-	/* Segments of a GSO skb: writers build none, so never sent. */
-	if (fit) {
-		kfree_skb_list(fit);
-		dev_core_stats_tx_dropped_inc(dev);
+	*skbp = validate_xmit_skb_list(*skbp, dev, &again);
+	return *skbp;
+}
+
+/*
+ * Segments of one super-packet, sent in order; more: more follow them.
+ * All go, or the first the driver does not take and every one after it
+ * is dropped: a super-packet cut by software GSO cannot be taken back.
+ */
+static int ns_xmit_segments(struct sk_buff *segs, struct net_device *dev,
+			    struct netdev_queue *txq, bool more)
+{
+	int res = NS_XMIT_SENT;
+	struct sk_buff *seg, *next;
+
+	skb_list_walk_safe(segs, seg, next) {
+		netdev_tx_t rc;
+
+		skb_mark_not_on_list(seg);
+		if (res != NS_XMIT_SENT || netif_xmit_frozen_or_drv_stopped(txq)) {
+			kfree_skb(seg);
+			dev_core_stats_tx_dropped_inc(dev);
+			res = NS_XMIT_DROPPED;
+			continue;
+		}
+		if (dev_nit_active(dev))
+			dev_queue_xmit_nit(seg, dev);
+		rc = netdev_start_xmit(seg, dev, txq, next || more);
+		if (rc == NETDEV_TX_BUSY) {
+			kfree_skb(seg);
+			dev_core_stats_tx_dropped_inc(dev);
+		}
+		if (rc != NETDEV_TX_OK)
+			res = NS_XMIT_DROPPED;
 	}
-	return false;
+	return res;
 }
 
 /*
@@ -39,14 +69,17 @@ static bool ns_xmit_validate(struct sk_buff *skb, struct net_device *dev)
  * became of each. Once the queue stops, every frame not yet sent is
  * NS_XMIT_BUSY and still the caller's. A frame that fails validation is
  * freed (NS_XMIT_DROPPED) wherever it is in the burst, even past a frame
- * that then finds the queue stopped.
+ * that then finds the queue stopped; so is a super-packet that had to be
+ * segmented here and was not sent, for it no longer exists whole.
  */
 void ns_xmit_burst(struct net_device *dev, u16 queue, struct sk_buff **skbs, unsigned int n,
 		   u8 *res)
 {
 	struct netdev_queue *txq = netdev_get_tx_queue(dev, queue);
+	unsigned long segmented = 0;	/* validation made these segments */
 	unsigned int i, last = n;
 
+	BUILD_BUG_ON(NS_XMIT_BURST > BITS_PER_LONG);
 	if (unlikely(!netif_running(dev) || !netif_carrier_ok(dev))) {
 		for (i = 0; i < n; i++) {
 			kfree_skb(skbs[i]);
@@ -56,10 +89,15 @@ void ns_xmit_burst(struct net_device *dev, u16 queue, struct sk_buff **skbs, uns
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		skb_set_queue_mapping(skbs[i], queue);
-		res[i] = ns_xmit_validate(skbs[i], dev) ? NS_XMIT_BUSY : NS_XMIT_DROPPED;
-		if (res[i] == NS_XMIT_BUSY)
-			last = i;
+		struct sk_buff *skb = skbs[i];
+
+		skb_set_queue_mapping(skb, queue);
+		res[i] = ns_xmit_validate(&skbs[i], dev) ? NS_XMIT_BUSY : NS_XMIT_DROPPED;
+		if (res[i] != NS_XMIT_BUSY)
+			continue;
+		last = i;
+		if (skbs[i] != skb)
+			__set_bit(i, &segmented);
 	}
 	if (last == n)
 		return;
@@ -74,6 +112,10 @@ void ns_xmit_burst(struct net_device *dev, u16 queue, struct sk_buff **skbs, uns
 			continue;
 		if (netif_xmit_frozen_or_drv_stopped(txq))
 			break;
+		if (test_bit(i, &segmented)) {
+			res[i] = ns_xmit_segments(skbs[i], dev, txq, i < last);
+			continue;
+		}
 		if (dev_nit_active(dev))
 			dev_queue_xmit_nit(skbs[i], dev);
 		rc = netdev_start_xmit(skbs[i], dev, txq, i < last);
@@ -84,4 +126,13 @@ void ns_xmit_burst(struct net_device *dev, u16 queue, struct sk_buff **skbs, uns
 	HARD_TX_UNLOCK(dev, txq);
 	dev_xmit_recursion_dec();
 	local_bh_enable();
+
+	/* Segments left unsent: the super-packet they were is gone. */
+	for (; i <= last; i++) {
+		if (res[i] == NS_XMIT_BUSY && test_bit(i, &segmented)) {
+			kfree_skb_list(skbs[i]);
+			dev_core_stats_tx_dropped_inc(dev);
+			res[i] = NS_XMIT_DROPPED;
+		}
+	}
 }

@@ -35,8 +35,9 @@ static int show_details(int fd, unsigned int slice)
 		printf(":%u", info.slicing.length);
 	if (info.slicing.mode == NETSLICE_SLICE_AUTO && info.slicing.extra)
 		printf("+%u", info.slicing.extra);
-	printf("%s (store %u, %u ms), %u interfaces:",
+	printf("%s%s (store %u, %u ms), %u interfaces:",
 	       info.slicing.flags & NETSLICE_SLICE_TRIM ? ",trim" : "",
+	       info.slicing.flags & NETSLICE_SLICE_GSO ? ",gso" : "",
 	       info.slicing.store_size, info.slicing.store_timeout_ms, info.nr_ifaces);
 	for (i = 0; i < info.nr_ifaces && i < NETSLICE_MAX_IFACES; i++)
 		printf(" %u->%u(%s 0x%llx)", info.ifaces[i].ifindex, info.ifaces[i].pair_ifindex,

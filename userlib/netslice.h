@@ -63,8 +63,9 @@ int ns_slicing_set(int fd, const struct netslice_slicing *slicing);
 
 /*
  * Parse a slicing mode: "off", "auto", "auto+EXTRA", "fixed:LENGTH", any
- * of them followed by ",trim" (NETSLICE_SLICE_TRIM). -EINVAL on anything
- * else or a length out of range.
+ * of them followed by ",trim" (NETSLICE_SLICE_TRIM) and, but "off", by
+ * ",gso" (NETSLICE_SLICE_GSO), in either order. -EINVAL on anything else
+ * or a length out of range.
  */
 int ns_slicing_parse(const char *spec, struct netslice_slicing *slicing);
 
@@ -144,6 +145,16 @@ static inline void ns_iov_unchanged(struct netslice_iov *iov)
 {
 	if (iov->handle)
 		iov->rlen = 0;
+}
+
+/*
+ * The wire-size packets an iov read stands for: a super-packet read whole
+ * (NETSLICE_RX_GSO) is iov->gso_segs segments of at most iov->gso_size
+ * payload bytes each, iov->wire_len bytes in all; anything else is one.
+ */
+static inline unsigned int ns_iov_segments(const struct netslice_iov *iov)
+{
+	return iov->flags & NETSLICE_RX_GSO && iov->gso_segs ? iov->gso_segs : 1;
 }
 
 /* Mark an iov to be dropped (its parked payload, if any, is freed). */

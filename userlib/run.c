@@ -232,6 +232,27 @@ out:
 	return NULL;
 }
 
+/*
+ * Set a slicing mode; a module without super-packets kept whole
+ * (NETSLICE_INFO_GSO) gets the mode without them, and reads them
+ * segmented, as it always did.
+ */
+static int ns_run_slicing_set(int fd, const struct netslice_slicing *slicing)
+{
+	struct netslice_slicing mode = *slicing;
+	struct netslice_info info;
+	int err;
+
+	if (mode.flags & NETSLICE_SLICE_GSO) {
+		err = ns_info_get(fd, &info);
+		if (err)
+			return err;
+		if (!(info.flags & NETSLICE_INFO_GSO))
+			mode.flags &= ~NETSLICE_SLICE_GSO;
+	}
+	return ns_slicing_set(fd, &mode);
+}
+
 /* Open the slices and set their slicing mode, before any worker reads. */
 static int ns_run_open(struct ns_run *run, const unsigned int *slices, unsigned int n)
 {
@@ -256,7 +277,7 @@ static int ns_run_open(struct ns_run *run, const unsigned int *slices, unsigned 
 		w->fd = fd;
 		run->nr_workers = i + 1;
 		if (cfg->slicing) {
-			err = ns_slicing_set(fd, cfg->slicing);
+			err = ns_run_slicing_set(fd, cfg->slicing);
 			if (err)
 				return err;
 		}

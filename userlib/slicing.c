@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Slicing modes written as text, for command lines. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,16 +25,35 @@ static int ns_parse_uint(const char *s, const char *end, unsigned int min, unsig
 	return 0;
 }
 
+/* Flag suffixes of a mode: ",trim", ",gso", in any order, once each. */
+static const struct {
+	const char *name;
+	__u32 flag;
+} ns_slicing_suffixes[] = {
+	{ ",trim", NETSLICE_SLICE_TRIM },
+	{ ",gso", NETSLICE_SLICE_GSO },
+};
+
 int ns_slicing_parse(const char *spec, struct netslice_slicing *slicing)
 {
 	const char *end = spec + strlen(spec);
-	const char *trim = strstr(spec, ",trim");
+	bool found = true;
 	int err = 0;
+	size_t i;
 
 	memset(slicing, 0, sizeof(*slicing));
-	if (trim && !strcmp(trim, ",trim")) {
-		slicing->flags = NETSLICE_SLICE_TRIM;
-		end = trim;
+	while (found) {
+		found = false;
+		for (i = 0; i < sizeof(ns_slicing_suffixes) / sizeof(ns_slicing_suffixes[0]); i++) {
+			size_t len = strlen(ns_slicing_suffixes[i].name);
+
+			if ((size_t)(end - spec) > len && !(slicing->flags & ns_slicing_suffixes[i].flag) &&
+			    !strncmp(end - len, ns_slicing_suffixes[i].name, len)) {
+				slicing->flags |= ns_slicing_suffixes[i].flag;
+				end -= len;
+				found = true;
+			}
+		}
 	}
 	if ((size_t)(end - spec) == 3 && !strncmp(spec, "off", 3)) {
 		slicing->mode = NETSLICE_SLICE_OFF;
@@ -48,5 +68,8 @@ int ns_slicing_parse(const char *spec, struct netslice_slicing *slicing)
 	} else {
 		err = -1;
 	}
+	/* A super-packet kept whole needs a slice to park its payload in. */
+	if (slicing->mode == NETSLICE_SLICE_OFF && slicing->flags & NETSLICE_SLICE_GSO)
+		err = -1;
 	return err ? ns_fail(EINVAL) : 0;
 }

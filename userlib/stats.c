@@ -12,11 +12,11 @@ static const char *const ns_stat_names[] = {
 	"tx_spliced", "tx_err_invalid", "tx_err_length", "tx_err_ifindex", "tx_err_fault",
 	"tx_err_nomem", "tx_err_down", "tx_err_stale", "tx_err_foreign", "tx_err_forged",
 	"store_aged", "store_closed", "store_used", "store_high_water", "rx_purged",
-	"tx_err_dropped",
+	"tx_err_dropped", "rx_gso_packets", "rx_gso_segments", "tx_gso", "tx_err_gso",
 };
 
 _Static_assert(sizeof(ns_stat_names) / sizeof(ns_stat_names[0]) ==
-	       offsetof(struct netslice_stats, reserved) / sizeof(__u64),
+	       sizeof(struct netslice_stats) / sizeof(__u64),
 	       "a name for every counter");
 
 unsigned int ns_stat_count(void)

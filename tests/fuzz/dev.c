@@ -135,7 +135,9 @@ static void check_read(struct dev_thread *t, struct netslice_iov *iov, ssize_t g
 		       size_t n, int slot)
 {
 	const uint16_t known = NETSLICE_RX_TRUNCATED | NETSLICE_RX_SEGMENT |
-		NETSLICE_RX_SLICED | NETSLICE_RX_STORE_FULL | NETSLICE_RX_TRIMMED;
+		NETSLICE_RX_SLICED | NETSLICE_RX_STORE_FULL | NETSLICE_RX_TRIMMED |
+		NETSLICE_RX_GSO | NETSLICE_RX_GSO_TCPV4 | NETSLICE_RX_GSO_TCPV6 |
+		NETSLICE_RX_GSO_UDP_L4 | NETSLICE_RX_GSO_ECN;
 	ssize_t i;
 
 	if ((size_t)got > n || got > NETSLICE_MAX_BATCH)
@@ -143,11 +145,13 @@ static void check_read(struct dev_thread *t, struct netslice_iov *iov, ssize_t g
 	for (i = 0; i < got && (size_t)i < n; i++) {
 		const struct netslice_iov *v = &iov[i];
 
-		if (v->rlen > v->len || v->rlen > v->wire_len || v->reserved || v->error || !v->port ||
-		    (v->flags & ~known) || (!!(v->flags & NETSLICE_RX_SLICED) != !!v->handle))
-			fz_fail("read iov %zd: len %u rlen %u wire %u flags %#x handle %#llx port %u reserved %u",
+		if (v->rlen > v->len || v->rlen > v->wire_len || v->error || !v->port ||
+		    (v->flags & ~known) || (!!(v->flags & NETSLICE_RX_SLICED) != !!v->handle) ||
+		    (!!(v->flags & NETSLICE_RX_GSO) != !!v->gso_segs) ||
+		    (!(v->flags & NETSLICE_RX_GSO) && v->gso_size))
+			fz_fail("read iov %zd: len %u rlen %u wire %u flags %#x handle %#llx port %u gso %u/%u",
 				i, v->len, v->rlen, v->wire_len, v->flags,
-				(unsigned long long)v->handle, v->port, v->reserved);
+				(unsigned long long)v->handle, v->port, v->gso_size, v->gso_segs);
 		if (v->handle)
 			remember_handle(&t->rng, v->handle, slot);
 	}
@@ -165,7 +169,7 @@ static void do_read(struct dev_thread *t)
 	for (i = 0; i < fill; i++) {
 		iov[i].len = pick_len(&t->rng);
 		iov[i].base = pick_base(t, iov[i].len);
-		iov[i].reserved = fz_chance(&t->rng, 5) ? fz_next(&t->rng) : 0;
+		iov[i].gso_size = fz_chance(&t->rng, 5) ? fz_next(&t->rng) : 0;
 		iov[i].handle = fz_chance(&t->rng, 5) ? fz_next(&t->rng) : 0;
 	}
 	got = read(fd, iov, n);
@@ -243,7 +247,7 @@ static void do_write(struct dev_thread *t)
 								: (uint32_t)fz_next(&t->rng);
 			iov[i].handle = pick_handle(t);
 			iov[i].port = fz_chance(&t->rng, 50) ? fz_below(&t->rng, 8) : 0;
-			iov[i].reserved = fz_chance(&t->rng, 5) ? fz_next(&t->rng) : 0;
+			iov[i].gso_segs = fz_chance(&t->rng, 5) ? fz_next(&t->rng) : 0;
 		}
 	}
 	got = write(fd, iov, n);
@@ -314,7 +318,8 @@ static void fill_arg(struct dev_thread *t, unsigned long cmd, unsigned char *a)
 			s->length = fz_below(r, 600);
 		if (s->mode == NETSLICE_SLICE_AUTO || fz_chance(r, 5))
 			s->extra = fz_below(r, 300);
-		s->flags = fz_chance(r, 80) ? fz_below(r, 2) : (uint32_t)fz_next(r);
+		/* NETSLICE_SLICE_TRIM and NETSLICE_SLICE_GSO, or junk. */
+		s->flags = fz_chance(r, 80) ? fz_below(r, 4) : (uint32_t)fz_next(r);
 		if (fz_chance(r, 5))
 			s->reserved[fz_below(r, 2)] = (uint32_t)fz_next(r);
 	} else {

@@ -106,23 +106,26 @@ show_round_trip() {
 	local s l
 	setup || return 1
 	ctl link attach dev dut0 peer dut1 slices 2-3 || return 1
-	ctl slice set 1 slicing fixed 128 trim on batch 64 multi-write off kernel-cpus 1 \
+	ctl slice set 1 slicing fixed 128 trim on gso on batch 64 multi-write off kernel-cpus 1 \
 		user-cpus 0 || return 1
 	ctl slice set 2 slicing auto 16 || return 1
 	s=$(ctl -j slice show 1)
 	l=$(ctl -j link show dev dut0)
 	ns_diag "slice 1: $s"
 	ns_diag "link: $l"
-	[ "$(json 'j[0]["slicing"], j[0]["length"], j[0]["trim"], j[0]["batch"], j[0]["multi_read"], j[0]["multi_write"], j[0]["kernel_cpus"], j[0]["user_cpus"]' <<<"$s")" = \
-		"fixed 128 on 64 on off 1 0" ] || return 1
+	[ "$(json 'j[0]["slicing"], j[0]["length"], j[0]["trim"], j[0]["gso"], j[0]["batch"], j[0]["multi_read"], j[0]["multi_write"], j[0]["kernel_cpus"], j[0]["user_cpus"]' <<<"$s")" = \
+		"fixed 128 on on 64 on off 1 0" ] || return 1
 	[ "$(ctl -j slice show 2 | json 'j[0]["slicing"], j[0]["extra"]')" = "auto 16" ] || return 1
 	[ "$(json 'j[0]["dev"], j[0]["peer"], j[0]["slice_first"], j[0]["slice_count"], j[0]["steering"]' <<<"$l")" = \
 		"dut0 dut1 2 2 hash" ] || return 1
 	# The ioctl view of the same slice agrees.
-	netslice-info -s 1 | grep -q 'slicing fixed:128,trim' || { netslice-info -s 1 | ns_indent; return 1; }
+	netslice-info -s 1 | grep -q 'slicing fixed:128,trim,gso' ||
+		{ netslice-info -s 1 | ns_indent; return 1; }
+	# Super-packets kept whole need a slice: slicing off takes the flag with it.
+	ctl slice set 1 slicing off gso on 2>/dev/null && return 1
 	ctl slice set 1 slicing off multi-write on || return 1
-	[ "$(ctl -j slice show 1 | json 'j[0]["slicing"], j[0]["multi_write"], j[0]["batch"]')" = \
-		"off on 64" ]
+	[ "$(ctl -j slice show 1 | json 'j[0]["slicing"], j[0]["gso"], j[0]["multi_write"], j[0]["batch"]')" = \
+		"off off on 64" ]
 }
 ns_check "configuration round-trips through show -j (and the ioctl view)" show_round_trip
 ns_run_cleanups

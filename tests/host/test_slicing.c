@@ -23,6 +23,9 @@ static const struct slicing_case cases[] = {
 	{ "auto,trim", 1, NETSLICE_SLICE_AUTO, 0, 0, NETSLICE_SLICE_TRIM },
 	{ "off,trim", 1, NETSLICE_SLICE_OFF, 0, 0, NETSLICE_SLICE_TRIM },
 	{ "fixed:64,trim", 1, NETSLICE_SLICE_FIXED, 64, 0, NETSLICE_SLICE_TRIM },
+	{ "auto,gso", 1, NETSLICE_SLICE_AUTO, 0, 0, NETSLICE_SLICE_GSO },
+	{ "auto+8,gso,trim", 1, NETSLICE_SLICE_AUTO, 0, 8, NETSLICE_SLICE_GSO | NETSLICE_SLICE_TRIM },
+	{ "fixed:64,trim,gso", 1, NETSLICE_SLICE_FIXED, 64, 0, NETSLICE_SLICE_GSO | NETSLICE_SLICE_TRIM },
 	{ .in = "" },
 	{ .in = "auto+" },
 	{ .in = "auto+257" },
@@ -36,6 +39,9 @@ static const struct slicing_case cases[] = {
 	{ .in = "offf" },
 	{ .in = "auto,trim,trim" },
 	{ .in = "auto,tri" },
+	{ .in = "off,gso" },
+	{ .in = "auto,gso,gso" },
+	{ .in = ",gso" },
 	{ .in = "AUTO" },
 };
 

@@ -16,7 +16,7 @@ _netslicectl()
 	-b|--batch) _filedir; return ;;
 	dev|peer) COMPREPLY=($(compgen -W "$(ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
 	slicing) COMPREPLY=($(compgen -W "off auto fixed" -- "$cur")); return ;;
-	trim|multi-read|multi-write) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
+	trim|gso|multi-read|multi-write) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
 	family) COMPREPLY=($(compgen -W "ipv4 ipv6" -- "$cur")); return ;;
 	proto) COMPREPLY=($(compgen -W "tcp udp icmp icmpv6 sctp udplite dccp gre esp ah" -- "$cur")); return ;;
 	load) _filedir; return ;;
@@ -45,7 +45,7 @@ _netslicectl()
 	case ${args[0]}:${args[1]} in
 	link:attach) COMPREPLY=($(compgen -W "dev peer slices" -- "$cur")) ;;
 	link:detach|link:show) COMPREPLY=($(compgen -W "dev" -- "$cur")) ;;
-	slice:set) COMPREPLY=($(compgen -W "slicing trim batch multi-read multi-write kernel-cpus user-cpus" -- "$cur")) ;;
+	slice:set) COMPREPLY=($(compgen -W "slicing trim gso batch multi-read multi-write kernel-cpus user-cpus" -- "$cur")) ;;
 	stats:reset) COMPREPLY=($(compgen -W "slice" -- "$cur")) ;;
 	rule:add|rule:replace|rule:del)
 		COMPREPLY=($(compgen -W "family proto src dst sport dport pref slice id" -- "$cur")) ;;

@@ -31,6 +31,8 @@ static int ctl_slice_row(struct nlattr **tb, uint8_t cmd, void *arg)
 	uint32_t flags = ctl_get_u32(tb, NETSLICE_A_SLICE_BATCH_FLAGS);
 	bool trim = tb[NETSLICE_A_SLICE_SLICING_TRIM] &&
 		    nla_get_u8(tb[NETSLICE_A_SLICE_SLICING_TRIM]);
+	bool gso = tb[NETSLICE_A_SLICE_SLICING_GSO] &&
+		   nla_get_u8(tb[NETSLICE_A_SLICE_SLICING_GSO]);
 	unsigned int *shown = arg;
 	char slicing[32];
 
@@ -50,6 +52,7 @@ static int ctl_slice_row(struct nlattr **tb, uint8_t cmd, void *arg)
 		if (mode == NETSLICE_SLICING_MODE_AUTO)
 			json_u64(&ctl.j, "extra", ctl_get_u32(tb, NETSLICE_A_SLICE_SLICING_EXTRA));
 		json_str(&ctl.j, "trim", trim ? "on" : "off");
+		json_str(&ctl.j, "gso", gso ? "on" : "off");
 		json_u64(&ctl.j, "store_size", ctl_get_u32(tb, NETSLICE_A_SLICE_STORE_SIZE));
 		json_u64(&ctl.j, "store_timeout_ms",
 			 ctl_get_u32(tb, NETSLICE_A_SLICE_STORE_TIMEOUT_MS));
@@ -69,6 +72,9 @@ static int ctl_slice_row(struct nlattr **tb, uint8_t cmd, void *arg)
 			 ctl_get_u32(tb, NETSLICE_A_SLICE_SLICING_EXTRA));
 	else
 		snprintf(slicing, sizeof(slicing), "off");
+	/* Super-packets kept whole go with the slicing they are read under. */
+	if (gso)
+		strncat(slicing, "+gso", sizeof(slicing) - strlen(slicing) - 1);
 	if (!(*shown)++)
 		printf("%-5s %-7s %-7s %-11s %-11s %-10s %-4s %-12s %-5s %s\n", "SLICE", "RING",
 		       "READERS", "KERNEL-CPUS", "USER-CPUS", "SLICING", "TRIM", "STORE", "BATCH",
@@ -171,6 +177,11 @@ static int ctl_slice_set(int argc, char **argv)
 			if (ctl_on_off("trim", val, &on))
 				goto err_usage;
 			nla_put_u8(msg, NETSLICE_A_SLICE_SLICING_TRIM, on);
+			i++;
+		} else if (ctl_is(key, "gso")) {
+			if (ctl_on_off("gso", val, &on))
+				goto err_usage;
+			nla_put_u8(msg, NETSLICE_A_SLICE_SLICING_GSO, on);
 			i++;
 		} else if (ctl_is(key, "batch")) {
 			if (ctl_u32("batch", val, 65535, &v))

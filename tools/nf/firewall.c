@@ -494,6 +494,7 @@ int main(int argc, char **argv)
 			 "File: 'default accept|drop', 'nonip accept|drop', and rules\n"
 			 "  ACTION PROTO [from CIDR] [to CIDR] [sport P[-Q]] [dport P[-Q]] [type T[/C]]\n",
 		.slicing = "auto",
+		.gso = true,
 		.options = options,
 		.arg = &fw_state,
 		.option = fw_option,

@@ -22,6 +22,7 @@ int main(int argc, char **argv)
 		.name = "nf-fwd",
 		.summary = "Forward every packet out of the ingress interface's pair, unchanged.",
 		.slicing = "auto",
+		.gso = true,
 		.process = fwd_process,
 	};
 

@@ -482,6 +482,7 @@ int main(int argc, char **argv)
 			 "      --affinity-timeout SEC  idle time before a flow may move (300)\n"
 			 "      --seed N           hash seed (fixed by default: same spread every run)\n",
 		.slicing = "auto",
+		.gso = true,
 		.options = options,
 		.arg = &lb_state,
 		.option = lb_option,

@@ -62,7 +62,8 @@ static int mon_worker_init(struct ns_worker *w, void *arg)
 	return 0;
 }
 
-static void mon_count(struct mon *m, struct mon_table *t, const struct ns_flow *f, uint32_t bytes)
+static void mon_count(struct mon *m, struct mon_table *t, const struct ns_flow *f,
+		      unsigned int packets, uint32_t bytes)
 {
 	unsigned long mask = m->max_flows - 1, i, probe;
 	struct mon_entry *e;
@@ -79,11 +80,11 @@ static void mon_count(struct mon *m, struct mon_table *t, const struct ns_flow *
 		} else if (memcmp(&e->flow, f, sizeof(*f))) {
 			continue;
 		}
-		e->packets++;
+		e->packets += packets;
 		e->bytes += bytes;
 		return;
 	}
-	t->untracked_packets++;
+	t->untracked_packets += packets;
 	t->untracked_bytes += bytes;
 }
 
@@ -97,11 +98,12 @@ static void mon_process(struct ns_worker *w, struct netslice_iov *iov, unsigned 
 	pthread_mutex_lock(&t->lock);
 	for (i = 0; i < n; i++) {
 		ns_pkt_parse(&p, ns_iov_data(&iov[i]), iov[i].rlen, iov[i].wire_len);
+		/* A super-packet counts as the segments it stands for. */
 		if (ns_pkt_flow(&p, &flow)) {
-			t->nonip_packets++;
+			t->nonip_packets += ns_iov_segments(&iov[i]);
 			t->nonip_bytes += iov[i].wire_len;
 		} else {
-			mon_count(arg, t, &flow, iov[i].wire_len);
+			mon_count(arg, t, &flow, ns_iov_segments(&iov[i]), iov[i].wire_len);
 		}
 		ns_iov_unchanged(&iov[i]);
 	}
@@ -249,6 +251,7 @@ int main(int argc, char **argv)
 			 "                       0 = all)\n"
 			 "      --max-flows N    flows tracked per slice (default 65536)\n",
 		.slicing = "auto",
+		.gso = true,
 		.options = options,
 		.arg = &mon_state,
 		.option = mon_option,

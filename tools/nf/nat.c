@@ -572,6 +572,7 @@ int main(int argc, char **argv)
 			 "      --timeout-tcp SEC, --timeout-tcp-transitory SEC, --timeout-udp SEC,\n"
 			 "      --timeout-icmp SEC   idle timeouts (7440, 240, 300, 60)\n",
 		.slicing = "auto",
+		.gso = true,
 		.options = options,
 		.arg = &nat_state,
 		.option = nat_option,

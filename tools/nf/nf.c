@@ -16,6 +16,7 @@ enum {
 	OPT_PCAP_IN = 200,
 	OPT_PCAP_OUT,
 	OPT_NO_PIN,
+	OPT_NO_GSO,
 };
 
 static const struct option nf_common_options[] = {
@@ -26,6 +27,7 @@ static const struct option nf_common_options[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "no-pin", no_argument, NULL, OPT_NO_PIN },
+	{ "no-gso", no_argument, NULL, OPT_NO_GSO },
 	{ "pcap-in", required_argument, NULL, OPT_PCAP_IN },
 	{ "pcap-out", required_argument, NULL, OPT_PCAP_OUT },
 };
@@ -174,15 +176,18 @@ static void nf_usage(const struct nf *nf, FILE *f)
 		"                       one worker thread each, pinned to the slice's user CPUs\n"
 		"  -b, --batch N        packets per read, 1..%u (default %u)\n"
 		"  -m, --slicing MODE   off | auto[+EXTRA] | fixed:LEN, optionally ,trim\n"
-		"                       (default %s)\n"
+		"                       and ,gso (default %s)\n"
 		"  -i, --interval SEC   print live counters every SEC seconds\n"
 		"  -j, --json           JSON output: live lines and the final summary\n"
 		"      --no-pin         leave the workers unpinned\n"
+		"%s"
 		"      --pcap-in FILE   offline: take packets from a pcapng file (no module);\n"
 		"                       its interface names stand for real ones\n"
 		"      --pcap-out FILE  offline: write the packets the NF sends\n"
 		"  -h, --help           this text\n",
-		NETSLICE_MAX_BATCH, NF_BATCH_DEFAULT, nf->slicing);
+		NETSLICE_MAX_BATCH, NF_BATCH_DEFAULT, nf->slicing,
+		nf->gso ? "      --no-gso         read TCP/UDP super-packets segmented even when\n"
+			  "                       slicing (by default one header for each)\n" : "");
 	if (nf->usage)
 		fprintf(f, "\n%s options:\n%s", nf->name, nf->usage);
 	fprintf(f, "\nSIGINT/SIGTERM stop it and print the summary.%s\n",
@@ -421,7 +426,7 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 	unsigned long v, batch = NF_BATCH_DEFAULT;
 	unsigned int n = 0, i;
 	struct pcapng_file pf;
-	int c, no_pin = 0, nr, ret;
+	int c, no_pin = 0, no_gso = 0, nr, ret;
 	char err[256];
 
 	nf_name = nf->name;
@@ -463,6 +468,9 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 		case OPT_NO_PIN:
 			no_pin = 1;
 			break;
+		case OPT_NO_GSO:
+			no_gso = 1;
+			break;
 		case OPT_PCAP_IN:
 			pcap_in = optarg;
 			break;
@@ -487,6 +495,9 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 		nf_err("--pcap-out needs --pcap-in");
 		return 2;
 	}
+	/* A per-header NF takes super-packets whole whenever it slices. */
+	if (nf->gso && !no_gso && slicing.mode != NETSLICE_SLICE_OFF)
+		slicing.flags |= NETSLICE_SLICE_GSO;
 	if (pcap_in) {
 		if (pcapng_load(pcap_in, &pf, err, sizeof(err))) {
 			nf_err("%s", err);

@@ -9,6 +9,7 @@
 #define NF_NF_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -23,6 +24,7 @@ struct nf {
 	const char *summary;		/* one line for --help */
 	const char *usage;		/* the NF's own options, for --help */
 	const char *slicing;		/* default slicing mode: "auto" or "off" */
+	bool gso;			/* decides per header: super-packets whole when slicing */
 	const struct option *options;	/* the NF's long options, zero-terminated */
 	void *arg;			/* passed to every callback */
 

@@ -28,11 +28,12 @@
  *   (rx_drop_ring_full) or when no file is open on the slice
  *   (rx_drop_no_reader).
  *
- *   GSO/GRO super-packets are segmented on receive: a reader always gets
- *   wire-size packets, flagged NETSLICE_RX_SEGMENT. Packets whose L4
- *   checksum was left to the hardware (CHECKSUM_PARTIAL, e.g. local
+ *   GSO/GRO super-packets are segmented on receive: a reader gets
+ *   wire-size packets, flagged NETSLICE_RX_SEGMENT, unless the slice
+ *   keeps super-packets whole (NETSLICE_SLICE_GSO, below). Packets whose
+ *   L4 checksum was left to the hardware (CHECKSUM_PARTIAL, e.g. local
  *   traffic over veth) have it completed on receive, so every packet read
- *   is valid on the wire as it is.
+ *   whole is valid on the wire as it is.
  *
  * read(fd, struct netslice_iov *iov, n)
  *   n is the number of iovs (not bytes); the return value is the number of
@@ -115,6 +116,33 @@
  *   covers: ports, and addresses through the pseudo-header. Use "auto"
  *   slicing (or a fixed length covering the L4 header) when the NF
  *   rewrites L4 fields, so that the L4 checksum is in the slice.
+ *
+ *   Super-packets (NETSLICE_SLICE_GSO): a TCP or UDP GSO/GRO packet (from
+ *   GRO on the ingress, or a local sender's GSO over veth) is read as ONE
+ *   sliced packet: NETSLICE_RX_SLICED | NETSLICE_RX_GSO plus its type
+ *   (NETSLICE_RX_GSO_TCPV4, _TCPV6 or _UDP_L4, and NETSLICE_RX_GSO_ECN),
+ *   @gso_size (payload bytes per segment) and @gso_segs, the headers of
+ *   its first segment in @base, and @wire_len the whole super-packet (IP
+ *   total or payload length included). Writing its handle back sends the
+ *   super-packet, which the egress segments (TSO, or software GSO) into
+ *   segments with correct lengths, IP IDs, sequence numbers and
+ *   checksums. An NF may change addresses, ports, TTL / hop limit,
+ *   DSCP/ECN bits, the IPv4 ID, TCP flags that segmentation copies
+ *   (not FIN, PSH, CWR: segmentation keeps them for the last / first
+ *   segment only, as it found them) and VLAN tags (pushed or popped). It
+ *   may not change the IP version, the L4 protocol, the IP header or L4
+ *   header length, or any length field: such a header fails
+ *   NETSLICE_TXERR_GSO and the payload stays parked. The module itself
+ *   recomputes a super-packet's IPv4 header checksum and its L4
+ *   pseudo-header checksum on write (the L4 checksum field of a
+ *   super-packet read holds the pseudo-header sum, not a checksum of the
+ *   data: leave it, or update it as for any packet, it is overwritten).
+ *   When the egress MTU is smaller than a TCP super-packet's segments,
+ *   it is sent with smaller segments (TCP may be segmented anywhere); a
+ *   UDP one fails NETSLICE_TXERR_LENGTH. A super-packet that arrives
+ *   when the store is full is segmented at read and its segments read
+ *   whole (NETSLICE_RX_STORE_FULL | NETSLICE_RX_SEGMENT). Super-packets
+ *   of other types (tunnels, SCTP) are segmented on receive as before.
  *
  *   Overload (NETSLICE_SLICE_TRIM): when the RX ring is full, instead of
  *   dropping a packet the slice queues a header-only record of it on a
@@ -223,7 +251,11 @@ struct netslice_cpumask {
  *            write (in): NETSLICE_TX_DEFAULT, NETSLICE_TX_HOST: the port
  *            it arrived on (as read), or 0 to use @ifindex instead.
  *            NETSLICE_TX_PORT: the port to send it out of.
- * @reserved: must be zero on write; zeroed on read.
+ * @gso_size: read (out): for a NETSLICE_RX_GSO packet, the payload bytes
+ *            of each of its segments but the last; 0 otherwise.
+ *            write: ignored (the parked payload keeps its own).
+ * @gso_segs: read (out): for a NETSLICE_RX_GSO packet, its number of
+ *            segments; 0 otherwise. write: ignored.
  *
  * A write may send only out of an interface that feeds the slice written
  * to (its slice range covers it): any other fails NETSLICE_TXERR_IFINDEX.
@@ -240,7 +272,8 @@ struct netslice_iov {
 	__u16 error;
 	__aligned_u64 handle;
 	__u32 port;
-	__u32 reserved;
+	__u16 gso_size;
+	__u16 gso_segs;
 };
 
 #define NETSLICE_QUEUE_NONE	0xffff
@@ -251,6 +284,11 @@ struct netslice_iov {
 #define NETSLICE_RX_SLICED	(1U << 2)	/* headers only; @handle holds the payload */
 #define NETSLICE_RX_STORE_FULL	(1U << 3)	/* delivered whole: the store was full */
 #define NETSLICE_RX_TRIMMED	(1U << 4)	/* header-only record: ring full, payload freed */
+#define NETSLICE_RX_GSO		(1U << 5)	/* a whole GSO/GRO super-packet, sliced */
+#define NETSLICE_RX_GSO_TCPV4	(1U << 6)	/* its type: TCP over IPv4 */
+#define NETSLICE_RX_GSO_TCPV6	(1U << 7)	/* TCP over IPv6 */
+#define NETSLICE_RX_GSO_UDP_L4	(1U << 8)	/* UDP datagrams (UDP_SEGMENT) */
+#define NETSLICE_RX_GSO_ECN	(1U << 9)	/* TCP with CWR set on the first segment */
 
 /* iov actions on write */
 #define NETSLICE_TX_DEFAULT	0	/* out of @port's pair, or @port itself */
@@ -270,6 +308,7 @@ struct netslice_iov {
 #define NETSLICE_TXERR_FOREIGN	8	/* EACCES: handle of another slice or file */
 #define NETSLICE_TXERR_FORGED	9	/* EBADMSG: not a handle the module made */
 #define NETSLICE_TXERR_DROPPED	10	/* ENOBUFS: egress refused it (backlog full) */
+#define NETSLICE_TXERR_GSO	11	/* EPROTO: a super-packet's header cannot be segmented */
 
 /*
  * struct netslice_rw_multi - batching mode of a slice
@@ -313,6 +352,9 @@ struct netslice_rw_multi {
  *            dropping packets when the RX ring is full (see above). The
  *            record holds the packet's slice, or with slicing off its
  *            "auto" headers, or its Ethernet header if none parse.
+ *            NETSLICE_SLICE_GSO: read TCP and UDP super-packets whole,
+ *            sliced (see "Super-packets" above); with NETSLICE_SLICE_FIXED
+ *            or NETSLICE_SLICE_AUTO only (EINVAL with NETSLICE_SLICE_OFF).
  * @store_size:       out: capacity of the slice's payload store; ignored
  *                    on SET.
  * @store_timeout_ms: out: how long a payload may stay parked; ignored on
@@ -336,6 +378,7 @@ struct netslice_slicing {
 #define NETSLICE_SLICE_AUTO	2
 
 #define NETSLICE_SLICE_TRIM	(1U << 0)
+#define NETSLICE_SLICE_GSO	(1U << 1)
 
 /* Longest slice, and longest header written back with a handle. */
 #define NETSLICE_MAX_HEADER	512
@@ -376,7 +419,9 @@ struct netslice_iface_info {
  * @flags:     NETSLICE_INFO_SYMMETRIC_HASH when the flow hash is symmetric;
  *             NETSLICE_INFO_KEEP_HEADER when write takes @rlen 0 with a
  *             handle (the header as parked: modules before it refuse it
- *             with NETSLICE_TXERR_LENGTH).
+ *             with NETSLICE_TXERR_LENGTH); NETSLICE_INFO_GSO when
+ *             NETSLICE_SLICE_SET takes NETSLICE_SLICE_GSO (modules before
+ *             it refuse it with EINVAL).
  * @reserved:  zero.
  * @slicing:   the slice's slicing mode, as NETSLICE_SLICE_GET reports it.
  * @ifaces:    the attached interfaces.
@@ -394,11 +439,14 @@ struct netslice_info {
 
 #define NETSLICE_INFO_SYMMETRIC_HASH	(1U << 0)
 #define NETSLICE_INFO_KEEP_HEADER	(1U << 1)
+#define NETSLICE_INFO_GSO		(1U << 2)
 
 /*
  * struct netslice_stats - NETSLICE_STATS_GET: counters of one slice since
- * the module loaded. Packet counters count wire-size frames: a GSO/GRO
- * packet counts once per segment. Every frame the slice receives ends in
+ * the module loaded. Packet counters count the packets a reader gets: a
+ * GSO/GRO packet segmented on receive once per segment, a super-packet
+ * read whole (NETSLICE_SLICE_GSO) once, its segments in rx_gso_segments.
+ * Every frame the slice receives ends in
  * exactly one of rx_packets (queued), rx_trimmed and rx_drop_* (a GSO
  * packet dropped before segmentation counts once there); every queued
  * frame is later read, or freed unread (rx_purged) when the interface it
@@ -449,7 +497,10 @@ struct netslice_stats {
 	__u64 store_high_water;		/* most payloads parked at once */
 	__u64 rx_purged;		/* queued, freed unread: detach, last close */
 	__u64 tx_err_dropped;		/* NETSLICE_TXERR_DROPPED */
-	__u64 reserved[4];
+	__u64 rx_gso_packets;		/* super-packets queued whole (NETSLICE_SLICE_GSO) */
+	__u64 rx_gso_segments;		/* the segments they stand for */
+	__u64 tx_gso;			/* super-packets sent (of tx_spliced) */
+	__u64 tx_err_gso;		/* NETSLICE_TXERR_GSO */
 };
 
 #define NETSLICE_IOC_MAGIC	0xb6
