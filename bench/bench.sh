@@ -85,6 +85,7 @@ sed -n 's/^csv: //p' "$log" >"$base.csv"
 } >"$base-cdf.csv"
 sed -n 's/^rules: //p' "$log" >"$base-rules.csv"
 sed -n 's/^zeroloss: //p' "$log" >"$base-zeroloss.csv"
+sed -n 's/^tcp: //p' "$log" >"$base-tcp.csv"
 # The profile: one folded-stack file per contender and size.
 rm -rf "$base-profile"
 if grep -q '^fold: ' "$log"; then

@@ -193,6 +193,7 @@ def tables(base, rows, cells, order):
     zl = load_zeroloss(base)
     out += zeroloss_table(zl, order, sizes)
     out += targets_table(cells, zl)
+    out += tcp_tables(load_tcp(base))
     out += baseline_table(meta, cells, order, sizes)
     out += profile_tables(base, cells, order)
     w("Plots: [throughput](bench/throughput.svg), [latency CDFs](bench/latency_cdf.svg), "
@@ -292,6 +293,79 @@ def targets_table(cells, zl):
         out.append(f"| {what} | {med:.2f} ±{spread / 2:.0f}% | {op} {goal} | {verdict} |")
     out.append("")
     return out if shown else []
+
+
+TCP_LABELS = {
+    "bridge": "Linux bridge",
+    "ns-fwd": "nf-fwd -m auto (super-packets whole)",
+    "ns-fwd-nogso": "nf-fwd -m auto --no-gso (segmented)",
+    "ns-nat": "nf-nat -m auto",
+    "masq": "kernel routing + nftables masquerade",
+}
+
+# Issue 22's rows: (what, (contender, conns), (against, conns) or None, field, target).
+TCP_TARGETS = [
+    ("goodput, nf-fwd -m auto vs bridge, 1 connection", ("ns-fwd", 1), ("bridge", 1),
+     "goodput_mbytes_per_s", (">=", 0.8)),
+    ("goodput, nf-fwd -m auto vs bridge, 8 connections", ("ns-fwd", 8), ("bridge", 8),
+     "goodput_mbytes_per_s", (">=", 0.8)),
+    ("goodput, nf-nat -m auto vs nftables masquerade", ("ns-nat", 1), ("masq", 1),
+     "goodput_mbytes_per_s", (">=", 0.8)),
+    ("reads per MiB, nf-fwd -m auto with super-packets", ("ns-fwd", 1), None,
+     "reads_per_mib", ("<=", 50)),
+]
+
+
+def load_tcp(base):
+    """{(contender, conns): {round: row}} of the TCP run, or {}."""
+    found = {}
+    if os.path.exists(base + "-tcp.csv"):
+        with open(base + "-tcp.csv") as f:
+            for r in csv.DictReader(f):
+                found.setdefault((r["contender"], int(r["conns"])), {})[int(r["round"])] = r
+    return found
+
+
+def tcp_tables(tcp):
+    """Goodput and reads per MiB of the TCP run, and issue 22's targets."""
+    if not tcp:
+        return []
+    out = ["### Bulk TCP through the DUT (goodput, MB/s)", "",
+           "One stream of the whole transfer, or eight at once; every byte checked "
+           "by the receiver. Reads per MiB: netslice's read_packets over the MiB moved.", "",
+           "| contender | 1 connection | × bridge | 8 connections | × bridge | reads per MiB |",
+           "|---|---|---|---|---|---|"]
+    for name, label in TCP_LABELS.items():
+        if not any(k[0] == name for k in tcp):
+            continue
+        line = [label]
+        for conns in (1, 8):
+            vals = [num(r["goodput_mbytes_per_s"]) for r in tcp.get((name, conns), {}).values()]
+            med, spread = median_spread(vals)
+            ref = median_spread([num(r["goodput_mbytes_per_s"])
+                                 for r in tcp.get(("bridge", conns), {}).values()])[0]
+            line += [fmt(med, spread, digits=1), ratio(med, ref)]
+        reads = [num(r["reads_per_mib"]) for r in tcp.get((name, 1), {}).values()]
+        line.append(fmt(median_spread(reads)[0]))
+        out.append("| " + " | ".join(line) + " |")
+    out += ["", "### Targets (issue 22)", "",
+            "| row | this run | target | met |", "|---|---|---|---|"]
+    for what, a, b, field, (op, goal) in TCP_TARGETS:
+        ra = {k: num(r[field]) for k, r in tcp.get(a, {}).items()}
+        if b:
+            rb = {k: num(r[field]) for k, r in tcp.get(b, {}).items()}
+            vals = [ra[k] / rb[k] for k in ra if k in rb and ra[k] is not None and rb[k]]
+        else:
+            vals = [v for v in ra.values() if v is not None]
+        if not vals:
+            continue
+        med, spread = median_spread(vals)
+        met = med <= goal if op == "<=" else med >= goal
+        shown = f"{med:.2f}" if b else f"{med:.0f}"
+        out.append(f"| {what} | {shown} ±{spread / 2:.0f}% | {op} {goal} | "
+                   f"{'yes' if met else 'no'} |")
+    out.append("")
+    return out
 
 
 def baseline_table(meta, cells, order, sizes):

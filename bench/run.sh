@@ -13,11 +13,12 @@
 # CONTENDERS (a subset), NICS="GEN,IN,OUT,SINK" (four real NICs cabled
 # GEN->IN and OUT->SINK instead of veth pairs), ZEROLOSS (the contenders
 # whose zero-loss rate is searched, "none" for none; default below),
-# ZEROLOSS_STEPS (halvings of the search, 4 quick, 6 otherwise).
+# ZEROLOSS_STEPS (halvings of the search, 4 quick, 6 otherwise), and
+# bench/tcp.sh's TCP, TCP_ROUNDS, TCP_MIB.
 #
 # Then the profile (bench/profile.sh). Output on stdout: a "# " progress
-# line per measurement, and "meta: ", "csv: ", "cdf: ", "fold: " and
-# "rules: " lines, which bench/bench.sh files (the
+# line per measurement, and "meta: ", "csv: ", "cdf: ", "fold: ",
+# "rules: " and "tcp: " lines, which bench/bench.sh files (the
 # guest cannot write the checkout).
 . "$(dirname "$0")/../tests/guest/lib.sh"
 . "$NS_TOP/bench/contenders.sh"
@@ -224,5 +225,17 @@ if [ -z "${NETSLICE_BENCH_NICS:-}" ] && [[ " ${contenders[*]} " == *" ns-fwd-aut
 	ns_run_cleanups
 	NETSLICE_BENCH_SECS=$((secs < 2 ? 2 : secs)) "$NS_TOP/bench/rule_update.sh" |
 		sed -n 's/^csv: /rules: /p'
+fi
+
+# Bulk TCP (bench/tcp.sh): super-packets through the NFs, against the
+# kernel's own forwarding and masquerade. Quick: 2 rounds of 32 MiB.
+if [ -z "${NETSLICE_BENCH_NICS:-}" ]; then
+	echo "# TCP run: bulk transfers through the DUT"
+	ns_run_cleanups
+	[ "$quick" = 1 ] && tcp_rounds=2 tcp_mib=32 || tcp_rounds=3 tcp_mib=64
+	NETSLICE_BENCH_TCP_ROUNDS=${NETSLICE_BENCH_TCP_ROUNDS:-$tcp_rounds} \
+		NETSLICE_BENCH_TCP_MIB=${NETSLICE_BENCH_TCP_MIB:-$tcp_mib} \
+		"$NS_TOP/bench/tcp.sh" | sed -u 's/^csv: /tcp: /'
+	[ "${PIPESTATUS[0]}" = 0 ] || exit 1
 fi
 ns_run_cleanups

@@ -16,6 +16,7 @@
 #include <linux/udp.h>
 #include <net/ip.h>
 #include <net/ip6_checksum.h>
+#include <kunit/visibility.h>
 
 #include <linux/netslice.h>
 
@@ -59,6 +60,7 @@ unsigned int ns_gso_keep(struct sk_buff *skb)
 		shinfo->gso_segs = DIV_ROUND_UP(skb->len - end, shinfo->gso_size);
 	return end - h.l3_off;
 }
+EXPORT_SYMBOL_IF_KUNIT(ns_gso_keep);
 
 /* What read reports of a kept super-packet: its iov flags, size, segments. */
 void ns_gso_flags(const struct sk_buff *skb, u16 *flags, u16 *size, u16 *segs)
@@ -125,7 +127,7 @@ unsigned int ns_gso_from_tcp(struct sk_buff *skb)
 		return 0;
 	shinfo = skb_shinfo(skb);
 	shinfo->gso_type = h.l3_proto == htons(ETH_P_IP) ? SKB_GSO_TCPV4 : SKB_GSO_TCPV6;
-	shinfo->gso_size = min_t(unsigned int, skb->len - end, GSO_MAX_SIZE);
+	shinfo->gso_size = min_t(unsigned int, skb->len - end, U16_MAX);
 	shinfo->gso_segs = 1;
 	return end - h.l3_off;
 }
@@ -212,3 +214,4 @@ int ns_gso_prepare(struct sk_buff *skb, const struct net_device *dev, unsigned i
 	shinfo->gso_segs = DIV_ROUND_UP(skb->len - end, mss);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(ns_gso_prepare);

@@ -50,6 +50,8 @@ declare -A PROBE=(
 	[libxdp-dev]=/usr/include/xdp/xsk.h
 	[libbpf-dev]=/usr/include/bpf/libbpf.h
 	[python3-matplotlib]=/usr/lib/python3/dist-packages/matplotlib/__init__.py
+	# make bench's TCP run: the kernel's own masquerade against nf-nat
+	[nftables]=/usr/sbin/nft
 )
 
 missing=()

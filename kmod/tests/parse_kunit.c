@@ -459,7 +459,12 @@ static void ns_slicing_from_user_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ns_cfg(NETSLICE_SLICE_AUTO, 0, NETSLICE_MAX_EXTRA + 1, 0), U32_MAX);
 	KUNIT_EXPECT_EQ(test, ns_cfg(NETSLICE_SLICE_OFF, 1, 0, 0), U32_MAX);
 	KUNIT_EXPECT_EQ(test, ns_cfg(3, 0, 0, 0), U32_MAX);
-	KUNIT_EXPECT_EQ(test, ns_cfg(NETSLICE_SLICE_AUTO, 0, 0, 2), U32_MAX);
+	KUNIT_EXPECT_EQ(test, ns_cfg(NETSLICE_SLICE_AUTO, 0, 0, 4), U32_MAX);
+	/* Super-packets kept whole need a slice to park in. */
+	KUNIT_EXPECT_NE(test, ns_cfg(NETSLICE_SLICE_AUTO, 0, 0, NETSLICE_SLICE_GSO), U32_MAX);
+	KUNIT_EXPECT_NE(test, ns_cfg(NETSLICE_SLICE_FIXED, 64, 0,
+				     NETSLICE_SLICE_GSO | NETSLICE_SLICE_TRIM), U32_MAX);
+	KUNIT_EXPECT_EQ(test, ns_cfg(NETSLICE_SLICE_OFF, 0, 0, NETSLICE_SLICE_GSO), U32_MAX);
 	req.reserved[1] = 1;
 	KUNIT_EXPECT_EQ(test, ns_slicing_from_user(&req, &cfg), -EINVAL);
 }

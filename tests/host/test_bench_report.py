@@ -77,6 +77,14 @@ with open(base + "-zeroloss.csv", "w") as f:
         f.write(f"{rnd},ns-fwd-auto,1518,{pps},0\n{rnd},ns-fwd-off,1518,50,0\n"
                 f"{rnd},afp-mmsg,64,{70 + rnd},{int(rnd == 2)}\n"
                 f"{rnd},ns-fwd-auto,64,{pps},{int(rnd == 3)}\n")
+# Bulk TCP: bridge 100 MB/s (1 conn) and 200 (8); nf-fwd 80/90 (1 conn, rounds
+# 1/2) and 180 (8), 20 reads per MiB; nf-nat 40 against masquerade's 50.
+with open(base + "-tcp.csv", "w") as f:
+    f.write("round,contender,conns,mib,secs,goodput_mbytes_per_s,reads_per_mib\n")
+    for rnd, fwd in ((1, 80), (2, 90)):
+        f.write(f"{rnd},bridge,1,32,1,100.0,\n{rnd},bridge,8,32,1,200.0,\n"
+                f"{rnd},ns-fwd,1,32,1,{fwd}.0,20\n{rnd},ns-fwd,8,32,1,180.0,20\n"
+                f"{rnd},ns-nat,1,32,1,40.0,21\n{rnd},masq,1,32,1,50.0,\n")
 doc = os.path.join(tmp, "doc.md")
 with open(doc, "w") as f:
     f.write("# Head\n\n<!-- bench:begin -->\nold table\n<!-- bench:end -->\n\nTail stays.\n")
@@ -104,6 +112,15 @@ scaling = next((line for line in text.splitlines() if line.startswith("| 64 B | 
 print("# " + scaling)
 check(scaling == "| 64 B | 200 ±50% | 400 ±0% | 2.00 | 100 ±0% | 150 ±0% | 1.50 |",
       "scaling: 2 slices against 1, 2 fanout workers against 1")
+tcp = next((line for line in text.splitlines()
+            if line.startswith("| nf-fwd -m auto (super-packets whole) |")), "")
+print("# " + tcp)
+check(tcp == "| nf-fwd -m auto (super-packets whole) | 85.0 ±6% | 0.85 | 180.0 ±0% | 0.90 | 20 |",
+      "TCP: goodput medians, ratios to the bridge at 1 and 8 connections, reads per MiB")
+check("| goodput, nf-fwd -m auto vs bridge, 1 connection | 0.85 ±6% | >= 0.8 | yes |" in text and
+      "| goodput, nf-nat -m auto vs nftables masquerade | 0.80 ±0% | >= 0.8 | yes |" in text and
+      "| reads per MiB, nf-fwd -m auto with super-packets | 20 ±0% | <= 50 | yes |" in text,
+      "TCP targets: per-round ratios and reads per MiB against issue 22's targets")
 check("| 1,000 | 990 | 4,800 | 3 |" in text, "rule-update table from the rules CSV")
 plots = [os.path.join(tmp, "plots", f"{n}.{e}") for n in ("throughput", "latency_cdf", "bytes_copied")
          for e in ("png", "svg")]
