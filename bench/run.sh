@@ -228,11 +228,11 @@ if [ -z "${NETSLICE_BENCH_NICS:-}" ] && [[ " ${contenders[*]} " == *" ns-fwd-aut
 fi
 
 # Bulk TCP (bench/tcp.sh): super-packets through the NFs, against the
-# kernel's own forwarding and masquerade. Quick: 2 rounds of 32 MiB.
+# kernel's own forwarding and masquerade. Quick: 3 rounds of 128 MiB.
 if [ -z "${NETSLICE_BENCH_NICS:-}" ]; then
 	echo "# TCP run: bulk transfers through the DUT"
 	ns_run_cleanups
-	[ "$quick" = 1 ] && tcp_rounds=2 tcp_mib=32 || tcp_rounds=3 tcp_mib=64
+	[ "$quick" = 1 ] && tcp_rounds=3 tcp_mib=128 || tcp_rounds=5 tcp_mib=256
 	NETSLICE_BENCH_TCP_ROUNDS=${NETSLICE_BENCH_TCP_ROUNDS:-$tcp_rounds} \
 		NETSLICE_BENCH_TCP_MIB=${NETSLICE_BENCH_TCP_MIB:-$tcp_mib} \
 		"$NS_TOP/bench/tcp.sh" | sed -u 's/^csv: /tcp: /'

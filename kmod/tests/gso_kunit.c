@@ -101,7 +101,7 @@ static void ns_gso_prepare_test(struct kunit *test)
 	pseudo = ~csum_tcpudp_magic(iph->saddr, iph->daddr, skb->len - skb_transport_offset(skb),
 				    IPPROTO_TCP, 0);
 	KUNIT_EXPECT_EQ(test, tcp_hdr(skb)->check, pseudo);
-	KUNIT_EXPECT_EQ(test, skb->ip_summed, CHECKSUM_PARTIAL);
+	KUNIT_EXPECT_TRUE(test, skb->ip_summed == CHECKSUM_PARTIAL);
 	KUNIT_EXPECT_EQ(test, skb_checksum_start_offset(skb), ETH_HLEN + 20);
 	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_segs, 3);
 
