@@ -83,7 +83,8 @@
  *   one read (push or pop a VLAN tag or a tunnel header): ETH_HLEN (14) ..
  *   NETSLICE_MAX_HEADER bytes, and header plus payload must fit the
  *   egress (MTU + link header + 4), or the iov fails with
- *   NETSLICE_TXERR_LENGTH and the payload stays parked. @rlen 0 with a
+ *   NETSLICE_TXERR_LENGTH and the payload stays parked; a TCP packet is
+ *   cut to fit instead, as a super-packet is (see "Super-packets"). @rlen 0 with a
  *   handle sends the packet with the header it is parked with (the one
  *   read, or one written by an attempt that failed after its copy), and
  *   copies nothing: the cheapest way to pass a packet on unchanged.
