@@ -117,6 +117,8 @@ transfer() {
 		ip netns exec "$gen" nstraffic tcp-send 10.99.0.2 $((5101 + i)) "$per" &
 		pids+=($!)
 	done
+	# A receiver that never got its sender would wait for ever.
+	[ $rc = 0 ] || kill "${rpids[@]}" 2>/dev/null
 	for i in "${pids[@]}" "${rpids[@]}"; do
 		wait "$i" || rc=1
 	done
