@@ -136,7 +136,7 @@ static void test_config(void)
 	ktap_check(ioctl(fd, NETSLICE_SLICE_SET, &bad) == -1 && errno == EINVAL,
 		   "SLICE_SET unknown mode: EINVAL");
 	bad.mode = NETSLICE_SLICE_AUTO;
-	bad.flags = 2;
+	bad.flags = 4;
 	ktap_check(ioctl(fd, NETSLICE_SLICE_SET, &bad) == -1 && errno == EINVAL,
 		   "SLICE_SET unknown flag: EINVAL");
 	ktap_check(ioctl(fd, NETSLICE_SLICE_SET, unmapped) == -1 && errno == EFAULT,
