@@ -161,17 +161,20 @@ static bool ns_gso_lengths_ok(const struct sk_buff *skb, const struct ns_hdrs *h
  */
 int ns_gso_prepare(struct sk_buff *skb, const struct net_device *dev, unsigned int hdr_len)
 {
-	struct skb_shared_info *shinfo = skb_shinfo(skb);
+	struct skb_shared_info *shinfo;
 	unsigned int end, l4_len, mss;
 	struct ns_hdrs h;
 	__sum16 pseudo;
 
 	end = ns_parse_headers(skb, &h);
-	if (!end || !h.l4_off || !ns_gso_matches(shinfo->gso_type, &h) ||
+	if (!end || !h.l4_off || !ns_gso_matches(skb_shinfo(skb)->gso_type, &h) ||
 	    end - h.l3_off != hdr_len)
 		return NETSLICE_TXERR_GSO;
-	if (skb_ensure_writable(skb, end))
+	/* Its headers and GSO state are changed below: no clone (a tap's) may share them. */
+	if (skb_unclone(skb, GFP_KERNEL) || skb_ensure_writable(skb, end))
 		return NETSLICE_TXERR_NOMEM;
+	/* Only now: a new head comes with a new shinfo. */
+	shinfo = skb_shinfo(skb);
 	skb_reset_mac_header(skb);
 	skb_set_network_header(skb, h.l3_off);
 	skb_set_transport_header(skb, h.l4_off);
