@@ -72,12 +72,14 @@ static void ns_rx_overflow(struct ns_slice *slice, struct sk_buff *skb, u32 cfg)
 	ns_stat_inc(slice, NS_RX_DROP_RING_FULL);
 }
 
-static void ns_rx_enqueue(struct ns_slice *slice, struct sk_buff *skb, u32 cfg)
+/* Queue skb with the slice its reader gets (ns_slice_len() under cfg). */
+static void ns_rx_enqueue(struct ns_slice *slice, struct sk_buff *skb, u32 cfg,
+			  unsigned int slice_len)
 {
 	/* Once on the ring skb is the reader's: nothing is read from it after. */
 	unsigned int len = skb->len, gso_segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 0;
 
-	ns_rx_cb(skb)->slice_len = ns_slice_len(skb, cfg);
+	ns_rx_cb(skb)->slice_len = slice_len;
 	if (unlikely(ptr_ring_produce(&slice->rx_ring, skb))) {
 		ns_rx_overflow(slice, skb, cfg);
 		return;
@@ -108,25 +110,26 @@ static void ns_rx_segment(struct ns_slice *slice, struct sk_buff *skb, u32 cfg)
 		*ns_rx_cb(seg) = cb;
 		ns_rx_cb(seg)->flags |= NETSLICE_RX_SEGMENT;
 		ns_stat_inc(slice, NS_RX_SEGMENTS);
-		ns_rx_enqueue(slice, seg, cfg);
+		ns_rx_enqueue(slice, seg, cfg, ns_slice_len(seg, cfg));
 	}
 }
 
 /*
  * A super-packet stays whole on a slice that asks for it, if it is one
- * that can be (ns_gso_keep()) and its slice leaves a payload to park.
+ * that can be (ns_gso_keep()) and its slice leaves a payload to park:
+ * its slice length, or 0 to segment it.
  */
-static bool ns_rx_keep_gso(struct sk_buff *skb, u32 cfg)
+static unsigned int ns_rx_keep_gso(struct sk_buff *skb, u32 cfg)
 {
-	unsigned int hdr_len;
+	unsigned int hdr_len, slice_len;
 
 	if (!(ns_slicing_flags(cfg) & NETSLICE_SLICE_GSO))
-		return false;
+		return 0;
 	hdr_len = ns_gso_keep(skb);
-	if (!hdr_len || !ns_slice_len(skb, cfg))
-		return false;
-	ns_rx_cb(skb)->gso_hdr_len = hdr_len;
-	return true;
+	slice_len = hdr_len ? ns_slice_len(skb, cfg) : 0;
+	if (slice_len)
+		ns_rx_cb(skb)->gso_hdr_len = hdr_len;
+	return slice_len;
 }
 
 rx_handler_result_t ns_rx_handler(struct sk_buff **pskb)
@@ -134,6 +137,7 @@ rx_handler_result_t ns_rx_handler(struct sk_buff **pskb)
 	struct sk_buff *skb = *pskb;
 	struct ns_slice *slice;
 	struct ns_iface *iface;
+	unsigned int slice_len;
 	u16 queue;
 	u32 cfg;
 
@@ -177,14 +181,17 @@ rx_handler_result_t ns_rx_handler(struct sk_buff **pskb)
 	/* One read of the mode: the packet is kept and sliced under the same. */
 	cfg = READ_ONCE(slice->slicing);
 	if (skb_is_gso(skb)) {
-		if (!ns_rx_keep_gso(skb, cfg)) {
+		slice_len = ns_rx_keep_gso(skb, cfg);
+		if (!slice_len) {
 			ns_rx_segment(slice, skb, cfg);
 			return RX_HANDLER_CONSUMED;
 		}
-	} else if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb)) {
-		goto err_drop;
+	} else {
+		if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
+			goto err_drop;
+		slice_len = ns_slice_len(skb, cfg);
 	}
-	ns_rx_enqueue(slice, skb, cfg);
+	ns_rx_enqueue(slice, skb, cfg, slice_len);
 	return RX_HANDLER_CONSUMED;
 
 err_drop:

@@ -29,6 +29,15 @@ static bool ns_xmit_validate(struct sk_buff **skbp, struct net_device *dev)
 	return *skbp;
 }
 
+/* One frame to the driver, taps first. */
+static netdev_tx_t ns_xmit_one(struct sk_buff *skb, struct net_device *dev,
+			       struct netdev_queue *txq, bool more)
+{
+	if (dev_nit_active(dev))
+		dev_queue_xmit_nit(skb, dev);
+	return netdev_start_xmit(skb, dev, txq, more);
+}
+
 /*
  * Segments of one super-packet, sent in order; more: more follow them.
  * All go, or the first the driver does not take and every one after it
@@ -50,9 +59,7 @@ static int ns_xmit_segments(struct sk_buff *segs, struct net_device *dev,
 			res = NS_XMIT_DROPPED;
 			continue;
 		}
-		if (dev_nit_active(dev))
-			dev_queue_xmit_nit(seg, dev);
-		rc = netdev_start_xmit(seg, dev, txq, next || more);
+		rc = ns_xmit_one(seg, dev, txq, next || more);
 		if (rc == NETDEV_TX_BUSY) {
 			kfree_skb(seg);
 			dev_core_stats_tx_dropped_inc(dev);
@@ -116,9 +123,7 @@ void ns_xmit_burst(struct net_device *dev, u16 queue, struct sk_buff **skbs, uns
 			res[i] = ns_xmit_segments(skbs[i], dev, txq, i < last);
 			continue;
 		}
-		if (dev_nit_active(dev))
-			dev_queue_xmit_nit(skbs[i], dev);
-		rc = netdev_start_xmit(skbs[i], dev, txq, i < last);
+		rc = ns_xmit_one(skbs[i], dev, txq, i < last);
 		if (rc == NETDEV_TX_BUSY)
 			break;
 		res[i] = rc == NETDEV_TX_OK ? NS_XMIT_SENT : NS_XMIT_DROPPED;
