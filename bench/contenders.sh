@@ -24,8 +24,10 @@ bench_nat_public=10.99.0.100
 # Every contender, in the order a round runs them; then the ones only a
 # user's NETSLICE_BENCH_CONTENDERS runs: afp-v3-ring (TPACKET_V3 with a TX
 # ring too) costs twice afp-v3 (docs/benchmarks.md).
+# The ns-* contenders use read/write (-M rw), the ring-* ones ring mode.
 bench_contenders=(ns-fwd-off ns-fwd-auto ns-fwd-auto-2s ns-fw-off ns-fw-auto
-	ns-nat-off ns-nat-auto afp-mmsg afp-v3 afp-v3-2w afxdp afxdp-busy bridge)
+	ns-nat-off ns-nat-auto ring-fwd-off ring-fwd-auto ring-fw-auto
+	afp-mmsg afp-v3 afp-v3-2w afxdp afxdp-busy bridge)
 bench_extra=(afp-v3-ring)
 # With a baseline module (make bench BASELINE=REV: the module of another
 # commit, same tools), nf-fwd on it too: before and after in one run.
@@ -98,24 +100,27 @@ bench_peer_up() {
 bench_up() {
 	bench_pid=
 	case $1 in
-	ns-fwd-off) bench_ns_up 1 nf-fwd -m off ;;
-	ns-fwd-auto) bench_ns_up 1 nf-fwd -m auto ;;
-	ns-fwd-auto-2s) bench_ns_up 2 nf-fwd -m auto ;;
+	ns-fwd-off) bench_ns_up 1 nf-fwd -M rw -m off ;;
+	ns-fwd-auto) bench_ns_up 1 nf-fwd -M rw -m auto ;;
+	ns-fwd-auto-2s) bench_ns_up 2 nf-fwd -M rw -m auto ;;
+	ring-fwd-off) bench_ns_up 1 nf-fwd -M ring -m off ;;
+	ring-fwd-auto) bench_ns_up 1 nf-fwd -M ring -m auto ;;
 	base-fwd-off | base-fwd-auto)
 		[ -e "$bench_base_ko" ] || { echo "bench: no baseline module" >&2; return 1; }
-		bench_ko=$bench_base_ko bench_ns_up 1 nf-fwd -m "${1#base-fwd-}"
+		bench_ko=$bench_base_ko bench_ns_up 1 nf-fwd -M rw -m "${1#base-fwd-}"
 		;;
-	ns-fw-off | ns-fw-auto)
+	ns-fw-off | ns-fw-auto | ring-fw-auto)
 		[ -s "${bench_fw_file:-}" ] || {
 			bench_fw_file=$(mktemp)
 			ns_defer rm -f "$bench_fw_file"
 			bench_fw_rules >"$bench_fw_file"
 		}
-		bench_ns_up 1 nf-firewall -m "${1#ns-fw-}" --rules "$bench_fw_file"
+		bench_ns_up 1 nf-firewall -M "$([[ $1 == ring-* ]] && echo ring || echo rw)" \
+			-m "${1##*-}" --rules "$bench_fw_file"
 		;;
 	ns-nat-off | ns-nat-auto)
-		bench_ns_up 1 nf-nat -m "${1#ns-nat-}" --inside "$bench_in" --outside "$bench_out" \
-			--public "$bench_nat_public"
+		bench_ns_up 1 nf-nat -M rw -m "${1#ns-nat-}" --inside "$bench_in" \
+			--outside "$bench_out" --public "$bench_nat_public"
 		;;
 	afp-mmsg) bench_peer_up running afp-fwd mmsg "$bench_in" "$bench_out" 64 ;;
 	afp-v3) bench_peer_up running afp-fwd v3 "$bench_in" "$bench_out" 64 ;;

@@ -55,6 +55,10 @@ def frees(frames):
 BUCKETS = [
     ("idle", lambda f: has(f, *IDLE)),
     ("netslice RX handler: wakeup", lambda f: has(f, "ns_rx_handler") and has(f, *WAKE)),
+    ("ring RX: copy into frames", lambda f: has(f, "ns_ring_rx") and has(f, *COPY,
+                                                                     "skb_copy_bits")),
+    ("ring RX: skb free", lambda f: has(f, "ns_ring_rx") and frees(f)),
+    ("ring RX: rest", lambda f: has(f, "ns_ring_rx")),
     ("netslice RX handler", lambda f: has(f, "ns_rx_handler")),
     ("read: copy to user", lambda f: has(f, "ns_read") and has(f, *COPY)),
     ("read: skb free", lambda f: has(f, "ns_read") and frees(f)),
@@ -65,6 +69,12 @@ BUCKETS = [
     ("write: skb allocation", lambda f: has(f, "ns_write") and has(f, *ALLOC)),
     ("write: transmit", lambda f: has(f, "ns_write") and has(f, *XMIT)),
     ("write: rest", lambda f: has(f, "ns_write")),
+    ("ring kick: softirqs run on BH enable", lambda f: has(f, "ns_ring_service")
+     and has(f, *SOFTIRQ)),
+    ("ring kick: copy from frames", lambda f: has(f, "ns_tx_ring") and has(f, *COPY)),
+    ("ring kick: skb allocation", lambda f: has(f, "ns_tx_ring") and has(f, *ALLOC)),
+    ("ring kick: transmit", lambda f: has(f, "ns_tx_ring") and has(f, *XMIT)),
+    ("ring kick: rest", lambda f: has(f, "ns_ring_service", "ns_ring_kick", "ns_ring_poll")),
     ("peer socket: receive", lambda f: has(f, "packet_rcv", "tpacket_rcv", "xsk_rcv",
                                            "__xsk_map_redirect", "xsk_generic_rcv",
                                            "bpf_prog_run_xdp", "veth_xdp_rcv")),

@@ -14,7 +14,8 @@
 #   NETSLICE_BENCH_PROFILE_SECS  seconds sampled per contender (default 3)
 
 bench_profile_list=${NETSLICE_BENCH_PROFILE:-ns-fwd-off ns-fwd-auto ns-fwd-off@1518 \
-ns-fwd-auto@1518 ns-fw-auto ns-nat-auto afp-mmsg afp-v3 afxdp afxdp-busy bridge}
+ns-fwd-auto@1518 ns-fw-auto ns-nat-auto ring-fwd-off ring-fwd-auto ring-fwd-auto@1518 \
+afp-mmsg afp-v3 afxdp afxdp-busy bridge}
 [ -z "${bench_base_ko:-}" ] || [ -n "${NETSLICE_BENCH_PROFILE:-}" ] ||
 	bench_profile_list="base-fwd-off base-fwd-off@1518 $bench_profile_list"
 bench_profile_secs=${NETSLICE_BENCH_PROFILE_SECS:-3}

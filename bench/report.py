@@ -32,6 +32,9 @@ LABELS = {
     "ns-fw-auto": "netslice nf-firewall (100 rules), auto",
     "ns-nat-off": "netslice nf-nat, off",
     "ns-nat-auto": "netslice nf-nat, auto",
+    "ring-fwd-off": "netslice nf-fwd, ring mode, slicing off",
+    "ring-fwd-auto": "netslice nf-fwd, ring mode, slicing auto",
+    "ring-fw-auto": "netslice nf-firewall (100 rules), ring mode, auto",
     "afp-mmsg": "AF_PACKET recvmmsg/sendmmsg",
     "afp-v3": "AF_PACKET TPACKET_V3 + sendmmsg",
     "afp-v3-ring": "AF_PACKET TPACKET_V3 RX and TX rings",
@@ -260,6 +263,13 @@ TARGETS = [
      ("ns-fwd-auto", 64), ("<=", 1.3)),
     ("nf-nat -m auto vs nf-fwd -m auto, 64 B, CPU", "cpu", ("ns-nat-auto", 64),
      ("ns-fwd-auto", 64), ("<=", 1.3)),
+    # Issue 23: ring mode.
+    ("nf-fwd ring mode vs AF_PACKET recvmmsg, 64 B, CPU", "cpu", ("ring-fwd-off", 64),
+     ("afp-mmsg", 64), ("<=", 0.4)),
+    ("nf-fwd ring mode vs AF_XDP copy mode, 64 B, CPU", "cpu", ("ring-fwd-off", 64),
+     ("afxdp", 64), ("<=", 0.6)),
+    ("nf-fwd ring mode, auto, vs the bridge, 1518 B, zero-loss rate", "zl",
+     ("ring-fwd-auto", 1518), ("bridge", 1518), (">=", 0.8)),
 ]
 
 

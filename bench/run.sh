@@ -32,7 +32,7 @@ secs=${NETSLICE_BENCH_SECS:-$secs}
 sizes=${NETSLICE_BENCH_SIZES:-$sizes}
 lat_rates=${NETSLICE_BENCH_LAT_PPS:-10000}
 read -ra contenders <<<"${NETSLICE_BENCH_CONTENDERS:-${bench_contenders[*]}}"
-zl_list=" ${NETSLICE_BENCH_ZEROLOSS:-ns-fwd-off ns-fwd-auto ns-fw-auto ns-nat-auto afp-mmsg afp-v3 afxdp afxdp-busy bridge} "
+zl_list=" ${NETSLICE_BENCH_ZEROLOSS:-ns-fwd-off ns-fwd-auto ns-fw-auto ns-nat-auto ring-fwd-off ring-fwd-auto afp-mmsg afp-v3 afxdp afxdp-busy bridge} "
 [ "$quick" = 1 ] && zl_steps=4 || zl_steps=6
 zl_steps=${NETSLICE_BENCH_ZEROLOSS_STEPS:-$zl_steps}
 

@@ -19,6 +19,7 @@
 #include "compat.h"
 #include "io.h"
 #include "ioctl.h"
+#include "ring.h"
 #include "slice.h"
 
 static struct {
@@ -49,6 +50,7 @@ static int ns_release(struct inode *inode, struct file *file)
 {
 	struct ns_slice *slice = file->private_data;
 
+	ns_ring_release(file);
 	ns_store_release(&slice->store, file);
 	/* Nobody will read what is queued: free it now, not at unload. */
 	if (atomic_dec_and_test(&slice->open_files))
@@ -64,6 +66,7 @@ static const struct file_operations ns_fops = {
 	.read		= ns_read,
 	.write		= ns_write,
 	.poll		= ns_poll,
+	.mmap		= ns_ring_mmap,
 	.unlocked_ioctl	= ns_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 };

@@ -15,6 +15,7 @@
 #include <linux/netslice.h>
 
 #include "iface.h"
+#include "ring.h"
 #include "ioctl.h"
 #include "rx.h"
 #include "slice.h"
@@ -242,7 +243,7 @@ static long ns_ioctl_info_get(struct ns_slice *slice, void __user *uarg)
 	info->slice = slice->id;
 	info->nr_slices = ns_nr_slices;
 	info->ring_size = ns_ring_size;
-	info->flags = NETSLICE_INFO_KEEP_HEADER | NETSLICE_INFO_GSO;
+	info->flags = NETSLICE_INFO_KEEP_HEADER | NETSLICE_INFO_GSO | NETSLICE_INFO_RING;
 	if (ns_symmetric_hash)
 		info->flags |= NETSLICE_INFO_SYMMETRIC_HASH;
 	ns_slicing_to_user(READ_ONCE(slice->slicing), &info->slicing);
@@ -283,6 +284,7 @@ long ns_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct ns_slice *slice = file->private_data;
 	void __user *uarg = (void __user *)arg;
+	struct ns_ring *ring;
 
 	switch (cmd) {
 	case NETSLICE_CPUMASK_GET:
@@ -301,6 +303,11 @@ long ns_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return ns_ioctl_slice_get(slice, uarg);
 	case NETSLICE_SLICE_SET:
 		return ns_ioctl_slice_set(slice, uarg);
+	case NETSLICE_RING_SETUP:
+		return ns_ring_setup(file, uarg);
+	case NETSLICE_RING_KICK:
+		ring = ns_ring_of(file);
+		return ring ? ns_ring_kick(ring) : -EINVAL;
 	default:
 		return -ENOTTY;
 	}

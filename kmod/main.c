@@ -24,6 +24,12 @@
  *   the same skb. With the trim option a full RX ring turns packets into
  *   header-only records on a second ring.
  *
+ *   Ring mode (ring.c): one file per slice may take its packets through
+ *   memory mapped into the process instead: RX copies each packet (or
+ *   parks it, sliced) into a frame of the file's RX ring in softirq and
+ *   frees the skb there; a kick (ioctl or poll) sends the TX ring's
+ *   entries through the writers' path and returns completions.
+ *
  *   Control plane: the "netslice" generic netlink family (netlink.c and
  *   nl_*.c) attaches and detaches interfaces at run time, configures
  *   slices, reads and resets counters and manages flow-steering rules
@@ -50,17 +56,23 @@
  *     nothing else is taken inside it.
  *   ns_slice::read_lock (mutex): one reader at a time consumes the ring,
  *     so a packet is removed only after its copy to user space succeeded.
+ *   ns_ring::tx_lock (mutex): one kick at a time; the writers' path runs
+ *     inside it (device xmit locks, the store lock).
+ *   ns_ring::rx_lock (spinlock; softirq, or BHs off in a kick): producing
+ *     a file's RX ring; inside it the store lock (parking) and the trim
+ *     ring's consumer lock (moving records in). Never held with tx_lock.
  *   ptr_ring producer/consumer spinlocks: RX takes the producer lock in
  *     softirq; readers take the consumer lock with BHs off (_bh).
  *   rules lock (mutex, rules.c): rule writers; RX looks rules up under
  *     RCU and reads a rule's slice with one READ_ONCE.
- *   ns_slice::lock (mutex): a slice's configuration and counter base;
+ *   ns_slice::lock (mutex): a slice's configuration and counter base, and
+ *     which file is in ring mode (RX reads ns_slice::ring under RCU);
  *     never taken on the packet path (RX reads the CPU mask, batch and slicing modes
  *     locklessly: each is one word, applied per packet).
- *   ns_store::lock (spinlock, innermost): a slice's payload store. Process
- *     context only (read, write, release, the ageing work), never softirq;
- *     readers take it under read_lock, writers alone; nothing is taken
- *     inside it, and skbs are freed after it is dropped.
+ *   ns_store::lock (spinlock, BHs off, innermost): a slice's payload
+ *     store. Readers take it under read_lock, ring-mode RX under rx_lock,
+ *     writers alone; nothing is taken inside it, and skbs are freed after
+ *     it is dropped.
  *   Counters are per CPU and lockless.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

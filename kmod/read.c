@@ -23,14 +23,13 @@
 #include "compat.h"
 #include "gso.h"
 #include "io.h"
+#include "ring.h"
 #include "rx.h"
 #include "slice.h"
 #include "stats.h"
 
 /* Packets taken off the rings at once: one lock round for each chunk. */
 #define NS_READ_CHUNK	64
-/* ns_read_one(): the packet became segments to read instead. */
-#define NS_READ_SEGMENTED	1
 
 /* Batch size for this call: the caller's count, capped by the slice mode. */
 size_t ns_batch_limit(const struct ns_slice *slice, size_t count, u32 multi_flag)
@@ -43,17 +42,21 @@ size_t ns_batch_limit(const struct ns_slice *slice, size_t count, u32 multi_flag
 }
 
 /*
- * Copy len bytes of skb from off to ubuf + off. Bytes in the linear head
- * (all of a small frame, a sliced frame's headers) go in one user-access
- * section; the rest through the datagram iterator.
+ * Copy len bytes of skb from off to dst + off: a kernel buffer (a ring
+ * frame), or a user one. Bytes in the linear head (all of a small frame, a
+ * sliced frame's headers) go to user space in one user-access section;
+ * the rest through the datagram iterator.
  */
-static int ns_copy_out(const struct sk_buff *skb, void __user *ubuf, unsigned int off,
-		       unsigned int len)
+static int ns_copy_out(const struct sk_buff *skb, const struct ns_read_dst *dst,
+		       unsigned int off, unsigned int len)
 {
+	void __user *ubuf = dst->ubuf;
 	struct iov_iter iter;
 
 	if (!len)
 		return 0;
+	if (dst->kbuf)
+		return skb_copy_bits(skb, off, dst->kbuf + off, len);
 	if (off + len <= skb_headlen(skb)) {
 		if (!user_access_begin(ubuf + off, len))
 			return -EFAULT;
@@ -109,7 +112,7 @@ efault:
 	return -EFAULT;
 }
 
-static void ns_read_count(struct ns_slice *slice, const struct netslice_iov *iov)
+void ns_read_count(struct ns_slice *slice, const struct netslice_iov *iov)
 {
 	ns_stat_inc(slice, NS_READ_PACKETS);
 	ns_stat_add(slice, NS_READ_BYTES, iov->rlen);
@@ -128,7 +131,7 @@ static void ns_read_count(struct ns_slice *slice, const struct netslice_iov *iov
  * whole: *skbp becomes their list, in order, each with skb's RX metadata,
  * or NULL if it could not be segmented (dropped and counted).
  */
-static void ns_read_segment(struct ns_slice *slice, struct sk_buff **skbp)
+void ns_read_segment(struct ns_slice *slice, struct sk_buff **skbp)
 {
 	struct ns_rx_cb cb = *ns_rx_cb(*skbp);
 	struct sk_buff *segs, *seg;
@@ -146,40 +149,35 @@ static void ns_read_segment(struct ns_slice *slice, struct sk_buff **skbp)
 }
 
 /*
- * Copy one packet (or its slice, parking the rest) into the iov at uiov.
- * Returns 0 with the packet gone from the caller (parked, or on *done to
- * be freed with the chunk); NS_READ_SEGMENTED with *skbp a super-packet's
- * segments to read instead (ns_read_segment()); or -EFAULT with *skbp the
- * packet, as it was, for the unread queue (NULL if a writer already took
- * it by the handle the failed copy had written).
+ * Copy one packet (or its slice, parking the rest for file) to dst, which
+ * has iov->len bytes of room, and fill the rest of iov as read reports it.
+ * Returns 0 (iov->handle set when the store took skb); NS_READ_SEGMENTED
+ * with *skbp a super-packet's segments to deliver instead
+ * (ns_read_segment()); or -EFAULT, nothing parked.
  */
-static int ns_read_one(struct ns_slice *slice, struct file *file, struct sk_buff **skbp,
-		       struct netslice_iov __user *uiov, struct sk_buff **done)
+int ns_read_fill(struct ns_slice *slice, struct file *file, struct sk_buff **skbp,
+		 const struct ns_read_dst *dst, struct netslice_iov *iov)
 {
 	struct sk_buff *skb = *skbp;
 	const struct ns_rx_cb *cb = ns_rx_cb(skb);
-	struct netslice_iov iov;
-	void __user *ubuf;
-	unsigned int len, off;
+	unsigned int len;
 	u64 handle = 0;
 
-	if (ns_iov_get(uiov, &ubuf, &iov.len))
-		return -EFAULT;
-	iov.flags = cb->flags;
-	iov.rlen = min(skb->len, iov.len);
-	iov.wire_len = cb->flags & NETSLICE_RX_TRIMMED ? cb->wire_len : skb->len;
-	iov.ifindex = cb->ifindex;
-	iov.queue = cb->queue;
-	iov.port = cb->port;
-	iov.error = 0;
-	iov.gso_size = 0;
-	iov.gso_segs = 0;
+	iov->flags = cb->flags;
+	iov->rlen = min(skb->len, iov->len);
+	iov->wire_len = cb->flags & NETSLICE_RX_TRIMMED ? cb->wire_len : skb->len;
+	iov->ifindex = cb->ifindex;
+	iov->queue = cb->queue;
+	iov->port = cb->port;
+	iov->error = 0;
+	iov->gso_size = 0;
+	iov->gso_segs = 0;
 	/* Only a kept super-packet is GSO here: the rest were segmented on RX. */
 	if (skb_is_gso(skb))
-		ns_gso_flags(skb, &iov.flags, &iov.gso_size, &iov.gso_segs);
+		ns_gso_flags(skb, &iov->flags, &iov->gso_size, &iov->gso_segs);
 
-	len = cb->slice_len ? min_t(unsigned int, cb->slice_len, iov.rlen) : iov.rlen;
-	if (ns_copy_out(skb, ubuf, 0, len))
+	len = cb->slice_len ? min_t(unsigned int, cb->slice_len, iov->rlen) : iov->rlen;
+	if (ns_copy_out(skb, dst, 0, len))
 		return -EFAULT;
 	if (cb->slice_len) {
 		/* From here the store owns skb; only the handle reaches it. */
@@ -189,22 +187,46 @@ static int ns_read_one(struct ns_slice *slice, struct file *file, struct sk_buff
 			return NS_READ_SEGMENTED;
 		}
 		if (handle) {
-			iov.flags |= NETSLICE_RX_SLICED;
-			iov.rlen = len;
+			iov->flags |= NETSLICE_RX_SLICED;
+			iov->rlen = len;
 		} else {
-			iov.flags |= NETSLICE_RX_STORE_FULL;
-			if (ns_copy_out(skb, ubuf, len, iov.rlen - len))
+			iov->flags |= NETSLICE_RX_STORE_FULL;
+			if (ns_copy_out(skb, dst, len, iov->rlen - len))
 				return -EFAULT;
 		}
 	}
-	if (!handle && iov.rlen < skb->len)
-		iov.flags |= NETSLICE_RX_TRUNCATED;
-	iov.handle = handle;
+	if (!handle && iov->rlen < skb->len)
+		iov->flags |= NETSLICE_RX_TRUNCATED;
+	iov->handle = handle;
+	return 0;
+}
 
+/*
+ * Read one packet into the iov at uiov (ns_read_fill()). Returns 0 with
+ * the packet gone from the caller (parked, or on *done to be freed with
+ * the chunk); NS_READ_SEGMENTED as ns_read_fill(); or -EFAULT with *skbp
+ * the packet, as it was, for the unread queue (NULL if a writer already
+ * took it by the handle the failed copy had written).
+ */
+static int ns_read_one(struct ns_slice *slice, struct file *file, struct sk_buff **skbp,
+		       struct netslice_iov __user *uiov, struct sk_buff **done)
+{
+	struct ns_read_dst dst = {};
+	struct netslice_iov iov;
+	struct sk_buff *skb;
+	unsigned int off;
+	int err;
+
+	if (ns_iov_get(uiov, &dst.ubuf, &iov.len))
+		return -EFAULT;
+	err = ns_read_fill(slice, file, skbp, &dst, &iov);
+	if (err)
+		return err;
+	skb = *skbp;
 	if (ns_iov_put(uiov, &iov))
 		goto err_unpark;
 	ns_read_count(slice, &iov);
-	if (!handle) {
+	if (!iov.handle) {
 		skb->next = *done;
 		*done = skb;
 	}
@@ -215,10 +237,10 @@ err_unpark:
 	 * The handle may have reached user space before the copy failed: if
 	 * a writer took it, the packet is on its way and no longer ours.
 	 */
-	if (handle) {
+	if (iov.handle) {
 		*skbp = NULL;
-		if (!ns_store_claim(&slice->store, handle, file, skbp, &off))
-			ns_store_finish(&slice->store, handle);
+		if (!ns_store_claim(&slice->store, iov.handle, file, skbp, &off))
+			ns_store_finish(&slice->store, iov.handle);
 	}
 	return -EFAULT;
 }
@@ -278,7 +300,7 @@ static void ns_untake_list(struct ns_slice *slice, struct sk_buff *list)
  * whole frame written on this CPU takes its head from that cache
  * (ns_tx_copy()).
  */
-static void ns_read_free(struct sk_buff *skb)
+void ns_read_free(struct sk_buff *skb)
 {
 	struct sk_buff *next;
 
@@ -339,6 +361,8 @@ ssize_t ns_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 	size_t done;
 	int err;
 
+	if (rcu_access_pointer(slice->ring))
+		return ns_ring_of(file) ? -EINVAL : -EBUSY;
 	if (!n)
 		return 0;
 	for (;;) {
@@ -360,7 +384,10 @@ __poll_t ns_poll(struct file *file, poll_table *wait)
 {
 	struct ns_slice *slice = file->private_data;
 	__poll_t mask = EPOLLOUT | EPOLLWRNORM;
+	struct ns_ring *ring = ns_ring_of(file);
 
+	if (ring)
+		return ns_ring_poll(ring, file, wait);
 	poll_wait(file, &slice->wait, wait);
 	if (ns_slice_readable(slice))
 		mask |= EPOLLIN | EPOLLRDNORM;

@@ -17,6 +17,7 @@
 #include "compat.h"
 #include "gso.h"
 #include "iface.h"
+#include "ring.h"
 #include "rules.h"
 #include "rx.h"
 #include "slice.h"
@@ -56,7 +57,8 @@ static void ns_rx_wake(struct ns_slice *slice)
 }
 
 /* The RX ring is full: queue a header-only record if asked to, else drop. */
-static void ns_rx_overflow(struct ns_slice *slice, struct sk_buff *skb, u32 cfg)
+static void ns_rx_overflow(struct ns_slice *slice, struct ns_ring *ring, struct sk_buff *skb,
+			   u32 cfg)
 {
 	struct sk_buff *rec = NULL;
 
@@ -65,6 +67,8 @@ static void ns_rx_overflow(struct ns_slice *slice, struct sk_buff *skb, u32 cfg)
 	kfree_skb(skb);
 	if (rec && !ptr_ring_produce(&slice->trim_ring, rec)) {
 		ns_stat_inc(slice, NS_RX_TRIMMED);
+		if (ring)
+			ns_ring_trimmed(ring);
 		ns_rx_wake(slice);
 		return;
 	}
@@ -78,10 +82,14 @@ static void ns_rx_enqueue(struct ns_slice *slice, struct sk_buff *skb, u32 cfg,
 {
 	/* Once on the ring skb is the reader's: nothing is read from it after. */
 	unsigned int len = skb->len, gso_segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 0;
+	struct ns_ring *ring = rcu_dereference(slice->ring);
+	int err;
 
 	ns_rx_cb(skb)->slice_len = slice_len;
-	if (unlikely(ptr_ring_produce(&slice->rx_ring, skb))) {
-		ns_rx_overflow(slice, skb, cfg);
+	/* Ring mode: copied to the process's frames here, or not queued at all. */
+	err = ring ? ns_ring_rx(ring, skb) : ptr_ring_produce(&slice->rx_ring, skb);
+	if (unlikely(err)) {
+		ns_rx_overflow(slice, ring, skb, cfg);
 		return;
 	}
 	ns_stat_inc(slice, NS_RX_PACKETS);

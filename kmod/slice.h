@@ -15,6 +15,7 @@
 
 #include "store.h"
 
+struct ns_ring;
 struct ns_stats;
 
 /*
@@ -35,6 +36,8 @@ struct ns_slice {
 	atomic64_t rx_purged;		/* queued, freed unread (detach, last close) */
 	struct ns_stats __percpu *stats;
 	struct ns_store store;		/* payloads of sliced packets read */
+	/* The file in ring mode, if any: RX delivers there. Set under lock. */
+	struct ns_ring __rcu *ring;
 
 	struct mutex lock;		/* protects the fields below */
 	cpumask_var_t kernel_cpus;	/* read locklessly by RX (advisory) */

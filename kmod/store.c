@@ -92,9 +92,9 @@ VISIBLE_IF_KUNIT void ns_store_expire(struct ns_store *st, unsigned long now)
 	struct sk_buff_head dead;
 
 	__skb_queue_head_init(&dead);
-	spin_lock(&st->lock);
+	spin_lock_bh(&st->lock);
 	__ns_store_expire(st, now, &dead);
-	spin_unlock(&st->lock);
+	spin_unlock_bh(&st->lock);
 	__skb_queue_purge(&dead);
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_store_expire);
@@ -107,11 +107,11 @@ static void ns_store_ageing_work(struct work_struct *work)
 
 	ns_store_expire(st, jiffies);
 
-	spin_lock(&st->lock);
+	spin_lock_bh(&st->lock);
 	oldest = list_first_entry_or_null(&st->parked, struct ns_store_entry, node);
 	if (oldest)
 		next = oldest->parked_at + st->timeout;
-	spin_unlock(&st->lock);
+	spin_unlock_bh(&st->lock);
 	if (oldest)
 		queue_delayed_work(system_power_efficient_wq, &st->ageing,
 				   time_after(next, jiffies) ? next - jiffies : 1);
@@ -199,12 +199,12 @@ u64 ns_store_park(struct ns_store *st, struct sk_buff *skb, const void *owner,
 	u64 handle;
 
 	__skb_queue_head_init(&dead);
-	spin_lock(&st->lock);
+	spin_lock_bh(&st->lock);
 	if (list_empty(&st->free))
 		__ns_store_expire(st, jiffies, &dead);
 	e = list_first_entry_or_null(&st->free, struct ns_store_entry, node);
 	if (!e) {
-		spin_unlock(&st->lock);
+		spin_unlock_bh(&st->lock);
 		return 0;
 	}
 	e->skb = skb;
@@ -216,7 +216,7 @@ u64 ns_store_park(struct ns_store *st, struct sk_buff *skb, const void *owner,
 	first = ns_store_age(st, e);
 	st->used++;
 	st->high_water = max(st->high_water, st->used);
-	spin_unlock(&st->lock);
+	spin_unlock_bh(&st->lock);
 
 	__skb_queue_purge(&dead);
 	if (first)
@@ -260,7 +260,7 @@ int ns_store_claim(struct ns_store *st, u64 handle, const void *owner,
 	struct ns_store_entry *e;
 	int err;
 
-	spin_lock(&st->lock);
+	spin_lock_bh(&st->lock);
 	err = ns_store_lookup(st, handle, owner, &e);
 	if (!err) {
 		e->state = NS_SLOT_CLAIMED;
@@ -268,7 +268,7 @@ int ns_store_claim(struct ns_store *st, u64 handle, const void *owner,
 		*skb = e->skb;
 		*off = e->off;
 	}
-	spin_unlock(&st->lock);
+	spin_unlock_bh(&st->lock);
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_store_claim);
@@ -282,11 +282,11 @@ void ns_store_unclaim(struct ns_store *st, u64 handle, unsigned int off)
 	struct ns_store_entry *e = &st->slots[ns_handle_slot(handle)];
 	bool first;
 
-	spin_lock(&st->lock);
+	spin_lock_bh(&st->lock);
 	WARN_ON_ONCE(e->state != NS_SLOT_CLAIMED);
 	e->off = off;
 	first = ns_store_age(st, e);
-	spin_unlock(&st->lock);
+	spin_unlock_bh(&st->lock);
 	if (first)
 		ns_store_start_ageing(st);
 }
@@ -297,10 +297,10 @@ void ns_store_finish(struct ns_store *st, u64 handle)
 {
 	struct ns_store_entry *e = &st->slots[ns_handle_slot(handle)];
 
-	spin_lock(&st->lock);
+	spin_lock_bh(&st->lock);
 	WARN_ON_ONCE(e->state != NS_SLOT_CLAIMED);
 	ns_store_free_slot(st, e);
-	spin_unlock(&st->lock);
+	spin_unlock_bh(&st->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_store_finish);
 
@@ -314,7 +314,7 @@ void ns_store_release(struct ns_store *st, const void *owner)
 	struct sk_buff_head dead;
 
 	__skb_queue_head_init(&dead);
-	spin_lock(&st->lock);
+	spin_lock_bh(&st->lock);
 	list_for_each_entry_safe(e, tmp, &st->parked, node) {
 		if (e->owner != owner)
 			continue;
@@ -322,7 +322,7 @@ void ns_store_release(struct ns_store *st, const void *owner)
 		ns_store_free_slot(st, e);
 		st->closed++;
 	}
-	spin_unlock(&st->lock);
+	spin_unlock_bh(&st->lock);
 	__skb_queue_purge(&dead);
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_store_release);

@@ -30,8 +30,9 @@ struct ns_store_entry {
 
 /*
  * The payload store of one slice: parked skbs whose headers user space
- * holds, found in O(1) from a handle. Process context only (read, write,
- * release, the ageing work): never taken from softirq.
+ * holds, found in O(1) from a handle. Process context (read, write,
+ * release, the ageing work) with BHs off, and softirq: ring mode parks
+ * on receive.
  */
 struct ns_store {
 	spinlock_t lock;		/* protects every field below */

@@ -26,6 +26,7 @@
 
 #include "gso.h"
 #include "iface.h"
+#include "ring.h"
 #include "io.h"
 #include "rx.h"
 #include "slice.h"
@@ -58,6 +59,9 @@ static const struct {
  * another.
  */
 struct ns_tx_run {
+	/* Where iov errors go: the caller's iovs (write), or errs[] (ring mode). */
+	struct netslice_iov __user *uiov;
+	u16 *errs;
 	struct net_device *dev;
 	u32 port;			/* the iov fields dev was resolved from */
 	u32 ifindex;
@@ -108,12 +112,26 @@ efault:
 	return -EFAULT;
 }
 
-/* An iov's error code and counter. */
-static void ns_tx_fail(struct ns_slice *slice, struct netslice_iov __user *uiov, int err)
+/* The error code and counter of the call's index-th iov. */
+static void ns_tx_fail(struct ns_slice *slice, const struct ns_tx_run *run, u32 index, int err)
 {
-	/* Writable a moment ago; a racing munmap only loses the code. */
-	(void)put_user((u16)err, &uiov->error);
+	if (run->errs)
+		run->errs[index] = err;
+	else
+		/* Writable a moment ago; a racing munmap only loses the code. */
+		(void)put_user((u16)err, &run->uiov[index].error);
 	ns_stat_inc(slice, ns_txerr[err].stat);
+}
+
+/* len bytes of an iov's data: at kdata (ring mode), else at its user base. */
+static int ns_tx_fetch(void *dst, const struct netslice_iov *iov, const void *kdata,
+		       unsigned int len)
+{
+	if (kdata) {
+		memcpy(dst, kdata, len);
+		return 0;
+	}
+	return copy_from_user(dst, u64_to_user_ptr(iov->base), len) ? -EFAULT : 0;
 }
 
 /*
@@ -151,7 +169,7 @@ static unsigned int ns_tx_max_len(const struct net_device *dev)
 
 /* A whole frame from user space, for dev; *skbp NULL on error. */
 static int ns_tx_copy(struct ns_slice *slice, struct net_device *dev,
-		      const struct netslice_iov *iov, struct sk_buff **skbp)
+		      const struct netslice_iov *iov, const void *kdata, struct sk_buff **skbp)
 {
 	unsigned int size = LL_RESERVED_SPACE(dev) + iov->rlen + dev->needed_tailroom;
 	struct sk_buff *skb;
@@ -172,7 +190,7 @@ static int ns_tx_copy(struct ns_slice *slice, struct net_device *dev,
 	if (!skb)
 		return NETSLICE_TXERR_NOMEM;
 	skb_reserve(skb, LL_RESERVED_SPACE(dev));
-	if (copy_from_user(skb_put(skb, iov->rlen), u64_to_user_ptr(iov->base), iov->rlen)) {
+	if (ns_tx_fetch(skb_put(skb, iov->rlen), iov, kdata, iov->rlen)) {
 		kfree_skb(skb);
 		return NETSLICE_TXERR_FAULT;
 	}
@@ -193,8 +211,8 @@ static int ns_tx_copy(struct ns_slice *slice, struct net_device *dev,
  * payload parked under the same handle, so the iov can be written again.
  */
 static int ns_tx_splice(struct ns_slice *slice, struct file *file, struct net_device *dev,
-			const struct netslice_iov *iov, struct sk_buff **skbp, unsigned int *hlen,
-			u16 *gso_hdr)
+			const struct netslice_iov *iov, const void *kdata, struct sk_buff **skbp,
+			unsigned int *hlen, u16 *gso_hdr)
 {
 	struct ns_store *store = &slice->store;
 	struct sk_buff *skb;
@@ -219,7 +237,7 @@ static int ns_tx_splice(struct ns_slice *slice, struct file *file, struct net_de
 		/* From here on a retry splices in place of the bytes just made room for. */
 		off = iov->rlen;
 		err = NETSLICE_TXERR_FAULT;
-		if (copy_from_user(skb->data, u64_to_user_ptr(iov->base), iov->rlen))
+		if (ns_tx_fetch(skb->data, iov, kdata, iov->rlen))
 			goto err_unclaim;
 		ns_stat_add(slice, NS_WRITE_BYTES, iov->rlen);
 	}
@@ -310,8 +328,7 @@ static bool ns_tx_run_joins(const struct ns_tx_run *run, const struct netslice_i
  * because the queue stopped (its frame freed or its payload parked again,
  * as are all after it), or -1 when the queue took them all.
  */
-static long ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run,
-			    struct netslice_iov __user *uiov)
+static long ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run)
 {
 	struct net_device *dev = run->dev;
 	unsigned int i, txqs, n = run->count;
@@ -358,7 +375,7 @@ static long ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run,
 			int err = run->res[i] == NS_XMIT_DOWN ? NETSLICE_TXERR_DOWN :
 								NETSLICE_TXERR_DROPPED;
 
-			ns_tx_fail(slice, &uiov[run->index[i]], err);
+			ns_tx_fail(slice, run, run->index[i], err);
 			if (!run->index[i])
 				run->first_err = err;
 		}
@@ -374,7 +391,7 @@ static long ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run,
  * Returns 0 or the iov's NETSLICE_TXERR_* code.
  */
 static int ns_tx_one(struct ns_slice *slice, struct file *file, struct ns_tx_run *run,
-		     const struct netslice_iov *iov, u32 index)
+		     const struct netslice_iov *iov, const void *kdata, u32 index)
 {
 	unsigned int hlen = 0;
 	struct net_device *dev;
@@ -394,9 +411,9 @@ static int ns_tx_one(struct ns_slice *slice, struct file *file, struct ns_tx_run
 	if (!dev)
 		return NETSLICE_TXERR_IFINDEX;
 	if (iov->handle)
-		err = ns_tx_splice(slice, file, dev, iov, &skb, &hlen, &gso_hdr);
+		err = ns_tx_splice(slice, file, dev, iov, kdata, &skb, &hlen, &gso_hdr);
 	else
-		err = ns_tx_copy(slice, dev, iov, &skb);
+		err = ns_tx_copy(slice, dev, iov, kdata, &skb);
 	if (err)
 		return err;
 	skb_reset_mac_header(skb);
@@ -427,6 +444,84 @@ static int ns_tx_one(struct ns_slice *slice, struct file *file, struct ns_tx_run
 	return 0;
 }
 
+static void ns_tx_run_init(struct ns_tx_run *run, struct netslice_iov __user *uiov, u16 *errs)
+{
+	run->uiov = uiov;
+	run->errs = errs;
+	run->dev = NULL;
+	run->count = 0;
+	run->first_err = 0;
+}
+
+/*
+ * The call's index-th iov, after those before it. Returns -1 to go on, or
+ * the index of the first iov left unsent because the egress stopped (the
+ * call ends there). *err is the iov's own NETSLICE_TXERR_*, or 0, with
+ * its error and counter already set.
+ */
+static long ns_tx_step(struct ns_slice *slice, struct file *file, struct ns_tx_run *run,
+		       const struct netslice_iov *iov, const void *kdata, u32 index, int *err)
+{
+	long stopped;
+
+	if (run->count && !ns_tx_run_joins(run, iov)) {
+		stopped = ns_tx_run_flush(slice, run);
+		if (stopped >= 0)
+			return stopped;
+	}
+	*err = ns_tx_one(slice, file, run, iov, kdata, index);
+	if (!*err)
+		return -1;
+	/* Send what came before, so that the count covers this iov. */
+	stopped = ns_tx_run_flush(slice, run);
+	if (stopped >= 0)
+		return stopped;
+	ns_tx_fail(slice, run, index, *err);
+	return -1;
+}
+
+/* Send the run left and let go of its egress: as ns_tx_step(). */
+static long ns_tx_finish(struct ns_slice *slice, struct ns_tx_run *run, long stopped)
+{
+	if (stopped < 0)
+		stopped = ns_tx_run_flush(slice, run);
+	ns_tx_run_end(run);
+	return stopped;
+}
+
+/*
+ * Ring mode (ring.c): send iovs[0..n), copies of TX ring entries whose
+ * @base is an offset in the frame area frames of frames_len bytes. Each
+ * entry's error goes in errs[]; a bad one fails alone. Returns the number
+ * consumed, fewer than n when the egress stopped.
+ */
+size_t ns_tx_ring(struct ns_slice *slice, struct file *file, struct netslice_iov *iovs,
+		  size_t n, const void *frames, size_t frames_len, u16 *errs)
+{
+	struct ns_tx_run run;
+	long stopped = -1;
+	size_t i;
+	int err;
+
+	ns_tx_run_init(&run, NULL, errs);
+	for (i = 0; i < n && stopped < 0; i++) {
+		struct netslice_iov *iov = &iovs[i];
+
+		errs[i] = 0;
+		/* The entry names its frame by offset: checked, then kernel memory. */
+		iov->len = iov->rlen;
+		if (iov->rlen > frames_len || iov->base > frames_len - iov->rlen) {
+			stopped = ns_tx_run_flush(slice, &run);
+			if (stopped < 0)
+				ns_tx_fail(slice, &run, i, NETSLICE_TXERR_FAULT);
+			continue;
+		}
+		stopped = ns_tx_step(slice, file, &run, iov, frames + iov->base, i, &err);
+	}
+	stopped = ns_tx_finish(slice, &run, stopped);
+	return stopped >= 0 ? stopped : n;
+}
+
 ssize_t ns_write(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
 {
 	struct netslice_iov __user *uiov = (struct netslice_iov __user *)buf;
@@ -439,37 +534,26 @@ ssize_t ns_write(struct file *file, const char __user *buf, size_t count, loff_t
 	size_t i;
 	int err;
 
-	run.dev = NULL;
-	run.count = 0;
-	run.first_err = 0;
+	if (ns_ring_of(file))
+		return -EINVAL;
+	ns_tx_run_init(&run, uiov, NULL);
 	for (i = 0; i < n; i++) {
 		if (ns_tx_iov_get(&uiov[i], &iov)) {
 			fault = true;
 			break;
 		}
-		if (run.count && !ns_tx_run_joins(&run, &iov)) {
-			stopped = ns_tx_run_flush(slice, &run, uiov);
-			if (stopped >= 0)
-				break;
-		}
-		err = ns_tx_one(slice, file, &run, &iov, i);
-		if (!err)
-			continue;
-		/* Send what came before, so that the count covers this iov. */
-		stopped = ns_tx_run_flush(slice, &run, uiov);
+		err = 0;
+		stopped = ns_tx_step(slice, file, &run, &iov, NULL, i, &err);
 		if (stopped >= 0)
 			break;
-		ns_tx_fail(slice, &uiov[i], err);
-		if (!i) {
+		if (err && !i) {
 			/* A first bad iov ends the call, so the caller sees it at once. */
 			run.first_err = err;
 			i++;
 			break;
 		}
 	}
-	if (stopped < 0)
-		stopped = ns_tx_run_flush(slice, &run, uiov);
-	ns_tx_run_end(&run);
+	stopped = ns_tx_finish(slice, &run, stopped);
 
 	if (stopped >= 0)
 		i = stopped;

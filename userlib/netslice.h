@@ -163,6 +163,69 @@ static inline void ns_iov_drop(struct netslice_iov *iov)
 	iov->action = NETSLICE_TX_DROP;
 }
 
+/* ---- Ring mode: packets through mapped memory (uapi "Ring mode") ---- */
+
+/*
+ * A file's rings, mapped. Receive: ns_ring_peek() copies up to n RX entries
+ * into iovs whose base points into the frame area (the packet is there,
+ * rlen bytes; rewrite it in place), ns_ring_release() gives the first n
+ * peeked back once done with them (and once sent: ns_ring_send() returns
+ * after every iov it sends has completed). Send: ns_ring_send() takes iovs
+ * as write(2) does; one whose base lies in the frame area is sent from
+ * there without a copy, any other is copied into a frame of the TX pool
+ * (frames rx_size .. frame_count-1). Idle: ns_ring_wait() sleeps in
+ * poll(2). One thread per ring.
+ */
+struct ns_ring {
+	int fd;
+	struct netslice_ring_setup setup;	/* as the kernel returned it */
+	uint8_t *frames;
+	struct netslice_ring_hdr *rx, *tx, *comp;
+	struct netslice_iov *rx_desc, *tx_desc;
+	struct netslice_ring_comp *comp_desc;
+	uint32_t rx_cons, rx_peeked;	/* released, and handed out */
+	uint32_t tx_prod, tx_done;	/* queued, and completed */
+	uint32_t comp_cons;
+	uint32_t *tx_pool;		/* free pool frames */
+	uint32_t tx_free;
+	uint32_t *tx_frame;		/* per TX slot: its pool frame, or UINT32_MAX */
+};
+
+/*
+ * A setup for batches of up to batch packets: 2 KiB frames, 1024 RX
+ * entries, TX and completion rings of at least 2 * batch, a TX pool as
+ * large.
+ */
+void ns_ring_config_default(struct netslice_ring_setup *cfg, unsigned int batch);
+
+/*
+ * Put fd in ring mode with cfg and map its regions. -EINVAL: cfg out of
+ * range; -EBUSY: the file or another of its slice is in ring mode; -ENOMEM.
+ * A module without NETSLICE_INFO_RING fails with -ENOTTY.
+ */
+int ns_ring_open(struct ns_ring *r, int fd, const struct netslice_ring_setup *cfg);
+/* Unmap (the fd stays open, in ring mode, until closed). */
+void ns_ring_close(struct ns_ring *r);
+
+unsigned int ns_ring_peek(struct ns_ring *r, struct netslice_iov *iov, unsigned int n);
+void ns_ring_release(struct ns_ring *r, unsigned int n);
+
+/*
+ * Send iov[0..n) and wait for their completions: iov[i].error as write
+ * sets it. Returns the number completed: n, or fewer when the egress made
+ * no progress for a second (the rest may be queued: call again with
+ * &iov[ret] to go on); or a negative errno of the kick.
+ */
+ssize_t ns_ring_send(struct ns_ring *r, struct netslice_iov *iov, unsigned int n);
+/* The same, but after a stall what is left is dropped (payloads freed): n. */
+ssize_t ns_ring_send_all(struct ns_ring *r, struct netslice_iov *iov, unsigned int n);
+
+/* NETSLICE_RING_KICK: send what the TX ring holds; the entries consumed. */
+int ns_ring_kick(struct ns_ring *r);
+
+/* poll(2) for RX, up to timeout_ms (-1: forever): 1 ready, 0 timed out. */
+int ns_ring_wait(struct ns_ring *r, int timeout_ms);
+
 /*
  * Format a CPU set as a list ("0-3,8,10-11"; "" when empty) into buf.
  * Returns the length written; -ENOSPC if buf is too small.
@@ -200,6 +263,14 @@ struct ns_worker {
 	uint64_t qs_seen;
 	pthread_t thread;
 	int keep_header;		/* the module takes rlen 0 with a handle */
+	struct ns_ring *ring;		/* ring mode, or NULL: read/write */
+};
+
+/* How ns_run() workers move packets. */
+enum ns_run_mode {
+	NS_RUN_AUTO,	/* ring mode where the module offers it, else read/write */
+	NS_RUN_RW,	/* read(2) and write(2) of iov arrays */
+	NS_RUN_RING,	/* ring mode, or fail (-ENOTTY: the module has none) */
 };
 
 struct ns_run_config {
@@ -230,6 +301,7 @@ struct ns_run_config {
 	void (*ready)(struct ns_run *run, void *arg);
 	/* In the calling thread, after the workers stopped (fds still open). */
 	void (*done)(struct ns_run *run, void *arg);
+	enum ns_run_mode mode;
 };
 
 /*
@@ -260,6 +332,14 @@ struct ns_worker *ns_run_worker(struct ns_run *run, unsigned int i);
  * reloads without stopping traffic. From a callback in the calling thread.
  */
 void ns_run_synchronize(struct ns_run *run);
+
+/*
+ * Send n iovs from a worker, outside its batch (a frame the NF made: an
+ * ARP request), in the worker's mode, as ns_write_all() does; what the
+ * egress would not take within a second is dropped (its action set to
+ * NETSLICE_TX_DROP). Returns n or a negative errno. Worker thread only.
+ */
+ssize_t ns_worker_write(struct ns_worker *w, struct netslice_iov *iov, unsigned int n);
 
 /* Worker counters read while workers run (relaxed atomic loads). */
 uint64_t ns_worker_counter(const uint64_t *counter);

@@ -109,29 +109,43 @@ static void ns_worker_wait(struct ns_worker *w)
 		poll(pfd, 2, -1);
 }
 
+ssize_t ns_worker_write(struct ns_worker *w, struct netslice_iov *iov, unsigned int n)
+{
+	ssize_t ret;
+	unsigned int i;
+
+	if (w->ring)
+		return ns_ring_send_all(w->ring, iov, n);
+	ret = ns_write_all(w->fd, iov, n);
+	if (ret >= 0 && (unsigned int)ret < n) {
+		for (i = (unsigned int)ret; i < n; i++)
+			ns_iov_drop(&iov[i]);
+		ret = ns_write_all(w->fd, &iov[ret], n - (unsigned int)ret);
+		if (ret >= 0)
+			ret = n;
+	}
+	return ret;
+}
+
 /* Write the batch; after a second-long stall, drop what is left. */
-static int ns_worker_send(struct ns_worker *w, struct ns_batch *b, const uint32_t *rlen)
+static int ns_worker_send(struct ns_worker *w, struct netslice_iov *batch, unsigned int n,
+			  const uint32_t *rlen)
 {
 	uint64_t tx = 0, bytes = 0, drops = 0, errs = 0;
 	struct netslice_iov *iov;
 	unsigned int i;
-	int ret;
+	ssize_t ret;
 
 	/* A module without NETSLICE_INFO_KEEP_HEADER gets the header as read. */
 	if (!w->keep_header)
-		for (i = 0; i < b->count; i++)
-			if (b->iov[i].handle && !b->iov[i].rlen)
-				b->iov[i].rlen = rlen[i];
-	ret = ns_batch_send(w->fd, b);
-	if (ret >= 0 && (unsigned int)ret < b->count) {
-		for (i = (unsigned int)ret; i < b->count; i++)
-			ns_iov_drop(&b->iov[i]);
-		ret = (int)ns_write_all(w->fd, &b->iov[ret], b->count - (unsigned int)ret);
-	}
+		for (i = 0; i < n; i++)
+			if (batch[i].handle && !batch[i].rlen)
+				batch[i].rlen = rlen[i];
+	ret = ns_worker_write(w, batch, n);
 	if (ret < 0)
-		return ret;
-	for (i = 0; i < b->count; i++) {
-		iov = &b->iov[i];
+		return (int)ret;
+	for (i = 0; i < n; i++) {
+		iov = &batch[i];
 		if (iov->error) {
 			errs++;
 		} else if (iov->action == NETSLICE_TX_DROP) {
@@ -150,17 +164,47 @@ static int ns_worker_send(struct ns_worker *w, struct ns_batch *b, const uint32_
 	return 0;
 }
 
-static int ns_worker_loop(struct ns_worker *w, struct ns_batch *b, uint32_t *rlen)
+/* A batch read or peeked: counted, processed, written. */
+static int ns_worker_batch(struct ns_worker *w, struct netslice_iov *iov, unsigned int n,
+			   uint32_t *rlen)
 {
 	const struct ns_run_config *cfg = w->run->cfg;
-	uint64_t bytes;
+	uint64_t bytes = 0;
 	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		bytes += iov[i].wire_len;
+		rlen[i] = iov[i].rlen;
+	}
+	ns_count(&w->rx_packets, n);
+	ns_count(&w->rx_bytes, bytes);
+	if (cfg->process)
+		cfg->process(w, iov, n, cfg->arg);
+	return ns_worker_send(w, iov, n, rlen);
+}
+
+static int ns_worker_loop(struct ns_worker *w, struct ns_batch *b, uint32_t *rlen)
+{
+	unsigned int got;
 	int n, err;
 
 	for (;;) {
 		ns_qs_online(w);
 		if (ns_run_stopping(w->run))
 			return 0;
+		if (w->ring) {
+			/* Ring mode: no system call while packets keep coming. */
+			got = ns_ring_peek(w->ring, b->iov, b->size);
+			if (!got) {
+				ns_worker_wait(w);
+				continue;
+			}
+			err = ns_worker_batch(w, b->iov, got, rlen);
+			ns_ring_release(w->ring, got);
+			if (err)
+				return err;
+			continue;
+		}
 		n = ns_batch_recv(w->fd, b);
 		if (n == -EAGAIN) {
 			ns_worker_wait(w);
@@ -170,19 +214,42 @@ static int ns_worker_loop(struct ns_worker *w, struct ns_batch *b, uint32_t *rle
 			continue;
 		if (n < 0)
 			return n;
-		bytes = 0;
-		for (i = 0; i < b->count; i++) {
-			bytes += b->iov[i].wire_len;
-			rlen[i] = b->iov[i].rlen;
-		}
-		ns_count(&w->rx_packets, b->count);
-		ns_count(&w->rx_bytes, bytes);
-		if (cfg->process)
-			cfg->process(w, b->iov, b->count, cfg->arg);
-		err = ns_worker_send(w, b, rlen);
+		err = ns_worker_batch(w, b->iov, b->count, rlen);
 		if (err)
 			return err;
 	}
+}
+
+/* Ring mode where asked, or by default where the module offers it. */
+static int ns_worker_ring(struct ns_worker *w, const struct netslice_info *info,
+			  unsigned int batch)
+{
+	const struct ns_run_config *cfg = w->run->cfg;
+	struct netslice_ring_setup setup;
+	int err;
+
+	if (cfg->mode == NS_RUN_RW ||
+	    (cfg->mode == NS_RUN_AUTO && !(info->flags & NETSLICE_INFO_RING)))
+		return 0;
+	w->ring = calloc(1, sizeof(*w->ring));
+	if (!w->ring)
+		return ns_fail(ENOMEM);
+	ns_ring_config_default(&setup, batch);
+	err = ns_ring_open(w->ring, w->fd, &setup);
+	if (err) {
+		free(w->ring);
+		w->ring = NULL;
+	}
+	return err;
+}
+
+static void ns_worker_unring(struct ns_worker *w)
+{
+	if (!w->ring)
+		return;
+	ns_ring_close(w->ring);
+	free(w->ring);
+	w->ring = NULL;
 }
 
 static void *ns_worker_main(void *arg)
@@ -212,14 +279,19 @@ static void *ns_worker_main(void *arg)
 		if (err)
 			goto out_free_rlen;
 	}
+	err = ns_worker_ring(w, &info, b.size);
+	if (err)
+		goto out_free_rlen;
 	if (cfg->worker_init) {
 		err = cfg->worker_init(w, cfg->arg);
 		if (err)
-			goto out_free_rlen;
+			goto out_unring;
 	}
 	err = ns_worker_loop(w, &b, rlen);
 	if (cfg->worker_fini)
 		cfg->worker_fini(w, cfg->arg);
+out_unring:
+	ns_worker_unring(w);
 out_free_rlen:
 	free(rlen);
 out_free_batch:

@@ -28,6 +28,7 @@ struct dev_thread {
 	unsigned char *arg;		/* ioctl argument area (16 KiB) */
 	unsigned int last_read;		/* iovs of the last successful read */
 	int last_slot;
+	struct fz_ring_maps ring;
 };
 
 /* Places the array so that its end touches fz.guard-like protection. */
@@ -176,7 +177,9 @@ static void do_read(struct dev_thread *t)
 	atomic_fetch_add(&fz.reads, 1);
 	if (got < 0) {
 		/* EINVAL: the VFS refuses counts above SSIZE_MAX. */
-		if (errno != EAGAIN && errno != EFAULT && errno != EBADF && errno != EINVAL)
+		/* EINVAL, EBUSY: a file in ring mode, or another of its slice. */
+		if (errno != EAGAIN && errno != EFAULT && errno != EBADF && errno != EINVAL &&
+		    errno != EBUSY)
 			fz_fail("read: unexpected errno %d (%s)", errno, strerror(errno));
 		return;
 	}
@@ -285,6 +288,8 @@ static const struct ioc iocs[] = {
 	{ NETSLICE_STATS_GET, sizeof(struct netslice_stats), true },
 	{ NETSLICE_SLICE_GET, sizeof(struct netslice_slicing), true },
 	{ NETSLICE_SLICE_SET, sizeof(struct netslice_slicing), false },
+	{ NETSLICE_RING_SETUP, sizeof(struct netslice_ring_setup), false },
+	{ NETSLICE_RING_KICK, 0, false },
 };
 
 /* Structured arguments, valid often enough to change the slice's mode. */
@@ -362,7 +367,7 @@ static void do_ioctl(struct dev_thread *t)
 		if (!known && errno != ENOTTY && errno != EBADF)
 			fz_fail("ioctl %#lx (not ours): errno %d, want ENOTTY", cmd, errno);
 		else if (known && errno != EINVAL && errno != EFAULT && errno != ENOMEM &&
-			 errno != EBADF)
+			 errno != EBADF && errno != EBUSY)
 			fz_fail("ioctl %#lx: unexpected errno %d (%s)", cmd, errno, strerror(errno));
 		return;
 	}
@@ -401,12 +406,12 @@ static void do_misc(struct dev_thread *t)
 		if (read(fd, t->data, fz_below(&t->rng, 3)) < 0 && errno == 0)
 			fz_fail("read");
 		break;
-	case 2:
+	case 2:	/* a file in ring mode maps its frames here; any other refuses */
 		m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
-		if (m != MAP_FAILED) {
-			fz_fail("mmap of a slice succeeded");
+		if (m != MAP_FAILED)
 			munmap(m, 4096);
-		}
+		else if (errno != EINVAL && errno != EBUSY && errno != EBADF)
+			fz_fail("mmap of a slice: errno %d", errno);
 		break;
 	case 3:
 		lseek(fd, (off_t)fz_next(&t->rng), SEEK_SET);
@@ -433,16 +438,20 @@ void *fz_dev_thread(void *arg)
 	while (!atomic_load(&fz.stop) && atomic_load(&fz.dev_ops) < fz.dev_target) {
 		unsigned int op = fz_below(&t.rng, 100);
 
+		int slot;
+
 		if (op < 35)
 			do_read(&t);
-		else if (op < 65)
+		else if (op < 62)
 			do_write(&t);
-		else if (op < 92)
+		else if (op < 86)
 			do_ioctl(&t);
-		else if (op < 95)
+		else if (op < 89)
 			do_reopen(&t);
-		else
+		else if (op < 92)
 			do_misc(&t);
+		else
+			fz_ring_op(&t.rng, &t.ring, slot_fd(&t, &slot));
 		atomic_fetch_add(&fz.dev_ops, 1);
 	}
 	return NULL;

@@ -14,6 +14,7 @@
 #define FZ_HANDLES	256	/* handles read, for stale/foreign/forged writes */
 #define FZ_IOVS		1100	/* iov array capacity: just above NETSLICE_MAX_BATCH */
 #define FZ_DATA		65536	/* packet buffer area of each thread */
+#define FZ_RING_MAPS	8	/* ring regions one device thread keeps mapped */
 
 struct fz_rng {
 	uint64_t s;
@@ -67,6 +68,7 @@ struct fz {
 	_Atomic bool stop;
 	_Atomic long dev_ops, nl_msgs, frames_sent;
 	_Atomic long reads, packets_read, writes, iovs_written, ioctls, reopens;
+	_Atomic long ring_setups, ring_maps, ring_kicks;
 	_Atomic long nl_acks, nl_errors, nl_dumps;
 	_Atomic long failures;		/* broken promises: each is printed */
 };
@@ -93,6 +95,16 @@ int fz_traffic_open(void);
 /* Every GET ioctl / netlink dump once, replies scanned; returns the count. */
 long fz_dev_scan_all(void);
 long fz_nl_scan_all(void);
+
+/* A device thread's ring mappings, and the region sizes of its last setup. */
+struct fz_ring_maps {
+	void *map[FZ_RING_MAPS];
+	size_t len[FZ_RING_MAPS];
+	uint64_t lens[4];
+};
+
+/* One ring-mode operation on fd: setup, mmap, rewrite, kick or munmap. */
+void fz_ring_op(struct fz_rng *r, struct fz_ring_maps *m, int fd);
 
 void *fz_dev_thread(void *arg);
 void *fz_nl_thread(void *arg);

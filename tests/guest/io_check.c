@@ -32,19 +32,10 @@ static const char *ifname_b;
 static unsigned char frames[8][2048];
 static void *unmapped;
 
-/* A frame with a tag byte, len bytes, ethertype 0x88b5 (local experimental). */
+/* pkt_tag_frame() in one of 8 buffers, so that two can be compared. */
 static unsigned char *frame(int tag, unsigned int len)
 {
-	unsigned char *f = frames[tag & 7];
-	unsigned int i;
-
-	memset(f, 0xff, 6);
-	memcpy(f + 6, "\x02\x00\x00\x00\x00\x02", 6);
-	f[12] = 0x88;
-	f[13] = 0xb5;
-	for (i = 14; i < len; i++)
-		f[i] = (unsigned char)(tag * 13 + i);
-	return f;
+	return pkt_tag_frame(frames[tag & 7], tag, len);
 }
 
 static void inject(int tag, unsigned int len)

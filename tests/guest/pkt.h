@@ -46,6 +46,23 @@ static inline ssize_t pkt_recv_dir(int s, void *buf, size_t size, int timeout_ms
 	return -1;
 }
 
+/*
+ * A test frame in f: broadcast, ethertype 0x88b5 (local experimental),
+ * len bytes whose content depends on tag.
+ */
+static inline unsigned char *pkt_tag_frame(unsigned char *f, int tag, unsigned int len)
+{
+	unsigned int i;
+
+	memset(f, 0xff, 6);
+	memcpy(f + 6, "\x02\x00\x00\x00\x00\x02", 6);
+	f[12] = 0x88;
+	f[13] = 0xb5;
+	for (i = 14; i < len; i++)
+		f[i] = (unsigned char)(tag * 13 + i);
+	return f;
+}
+
 /* The next frame received (not sent) on s within timeout_ms, or -1. */
 static inline ssize_t pkt_recv(int s, void *buf, size_t size, int timeout_ms)
 {

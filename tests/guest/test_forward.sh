@@ -6,7 +6,7 @@
 #   gen: gen0 --veth-- dut0 [netslice + nf-fwd] dut1 --veth-- sink: sink0
 . "$(dirname "$0")/lib.sh"
 
-ns_plan 8
+ns_plan 9
 ns_module_loaded && rmmod netslice
 N=10000
 
@@ -22,14 +22,17 @@ counters_exact() {
 	[ "$rx" -eq "$want" ] && [ "$read" -eq "$want" ] && [ "$tx" -eq "$want" ] && [ "$drops" -eq 0 ]
 }
 
+# single_queue MODE: nf-fwd -M MODE (ring mode, or read/write).
 single_queue() {
 	ns_topology 1 || return 1
 	ns_load ifaces=dut0:dut1 ring_size=16384 || return 1
-	ns_start_fwd || return 1
+	ns_start_fwd -M "$1" || return 1
 	ns_traffic $N || return 1
 	counters_exact $N && ns_stop_fwd
 }
-ns_check "$N frames of 60..1514 bytes cross once, byte-identical" single_queue
+ns_check "ring mode: $N frames of 60..1514 bytes cross once, byte-identical" single_queue ring
+ns_run_cleanups
+ns_check "read/write: $N frames of 60..1514 bytes cross once, byte-identical" single_queue rw
 ns_run_cleanups
 
 four_queues() {

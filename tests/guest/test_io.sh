@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# read/write/poll/ioctl semantics and the bad-input matrix (io_check), on
-# a veth pair nsa (attached) -- nsb (not attached).
+# read/write/poll/ioctl semantics and the bad-input matrix (io_check), and
+# ring mode's (ring_check), each on a veth pair nsa (attached) -- nsb (not
+# attached).
 . "$(dirname "$0")/lib.sh"
 set -o pipefail
 
-ns_plan 2
+ns_plan 3
 ns_module_loaded && rmmod netslice
 
-io_semantics() {
+# CHECKER nsa nsb, with the module loaded with one slice on nsa.
+pair_check() {
 	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
 	ip link add nsa type veth peer name nsb || return 1
 	ns_defer ip link del nsa
 	ip link set nsa up && ip link set nsb up || return 1
 	ns_load slices=1 ifaces=nsa || return 1
-	io_check nsa nsb | ns_indent
+	"$1" nsa nsb | ns_indent
 }
-ns_check "io_check: read, write, poll, ioctls, bad input" io_semantics
+ns_check "io_check: read, write, poll, ioctls, bad input" pair_check io_check
+ns_run_cleanups
+ns_check "ring_check: setup, mmap, RX, TX, completions, bad entries, corruption" \
+	pair_check ring_check
 ns_run_cleanups
 
 # A sender on this host (a packet socket on the veth peer, same namespace:

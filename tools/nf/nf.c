@@ -23,6 +23,7 @@ static const struct option nf_common_options[] = {
 	{ "slices", required_argument, NULL, 's' },
 	{ "batch", required_argument, NULL, 'b' },
 	{ "slicing", required_argument, NULL, 'm' },
+	{ "io", required_argument, NULL, 'M' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
@@ -98,10 +99,10 @@ int nf_inject(struct ns_worker *w, const void *frame, uint32_t len, int ifindex)
 
 	if (nf_inject_offline)
 		return nf_inject_offline(frame, len, ifindex);
-	ret = ns_write_all(w->fd, &iov, 1);
+	ret = ns_worker_write(w, &iov, 1);
 	if (ret < 0)
 		return (int)ret;
-	if (!ret)
+	if (iov.action == NETSLICE_TX_DROP)
 		return -EBUSY;		/* the egress stayed stopped */
 	return iov.error ? -EIO : 0;
 }
@@ -177,6 +178,8 @@ static void nf_usage(const struct nf *nf, FILE *f)
 		"  -b, --batch N        packets per read, 1..%u (default %u)\n"
 		"  -m, --slicing MODE   off | auto[+EXTRA] | fixed:LEN, optionally ,trim\n"
 		"                       and ,gso (default %s)\n"
+		"  -M, --io MODE        ring | rw: packets through mapped rings, or read(2)\n"
+		"                       and write(2) (default: ring where the module has it)\n"
 		"  -i, --interval SEC   print live counters every SEC seconds\n"
 		"  -j, --json           JSON output: live lines and the final summary\n"
 		"      --no-pin         leave the workers unpinned\n"
@@ -373,9 +376,11 @@ static void nf_done(struct ns_run *run, void *arg)
 }
 
 static int nf_online(const struct nf *nf, const unsigned int *slices, unsigned int nr,
-		     const struct netslice_slicing *slicing, unsigned int batch, int no_pin)
+		     const struct netslice_slicing *slicing, unsigned int batch, int no_pin,
+		     enum ns_run_mode mode)
 {
 	struct ns_run_config cfg = {
+		.mode = mode,
 		.slices = slices,
 		.nr_slices = nr,
 		.batch = batch,
@@ -427,6 +432,7 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 	unsigned int n = 0, i;
 	struct pcapng_file pf;
 	int c, no_pin = 0, no_gso = 0, nr, ret;
+	enum ns_run_mode mode = NS_RUN_AUTO;
 	char err[256];
 
 	nf_name = nf->name;
@@ -438,7 +444,7 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 	memset(&opts[n], 0, sizeof(opts[n]));
 	ns_slicing_parse(nf->slicing, &slicing);
 
-	while ((c = getopt_long(argc, argv, "s:b:m:i:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:b:m:M:i:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			slice_list = optarg;
@@ -451,6 +457,16 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 			if (ns_slicing_parse(optarg, &slicing)) {
 				nf_err("bad slicing mode '%s' (off, auto[+EXTRA], fixed:LEN[,trim])",
 				       optarg);
+				return 2;
+			}
+			break;
+		case 'M':
+			if (!strcmp(optarg, "ring")) {
+				mode = NS_RUN_RING;
+			} else if (!strcmp(optarg, "rw")) {
+				mode = NS_RUN_RW;
+			} else {
+				nf_err("bad I/O mode '%s' (ring or rw)", optarg);
 				return 2;
 			}
 			break;
@@ -515,5 +531,6 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 		return 2;
 	if (nf->setup && nf->setup(nf->arg))
 		return 2;
-	return nf_online(nf, slices, (unsigned int)nr, &slicing, (unsigned int)batch, no_pin);
+	return nf_online(nf, slices, (unsigned int)nr, &slicing, (unsigned int)batch, no_pin,
+			 mode);
 }

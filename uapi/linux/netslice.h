@@ -155,7 +155,90 @@
  *   POLLIN when the RX ring (or the trimmed-record ring) holds a packet.
  *   POLLOUT always: a write never blocks; while the egress queue is
  *   stopped it returns a short count (0 if nothing was sent; -EAGAIN for
- *   an O_NONBLOCK file).
+ *   an O_NONBLOCK file). (Ring mode: see there.)
+ *
+ * Ring mode (NETSLICE_RING_SETUP, see struct netslice_ring_setup)
+ *   Instead of read and write, a file may exchange packets with the
+ *   kernel through memory mapped into the process: a frame area and three
+ *   rings of descriptors. A busy NF then makes no system call to receive
+ *   and one per batch sent (a kick); an idle one sleeps in poll/epoll.
+ *   A file is in ring mode or in read/write mode: once set up, read and
+ *   write on it fail with EINVAL, and a second setup fails with EBUSY. One
+ *   file per slice may be in ring mode (EBUSY for another); other files
+ *   of the slice still do ioctls (counters, configuration), but packets
+ *   arriving go to the ring, not to read. Packets queued for read before
+ *   the setup are freed then (counted in rx_purged).
+ *
+ *   mmap: each region at its own offset, whole, MAP_SHARED, once per
+ *   setup (a second mapping of a region fails with EBUSY while the first
+ *   is mapped; fork shares the mapping, which counts as one):
+ *	frame area       NETSLICE_MMAP_FRAMES, frames_len bytes (frame_count
+ *	                 frames of frame_size bytes; frame i at i * frame_size)
+ *	RX ring          NETSLICE_MMAP_RX,   rx_len bytes
+ *	TX ring          NETSLICE_MMAP_TX,   tx_len bytes
+ *	completion ring  NETSLICE_MMAP_COMP, comp_len bytes
+ *   A ring region is a struct netslice_ring_hdr followed by its entries
+ *   (struct netslice_iov for RX and TX, struct netslice_ring_comp for
+ *   completions). Entry i of a ring of size N is used for every index
+ *   whose value modulo N is i. The memory stays valid until the file is
+ *   closed and every mapping is gone.
+ *
+ *   Indices: producer and consumer are free-running __u32 counters. The
+ *   ring holds producer - consumer entries (modulo 2^32), at most its
+ *   size. Each side writes only its own index and reads the other's.
+ *   Memory ordering, as in AF_XDP (net/xdp/xsk_queue.h):
+ *	producer: fill entries, then store-release the producer index;
+ *	consumer: load-acquire the producer index, read the entries, then
+ *	          store-release the consumer index once done with them (and,
+ *	          for RX, with their frames).
+ *   The kernel keeps its own copy of its index and checks the user's
+ *   against it on each use: a consumer index that claims more than the
+ *   ring holds (a user bug or a rewrite) makes the ring look full (RX,
+ *   completion) or a producer index that claims more than the ring's
+ *   size makes it look empty and the kick fail with EINVAL (TX). Every
+ *   offset and length in a TX descriptor is checked against the frame
+ *   area before use: nothing a process writes into its rings makes the
+ *   kernel touch memory outside them.
+ *
+ *   RX ring (kernel -> user): a packet arriving is copied into the frame
+ *   of its RX slot (with header slicing, its slice is copied and the rest
+ *   parked: @handle, as for read), the skb freed in the receive softirq,
+ *   and an entry produced: struct netslice_iov as read fills it, with
+ *   @base the frame's offset in the frame area (never a user pointer),
+ *   @len the frame size, @rlen the bytes in it. RX entry i always uses
+ *   frame i (so frames 0 .. rx_size - 1 belong to the RX ring; the rest
+ *   are the process's, e.g. to build frames to send). A frame stays the
+ *   process's until it moves the consumer index past its entry: sending
+ *   it (below) needs no copy in user space. A full RX ring drops the
+ *   packet (rx_drop_ring_full) or, with NETSLICE_SLICE_TRIM, keeps a
+ *   header-only record that goes into the ring as soon as there is room:
+ *   while records wait the kernel sets NETSLICE_RING_NEED_WAKEUP in the
+ *   RX ring's flags, and a kick or poll moves them in (the next packet
+ *   arriving does, too).
+ *
+ *   TX ring (user -> kernel): each entry is a netslice_iov as write takes
+ *   it, with @base an offset in the frame area and @rlen bytes there
+ *   (header and payload as for write: a whole frame, or with @handle the
+ *   header spliced onto its parked payload; @len is ignored). Entries
+ *   are sent by a kick: NETSLICE_RING_KICK, or poll/epoll, which kick
+ *   too. The kernel sets NETSLICE_RING_NEED_WAKEUP in the TX ring's flags
+ *   while it needs a kick to send what the ring holds; this module sets
+ *   it always (a later one may send by itself and clear it: test it).
+ *   A kick sends as many entries as the egress takes, in order, and for
+ *   each one consumed produces a completion: its @base and its error (0,
+ *   or NETSLICE_TXERR_*, with the same counters as write). A bad entry
+ *   fails alone. The frame an entry names may be reused once its
+ *   completion is produced (the kick has copied it). A stopped egress
+ *   queue ends the kick early (tx_busy): what is left stays in the ring.
+ *   The kick consumes no more entries than the completion ring has room
+ *   for.
+ *
+ *   poll: POLLIN while the RX ring holds entries or trimmed records wait;
+ *   POLLOUT while the TX ring has room and the last kick did not find the
+ *   egress queue stopped (or it runs again). poll kicks first. Busy
+ *   polling (NETSLICE_RING_BUSY_POLL): a kick or poll that finds the RX
+ *   ring empty first polls the device's NAPI context (where the driver
+ *   has one) for up to busy_poll_us, as SO_BUSY_POLL does.
  *
  * ioctl conventions
  *   Every argument is a fixed-width structure with no implicit padding.
@@ -422,7 +505,8 @@ struct netslice_iface_info {
  *             handle (the header as parked: modules before it refuse it
  *             with NETSLICE_TXERR_LENGTH); NETSLICE_INFO_GSO when
  *             NETSLICE_SLICE_SET takes NETSLICE_SLICE_GSO (modules before
- *             it refuse it with EINVAL).
+ *             it refuse it with EINVAL); NETSLICE_INFO_RING when the
+ *             module offers ring mode (NETSLICE_RING_SETUP).
  * @reserved:  zero.
  * @slicing:   the slice's slicing mode, as NETSLICE_SLICE_GET reports it.
  * @ifaces:    the attached interfaces.
@@ -441,6 +525,7 @@ struct netslice_info {
 #define NETSLICE_INFO_SYMMETRIC_HASH	(1U << 0)
 #define NETSLICE_INFO_KEEP_HEADER	(1U << 1)
 #define NETSLICE_INFO_GSO		(1U << 2)
+#define NETSLICE_INFO_RING		(1U << 3)
 
 /*
  * struct netslice_stats - NETSLICE_STATS_GET: counters of one slice since
@@ -504,6 +589,84 @@ struct netslice_stats {
 	__u64 tx_err_gso;		/* NETSLICE_TXERR_GSO */
 };
 
+/*
+ * struct netslice_ring_setup - NETSLICE_RING_SETUP: put the file in ring mode
+ * @frame_size:   in: bytes per frame, a power of 2, NETSLICE_RING_MIN_FRAME
+ *                .. NETSLICE_RING_MAX_FRAME. A packet longer than a frame
+ *                is truncated (NETSLICE_RX_TRUNCATED, as for a short iov).
+ * @frame_count:  in: frames in the frame area, >= @rx_size; the area is at
+ *                most NETSLICE_RING_MAX_AREA bytes.
+ * @rx_size:      in: RX ring entries, a power of 2, 2 .. NETSLICE_RING_MAX_SIZE.
+ * @tx_size:      in: TX ring entries, the same.
+ * @comp_size:    in: completion ring entries, the same, >= @tx_size.
+ * @flags:        in: NETSLICE_RING_BUSY_POLL or 0.
+ * @busy_poll_us: in: with NETSLICE_RING_BUSY_POLL, 1 .. 1000; else 0.
+ * @reserved:     must be zero.
+ * @frames_len, @rx_len, @tx_len, @comp_len: out: the bytes to map at
+ *                each region's offset (rounded up to pages).
+ *
+ * Errors: EINVAL for a value out of range; EBUSY when the file is set up
+ * already or another file of the slice is in ring mode; ENOMEM.
+ */
+struct netslice_ring_setup {
+	__u32 frame_size;
+	__u32 frame_count;
+	__u32 rx_size;
+	__u32 tx_size;
+	__u32 comp_size;
+	__u32 flags;
+	__u32 busy_poll_us;
+	__u32 reserved;
+	__aligned_u64 frames_len;
+	__aligned_u64 rx_len;
+	__aligned_u64 tx_len;
+	__aligned_u64 comp_len;
+};
+
+#define NETSLICE_RING_BUSY_POLL		(1U << 0)
+
+#define NETSLICE_RING_MIN_FRAME		2048
+#define NETSLICE_RING_MAX_FRAME		65536
+#define NETSLICE_RING_MAX_SIZE		32768
+#define NETSLICE_RING_MAX_AREA		(256U << 20)
+
+/* mmap offsets of the regions */
+#define NETSLICE_MMAP_FRAMES	0ULL
+#define NETSLICE_MMAP_RX	0x100000000ULL
+#define NETSLICE_MMAP_TX	0x180000000ULL
+#define NETSLICE_MMAP_COMP	0x200000000ULL
+
+/*
+ * struct netslice_ring_hdr - the head of each ring region; entries follow
+ * @producer: written by the producer only (the kernel for RX and
+ *            completions, the process for TX).
+ * @consumer: written by the consumer only.
+ * @flags:    written by the kernel: NETSLICE_RING_NEED_WAKEUP.
+ * Each index has a cache line (128 bytes) of its own.
+ */
+struct netslice_ring_hdr {
+	__u32 producer;
+	__u32 pad_producer[31];
+	__u32 consumer;
+	__u32 pad_consumer[31];
+	__u32 flags;
+	__u32 pad_flags[31];
+};
+
+#define NETSLICE_RING_NEED_WAKEUP	(1U << 0)
+
+/*
+ * struct netslice_ring_comp - one completion: a TX entry consumed
+ * @base:     the TX entry's @base (its frame may be reused).
+ * @error:    0, or the NETSLICE_TXERR_* it failed with.
+ * @reserved: zero.
+ */
+struct netslice_ring_comp {
+	__aligned_u64 base;
+	__u16 error;
+	__u16 reserved[3];
+};
+
 #define NETSLICE_IOC_MAGIC	0xb6
 
 #define NETSLICE_CPUMASK_GET	_IOWR(NETSLICE_IOC_MAGIC, 0x01, struct netslice_cpumask)
@@ -514,5 +677,8 @@ struct netslice_stats {
 #define NETSLICE_STATS_GET	_IOR(NETSLICE_IOC_MAGIC, 0x06, struct netslice_stats)
 #define NETSLICE_SLICE_GET	_IOR(NETSLICE_IOC_MAGIC, 0x07, struct netslice_slicing)
 #define NETSLICE_SLICE_SET	_IOW(NETSLICE_IOC_MAGIC, 0x08, struct netslice_slicing)
+#define NETSLICE_RING_SETUP	_IOWR(NETSLICE_IOC_MAGIC, 0x09, struct netslice_ring_setup)
+/* Ring mode: send what the TX ring holds; returns the entries consumed. */
+#define NETSLICE_RING_KICK	_IO(NETSLICE_IOC_MAGIC, 0x0a)
 
 #endif /* _UAPI_LINUX_NETSLICE_H */

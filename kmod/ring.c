@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ring mode: a file exchanges packets with the kernel through a frame area
+ * and three rings of descriptors mapped into the process (the layout and
+ * the memory-ordering rules are in uapi/linux/netslice.h).
+ *
+ * Contexts and locks:
+ *   RX softirq (ns_ring_rx()): copies each packet (or its slice, parking
+ *   the rest) into the frame of the next RX entry and frees the skb, under
+ *   rx_lock, which a kick also takes (BHs off) to move trimmed records in.
+ *   Kick (ioctl, poll; process context): one at a time under tx_lock,
+ *   which is never held with rx_lock. TX goes through write.c's send path
+ *   (ns_tx_ring()), the completions come back here.
+ *   Setup and release: slice->ring is set under slice->lock and read under
+ *   RCU by RX; release clears it and waits for RX (synchronize_net())
+ *   before the file's parked payloads and the memory go.
+ *
+ * Everything user space writes (the consumer index of RX and completions,
+ * the producer index and the entries of TX) is read once, into the
+ * kernel's own copy, and checked there before it is used: the regions are
+ * kernel memory the kernel never looks past, whatever the process does to
+ * them.
+ */
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <net/busy_poll.h>
+
+#include <linux/netslice.h>
+
+#include "io.h"
+#include "ring.h"
+#include "rx.h"
+#include "slice.h"
+#include "stats.h"
+
+/* NAPI poll budget per busy-poll round, as sk_busy_loop() uses. */
+#define NS_RING_BUSY_BUDGET	8
+#define NS_RING_MAX_BUSY_US	1000
+
+static const u64 ns_ring_mmap_off[NS_RING_REGIONS] = {
+	[NS_RING_FRAMES] = NETSLICE_MMAP_FRAMES,
+	[NS_RING_RX] = NETSLICE_MMAP_RX,
+	[NS_RING_TX] = NETSLICE_MMAP_TX,
+	[NS_RING_COMP] = NETSLICE_MMAP_COMP,
+};
+
+struct ns_ring *ns_ring_of(struct file *file)
+{
+	struct ns_slice *slice = file->private_data;
+	struct ns_ring *ring;
+
+	rcu_read_lock();
+	ring = rcu_dereference(slice->ring);
+	if (ring && ring->file != file)
+		ring = NULL;
+	rcu_read_unlock();
+	return ring;
+}
+
+/* ---- RX: softirq produces ---- */
+
+/* Room for one more RX entry: the user's consumer index, checked. */
+static bool ns_ring_rx_room(struct ns_ring *ring)
+{
+	u32 size = ring->rx_mask + 1, cons;
+
+	lockdep_assert_held(&ring->rx_lock);
+	if (ring->rx_prod - ring->rx_cons < size)
+		return true;
+	cons = smp_load_acquire(&ring->rx->consumer);
+	/* Past our producer: not a consumer index. The ring stays full. */
+	if (ring->rx_prod - cons > size)
+		return false;
+	ring->rx_cons = cons;
+	return ring->rx_prod - cons < size;
+}
+
+/*
+ * Fill the next RX entry and its frame from *skbp and publish it. Returns
+ * 0, with *skbp parked or put on *dead to be freed, or NS_READ_SEGMENTED
+ * (ns_read_fill()) with *skbp its segments, nothing published.
+ */
+static int ns_ring_rx_put(struct ns_ring *ring, struct sk_buff **skbp, struct sk_buff **dead)
+{
+	u32 slot = ring->rx_prod & ring->rx_mask;
+	struct netslice_iov iov = {
+		.base = (u64)slot * ring->frame_size,
+		.len = ring->frame_size,
+	};
+	struct ns_read_dst dst = {
+		.kbuf = ring->region[NS_RING_FRAMES].mem + iov.base,
+	};
+	int err;
+
+	lockdep_assert_held(&ring->rx_lock);
+	err = ns_read_fill(ring->slice, ring->file, skbp, &dst, &iov);
+	if (unlikely(err)) {
+		if (err == NS_READ_SEGMENTED)
+			return err;
+		/* Not a copy to a kernel buffer: a packet the skb code refused. */
+		ns_stat_inc(ring->slice, NS_RX_DROP_ERROR);
+		iov.handle = 0;
+		goto out_dead;
+	}
+	ring->rx_entries[slot] = iov;
+	smp_store_release(&ring->rx->producer, ++ring->rx_prod);
+	ns_read_count(ring->slice, &iov);
+out_dead:
+	if (!iov.handle) {
+		(*skbp)->next = *dead;
+		*dead = *skbp;
+	}
+	return 0;
+}
+
+/* Move waiting trimmed records in, oldest first, while there is room. */
+static void ns_ring_rx_trimmed(struct ns_ring *ring, struct sk_buff **dead)
+{
+	struct ns_slice *slice = ring->slice;
+	struct sk_buff *rec;
+
+	lockdep_assert_held(&ring->rx_lock);
+	while (ns_ring_rx_room(ring)) {
+		rec = ptr_ring_consume(&slice->trim_ring);
+		if (!rec)
+			break;
+		/* A record is whole and never GSO: it cannot become segments. */
+		ns_ring_rx_put(ring, &rec, dead);
+	}
+	ring->rx_trim_waiting = !ptr_ring_empty(&slice->trim_ring);
+	if (ring->rx_trim_waiting)
+		ring->rx->flags |= NETSLICE_RING_NEED_WAKEUP;
+	else
+		ring->rx->flags &= ~NETSLICE_RING_NEED_WAKEUP;
+}
+
+/* The segments a super-packet became: each whole, in order, while room lasts. */
+static void ns_ring_rx_segments(struct ns_ring *ring, struct sk_buff *segs,
+				struct sk_buff **dead)
+{
+	struct sk_buff *seg, *next;
+
+	skb_list_walk_safe(segs, seg, next) {
+		skb_mark_not_on_list(seg);
+		if (!ns_ring_rx_room(ring)) {
+			ns_stat_inc(ring->slice, NS_RX_DROP_RING_FULL);
+			kfree_skb(seg);
+			continue;
+		}
+		ns_ring_rx_put(ring, &seg, dead);
+	}
+}
+
+int ns_ring_rx(struct ns_ring *ring, struct sk_buff *skb)
+{
+	struct sk_buff *dead = NULL;
+	int err = 0;
+
+	if (ring->busy_poll_us && skb_napi_id(skb) >= MIN_NAPI_ID)
+		WRITE_ONCE(ring->napi_id, skb_napi_id(skb));
+	spin_lock(&ring->rx_lock);
+	/* Records of packets that found the ring full go first, as for read. */
+	if (unlikely(ring->rx_trim_waiting))
+		ns_ring_rx_trimmed(ring, &dead);
+	if (!ns_ring_rx_room(ring))
+		err = -ENOSPC;
+	else if (ns_ring_rx_put(ring, &skb, &dead) == NS_READ_SEGMENTED)
+		ns_ring_rx_segments(ring, skb, &dead);
+	spin_unlock(&ring->rx_lock);
+	ns_read_free(dead);
+	return err;
+}
+
+void ns_ring_trimmed(struct ns_ring *ring)
+{
+	spin_lock(&ring->rx_lock);
+	ring->rx_trim_waiting = true;
+	ring->rx->flags |= NETSLICE_RING_NEED_WAKEUP;
+	spin_unlock(&ring->rx_lock);
+}
+
+static bool ns_ring_rx_pending(const struct ns_ring *ring)
+{
+	return READ_ONCE(ring->rx->consumer) != READ_ONCE(ring->rx_prod) ||
+	       READ_ONCE(ring->rx_trim_waiting);
+}
+
+/* ---- TX: a kick consumes, completions go back ---- */
+
+/* Free completion entries: the user's consumer index, checked (corrupt: none). */
+static u32 ns_ring_comp_room(struct ns_ring *ring)
+{
+	u32 size = ring->comp_mask + 1, cons;
+
+	lockdep_assert_held(&ring->tx_lock);
+	cons = smp_load_acquire(&ring->comp->consumer);
+	if (ring->comp_prod - cons <= size)
+		ring->comp_cons = cons;
+	return size - (ring->comp_prod - ring->comp_cons);
+}
+
+/* Send up to n entries from tx_cons on; returns how many were consumed. */
+static u32 ns_ring_tx_chunk(struct ns_ring *ring, u32 n)
+{
+	struct ns_ring_region *frames = &ring->region[NS_RING_FRAMES];
+	u32 i, sent;
+
+	/* A copy of each entry: the process may rewrite them meanwhile. */
+	for (i = 0; i < n; i++)
+		ring->tx_batch[i] = ring->tx_entries[(ring->tx_cons + i) & ring->tx_mask];
+	sent = ns_tx_ring(ring->slice, ring->file, ring->tx_batch, n, frames->mem,
+			  frames->len, ring->tx_errs);
+	for (i = 0; i < sent; i++) {
+		struct netslice_ring_comp *c =
+			&ring->comp_entries[ring->comp_prod++ & ring->comp_mask];
+
+		c->base = ring->tx_batch[i].base;
+		c->error = ring->tx_errs[i];
+		memset(c->reserved, 0, sizeof(c->reserved));
+	}
+	smp_store_release(&ring->comp->producer, ring->comp_prod);
+	ring->tx_cons += sent;
+	smp_store_release(&ring->tx->consumer, ring->tx_cons);
+	return sent;
+}
+
+static long ns_ring_tx(struct ns_ring *ring)
+{
+	u32 size = ring->tx_mask + 1, avail, n, sent;
+	long done = 0;
+
+	lockdep_assert_held(&ring->tx_lock);
+	for (;;) {
+		avail = smp_load_acquire(&ring->tx->producer) - ring->tx_cons;
+		if (avail > size)
+			return done ?: -EINVAL;
+		n = min3(avail, ns_ring_comp_room(ring), (u32)NS_RING_TX_CHUNK);
+		if (!n)
+			break;
+		sent = ns_ring_tx_chunk(ring, n);
+		done += sent;
+		WRITE_ONCE(ring->tx_busy, sent < n);
+		if (sent < n)
+			break;
+		cond_resched();
+	}
+	if (!avail)
+		WRITE_ONCE(ring->tx_busy, false);
+	return done;
+}
+
+static bool ns_ring_busy_end(void *arg, unsigned long start)
+{
+	struct ns_ring *ring = arg;
+
+	return ns_ring_rx_pending(ring) || signal_pending(current) ||
+	       time_after(busy_loop_current_time(), start + ring->busy_poll_us);
+}
+
+/* Poll the device's NAPI context for a while when nothing waits. */
+static void ns_ring_busy_poll(struct ns_ring *ring)
+{
+	unsigned int napi_id = READ_ONCE(ring->napi_id);
+
+	if (!ring->busy_poll_us || napi_id < MIN_NAPI_ID || ns_ring_rx_pending(ring))
+		return;
+	napi_busy_loop(napi_id, ns_ring_busy_end, ring, false, NS_RING_BUSY_BUDGET);
+}
+
+/* Trimmed records in, then TX out; with nowait, skip a kick in progress. */
+static long ns_ring_service(struct ns_ring *ring, bool nowait)
+{
+	struct sk_buff *dead = NULL;
+	long done;
+
+	if (READ_ONCE(ring->rx_trim_waiting)) {
+		spin_lock_bh(&ring->rx_lock);
+		ns_ring_rx_trimmed(ring, &dead);
+		spin_unlock_bh(&ring->rx_lock);
+		ns_read_free(dead);
+	}
+	if (nowait) {
+		if (!mutex_trylock(&ring->tx_lock))
+			return 0;
+	} else if (mutex_lock_interruptible(&ring->tx_lock)) {
+		return -ERESTARTSYS;
+	}
+	done = ns_ring_tx(ring);
+	mutex_unlock(&ring->tx_lock);
+	return done;
+}
+
+long ns_ring_kick(struct ns_ring *ring)
+{
+	long done = ns_ring_service(ring, false);
+
+	ns_ring_busy_poll(ring);
+	return done;
+}
+
+__poll_t ns_ring_poll(struct ns_ring *ring, struct file *file, poll_table *wait)
+{
+	struct ns_slice *slice = ring->slice;
+	__poll_t mask = 0;
+	u32 queued;
+
+	poll_wait(file, &slice->wait, wait);
+	ns_ring_service(ring, true);
+	ns_ring_busy_poll(ring);
+	if (ns_ring_rx_pending(ring))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	queued = READ_ONCE(ring->tx->producer) - READ_ONCE(ring->tx_cons);
+	if (queued < ring->tx_mask + 1 && !READ_ONCE(ring->tx_busy))
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	return mask;
+}
+
+/* ---- mmap ---- */
+
+static void ns_ring_vm_open(struct vm_area_struct *vma)
+{
+	struct ns_ring_region *r = vma->vm_private_data;
+
+	atomic_inc(&r->maps);
+}
+
+static void ns_ring_vm_close(struct vm_area_struct *vma)
+{
+	struct ns_ring_region *r = vma->vm_private_data;
+
+	atomic_dec(&r->maps);
+}
+
+static const struct vm_operations_struct ns_ring_vm_ops = {
+	.open	= ns_ring_vm_open,
+	.close	= ns_ring_vm_close,
+};
+
+int ns_ring_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	unsigned long size = vma->vm_end - vma->vm_start;
+	struct ns_ring *ring = ns_ring_of(file);
+	struct ns_ring_region *r = NULL;
+	int i, err;
+
+	if (!ring)
+		return -EINVAL;
+	for (i = 0; i < NS_RING_REGIONS; i++)
+		if (off == ns_ring_mmap_off[i])
+			r = &ring->region[i];
+	if (!r || size > r->len || !(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	if (atomic_cmpxchg(&r->maps, 0, 1))
+		return -EBUSY;
+	/* Not yet ours to count: a failed mmap never calls close. */
+	err = remap_vmalloc_range(vma, r->mem, 0);
+	if (err) {
+		atomic_dec(&r->maps);
+		return err;
+	}
+	vma->vm_private_data = r;
+	vma->vm_ops = &ns_ring_vm_ops;
+	return 0;
+}
+
+/* ---- setup and release ---- */
+
+static bool ns_ring_size_valid(u32 n)
+{
+	return n >= 2 && n <= NETSLICE_RING_MAX_SIZE && is_power_of_2(n);
+}
+
+static int ns_ring_setup_check(const struct netslice_ring_setup *req)
+{
+	if (req->reserved || req->flags & ~NETSLICE_RING_BUSY_POLL)
+		return -EINVAL;
+	if (!!(req->flags & NETSLICE_RING_BUSY_POLL) != !!req->busy_poll_us ||
+	    req->busy_poll_us > NS_RING_MAX_BUSY_US)
+		return -EINVAL;
+	if (!is_power_of_2(req->frame_size) || req->frame_size < NETSLICE_RING_MIN_FRAME ||
+	    req->frame_size > NETSLICE_RING_MAX_FRAME)
+		return -EINVAL;
+	if (!ns_ring_size_valid(req->rx_size) || !ns_ring_size_valid(req->tx_size) ||
+	    !ns_ring_size_valid(req->comp_size) || req->comp_size < req->tx_size)
+		return -EINVAL;
+	if (req->frame_count < req->rx_size ||
+	    req->frame_count > NETSLICE_RING_MAX_AREA / req->frame_size)
+		return -EINVAL;
+	return 0;
+}
+
+static void ns_ring_free(struct ns_ring *ring)
+{
+	int i;
+
+	for (i = 0; i < NS_RING_REGIONS; i++)
+		vfree(ring->region[i].mem);
+	kvfree(ring);
+}
+
+/* The ring's regions, zeroed, and its pointers into them. */
+static struct ns_ring *ns_ring_alloc(const struct netslice_ring_setup *req)
+{
+	const size_t hdr = sizeof(struct netslice_ring_hdr);
+	struct ns_ring *ring;
+	int i;
+
+	ring = kvzalloc(sizeof(*ring), GFP_KERNEL);
+	if (!ring)
+		return NULL;
+	ring->region[NS_RING_FRAMES].len = (size_t)req->frame_count * req->frame_size;
+	ring->region[NS_RING_RX].len = hdr + req->rx_size * sizeof(struct netslice_iov);
+	ring->region[NS_RING_TX].len = hdr + req->tx_size * sizeof(struct netslice_iov);
+	ring->region[NS_RING_COMP].len = hdr + req->comp_size * sizeof(struct netslice_ring_comp);
+	for (i = 0; i < NS_RING_REGIONS; i++) {
+		ring->region[i].len = PAGE_ALIGN(ring->region[i].len);
+		ring->region[i].mem = vmalloc_user(ring->region[i].len);
+		if (!ring->region[i].mem)
+			goto err_free;
+	}
+	ring->frame_size = req->frame_size;
+	ring->busy_poll_us = req->busy_poll_us;
+	ring->rx = ring->region[NS_RING_RX].mem;
+	ring->rx_entries = ring->region[NS_RING_RX].mem + hdr;
+	ring->rx_mask = req->rx_size - 1;
+	ring->tx = ring->region[NS_RING_TX].mem;
+	ring->tx_entries = ring->region[NS_RING_TX].mem + hdr;
+	ring->tx_mask = req->tx_size - 1;
+	ring->comp = ring->region[NS_RING_COMP].mem;
+	ring->comp_entries = ring->region[NS_RING_COMP].mem + hdr;
+	ring->comp_mask = req->comp_size - 1;
+	/* The module needs a kick to send: always, for now. */
+	ring->tx->flags = NETSLICE_RING_NEED_WAKEUP;
+	spin_lock_init(&ring->rx_lock);
+	mutex_init(&ring->tx_lock);
+	return ring;
+
+err_free:
+	ns_ring_free(ring);
+	return NULL;
+}
+
+long ns_ring_setup(struct file *file, void __user *uarg)
+{
+	struct ns_slice *slice = file->private_data;
+	struct netslice_ring_setup req;
+	struct ns_ring *ring;
+	long err;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	err = ns_ring_setup_check(&req);
+	if (err)
+		return err;
+	if (rcu_access_pointer(slice->ring))
+		return -EBUSY;
+	ring = ns_ring_alloc(&req);
+	if (!ring)
+		return -ENOMEM;
+	ring->slice = slice;
+	ring->file = file;
+	req.frames_len = ring->region[NS_RING_FRAMES].len;
+	req.rx_len = ring->region[NS_RING_RX].len;
+	req.tx_len = ring->region[NS_RING_TX].len;
+	req.comp_len = ring->region[NS_RING_COMP].len;
+	err = -EFAULT;
+	if (copy_to_user(uarg, &req, sizeof(req)))
+		goto err_free;
+
+	mutex_lock(&slice->lock);
+	err = rcu_access_pointer(slice->ring) ? -EBUSY : 0;
+	if (!err)
+		rcu_assign_pointer(slice->ring, ring);
+	mutex_unlock(&slice->lock);
+	if (err)
+		goto err_free;
+	/* Packets queued for read before: nobody will read them now. */
+	synchronize_net();
+	ns_slice_purge(slice, 0);
+	return 0;
+
+err_free:
+	ns_ring_free(ring);
+	return err;
+}
+
+void ns_ring_release(struct file *file)
+{
+	struct ns_slice *slice = file->private_data;
+	struct ns_ring *ring = ns_ring_of(file);
+
+	if (!ring)
+		return;
+	mutex_lock(&slice->lock);
+	RCU_INIT_POINTER(slice->ring, NULL);
+	mutex_unlock(&slice->lock);
+	/* No RX may still copy into the frames, or park for this file. */
+	synchronize_net();
+	mutex_destroy(&ring->tx_lock);
+	ns_ring_free(ring);
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _NETSLICE_RING_H
+#define _NETSLICE_RING_H
+
+#include <linux/fs.h>
+#include <linux/mm_types.h>
+#include <linux/mutex.h>
+#include <linux/poll.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include <linux/netslice.h>
+
+/* TX entries a kick takes at once. */
+#define NS_RING_TX_CHUNK	64
+
+enum ns_ring_region_id {
+	NS_RING_FRAMES,
+	NS_RING_RX,
+	NS_RING_TX,
+	NS_RING_COMP,
+	NS_RING_REGIONS
+};
+
+/* One region a process maps: the frame area or a ring. */
+struct ns_ring_region {
+	void *mem;			/* vmalloc_user(), freed with the ring */
+	size_t len;			/* whole pages */
+	atomic_t maps;			/* vmas mapping it: one mapping at a time */
+};
+
+/*
+ * The rings of the one file of a slice in ring mode (ring.c). The kernel
+ * keeps its own copy of the indices it writes, and the last valid value
+ * of those it reads: user space can change neither behind its back.
+ */
+struct ns_ring {
+	struct ns_slice *slice;
+	struct file *file;
+	struct ns_ring_region region[NS_RING_REGIONS];
+	u32 frame_size;
+	u32 busy_poll_us;		/* 0: no busy polling */
+	unsigned int napi_id;		/* last seen on RX; WRITE_ONCE */
+
+	spinlock_t rx_lock;		/* protects the rx_* fields: producing RX */
+	struct netslice_ring_hdr *rx;
+	struct netslice_iov *rx_entries;
+	u32 rx_mask;
+	u32 rx_prod;			/* ours; published to rx->producer */
+	u32 rx_cons;			/* rx->consumer, last checked */
+	bool rx_trim_waiting;		/* trimmed records wait in the slice's trim_ring */
+
+	struct mutex tx_lock;		/* protects tx_*, comp_*: one kick at a time */
+	struct netslice_ring_hdr *tx;
+	struct netslice_iov *tx_entries;
+	u32 tx_mask;
+	u32 tx_cons;			/* ours; published to tx->consumer */
+	bool tx_busy;			/* the last kick found the egress stopped */
+	struct netslice_ring_hdr *comp;
+	struct netslice_ring_comp *comp_entries;
+	u32 comp_mask;
+	u32 comp_prod;			/* ours; published to comp->producer */
+	u32 comp_cons;			/* comp->consumer, last checked */
+	struct netslice_iov tx_batch[NS_RING_TX_CHUNK];
+	u16 tx_errs[NS_RING_TX_CHUNK];
+};
+
+/* The ring of file, or NULL: the file's own calls keep it alive. */
+struct ns_ring *ns_ring_of(struct file *file);
+
+long ns_ring_setup(struct file *file, void __user *uarg);
+long ns_ring_kick(struct ns_ring *ring);
+int ns_ring_mmap(struct file *file, struct vm_area_struct *vma);
+__poll_t ns_ring_poll(struct ns_ring *ring, struct file *file, poll_table *wait);
+/* On close, before the file's parked payloads are freed. */
+void ns_ring_release(struct file *file);
+
+/* Softirq: deliver skb (its ns_rx_cb filled); -ENOSPC: full, skb still ours. */
+int ns_ring_rx(struct ns_ring *ring, struct sk_buff *skb);
+/* Softirq: a trimmed record of this ring's slice waits in its trim_ring. */
+void ns_ring_trimmed(struct ns_ring *ring);
+
+#endif /* _NETSLICE_RING_H */

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nsfuzz ring mode: setup with odd sizes, mmap of any region at any size
+ * and sharing, and a process that rewrites its rings at random (indices,
+ * entries, offsets, lengths, handles) while kicks and RX run. The kernel
+ * must refuse or survive all of it; a broken promise is a failure.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+#include <linux/netslice.h>
+
+#include "fuzz.h"
+
+static const uint64_t ring_offs[] = {
+	NETSLICE_MMAP_FRAMES, NETSLICE_MMAP_RX, NETSLICE_MMAP_TX, NETSLICE_MMAP_COMP,
+};
+
+static uint32_t pick_ring_size(struct fz_rng *r)
+{
+	static const uint32_t sizes[] = { 0, 1, 2, 3, 8, 64, 256, 1024, 32768, 65536, UINT32_MAX };
+
+	return sizes[fz_below(r, sizeof(sizes) / sizeof(sizes[0]))];
+}
+
+/* Mostly valid setups, small so that many fit; sometimes anything. */
+static void fill_setup(struct fz_rng *r, struct netslice_ring_setup *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->frame_size = fz_chance(r, 80) ? 2048u << fz_below(r, 3) : (uint32_t)fz_next(r);
+	s->rx_size = fz_chance(r, 80) ? 2u << fz_below(r, 7) : pick_ring_size(r);
+	s->tx_size = fz_chance(r, 80) ? 2u << fz_below(r, 7) : pick_ring_size(r);
+	s->comp_size = fz_chance(r, 80) ? s->tx_size << fz_below(r, 2) : pick_ring_size(r);
+	s->frame_count = s->rx_size + (fz_chance(r, 80) ? fz_below(r, 64) : (uint32_t)fz_next(r));
+	if (fz_chance(r, 20)) {
+		s->flags = NETSLICE_RING_BUSY_POLL;
+		s->busy_poll_us = fz_below(r, 1100);
+	}
+	if (fz_chance(r, 5))
+		s->reserved = (uint32_t)fz_next(r);
+	if (fz_chance(r, 5))
+		s->flags = (uint32_t)fz_next(r);
+}
+
+static void do_setup(struct fz_rng *r, struct fz_ring_maps *m, int fd)
+{
+	struct netslice_ring_setup s;
+
+	fill_setup(r, &s);
+	if (ioctl(fd, NETSLICE_RING_SETUP, &s)) {
+		if (errno != EINVAL && errno != EBUSY && errno != ENOMEM && errno != EBADF)
+			fz_fail("ring setup: unexpected errno %d (%s)", errno, strerror(errno));
+		return;
+	}
+	if (fz_scan_addrs(&s, sizeof(s), 8))
+		fz_fail("ring setup: reply holds a kernel address");
+	m->lens[0] = s.frames_len;
+	m->lens[1] = s.rx_len;
+	m->lens[2] = s.tx_len;
+	m->lens[3] = s.comp_len;
+	atomic_fetch_add(&fz.ring_setups, 1);
+}
+
+static void do_mmap(struct fz_rng *r, struct fz_ring_maps *m, int fd)
+{
+	unsigned int k = fz_below(r, 4), i = fz_below(r, FZ_RING_MAPS);
+	size_t len = m->lens[k] && fz_chance(r, 80) ? m->lens[k] : 4096 * (1 + fz_below(r, 64));
+	int flags = fz_chance(r, 90) ? MAP_SHARED : MAP_PRIVATE;
+	uint64_t off = fz_chance(r, 90) ? ring_offs[k] : fz_next(r) & ~4095ULL;
+	void *p;
+
+	if (m->map[i]) {
+		munmap(m->map[i], m->len[i]);
+		m->map[i] = NULL;
+	}
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, fd, (off_t)off);
+	if (p == MAP_FAILED) {
+		if (errno != EINVAL && errno != EBUSY && errno != ENOMEM && errno != EBADF &&
+		    errno != EOVERFLOW && errno != ENODEV)
+			fz_fail("ring mmap: unexpected errno %d (%s)", errno, strerror(errno));
+		return;
+	}
+	if (flags == MAP_PRIVATE)
+		fz_fail("a private mapping of a ring region succeeded");
+	m->map[i] = p;
+	m->len[i] = len;
+	atomic_fetch_add(&fz.ring_maps, 1);
+}
+
+/* Rewrite what a mapping holds: index words, entries, or anything. */
+static void do_scribble(struct fz_rng *r, struct fz_ring_maps *m)
+{
+	unsigned int i = fz_below(r, FZ_RING_MAPS), n;
+	uint32_t *w;
+	size_t words;
+
+	if (!m->map[i])
+		return;
+	w = m->map[i];
+	words = m->len[i] / 4;
+	for (n = 1 + fz_below(r, 16); n; n--) {
+		/* The header's index words (0, 32, 64) half the time. */
+		size_t at = fz_chance(r, 50) ? 32 * fz_below(r, 3) : fz_below(r, (uint32_t)words);
+		uint32_t v = (uint32_t)fz_next(r);
+
+		if (fz_chance(r, 50))
+			v = w[at] + fz_below(r, 8) - 2;	/* near its value: an index that moved */
+		__atomic_store_n(&w[at], v, __ATOMIC_RELEASE);
+	}
+}
+
+void fz_ring_op(struct fz_rng *r, struct fz_ring_maps *m, int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN | POLLOUT };
+	unsigned int i;
+	long ret;
+
+	switch (fz_below(r, 6)) {
+	case 0:
+		do_setup(r, m, fd);
+		break;
+	case 1:
+		do_mmap(r, m, fd);
+		break;
+	case 2:
+	case 3:
+		do_scribble(r, m);
+		break;
+	case 4:
+		ret = ioctl(fd, NETSLICE_RING_KICK, 0);
+		if (ret < 0 && errno != EINVAL && errno != EBADF && errno != EINTR)
+			fz_fail("ring kick: unexpected errno %d (%s)", errno, strerror(errno));
+		poll(&p, 1, 0);
+		atomic_fetch_add(&fz.ring_kicks, 1);
+		break;
+	case 5:
+		i = fz_below(r, FZ_RING_MAPS);
+		if (m->map[i])
+			munmap(m->map[i], m->len[i]);
+		m->map[i] = NULL;
+		break;
+	}
+}

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ring_check A B: ring mode of slice 0 (load the module with slices=1
+ * ifaces=A; B is A's veth peer, not attached): setup and mmap rules, RX
+ * into the frames, TX and completions, bad entries, rewritten indices,
+ * slicing and trimming through the rings, close and fork with mappings
+ * alive. Frames are injected on B and sent out of A (back to B).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "netslice.h"
+#include "ktap.h"
+#include "pkt.h"
+
+static int sock_b, ifindex_a, ifindex_b;
+static unsigned char frame_buf[2048];
+
+static unsigned char *frame(int tag, unsigned int len)
+{
+	return pkt_tag_frame(frame_buf, tag, len);
+}
+
+static void inject(int tag, unsigned int len)
+{
+	if (send(sock_b, frame(tag, len), len, 0) != (ssize_t)len)
+		exit(2);
+}
+
+/* The frame with this tag and length arrives on B within 2 s. */
+static int arrives(int tag, unsigned int len)
+{
+	unsigned char buf[2048];
+	ssize_t n;
+
+	while ((n = pkt_recv(sock_b, buf, sizeof(buf), 2000)) >= 0)
+		if (n == (ssize_t)len && !memcmp(buf, frame(tag, len), len))
+			return 1;
+	return 0;
+}
+
+static void drain_b(void)
+{
+	unsigned char buf[2048];
+
+	while (pkt_recv(sock_b, buf, sizeof(buf), 50) >= 0)
+		;
+}
+
+static int setup_err(struct netslice_ring_setup s, int fd)
+{
+	return ioctl(fd, NETSLICE_RING_SETUP, &s) ? errno : 0;
+}
+
+/* Wait for count RX entries (poll, not sleep); returns how many there are. */
+static unsigned int rx_wait(struct ns_ring *r, unsigned int count)
+{
+	int tries = 200;
+
+	while (__atomic_load_n(&r->rx->producer, __ATOMIC_ACQUIRE) - r->rx_peeked < count &&
+	       tries--)
+		ns_ring_wait(r, 10);
+	return __atomic_load_n(&r->rx->producer, __ATOMIC_ACQUIRE) - r->rx_peeked;
+}
+
+static void test_setup(int fd, int fd2, struct netslice_ring_setup good)
+{
+	struct netslice_ring_setup s;
+	void *p;
+
+	s = good, s.frame_size = 1000;
+	ktap_check(setup_err(s, fd) == EINVAL, "frame size not a power of 2: EINVAL");
+	s = good, s.frame_size = 1024;
+	ktap_check(setup_err(s, fd) == EINVAL, "frame size below 2048: EINVAL");
+	s = good, s.rx_size = 100;
+	ktap_check(setup_err(s, fd) == EINVAL, "RX size not a power of 2: EINVAL");
+	s = good, s.comp_size = good.tx_size / 2;
+	ktap_check(setup_err(s, fd) == EINVAL, "completion ring smaller than TX: EINVAL");
+	s = good, s.frame_count = good.rx_size - 1;
+	ktap_check(setup_err(s, fd) == EINVAL, "fewer frames than RX entries: EINVAL");
+	s = good, s.frame_size = 65536, s.frame_count = 8192;
+	ktap_check(setup_err(s, fd) == EINVAL, "a frame area over 256 MiB: EINVAL");
+	s = good, s.reserved = 1;
+	ktap_check(setup_err(s, fd) == EINVAL, "reserved set: EINVAL");
+	s = good, s.flags = NETSLICE_RING_BUSY_POLL;
+	ktap_check(setup_err(s, fd) == EINVAL, "busy poll without busy_poll_us: EINVAL");
+	s = good, s.flags = 4;
+	ktap_check(setup_err(s, fd) == EINVAL, "unknown flag: EINVAL");
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, NETSLICE_MMAP_RX);
+	ktap_check(p == MAP_FAILED && errno == EINVAL, "mmap before setup: EINVAL");
+	ktap_check(ioctl(fd, NETSLICE_RING_KICK, 0) == -1 && errno == EINVAL,
+		   "kick before setup: EINVAL");
+	(void)fd2;
+}
+
+/* Setup done on fd: the mmap rules and the read/write exclusions. */
+static void test_exclusions(struct ns_ring *r, int fd2)
+{
+	struct netslice_ring_setup s = r->setup;
+	struct netslice_iov iov = { 0 };
+	void *p;
+
+	ktap_check(setup_err(s, r->fd) == EBUSY, "a second setup on the file: EBUSY");
+	ktap_check(setup_err(s, fd2) == EBUSY, "setup on another file of the slice: EBUSY");
+	p = mmap(NULL, r->setup.rx_len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd,
+		 NETSLICE_MMAP_RX);
+	ktap_check(p == MAP_FAILED && errno == EBUSY, "a second mapping of a region: EBUSY");
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0x300000000ULL);
+	ktap_check(p == MAP_FAILED && errno == EINVAL, "mmap at no region's offset: EINVAL");
+	ktap_check(read(r->fd, &iov, 1) == -1 && errno == EINVAL, "read on a ring file: EINVAL");
+	ktap_check(write(r->fd, &iov, 1) == -1 && errno == EINVAL, "write on a ring file: EINVAL");
+	ktap_check(read(fd2, &iov, 1) == -1 && errno == EBUSY,
+		   "read on another file of a ring slice: EBUSY");
+}
+
+static void test_rx_tx(struct ns_ring *r)
+{
+	struct netslice_iov iov[8];
+	unsigned int i, n, ok = 1;
+
+	drain_b();
+	for (i = 0; i < 8; i++)
+		inject((int)i, 60 + i * 100);
+	ktap_check(rx_wait(r, 8) == 8, "8 frames injected: 8 RX entries");
+	n = ns_ring_peek(r, iov, 8);
+	for (i = 0; i < n; i++) {
+		ok &= iov[i].rlen == 60 + i * 100 && iov[i].wire_len == iov[i].rlen &&
+		      iov[i].len == r->setup.frame_size && !iov[i].handle && iov[i].port &&
+		      iov[i].ifindex == (__u32)ifindex_a &&
+		      (uint8_t *)(uintptr_t)iov[i].base ==
+			      r->frames + (size_t)((r->rx_peeked - n + i) & (r->setup.rx_size - 1)) *
+						  r->setup.frame_size &&
+		      !memcmp(ns_iov_data(&iov[i]), frame((int)i, iov[i].rlen), iov[i].rlen);
+	}
+	ktap_check(n == 8 && ok, "each entry: its frame's offset, lengths, port, the bytes");
+	for (i = 0; i < n; i++)
+		iov[i].action = NETSLICE_TX_DEFAULT;
+	ktap_check(ns_ring_send(r, iov, n) == 8, "the 8 frames sent from their RX frames: 8 done");
+	ns_ring_release(r, n);
+	for (i = 0, ok = 1; i < 8; i++)
+		ok &= arrives((int)i, 60 + i * 100);
+	ktap_check(ok, "all 8 arrive on the peer intact");
+}
+
+/* Entries that fail alone, each with its error in its completion. */
+static void test_bad_entries(struct ns_ring *r)
+{
+	unsigned char *pool = r->frames + (size_t)r->setup.rx_size * r->setup.frame_size;
+	uint64_t pool_off = (uint64_t)r->setup.rx_size * r->setup.frame_size;
+	struct netslice_iov *d;
+	uint32_t mask = r->setup.tx_size - 1, cprod;
+	const struct netslice_ring_comp *c;
+	int kicked;
+
+	memcpy(pool, frame(9, 100), 100);
+	struct netslice_iov e[5] = {
+		{ .base = r->setup.frames_len, .rlen = 100 },		/* past the area */
+		{ .base = pool_off, .rlen = 100, .action = 77 },	/* unknown action */
+		{ .base = pool_off, .rlen = 10 },			/* too short */
+		{ .base = UINT64_MAX - 50, .rlen = 100 },		/* wraps */
+		{ .base = pool_off, .rlen = 100 },			/* fine */
+	};
+	drain_b();
+	for (unsigned int i = 0; i < 5; i++) {
+		d = &r->tx_desc[(r->tx_prod + i) & mask];
+		*d = e[i];
+		d->port = 0;
+		d->ifindex = (__u32)ifindex_a;
+		if (i != 1)
+			d->action = NETSLICE_TX_IFINDEX;
+	}
+	r->tx_prod += 5;
+	__atomic_store_n(&r->tx->producer, r->tx_prod, __ATOMIC_RELEASE);
+	kicked = ns_ring_kick(r);
+	cprod = __atomic_load_n(&r->comp->producer, __ATOMIC_ACQUIRE);
+	ktap_check(kicked == 5 && cprod - r->comp_cons == 5, "a kick consumes all 5, bad or not");
+	c = &r->comp_desc[r->comp_cons & (r->setup.comp_size - 1)];
+	ktap_check(c[0].error == NETSLICE_TXERR_FAULT && c[0].base == r->setup.frames_len,
+		   "offset past the frame area: NETSLICE_TXERR_FAULT");
+	ktap_check(c[1].error == NETSLICE_TXERR_INVALID, "unknown action: NETSLICE_TXERR_INVALID");
+	ktap_check(c[2].error == NETSLICE_TXERR_LENGTH, "10 bytes: NETSLICE_TXERR_LENGTH");
+	ktap_check(c[3].error == NETSLICE_TXERR_FAULT, "an offset that wraps: NETSLICE_TXERR_FAULT");
+	ktap_check(c[4].error == 0 && arrives(9, 100), "the good entry after them is sent");
+	r->comp_cons += 5;
+	r->tx_done += 5;
+	__atomic_store_n(&r->comp->consumer, r->comp_cons, __ATOMIC_RELEASE);
+}
+
+/* A TX producer index rewritten to nonsense: refused, then the ring works again. */
+static void test_tx_corruption(struct ns_ring *r)
+{
+	__atomic_store_n(&r->tx->producer, r->tx_prod + r->setup.tx_size + 5, __ATOMIC_RELEASE);
+	ktap_check(ns_ring_kick(r) == -EINVAL, "a TX producer past the ring's size: kick EINVAL");
+	__atomic_store_n(&r->tx->producer, r->tx_prod, __ATOMIC_RELEASE);
+	ktap_check(ns_ring_kick(r) == 0, "put back: the kick finds nothing to send");
+}
+
+/* A 2-entry ring, full, and its consumer index rewritten past the producer. */
+static void test_rx_corruption(int fd)
+{
+	struct netslice_ring_setup setup;
+	struct netslice_stats s0, s1;
+	struct netslice_slicing off;
+	struct netslice_iov iov[4];
+	struct ns_ring r;
+	unsigned int n;
+	int i;
+
+	ns_slicing_parse("off", &off);
+	ns_slicing_set(fd, &off);
+	ns_ring_config_default(&setup, 8);
+	setup.rx_size = 2;
+	if (ns_ring_open(&r, fd, &setup)) {
+		ktap_check(0, "a 2-entry ring set up");
+		return;
+	}
+	inject(1, 80);
+	inject(2, 80);
+	rx_wait(&r, 2);
+	ns_stats_get(fd, &s0);
+	__atomic_store_n(&r.rx->consumer, r.rx_cons + 100000, __ATOMIC_RELEASE);
+	inject(3, 80);
+	inject(4, 80);
+	for (i = 0; i < 100; i++) {
+		ns_stats_get(fd, &s1);
+		if (s1.rx_drop_ring_full - s0.rx_drop_ring_full >= 2)
+			break;
+		usleep(10000);
+	}
+	ktap_check(s1.rx_drop_ring_full - s0.rx_drop_ring_full == 2 &&
+		   __atomic_load_n(&r.rx->producer, __ATOMIC_ACQUIRE) - r.rx_cons == 2,
+		   "an RX consumer past the producer: the ring counts as full, frames dropped");
+	__atomic_store_n(&r.rx->consumer, r.rx_cons, __ATOMIC_RELEASE);
+	n = ns_ring_peek(&r, iov, 4);
+	ns_ring_release(&r, n);
+	inject(5, 90);
+	n = rx_wait(&r, 1) ? ns_ring_peek(&r, iov, 4) : 0;
+	ktap_check(n == 1 && iov[0].rlen == 90, "put back: frames arrive again");
+	ns_ring_close(&r);
+}
+
+/* More TX than the completion ring has room for waits for the reaper. */
+static void test_comp_full(struct ns_ring *r)
+{
+	uint32_t size = r->setup.comp_size, mask = r->setup.tx_size - 1, i;
+	int first, second;
+
+	for (i = 0; i < size; i++) {
+		struct netslice_iov *d = &r->tx_desc[(r->tx_prod + i) & mask];
+
+		memset(d, 0, sizeof(*d));
+		d->action = NETSLICE_TX_DROP;
+	}
+	r->tx_prod += size;
+	__atomic_store_n(&r->tx->producer, r->tx_prod, __ATOMIC_RELEASE);
+	first = ns_ring_kick(r);
+	/* Completion ring full now: the next entries wait. */
+	r->tx_desc[r->tx_prod & mask] = (struct netslice_iov){ .action = NETSLICE_TX_DROP };
+	r->tx_prod++;
+	__atomic_store_n(&r->tx->producer, r->tx_prod, __ATOMIC_RELEASE);
+	second = ns_ring_kick(r);
+	ktap_check(first == (int)size && second == 0,
+		   "a full completion ring: the kick consumes nothing (%d, %d)", first, second);
+	r->comp_cons += size;
+	r->tx_done += size;
+	__atomic_store_n(&r->comp->consumer, r->comp_cons, __ATOMIC_RELEASE);
+	ktap_check(ns_ring_kick(r) == 1, "completions taken: the waiting entry goes");
+	r->comp_cons++;
+	r->tx_done++;
+	__atomic_store_n(&r->comp->consumer, r->comp_cons, __ATOMIC_RELEASE);
+}
+
+static void test_slicing(struct ns_ring *r)
+{
+	struct netslice_slicing sl;
+	struct netslice_iov iov[2];
+	unsigned int n;
+	__u64 handle;
+
+	ns_slicing_parse("fixed:64", &sl);
+	ns_slicing_set(r->fd, &sl);
+	drain_b();
+	inject(5, 1000);
+	n = rx_wait(r, 1) ? ns_ring_peek(r, iov, 1) : 0;
+	ktap_check(n == 1 && iov[0].flags & NETSLICE_RX_SLICED && iov[0].rlen == 64 &&
+			   iov[0].wire_len == 1000 && iov[0].handle &&
+			   !memcmp(ns_iov_data(&iov[0]), frame(5, 64), 64),
+		   "sliced: 64 header bytes in the frame, a handle, wire_len 1000");
+	handle = iov[0].handle;
+	iov[0].rlen = 0;
+	ktap_check(ns_ring_send(r, iov, 1) == 1 && !iov[0].error && arrives(5, 1000),
+		   "the handle sent back: the whole frame arrives intact");
+	iov[0].handle = handle;
+	ktap_check(ns_ring_send(r, iov, 1) == 1 && iov[0].error == NETSLICE_TXERR_STALE,
+		   "the same handle again: NETSLICE_TXERR_STALE");
+	ns_ring_release(r, n);
+}
+
+/* A ring of 2 entries overflows into trimmed records, moved in by a kick. */
+static void test_trim(int fd)
+{
+	struct netslice_ring_setup s;
+	struct netslice_iov iov[8];
+	struct ns_ring r;
+	unsigned int n, i, trimmed = 0;
+
+	ns_ring_config_default(&s, 8);
+	s.rx_size = 2;
+	if (ns_ring_open(&r, fd, &s)) {
+		ktap_check(0, "a 2-entry ring set up");
+		return;
+	}
+	for (i = 0; i < 5; i++)
+		inject((int)i, 300);
+	rx_wait(&r, 2);
+	for (i = 0; i < 100 && !(r.rx->flags & NETSLICE_RING_NEED_WAKEUP); i++)
+		usleep(10000);
+	ktap_check(r.rx->flags & NETSLICE_RING_NEED_WAKEUP,
+		   "records wait: NETSLICE_RING_NEED_WAKEUP in the RX flags");
+	n = ns_ring_peek(&r, iov, 8);
+	ns_ring_release(&r, n);
+	for (i = 0; i < 3; i++) {
+		ns_ring_kick(&r);
+		n = ns_ring_peek(&r, iov, 8);
+		for (unsigned int j = 0; j < n; j++)
+			trimmed += !!(iov[j].flags & NETSLICE_RX_TRIMMED) && iov[j].wire_len == 300 &&
+				   iov[j].rlen == 64;
+		ns_ring_release(&r, n);
+	}
+	ktap_check(trimmed == 3 && !(r.rx->flags & NETSLICE_RING_NEED_WAKEUP),
+		   "kicks move the 3 records in (%u), the flag clears", trimmed);
+	ns_ring_close(&r);
+}
+
+/* Close with the regions still mapped, then fork: memory stays valid. */
+static void test_lifetime(void)
+{
+	struct netslice_ring_setup s;
+	struct ns_ring r;
+	int fd, status;
+	pid_t pid;
+
+	fd = ns_open(0, O_NONBLOCK);
+	ns_ring_config_default(&s, 8);
+	ktap_check(!ns_ring_open(&r, fd, &s), "a new file sets up once the last ring is gone");
+	pid = fork();
+	if (!pid) {
+		r.frames[0] = 1;
+		__atomic_store_n(&r.tx->producer, 12345, __ATOMIC_RELEASE);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	ktap_check(WIFEXITED(status) && r.frames[0] == 1 && r.tx->producer == 12345,
+		   "a forked child writes the shared rings");
+	close(fd);
+	r.frames[r.setup.frames_len - 1] = 7;
+	r.rx->consumer = 3;
+	ktap_check(r.frames[r.setup.frames_len - 1] == 7,
+		   "the file closed, the mapping still works");
+	ns_ring_close(&r);
+	fd = ns_open(0, O_NONBLOCK);
+	ktap_check(!ns_ring_open(&r, fd, &s), "unmapped and closed: the slice takes a new ring");
+	ns_ring_close(&r);
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	struct netslice_ring_setup good;
+	struct netslice_slicing sl;
+	struct netslice_stats st;
+	struct ns_ring r;
+	int fd, fd2;
+
+	if (argc != 3)
+		return 2;
+	ifindex_a = (int)if_nametoindex(argv[1]);
+	ifindex_b = (int)if_nametoindex(argv[2]);
+	sock_b = pkt_open(ifindex_b);
+	fd = ns_open(0, O_NONBLOCK);
+	fd2 = ns_open(0, O_NONBLOCK);
+	if (fd < 0 || fd2 < 0 || !ifindex_a || !ifindex_b || sock_b < 0)
+		return 2;
+
+	ktap_header("ring_check", 46);
+	ns_ring_config_default(&good, 64);
+	test_setup(fd, fd2, good);
+	ktap_check(!ns_ring_open(&r, fd, &good) && r.setup.frames_len ==
+		   (uint64_t)good.frame_count * good.frame_size, "setup and mmap of the 4 regions");
+	ktap_check(r.tx->flags & NETSLICE_RING_NEED_WAKEUP, "TX needs a kick: the flag is set");
+	test_exclusions(&r, fd2);
+	test_rx_tx(&r);
+	test_bad_entries(&r);
+	test_tx_corruption(&r);
+	test_comp_full(&r);
+	test_slicing(&r);
+	ns_stats_get(fd, &st);
+	ktap_check(st.read_packets == st.rx_packets && st.read_sliced == 1 && st.tx_spliced == 1 &&
+		   st.tx_err_stale == 1 && st.tx_err_fault == 2 && st.tx_err_invalid == 1 &&
+		   st.tx_err_length == 1,
+		   "counters: every packet queued was delivered; each error counted once");
+	ns_ring_close(&r);
+	close(fd);
+	close(fd2);
+	fd = ns_open(0, O_NONBLOCK);
+	test_rx_corruption(fd);
+	close(fd);
+	fd = ns_open(0, O_NONBLOCK);
+	ns_slicing_parse("fixed:64,trim", &sl);
+	ns_slicing_set(fd, &sl);
+	test_trim(fd);
+	close(fd);
+	test_lifetime();
+	return ktap_finish();
+}
