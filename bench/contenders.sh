@@ -173,7 +173,7 @@ bench_down() {
 		bench_pid=
 	fi
 	case $1 in
-	ns-* | base-*) rmmod netslice || rc=1 ;;
+	ns-* | ring-* | base-*) rmmod netslice || rc=1 ;;
 	bridge) ip link del nsbench-br || rc=1 ;;
 	esac
 	return $rc

@@ -109,7 +109,7 @@ trial() {
 measure() {
 	local round=$1 name=$2 size=$3 pps=$4 line i
 	local sink_pid= sink_out mean= p50= p90= p99= cdf= sink_ms=0 copied=0 stats
-	case $name in ns-* | base-*) netslicectl stats reset || return 1 ;; esac
+	case $name in ns-* | ring-* | base-*) netslicectl stats reset || return 1 ;; esac
 	if [ "$pps" -gt 0 ]; then
 		sink_out=$(mktemp)
 		ip netns exec "$sink" taskset -c 0 bench-sink "$sink_if" >"$sink_out" &
@@ -133,7 +133,7 @@ measure() {
 		rm -f "$sink_out"
 	fi
 	case $name in
-	ns-* | base-*)
+	ns-* | ring-* | base-*)
 		# read_bytes + write_bytes over all slices, since the reset.
 		stats=$(netslice-info -s)
 		while [[ $stats =~ (read|write)_bytes=([0-9]+)(.*) ]]; do

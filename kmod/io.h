@@ -32,6 +32,7 @@ void ns_read_segment(struct ns_slice *slice, struct sk_buff **skbp);
 void ns_read_free(struct sk_buff *skb);
 
 size_t ns_tx_ring(struct ns_slice *slice, struct file *file, struct netslice_iov *iovs,
-		  size_t n, const void *frames, size_t frames_len, u16 *errs);
+		  size_t n, const void *frames, size_t frames_len, u16 *errs,
+		  struct sk_buff **reuse);
 
 #endif /* _NETSLICE_IO_H */

@@ -27,8 +27,9 @@
  *   Ring mode (ring.c): one file per slice may take its packets through
  *   memory mapped into the process instead: RX copies each packet (or
  *   parks it, sliced) into a frame of the file's RX ring in softirq and
- *   frees the skb there; a kick (ioctl or poll) sends the TX ring's
- *   entries through the writers' path and returns completions.
+ *   keeps the skb as that frame's container; a kick (ioctl or poll)
+ *   sends the TX ring's entries through the writers' path (a frame from
+ *   an RX slot in its own skb) and returns completions.
  *
  *   Control plane: the "netslice" generic netlink family (netlink.c and
  *   nl_*.c) attaches and detaches interfaces at run time, configures

@@ -6,7 +6,8 @@
  *
  * Contexts and locks:
  *   RX softirq (ns_ring_rx()): copies each packet (or its slice, parking
- *   the rest) into the frame of the next RX entry and frees the skb, under
+ *   the rest) into the frame of the next RX entry and keeps the skb for
+ *   that entry (rx_skb[], which RX and kicks pass with xchg()), under
  *   rx_lock, which a kick also takes (BHs off) to move trimmed records in.
  *   Kick (ioctl, poll; process context): one at a time under tx_lock,
  *   which is never held with rx_lock. TX goes through write.c's send path
@@ -71,6 +72,7 @@ static bool ns_ring_rx_room(struct ns_ring *ring)
 	lockdep_assert_held(&ring->rx_lock);
 	if (ring->rx_prod - ring->rx_cons < size)
 		return true;
+	/* Pairs with the process's release: its reads of those frames are done. */
 	cons = smp_load_acquire(&ring->rx->consumer);
 	/* Past our producer: not a consumer index. The ring stays full. */
 	if (ring->rx_prod - cons > size)
@@ -80,9 +82,36 @@ static bool ns_ring_rx_room(struct ns_ring *ring)
 }
 
 /*
+ * An skb delivered whole can carry its frame out again: not shared with
+ * anyone (no clone, no page fragments), not a super-packet.
+ */
+static bool ns_ring_skb_reusable(const struct sk_buff *skb)
+{
+	return !skb_cloned(skb) && !skb_is_nonlinear(skb) && !skb_is_gso(skb) &&
+	       refcount_read(&skb->users) == 1;
+}
+
+/*
+ * Keep skb (or nothing) as the container of RX slot's frame, freeing the
+ * one kept before: a frame sent from its RX slot goes out in the skb it
+ * came in (ns_tx_ring()), no allocation on the NF's CPU and no free here.
+ */
+static void ns_ring_keep(struct ns_ring *ring, u32 slot, struct sk_buff *skb,
+			 struct sk_buff **dead)
+{
+	struct sk_buff *old = xchg(&ring->rx_skb[slot], skb);
+
+	if (old) {
+		old->next = *dead;
+		*dead = old;
+	}
+}
+
+/*
  * Fill the next RX entry and its frame from *skbp and publish it. Returns
- * 0, with *skbp parked or put on *dead to be freed, or NS_READ_SEGMENTED
- * (ns_read_fill()) with *skbp its segments, nothing published.
+ * 0, with *skbp parked, kept for its slot, or put on *dead to be freed,
+ * or NS_READ_SEGMENTED (ns_read_fill()) with *skbp its segments, nothing
+ * published.
  */
 static int ns_ring_rx_put(struct ns_ring *ring, struct sk_buff **skbp, struct sk_buff **dead)
 {
@@ -107,8 +136,14 @@ static int ns_ring_rx_put(struct ns_ring *ring, struct sk_buff **skbp, struct sk
 		goto out_dead;
 	}
 	ring->rx_entries[slot] = iov;
+	/* The entry and its frame before the index that shows them. */
 	smp_store_release(&ring->rx->producer, ++ring->rx_prod);
 	ns_read_count(ring->slice, &iov);
+	if (!iov.handle && ns_ring_skb_reusable(*skbp)) {
+		ns_ring_keep(ring, slot, *skbp, dead);
+		return 0;
+	}
+	ns_ring_keep(ring, slot, NULL, dead);
 out_dead:
 	if (!iov.handle) {
 		(*skbp)->next = *dead;
@@ -197,6 +232,7 @@ static u32 ns_ring_comp_room(struct ns_ring *ring)
 	u32 size = ring->comp_mask + 1, cons;
 
 	lockdep_assert_held(&ring->tx_lock);
+	/* Pairs with the process's release: it has read those completions. */
 	cons = smp_load_acquire(&ring->comp->consumer);
 	if (ring->comp_prod - cons <= size)
 		ring->comp_cons = cons;
@@ -210,10 +246,20 @@ static u32 ns_ring_tx_chunk(struct ns_ring *ring, u32 n)
 	u32 i, sent;
 
 	/* A copy of each entry: the process may rewrite them meanwhile. */
-	for (i = 0; i < n; i++)
-		ring->tx_batch[i] = ring->tx_entries[(ring->tx_cons + i) & ring->tx_mask];
+	for (i = 0; i < n; i++) {
+		struct netslice_iov *iov = &ring->tx_batch[i];
+		u64 slot;
+
+		*iov = ring->tx_entries[(ring->tx_cons + i) & ring->tx_mask];
+		slot = div_u64(iov->base, ring->frame_size);
+		/* Sent from where an RX entry put it: in the skb it came in. */
+		ring->tx_reuse[i] = NULL;
+		if (!iov->handle && slot <= ring->rx_mask &&
+		    iov->base == slot * ring->frame_size)
+			ring->tx_reuse[i] = xchg(&ring->rx_skb[slot], NULL);
+	}
 	sent = ns_tx_ring(ring->slice, ring->file, ring->tx_batch, n, frames->mem,
-			  frames->len, ring->tx_errs);
+			  frames->len, ring->tx_errs, ring->tx_reuse);
 	for (i = 0; i < sent; i++) {
 		struct netslice_ring_comp *c =
 			&ring->comp_entries[ring->comp_prod++ & ring->comp_mask];
@@ -222,8 +268,10 @@ static u32 ns_ring_tx_chunk(struct ns_ring *ring, u32 n)
 		c->error = ring->tx_errs[i];
 		memset(c->reserved, 0, sizeof(c->reserved));
 	}
+	/* The completions before the index that shows them. */
 	smp_store_release(&ring->comp->producer, ring->comp_prod);
 	ring->tx_cons += sent;
+	/* The entries were copied (tx_batch) before the process may reuse them. */
 	smp_store_release(&ring->tx->consumer, ring->tx_cons);
 	return sent;
 }
@@ -235,6 +283,7 @@ static long ns_ring_tx(struct ns_ring *ring)
 
 	lockdep_assert_held(&ring->tx_lock);
 	for (;;) {
+		/* Pairs with the process's release: the entries it counts are written. */
 		avail = smp_load_acquire(&ring->tx->producer) - ring->tx_cons;
 		if (avail > size)
 			return done ?: -EINVAL;
@@ -396,8 +445,12 @@ static int ns_ring_setup_check(const struct netslice_ring_setup *req)
 
 static void ns_ring_free(struct ns_ring *ring)
 {
-	int i;
+	u32 i;
 
+	if (ring->rx_skb)
+		for (i = 0; i <= ring->rx_mask; i++)
+			consume_skb(ring->rx_skb[i]);
+	kvfree(ring->rx_skb);
 	for (i = 0; i < NS_RING_REGIONS; i++)
 		vfree(ring->region[i].mem);
 	kvfree(ring);
@@ -434,6 +487,9 @@ static struct ns_ring *ns_ring_alloc(const struct netslice_ring_setup *req)
 	ring->comp = ring->region[NS_RING_COMP].mem;
 	ring->comp_entries = ring->region[NS_RING_COMP].mem + hdr;
 	ring->comp_mask = req->comp_size - 1;
+	ring->rx_skb = kvcalloc(req->rx_size, sizeof(*ring->rx_skb), GFP_KERNEL);
+	if (!ring->rx_skb)
+		goto err_free;
 	/* The module needs a kick to send: always, for now. */
 	ring->tx->flags = NETSLICE_RING_NEED_WAKEUP;
 	spin_lock_init(&ring->rx_lock);

@@ -50,6 +50,11 @@ struct ns_ring {
 	u32 rx_prod;			/* ours; published to rx->producer */
 	u32 rx_cons;			/* rx->consumer, last checked */
 	bool rx_trim_waiting;		/* trimmed records wait in the slice's trim_ring */
+	/*
+	 * Per RX entry, the skb its frame was copied from, kept for the TX of
+	 * that frame to send in (xchg() passes it between RX and a kick).
+	 */
+	struct sk_buff **rx_skb;
 
 	struct mutex tx_lock;		/* protects tx_*, comp_*: one kick at a time */
 	struct netslice_ring_hdr *tx;
@@ -64,6 +69,7 @@ struct ns_ring {
 	u32 comp_cons;			/* comp->consumer, last checked */
 	struct netslice_iov tx_batch[NS_RING_TX_CHUNK];
 	u16 tx_errs[NS_RING_TX_CHUNK];
+	struct sk_buff *tx_reuse[NS_RING_TX_CHUNK];
 };
 
 /* The ring of file, or NULL: the file's own calls keep it alive. */

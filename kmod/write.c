@@ -167,15 +167,45 @@ static unsigned int ns_tx_max_len(const struct net_device *dev)
 	return dev->mtu + dev->hard_header_len + VLAN_HLEN;
 }
 
-/* A whole frame from user space, for dev; *skbp NULL on error. */
+/*
+ * A received skb as the container of a whole frame of len bytes for dev
+ * (ring mode: the skb its RX frame came in), reset as a new frame; false
+ * if it has not the room.
+ */
+static bool ns_tx_reuse(struct sk_buff *skb, struct net_device *dev, unsigned int len)
+{
+	if (skb_headroom(skb) < LL_RESERVED_SPACE(dev) ||
+	    len > skb_headlen(skb) + skb_tailroom(skb) || skb_tailroom(skb) < dev->needed_tailroom)
+		return false;
+	if (len > skb->len)
+		__skb_put(skb, len - skb->len);
+	else
+		__skb_trim(skb, len);
+	skb_scrub_packet(skb, true);
+	memset(skb->cb, 0, sizeof(skb->cb));
+	skb->ip_summed = CHECKSUM_NONE;
+	return true;
+}
+
+/*
+ * A whole frame from user space (or the frame area), for dev, in *reuse
+ * if it can be (then taken: *reuse NULL) or a new skb; *skbp NULL on error.
+ */
 static int ns_tx_copy(struct ns_slice *slice, struct net_device *dev,
-		      const struct netslice_iov *iov, const void *kdata, struct sk_buff **skbp)
+		      const struct netslice_iov *iov, const void *kdata, struct sk_buff **reuse,
+		      struct sk_buff **skbp)
 {
 	unsigned int size = LL_RESERVED_SPACE(dev) + iov->rlen + dev->needed_tailroom;
 	struct sk_buff *skb;
 
 	if (iov->rlen > iov->len || iov->rlen < ETH_HLEN || iov->rlen > ns_tx_max_len(dev))
 		return NETSLICE_TXERR_LENGTH;
+	if (reuse && *reuse && ns_tx_reuse(*reuse, dev, iov->rlen)) {
+		skb = *reuse;
+		*reuse = NULL;
+		memcpy(skb->data, kdata, iov->rlen);
+		goto out;
+	}
 	/*
 	 * The head from this CPU's NAPI skb cache (BHs off is the context
 	 * it needs), which read refills (ns_read_free()): no slab allocation.
@@ -194,6 +224,7 @@ static int ns_tx_copy(struct ns_slice *slice, struct net_device *dev,
 		kfree_skb(skb);
 		return NETSLICE_TXERR_FAULT;
 	}
+out:
 	ns_stat_add(slice, NS_WRITE_BYTES, iov->rlen);
 	skb->dev = dev;
 	*skbp = skb;
@@ -391,7 +422,8 @@ static long ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run)
  * Returns 0 or the iov's NETSLICE_TXERR_* code.
  */
 static int ns_tx_one(struct ns_slice *slice, struct file *file, struct ns_tx_run *run,
-		     const struct netslice_iov *iov, const void *kdata, u32 index)
+		     const struct netslice_iov *iov, const void *kdata, struct sk_buff **reuse,
+		     u32 index)
 {
 	unsigned int hlen = 0;
 	struct net_device *dev;
@@ -413,7 +445,7 @@ static int ns_tx_one(struct ns_slice *slice, struct file *file, struct ns_tx_run
 	if (iov->handle)
 		err = ns_tx_splice(slice, file, dev, iov, kdata, &skb, &hlen, &gso_hdr);
 	else
-		err = ns_tx_copy(slice, dev, iov, kdata, &skb);
+		err = ns_tx_copy(slice, dev, iov, kdata, reuse, &skb);
 	if (err)
 		return err;
 	skb_reset_mac_header(skb);
@@ -460,7 +492,8 @@ static void ns_tx_run_init(struct ns_tx_run *run, struct netslice_iov __user *ui
  * its error and counter already set.
  */
 static long ns_tx_step(struct ns_slice *slice, struct file *file, struct ns_tx_run *run,
-		       const struct netslice_iov *iov, const void *kdata, u32 index, int *err)
+		       const struct netslice_iov *iov, const void *kdata, struct sk_buff **reuse,
+		       u32 index, int *err)
 {
 	long stopped;
 
@@ -469,7 +502,7 @@ static long ns_tx_step(struct ns_slice *slice, struct file *file, struct ns_tx_r
 		if (stopped >= 0)
 			return stopped;
 	}
-	*err = ns_tx_one(slice, file, run, iov, kdata, index);
+	*err = ns_tx_one(slice, file, run, iov, kdata, reuse, index);
 	if (!*err)
 		return -1;
 	/* Send what came before, so that the count covers this iov. */
@@ -492,11 +525,14 @@ static long ns_tx_finish(struct ns_slice *slice, struct ns_tx_run *run, long sto
 /*
  * Ring mode (ring.c): send iovs[0..n), copies of TX ring entries whose
  * @base is an offset in the frame area frames of frames_len bytes. Each
- * entry's error goes in errs[]; a bad one fails alone. Returns the number
- * consumed, fewer than n when the egress stopped.
+ * entry's error goes in errs[]; a bad one fails alone. reuse[i], if not
+ * NULL, is an skb the caller hands over for entry i's whole frame to go
+ * out in: taken, or freed here. Returns the number consumed, fewer than
+ * n when the egress stopped.
  */
 size_t ns_tx_ring(struct ns_slice *slice, struct file *file, struct netslice_iov *iovs,
-		  size_t n, const void *frames, size_t frames_len, u16 *errs)
+		  size_t n, const void *frames, size_t frames_len, u16 *errs,
+		  struct sk_buff **reuse)
 {
 	struct ns_tx_run run;
 	long stopped = -1;
@@ -516,9 +552,13 @@ size_t ns_tx_ring(struct ns_slice *slice, struct file *file, struct netslice_iov
 				ns_tx_fail(slice, &run, i, NETSLICE_TXERR_FAULT);
 			continue;
 		}
-		stopped = ns_tx_step(slice, file, &run, iov, frames + iov->base, i, &err);
+		stopped = ns_tx_step(slice, file, &run, iov, frames + iov->base, &reuse[i], i,
+				     &err);
 	}
 	stopped = ns_tx_finish(slice, &run, stopped);
+	/* Containers not used: a bad entry, a handle, too small, not reached. */
+	for (i = 0; i < n; i++)
+		consume_skb(reuse[i]);
 	return stopped >= 0 ? stopped : n;
 }
 
@@ -543,7 +583,7 @@ ssize_t ns_write(struct file *file, const char __user *buf, size_t count, loff_t
 			break;
 		}
 		err = 0;
-		stopped = ns_tx_step(slice, file, &run, &iov, NULL, i, &err);
+		stopped = ns_tx_step(slice, file, &run, &iov, NULL, NULL, i, &err);
 		if (stopped >= 0)
 			break;
 		if (err && !i) {

@@ -223,6 +223,13 @@ ssize_t ns_ring_send_all(struct ns_ring *r, struct netslice_iov *iov, unsigned i
 /* NETSLICE_RING_KICK: send what the TX ring holds; the entries consumed. */
 int ns_ring_kick(struct ns_ring *r);
 
+/*
+ * Watch the RX ring for up to us microseconds, with no system call: 1 as
+ * soon as an entry is there, 0 if none came. Cheaper than sleeping in
+ * poll(2) when packets arrive faster than a sleep and a wakeup take.
+ */
+int ns_ring_spin(struct ns_ring *r, unsigned int us);
+
 /* poll(2) for RX, up to timeout_ms (-1: forever): 1 ready, 0 timed out. */
 int ns_ring_wait(struct ns_ring *r, int timeout_ms);
 

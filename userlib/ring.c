@@ -131,6 +131,38 @@ int ns_ring_kick(struct ns_ring *r)
 	return (int)ns_sysret(ioctl(r->fd, NETSLICE_RING_KICK, 0));
 }
 
+static void ns_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ volatile("yield");
+#endif
+}
+
+static long long ns_mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+int ns_ring_spin(struct ns_ring *r, unsigned int us)
+{
+	long long end = ns_mono_us() + us;
+	unsigned int i;
+
+	do {
+		for (i = 0; i < 64; i++) {
+			if (__atomic_load_n(&r->rx->producer, __ATOMIC_ACQUIRE) != r->rx_peeked)
+				return 1;
+			ns_cpu_relax();
+		}
+	} while (ns_mono_us() < end);
+	return 0;
+}
+
 int ns_ring_wait(struct ns_ring *r, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = r->fd, .events = POLLIN };

@@ -7,7 +7,8 @@
  *	A forwarder child reads and writes back batches on every slice (with
  *	"auto" header slicing, so payloads are parked while it works); once
  *	it has moved packets it is SIGKILLed, mid-batch, and the next starts.
- *	After each kill no payload may stay parked.
+ *	After each kill no payload may stay parked. Every other forwarder
+ *	uses ring mode, and every other of those unmaps its rings first.
  *   faultloop rmmod ROUNDS MODULE [PARAMS]
  *	Each round loads MODULE with PARAMS, runs such a forwarder until it
  *	moves packets, kills it and unloads the module, under traffic.
@@ -60,6 +61,7 @@
 #include <net/if.h>
 #include <sys/socket.h>
 
+#include "netslice.h"
 #include "nlreq.h"
 
 #define BATCH	64
@@ -101,8 +103,48 @@ static ssize_t read_batch(int fd, struct netslice_iov *iov, unsigned char *buf, 
 	return read(fd, iov, BATCH);
 }
 
-/* The child: forward forever, counting packets moved, until killed. */
-static void forward(void)
+/*
+ * The child in ring mode: the same through mapped rings. With unmap, it
+ * unmaps them once it has moved packets and waits to be killed, the
+ * kernel still filling the frames it no longer sees.
+ */
+static void forward_ring(int *fds, int n, bool unmap)
+{
+	static struct ns_ring rings[MAX_FDS];
+	struct netslice_ring_setup setup;
+	struct netslice_iov iov[BATCH];
+
+	ns_ring_config_default(&setup, BATCH);
+	for (int s = 0; s < n; s++)
+		if (ns_ring_open(&rings[s], fds[s], &setup))
+			_exit(1);
+	for (;;) {
+		for (int s = 0; s < n; s++) {
+			unsigned int got = ns_ring_peek(&rings[s], iov, BATCH);
+
+			if (!got)
+				continue;
+			for (unsigned int i = 0; i < got; i++)
+				iov[i].action = NETSLICE_TX_DEFAULT;
+			if (ns_ring_send(&rings[s], iov, got) > 0)
+				__atomic_add_fetch(moved, got, __ATOMIC_RELAXED);
+			ns_ring_release(&rings[s], got);
+			if (unmap) {
+				for (int t = 0; t < n; t++)
+					ns_ring_close(&rings[t]);
+				for (;;)
+					pause();
+			}
+		}
+	}
+}
+
+/*
+ * The child: forward forever, counting packets moved, until killed:
+ * read and write in even rounds, ring mode in odd ones (unmapping its
+ * rings first in every other of those).
+ */
+static void forward(int round)
 {
 	static unsigned char buf[BATCH][2048];
 	struct netslice_iov iov[BATCH];
@@ -110,6 +152,8 @@ static void forward(void)
 
 	if (!n)
 		_exit(1);
+	if (round % 2)
+		forward_ring(fds, n, round % 4 == 3);
 	for (;;) {
 		for (int s = 0; s < n; s++) {
 			ssize_t got = read_batch(fds[s], iov, buf[0], sizeof(buf[0]));
@@ -169,7 +213,7 @@ static int kill_one(int round)
 	if (pid < 0)
 		return -1;
 	if (!pid)
-		forward();
+		forward(round);
 	while (__atomic_load_n(moved, __ATOMIC_RELAXED) == before && now_ms() < deadline)
 		usleep(1000);
 	kill(pid, SIGKILL);
@@ -329,8 +373,9 @@ static int delete_rounds(int rounds)
 	fwd = fork();
 	if (fwd < 0)
 		return 1;
+	/* Read and write here; test_faults.sh deletes under nf-fwd's rings. */
 	if (!fwd)
-		forward();
+		forward(0);
 	for (i = 0; i < rounds; i++)
 		if (delete_one(rtnl, genl, family, i))
 			break;

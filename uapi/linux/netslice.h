@@ -202,14 +202,18 @@
  *
  *   RX ring (kernel -> user): a packet arriving is copied into the frame
  *   of its RX slot (with header slicing, its slice is copied and the rest
- *   parked: @handle, as for read), the skb freed in the receive softirq,
- *   and an entry produced: struct netslice_iov as read fills it, with
+ *   parked: @handle, as for read) in the receive softirq, and an entry
+ *   produced: struct netslice_iov as read fills it, with
  *   @base the frame's offset in the frame area (never a user pointer),
- *   @len the frame size, @rlen the bytes in it. RX entry i always uses
+ *   @len the frame size, @rlen the bytes in it, @action and @error 0
+ *   (so that the entry can be queued on TX as it is). RX entry i always uses
  *   frame i (so frames 0 .. rx_size - 1 belong to the RX ring; the rest
  *   are the process's, e.g. to build frames to send). A frame stays the
  *   process's until it moves the consumer index past its entry: sending
- *   it (below) needs no copy in user space. A full RX ring drops the
+ *   it (below) needs no copy in user space. (The kernel keeps the buffer
+ *   a frame arrived in until its slot is reused, and sends the frame in
+ *   it when a TX entry names the slot's frame: no allocation per packet.
+ *   A ring so holds up to rx_size packets' buffers.) A full RX ring drops the
  *   packet (rx_drop_ring_full) or, with NETSLICE_SLICE_TRIM, keeps a
  *   header-only record that goes into the ring as soon as there is room:
  *   while records wait the kernel sets NETSLICE_RING_NEED_WAKEUP in the
