@@ -240,11 +240,15 @@ ns_start_fwd() {
 	return $rc
 }
 
-# ns_kill_job PID: kill a background job of this shell if it is still one.
-# A job already reaped is left alone: its PID may belong to another
-# process by now (the guest's console agent, once, ended a run that way).
+# ns_kill_job PID: kill a background job of this shell if it is still one,
+# and wait for it: its files are closed before the next cleanup runs (an
+# NF in ring mode takes a moment to release its rings, and rmmod must not
+# find them open). A job already reaped is left alone: its PID may belong
+# to another process by now (the guest's console agent, once, ended a run
+# that way).
 ns_kill_job() {
-	jobs -p | grep -qx "$1" && kill "$1"
+	jobs -p | grep -qx "$1" || return 0
+	kill "$1" && wait "$1"
 	return 0
 }
 
