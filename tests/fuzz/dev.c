@@ -259,7 +259,7 @@ static void do_write(struct dev_thread *t)
 		switch (errno) {
 		case EINVAL: case EMSGSIZE: case ENODEV: case EFAULT: case ENOMEM:
 		case ENETDOWN: case ESTALE: case EACCES: case EBADMSG: case EAGAIN:
-		case ENOBUFS: case EBADF: case EINTR:
+		case ENOBUFS: case EBADF: case EINTR: case EPROTO:
 			return;
 		}
 		fz_fail("write: unexpected errno %d (%s)", errno, strerror(errno));
@@ -269,7 +269,7 @@ static void do_write(struct dev_thread *t)
 	if ((size_t)got > n || (got && iov_bad(iov)))
 		fz_fail("write returned %zd for %zu iovs", got, n);
 	for (i = 0; i < (size_t)got && i < fill; i++)
-		if (iov[i].error > NETSLICE_TXERR_DROPPED)
+		if (iov[i].error > NETSLICE_TXERR_GSO)
 			fz_fail("write iov %zu: error %u", i, iov[i].error);
 }
 
