@@ -239,6 +239,10 @@ static int ns_worker_ring(struct ns_worker *w, const struct netslice_info *info,
 	if (!w->ring)
 		return ns_fail(ENOMEM);
 	ns_ring_config_default(&setup, batch);
+	/* As deep as the slice's own ring (the ring_size the admin chose). */
+	while (setup.rx_size < info->ring_size && setup.rx_size < NETSLICE_RING_MAX_SIZE)
+		setup.rx_size *= 2;
+	setup.frame_count = setup.rx_size + setup.tx_size;
 	err = ns_ring_open(w->ring, w->fd, &setup);
 	if (err) {
 		free(w->ring);

@@ -35,7 +35,9 @@ bytes_moved() {
 
 auto_forward() {
 	ns_topology 1 || return 1
-	ns_load ifaces=dut0:dut1 ring_size=16384 || return 1
+	# A store as deep as the ring: in ring mode a packet is parked as it
+	# enters the ring, and one that finds the store full is read whole.
+	ns_load ifaces=dut0:dut1 ring_size=16384 store_size=16384 || return 1
 	ns_start_fwd -m auto || return 1
 	ns_traffic $N || return 1
 	bytes_moved

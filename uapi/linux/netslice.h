@@ -202,8 +202,10 @@
  *
  *   RX ring (kernel -> user): a packet arriving is copied into the frame
  *   of its RX slot (with header slicing, its slice is copied and the rest
- *   parked: @handle, as for read) in the receive softirq, and an entry
- *   produced: struct netslice_iov as read fills it, with
+ *   parked: @handle, as for read; parked as it enters the ring, so while
+ *   more sliced packets wait in the ring than the store holds, the excess
+ *   is delivered whole, NETSLICE_RX_STORE_FULL: size the store to the
+ *   ring) in the receive softirq, and an entry produced: struct netslice_iov as read fills it, with
  *   @base the frame's offset in the frame area (never a user pointer),
  *   @len the frame size, @rlen the bytes in it, @action and @error 0
  *   (so that the entry can be queued on TX as it is). RX entry i always uses
