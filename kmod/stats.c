@@ -38,12 +38,12 @@ static void ns_stats_read_raw(struct ns_slice *slice, struct netslice_stats *out
 			sum[i] += READ_ONCE(s->v[i]);
 	}
 
-	spin_lock(&slice->store.lock);
+	spin_lock_bh(&slice->store.lock);
 	out->store_aged = slice->store.aged;
 	out->store_closed = slice->store.closed;
 	out->store_used = slice->store.used;
 	out->store_high_water = slice->store.high_water;
-	spin_unlock(&slice->store.lock);
+	spin_unlock_bh(&slice->store.lock);
 	out->rx_purged = atomic64_read(&slice->rx_purged);
 }
 
@@ -77,7 +77,7 @@ void ns_stats_reset(struct ns_slice *slice)
 	ns_stats_read_raw(slice, &slice->stats_base);
 	mutex_unlock(&slice->lock);
 
-	spin_lock(&slice->store.lock);
+	spin_lock_bh(&slice->store.lock);
 	slice->store.high_water = slice->store.used;
-	spin_unlock(&slice->store.lock);
+	spin_unlock_bh(&slice->store.lock);
 }
