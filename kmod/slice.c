@@ -72,9 +72,16 @@ void ns_slice_set_slicing(struct ns_slice *slice, u32 cfg)
 	WRITE_ONCE(slice->slicing, cfg);
 }
 
-static void ns_free_skb(void *skb)
+/*
+ * Free what a ring still holds, BHs off as every consumer of the rings
+ * takes their lock (ring-mode RX consumes the trim ring in softirq).
+ */
+static void ns_ptr_ring_drain(struct ptr_ring *r)
 {
-	kfree_skb(skb);
+	struct sk_buff *skb;
+
+	while ((skb = ptr_ring_consume_bh(r)))
+		kfree_skb(skb);
 }
 
 /*
@@ -175,8 +182,10 @@ static void ns_slice_exit(struct ns_slice *slice)
 	mutex_destroy(&slice->read_lock);
 	ns_store_destroy(&slice->store);
 	skb_queue_purge(&slice->unread);
-	ptr_ring_cleanup(&slice->trim_ring, ns_free_skb);
-	ptr_ring_cleanup(&slice->rx_ring, ns_free_skb);
+	ns_ptr_ring_drain(&slice->trim_ring);
+	ptr_ring_cleanup(&slice->trim_ring, NULL);
+	ns_ptr_ring_drain(&slice->rx_ring);
+	ptr_ring_cleanup(&slice->rx_ring, NULL);
 	free_percpu(slice->stats);
 	free_cpumask_var(slice->user_cpus);
 	free_cpumask_var(slice->kernel_cpus);
