@@ -486,6 +486,19 @@ static void ns_tx_run_init(struct ns_tx_run *run, struct netslice_iov __user *ui
 }
 
 /*
+ * iov index fails with err: send what came before first, so that the
+ * count covers this iov. Returns as ns_tx_run_flush().
+ */
+static long ns_tx_reject(struct ns_slice *slice, struct ns_tx_run *run, u32 index, int err)
+{
+	long stopped = ns_tx_run_flush(slice, run);
+
+	if (stopped < 0)
+		ns_tx_fail(slice, run, index, err);
+	return stopped;
+}
+
+/*
  * The call's index-th iov, after those before it. Returns -1 to go on, or
  * the index of the first iov left unsent because the egress stopped (the
  * call ends there). *err is the iov's own NETSLICE_TXERR_*, or 0, with
@@ -505,12 +518,7 @@ static long ns_tx_step(struct ns_slice *slice, struct file *file, struct ns_tx_r
 	*err = ns_tx_one(slice, file, run, iov, kdata, reuse, index);
 	if (!*err)
 		return -1;
-	/* Send what came before, so that the count covers this iov. */
-	stopped = ns_tx_run_flush(slice, run);
-	if (stopped >= 0)
-		return stopped;
-	ns_tx_fail(slice, run, index, *err);
-	return -1;
+	return ns_tx_reject(slice, run, index, *err);
 }
 
 /* Send the run left and let go of its egress: as ns_tx_step(). */
@@ -547,9 +555,7 @@ size_t ns_tx_ring(struct ns_slice *slice, struct file *file, struct netslice_iov
 		/* The entry names its frame by offset: checked, then kernel memory. */
 		iov->len = iov->rlen;
 		if (iov->rlen > frames_len || iov->base > frames_len - iov->rlen) {
-			stopped = ns_tx_run_flush(slice, &run);
-			if (stopped < 0)
-				ns_tx_fail(slice, &run, i, NETSLICE_TXERR_FAULT);
+			stopped = ns_tx_reject(slice, &run, i, NETSLICE_TXERR_FAULT);
 			continue;
 		}
 		stopped = ns_tx_step(slice, file, &run, iov, frames + iov->base, &reuse[i], i,

@@ -10,11 +10,6 @@
 #include "internal.h"
 #include "netslice.h"
 
-/* Short writes this many times in a row yield; after that, sleep. */
-#define NS_WRITE_SPINS		16
-#define NS_WRITE_NAP_NS		50000L
-#define NS_WRITE_STALL_MS	1000
-
 ssize_t ns_read(int fd, struct netslice_iov *iov, unsigned int n)
 {
 	return ns_sysret(read(fd, iov, n));
@@ -27,7 +22,6 @@ ssize_t ns_write(int fd, struct netslice_iov *iov, unsigned int n)
 
 ssize_t ns_write_all(int fd, struct netslice_iov *iov, unsigned int n)
 {
-	const struct timespec nap = { .tv_nsec = NS_WRITE_NAP_NS };
 	unsigned int done = 0, idle = 0;
 	long long stall_start = 0;
 	ssize_t w;
@@ -52,14 +46,8 @@ ssize_t ns_write_all(int fd, struct netslice_iov *iov, unsigned int n)
 			continue;
 		}
 		/* The egress queue is stopped: let it drain, but not forever. */
-		if (!idle++)
-			stall_start = ns_mono_ms();
-		else if (ns_mono_ms() - stall_start > NS_WRITE_STALL_MS)
+		if (ns_stalled(&idle, &stall_start))
 			break;	/* the caller decides what to do with the rest */
-		if (idle < NS_WRITE_SPINS)
-			sched_yield();
-		else
-			nanosleep(&nap, NULL);
 	}
 	return done;
 }

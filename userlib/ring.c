@@ -19,10 +19,6 @@
 #include "internal.h"
 #include "netslice.h"
 
-#define NS_RING_SPINS		16
-#define NS_RING_NAP_NS		50000L
-#define NS_RING_STALL_MS	1000
-
 static uint32_t ns_load_acquire(const uint32_t *p)
 {
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
@@ -222,25 +218,6 @@ static unsigned int ns_ring_reap(struct ns_ring *r, struct netslice_iov *iov)
 	return got;
 }
 
-/*
- * Stall handling as ns_write_all(): yield, then nap; give up after a second.
- * Returns 0 to go on, 1 to give up.
- */
-static int ns_ring_stalled(unsigned int *idle, long long *start)
-{
-	const struct timespec nap = { .tv_nsec = NS_RING_NAP_NS };
-
-	if (!(*idle)++)
-		*start = ns_mono_ms();
-	else if (ns_mono_ms() - *start > NS_RING_STALL_MS)
-		return 1;
-	if (*idle < NS_RING_SPINS)
-		sched_yield();
-	else
-		nanosleep(&nap, NULL);
-	return 0;
-}
-
 ssize_t ns_ring_send(struct ns_ring *r, struct netslice_iov *iov, unsigned int n)
 {
 	uint32_t tmask = r->setup.tx_size - 1, slot;
@@ -274,7 +251,7 @@ ssize_t ns_ring_send(struct ns_ring *r, struct netslice_iov *iov, unsigned int n
 			idle = 0;
 			continue;
 		}
-		if (ns_ring_stalled(&idle, &stall_start))
+		if (ns_stalled(&idle, &stall_start))
 			break;
 	}
 	return done;
