@@ -84,6 +84,7 @@ sed -n 's/^csv: //p' "$log" >"$base.csv"
 	sed -n 's/^cdf: //p' "$log" | tr ' ' ','
 } >"$base-cdf.csv"
 sed -n 's/^rules: //p' "$log" >"$base-rules.csv"
+sed -n 's/^ruleload: //p' "$log" >"$base-ruleload.csv"
 sed -n 's/^zeroloss: //p' "$log" >"$base-zeroloss.csv"
 sed -n 's/^tcp: //p' "$log" >"$base-tcp.csv"
 # The profile: one folded-stack file per contender and size.

@@ -25,7 +25,7 @@ bench_nat_public=10.99.0.100
 # user's NETSLICE_BENCH_CONTENDERS runs: afp-v3-ring (TPACKET_V3 with a TX
 # ring too) costs twice afp-v3 (docs/benchmarks.md).
 # The ns-* contenders use read/write (-M rw), the ring-* ones ring mode.
-bench_contenders=(ns-fwd-off ns-fwd-auto ns-fwd-auto-2s ns-fw-off ns-fw-auto
+bench_contenders=(ns-fwd-off ns-fwd-rules ns-fwd-auto ns-fwd-auto-2s ns-fw-off ns-fw-auto
 	ns-nat-off ns-nat-auto ring-fwd-off ring-fwd-auto ring-fw-auto
 	afp-mmsg afp-v3 afp-v3-2w afxdp afxdp-busy bridge)
 bench_extra=(afp-v3-ring)
@@ -43,6 +43,18 @@ bench_fw_rules() {
 		echo "drop udp from 10.200.$i.0/24 dport $((1000 + i))"
 	done
 	echo "accept udp to 10.99.9.9"
+}
+
+# 10,000 wildcard rules over 100 masks (25 source by 4 destination prefix
+# lengths), none matching the load (UDP 10.99.1.x -> 10.99.9.9).
+bench_wild_rules() {
+	awk 'BEGIN {
+		split("16 20 24 28", d, " ")
+		for (i = 0; i < 10000; i++)
+			printf "proto udp src 172.%d.%d.0/%d dst 198.%d.%d.0/%d pref %d slice 0\n",
+				16 + i % 16, int(i / 64) % 256, 8 + i % 25, 18 + i % 2, i % 256,
+				d[1 + int(i / 25) % 4], i
+	}'
 }
 
 # bench_insmod KO PARAM...: KO, or the installed module if KO is not there.
@@ -101,6 +113,12 @@ bench_up() {
 	bench_pid=
 	case $1 in
 	ns-fwd-off) bench_ns_up 1 nf-fwd -M rw -m off ;;
+	ns-fwd-rules)
+		# ns-fwd-off with 10,000 wildcard rules over 100 masks that the
+		# load's flows all miss: what the lookup costs RX.
+		bench_ns_up 1 nf-fwd -M rw -m off || return 1
+		bench_wild_rules | netslicectl rule load -
+		;;
 	ns-fwd-auto) bench_ns_up 1 nf-fwd -M rw -m auto ;;
 	ns-fwd-auto-2s) bench_ns_up 2 nf-fwd -M rw -m auto ;;
 	ring-fwd-off) bench_ns_up 1 nf-fwd -M ring -m off ;;

@@ -13,7 +13,7 @@
 #                            "none"
 #   NETSLICE_BENCH_PROFILE_SECS  seconds sampled per contender (default 3)
 
-bench_profile_list=${NETSLICE_BENCH_PROFILE:-ns-fwd-off ns-fwd-auto ns-fwd-off@1518 \
+bench_profile_list=${NETSLICE_BENCH_PROFILE:-ns-fwd-off ns-fwd-rules ns-fwd-auto ns-fwd-off@1518 \
 ns-fwd-auto@1518 ns-fw-auto ns-nat-auto ring-fwd-off ring-fwd-auto ring-fwd-auto@1518 \
 afp-mmsg afp-v3 afxdp afxdp-busy bridge}
 [ -z "${bench_base_ko:-}" ] || [ -n "${NETSLICE_BENCH_PROFILE:-}" ] ||

@@ -28,6 +28,7 @@ LABELS = {
     "ns-fwd-off": "netslice nf-fwd, slicing off",
     "ns-fwd-auto": "netslice nf-fwd, slicing auto",
     "ns-fwd-auto-2s": "netslice nf-fwd, auto, 2 slices",
+    "ns-fwd-rules": "netslice nf-fwd, off, 10,000 wildcard steering rules",
     "ns-fw-off": "netslice nf-firewall (100 rules), off",
     "ns-fw-auto": "netslice nf-firewall (100 rules), auto",
     "ns-nat-off": "netslice nf-nat, off",
@@ -193,6 +194,7 @@ def tables(base, rows, cells, order):
                 w(f"| {int(r['replaces_per_s_asked']):,} | {int(r['replaces_per_s_done']):,} | "
                   f"{int(r['forwarded_pps']):,} | {int(r['drops']):,} |")
             w("")
+            out += rule_targets(rules, load_ruleload(base))
     zl = load_zeroloss(base)
     out += zeroloss_table(zl, order, sizes)
     out += targets_table(cells, zl)
@@ -202,6 +204,42 @@ def tables(base, rows, cells, order):
     w("Plots: [throughput](bench/throughput.svg), [latency CDFs](bench/latency_cdf.svg), "
       "[bytes copied](bench/bytes_copied.svg).")
     return "\n".join(out)
+
+
+def load_ruleload(base):
+    """[{rules, seconds, rules_per_s}] of the run's bulk loads."""
+    if not os.path.exists(base + "-ruleload.csv"):
+        return []
+    with open(base + "-ruleload.csv") as f:
+        return list(csv.DictReader(f))
+
+
+def rule_targets(rules, loads):
+    """Issue 24's control-plane rows, from the rule-update and bulk-load runs."""
+    by_rate = {int(r["replaces_per_s_asked"]): r for r in rules}
+    rows = []
+    top = by_rate.get(100000)
+    if top:
+        rows.append(("replaces per second completed, asked 100,000",
+                     int(top["replaces_per_s_done"]), ">=", 100000, "{:,}"))
+        none = by_rate.get(0)
+        if none and int(none["forwarded_pps"]):
+            rows.append(("forwarding rate while replacing at that rate, vs none",
+                         int(top["forwarded_pps"]) / int(none["forwarded_pps"]), ">=", 0.95,
+                         "{:.2f}"))
+    for r in loads:
+        rows.append((f"rules loaded per second ({int(r['rules']):,} rules)",
+                     int(r["rules_per_s"]), ">=", 200000, "{:,}"))
+    if not rows:
+        return []
+    out = ["### Targets (issue 24, control plane)", "",
+           "| row | this run | target | met |", "|---|---|---|---|"]
+    for what, value, op, goal, form in rows:
+        met = value >= goal if op == ">=" else value <= goal
+        out.append(f"| {what} | {form.format(value)} | {op} {form.format(goal)} | "
+                   f"{'yes' if met else 'no'} |")
+    out.append("")
+    return out
 
 
 def load_zeroloss(base):
@@ -270,6 +308,9 @@ TARGETS = [
      ("afxdp", 64), ("<=", 0.6)),
     ("nf-fwd ring mode, auto, vs the bridge, 1518 B, zero-loss rate", "zl",
      ("ring-fwd-auto", 1518), ("bridge", 1518), (">=", 0.8)),
+    # Issue 24: the matcher's cost on RX.
+    ("nf-fwd -m off with 10,000 wildcard rules (100 masks) vs none, 64 B, CPU", "cpu",
+     ("ns-fwd-rules", 64), ("ns-fwd-off", 64), ("<=", 1.5)),
 ]
 
 

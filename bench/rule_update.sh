@@ -8,6 +8,7 @@
 #
 #   gen: gen0 --veth-- dut0 [netslice + nf-fwd] dut1 --veth-- sink: sink0
 #
+# Then times a bulk load of 1,000,000 exact rules ("ruleload: " lines).
 # Prints a table, and the CSV as "csv: " lines (the guest cannot write the
 # checkout; bench/bench.sh files them under bench/results/). A
 # software-emulated guest only gives ratios within one run.
@@ -58,5 +59,23 @@ for rate in $rates; do
 	echo "$rate,$achieved,$secs,$pps,$drops" >>"$csv"
 done
 sed 's/^/csv: /' "$csv"
+
+# Bulk load: NETSLICE_BENCH_LOAD_RULES exact rules (default 1,000,000) in
+# one `rule load`, one request, timed end to end (parsing included).
+nload=${NETSLICE_BENCH_LOAD_RULES:-1000000}
+awk -v n="$nload" 'BEGIN {
+	for (i = 0; i < n; i++)
+		printf "proto tcp src 10.%d.%d.%d dst 192.0.2.1 sport %d dport 443 slice %d\n",
+			int(i / 65536), int(i / 256) % 256, i % 256, 1024 + i % 60000, i % 2
+}' >"$batch"
+netslicectl rule flush || exit 1
+t0=$(date +%s%N)
+netslicectl rule load "$batch" || exit 1
+t1=$(date +%s%N)
+netslicectl rule flush || exit 1
+printf 'ruleload: rules,seconds,rules_per_s\nruleload: %d,%s,%d\n' "$nload" \
+	"$(awk -v ns=$((t1 - t0)) 'BEGIN { printf "%.3f", ns / 1e9 }')" \
+	$((nload * 1000000000 / (t1 - t0)))
+echo "# $nload rules loaded in $(((t1 - t0) / 1000000)) ms"
 ns_stop_fwd >/dev/null
 ns_run_cleanups

@@ -224,7 +224,7 @@ if [ -z "${NETSLICE_BENCH_NICS:-}" ] && [[ " ${contenders[*]} " == *" ns-fwd-aut
 	echo "# rule-update run: nf-fwd while rules are replaced"
 	ns_run_cleanups
 	NETSLICE_BENCH_SECS=$((secs < 2 ? 2 : secs)) "$NS_TOP/bench/rule_update.sh" |
-		sed -n 's/^csv: /rules: /p'
+		sed -n -e 's/^csv: /rules: /p' -e '/^ruleload: /p' -e '/^# /p'
 fi
 
 # Bulk TCP (bench/tcp.sh): super-packets through the NFs, against the

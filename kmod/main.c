@@ -88,7 +88,7 @@
 #include "chrdev.h"
 #include "iface.h"
 #include "netlink.h"
-#include "rules.h"
+#include "rule_batch.h"
 #include "rx.h"
 #include "slice.h"
 #include "store.h"

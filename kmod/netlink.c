@@ -57,7 +57,7 @@ const struct nla_policy ns_stats_policy[NETSLICE_A_STATS_SLICE + 1] = {
 };
 
 /* Also takes what rule-get reports, so a dump can be sent back as it is. */
-const struct nla_policy ns_rule_policy[NETSLICE_A_RULE_HITS + 1] = {
+const struct nla_policy ns_rule_policy[NETSLICE_A_RULE_MAX + 1] = {
 	[NETSLICE_A_RULE_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[NETSLICE_A_RULE_FAMILY] = NLA_POLICY_MAX(NLA_U8, NETSLICE_RULE_FAMILY_IPV6),
 	[NETSLICE_A_RULE_PROTO] = { .type = NLA_U8 },
@@ -73,6 +73,8 @@ const struct nla_policy ns_rule_policy[NETSLICE_A_RULE_HITS + 1] = {
 	[NETSLICE_A_RULE_SLICE] = NLA_POLICY_MAX(NLA_U32, NETSLICE_MAX_SLICES - 1),
 	[NETSLICE_A_RULE_EXACT] = { .type = NLA_FLAG },
 	[NETSLICE_A_RULE_HITS] = { .type = NLA_U64 },
+	[NETSLICE_A_RULE_PAD] = { .type = NLA_REJECT },
+	[NETSLICE_A_RULE_OP] = NLA_POLICY_MAX(NLA_U8, NETSLICE_RULE_OP_REPLACE),
 };
 
 const struct nla_policy ns_rules_policy[NETSLICE_A_RULES_RULE + 1] = {
@@ -111,6 +113,9 @@ static const struct genl_ops ns_genl_ops[] = {
 	{ .cmd = NETSLICE_CMD_RULE_GET, .dumpit = ns_nl_rule_get_dumpit },
 	{ .cmd = NETSLICE_CMD_RULE_FLUSH, .flags = GENL_ADMIN_PERM,
 	  .doit = ns_nl_rule_flush_doit },
+	{ .cmd = NETSLICE_CMD_RULE_BATCH, .flags = GENL_ADMIN_PERM,
+	  .policy = ns_rules_policy, .maxattr = ARRAY_SIZE(ns_rules_policy) - 1,
+	  .doit = ns_nl_rule_batch_doit },
 };
 
 static const struct genl_multicast_group ns_genl_mcgrps[] = {

@@ -16,7 +16,7 @@ extern const struct nla_policy ns_link_id_policy[NETSLICE_A_LINK_IFNAME + 1];
 extern const struct nla_policy ns_slice_id_policy[NETSLICE_A_SLICE_ID + 1];
 extern const struct nla_policy ns_slice_set_policy[NETSLICE_A_SLICE_SLICING_GSO + 1];
 extern const struct nla_policy ns_stats_policy[NETSLICE_A_STATS_SLICE + 1];
-extern const struct nla_policy ns_rule_policy[NETSLICE_A_RULE_HITS + 1];
+extern const struct nla_policy ns_rule_policy[NETSLICE_A_RULE_MAX + 1];
 extern const struct nla_policy ns_rules_policy[NETSLICE_A_RULES_RULE + 1];
 
 int ns_genl_init(void);
@@ -49,5 +49,6 @@ int ns_nl_rule_del_doit(struct sk_buff *skb, struct genl_info *info);
 int ns_nl_rule_replace_doit(struct sk_buff *skb, struct genl_info *info);
 int ns_nl_rule_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int ns_nl_rule_flush_doit(struct sk_buff *skb, struct genl_info *info);
+int ns_nl_rule_batch_doit(struct sk_buff *skb, struct genl_info *info);
 
 #endif /* _NETSLICE_NETLINK_H */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Netlink rule operations. A request carries one or more rule nests and
- * is applied all or none: each step is logged, and the first bad rule
- * undoes the steps before it and points the ack at its own nest.
+ * is one batch (rule_batch.c): applied all or none, and seen by RX at
+ * once; the first bad rule aborts it and points the ack at its own nest.
  */
 #include <linux/in.h>
 #include <linux/mm.h>
@@ -11,7 +11,7 @@
 #include <linux/netslice.h>
 
 #include "netlink.h"
-#include "rules.h"
+#include "rule_batch.h"
 #include "slice.h"
 
 /* Protocols whose packets carry ports the flow dissector reports. */
@@ -38,7 +38,7 @@ static unsigned int ns_family_bytes(u8 family)
 static int ns_nl_rule_addr(struct nlattr **tb, int addr_attr, int len_attr, u8 family,
 			   __be32 *addr, u8 *plen, struct netlink_ext_ack *extack)
 {
-	unsigned int bytes = ns_family_bytes(family), len, i;
+	unsigned int bytes = ns_family_bytes(family), len;
 
 	if (!tb[addr_attr]) {
 		if (tb[len_attr]) {
@@ -60,11 +60,7 @@ static int ns_nl_rule_addr(struct nlattr **tb, int addr_attr, int len_attr, u8 f
 		return -EINVAL;
 	}
 	memcpy(addr, nla_data(tb[addr_attr]), bytes);
-	for (i = 0; i < 4; i++) {
-		unsigned int keep = clamp_t(int, (int)len - 32 * (int)i, 0, 32);
-
-		addr[i] &= keep ? htonl(~0U << (32 - keep)) : 0;
-	}
+	ns_rule_prefix_mask(addr, len);
 	*plen = len;
 	return 0;
 }
@@ -120,29 +116,49 @@ static int ns_nl_rule_match(struct nlattr **tb, struct ns_rule_match *m,
 	return 0;
 }
 
-enum ns_rule_op { NS_RULE_ADD, NS_RULE_REPLACE, NS_RULE_DEL };
+/* What a nest asks: the command's operation, or in rule-batch its own. */
+static int ns_nl_rule_op(struct nlattr **tb, int cmd_op, struct nlattr *nest,
+			 struct netlink_ext_ack *extack)
+{
+	if (!tb[NETSLICE_A_RULE_OP]) {
+		if (cmd_op >= 0)
+			return cmd_op;
+		NL_SET_ERR_MSG(extack, "rule-batch: each rule names its op");
+		NL_SET_ERR_ATTR_MISS(extack, nest, NETSLICE_A_RULE_OP);
+		return -EINVAL;
+	}
+	if (cmd_op >= 0 && nla_get_u8(tb[NETSLICE_A_RULE_OP]) != cmd_op) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[NETSLICE_A_RULE_OP],
+				    "op differs from the command's (rule-batch mixes them)");
+		return -EINVAL;
+	}
+	return nla_get_u8(tb[NETSLICE_A_RULE_OP]);
+}
 
-/* One rule of a request: added, replaced or deleted, with its undo step. */
-static int ns_nl_rule_one(struct nlattr *nest, enum ns_rule_op op, struct ns_rule_undo *undo,
+/* One rule of a request: added, replaced or deleted in batch b. */
+static int ns_nl_rule_one(struct nlattr *nest, int cmd_op, struct ns_rule_batch *b,
 			  struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[NETSLICE_A_RULE_HITS + 1];
+	struct nlattr *tb[NETSLICE_A_RULE_MAX + 1];
 	struct ns_rule_match m;
 	struct ns_rule *rule;
+	int err, op;
 	u32 slice;
-	int err;
 
-	err = nla_parse_nested(tb, NETSLICE_A_RULE_HITS, nest, ns_rule_policy, extack);
+	err = nla_parse_nested(tb, NETSLICE_A_RULE_MAX, nest, ns_rule_policy, extack);
 	if (err)
 		return err;
-	if (op == NS_RULE_DEL && tb[NETSLICE_A_RULE_ID]) {
+	op = ns_nl_rule_op(tb, cmd_op, nest, extack);
+	if (op < 0)
+		return op;
+	if (op == NETSLICE_RULE_OP_DEL && tb[NETSLICE_A_RULE_ID]) {
 		rule = ns_rule_find_id(nla_get_u32(tb[NETSLICE_A_RULE_ID]));
 		goto del;
 	}
 	err = ns_nl_rule_match(tb, &m, extack);
 	if (err)
 		return err;
-	if (op == NS_RULE_DEL) {
+	if (op == NETSLICE_RULE_OP_DEL) {
 		rule = ns_rule_find(&m);
 		goto del;
 	}
@@ -156,27 +172,26 @@ static int ns_nl_rule_one(struct nlattr *nest, enum ns_rule_op op, struct ns_rul
 		NL_SET_ERR_MSG_ATTR(extack, tb[NETSLICE_A_RULE_SLICE], "no such slice");
 		return -EINVAL;
 	}
-	return ns_rule_add(&m, slice, op == NS_RULE_REPLACE, undo, extack);
+	return ns_rule_batch_add(b, &m, slice, op == NETSLICE_RULE_OP_REPLACE, extack);
 
 del:
 	if (!rule) {
 		NL_SET_ERR_MSG(extack, "no such rule");
 		return -ENOENT;
 	}
-	/* Deleted at the end, when nothing can fail any more. */
-	if (rule->doomed) {
-		NL_SET_ERR_MSG(extack, "rule named twice in one request");
-		return -ENOENT;
-	}
-	rule->doomed = true;
-	*undo = (struct ns_rule_undo){ .rule = rule, .old_slice = rule->slice };
-	return 0;
+	return ns_rule_batch_del(b, rule, extack);
 }
 
-static int ns_nl_rules(struct genl_info *info, enum ns_rule_op op)
+/*
+ * Every rule nest of the request in one batch: all applied, at once, or
+ * none, with the ack pointing at the nest that failed. cmd_op is the
+ * command's operation, or -1 for rule-batch.
+ */
+static int ns_nl_rules(struct genl_info *info, int cmd_op)
 {
-	struct ns_rule_undo *undo;
-	unsigned int n = 0, i;
+	struct ns_rule_step *steps;
+	struct ns_rule_batch b;
+	unsigned int n = 0, i = 0;
 	struct nlattr *nest;
 	int rem, err = 0;
 
@@ -188,50 +203,50 @@ static int ns_nl_rules(struct genl_info *info, enum ns_rule_op op)
 		return -EINVAL;
 	}
 	/* Sized by the request: its sender gets the -ENOMEM. */
-	undo = kvcalloc(n, sizeof(*undo), GFP_KERNEL | __GFP_NOWARN);
-	if (!undo)
+	steps = kvcalloc(n, sizeof(*steps), GFP_KERNEL | __GFP_NOWARN);
+	if (!steps)
 		return -ENOMEM;
 
 	ns_rules_lock();
-	i = 0;
+	ns_rule_batch_begin(&b, steps, n);
 	nlmsg_for_each_attr(nest, info->nlhdr, GENL_HDRLEN, rem) {
 		if (nla_type(nest) != NETSLICE_A_RULES_RULE)
 			continue;
-		err = ns_nl_rule_one(nest, op, &undo[i], info->extack);
+		err = ns_nl_rule_one(nest, cmd_op, &b, info->extack);
 		if (err) {
 			NL_SET_BAD_ATTR(info->extack, nest);
 			break;
 		}
-		i++;
-		if (!(i % 1024))
+		if (!(++i % 1024))
 			cond_resched();
 	}
-	if (op != NS_RULE_DEL && err)
-		ns_rule_undo(undo, i);
-	else if (op == NS_RULE_DEL)
-		while (i--) {
-			undo[i].rule->doomed = false;
-			if (!err)
-				ns_rule_del(undo[i].rule);
-		}
+	if (err)
+		ns_rule_batch_abort(&b);
+	else
+		ns_rule_batch_commit(&b);
 	ns_rules_unlock();
-	kvfree(undo);
+	kvfree(steps);
 	return err;
 }
 
 int ns_nl_rule_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ns_nl_rules(info, NS_RULE_ADD);
+	return ns_nl_rules(info, NETSLICE_RULE_OP_ADD);
 }
 
 int ns_nl_rule_replace_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ns_nl_rules(info, NS_RULE_REPLACE);
+	return ns_nl_rules(info, NETSLICE_RULE_OP_REPLACE);
 }
 
 int ns_nl_rule_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ns_nl_rules(info, NS_RULE_DEL);
+	return ns_nl_rules(info, NETSLICE_RULE_OP_DEL);
+}
+
+int ns_nl_rule_batch_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return ns_nl_rules(info, -1);
 }
 
 int ns_nl_rule_flush_doit(struct sk_buff *skb, struct genl_info *info)
@@ -263,9 +278,9 @@ static int ns_nl_rule_fill(struct sk_buff *skb, const struct ns_rule *rule, u32 
 	    nla_put_u16(skb, NETSLICE_A_RULE_DPORT_MIN, m->dport_min) ||
 	    nla_put_u16(skb, NETSLICE_A_RULE_DPORT_MAX, m->dport_max) ||
 	    nla_put_u32(skb, NETSLICE_A_RULE_PREF, m->pref) ||
-	    nla_put_u32(skb, NETSLICE_A_RULE_SLICE, READ_ONCE(rule->slice)) ||
+	    nla_put_u32(skb, NETSLICE_A_RULE_SLICE, ns_rule_slice_now(rule)) ||
 	    (rule->exact && nla_put_flag(skb, NETSLICE_A_RULE_EXACT)) ||
-	    nla_put_u64_64bit(skb, NETSLICE_A_RULE_HITS, atomic64_read(&rule->hits),
+	    nla_put_u64_64bit(skb, NETSLICE_A_RULE_HITS, ns_rule_hits(rule),
 			      NETSLICE_A_RULE_PAD)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;

@@ -1,41 +1,73 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Flow-steering rules: a packet matching a rule goes to the rule's slice,
- * ahead of the RX queue or flow-hash mapping.
+ * Flow-steering rules, the table RX reads: a packet matching a rule goes
+ * to the rule's slice, ahead of the RX queue or flow-hash mapping.
  *
- * Exact rules (family, protocol, both full addresses, one port each way)
- * sit in an rhashtable keyed by the packet's fields: one lookup whatever
- * their number. Wildcard rules (prefixes, port ranges, "any") are few
- * (NETSLICE_MAX_WILDCARD_RULES) and tried in order on an RCU list.
+ * Tuple-space search: rules are grouped by mask (which fields, which
+ * prefix lengths, single ports or not: struct ns_rule_mask), one hash
+ * table per mask, keyed by the masked fields. A packet costs one lookup
+ * per distinct mask, however many rules share it. Exact rules (family,
+ * protocol, both full addresses, one port each way) are the tuples of the
+ * full masks; they are tried first and win. Among the other tuples the
+ * match with the lowest pref, then the oldest, wins.
  *
- * RX looks rules up under RCU and never waits for a writer. Writers
- * (netlink requests, module exit) serialise on ns_rules.lock; a rule is
- * freed after a grace period. Replacing a rule's slice is one WRITE_ONCE
- * on a rule that stays in place, so no packet sees neither slice.
+ * A per-CPU flow cache in front remembers the outcome for recent flows,
+ * valid for one generation: any published change empties it at once.
+ *
+ * Visibility: every rule carries the generation it was born in and the
+ * one it died in; RX reads the published generation once per packet and
+ * sees exactly the rules alive in it. Writers (rule_batch.c) build a
+ * batch in the next generation, invisible, and publish it with one store:
+ * a packet sees all of a batch or none of it. A deleted rule stays linked
+ * until every reader that could still see it has finished (a grace
+ * period), then is unlinked and freed after another.
+ *
+ * RX never waits for a writer; writers serialise on the batch lock
+ * (rule_batch.c) and call the table functions here under it.
  */
-#include <linux/err.h>
-#include <linux/in.h>
-#include <linux/delay.h>
-#include <linux/mutex.h>
+#include <linux/jhash.h>
+#include <linux/percpu.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
-#include <linux/xarray.h>
-#include <net/flow_dissector.h>
+#include <linux/workqueue.h>
 #include <kunit/visibility.h>
 
 #include <linux/netslice_netlink.h>
 
 #include "rules.h"
 
+/* One mask's rules. */
+struct ns_rule_tuple {
+	struct list_head node;		/* on ns_table.tuples (RCU) */
+	struct rhltable table;
+	struct ns_rule_mask mask;
+	bool exact;
+	unsigned int linked;		/* rules in table, any generation */
+	struct rcu_work free_work;
+};
+
+/* Recent flows' outcomes on this CPU, for one generation: 2-way sets. */
+#define NS_FLOW_CACHE_SETS	256
+
+struct ns_flow_entry {
+	struct ns_rule_key key;
+	u64 gen;			/* 0: empty (generations start at 1) */
+	struct ns_rule *rule;		/* NULL: no rule matched */
+};
+
+struct ns_flow_cache {
+	struct ns_flow_entry entry[NS_FLOW_CACHE_SETS][2];
+	u8 older[NS_FLOW_CACHE_SETS];	/* the way a miss replaces */
+};
+
 static struct {
-	struct mutex lock;	/* protects writers: all fields below */
-	struct rhashtable exact;
-	struct list_head wild;	/* RCU readers: RX */
-	struct xarray ids;	/* id -> rule, for deletes by id and dumps */
-	u32 next_id;
-	unsigned int count;	/* READ_ONCE by RX: skip the lookup when 0 */
-	unsigned int nr_wild;
-} ns_rules;
+	struct list_head tuples;	/* RCU; writers under the batch lock */
+	unsigned int nr_tuples;
+	u64 gen;			/* published: smp_store_release by writers */
+	unsigned int visible;		/* rules alive in gen: RX skips when 0 */
+	struct ns_flow_cache __percpu *cache;
+	struct workqueue_struct *free_wq;	/* empty tuples, after a grace period */
+} ns_table;
 
 static const struct rhashtable_params ns_rule_params = {
 	.key_len = sizeof(struct ns_rule_key),
@@ -44,24 +76,41 @@ static const struct rhashtable_params ns_rule_params = {
 	.automatic_shrinking = true,
 };
 
-void ns_rules_lock(void)
+void ns_rule_prefix_mask(__be32 *addr, unsigned int len)
 {
-	mutex_lock(&ns_rules.lock);
+	unsigned int i, keep;
+
+	for (i = 0; i < 4; i++, len -= keep) {
+		keep = min(len, 32U);
+		addr[i] &= keep ? htonl(~0U << (32 - keep)) : 0;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(ns_rule_prefix_mask);
+
+/* key as the tuple of mask sees it. */
+static void ns_rule_key_mask(struct ns_rule_key *key, const struct ns_rule_mask *mask)
+{
+	if (!mask->family)
+		key->family = 0;
+	if (!mask->proto)
+		key->proto = 0;
+	ns_rule_prefix_mask(key->src, mask->src_len);
+	ns_rule_prefix_mask(key->dst, mask->dst_len);
+	if (!mask->sport)
+		key->sport = 0;
+	if (!mask->dport)
+		key->dport = 0;
 }
 
-void ns_rules_unlock(void)
+void ns_rule_mask_of(const struct ns_rule_match *m, struct ns_rule_mask *mask)
 {
-	mutex_unlock(&ns_rules.lock);
-}
-
-static bool ns_prefix_match(const __be32 *want, const __be32 *have, unsigned int len)
-{
-	unsigned int i;
-
-	for (i = 0; len >= 32; i++, len -= 32)
-		if (want[i] != have[i])
-			return false;
-	return !len || !((want[i] ^ have[i]) & htonl(~0U << (32 - len)));
+	memset(mask, 0, sizeof(*mask));
+	mask->family = m->family;
+	mask->proto = !!m->proto;
+	mask->src_len = m->src_len;
+	mask->dst_len = m->dst_len;
+	mask->sport = m->sport_min == m->sport_max;
+	mask->dport = m->dport_min == m->dport_max;
 }
 
 static unsigned int ns_family_bits(u8 family)
@@ -69,7 +118,7 @@ static unsigned int ns_family_bits(u8 family)
 	return family == NETSLICE_RULE_FAMILY_IPV6 ? 128 : 32;
 }
 
-static bool ns_rule_is_exact(const struct ns_rule_match *m)
+bool ns_rule_match_is_exact(const struct ns_rule_match *m)
 {
 	unsigned int bits = ns_family_bits(m->family);
 
@@ -78,20 +127,10 @@ static bool ns_rule_is_exact(const struct ns_rule_match *m)
 	       m->sport_min == m->sport_max && m->dport_min == m->dport_max;
 }
 
-static bool ns_rule_matches(const struct ns_rule_match *m, const struct ns_rule_key *k)
+void ns_rule_key_of(const struct ns_rule_match *m, struct ns_rule_key *k)
 {
-	u16 sport = ntohs(k->sport), dport = ntohs(k->dport);
+	struct ns_rule_mask mask;
 
-	return (m->family == NETSLICE_RULE_FAMILY_ANY || m->family == k->family) &&
-	       (!m->proto || m->proto == k->proto) &&
-	       ns_prefix_match(m->src, k->src, m->src_len) &&
-	       ns_prefix_match(m->dst, k->dst, m->dst_len) &&
-	       sport >= m->sport_min && sport <= m->sport_max &&
-	       dport >= m->dport_min && dport <= m->dport_max;
-}
-
-static void ns_rule_key_of(const struct ns_rule_match *m, struct ns_rule_key *k)
-{
 	memset(k, 0, sizeof(*k));
 	memcpy(k->src, m->src, sizeof(k->src));
 	memcpy(k->dst, m->dst, sizeof(k->dst));
@@ -99,242 +138,323 @@ static void ns_rule_key_of(const struct ns_rule_match *m, struct ns_rule_key *k)
 	k->dport = htons(m->dport_min);
 	k->family = m->family;
 	k->proto = m->proto;
+	ns_rule_mask_of(m, &mask);
+	ns_rule_key_mask(k, &mask);
 }
 
-VISIBLE_IF_KUNIT struct ns_rule *ns_rules_lookup(const struct ns_rule_key *key)
+/* The published generation, for a reader under RCU. */
+static u64 ns_rules_gen_rcu(void)
 {
-	struct ns_rule *rule;
+	/* Acquire, pairing with ns_rules_publish(): gen's rules are linked and set up. */
+	return smp_load_acquire(&ns_table.gen);
+}
 
-	rule = rhashtable_lookup(&ns_rules.exact, key, ns_rule_params);
-	if (rule)
-		return rule;
-	list_for_each_entry_rcu(rule, &ns_rules.wild, wild)
-		if (ns_rule_matches(&rule->match, key))
-			return rule;
-	return NULL;
+static bool ns_rule_alive(const struct ns_rule *rule, u64 gen)
+{
+	return rule->born <= gen && gen < READ_ONCE(rule->died);
+}
+
+/* The ranges the tuple's hash leaves to each rule. */
+static bool ns_rule_ports_match(const struct ns_rule_match *m, const struct ns_rule_key *k)
+{
+	u16 sport = ntohs(k->sport), dport = ntohs(k->dport);
+
+	return sport >= m->sport_min && sport <= m->sport_max &&
+	       dport >= m->dport_min && dport <= m->dport_max;
+}
+
+/* a goes before b: lower pref, then older. */
+static bool ns_rule_before(const struct ns_rule *a, const struct ns_rule *b)
+{
+	return a->match.pref != b->match.pref ? a->match.pref < b->match.pref : a->seq < b->seq;
+}
+
+/* The rule a packet's key matches in generation gen, or NULL. Under RCU. */
+static struct ns_rule *ns_rules_lookup_gen(const struct ns_rule_key *pkt, u64 gen)
+{
+	struct ns_rule *best = NULL, *rule;
+	struct ns_rule_tuple *tuple;
+	struct rhlist_head *list, *pos;
+	struct ns_rule_key key;
+
+	list_for_each_entry_rcu(tuple, &ns_table.tuples, node) {
+		/* Exact tuples come first: past them, a found exact rule wins. */
+		if (best && !tuple->exact && best->exact)
+			break;
+		if (tuple->mask.family && tuple->mask.family != pkt->family)
+			continue;
+		key = *pkt;
+		ns_rule_key_mask(&key, &tuple->mask);
+		list = rhltable_lookup(&tuple->table, &key, ns_rule_params);
+		rhl_for_each_entry_rcu(rule, pos, list, node) {
+			if (!ns_rule_alive(rule, gen) || !ns_rule_ports_match(&rule->match, pkt))
+				continue;
+			if (!best || ns_rule_before(rule, best))
+				best = rule;
+		}
+	}
+	return best;
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* The matcher alone, without the flow cache (tests/rules_kunit.c). */
+struct ns_rule *ns_rules_lookup(const struct ns_rule_key *key)
+{
+	return ns_rules_lookup_gen(key, ns_rules_gen_rcu());
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_rules_lookup);
+#endif
 
-int ns_rules_steer(const struct sk_buff *skb)
+static bool ns_rule_key_of_flow(const struct flow_keys *keys, struct ns_rule_key *key)
 {
-	struct flow_keys keys;
-	struct ns_rule_key key;
-	struct ns_rule *rule;
-
-	if (!READ_ONCE(ns_rules.count))
-		return -1;
-	if (!skb_flow_dissect_flow_keys(skb, &keys, 0))
-		return -1;
-
-	memset(&key, 0, sizeof(key));
-	switch (keys.control.addr_type) {
+	memset(key, 0, sizeof(*key));
+	switch (keys->control.addr_type) {
 	case FLOW_DISSECTOR_KEY_IPV4_ADDRS:
-		key.family = NETSLICE_RULE_FAMILY_IPV4;
-		key.src[0] = keys.addrs.v4addrs.src;
-		key.dst[0] = keys.addrs.v4addrs.dst;
+		key->family = NETSLICE_RULE_FAMILY_IPV4;
+		key->src[0] = keys->addrs.v4addrs.src;
+		key->dst[0] = keys->addrs.v4addrs.dst;
 		break;
 	case FLOW_DISSECTOR_KEY_IPV6_ADDRS:
-		key.family = NETSLICE_RULE_FAMILY_IPV6;
-		memcpy(key.src, &keys.addrs.v6addrs.src, sizeof(key.src));
-		memcpy(key.dst, &keys.addrs.v6addrs.dst, sizeof(key.dst));
+		key->family = NETSLICE_RULE_FAMILY_IPV6;
+		memcpy(key->src, &keys->addrs.v6addrs.src, sizeof(key->src));
+		memcpy(key->dst, &keys->addrs.v6addrs.dst, sizeof(key->dst));
 		break;
 	default:
-		return -1;
+		return false;
 	}
-	key.proto = keys.basic.ip_proto;
-	key.sport = keys.ports.src;
-	key.dport = keys.ports.dst;
-
-	rule = ns_rules_lookup(&key);
-	if (!rule)
-		return -1;
-	atomic64_inc(&rule->hits);
-	return READ_ONCE(rule->slice);
+	key->proto = keys->basic.ip_proto;
+	key->sport = keys->ports.src;
+	key->dport = keys->ports.dst;
+	return true;
 }
 
-struct ns_rule *ns_rule_find(const struct ns_rule_match *m)
+/* The flow cache first: one key compare for a flow seen in this generation. */
+static struct ns_rule *ns_rules_lookup_cached(const struct ns_rule_key *key, u64 gen)
+{
+	struct ns_flow_cache *cache = this_cpu_ptr(ns_table.cache);
+	unsigned int set, way;
+	struct ns_flow_entry *e;
+
+	set = jhash2((const u32 *)key, sizeof(*key) / sizeof(u32), 0) % NS_FLOW_CACHE_SETS;
+	for (way = 0; way < 2; way++) {
+		e = &cache->entry[set][way];
+		if (e->gen == gen && !memcmp(&e->key, key, sizeof(*key))) {
+			cache->older[set] = !way;
+			return e->rule;
+		}
+	}
+	way = cache->older[set];
+	cache->older[set] = !way;
+	e = &cache->entry[set][way];
+	e->rule = ns_rules_lookup_gen(key, gen);
+	e->key = *key;
+	e->gen = gen;
+	return e->rule;
+}
+
+int ns_rules_steer(const struct sk_buff *skb, struct flow_keys *keys, bool *dissected)
 {
 	struct ns_rule_key key;
 	struct ns_rule *rule;
+	u64 gen;
 
-	lockdep_assert_held(&ns_rules.lock);
-	if (ns_rule_is_exact(m)) {
-		ns_rule_key_of(m, &key);
-		return rhashtable_lookup_fast(&ns_rules.exact, &key, ns_rule_params);
-	}
-	list_for_each_entry(rule, &ns_rules.wild, wild)
-		if (!memcmp(&rule->match, m, sizeof(*m)))
-			return rule;
+	*dissected = false;
+	if (!READ_ONCE(ns_table.visible))
+		return -1;
+	/* Once: the caller hashes the flow from the same keys. */
+	if (!skb_flow_dissect_flow_keys(skb, keys, 0))
+		return -1;
+	*dissected = true;
+	if (!ns_rule_key_of_flow(keys, &key))
+		return -1;
+	gen = ns_rules_gen_rcu();
+	rule = ns_rules_lookup_cached(&key, gen);
+	if (!rule)
+		return -1;
+	this_cpu_inc(*rule->hits);
+	return ns_rule_slice_at(READ_ONCE(rule->slice), gen);
+}
+
+u32 ns_rule_slice_now(const struct ns_rule *rule)
+{
+	return ns_rule_slice_at(READ_ONCE(rule->slice), ns_rules_gen_rcu());
+}
+EXPORT_SYMBOL_IF_KUNIT(ns_rule_slice_now);
+
+u64 ns_rule_hits(const struct ns_rule *rule)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *per_cpu_ptr(rule->hits, cpu);
+	return sum;
+}
+
+bool ns_rule_visible(const struct ns_rule *rule)
+{
+	return ns_rule_alive(rule, ns_rules_gen_rcu());
+}
+
+/* --- Writers, under the batch lock (rule_batch.c). --- */
+
+u64 ns_rules_gen(void)
+{
+	return ns_table.gen;
+}
+
+/* Make generation gen, with visible rules alive, the one RX sees. */
+void ns_rules_publish(u64 gen, unsigned int visible)
+{
+	/* Release: pairs with RX's acquire; everything gen needs is in place. */
+	smp_store_release(&ns_table.gen, gen);
+	WRITE_ONCE(ns_table.visible, visible);
+}
+
+static void ns_rule_tuple_free(struct work_struct *work)
+{
+	struct ns_rule_tuple *tuple = container_of(to_rcu_work(work), struct ns_rule_tuple,
+						   free_work);
+
+	rhltable_destroy(&tuple->table);
+	kfree(tuple);
+}
+
+static struct ns_rule_tuple *ns_rule_tuple_find(const struct ns_rule_mask *mask)
+{
+	struct ns_rule_tuple *tuple;
+
+	list_for_each_entry(tuple, &ns_table.tuples, node)
+		if (!memcmp(&tuple->mask, mask, sizeof(*mask)))
+			return tuple;
 	return NULL;
 }
 
-struct ns_rule *ns_rule_find_id(u32 id)
+/* A rule of match m would need a new tuple, and there is no room for one. */
+bool ns_rule_tuples_full(const struct ns_rule_match *m)
 {
-	lockdep_assert_held(&ns_rules.lock);
-	return xa_load(&ns_rules.ids, id);
+	struct ns_rule_mask mask;
+
+	ns_rule_mask_of(m, &mask);
+	return ns_table.nr_tuples >= NETSLICE_MAX_RULE_MASKS && !ns_rule_tuple_find(&mask);
 }
 
-/* Wildcard rules in order of pref, then of age. */
-static void ns_rule_insert_wild(struct ns_rule *rule)
+static struct ns_rule_tuple *ns_rule_tuple_get(const struct ns_rule_mask *mask, bool exact,
+					       struct netlink_ext_ack *extack)
 {
-	struct ns_rule *pos;
+	struct ns_rule_tuple *tuple = ns_rule_tuple_find(mask);
 
-	list_for_each_entry(pos, &ns_rules.wild, wild) {
-		if (pos->match.pref > rule->match.pref) {
-			list_add_tail_rcu(&rule->wild, &pos->wild);
-			return;
-		}
+	if (tuple)
+		return tuple;
+	if (ns_table.nr_tuples >= NETSLICE_MAX_RULE_MASKS) {
+		NL_SET_ERR_MSG(extack, "too many distinct rule masks (NETSLICE_MAX_RULE_MASKS)");
+		return ERR_PTR(-ENOSPC);
 	}
-	list_add_tail_rcu(&rule->wild, &ns_rules.wild);
+	tuple = kzalloc(sizeof(*tuple), GFP_KERNEL_ACCOUNT);
+	if (!tuple || rhltable_init(&tuple->table, &ns_rule_params)) {
+		kfree(tuple);
+		NL_SET_ERR_MSG(extack, "no memory for the rule");
+		return ERR_PTR(-ENOMEM);
+	}
+	tuple->mask = *mask;
+	tuple->exact = exact;
+	INIT_RCU_WORK(&tuple->free_work, ns_rule_tuple_free);
+	/* Exact tuples first, the order lookups rely on. */
+	if (exact)
+		list_add_rcu(&tuple->node, &ns_table.tuples);
+	else
+		list_add_tail_rcu(&tuple->node, &ns_table.tuples);
+	ns_table.nr_tuples++;
+	return tuple;
 }
 
-/* A growing table may ask us to retry while it rehashes. */
-static int ns_rule_insert_exact(struct ns_rule *rule)
+static void ns_rule_tuple_put(struct ns_rule_tuple *tuple)
 {
-	int err, tries = 0;
-
-	do {
-		err = rhashtable_insert_fast(&ns_rules.exact, &rule->node, ns_rule_params);
-		if (err != -EBUSY)
-			return err;
-		usleep_range(100, 200);
-	} while (++tries < 100);
-	return err;
+	if (--tuple->linked)
+		return;
+	list_del_rcu(&tuple->node);
+	ns_table.nr_tuples--;
+	queue_rcu_work(ns_table.free_wq, &tuple->free_work);
 }
 
-static struct ns_rule *ns_rule_create(const struct ns_rule_match *m, u32 slice,
-				      struct netlink_ext_ack *extack)
+/* Link rule, born and set up, into its mask's table. */
+int ns_rule_link(struct ns_rule *rule, struct netlink_ext_ack *extack)
 {
-	static const struct xa_limit ids = XA_LIMIT(1, U32_MAX);
-	struct ns_rule *rule;
+	struct ns_rule_tuple *tuple;
+	struct ns_rule_mask mask;
 	int err;
 
-	rule = kzalloc(sizeof(*rule), GFP_KERNEL_ACCOUNT);
-	if (!rule)
-		return ERR_PTR(-ENOMEM);
-	rule->match = *m;
-	rule->slice = slice;
-	rule->exact = ns_rule_is_exact(m);
-	ns_rule_key_of(m, &rule->key);
-
-	err = xa_alloc_cyclic(&ns_rules.ids, &rule->id, rule, ids, &ns_rules.next_id,
-			      GFP_KERNEL_ACCOUNT);
-	if (err < 0)
-		goto err_free_rule;
-	if (rule->exact) {
-		err = ns_rule_insert_exact(rule);
-		if (err)
-			goto err_erase_id;
-	} else {
-		ns_rule_insert_wild(rule);
-		ns_rules.nr_wild++;
-	}
-	WRITE_ONCE(ns_rules.count, ns_rules.count + 1);
-	return rule;
-
-err_erase_id:
-	xa_erase(&ns_rules.ids, rule->id);
-err_free_rule:
-	kfree(rule);
-	if (err == -EBUSY)
-		NL_SET_ERR_MSG(extack, "rule table busy growing; try again");
-	else
+	ns_rule_mask_of(&rule->match, &mask);
+	tuple = ns_rule_tuple_get(&mask, rule->exact, extack);
+	if (IS_ERR(tuple))
+		return PTR_ERR(tuple);
+	tuple->linked++;
+	err = rhltable_insert(&tuple->table, &rule->node, ns_rule_params);
+	if (err) {
+		ns_rule_tuple_put(tuple);
 		NL_SET_ERR_MSG(extack, "no memory for the rule");
-	return ERR_PTR(err == -EBUSY ? -EAGAIN : -ENOMEM);
-}
-
-int ns_rule_add(const struct ns_rule_match *m, u32 slice, bool replace,
-		struct ns_rule_undo *undo, struct netlink_ext_ack *extack)
-{
-	struct ns_rule *rule;
-
-	lockdep_assert_held(&ns_rules.lock);
-	rule = ns_rule_find(m);
-	if (rule) {
-		if (!replace) {
-			NL_SET_ERR_MSG(extack, "rule exists (replace changes its slice)");
-			return -EEXIST;
-		}
-		*undo = (struct ns_rule_undo){ .rule = rule, .old_slice = rule->slice };
-		WRITE_ONCE(rule->slice, slice);
-		return 0;
+		return err;
 	}
-	if (ns_rules.count >= ns_max_rules) {
-		NL_SET_ERR_MSG(extack, "rule table full (module parameter max_rules)");
-		return -ENOSPC;
-	}
-	if (!ns_rule_is_exact(m) && ns_rules.nr_wild >= NETSLICE_MAX_WILDCARD_RULES) {
-		NL_SET_ERR_MSG(extack, "wildcard rule table full: use exact rules for large sets");
-		return -ENOSPC;
-	}
-	rule = ns_rule_create(m, slice, extack);
-	if (IS_ERR(rule))
-		return PTR_ERR(rule);
-	*undo = (struct ns_rule_undo){ .rule = rule, .added = true };
+	rule->tuple = tuple;
 	return 0;
 }
 
-void ns_rule_del(struct ns_rule *rule)
+/* Unlink a rule no reader can find any more in a generation it sees. */
+void ns_rule_unlink(struct ns_rule *rule)
 {
-	lockdep_assert_held(&ns_rules.lock);
-	if (rule->exact) {
-		rhashtable_remove_fast(&ns_rules.exact, &rule->node, ns_rule_params);
-	} else {
-		list_del_rcu(&rule->wild);
-		ns_rules.nr_wild--;
-	}
-	xa_erase(&ns_rules.ids, rule->id);
-	WRITE_ONCE(ns_rules.count, ns_rules.count - 1);
-	kfree_rcu(rule, rcu);
+	rhltable_remove(&rule->tuple->table, &rule->node, ns_rule_params);
+	ns_rule_tuple_put(rule->tuple);
 }
 
-/* Undo the first count steps of a request, last first. */
-void ns_rule_undo(struct ns_rule_undo *undo, unsigned int count)
+/* The live rule (not deleted, in any generation up to the next) with match m. */
+struct ns_rule *ns_rule_table_find(const struct ns_rule_match *m)
 {
-	lockdep_assert_held(&ns_rules.lock);
-	while (count--) {
-		if (undo[count].added)
-			ns_rule_del(undo[count].rule);
-		else
-			WRITE_ONCE(undo[count].rule->slice, undo[count].old_slice);
-	}
-}
-
-unsigned int ns_rules_flush(void)
-{
+	struct ns_rule_tuple *tuple;
+	struct rhlist_head *list, *pos;
+	struct ns_rule_mask mask;
+	struct ns_rule_key key;
 	struct ns_rule *rule;
-	unsigned int n = 0;
-	unsigned long id;
+	bool exact = ns_rule_match_is_exact(m);
 
-	lockdep_assert_held(&ns_rules.lock);
-	xa_for_each(&ns_rules.ids, id, rule) {
-		ns_rule_del(rule);
-		if (!(++n % 1024))
-			cond_resched();
+	ns_rule_mask_of(m, &mask);
+	tuple = ns_rule_tuple_find(&mask);
+	if (!tuple)
+		return NULL;
+	ns_rule_key_of(m, &key);
+	/* Under the batch lock, which keeps the entries linked: RCU for the walk's sake. */
+	rcu_read_lock();
+	list = rhltable_lookup(&tuple->table, &key, ns_rule_params);
+	rhl_for_each_entry_rcu(rule, pos, list, node) {
+		/* An exact rule is named by its key; a wildcard rule by all of its match. */
+		if (rule->died == NS_GEN_NEVER &&
+		    (exact || !memcmp(&rule->match, m, sizeof(*m))))
+			break;
 	}
-	return n;
+	rcu_read_unlock();
+	return pos ? rule : NULL;
 }
 
-struct ns_rule *ns_rule_next_rcu(unsigned long *id)
+int ns_rule_table_init(void)
 {
-	return xa_find(&ns_rules.ids, id, ULONG_MAX, XA_PRESENT);
+	INIT_LIST_HEAD(&ns_table.tuples);
+	ns_table.gen = 1;
+	ns_table.cache = alloc_percpu(struct ns_flow_cache);
+	if (!ns_table.cache)
+		return -ENOMEM;
+	ns_table.free_wq = alloc_workqueue("netslice_rules", 0, 0);
+	if (!ns_table.free_wq) {
+		free_percpu(ns_table.cache);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
-int ns_rules_init(void)
+/* Every rule is unlinked, and no RX can run any more. */
+void ns_rule_table_exit(void)
 {
-	mutex_init(&ns_rules.lock);
-	INIT_LIST_HEAD(&ns_rules.wild);
-	xa_init_flags(&ns_rules.ids, XA_FLAGS_ALLOC1);
-	return rhashtable_init(&ns_rules.exact, &ns_rule_params);
-}
-
-/* No RX can run any more: every interface is detached. */
-void ns_rules_exit(void)
-{
-	ns_rules_lock();
-	ns_rules_flush();
-	ns_rules_unlock();
-	rhashtable_destroy(&ns_rules.exact);
-	xa_destroy(&ns_rules.ids);
-	mutex_destroy(&ns_rules.lock);
+	WARN_ON(!list_empty(&ns_table.tuples));
+	/* The tuples' frees wait behind grace periods (call_rcu), then run on free_wq. */
+	rcu_barrier();
+	destroy_workqueue(ns_table.free_wq);
+	free_percpu(ns_table.cache);
 }

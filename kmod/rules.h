@@ -7,6 +7,7 @@
 #include <linux/rhashtable-types.h>
 #include <linux/skbuff.h>
 #include <linux/types.h>
+#include <net/flow_dissector.h>
 
 /*
  * What a rule matches, canonical: addresses zeroed past their prefix, an
@@ -24,7 +25,7 @@ struct ns_rule_match {
 	u32 pref;
 };
 
-/* A packet's fields as rules see them; also the exact table's key. */
+/* A packet's fields as rules see them; masked, a tuple's hash key. */
 struct ns_rule_key {
 	__be32 src[4];
 	__be32 dst[4];
@@ -35,48 +36,90 @@ struct ns_rule_key {
 	u8 zero[2];		/* keeps the key free of padding */
 };
 
+/*
+ * Which fields of a packet's key a tuple's rules hash on: the family and
+ * protocol or not, address prefixes, each port or not (a rule with a port
+ * range hashes without it and checks the range itself).
+ */
+struct ns_rule_mask {
+	u8 family;		/* 0: any family (then no addresses) */
+	u8 proto;		/* 1: the protocol is in the key */
+	u8 src_len;
+	u8 dst_len;
+	u8 sport;		/* 1: one source port, in the key */
+	u8 dport;
+	u8 zero[2];
+};
+
+struct ns_rule_tuple;
+
+/* Generation numbers: NS_GEN_NEVER is after every generation. */
+#define NS_GEN_NEVER	U64_MAX
+
 struct ns_rule {
-	struct rhash_head node;		/* in the exact table */
-	struct list_head wild;		/* on the wildcard list, in match order */
-	struct ns_rule_key key;		/* exact rules */
+	struct rhlist_head node;	/* in its tuple's table, by masked key */
+	struct list_head grave;		/* on the graveyard once deleted */
+	struct ns_rule_key key;		/* the match's key, as the tuple masks it */
 	struct ns_rule_match match;
+	struct ns_rule_tuple *tuple;
+	u64 seq;			/* creation order: equal prefs, oldest first */
+	u64 born;			/* the first generation that sees it */
+	u64 died;			/* the first that does not (NS_GEN_NEVER) */
+	u64 slice;			/* ns_rule_slice_word(): RX reads it once */
+	unsigned long changed_rcu;	/* RCU state when its last change was published */
+	u64 __percpu *hits;
 	u32 id;
-	u32 slice;			/* WRITE_ONCE by replace; RX reads it once */
 	bool exact;
-	bool doomed;			/* named by the delete request in progress */
-	atomic64_t hits;
 	struct rcu_head rcu;
 };
 
-/* One step of a request, kept so that a failed request can be undone. */
-struct ns_rule_undo {
-	struct ns_rule *rule;
-	u32 old_slice;
-	bool added;
-};
+/*
+ * A rule's slice as one word, so that RX reads it at once: before
+ * generation gen it was old, from gen on it is new. 48 bits of generation
+ * outlast any run; slices fit 8 bits (NETSLICE_MAX_SLICES).
+ */
+static inline u64 ns_rule_slice_word(u64 gen, u32 old, u32 new)
+{
+	return gen << 16 | (old & 0xff) << 8 | (new & 0xff);
+}
+
+static inline u32 ns_rule_slice_at(u64 word, u64 gen)
+{
+	/* Signed 48-bit distance: a switch is behind a reader for a grace period at most. */
+	s64 ahead = (s64)(((word >> 16) - gen) << 16);
+
+	return ahead > 0 ? (word >> 8) & 0xff : word & 0xff;
+}
 
 extern unsigned int ns_max_rules;
 
-int ns_rules_init(void);
-void ns_rules_exit(void);
+/* The table (rules.c). */
+int ns_rule_table_init(void);
+void ns_rule_table_exit(void);
+void ns_rule_prefix_mask(__be32 *addr, unsigned int len);
+void ns_rule_mask_of(const struct ns_rule_match *m, struct ns_rule_mask *mask);
+void ns_rule_key_of(const struct ns_rule_match *m, struct ns_rule_key *k);
+bool ns_rule_match_is_exact(const struct ns_rule_match *m);
+bool ns_rule_visible(const struct ns_rule *rule);
 
-void ns_rules_lock(void);
-void ns_rules_unlock(void);
+/* Under the batch lock (rule_batch.c). */
+u64 ns_rules_gen(void);
+void ns_rules_publish(u64 gen, unsigned int visible);
+bool ns_rule_tuples_full(const struct ns_rule_match *m);
+int ns_rule_link(struct ns_rule *rule, struct netlink_ext_ack *extack);
+void ns_rule_unlink(struct ns_rule *rule);
+struct ns_rule *ns_rule_table_find(const struct ns_rule_match *m);
 
-/* Under ns_rules_lock(). */
-int ns_rule_add(const struct ns_rule_match *m, u32 slice, bool replace,
-		struct ns_rule_undo *undo, struct netlink_ext_ack *extack);
-struct ns_rule *ns_rule_find(const struct ns_rule_match *m);
-struct ns_rule *ns_rule_find_id(u32 id);
-void ns_rule_del(struct ns_rule *rule);
-void ns_rule_undo(struct ns_rule_undo *undo, unsigned int count);
-unsigned int ns_rules_flush(void);
+/* Under rcu_read_lock(): a rule's slice and hits as RX sees them now. */
+u32 ns_rule_slice_now(const struct ns_rule *rule);
+u64 ns_rule_hits(const struct ns_rule *rule);
 
-/* Under rcu_read_lock(): the rule with the lowest id >= *id, and its id. */
-struct ns_rule *ns_rule_next_rcu(unsigned long *id);
-
-/* RX, under RCU: the slice a rule sends skb to, or -1. */
-int ns_rules_steer(const struct sk_buff *skb);
+/*
+ * RX, under RCU: the slice a rule sends skb to, or -1. *keys holds the
+ * packet's dissection if *dissected (it was needed to look the rules up),
+ * for the caller's flow hash.
+ */
+int ns_rules_steer(const struct sk_buff *skb, struct flow_keys *keys, bool *dissected);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 struct ns_rule *ns_rules_lookup(const struct ns_rule_key *key);

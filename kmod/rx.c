@@ -28,16 +28,52 @@
 static DEFINE_PER_CPU(bool, ns_to_host);
 
 /*
+ * The flow hash skb_get_hash() (or, symmetric, __skb_get_hash_symmetric())
+ * would give, from the dissection the rule lookup made: a flow maps to
+ * the same slice whether rules exist or not, for one dissection.
+ */
+static u32 ns_rx_flow_hash(struct sk_buff *skb, const struct flow_keys *dissected,
+			   bool symmetric)
+{
+	struct flow_keys keys;
+
+	if (!symmetric && (skb->l4_hash || skb->sw_hash))
+		return skb->hash;
+	memset(&keys, 0, sizeof(keys));
+	keys.control = dissected->control;
+	keys.basic = dissected->basic;
+	keys.addrs = dissected->addrs;
+	if (symmetric || !dissected->tags.flow_label) {
+		keys.ports = dissected->ports;
+	} else {
+		/* skb_get_hash() stops at an IPv6 flow label: it hashes that, not L4. */
+		keys.tags = dissected->tags;
+	}
+	if (!symmetric) {
+		keys.vlan = dissected->vlan;
+		if (!dissected->tags.flow_label) {
+			keys.keyid = dissected->keyid;
+			keys.icmp = dissected->icmp;
+		}
+	}
+	return flow_hash_from_keys(&keys);
+}
+
+/*
  * A flow rule first; else the RX queue, or a flow hash where there is
- * none. An interface that feeds one slice needs no hash: no dissection.
+ * none. An interface that feeds one slice needs no hash: no dissection
+ * beyond the rules' one.
  */
 static struct ns_slice *ns_rx_pick_slice(const struct ns_iface *iface,
 					 struct sk_buff *skb, u16 *queue)
 {
 	bool recorded = !iface->hashed && skb_rx_queue_recorded(skb);
-	int steered = ns_rules_steer(skb);
+	struct flow_keys keys;
+	bool dissected;
+	int steered;
 	u32 key;
 
+	steered = ns_rules_steer(skb, &keys, &dissected);
 	*queue = recorded ? skb_get_rx_queue(skb) : NETSLICE_QUEUE_NONE;
 	if (steered >= 0)
 		return &ns_slices[steered];
@@ -45,6 +81,8 @@ static struct ns_slice *ns_rx_pick_slice(const struct ns_iface *iface,
 		return &ns_slices[iface->slice_first];
 	if (recorded)
 		key = *queue;
+	else if (dissected)
+		key = ns_rx_flow_hash(skb, &keys, ns_symmetric_hash);
 	else
 		key = ns_symmetric_hash ? __skb_get_hash_symmetric(skb) : skb_get_hash(skb);
 	return &ns_slices[iface->slice_first + key % iface->slice_count];

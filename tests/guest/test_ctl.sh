@@ -4,12 +4,14 @@
 # netslice generic netlink family, policies against the spec, runtime
 # attach/detach under traffic, show -j round trips, counter reset, the
 # bad-input matrix, netns isolation, flow rules (steering, 10,000 atomic
-# replaces under traffic, 100,000 in bulk) and monitor events.
+# replaces under traffic, batches seen whole under traffic, a failing line
+# in a batch, 10,000 wildcard rules over 100 masks, 100,000 in bulk) and
+# monitor events.
 #
 #   gen: gen0 --veth-- dut0 [netslice + nf-fwd] dut1 --veth-- sink: sink0
 . "$(dirname "$0")/lib.sh"
 
-ns_plan 11
+ns_plan 14
 ns_module_loaded && rmmod netslice
 ctl() { netslicectl "$@"; }
 py=/usr/bin/python3
@@ -260,7 +262,9 @@ atomic_replace() {
 		echo "rule replace proto udp src 10.99.1.1 dst 10.99.9.9 sport 10000 dport 9 slice $((2 - i % 2))"
 	done >"$batch"
 	sink_rx0=$(ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets)
-	ctl -b "$batch" &
+	# Paced, so that the replaces interleave with the traffic (unpaced, the
+	# whole file is five rule-batch requests).
+	ctl -b "$batch" --rate 4000 &
 	local bpid=$!
 	ns_defer ns_kill_job $bpid
 	while kill -0 $bpid 2>/dev/null; do
@@ -281,6 +285,110 @@ atomic_replace() {
 		[ $((sink_rx1 - sink_rx0)) -eq $((chunks * 200)) ] && ns_stop_fwd
 }
 ns_check "10,000 atomic replaces under traffic: no loss, only the two named slices" atomic_replace
+ns_run_cleanups
+
+# traffic_while PID: nstraffic's 64 flows in chunks of 200 while PID runs,
+# and one chunk after; prints how many chunks.
+traffic_while() {
+	local chunks=0
+	while kill -0 "$1" 2>/dev/null; do
+		ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 200 1 >/dev/null || return 1
+		chunks=$((chunks + 1))
+	done
+	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 200 1 >/dev/null || return 1
+	echo $((chunks + 1))
+}
+
+batch_seen_whole() {
+	local batch i chunks per bpid
+	setup || return 1
+	ctl link attach dev dut0 peer dut1 || return 1
+	# Flow 0 has a catch-all (slice 3) under two rules that take turns:
+	# each request deletes one and adds the other. Seen half-applied, a
+	# packet would meet neither and go to slice 3.
+	local exact="proto udp src 10.99.1.1 dst 10.99.9.9 sport 10000 dport 9"
+	local wild="proto udp src 10.99.1.0/24 sport 10000 pref 5"
+	ctl rule add proto udp pref 100 slice 3 && ctl rule add $exact slice 1 || return 1
+	batch=$(mktemp)
+	ns_defer rm -f "$batch"
+	# "slice show" ends each request: one pair per request.
+	for ((i = 0; i < 1000; i++)); do
+		echo "rule del $exact"; echo "rule add $wild slice 2"; echo "slice show 0"
+		echo "rule del $wild"; echo "rule add $exact slice 1"; echo "slice show 0"
+	done >"$batch"
+	ctl -b "$batch" >/dev/null &
+	bpid=$!
+	ns_defer ns_kill_job $bpid
+	chunks=$(traffic_while $bpid) || return 1
+	wait $bpid || return 1
+	ns_busywait 10000 test "$(ns_stat_sum tx_packets)" -ge $((chunks * 200)) || true
+	per=$(ctl -j stats | json '" ".join(str(s["rx_packets"]) for s in j)')
+	ns_diag "$((chunks * 200)) frames during 2000 two-rule requests; per slice: $per"
+	read -r s0 s1 s2 s3 <<<"$per"
+	[ "$s0" -eq 0 ] && [ "$s3" -eq 0 ] && [ "$s1" -gt 0 ] && [ "$s2" -gt 0 ] &&
+		[ $((s1 + s2)) -eq $((chunks * 200)) ] && ns_stop_fwd
+}
+ns_check "a batch is seen whole under traffic: del+add pairs never leave a gap" batch_seen_whole
+ns_run_cleanups
+
+batch_failing_line() {
+	local batch
+	setup || return 1
+	batch=$(mktemp)
+	ns_defer rm -f "$batch"
+	cat >"$batch" <<-EOF
+	rule add proto udp dport 1 slice 1
+	rule add proto tcp src 192.0.2.0/24 slice 2
+	rule replace proto udp dport 2 slice 3
+	rule del proto udp dport 3
+	rule add proto udp dport 4 slice 1
+	EOF
+	# Line 4 names no rule: the request of lines 1-5 is refused whole.
+	expect_refusal "Error: $batch:4: no such rule." ctl -b "$batch" || return 1
+	[ "$(ctl -j rule show | json 'len(j)')" -eq 0 ] || return 1
+	sed -i '4d' "$batch"
+	ctl -b "$batch" && [ "$(ctl -j rule show | json 'len(j)')" -eq 4 ] && ctl rule flush
+}
+ns_check "a failing line fails its whole batch, and the ack names the line" batch_failing_line
+ns_run_cleanups
+
+wildcard_scale() {
+	local file per
+	setup || return 1
+	ctl link attach dev dut0 peer dut1 || return 1
+	file=$(mktemp)
+	ns_defer rm -f "$file"
+	# 10,000 wildcard rules over 100 masks (25 source by 4 destination
+	# prefix lengths), none matching 10.99/16, then one that sends
+	# nstraffic's flows (UDP from 10.99.1.1) to slice 2.
+	$py - "$file" <<-'EOF' || return 1
+	import sys
+	with open(sys.argv[1], "w") as f:
+	    for i in range(10000):
+	        s, d = 8 + i % 25, (16, 20, 24, 28)[(i // 25) % 4]
+	        f.write(f"proto udp src 172.{16 + i % 16}.{i // 64 % 256}.0/{s} "
+	                f"dst 198.{18 + i % 2}.{i % 256}.0/{d} pref {i} slice {i % 4}\n")
+	    f.write("proto udp src 10.99.1.0/24 dst 10.99.9.0/24 dport 9 pref 7 slice 2\n")
+	EOF
+	ctl rule load "$file" || return 1
+	[ "$(ctl -j rule show | json 'len([r for r in j if r["table"] == "wildcard"])')" -eq 10001 ] ||
+		return 1
+	ns_traffic 640 1 || return 1
+	per=$(ctl -j stats | json '" ".join(str(s["rx_packets"]) for s in j)')
+	ns_diag "rx_packets per slice: $per"
+	[ "$per" = "0 0 640 0" ] || return 1
+	ctl rule flush || return 1
+	# The 1,025th distinct mask is refused, with its line.
+	$py - "$file" <<-'EOF' || return 1
+	import sys
+	with open(sys.argv[1], "w") as f:
+	    for i in range(1025):
+	        f.write(f"proto udp src 10.{i % 200}.0.0/{i % 33} dst 10.0.0.0/{i // 33} slice 0\n")
+	EOF
+	expect_refusal "Error: $file:1025: too many distinct rule masks (NETSLICE_MAX_RULE_MASKS)." \
+		ctl rule load "$file" && ns_stop_fwd
+}
+ns_check "10,000 wildcard rules over 100 masks steer; mask 1,025 is refused" wildcard_scale
 ns_run_cleanups
 
 bulk_load() {

@@ -8,6 +8,7 @@
 #define NETSLICECTL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <netlink/attr.h>
@@ -32,8 +33,12 @@ extern struct ctl ctl;
 int ctl_open(void);
 void ctl_close(void);
 
-/* A request of cmd (NETSLICE_CMD_*), NLM_F_DUMP with dump. */
+/* A request of cmd (NETSLICE_CMD_*), NLM_F_DUMP with dump; room for size bytes. */
 struct nl_msg *ctl_msg(uint8_t cmd, bool dump);
+struct nl_msg *ctl_msg_size(uint8_t cmd, bool dump, size_t size);
+
+/* Let the socket send a request of bytes; 0 or -errno. */
+int ctl_sndbuf(size_t bytes);
 
 /*
  * Name what the attributes added from here to ctl_subject_end() stand
@@ -70,5 +75,18 @@ int ctl_monitor(int argc, char **argv);
 int ctl_slice(int argc, char **argv);
 int ctl_stats(int argc, char **argv);
 int ctl_rule(int argc, char **argv);
+
+/* Most lines of one rule-batch request: some 320 KiB, what the socket takes by default. */
+#define CTL_RULES_PER_MSG	2048
+
+/*
+ * Batch mode: a "rule add|del|replace RULE" line joins the pending
+ * rule-batch request, named subject in errors. Returns 1 if queued, 0 if
+ * argv is no such line, -1 for a bad one (error printed).
+ */
+int ctl_rule_queue(int argc, char **argv, const char *subject);
+unsigned int ctl_rule_queued(void);
+/* Send the pending rule-batch request: 0, or CTL_EXIT_KERNEL. */
+int ctl_rule_send_queue(void);
 
 #endif /* NETSLICECTL_H */

@@ -86,17 +86,22 @@ static void ctl_on_signal(int sig)
 
 /*
  * One command per line; the first failure ends the batch, as in ip -batch.
+ * Consecutive rule add, del and replace lines go to the kernel together,
+ * as rule-batch requests of up to CTL_RULES_PER_MSG lines: each applied
+ * all or none, so a refused line leaves none of its request's lines in
+ * place. With a rate, each line is due at its time, and the lines due
+ * while the last request was in flight make the next one.
  * SIGINT or SIGTERM ends it after the command in hand, and it says how far
  * it got (a paced batch under a time limit is a benchmark's load).
  */
 static int ctl_batch(const char *file, double rate)
 {
 	struct sigaction sa = { .sa_handler = ctl_on_signal };
-	char line[4096], *words[128], where[512], *w;
+	char line[4096], *words[128], subject[512], where[520], *w;
 	double start = ctl_now(), due;
 	unsigned long lineno = 0, done = 0;
 	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
-	int n, err = 0;
+	int n, queued, err = 0;
 
 	if (!f) {
 		fprintf(stderr, "netslicectl: %s: %s\n", file, strerror(errno));
@@ -111,22 +116,42 @@ static int ctl_batch(const char *file, double rate)
 			words[n++] = w;
 		if (!n)
 			continue;
-		if (rate > 0) {
-			due = start + done / rate;
-			while (!ctl_stop && ctl_now() < due) {
+		if (rate > 0 && ctl_now() < (due = start + done / rate)) {
+			/* Early: what is queued goes now, then wait for this line's time. */
+			err = ctl_rule_send_queue();
+			while (!err && !ctl_stop && ctl_now() < due) {
 				struct timespec ts = { 0, (long)((due - ctl_now()) * 1e9) };
 
 				nanosleep(&ts, NULL);
 			}
 		}
-		if (ctl_stop)
+		if (err || ctl_stop)
 			break;
-		snprintf(where, sizeof(where), "%s:%lu: ", file, lineno);
+		snprintf(subject, sizeof(subject), "%s:%lu", file, lineno);
+		snprintf(where, sizeof(where), "%s: ", subject);
+		ctl.where = where;
+		queued = ctl_rule_queue(n, words, subject);
+		ctl.where = "";
+		if (queued < 0) {
+			err = CTL_EXIT_USAGE;
+			break;
+		}
+		if (queued) {
+			done++;
+			if (ctl_rule_queued() >= CTL_RULES_PER_MSG)
+				err = ctl_rule_send_queue();
+			continue;
+		}
+		err = ctl_rule_send_queue();
+		if (err)
+			break;
 		ctl.where = where;
 		err = ctl_run(n, words);
+		ctl.where = "";
 		done++;
 	}
-	ctl.where = "";
+	if (!err)
+		err = ctl_rule_send_queue();
 	if (ctl_stop)
 		fprintf(stderr, "netslicectl: stopped after %lu commands in %.3f s\n", done,
 			ctl_now() - start);

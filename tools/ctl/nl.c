@@ -6,6 +6,7 @@
  * the user named.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,17 +21,17 @@
 
 #include "ctl.h"
 
-#define CTL_MAX_SUBJECTS	512
+struct ctl_subject {
+	unsigned int start, end;
+	char name[96];
+};
 
 static struct {
 	struct nl_sock *sk;
 	int family;
 	/* What the current request's attributes stand for, by byte range. */
-	struct {
-		unsigned int start, end;
-		char name[96];
-	} subjects[CTL_MAX_SUBJECTS];
-	unsigned int nr_subjects;
+	struct ctl_subject *subjects;
+	unsigned int nr_subjects, cap_subjects;
 } nl;
 
 int ctl_open(void)
@@ -69,12 +70,30 @@ void ctl_close(void)
 {
 	nl_socket_free(nl.sk);
 	nl.sk = NULL;
+	free(nl.subjects);
+	nl.subjects = NULL;
+	nl.cap_subjects = 0;
+}
+
+int ctl_sndbuf(size_t bytes)
+{
+	int fd = nl_socket_get_fd(nl.sk), size = bytes > INT_MAX / 2 ? INT_MAX / 2 : (int)bytes;
+
+	/* Past net.core.wmem_max needs CAP_NET_ADMIN, as rule changes do. */
+	if (!setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &size, sizeof(size)) ||
+	    !setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof(size)))
+		return 0;
+	return -errno;
 }
 
 struct nl_msg *ctl_msg(uint8_t cmd, bool dump)
 {
-	/* Big enough for a chunk of rule-load (see rule.c). */
-	struct nl_msg *msg = nlmsg_alloc_size(128 * 1024);
+	return ctl_msg_size(cmd, dump, 16 * 1024);
+}
+
+struct nl_msg *ctl_msg_size(uint8_t cmd, bool dump, size_t size)
+{
+	struct nl_msg *msg = nlmsg_alloc_size(size);
 
 	if (!msg) {
 		fprintf(stderr, "netslicectl: out of memory\n");
@@ -90,8 +109,15 @@ void ctl_subject_begin(struct nl_msg *msg, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (nl.nr_subjects == CTL_MAX_SUBJECTS)
-		return;
+	if (nl.nr_subjects == nl.cap_subjects) {
+		unsigned int cap = nl.cap_subjects ? nl.cap_subjects * 2 : 64;
+		struct ctl_subject *more = realloc(nl.subjects, cap * sizeof(*more));
+
+		if (!more)
+			return;		/* errors are then reported without a subject */
+		nl.subjects = more;
+		nl.cap_subjects = cap;
+	}
 	nl.subjects[nl.nr_subjects].start = nlmsg_hdr(msg)->nlmsg_len;
 	nl.subjects[nl.nr_subjects].end = ~0U;
 	va_start(ap, fmt);

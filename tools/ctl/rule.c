@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netslicectl rule: flow-steering rules, one at a time or loaded from a
- * file in chunks of CTL_RULES_PER_MSG per request. A rule is written the
- * same way on the command line, in a file and in `rule show`:
+ * netslicectl rule: flow-steering rules, one at a time, loaded from a
+ * file in one request (all or none), or queued from batch-mode lines into
+ * rule-batch requests. A rule is written the same way on the command
+ * line, in a file and in `rule show`:
  *
  *   [family ipv4|ipv6] [proto P] [src PREFIX] [dst PREFIX]
  *   [sport N[-M]] [dport N[-M]] [pref N] slice N
@@ -18,8 +19,8 @@
 
 #include "ctl.h"
 
-/* About 100 bytes each: a request stays well inside 128 KiB. */
-#define CTL_RULES_PER_MSG	256
+/* Room one rule nest takes at most (IPv6, every attribute). */
+#define CTL_RULE_BYTES		160
 
 struct ctl_rule {
 	uint8_t family, proto;
@@ -166,11 +167,14 @@ static int ctl_parse_rule(int argc, char **argv, struct ctl_rule *r, bool with_i
 	return 0;
 }
 
-static void ctl_put_rule(struct nl_msg *msg, const struct ctl_rule *r, bool with_slice)
+/* One rule nest; op is a NETSLICE_RULE_OP_* for rule-batch, or -1. */
+static void ctl_put_rule(struct nl_msg *msg, const struct ctl_rule *r, bool with_slice, int op)
 {
 	unsigned int bytes = r->family == NETSLICE_RULE_FAMILY_IPV6 ? 16 : 4;
 	struct nlattr *nest = nla_nest_start(msg, NETSLICE_A_RULES_RULE);
 
+	if (op >= 0)
+		nla_put_u8(msg, NETSLICE_A_RULE_OP, op);
 	if (r->has_id) {
 		nla_put_u32(msg, NETSLICE_A_RULE_ID, r->id);
 		nla_nest_end(msg, nest);
@@ -218,7 +222,7 @@ static int ctl_rule_one(uint8_t cmd, int argc, char **argv)
 		return ctl_usage_error("say which rule");
 	msg = ctl_msg(cmd, false);
 	ctl_subject_begin(msg, "rule");
-	ctl_put_rule(msg, &r, !del);
+	ctl_put_rule(msg, &r, !del, -1);
 	ctl_subject_end(msg);
 	return ctl_do(msg, 0, NULL, NULL) ? CTL_EXIT_KERNEL : 0;
 }
@@ -344,32 +348,19 @@ static int ctl_words(char *line, char **words, int max)
 	return n;
 }
 
-/* Send rules[first..last) in one request; the subject of each is its line. */
-static int ctl_rule_chunk(uint8_t cmd, const char *file, const struct ctl_rule *rules,
-			  size_t first, size_t last)
-{
-	struct nl_msg *msg = ctl_msg(cmd, false);
-	size_t i;
-
-	for (i = first; i < last; i++) {
-		ctl_subject_begin(msg, "%s:%u", file, rules[i].line);
-		ctl_put_rule(msg, &rules[i], cmd != NETSLICE_CMD_RULE_DEL);
-		ctl_subject_end(msg);
-	}
-	return ctl_do(msg, 0, NULL, NULL);
-}
-
 /*
- * rule load FILE [replace]: every rule, or none. Rules go in chunks; when
- * a chunk is refused, the rules the chunks before it added are deleted.
+ * rule load FILE [replace]: every rule in one request, so all or none,
+ * and the packet path sees them at once. The socket's send buffer is
+ * raised to fit (rule changes need CAP_NET_ADMIN, which that takes too).
  */
 static int ctl_rule_load(int argc, char **argv)
 {
 	uint8_t cmd = NETSLICE_CMD_RULE_ADD;
-	struct ctl_rule *rules = NULL;
-	size_t n = 0, cap = 0, done;
+	struct ctl_rule *rules = NULL, r;
 	char line[1024], *words[64];
+	size_t n = 0, cap = 0, i, size;
 	unsigned int lineno = 0;
+	struct nl_msg *msg;
 	int nw, err = 0;
 	FILE *f;
 
@@ -387,6 +378,12 @@ static int ctl_rule_load(int argc, char **argv)
 		nw = ctl_words(line, words, 64);
 		if (!nw)
 			continue;
+		if (ctl_parse_rule(nw, words, &r, false) || !r.has_slice) {
+			fprintf(stderr, "netslicectl: %s:%u: %s\n", argv[0], lineno,
+				r.has_slice ? "not a rule" : "the rule needs a slice");
+			err = CTL_EXIT_USAGE;
+			goto out;
+		}
 		if (n == cap) {
 			struct ctl_rule *more = realloc(rules, (cap = cap ? cap * 2 : 1024) * sizeof(*rules));
 
@@ -397,35 +394,83 @@ static int ctl_rule_load(int argc, char **argv)
 			}
 			rules = more;
 		}
-		if (ctl_parse_rule(nw, words, &rules[n], false) || !rules[n].has_slice) {
-			fprintf(stderr, "netslicectl: %s:%u: %s\n", argv[0], lineno,
-				rules[n].has_slice ? "not a rule" : "the rule needs a slice");
-			err = CTL_EXIT_USAGE;
-			goto out;
-		}
-		rules[n++].line = lineno;
+		r.line = lineno;
+		rules[n++] = r;
 	}
-	for (done = 0; done < n; done += CTL_RULES_PER_MSG) {
-		size_t last = done + CTL_RULES_PER_MSG < n ? done + CTL_RULES_PER_MSG : n;
-
-		if (ctl_rule_chunk(cmd, argv[0], rules, done, last)) {
-			err = CTL_EXIT_KERNEL;
-			break;
-		}
+	if (!n)
+		goto out;
+	size = n * CTL_RULE_BYTES + 4096;
+	if (ctl_sndbuf(size + 65536))
+		fprintf(stderr, "netslicectl: cannot raise the socket's send buffer for %zu rules: "
+			"%s\n", n, strerror(errno));
+	msg = ctl_msg_size(cmd, false, size);
+	for (i = 0; i < n; i++) {
+		ctl_subject_begin(msg, "%s:%u", argv[0], rules[i].line);
+		ctl_put_rule(msg, &rules[i], true, -1);
+		ctl_subject_end(msg);
 	}
-	/* Undo what went in before the refused chunk (adds only: replaced slices stay). */
-	if (err && cmd == NETSLICE_CMD_RULE_ADD)
-		while (done) {
-			size_t first = done >= CTL_RULES_PER_MSG ? done - CTL_RULES_PER_MSG : 0;
-
-			ctl_rule_chunk(NETSLICE_CMD_RULE_DEL, argv[0], rules, first, done);
-			done = first;
-		}
+	if (ctl_do(msg, 0, NULL, NULL))
+		err = CTL_EXIT_KERNEL;
 out:
 	if (f != stdin)
 		fclose(f);
 	free(rules);
 	return err;
+}
+
+/* Batch mode's pending rule-batch request. */
+static struct {
+	struct nl_msg *msg;
+	unsigned int n;
+} ctl_queue;
+
+int ctl_rule_queue(int argc, char **argv, const char *subject)
+{
+	struct ctl_rule r;
+	int op;
+
+	if (argc < 2 || !ctl_is(argv[0], "rule"))
+		return 0;
+	if (ctl_is(argv[1], "add"))
+		op = NETSLICE_RULE_OP_ADD;
+	else if (ctl_is(argv[1], "del") || ctl_is(argv[1], "delete"))
+		op = NETSLICE_RULE_OP_DEL;
+	else if (ctl_is(argv[1], "replace"))
+		op = NETSLICE_RULE_OP_REPLACE;
+	else
+		return 0;
+	if (argc == 2)
+		return CTL_BAD("say which rule");
+	if (ctl_parse_rule(argc - 2, argv + 2, &r, op == NETSLICE_RULE_OP_DEL))
+		return -1;
+	if (op != NETSLICE_RULE_OP_DEL && !r.has_slice)
+		return CTL_BAD("the rule needs a slice: ... slice N");
+	if (!ctl_queue.msg) {
+		ctl_sndbuf((size_t)CTL_RULES_PER_MSG * CTL_RULE_BYTES + 65536);
+		ctl_queue.msg = ctl_msg_size(NETSLICE_CMD_RULE_BATCH, false,
+					     (size_t)CTL_RULES_PER_MSG * CTL_RULE_BYTES + 4096);
+	}
+	ctl_subject_begin(ctl_queue.msg, "%s", subject);
+	ctl_put_rule(ctl_queue.msg, &r, op != NETSLICE_RULE_OP_DEL, op);
+	ctl_subject_end(ctl_queue.msg);
+	ctl_queue.n++;
+	return 1;
+}
+
+unsigned int ctl_rule_queued(void)
+{
+	return ctl_queue.n;
+}
+
+int ctl_rule_send_queue(void)
+{
+	struct nl_msg *msg = ctl_queue.msg;
+
+	if (!msg)
+		return 0;
+	ctl_queue.msg = NULL;
+	ctl_queue.n = 0;
+	return ctl_do(msg, 0, NULL, NULL) ? CTL_EXIT_KERNEL : 0;
 }
 
 int ctl_rule(int argc, char **argv)

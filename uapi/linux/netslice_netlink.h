@@ -43,18 +43,30 @@
  *   names the family, the protocol, both full-length addresses and one
  *   port each way: exact rules live in a hash table and cost one lookup
  *   whatever their number (up to the max_rules module parameter, default
- *   1048576). Other rules are "wildcard" rules, at most
- *   NETSLICE_MAX_WILDCARD_RULES, tried in order of @pref (then age) after
- *   the exact lookup misses. A packet no rule matches is mapped as before.
+ *   1048576, which counts every rule). Other rules are "wildcard" rules,
+ *   grouped by mask (the fields they name, their prefix lengths, single
+ *   ports or ranges): a packet costs one hash lookup per distinct mask, at
+ *   most NETSLICE_MAX_RULE_MASKS of them, however many rules share one.
+ *   Exact rules win; among wildcard rules the lowest @pref, then the
+ *   oldest, wins. A packet no rule matches is mapped as before.
  *
  *   A rule is named by its match (and, for wildcard rules, its @pref), or
  *   by the @id the module gave it. rule-add fails with -EEXIST for a rule
- *   that exists; rule-replace changes the slice of an existing rule in
- *   place, one word written, so a packet sees either the old or the new
- *   slice and never neither, and adds the rule if there is none. Several
- *   rules in one request are applied all or none: the first bad one fails
- *   the request, the ack points at its nest, and rules the request had
- *   already added are removed again.
+ *   that exists; rule-replace changes the slice of an existing rule (a
+ *   packet sees the old or the new slice, never neither) and adds the rule
+ *   if there is none. rule-batch takes rules that each name their @op
+ *   (add, del, replace), applied in order.
+ *
+ *   Batches: the rules of one request are one batch, applied all or none
+ *   and seen by the packet path at once: a packet is steered by the rules
+ *   as they were before the request or as they are after it, never by a
+ *   mix. The first bad rule fails the request, the ack points at its nest
+ *   (NLMSGERR_ATTR_OFFS) and says why, and nothing of the request stays.
+ *   A request is bounded by the socket's send buffer (some 2,000 rules
+ *   in the default 208 KiB; raise SO_SNDBUF for more). A rule replaced
+ *   again within an RCU grace period of its last change waits for that
+ *   grace period (a few milliseconds): rules a packet may still be
+ *   looking at keep their previous slice until then.
  */
 #ifndef _UAPI_LINUX_NETSLICE_NETLINK_H
 #define _UAPI_LINUX_NETSLICE_NETLINK_H
@@ -63,7 +75,10 @@
 #define NETSLICE_FAMILY_VERSION		1
 #define NETSLICE_MCGRP_MONITOR		"monitor"
 
+/* No longer a limit: wildcard rules count against max_rules like any. */
 #define NETSLICE_MAX_WILDCARD_RULES	4096
+/* Most distinct rule masks: a packet costs one hash lookup per mask. */
+#define NETSLICE_MAX_RULE_MASKS		1024
 
 enum netslice_slicing_mode {
 	NETSLICE_SLICING_MODE_OFF,
@@ -86,6 +101,13 @@ enum netslice_rule_family {
 	NETSLICE_RULE_FAMILY_ANY,
 	NETSLICE_RULE_FAMILY_IPV4,
 	NETSLICE_RULE_FAMILY_IPV6,
+};
+
+/* What rule-batch does with one rule (NETSLICE_A_RULE_OP). */
+enum netslice_rule_op {
+	NETSLICE_RULE_OP_ADD,
+	NETSLICE_RULE_OP_DEL,
+	NETSLICE_RULE_OP_REPLACE,
 };
 
 /* An attached interface. */
@@ -206,12 +228,13 @@ enum {
 	NETSLICE_A_RULE_EXACT,		/* flag, reported: in the exact table */
 	NETSLICE_A_RULE_HITS,		/* packets it steered */
 	NETSLICE_A_RULE_PAD,
+	NETSLICE_A_RULE_OP,		/* enum netslice_rule_op: rule-batch */
 
 	__NETSLICE_A_RULE_MAX,
 	NETSLICE_A_RULE_MAX = (__NETSLICE_A_RULE_MAX - 1)
 };
 
-/* The rules of one rule-add, rule-del or rule-replace request. */
+/* The rules of one rule-add, rule-del, rule-replace or rule-batch request. */
 enum {
 	NETSLICE_A_RULES_RULE = 1,	/* nest of NETSLICE_A_RULE_*, repeated */
 
@@ -234,6 +257,7 @@ enum {
 	NETSLICE_CMD_RULE_FLUSH,
 	NETSLICE_CMD_LINK_ATTACH_NTF,
 	NETSLICE_CMD_LINK_DETACH_NTF,
+	NETSLICE_CMD_RULE_BATCH,
 
 	__NETSLICE_CMD_MAX,
 	NETSLICE_CMD_MAX = (__NETSLICE_CMD_MAX - 1)

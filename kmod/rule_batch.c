@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rule writers: batches of adds, replaces and deletes, applied all or
+ * none and seen by RX all at once (the table and its generations:
+ * rules.c).
+ *
+ * A batch works in the generation after the published one: an added rule
+ * is born in it, a deleted one dies in it, a replaced one switches its
+ * slice word at it. RX, still in the published generation, sees none of
+ * it; commit publishes the generation with one store. Abort undoes the
+ * steps, last first. Nothing a batch does can fail after its last step.
+ *
+ * Two rules keep readers consistent without waiting for them: a deleted
+ * rule stays linked on the graveyard until a grace period has passed since
+ * its death was published (so that a reader still in an older generation
+ * finds it), and a rule's slice word is switched again only once a grace
+ * period has passed since its last switch (the word holds one old slice).
+ */
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <kunit/visibility.h>
+
+#include <linux/netslice.h>
+
+#include "rule_batch.h"
+
+/* How soon the graveyard is looked at again when no batch comes. */
+#define NS_REAP_DELAY	msecs_to_jiffies(100)
+
+static struct {
+	struct mutex lock;		/* protects all fields below, and table writes */
+	struct xarray ids;		/* id -> rule, live or born in the batch */
+	u32 next_id;
+	u64 seq;
+	unsigned int live;		/* rules alive in the published generation */
+	struct list_head graveyard;	/* dead rules, oldest death first */
+	struct delayed_work reap;
+} ns_rules;
+
+void ns_rules_lock(void)
+{
+	mutex_lock(&ns_rules.lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(ns_rules_lock);
+
+void ns_rules_unlock(void)
+{
+	mutex_unlock(&ns_rules.lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(ns_rules_unlock);
+
+static void ns_rule_free_rcu(struct rcu_head *head)
+{
+	struct ns_rule *rule = container_of(head, struct ns_rule, rcu);
+
+	free_percpu(rule->hits);
+	kfree(rule);
+}
+
+/* Unlink the dead rules no reader can find any more; all: every one. */
+static void ns_rules_reap(bool all)
+{
+	struct ns_rule *rule, *next;
+
+	lockdep_assert_held(&ns_rules.lock);
+	list_for_each_entry_safe(rule, next, &ns_rules.graveyard, grave) {
+		if (!all && !poll_state_synchronize_rcu(rule->changed_rcu))
+			break;
+		list_del(&rule->grave);
+		ns_rule_unlink(rule);
+		call_rcu(&rule->rcu, ns_rule_free_rcu);
+	}
+	if (!all && !list_empty(&ns_rules.graveyard))
+		mod_delayed_work(system_wq, &ns_rules.reap, NS_REAP_DELAY);
+}
+
+static void ns_rules_reap_work(struct work_struct *work)
+{
+	ns_rules_lock();
+	ns_rules_reap(false);
+	ns_rules_unlock();
+}
+
+void ns_rule_batch_begin(struct ns_rule_batch *b, struct ns_rule_step *steps,
+			 unsigned int cap)
+{
+	lockdep_assert_held(&ns_rules.lock);
+	ns_rules_reap(false);
+	*b = (struct ns_rule_batch){
+		.steps = steps,
+		.cap = cap,
+		.gen = ns_rules_gen() + 1,
+	};
+}
+EXPORT_SYMBOL_IF_KUNIT(ns_rule_batch_begin);
+
+static void ns_rule_batch_log(struct ns_rule_batch *b, struct ns_rule *rule, u8 kind)
+{
+	if (WARN_ON_ONCE(b->count >= b->cap))
+		return;
+	b->steps[b->count++] = (struct ns_rule_step){
+		.rule = rule, .old_slice = rule->slice, .kind = kind,
+	};
+}
+
+static struct ns_rule *ns_rule_create(struct ns_rule_batch *b, const struct ns_rule_match *m,
+				      u32 slice, struct netlink_ext_ack *extack)
+{
+	static const struct xa_limit ids = XA_LIMIT(1, U32_MAX);
+	struct ns_rule *rule;
+	int err = -ENOMEM;
+
+	rule = kzalloc(sizeof(*rule), GFP_KERNEL_ACCOUNT);
+	if (!rule)
+		goto err_msg;
+	rule->hits = alloc_percpu_gfp(u64, GFP_KERNEL_ACCOUNT);
+	if (!rule->hits)
+		goto err_free_rule;
+	rule->match = *m;
+	rule->exact = ns_rule_match_is_exact(m);
+	ns_rule_key_of(m, &rule->key);
+	rule->seq = ++ns_rules.seq;
+	rule->born = b->gen;
+	rule->died = NS_GEN_NEVER;
+	rule->slice = ns_rule_slice_word(b->gen, slice, slice);
+
+	if (xa_alloc_cyclic(&ns_rules.ids, &rule->id, rule, ids, &ns_rules.next_id,
+			    GFP_KERNEL_ACCOUNT) < 0)
+		goto err_free_hits;
+	err = ns_rule_link(rule, extack);
+	if (err)
+		goto err_erase_id;
+	return rule;
+
+err_erase_id:
+	xa_erase(&ns_rules.ids, rule->id);
+err_free_hits:
+	free_percpu(rule->hits);
+err_free_rule:
+	kfree(rule);
+err_msg:
+	if (err == -ENOMEM)
+		NL_SET_ERR_MSG(extack, "no memory for the rule");
+	return ERR_PTR(err);
+}
+
+/* Point rule at slice from the batch's generation on. */
+static void ns_rule_reslice(struct ns_rule_batch *b, struct ns_rule *rule, u32 slice)
+{
+	u64 word = rule->slice;
+
+	/* Born or switched in this batch already: no reader sees the word's new slice yet. */
+	if (word >> 16 == b->gen) {
+		WRITE_ONCE(rule->slice, (word & ~0xffULL) | slice);
+		return;
+	}
+	/* The word keeps one old slice: a reader may still need the one before. */
+	if (rule->changed_rcu)
+		cond_synchronize_rcu(rule->changed_rcu);
+	ns_rule_batch_log(b, rule, NS_STEP_RESLICED);
+	WRITE_ONCE(rule->slice, ns_rule_slice_word(b->gen, ns_rule_slice_at(word, b->gen - 1),
+						   slice));
+}
+
+int ns_rule_batch_add(struct ns_rule_batch *b, const struct ns_rule_match *m, u32 slice,
+		      bool replace, struct netlink_ext_ack *extack)
+{
+	struct ns_rule *rule;
+
+	lockdep_assert_held(&ns_rules.lock);
+	rule = ns_rule_table_find(m);
+	if (rule) {
+		if (!replace) {
+			NL_SET_ERR_MSG(extack, "rule exists (replace changes its slice)");
+			return -EEXIST;
+		}
+		ns_rule_reslice(b, rule, slice);
+		return 0;
+	}
+	if ((int)ns_rules.live + b->live >= (int)ns_max_rules) {
+		NL_SET_ERR_MSG(extack, "rule table full (module parameter max_rules)");
+		return -ENOSPC;
+	}
+	/* Masks only dead rules hold count until they are reaped: reap them now. */
+	if (ns_rule_tuples_full(m) && !list_empty(&ns_rules.graveyard)) {
+		synchronize_rcu();
+		ns_rules_reap(false);
+	}
+	rule = ns_rule_create(b, m, slice, extack);
+	if (IS_ERR(rule))
+		return PTR_ERR(rule);
+	ns_rule_batch_log(b, rule, NS_STEP_ADDED);
+	b->live++;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ns_rule_batch_add);
+
+int ns_rule_batch_del(struct ns_rule_batch *b, struct ns_rule *rule,
+		      struct netlink_ext_ack *extack)
+{
+	lockdep_assert_held(&ns_rules.lock);
+	if (rule->died != NS_GEN_NEVER) {
+		NL_SET_ERR_MSG(extack, "rule named twice in one request");
+		return -ENOENT;
+	}
+	ns_rule_batch_log(b, rule, NS_STEP_DELETED);
+	WRITE_ONCE(rule->died, b->gen);
+	b->live--;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ns_rule_batch_del);
+
+/* Dead in the generation just published: off the ids, onto the graveyard. */
+static void ns_rule_bury(struct ns_rule *rule, unsigned long cookie)
+{
+	xa_erase(&ns_rules.ids, rule->id);
+	rule->changed_rcu = cookie;
+	list_add_tail(&rule->grave, &ns_rules.graveyard);
+}
+
+void ns_rule_batch_commit(struct ns_rule_batch *b)
+{
+	unsigned long cookie;
+	unsigned int i;
+
+	lockdep_assert_held(&ns_rules.lock);
+	ns_rules.live += b->live;
+	ns_rules_publish(b->gen, ns_rules.live);
+	cookie = get_state_synchronize_rcu();
+	for (i = 0; i < b->count; i++) {
+		struct ns_rule *rule = b->steps[i].rule;
+
+		if (rule->died == b->gen) {
+			if (b->steps[i].kind == NS_STEP_DELETED)
+				ns_rule_bury(rule, cookie);
+		} else if (b->steps[i].kind == NS_STEP_RESLICED) {
+			rule->changed_rcu = cookie;
+		}
+	}
+	if (!list_empty(&ns_rules.graveyard))
+		mod_delayed_work(system_wq, &ns_rules.reap, NS_REAP_DELAY);
+}
+EXPORT_SYMBOL_IF_KUNIT(ns_rule_batch_commit);
+
+void ns_rule_batch_abort(struct ns_rule_batch *b)
+{
+	struct ns_rule_step *step;
+
+	lockdep_assert_held(&ns_rules.lock);
+	while (b->count) {
+		step = &b->steps[--b->count];
+		switch (step->kind) {
+		case NS_STEP_ADDED:
+			/* Never visible, but a lookup may be walking past it. */
+			xa_erase(&ns_rules.ids, step->rule->id);
+			ns_rule_unlink(step->rule);
+			call_rcu(&step->rule->rcu, ns_rule_free_rcu);
+			break;
+		case NS_STEP_DELETED:
+			WRITE_ONCE(step->rule->died, NS_GEN_NEVER);
+			break;
+		case NS_STEP_RESLICED:
+			WRITE_ONCE(step->rule->slice, step->old_slice);
+			break;
+		}
+	}
+	b->live = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ns_rule_batch_abort);
+
+struct ns_rule *ns_rule_find(const struct ns_rule_match *m)
+{
+	lockdep_assert_held(&ns_rules.lock);
+	return ns_rule_table_find(m);
+}
+EXPORT_SYMBOL_IF_KUNIT(ns_rule_find);
+
+struct ns_rule *ns_rule_find_id(u32 id)
+{
+	struct ns_rule *rule;
+
+	lockdep_assert_held(&ns_rules.lock);
+	rule = xa_load(&ns_rules.ids, id);
+	return rule && rule->died == NS_GEN_NEVER ? rule : NULL;
+}
+
+unsigned int ns_rules_flush(void)
+{
+	u64 gen = ns_rules_gen() + 1;
+	unsigned long cookie, id;
+	struct ns_rule *rule;
+	LIST_HEAD(dead);
+	unsigned int n = 0;
+
+	lockdep_assert_held(&ns_rules.lock);
+	xa_for_each(&ns_rules.ids, id, rule) {
+		WRITE_ONCE(rule->died, gen);
+		list_add_tail(&rule->grave, &dead);
+		if (!(++n % 1024))
+			cond_resched();
+	}
+	ns_rules.live = 0;
+	ns_rules_publish(gen, 0);
+	cookie = get_state_synchronize_rcu();
+	list_for_each_entry(rule, &dead, grave) {
+		xa_erase(&ns_rules.ids, rule->id);
+		rule->changed_rcu = cookie;
+	}
+	list_splice_tail(&dead, &ns_rules.graveyard);
+	if (n)
+		mod_delayed_work(system_wq, &ns_rules.reap, NS_REAP_DELAY);
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(ns_rules_flush);
+
+struct ns_rule *ns_rule_next_rcu(unsigned long *id)
+{
+	struct ns_rule *rule;
+
+	while ((rule = xa_find(&ns_rules.ids, id, ULONG_MAX, XA_PRESENT))) {
+		if (ns_rule_visible(rule))
+			return rule;
+		(*id)++;
+	}
+	return NULL;
+}
+
+int ns_rules_init(void)
+{
+	BUILD_BUG_ON(NETSLICE_MAX_SLICES > 256);	/* ns_rule_slice_word() */
+	mutex_init(&ns_rules.lock);
+	xa_init_flags(&ns_rules.ids, XA_FLAGS_ALLOC1);
+	INIT_LIST_HEAD(&ns_rules.graveyard);
+	INIT_DELAYED_WORK(&ns_rules.reap, ns_rules_reap_work);
+	return ns_rule_table_init();
+}
+
+/* No RX can run any more: every interface is detached. */
+void ns_rules_exit(void)
+{
+	ns_rules_lock();
+	ns_rules_flush();
+	ns_rules_reap(true);
+	ns_rules_unlock();
+	/* Finds the graveyard empty if it runs: does not come back. */
+	cancel_delayed_work_sync(&ns_rules.reap);
+	ns_rule_table_exit();
+	xa_destroy(&ns_rules.ids);
+	mutex_destroy(&ns_rules.lock);
+}

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: the rule matcher and its batches, on the module's own table.
+ * Table-driven cases (prefix edges, port ranges, preference order, exact
+ * against wildcard, families), then replace, the generation a batch
+ * builds (invisible until commit) and the undo of a failed batch.
+ */
+#include <kunit/test.h>
+#include <linux/in.h>
+#include <linux/inet.h>
+
+#include <linux/netslice_netlink.h>
+
+#include "../rule_batch.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define V4	NETSLICE_RULE_FAMILY_IPV4
+#define V6	NETSLICE_RULE_FAMILY_IPV6
+#define ANYP	0, 65535
+#define NONE	(-1)
+
+struct ns_rt_rule {
+	u8 family, proto;
+	const char *src;		/* NULL: any */
+	u8 src_len;
+	const char *dst;
+	u8 dst_len;
+	u16 sport_min, sport_max, dport_min, dport_max;
+	u32 pref, slice;
+};
+
+struct ns_rt_pkt {
+	u8 family, proto;
+	const char *src, *dst;
+	u16 sport, dport;
+	int want;			/* slice, or NONE */
+};
+
+struct ns_rt_case {
+	const char *name;
+	struct ns_rt_rule rules[4];
+	struct ns_rt_pkt pkts[6];
+};
+
+static const struct ns_rt_case ns_rt_cases[] = {
+	{ "ipv4 /8 prefix edges",
+	  { { V4, 0, "10.0.0.0", 8, NULL, 0, ANYP, ANYP, 0, 1 } },
+	  { { V4, 17, "10.0.0.0", "1.1.1.1", 1, 2, 1 },
+	    { V4, 17, "10.255.255.255", "1.1.1.1", 1, 2, 1 },
+	    { V4, 17, "9.255.255.255", "1.1.1.1", 1, 2, NONE },
+	    { V4, 17, "11.0.0.0", "1.1.1.1", 1, 2, NONE },
+	    { V6, 17, "a00::", "::1", 1, 2, NONE } } },
+	{ "ipv4 /31 and /0",
+	  { { V4, 6, NULL, 0, "192.168.1.2", 31, ANYP, ANYP, 0, 2 },
+	    { V4, 6, NULL, 0, NULL, 0, ANYP, ANYP, 9, 3 } },
+	  { { V4, 6, "1.2.3.4", "192.168.1.2", 5, 6, 2 },
+	    { V4, 6, "1.2.3.4", "192.168.1.3", 5, 6, 2 },
+	    { V4, 6, "1.2.3.4", "192.168.1.4", 5, 6, 3 },
+	    { V4, 17, "1.2.3.4", "192.168.1.2", 5, 6, NONE } } },
+	{ "ipv6 /64 and /127 edges",
+	  { { V6, 0, "2001:db8:1:2::", 64, NULL, 0, ANYP, ANYP, 0, 4 },
+	    { V6, 0, NULL, 0, "2001:db8::2", 127, ANYP, ANYP, 0, 5 } },
+	  { { V6, 17, "2001:db8:1:2:ffff:ffff:ffff:ffff", "::9", 1, 2, 4 },
+	    { V6, 17, "2001:db8:1:3::", "::9", 1, 2, NONE },
+	    { V6, 17, "::9", "2001:db8::3", 1, 2, 5 },
+	    { V6, 17, "::9", "2001:db8::4", 1, 2, NONE } } },
+	{ "port ranges, inclusive",
+	  { { V4, 17, NULL, 0, NULL, 0, ANYP, 1000, 2000, 0, 6 },
+	    { V4, 17, NULL, 0, NULL, 0, 53, 53, ANYP, 0, 7 } },
+	  { { V4, 17, "1.1.1.1", "2.2.2.2", 5, 999, NONE },
+	    { V4, 17, "1.1.1.1", "2.2.2.2", 5, 1000, 6 },
+	    { V4, 17, "1.1.1.1", "2.2.2.2", 5, 2000, 6 },
+	    { V4, 17, "1.1.1.1", "2.2.2.2", 5, 2001, NONE },
+	    { V4, 17, "1.1.1.1", "2.2.2.2", 53, 2001, 7 },
+	    { V4, 6, "1.1.1.1", "2.2.2.2", 53, 1500, NONE } } },
+	{ "lowest pref wins across masks, then the oldest",
+	  { { V4, 0, "10.0.0.0", 8, NULL, 0, ANYP, ANYP, 20, 1 },
+	    { V4, 17, "10.1.0.0", 16, NULL, 0, ANYP, ANYP, 10, 2 },
+	    { V4, 17, NULL, 0, NULL, 0, ANYP, 80, 80, 10, 3 },
+	    { V4, 0, NULL, 0, "9.9.9.9", 32, ANYP, ANYP, 20, 4 } },
+	  { { V4, 17, "10.1.2.3", "1.1.1.1", 1, 80, 2 },
+	    { V4, 17, "10.2.2.3", "1.1.1.1", 1, 80, 3 },
+	    { V4, 17, "10.2.2.3", "1.1.1.1", 1, 81, 1 },
+	    { V4, 6, "10.2.2.3", "9.9.9.9", 1, 81, 1 },
+	    { V4, 6, "11.2.2.3", "9.9.9.9", 1, 81, 4 } } },
+	{ "an exact rule beats any wildcard",
+	  { { V4, 0, NULL, 0, NULL, 0, ANYP, ANYP, 0, 1 },
+	    { V4, 6, "1.1.1.1", 32, "2.2.2.2", 32, 7, 7, 8, 8, 99, 2 } },
+	  { { V4, 6, "1.1.1.1", "2.2.2.2", 7, 8, 2 },
+	    { V4, 6, "1.1.1.1", "2.2.2.2", 7, 9, 1 },
+	    { V4, 6, "2.2.2.2", "1.1.1.1", 8, 7, 1 } } },
+	{ "family any, protocol only",
+	  { { 0, 132, NULL, 0, NULL, 0, ANYP, ANYP, 0, 8 } },
+	  { { V4, 132, "1.1.1.1", "2.2.2.2", 1, 2, 8 },
+	    { V6, 132, "::1", "::2", 1, 2, 8 },
+	    { V6, 17, "::1", "::2", 1, 2, NONE } } },
+};
+
+static void ns_rt_addr(struct kunit *test, u8 family, const char *s, __be32 *addr)
+{
+	memset(addr, 0, 16);
+	if (!s)
+		return;
+	if (family == V6)
+		KUNIT_ASSERT_TRUE(test, in6_pton(s, -1, (u8 *)addr, -1, NULL));
+	else
+		KUNIT_ASSERT_TRUE(test, in4_pton(s, -1, (u8 *)addr, -1, NULL));
+}
+
+/* The canonical match netlink would make of r. */
+static void ns_rt_match(struct kunit *test, const struct ns_rt_rule *r, struct ns_rule_match *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->family = r->family;
+	m->proto = r->proto;
+	ns_rt_addr(test, r->family, r->src, m->src);
+	ns_rt_addr(test, r->family, r->dst, m->dst);
+	m->src_len = r->src ? r->src_len : 0;
+	m->dst_len = r->dst ? r->dst_len : 0;
+	ns_rule_prefix_mask(m->src, m->src_len);
+	ns_rule_prefix_mask(m->dst, m->dst_len);
+	m->sport_min = r->sport_min;
+	m->sport_max = r->sport_max;
+	m->dport_min = r->dport_min;
+	m->dport_max = r->dport_max;
+	m->pref = r->pref;
+}
+
+static int ns_rt_lookup(struct kunit *test, const struct ns_rt_pkt *p)
+{
+	struct ns_rule_key key = { .family = p->family, .proto = p->proto,
+				   .sport = htons(p->sport), .dport = htons(p->dport) };
+	struct ns_rule *rule;
+	int slice = NONE;
+
+	ns_rt_addr(test, p->family, p->src, key.src);
+	ns_rt_addr(test, p->family, p->dst, key.dst);
+	rcu_read_lock();
+	rule = ns_rules_lookup(&key);
+	if (rule)
+		slice = ns_rule_slice_now(rule);
+	rcu_read_unlock();
+	return slice;
+}
+
+/* Apply one batch of adds (replace: replaces) of rules[0..n); its error. */
+static int ns_rt_apply(struct kunit *test, const struct ns_rt_rule *rules, unsigned int n,
+		       bool replace)
+{
+	struct ns_rule_step steps[8];
+	struct ns_rule_batch b;
+	struct ns_rule_match m;
+	unsigned int i;
+	int err = 0;
+
+	ns_rule_batch_begin(&b, steps, ARRAY_SIZE(steps));
+	for (i = 0; i < n && !err; i++) {
+		ns_rt_match(test, &rules[i], &m);
+		err = ns_rule_batch_add(&b, &m, rules[i].slice, replace, NULL);
+	}
+	if (err)
+		ns_rule_batch_abort(&b);
+	else
+		ns_rule_batch_commit(&b);
+	return err;
+}
+
+static unsigned int ns_rt_count(const struct ns_rt_rule *rules, unsigned int max)
+{
+	unsigned int n = 0;
+
+	while (n < max && (rules[n].family || rules[n].proto || rules[n].slice))
+		n++;
+	return n;
+}
+
+static void ns_rules_test_cases(struct kunit *test)
+{
+	const struct ns_rt_case *c;
+	unsigned int i;
+
+	for (c = ns_rt_cases; c < ns_rt_cases + ARRAY_SIZE(ns_rt_cases); c++) {
+		ns_rules_lock();
+		KUNIT_ASSERT_EQ_MSG(test, ns_rt_apply(test, c->rules,
+						      ns_rt_count(c->rules, ARRAY_SIZE(c->rules)),
+						      false), 0, "%s", c->name);
+		for (i = 0; i < ARRAY_SIZE(c->pkts) && c->pkts[i].family; i++)
+			KUNIT_EXPECT_EQ_MSG(test, ns_rt_lookup(test, &c->pkts[i]), c->pkts[i].want,
+					    "%s, packet %u", c->name, i);
+		ns_rules_flush();
+		ns_rules_unlock();
+	}
+}
+
+static const struct ns_rt_rule ns_rt_a = { V4, 17, NULL, 0, "10.0.0.1", 32, ANYP, ANYP, 5, 1 };
+static const struct ns_rt_rule ns_rt_b = { V4, 17, "10.9.0.0", 16, NULL, 0, ANYP, ANYP, 5, 2 };
+static const struct ns_rt_pkt ns_rt_pa = { V4, 17, "1.1.1.1", "10.0.0.1", 1, 2, 0 };
+static const struct ns_rt_pkt ns_rt_pb = { V4, 17, "10.9.1.1", "3.3.3.3", 1, 2, 0 };
+
+/* Replace changes the slice; a batch is invisible until it commits. */
+static void ns_rules_test_replace_and_generation(struct kunit *test)
+{
+	struct ns_rt_rule a2 = ns_rt_a;
+	struct ns_rule_step steps[4];
+	struct ns_rule_batch b;
+	struct ns_rule_match m;
+
+	ns_rules_lock();
+	KUNIT_ASSERT_EQ(test, ns_rt_apply(test, &ns_rt_a, 1, false), 0);
+	KUNIT_EXPECT_EQ(test, ns_rt_apply(test, &ns_rt_a, 1, false), -EEXIST);
+	a2.slice = 7;
+	KUNIT_EXPECT_EQ(test, ns_rt_apply(test, &a2, 1, true), 0);
+	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pa), 7);
+	/* Replaced again at once: waits for readers of the last switch, then holds. */
+	KUNIT_EXPECT_EQ(test, ns_rt_apply(test, &ns_rt_a, 1, true), 0);
+	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pa), 1);
+
+	/* In flight: replace a, add b, delete a; RX still sees the rules before. */
+	ns_rule_batch_begin(&b, steps, ARRAY_SIZE(steps));
+	ns_rt_match(test, &a2, &m);
+	KUNIT_EXPECT_EQ(test, ns_rule_batch_add(&b, &m, 7, true, NULL), 0);
+	ns_rt_match(test, &ns_rt_b, &m);
+	KUNIT_EXPECT_EQ(test, ns_rule_batch_add(&b, &m, ns_rt_b.slice, false, NULL), 0);
+	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pa), 1);
+	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pb), NONE);
+	ns_rt_match(test, &ns_rt_a, &m);
+	KUNIT_EXPECT_EQ(test, ns_rule_batch_del(&b, ns_rule_find(&m), NULL), 0);
+	KUNIT_EXPECT_NULL(test, ns_rule_find(&m));
+	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pa), 1);
+	ns_rule_batch_commit(&b);
+	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pa), NONE);
+	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pb), 2);
+	ns_rules_flush();
+	ns_rules_unlock();
+}
+
+/* A batch that fails part way leaves every rule as it was. */
+static void ns_rules_test_undo(struct kunit *test)
+{
+	struct ns_rt_rule a2 = ns_rt_a, bad[3] = { ns_rt_b, ns_rt_a, ns_rt_a };
+	struct ns_rule_step steps[4];
+	struct ns_rule_batch b;
+	struct ns_rule_match m;
+
+	ns_rules_lock();
+	KUNIT_ASSERT_EQ(test, ns_rt_apply(test, &ns_rt_a, 1, false), 0);
+	/* b added, then a fails (exists): b goes again. */
+	KUNIT_EXPECT_EQ(test, ns_rt_apply(test, bad, 2, false), -EEXIST);
+	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pb), NONE);
+	ns_rt_match(test, &ns_rt_b, &m);
+	KUNIT_EXPECT_NULL(test, ns_rule_find(&m));
+
+	/* Replace, delete, add, then abort: a keeps its slice and stays. */
+	ns_rule_batch_begin(&b, steps, ARRAY_SIZE(steps));
+	a2.slice = 9;
+	ns_rt_match(test, &a2, &m);
+	KUNIT_EXPECT_EQ(test, ns_rule_batch_add(&b, &m, a2.slice, true, NULL), 0);
+	KUNIT_EXPECT_EQ(test, ns_rule_batch_del(&b, ns_rule_find(&m), NULL), 0);
+	KUNIT_EXPECT_EQ(test, ns_rule_batch_add(&b, &m, 3, false, NULL), 0);
+	ns_rule_batch_abort(&b);
+	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pa), 1);
+	KUNIT_EXPECT_NOT_NULL(test, ns_rule_find(&m));
+	/* Named twice in one batch: the second fails. */
+	ns_rule_batch_begin(&b, steps, ARRAY_SIZE(steps));
+	KUNIT_EXPECT_EQ(test, ns_rule_batch_del(&b, ns_rule_find(&m), NULL), 0);
+	KUNIT_EXPECT_NULL(test, ns_rule_find(&m));
+	ns_rule_batch_abort(&b);
+	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pa), 1);
+	KUNIT_EXPECT_EQ(test, ns_rules_flush(), 1U);
+	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pa), NONE);
+	ns_rules_unlock();
+}
+
+/* The slice word: old before its generation, new from it on, across wrap. */
+static void ns_rules_test_slice_word(struct kunit *test)
+{
+	u64 w = ns_rule_slice_word(100, 3, 4);
+
+	KUNIT_EXPECT_EQ(test, ns_rule_slice_at(w, 99), 3U);
+	KUNIT_EXPECT_EQ(test, ns_rule_slice_at(w, 100), 4U);
+	KUNIT_EXPECT_EQ(test, ns_rule_slice_at(w, 1ULL << 40), 4U);
+	w = ns_rule_slice_word(255, 255, 0);
+	KUNIT_EXPECT_EQ(test, ns_rule_slice_at(w, 254), 255U);
+	KUNIT_EXPECT_EQ(test, ns_rule_slice_at(w, 256), 0U);
+}
+
+static struct kunit_case ns_rules_cases[] = {
+	KUNIT_CASE(ns_rules_test_cases),
+	KUNIT_CASE(ns_rules_test_replace_and_generation),
+	KUNIT_CASE(ns_rules_test_undo),
+	KUNIT_CASE(ns_rules_test_slice_word),
+	{}
+};
+
+static struct kunit_suite ns_rules_suite = {
+	.name = "netslice_rules",
+	.test_cases = ns_rules_cases,
+};
+
+kunit_test_suite(ns_rules_suite);
