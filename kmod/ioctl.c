@@ -197,7 +197,7 @@ static long ns_ioctl_slice_get(struct ns_slice *slice, void __user *uarg)
 {
 	struct netslice_slicing req;
 
-	ns_slicing_to_user(READ_ONCE(slice->slicing), &req);
+	ns_slice_slicing(slice, &req);
 	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
 }
 
@@ -242,11 +242,11 @@ static long ns_ioctl_info_get(struct ns_slice *slice, void __user *uarg)
 		return -ENOMEM;
 	info->slice = slice->id;
 	info->nr_slices = ns_nr_slices;
-	info->ring_size = ns_ring_size;
+	info->ring_size = READ_ONCE(slice->ring_size);
 	info->flags = NETSLICE_INFO_KEEP_HEADER | NETSLICE_INFO_GSO | NETSLICE_INFO_RING;
 	if (ns_symmetric_hash)
 		info->flags |= NETSLICE_INFO_SYMMETRIC_HASH;
-	ns_slicing_to_user(READ_ONCE(slice->slicing), &info->slicing);
+	ns_slice_slicing(slice, &info->slicing);
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(iface, &ns_ifaces, list) {

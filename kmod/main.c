@@ -93,9 +93,6 @@
 #include "slice.h"
 #include "store.h"
 
-/* Largest ring_size: bounds the memory parked skbs can pin. */
-#define NS_MAX_RING_SIZE	65536
-
 /* An unsigned parameter within [min, max]; anything else fails the load. */
 struct ns_uint_range {
 	unsigned int *value;
@@ -155,7 +152,7 @@ MODULE_PARM_DESC(store_size, "payload store capacity per slice (default 256)");
 
 unsigned int ns_store_timeout_ms = 1000;
 static struct ns_uint_range ns_store_timeout_range = {
-	&ns_store_timeout_ms, 1, 600000, "time in ms"
+	&ns_store_timeout_ms, 1, NS_MAX_STORE_TIMEOUT_MS, "time in ms"
 };
 module_param_cb(store_timeout_ms, &ns_range_param_ops, &ns_store_timeout_range, 0444);
 MODULE_PARM_DESC(store_timeout_ms, "how long a payload may stay parked (default 1000 ms)");

@@ -16,6 +16,8 @@
 #include <linux/netslice.h>
 
 #include "netlink.h"
+#include "slice.h"
+#include "store.h"
 
 const struct nla_policy ns_link_attach_policy[NETSLICE_A_LINK_SLICE_COUNT + 1] = {
 	[NETSLICE_A_LINK_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
@@ -38,6 +40,19 @@ const struct nla_policy ns_slice_id_policy[NETSLICE_A_SLICE_ID + 1] = {
 /* A CPU list string: "0-3,8" for up to 8192 CPUs fits easily. */
 #define NS_CPULIST_MAX	1023
 
+/* Past the s16 that NLA_POLICY_RANGE() holds. */
+static struct netlink_range_validation ns_ring_size_range = {
+	.min = 2, .max = NS_MAX_RING_SIZE,
+};
+
+static struct netlink_range_validation ns_store_size_range = {
+	.min = 1, .max = NS_STORE_MAX_SIZE,
+};
+
+static struct netlink_range_validation ns_store_timeout_ms_range = {
+	.min = 1, .max = NS_MAX_STORE_TIMEOUT_MS,
+};
+
 const struct nla_policy ns_slice_set_policy[NETSLICE_A_SLICE_SLICING_GSO + 1] = {
 	[NETSLICE_A_SLICE_ID] = NLA_POLICY_MAX(NLA_U32, NETSLICE_MAX_SLICES - 1),
 	[NETSLICE_A_SLICE_KERNEL_CPUS] = { .type = NLA_NUL_STRING, .len = NS_CPULIST_MAX },
@@ -50,6 +65,10 @@ const struct nla_policy ns_slice_set_policy[NETSLICE_A_SLICE_SLICING_GSO + 1] = 
 							 NETSLICE_BATCH_FLAGS_MULTI_WRITE),
 	[NETSLICE_A_SLICE_BATCH_MAX] = NLA_POLICY_RANGE(NLA_U32, 1, NETSLICE_MAX_BATCH),
 	[NETSLICE_A_SLICE_SLICING_GSO] = NLA_POLICY_MAX(NLA_U8, 1),
+	[NETSLICE_A_SLICE_RING_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &ns_ring_size_range),
+	[NETSLICE_A_SLICE_STORE_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &ns_store_size_range),
+	[NETSLICE_A_SLICE_STORE_TIMEOUT_MS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ns_store_timeout_ms_range),
 };
 
 const struct nla_policy ns_stats_policy[NETSLICE_A_STATS_SLICE + 1] = {

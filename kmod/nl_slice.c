@@ -15,6 +15,7 @@
 #include "slice.h"
 #include "slicing.h"
 #include "stats.h"
+#include "store.h"
 
 static_assert(NS_STATS_FIELDS == NETSLICE_A_COUNTERS_TX_ERR_GSO);
 static_assert(NETSLICE_SLICING_MODE_AUTO == NETSLICE_SLICE_AUTO);
@@ -44,9 +45,9 @@ static int ns_nl_slice_fill(struct sk_buff *skb, struct ns_slice *slice, u32 por
 	if (!hdr)
 		return -EMSGSIZE;
 	mutex_lock(&slice->lock);
-	ns_slicing_to_user(slice->slicing, &sl);
+	ns_slice_slicing(slice, &sl);
 	err = nla_put_u32(skb, NETSLICE_A_SLICE_ID, slice->id) ||
-	      nla_put_u32(skb, NETSLICE_A_SLICE_RING_SIZE, ns_ring_size) ||
+	      nla_put_u32(skb, NETSLICE_A_SLICE_RING_SIZE, slice->ring_size) ||
 	      nla_put_u32(skb, NETSLICE_A_SLICE_READERS, atomic_read(&slice->open_files)) ||
 	      ns_nl_put_cpus(skb, NETSLICE_A_SLICE_KERNEL_CPUS, slice->kernel_cpus) ||
 	      ns_nl_put_cpus(skb, NETSLICE_A_SLICE_USER_CPUS, slice->user_cpus) ||
@@ -239,8 +240,6 @@ static int ns_nl_slicing(struct genl_info *info, struct ns_slice *slice, u32 *cf
 	struct netslice_slicing sl;
 
 	ns_slicing_to_user(READ_ONCE(slice->slicing), &sl);
-	sl.store_size = 0;
-	sl.store_timeout_ms = 0;
 	if (a[NETSLICE_A_SLICE_SLICING_MODE]) {
 		sl.mode = nla_get_u32(a[NETSLICE_A_SLICE_SLICING_MODE]);
 		sl.length = 0;
@@ -292,6 +291,35 @@ static int ns_nl_slicing(struct genl_info *info, struct ns_slice *slice, u32 *cf
 	return 0;
 }
 
+/*
+ * The store's size and timeout and the RX ring's size, applied while
+ * packets flow: the store keeps every parked payload's handle, a smaller
+ * ring frees what it cannot hold (counted as rx_purged).
+ */
+static int ns_nl_slice_sizes(struct genl_info *info, struct ns_slice *slice)
+{
+	struct nlattr **a = info->attrs;
+	int err;
+
+	if (a[NETSLICE_A_SLICE_STORE_SIZE]) {
+		err = ns_store_resize(&slice->store, nla_get_u32(a[NETSLICE_A_SLICE_STORE_SIZE]));
+		if (err == -EBUSY)
+			NL_SET_ERR_MSG_ATTR(info->extack, a[NETSLICE_A_SLICE_STORE_SIZE],
+					    "payloads are parked past that size; try again");
+		if (err)
+			return err;
+	}
+	if (a[NETSLICE_A_SLICE_RING_SIZE]) {
+		err = ns_slice_set_ring_size(slice, nla_get_u32(a[NETSLICE_A_SLICE_RING_SIZE]));
+		if (err)
+			return err;
+	}
+	if (a[NETSLICE_A_SLICE_STORE_TIMEOUT_MS])
+		ns_store_set_timeout(&slice->store,
+				     nla_get_u32(a[NETSLICE_A_SLICE_STORE_TIMEOUT_MS]));
+	return 0;
+}
+
 /* Everything is checked first: a rejected request changes nothing. */
 int ns_nl_slice_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
@@ -322,6 +350,10 @@ int ns_nl_slice_set_doit(struct sk_buff *skb, struct genl_info *info)
 	max_batch = a[NETSLICE_A_SLICE_BATCH_MAX] ?
 		nla_get_u32(a[NETSLICE_A_SLICE_BATCH_MAX]) : slice->max_batch;
 
+	/* What can fail first; a ring that cannot grow leaves the store resized. */
+	err = ns_nl_slice_sizes(info, slice);
+	if (err)
+		goto out_unlock;
 	ns_slice_set_cpus(slice, kernel_cpus, user_cpus);
 	ns_slice_set_batch(slice, rw_flags, max_batch);
 	ns_slice_set_slicing(slice, cfg);

@@ -11,6 +11,7 @@
 
 #include "rx.h"
 #include "slice.h"
+#include "slicing.h"
 #include "stats.h"
 
 /* The n-th online CPU, wrapping around the online set. */
@@ -70,6 +71,56 @@ void ns_slice_set_slicing(struct ns_slice *slice, u32 cfg)
 {
 	lockdep_assert_held(&slice->lock);
 	WRITE_ONCE(slice->slicing, cfg);
+}
+
+/* The slice's slicing settings, its store's size and timeout included. */
+void ns_slice_slicing(struct ns_slice *slice, struct netslice_slicing *out)
+{
+	ns_slicing_to_user(READ_ONCE(slice->slicing), out);
+	ns_store_limits(&slice->store, &out->store_size, &out->store_timeout_ms);
+}
+
+/* ptr_ring_resize()'s destroy has no context: the count of one resize. */
+static DEFINE_MUTEX(ns_resize_lock);	/* protects ns_resize_dropped */
+static unsigned int ns_resize_dropped;
+
+/* A packet a smaller ring has no room for. */
+static void ns_slice_resize_drop(void *ptr)
+{
+	kfree_skb(ptr);
+	ns_resize_dropped++;
+}
+
+/*
+ * Resize the RX ring (and the trim ring with it) while packets flow: what
+ * a smaller ring has no room for is freed and counted as purged. Returns
+ * 0 or -ENOMEM, with the RX ring as it was.
+ */
+int ns_slice_set_ring_size(struct ns_slice *slice, unsigned int size)
+{
+	int err;
+
+	lockdep_assert_held(&slice->lock);
+	if (size == slice->ring_size)
+		return 0;
+	mutex_lock(&ns_resize_lock);
+	ns_resize_dropped = 0;
+	err = ptr_ring_resize(&slice->trim_ring, size, GFP_KERNEL, ns_slice_resize_drop);
+	if (err)
+		goto out_unlock;
+	err = ptr_ring_resize(&slice->rx_ring, size, GFP_KERNEL, ns_slice_resize_drop);
+	if (err) {
+		/* Best effort: the trim ring's size only bounds trimmed records. */
+		ptr_ring_resize(&slice->trim_ring, slice->ring_size, GFP_KERNEL,
+				ns_slice_resize_drop);
+		goto out_count;
+	}
+	WRITE_ONCE(slice->ring_size, size);
+out_count:
+	atomic64_add(ns_resize_dropped, &slice->rx_purged);
+out_unlock:
+	mutex_unlock(&ns_resize_lock);
+	return err;
 }
 
 /*
@@ -134,6 +185,7 @@ static int ns_slice_init(struct ns_slice *slice, unsigned int id, unsigned int r
 	int err = -ENOMEM;
 
 	slice->id = id;
+	slice->ring_size = ring_size;
 	slice->rw_flags = NETSLICE_MULTI_READ | NETSLICE_MULTI_WRITE;
 	slice->max_batch = NETSLICE_MAX_BATCH;
 	if (!zalloc_cpumask_var(&slice->kernel_cpus, GFP_KERNEL))

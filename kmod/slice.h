@@ -45,8 +45,14 @@ struct ns_slice {
 	u32 rw_flags;			/* NETSLICE_MULTI_*; READ_ONCE outside lock */
 	u32 max_batch;			/* READ_ONCE outside lock */
 	u32 slicing;			/* see slicing.h; READ_ONCE outside lock */
+	u32 ring_size;			/* rx_ring's; READ_ONCE outside lock */
 	struct netslice_stats stats_base; /* counters at the last reset */
 } ____cacheline_aligned_in_smp;
+
+/* Largest ring_size: bounds the memory queued skbs can pin. */
+#define NS_MAX_RING_SIZE	65536
+/* Longest store timeout. */
+#define NS_MAX_STORE_TIMEOUT_MS	600000
 
 extern struct ns_slice *ns_slices;
 extern unsigned int ns_nr_slices;
@@ -73,6 +79,8 @@ void ns_slice_set_cpus(struct ns_slice *slice, const struct cpumask *kernel_cpus
 		       const struct cpumask *user_cpus);
 void ns_slice_set_batch(struct ns_slice *slice, u32 rw_flags, u32 max_batch);
 void ns_slice_set_slicing(struct ns_slice *slice, u32 cfg);
+int ns_slice_set_ring_size(struct ns_slice *slice, unsigned int size);
+void ns_slice_slicing(struct ns_slice *slice, struct netslice_slicing *out);
 
 struct ns_slice *ns_slices_create(unsigned int count, unsigned int ring_size);
 void ns_slices_destroy(struct ns_slice *slices, unsigned int count);

@@ -62,8 +62,6 @@ void ns_slicing_to_user(u32 cfg, struct netslice_slicing *out)
 		out->length = ns_slicing_value(cfg);
 	else if (out->mode == NETSLICE_SLICE_AUTO)
 		out->extra = ns_slicing_value(cfg);
-	out->store_size = ns_store_size;
-	out->store_timeout_ms = ns_store_timeout_ms;
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_slicing_to_user);
 

@@ -18,6 +18,7 @@ static inline u32 ns_slicing_flags(u32 cfg)
 }
 
 int ns_slicing_from_user(const struct netslice_slicing *req, u32 *cfg);
+/* cfg as the uapi struct, store fields zero (ns_slice_slicing() fills them). */
 void ns_slicing_to_user(u32 cfg, struct netslice_slicing *out);
 
 unsigned int ns_slice_len(const struct sk_buff *skb, u32 cfg);

@@ -140,6 +140,7 @@ int ns_store_init(struct ns_store *st, unsigned int slice_id, unsigned int capac
 	st->aged = 0;
 	st->closed = 0;
 	st->timeout = msecs_to_jiffies(timeout_ms);
+	st->timeout_ms = timeout_ms;
 	st->slice_id = slice_id;
 	INIT_DELAYED_WORK(&st->ageing, ns_store_ageing_work);
 	return 0;
@@ -279,10 +280,12 @@ EXPORT_SYMBOL_IF_KUNIT(ns_store_claim);
  */
 void ns_store_unclaim(struct ns_store *st, u64 handle, unsigned int off)
 {
-	struct ns_store_entry *e = &st->slots[ns_handle_slot(handle)];
+	struct ns_store_entry *e;
 	bool first;
 
 	spin_lock_bh(&st->lock);
+	/* Under the lock: a resize (ns_store_resize()) moves the slots. */
+	e = &st->slots[ns_handle_slot(handle)];
 	WARN_ON_ONCE(e->state != NS_SLOT_CLAIMED);
 	e->off = off;
 	first = ns_store_age(st, e);
@@ -295,9 +298,10 @@ EXPORT_SYMBOL_IF_KUNIT(ns_store_unclaim);
 /* The claimed skb reference is the caller's now: the slot and handle are gone. */
 void ns_store_finish(struct ns_store *st, u64 handle)
 {
-	struct ns_store_entry *e = &st->slots[ns_handle_slot(handle)];
+	struct ns_store_entry *e;
 
 	spin_lock_bh(&st->lock);
+	e = &st->slots[ns_handle_slot(handle)];
 	WARN_ON_ONCE(e->state != NS_SLOT_CLAIMED);
 	ns_store_free_slot(st, e);
 	spin_unlock_bh(&st->lock);
@@ -326,3 +330,74 @@ void ns_store_release(struct ns_store *st, const void *owner)
 	__skb_queue_purge(&dead);
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_store_release);
+
+/*
+ * Change the capacity while payloads come and go: the slots move to a new
+ * array in place order, so every handle stays valid. Fails -EBUSY when a
+ * slot past a smaller capacity holds a payload (it frees as it is
+ * written or ages out: try again), -ENOMEM without memory.
+ */
+int ns_store_resize(struct ns_store *st, unsigned int capacity)
+{
+	struct ns_store_entry *slots, *old, *e;
+	LIST_HEAD(parked);
+	LIST_HEAD(free);
+	unsigned int i;
+
+	if (!capacity || capacity > NS_STORE_MAX_SIZE)
+		return -EINVAL;
+	slots = kvcalloc(capacity, sizeof(*slots), GFP_KERNEL | __GFP_NOWARN);
+	if (!slots)
+		return -ENOMEM;
+	spin_lock_bh(&st->lock);
+	for (i = capacity; i < st->capacity; i++) {
+		if (st->slots[i].state != NS_SLOT_FREE) {
+			spin_unlock_bh(&st->lock);
+			kvfree(slots);
+			return -EBUSY;
+		}
+	}
+	old = st->slots;
+	memcpy(slots, old, min(capacity, st->capacity) * sizeof(*slots));
+	/* The lists, rebuilt in their order over the new array. */
+	list_for_each_entry(e, &st->parked, node)
+		list_add_tail(&slots[e - old].node, &parked);
+	list_for_each_entry(e, &st->free, node)
+		if (e - old < capacity)
+			list_add_tail(&slots[e - old].node, &free);
+	for (i = st->capacity; i < capacity; i++)
+		list_add_tail(&slots[i].node, &free);
+	for (i = 0; i < min(capacity, st->capacity); i++)
+		if (slots[i].state == NS_SLOT_CLAIMED)
+			INIT_LIST_HEAD(&slots[i].node);
+	INIT_LIST_HEAD(&st->parked);
+	list_splice(&parked, &st->parked);
+	INIT_LIST_HEAD(&st->free);
+	list_splice(&free, &st->free);
+	st->slots = slots;
+	st->capacity = capacity;
+	spin_unlock_bh(&st->lock);
+	kvfree(old);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ns_store_resize);
+
+/* Payloads parked from now on, and those parked already, age by timeout_ms. */
+void ns_store_set_timeout(struct ns_store *st, unsigned int timeout_ms)
+{
+	spin_lock_bh(&st->lock);
+	st->timeout = msecs_to_jiffies(timeout_ms);
+	st->timeout_ms = timeout_ms;
+	spin_unlock_bh(&st->lock);
+	/* A shorter timeout may be due already: look now, not at the old time. */
+	mod_delayed_work(system_power_efficient_wq, &st->ageing, 0);
+}
+
+/* What the slice's settings report. */
+void ns_store_limits(struct ns_store *st, u32 *capacity, u32 *timeout_ms)
+{
+	spin_lock_bh(&st->lock);
+	*capacity = st->capacity;
+	*timeout_ms = st->timeout_ms;
+	spin_unlock_bh(&st->lock);
+}

@@ -46,6 +46,7 @@ struct ns_store {
 	u64 aged;			/* freed by ageing */
 	u64 closed;			/* freed when their file closed */
 	unsigned long timeout;		/* jiffies a payload may stay parked */
+	u32 timeout_ms;			/* the same, as set */
 	u8 slice_id;
 	struct delayed_work ageing;
 };
@@ -62,6 +63,11 @@ int ns_store_claim(struct ns_store *st, u64 handle, const void *owner,
 void ns_store_unclaim(struct ns_store *st, u64 handle, unsigned int off);
 void ns_store_finish(struct ns_store *st, u64 handle);
 void ns_store_release(struct ns_store *st, const void *owner);
+
+/* Run-time settings (slice-set), with payloads parked. */
+int ns_store_resize(struct ns_store *st, unsigned int capacity);
+void ns_store_set_timeout(struct ns_store *st, unsigned int timeout_ms);
+void ns_store_limits(struct ns_store *st, u32 *capacity, u32 *timeout_ms);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 u64 ns_handle_make(unsigned int slice_id, unsigned int slot, u64 seq);

@@ -289,7 +289,53 @@ static void ns_store_destroy_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ns_store_init(&fx->st, NS_TEST_SLICE, 4, NS_TEST_TIMEOUT_MS), 0);
 }
 
+/*
+ * Resized with payloads parked and one claimed: every handle keeps its
+ * payload, ageing keeps its order, and a store smaller than a busy slot
+ * is refused until that slot is free.
+ */
+static void ns_store_resize_test(struct kunit *test)
+{
+	struct ns_store_fixture *fx = test->priv;
+	struct sk_buff *skb;
+	unsigned int off, i;
+	u64 h[4];
+
+	for (i = 0; i < 4; i++) {
+		h[i] = ns_park(&fx->st, fx->skb[i], OWNER_A, 40 + i);
+		KUNIT_ASSERT_NE(test, h[i], 0ULL);
+	}
+	KUNIT_ASSERT_EQ(test, ns_store_claim(&fx->st, h[1], OWNER_A, &skb, &off), 0);
+	/* Full at 4; grown to 8, four more fit. */
+	KUNIT_EXPECT_EQ(test, ns_park(&fx->st, fx->skb[4], OWNER_A, 0), 0ULL);
+	KUNIT_ASSERT_EQ(test, ns_store_resize(&fx->st, 8), 0);
+	KUNIT_EXPECT_EQ(test, fx->st.capacity, 8U);
+	ns_store_unclaim(&fx->st, h[1], 41);
+	for (i = 0; i < 4; i++) {
+		KUNIT_ASSERT_EQ(test, ns_store_claim(&fx->st, h[i], OWNER_A, &skb, &off), 0);
+		KUNIT_EXPECT_PTR_EQ(test, skb, fx->skb[i]);
+		KUNIT_EXPECT_EQ(test, off, 40U + i);
+		ns_store_unclaim(&fx->st, h[i], off);
+	}
+	KUNIT_EXPECT_NE(test, ns_park(&fx->st, fx->skb[4], OWNER_A, 0), 0ULL);
+	/* Slots 3 and 4 hold payloads: 3 slots is too few until they are taken. */
+	KUNIT_EXPECT_EQ(test, ns_store_resize(&fx->st, 3), -EBUSY);
+	KUNIT_EXPECT_EQ(test, fx->st.capacity, 8U);
+	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, h[3], OWNER_A, &skb), 0);
+	KUNIT_EXPECT_EQ(test, ns_store_resize(&fx->st, 3), -EBUSY);
+	ns_store_release(&fx->st, OWNER_A);
+	KUNIT_EXPECT_EQ(test, ns_store_resize(&fx->st, 3), 0);
+	KUNIT_EXPECT_EQ(test, fx->st.used, 0U);
+	/* The free list holds exactly the three slots: three park, the fourth does not. */
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_NE(test, ns_park(&fx->st, fx->skb[i], OWNER_B, 0), 0ULL);
+	KUNIT_EXPECT_EQ(test, ns_park(&fx->st, fx->skb[3], OWNER_B, 0), 0ULL);
+	KUNIT_EXPECT_EQ(test, ns_store_resize(&fx->st, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ns_store_resize(&fx->st, NS_STORE_MAX_SIZE + 1), -EINVAL);
+}
+
 static struct kunit_case ns_store_test_cases[] = {
+	KUNIT_CASE(ns_store_resize_test),
 	KUNIT_CASE(ns_store_park_claim_test),
 	KUNIT_CASE(ns_store_bad_handle_test),
 	KUNIT_CASE(ns_store_full_test),

@@ -131,6 +131,15 @@ ns_show_log() {
 # ns_busywait TIMEOUT_MS COMMAND...: poll COMMAND until it succeeds.
 ns_busywait() { ns_wait_job "" "" "$@"; }
 
+# ns_at_least MIN COMMAND...: COMMAND prints a number >= MIN. For
+# ns_busywait, which runs it again each time (a "$(...)" argument would
+# be expanded once, before the wait).
+ns_at_least() {
+	local min=$1
+	shift
+	[ "$("$@")" -ge "$min" ]
+}
+
 # ns_poll TIMEOUT_MS COMMAND...: poll COMMAND for TIMEOUT_MS exactly, quietly;
 # for a probe that a retry loop expects to fail now and then.
 ns_poll() {

@@ -50,7 +50,7 @@ load_and_sink() {
 	ns_defer ns_kill_job "$pid"
 	ns_busywait 5000 grep -q ready "$out" || return 1
 	sent=$(ip netns exec "$gen" "$NS_TOP/bench/pktgen.sh" gen0 "$sink_mac" 512 5000 count:2000 16)
-	ns_busywait 5000 test "$(ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets)" -ge 2000
+	ns_busywait 5000 ns_at_least 2000 ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets
 	kill -TERM "$pid" && wait "$pid" || return 1
 	lat=$(grep '^packets' "$out")
 	ns_diag "pktgen: $sent; sink: $lat"

@@ -5,13 +5,13 @@
 # attach/detach under traffic, show -j round trips, counter reset, the
 # bad-input matrix, netns isolation, flow rules (steering, 10,000 atomic
 # replaces under traffic, batches seen whole under traffic, a failing line
-# in a batch, 10,000 wildcard rules over 100 masks, 100,000 in bulk) and
-# monitor events.
+# in a batch, 10,000 wildcard rules over 100 masks, 100,000 in bulk),
+# ring and store sizes changed under traffic, and monitor events.
 #
 #   gen: gen0 --veth-- dut0 [netslice + nf-fwd] dut1 --veth-- sink: sink0
 . "$(dirname "$0")/lib.sh"
 
-ns_plan 14
+ns_plan 15
 ns_module_loaded && rmmod netslice
 ctl() { netslicectl "$@"; }
 py=/usr/bin/python3
@@ -93,7 +93,7 @@ attach_detach_under_traffic() {
 	[ "$rx_before" -eq "$rx_after" ] || return 1
 	ctl link attach dev dut1 peer dut0 slices 1-2 || return 1
 	ns_traffic 2000 || return 1
-	ns_busywait 3000 test "$(grep -c 'slices 1-2$' "$mon")" -ge 2 || true
+	ns_busywait 3000 ns_at_least 2 grep -c 'slices 1-2$' "$mon" || true
 	sed 's/^/# monitor: /' "$mon"
 	[ "$(grep -c '^attach dev dut0 peer dut1 slices 0-3$' "$mon")" -eq 1 ] &&
 		[ "$(grep -c '^detach dev dut[01] peer dut[01] slices 0-3 reason request$' "$mon")" -eq 2 ] &&
@@ -130,6 +130,77 @@ show_round_trip() {
 		"off off on 64" ]
 }
 ns_check "configuration round-trips through show -j (and the ioctl view)" show_round_trip
+ns_run_cleanups
+
+# slice_numbers FIELD...: those fields of every slice's settings, one line.
+slice_numbers() {
+	local f=$*
+	ctl -j slice show | json "' '.join(str(s[k]) for s in j for k in '$f'.split())"
+}
+
+runtime_sizes() {
+	local s i bpid chunks got purged drops want
+	# read/write mode: a ring-mode NF receives into its own ring instead.
+	ns_topology 1 && ns_load slices=4 ring_size=1024 store_size=64 store_timeout_ms=1000 &&
+		ns_start_fwd -M rw || return 1
+	ctl link attach dev dut0 peer dut1 || return 1
+	for s in 0 1 2 3; do ctl slice set $s slicing auto || return 1; done
+	# Growing while frames flow: nothing lost, handles of parked payloads kept.
+	ip netns exec "$gen" sh -c "for i in \$(seq 40); do nstraffic send gen0 $sink_mac 200 4 >/dev/null || exit 1; done" &
+	bpid=$!
+	ns_defer ns_kill_job $bpid
+	for i in 2048 4096 16384; do
+		for s in 0 1 2 3; do
+			ctl slice set $s ring-size $i store-size $((i / 4)) store-timeout $((i / 2)) ||
+				return 1
+		done
+	done
+	wait $bpid || return 1
+	ns_busywait 10000 ns_at_least 8000 ns_stat_sum tx_packets || true
+	got=$(ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets)
+	ns_diag "8000 frames while growing: sink got $got; settings $(slice_numbers ring_size store_size store_timeout_ms)"
+	[ "$(slice_numbers ring_size store_size store_timeout_ms)" = \
+		"16384 4096 8192 16384 4096 8192 16384 4096 8192 16384 4096 8192" ] || return 1
+	netslice-info -s 0 | grep -q 'ring 16384.*store 4096, 8192 ms' ||
+		{ netslice-info -s 0 | ns_indent; return 1; }
+	stat_is tx_packets 8000 && stat_is rx_purged 0 || return 1
+	# Shrinking to 2 while frames flow: what the ring cannot hold is purged
+	# and counted; every frame is still accounted for.
+	ctl stats reset || return 1
+	ip netns exec "$gen" sh -c "for i in \$(seq 20); do nstraffic send gen0 $sink_mac 200 4 >/dev/null || exit 1; done" &
+	bpid=$!
+	ns_defer ns_kill_job $bpid
+	for i in 2 16384 2 64; do
+		for s in 0 1 2 3; do ctl slice set $s ring-size $i || return 1; done
+	done
+	wait $bpid || return 1
+	# Counted since the reset: queued or dropped on arrival, all 4000.
+	arrived() { echo $(($(ns_stat_sum rx_packets) + $(ns_stat_sum rx_drop_ring_full))); }
+	ns_busywait 10000 ns_at_least 4000 arrived || return 1
+	shrunk_total() {
+		echo $(($(ns_stat_sum tx_packets) + $(ns_stat_sum rx_purged) +
+			$(ns_stat_sum rx_drop_ring_full)))
+	}
+	ns_busywait 10000 ns_at_least 4000 shrunk_total || true
+	purged=$(ns_stat_sum rx_purged)
+	drops=$(ns_stat_sum rx_drop_ring_full)
+	ns_diag "4000 frames while shrinking: tx $(ns_stat_sum tx_packets), purged $purged, ring full $drops"
+	[ "$(shrunk_total)" -eq 4000 ] && [ "$(slice_numbers ring_size)" = "64 64 64 64" ] ||
+		return 1
+	# With the NF stopped, one flow fills its slice's ring of 64 (the rest
+	# is dropped on arrival); shrunk to 2, the ring purges 62 and counts them.
+	ctl stats reset && kill -STOP "$fwd_pid" || return 1
+	ns_defer kill -CONT "$fwd_pid"
+	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 200 1 >/dev/null || return 1
+	ns_busywait 10000 ns_at_least 200 arrived || return 1
+	for s in 0 1 2 3; do ctl slice set $s ring-size 2 || return 1; done
+	kill -CONT "$fwd_pid"
+	ns_busywait 10000 ns_at_least 2 ns_stat_sum tx_packets || return 1
+	ns_diag "200 frames, NF stopped, ring 64 -> 2: queued $(ns_stat_sum rx_packets), ring full $(ns_stat_sum rx_drop_ring_full), purged $(ns_stat_sum rx_purged), sent $(ns_stat_sum tx_packets)"
+	stat_is rx_packets 64 && stat_is rx_drop_ring_full 136 && stat_is rx_purged 62 &&
+		stat_is tx_packets 2 && ns_stop_fwd
+}
+ns_check "ring and store sizes and the store timeout change under traffic" runtime_sizes
 ns_run_cleanups
 
 stats_reset() {
@@ -274,7 +345,7 @@ atomic_replace() {
 	wait $bpid || return 1
 	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 200 1 >/dev/null || return 1
 	chunks=$((chunks + 1))
-	ns_busywait 10000 test "$(ns_stat_sum tx_packets)" -ge $((chunks * 200)) || true
+	ns_busywait 10000 ns_at_least $((chunks * 200)) ns_stat_sum tx_packets || true
 	sink_rx1=$(ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets)
 	per=$(ctl -j stats | json '" ".join(str(s["rx_packets"]) for s in j)')
 	drops=$(ctl -j stats | json 'sum(s["rx_drop_ring_full"] + s["rx_drop_no_reader"] + s["rx_drop_error"] for s in j)')
@@ -321,7 +392,7 @@ batch_seen_whole() {
 	ns_defer ns_kill_job $bpid
 	chunks=$(traffic_while $bpid) || return 1
 	wait $bpid || return 1
-	ns_busywait 10000 test "$(ns_stat_sum tx_packets)" -ge $((chunks * 200)) || true
+	ns_busywait 10000 ns_at_least $((chunks * 200)) ns_stat_sum tx_packets || true
 	per=$(ctl -j stats | json '" ".join(str(s["rx_packets"]) for s in j)')
 	ns_diag "$((chunks * 200)) frames during 2000 two-rule requests; per slice: $per"
 	read -r s0 s1 s2 s3 <<<"$per"
@@ -432,7 +503,7 @@ gone_and_unload_events() {
 	ns_defer ns_kill_job $!
 	monitor_ready "$mon" || return 1
 	ctl link attach dev dut0 && ctl link attach dev dut1 || return 1
-	ns_busywait 3000 test "$(grep -c '"event":"attach".*"dev":"dut' "$mon")" -ge 2 || return 1
+	ns_busywait 3000 ns_at_least 2 grep -c '"event":"attach".*"dev":"dut' "$mon" || return 1
 	ip link del dut0 || return 1
 	ns_busywait 3000 grep -q '"reason":"unregister"' "$mon" || return 1
 	rmmod netslice || return 1

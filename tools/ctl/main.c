@@ -27,6 +27,7 @@ static void ctl_help(FILE *out)
 	      "  slice set N [slicing off|auto [EXTRA]|fixed LEN] [trim on|off] [gso on|off]\n"
 	      "              [batch N] [multi-read on|off] [multi-write on|off]\n"
 	      "              [kernel-cpus LIST] [user-cpus LIST]\n"
+	      "              [ring-size N] [store-size N] [store-timeout MS]\n"
 	      "  stats [show] [slice N]          (-s: every counter)\n"
 	      "  stats reset [slice N]\n"
 	      "  rule add RULE | replace RULE | del RULE | del id N\n"

@@ -133,8 +133,26 @@ static bool ctl_has_word(int argc, char **argv, const char *word)
 	return false;
 }
 
+/* Settings that take a number: their attribute, or 0. */
+static int ctl_slice_number(const char *key)
+{
+	static const struct { const char *name; int attr; } numbers[] = {
+		{ "batch", NETSLICE_A_SLICE_BATCH_MAX },
+		{ "ring-size", NETSLICE_A_SLICE_RING_SIZE },
+		{ "store-size", NETSLICE_A_SLICE_STORE_SIZE },
+		{ "store-timeout", NETSLICE_A_SLICE_STORE_TIMEOUT_MS },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++)
+		if (ctl_is(key, numbers[i].name))
+			return numbers[i].attr;
+	return 0;
+}
+
 static int ctl_slice_set(int argc, char **argv)
 {
+	int attr;
 	uint32_t id, v, flags = 0, flags_set = 0;
 	struct nl_msg *msg;
 	bool on;
@@ -183,10 +201,11 @@ static int ctl_slice_set(int argc, char **argv)
 				goto err_usage;
 			nla_put_u8(msg, NETSLICE_A_SLICE_SLICING_GSO, on);
 			i++;
-		} else if (ctl_is(key, "batch")) {
-			if (ctl_u32("batch", val, 65535, &v))
+		} else if ((attr = ctl_slice_number(key))) {
+			/* The kernel checks the range and says it. */
+			if (ctl_u32(key, val, UINT32_MAX, &v))
 				goto err_usage;
-			nla_put_u32(msg, NETSLICE_A_SLICE_BATCH_MAX, v);
+			nla_put_u32(msg, attr, v);
 			i++;
 		} else if (ctl_is(key, "multi-read") || ctl_is(key, "multi-write")) {
 			uint32_t bit = ctl_is(key, "multi-read") ? NETSLICE_BATCH_FLAGS_MULTI_READ :

@@ -23,7 +23,8 @@
  *   (symmetric by default: both directions of a flow land on one slice;
  *   module parameter symmetric_hash=0 uses the plain flow hash).
  *
- *   Each slice has a bounded RX ring ("ring_size" module parameter). A
+ *   Each slice has a bounded RX ring (the "ring_size" module parameter is
+ *   the default; netlink slice-set changes it per slice at run time). A
  *   packet is dropped and counted, never silently, when the ring is full
  *   (rx_drop_ring_full) or when no file is open on the slice
  *   (rx_drop_no_reader).
@@ -95,6 +96,10 @@
  *   its handle is written (sent or NETSLICE_TX_DROP), when the file that
  *   read it is closed, or when it has been parked longer than the
  *   "store_timeout_ms" module parameter (default 1000): it "ages out".
+ *   Both parameters are defaults: netlink slice-set changes a slice's
+ *   store size and timeout at run time, parked payloads keeping their
+ *   handles (a smaller store is refused, -EBUSY, while payloads are
+ *   parked past it).
  *   When the store is full a packet is delivered whole, flagged
  *   NETSLICE_RX_STORE_FULL: never dropped for that reason.
  *
@@ -503,7 +508,9 @@ struct netslice_iface_info {
  * struct netslice_info - NETSLICE_INFO_GET
  * @slice:     this slice's number.
  * @nr_slices: slices of the module.
- * @ring_size: capacity of the slice's RX ring in packets.
+ * @ring_size: capacity of the slice's RX ring in packets, which read
+ *             consumes (a file in ring mode receives into its own RX
+ *             ring, as deep as it set it up).
  * @nr_ifaces: attached interfaces; the first NETSLICE_MAX_IFACES are in
  *             @ifaces.
  * @flags:     NETSLICE_INFO_SYMMETRIC_HASH when the flow hash is symmetric;
@@ -587,7 +594,7 @@ struct netslice_stats {
 	__u64 store_closed;		/* payloads freed when their file closed */
 	__u64 store_used;		/* payloads parked now */
 	__u64 store_high_water;		/* most payloads parked at once */
-	__u64 rx_purged;		/* queued, freed unread: detach, last close */
+	__u64 rx_purged;		/* queued, freed unread: detach, close, ring shrunk */
 	__u64 tx_err_dropped;		/* NETSLICE_TXERR_DROPPED */
 	__u64 rx_gso_packets;		/* super-packets queued whole (NETSLICE_SLICE_GSO) */
 	__u64 rx_gso_segments;		/* the segments they stand for */
