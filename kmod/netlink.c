@@ -76,7 +76,7 @@ const struct nla_policy ns_stats_policy[NETSLICE_A_STATS_SLICE + 1] = {
 };
 
 /* Also takes what rule-get reports, so a dump can be sent back as it is. */
-const struct nla_policy ns_rule_policy[NETSLICE_A_RULE_MAX + 1] = {
+static const struct nla_policy ns_rule_policy[NETSLICE_A_RULE_MAX + 1] = {
 	[NETSLICE_A_RULE_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[NETSLICE_A_RULE_FAMILY] = NLA_POLICY_MAX(NLA_U8, NETSLICE_RULE_FAMILY_IPV6),
 	[NETSLICE_A_RULE_PROTO] = { .type = NLA_U8 },

@@ -16,7 +16,6 @@ extern const struct nla_policy ns_link_id_policy[NETSLICE_A_LINK_IFNAME + 1];
 extern const struct nla_policy ns_slice_id_policy[NETSLICE_A_SLICE_ID + 1];
 extern const struct nla_policy ns_slice_set_policy[NETSLICE_A_SLICE_SLICING_GSO + 1];
 extern const struct nla_policy ns_stats_policy[NETSLICE_A_STATS_SLICE + 1];
-extern const struct nla_policy ns_rule_policy[NETSLICE_A_RULE_MAX + 1];
 extern const struct nla_policy ns_rules_policy[NETSLICE_A_RULES_RULE + 1];
 
 int ns_genl_init(void);

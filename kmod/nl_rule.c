@@ -145,7 +145,8 @@ static int ns_nl_rule_one(struct nlattr *nest, int cmd_op, struct ns_rule_batch 
 	int err, op;
 	u32 slice;
 
-	err = nla_parse_nested(tb, NETSLICE_A_RULE_MAX, nest, ns_rule_policy, extack);
+	/* genetlink validated the nest against ns_rule_policy already: no second pass. */
+	err = nla_parse_nested(tb, NETSLICE_A_RULE_MAX, nest, NULL, extack);
 	if (err)
 		return err;
 	op = ns_nl_rule_op(tb, cmd_op, nest, extack);

@@ -5,7 +5,10 @@ follows it agree.
 
   spec_check.py header          the uapi header's constants (compiled and
                                 printed by a C program) and the counters'
-                                order against struct netslice_stats
+                                order against struct netslice_stats; the
+                                operations and permissions docs/control.md
+                                and the man page give, and netslicectl's
+                                slice settings
   spec_check.py policy FILE     a running module's policies, as
                                 `genl ctrl policy name netslice` prints
                                 them, against every operation's request
@@ -118,6 +121,74 @@ def check_header(spec):
     check(not bad, "operations name only attributes of their set" + (": " + " ".join(bad) if bad else ""))
 
 
+# netslicectl's word for each slice-set attribute (None: the slice number).
+SLICE_SET_WORDS = {
+    "id": None, "kernel-cpus": "kernel-cpus", "user-cpus": "user-cpus",
+    "slicing-mode": "slicing", "slicing-length": "fixed", "slicing-extra": "auto",
+    "slicing-trim": "trim", "batch-flags": "multi-read", "batch-max": "batch",
+    "slicing-gso": "gso", "ring-size": "ring-size", "store-size": "store-size",
+    "store-timeout-ms": "store-timeout",
+}
+# Labels of a permission cell's parts ("get: ...; set: ..."), by the ops they cover.
+PERM_LABELS = {"get": ("get",), "dump": ("get",), "set": ("set",), "reset": ("reset",),
+               "changes": ("add", "del", "replace", "batch", "flush", "attach", "detach")}
+ADMIN = "CAP_NET_ADMIN (initial userns)"
+
+
+def op_permission(op_name, cell):
+    """The part of a permission cell that covers op_name."""
+    verb = op_name.rsplit("-", 1)[-1]
+    for part in cell.split(";"):
+        label, _, text = part.strip().partition(":")
+        if text and verb in PERM_LABELS.get(label.strip(), ()):
+            return text.strip()
+    return cell.strip()
+
+
+def check_docs(spec):
+    """docs/control.md's operations and permissions, and the man page, follow the spec."""
+    ops = {o["name"]: o for o in spec["operations"]["list"]}
+    with open(os.path.join(TOP, "docs", "control.md")) as f:
+        rows = [line.split("|")[1:-1] for line in f if line.startswith("| `")]
+    listed, wrong = set(), []
+    for first, _, perm in rows:
+        for name in re.findall(r"`([a-z-]+)`", first):
+            listed.add(name)
+            op = ops.get(name)
+            if not op or "event" in op:
+                continue
+            admin = "admin-perm" in op.get("flags", [])
+            says = op_permission(name, perm)
+            if admin != says.startswith(ADMIN):
+                wrong.append(f"{name}: \"{says}\"")
+    check(listed == set(ops), "docs/control.md lists every operation of the spec, and no other" +
+          (f": {sorted(listed ^ set(ops))}" if listed != set(ops) else ""))
+    check(not wrong, "docs/control.md gives each operation the spec's permission" +
+          (": " + "; ".join(wrong) if wrong else ""))
+    changes = [n for n, o in ops.items() if "event" not in o and not n.endswith("-get")]
+    open_changes = [n for n in changes if "admin-perm" not in ops[n].get("flags", [])]
+    with open(os.path.join(TOP, "docs", "netslicectl.8")) as f:
+        man = f.read()
+    check(not open_changes and "Every change" in man and
+          "needs CAP_NET_ADMIN in\nthe initial user namespace" in man,
+          "every change is admin-perm, as the man page says" +
+          (f": {open_changes}" if open_changes else ""))
+    slice_set = next(o for o in spec["operations"]["list"] if o["name"] == "slice-set")
+    with open(os.path.join(TOP, "tools", "ctl", "main.c")) as f:
+        usage = f.read()
+    section = man[man.index(".B slice set"):man.index(".B stats")]
+    missing = []
+    for a in slice_set["do"]["request"]["attributes"]:
+        if a not in SLICE_SET_WORDS:
+            missing.append(f"{a} (no netslicectl word)")
+        elif SLICE_SET_WORDS[a] and (SLICE_SET_WORDS[a] not in section or
+                                     f"[{SLICE_SET_WORDS[a]}" not in usage and
+                                     f"{SLICE_SET_WORDS[a]} " not in usage):
+            missing.append(a)
+    check(not missing, "every slice-set attribute has its netslicectl setting, in the man "
+          "page and the usage" + (": " + ", ".join(missing) if missing else ""))
+
+
 INT_BITS = {"u8": 8, "u16": 16, "u32": 32, "u64": 64}
 KERNEL_TYPE = {"u8": "U8", "u16": "U16", "u32": "U32", "u64": "U64", "string": "NUL_STRING",
                "binary": "BINARY", "flag": "FLAG", "nest": "NESTED"}
@@ -222,6 +293,7 @@ def main():
     spec = yaml.safe_load(open(SPEC))
     if len(sys.argv) == 2 and sys.argv[1] == "header":
         check_header(spec)
+        check_docs(spec)
     elif len(sys.argv) == 3 and sys.argv[1] == "policy":
         check_policy(spec, sys.argv[2])
     else:

@@ -188,7 +188,9 @@ runtime_sizes() {
 	[ "$(shrunk_total)" -eq 4000 ] && [ "$(slice_numbers ring_size)" = "64 64 64 64" ] ||
 		return 1
 	# With the NF stopped, one flow fills its slice's ring of 64 (the rest
-	# is dropped on arrival); shrunk to 2, the ring purges 62 and counts them.
+	# is dropped on arrival; a ptr_ring reclaims consumed slots in batches,
+	# so up to 15 of the 64 may still be taken); shrunk to 2, the ring
+	# purges all but 2 and counts them.
 	ctl stats reset && kill -STOP "$fwd_pid" || return 1
 	ns_defer kill -CONT "$fwd_pid"
 	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 200 1 >/dev/null || return 1
@@ -197,8 +199,10 @@ runtime_sizes() {
 	kill -CONT "$fwd_pid"
 	ns_busywait 10000 ns_at_least 2 ns_stat_sum tx_packets || return 1
 	ns_diag "200 frames, NF stopped, ring 64 -> 2: queued $(ns_stat_sum rx_packets), ring full $(ns_stat_sum rx_drop_ring_full), purged $(ns_stat_sum rx_purged), sent $(ns_stat_sum tx_packets)"
-	stat_is rx_packets 64 && stat_is rx_drop_ring_full 136 && stat_is rx_purged 62 &&
-		stat_is tx_packets 2 && ns_stop_fwd
+	local queued
+	queued=$(ns_stat_sum rx_packets)
+	[ "$queued" -le 64 ] && [ "$queued" -ge 49 ] && stat_is rx_drop_ring_full $((200 - queued)) &&
+		stat_is rx_purged $((queued - 2)) && stat_is tx_packets 2 && ns_stop_fwd
 }
 ns_check "ring and store sizes and the store timeout change under traffic" runtime_sizes
 ns_run_cleanups

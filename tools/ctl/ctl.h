@@ -47,7 +47,15 @@ int ctl_sndbuf(size_t bytes);
  */
 void ctl_subject_begin(struct nl_msg *msg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same, named "FILE:LINE" (formatted only if an error names it). */
+void ctl_subject_line(struct nl_msg *msg, const char *file, unsigned int line);
 void ctl_subject_end(struct nl_msg *msg);
+
+/*
+ * Split line into at most max words, in place, at blanks; a word starting
+ * with '#' ends the line. Returns the count.
+ */
+int ctl_split(char *line, char **words, int max);
 
 /*
  * Send msg (freed) and wait for the ack; each reply goes to parse. On a
@@ -81,10 +89,10 @@ int ctl_rule(int argc, char **argv);
 
 /*
  * Batch mode: a "rule add|del|replace RULE" line joins the pending
- * rule-batch request, named subject in errors. Returns 1 if queued, 0 if
- * argv is no such line, -1 for a bad one (error printed).
+ * rule-batch request, named FILE:LINE in errors. Returns 1 if queued, 0
+ * if argv is no such line, -1 for a bad one (error printed).
  */
-int ctl_rule_queue(int argc, char **argv, const char *subject);
+int ctl_rule_queue(int argc, char **argv, const char *file, unsigned int line);
 unsigned int ctl_rule_queued(void);
 /* Send the pending rule-batch request: 0, or CTL_EXIT_KERNEL. */
 int ctl_rule_send_queue(void);

@@ -98,9 +98,10 @@ static void ctl_on_signal(int sig)
 static int ctl_batch(const char *file, double rate)
 {
 	struct sigaction sa = { .sa_handler = ctl_on_signal };
-	char line[4096], *words[128], subject[512], where[520], *w;
+	char line[4096], *words[128], where[520];
 	double start = ctl_now(), due;
-	unsigned long lineno = 0, done = 0;
+	unsigned long done = 0;
+	unsigned int lineno = 0;
 	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
 	int n, queued, err = 0;
 
@@ -112,9 +113,7 @@ static int ctl_batch(const char *file, double rate)
 	sigaction(SIGTERM, &sa, NULL);
 	while (!err && !ctl_stop && fgets(line, sizeof(line), f)) {
 		lineno++;
-		n = 0;
-		for (w = strtok(line, " \t\r\n"); w && *w != '#' && n < 128; w = strtok(NULL, " \t\r\n"))
-			words[n++] = w;
+		n = ctl_split(line, words, 128);
 		if (!n)
 			continue;
 		if (rate > 0 && ctl_now() < (due = start + done / rate)) {
@@ -128,10 +127,9 @@ static int ctl_batch(const char *file, double rate)
 		}
 		if (err || ctl_stop)
 			break;
-		snprintf(subject, sizeof(subject), "%s:%lu", file, lineno);
-		snprintf(where, sizeof(where), "%s: ", subject);
+		snprintf(where, sizeof(where), "%s:%u: ", file, lineno);
 		ctl.where = where;
-		queued = ctl_rule_queue(n, words, subject);
+		queued = ctl_rule_queue(n, words, file, lineno);
 		ctl.where = "";
 		if (queued < 0) {
 			err = CTL_EXIT_USAGE;

@@ -23,7 +23,9 @@
 
 struct ctl_subject {
 	unsigned int start, end;
-	char name[96];
+	const char *file;	/* "FILE:LINE" when set (formatted on error only) */
+	unsigned int line;
+	char *name;		/* else this, owned */
 };
 
 static struct {
@@ -66,10 +68,17 @@ err_free:
 	return -1;
 }
 
+static void ctl_subjects_clear(void)
+{
+	while (nl.nr_subjects)
+		free(nl.subjects[--nl.nr_subjects].name);
+}
+
 void ctl_close(void)
 {
 	nl_socket_free(nl.sk);
 	nl.sk = NULL;
+	ctl_subjects_clear();
 	free(nl.subjects);
 	nl.subjects = NULL;
 	nl.cap_subjects = 0;
@@ -101,29 +110,50 @@ struct nl_msg *ctl_msg_size(uint8_t cmd, bool dump, size_t size)
 	}
 	genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl.family, 0, dump ? NLM_F_DUMP : 0, cmd,
 		    NETSLICE_FAMILY_VERSION);
-	nl.nr_subjects = 0;
+	ctl_subjects_clear();
 	return msg;
 }
 
-void ctl_subject_begin(struct nl_msg *msg, const char *fmt, ...)
+/* A new subject from the end of msg on; NULL without memory. */
+static struct ctl_subject *ctl_subject_new(struct nl_msg *msg)
 {
-	va_list ap;
+	struct ctl_subject *sub;
 
 	if (nl.nr_subjects == nl.cap_subjects) {
 		unsigned int cap = nl.cap_subjects ? nl.cap_subjects * 2 : 64;
 		struct ctl_subject *more = realloc(nl.subjects, cap * sizeof(*more));
 
 		if (!more)
-			return;		/* errors are then reported without a subject */
+			return NULL;	/* errors are then reported without a subject */
 		nl.subjects = more;
 		nl.cap_subjects = cap;
 	}
-	nl.subjects[nl.nr_subjects].start = nlmsg_hdr(msg)->nlmsg_len;
-	nl.subjects[nl.nr_subjects].end = ~0U;
+	sub = &nl.subjects[nl.nr_subjects++];
+	*sub = (struct ctl_subject){ .start = nlmsg_hdr(msg)->nlmsg_len, .end = ~0U };
+	return sub;
+}
+
+void ctl_subject_begin(struct nl_msg *msg, const char *fmt, ...)
+{
+	struct ctl_subject *sub = ctl_subject_new(msg);
+	va_list ap;
+
+	if (!sub)
+		return;
 	va_start(ap, fmt);
-	vsnprintf(nl.subjects[nl.nr_subjects].name, sizeof(nl.subjects[0].name), fmt, ap);
+	if (vasprintf(&sub->name, fmt, ap) < 0)
+		sub->name = NULL;
 	va_end(ap);
-	nl.nr_subjects++;
+}
+
+void ctl_subject_line(struct nl_msg *msg, const char *file, unsigned int line)
+{
+	struct ctl_subject *sub = ctl_subject_new(msg);
+
+	if (sub) {
+		sub->file = file;
+		sub->line = line;
+	}
 }
 
 void ctl_subject_end(struct nl_msg *msg)
@@ -132,16 +162,25 @@ void ctl_subject_end(struct nl_msg *msg)
 		nl.subjects[nl.nr_subjects - 1].end = nlmsg_hdr(msg)->nlmsg_len;
 }
 
-/* The innermost subject holding byte offset off of the request. */
-static const char *ctl_subject_at(unsigned int off)
+/* A subject's name, formatted into buf if need be. */
+static const char *ctl_subject_name(const struct ctl_subject *sub, char *buf, size_t size)
 {
-	const char *name = NULL;
+	if (!sub->file)
+		return sub->name;
+	snprintf(buf, size, "%s:%u", sub->file, sub->line);
+	return buf;
+}
+
+/* The innermost subject holding byte offset off of the request. */
+static const struct ctl_subject *ctl_subject_at(unsigned int off)
+{
+	const struct ctl_subject *found = NULL;
 	unsigned int i;
 
 	for (i = 0; i < nl.nr_subjects; i++)
 		if (off >= nl.subjects[i].start && off < nl.subjects[i].end)
-			name = nl.subjects[i].name;
-	return name;
+			found = &nl.subjects[i];
+	return found;
 }
 
 struct ctl_req {
@@ -157,7 +196,9 @@ static int ctl_on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 	const struct nlmsghdr *nlh = (const void *)((const char *)e - NLMSG_HDRLEN);
 	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = { 0 };
 	struct ctl_req *req = arg;
+	const struct ctl_subject *sub = NULL;
 	const char *msg = NULL, *subject = NULL;
+	char buf[600];
 	int len;
 
 	(void)nla;
@@ -171,10 +212,12 @@ static int ctl_on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 		if (tb[NLMSGERR_ATTR_MSG])
 			msg = nla_get_string(tb[NLMSGERR_ATTR_MSG]);
 		if (tb[NLMSGERR_ATTR_OFFS])
-			subject = ctl_subject_at(nla_get_u32(tb[NLMSGERR_ATTR_OFFS]));
+			sub = ctl_subject_at(nla_get_u32(tb[NLMSGERR_ATTR_OFFS]));
 	}
-	if (!subject && nl.nr_subjects == 1)
-		subject = nl.subjects[0].name;
+	if (!sub && nl.nr_subjects == 1)
+		sub = &nl.subjects[0];
+	if (sub)
+		subject = ctl_subject_name(sub, buf, sizeof(buf));
 	fprintf(stderr, "%sError: %s%s%s.\n", ctl.where, subject ? subject : "",
 		subject ? ": " : "", msg ? msg : strerror(-e->error));
 	return NL_STOP;
@@ -299,6 +342,26 @@ int ctl_usage_error(const char *fmt, ...)
 	va_end(ap);
 	fputs(" (see netslicectl --help)\n", stderr);
 	return CTL_EXIT_USAGE;
+}
+
+int ctl_split(char *line, char **words, int max)
+{
+	int n = 0;
+
+	/* A plain loop: libc's vector string scans are slow under emulation. */
+	while (n < max) {
+		while (*line == ' ' || *line == '\t' || *line == '\r' || *line == '\n')
+			line++;
+		if (!*line || *line == '#')
+			break;
+		words[n++] = line;
+		while (*line && *line != ' ' && *line != '\t' && *line != '\r' && *line != '\n')
+			line++;
+		if (!*line)
+			break;
+		*line++ = '\0';
+	}
+	return n;
 }
 
 int ctl_u32(const char *what, const char *s, uint32_t max, uint32_t *out)

@@ -334,20 +334,6 @@ static int ctl_rule_show(int argc)
 	return err ? CTL_EXIT_KERNEL : 0;
 }
 
-/* Split a line into words in place; returns the count. */
-static int ctl_words(char *line, char **words, int max)
-{
-	int n = 0;
-	char *w;
-
-	for (w = strtok(line, " \t\r\n"); w && n < max; w = strtok(NULL, " \t\r\n")) {
-		if (*w == '#')
-			break;
-		words[n++] = w;
-	}
-	return n;
-}
-
 /*
  * rule load FILE [replace]: every rule in one request, so all or none,
  * and the packet path sees them at once. The socket's send buffer is
@@ -375,7 +361,7 @@ static int ctl_rule_load(int argc, char **argv)
 	}
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
-		nw = ctl_words(line, words, 64);
+		nw = ctl_split(line, words, 64);
 		if (!nw)
 			continue;
 		if (ctl_parse_rule(nw, words, &r, false) || !r.has_slice) {
@@ -405,7 +391,7 @@ static int ctl_rule_load(int argc, char **argv)
 			"%s\n", n, strerror(errno));
 	msg = ctl_msg_size(cmd, false, size);
 	for (i = 0; i < n; i++) {
-		ctl_subject_begin(msg, "%s:%u", argv[0], rules[i].line);
+		ctl_subject_line(msg, argv[0], rules[i].line);
 		ctl_put_rule(msg, &rules[i], true, -1);
 		ctl_subject_end(msg);
 	}
@@ -424,7 +410,7 @@ static struct {
 	unsigned int n;
 } ctl_queue;
 
-int ctl_rule_queue(int argc, char **argv, const char *subject)
+int ctl_rule_queue(int argc, char **argv, const char *file, unsigned int line)
 {
 	struct ctl_rule r;
 	int op;
@@ -450,7 +436,7 @@ int ctl_rule_queue(int argc, char **argv, const char *subject)
 		ctl_queue.msg = ctl_msg_size(NETSLICE_CMD_RULE_BATCH, false,
 					     (size_t)CTL_RULES_PER_MSG * CTL_RULE_BYTES + 4096);
 	}
-	ctl_subject_begin(ctl_queue.msg, "%s", subject);
+	ctl_subject_line(ctl_queue.msg, file, line);
 	ctl_put_rule(ctl_queue.msg, &r, op != NETSLICE_RULE_OP_DEL, op);
 	ctl_subject_end(ctl_queue.msg);
 	ctl_queue.n++;
