@@ -30,6 +30,9 @@ batch=$(mktemp)
 ns_defer rm -f "$batch" "$batch.err" "$batch.load"
 sink_rx() { ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets; }
 
+# A warm-up second, not measured: the first load after nf-fwd starts runs
+# cold (the 2026-11-26 run's 0/s row forwarded 0.56x its 1,000/s row).
+ip netns exec "$gen" "$NS_TOP/bench/pktgen.sh" gen0 "$sink_mac" 64 0 1 >/dev/null || exit 1
 echo "replaces_per_s_asked,replaces_per_s_done,seconds,forwarded_pps,drops" >"$csv"
 printf '%-12s %-12s %-14s %s\n' "asked/s" "done/s" "forwarded/s" "drops"
 for rate in $rates; do

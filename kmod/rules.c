@@ -46,8 +46,12 @@ struct ns_rule_tuple {
 	struct rcu_work free_work;
 };
 
-/* Recent flows' outcomes on this CPU, for one generation: 2-way sets. */
-#define NS_FLOW_CACHE_SETS	256
+/*
+ * Recent flows' outcomes on this CPU, for one generation: 2-way sets. A
+ * set holding a third flow of a round robin misses every time, so there
+ * are four times as many sets as the flows of a busy link's second.
+ */
+#define NS_FLOW_CACHE_SETS	1024
 
 struct ns_flow_entry {
 	struct ns_rule_key key;
@@ -65,7 +69,7 @@ static struct {
 	unsigned int nr_tuples;
 	u64 gen;			/* published: smp_store_release by writers */
 	unsigned int visible;		/* rules alive in gen: RX skips when 0 */
-	struct ns_flow_cache __percpu *cache;
+	struct ns_flow_cache * __percpu *cache;	/* 115 KiB each: past alloc_percpu()'s size */
 	struct workqueue_struct *free_wq;	/* empty tuples, after a grace period */
 } ns_table;
 
@@ -231,7 +235,7 @@ static bool ns_rule_key_of_flow(const struct flow_keys *keys, struct ns_rule_key
 /* The flow cache first: one key compare for a flow seen in this generation. */
 static struct ns_rule *ns_rules_lookup_cached(const struct ns_rule_key *key, u64 gen)
 {
-	struct ns_flow_cache *cache = this_cpu_ptr(ns_table.cache);
+	struct ns_flow_cache *cache = *this_cpu_ptr(ns_table.cache);
 	unsigned int set, way;
 	struct ns_flow_entry *e;
 
@@ -434,19 +438,38 @@ struct ns_rule *ns_rule_table_find(const struct ns_rule_match *m)
 	return pos ? rule : NULL;
 }
 
+static void ns_flow_caches_free(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		kvfree(*per_cpu_ptr(ns_table.cache, cpu));
+	free_percpu(ns_table.cache);
+}
+
 int ns_rule_table_init(void)
 {
+	int cpu;
+
 	INIT_LIST_HEAD(&ns_table.tuples);
 	ns_table.gen = 1;
-	ns_table.cache = alloc_percpu(struct ns_flow_cache);
+	ns_table.cache = alloc_percpu(struct ns_flow_cache *);
 	if (!ns_table.cache)
 		return -ENOMEM;
-	ns_table.free_wq = alloc_workqueue("netslice_rules", 0, 0);
-	if (!ns_table.free_wq) {
-		free_percpu(ns_table.cache);
-		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		*per_cpu_ptr(ns_table.cache, cpu) =
+			kvzalloc_node(sizeof(struct ns_flow_cache), GFP_KERNEL, cpu_to_node(cpu));
+		if (!*per_cpu_ptr(ns_table.cache, cpu))
+			goto err_free_caches;
 	}
+	ns_table.free_wq = alloc_workqueue("netslice_rules", 0, 0);
+	if (!ns_table.free_wq)
+		goto err_free_caches;
 	return 0;
+
+err_free_caches:
+	ns_flow_caches_free();
+	return -ENOMEM;
 }
 
 /* Every rule is unlinked, and no RX can run any more. */
@@ -456,5 +479,5 @@ void ns_rule_table_exit(void)
 	/* The tuples' frees wait behind grace periods (call_rcu), then run on free_wq. */
 	rcu_barrier();
 	destroy_workqueue(ns_table.free_wq);
-	free_percpu(ns_table.cache);
+	ns_flow_caches_free();
 }
