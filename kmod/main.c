@@ -56,7 +56,8 @@
  *   a TX queue's xmit lock (HARD_TX_LOCK, BHs off): one burst at a time;
  *     nothing else is taken inside it.
  *   ns_slice::read_lock (mutex): one reader at a time consumes the ring,
- *     so a packet is removed only after its copy to user space succeeded.
+ *     so a packet is removed only after its copy to user space succeeded;
+ *     a ring resize (slice-set, under ns_slice::lock) takes it too.
  *   ns_ring::tx_lock (mutex): one kick at a time; the writers' path runs
  *     inside it (device xmit locks, the store lock).
  *   ns_ring::rx_lock (spinlock; softirq, or BHs off in a kick): producing
@@ -64,8 +65,9 @@
  *     ring's consumer lock (moving records in). Never held with tx_lock.
  *   ptr_ring producer/consumer spinlocks: RX takes the producer lock in
  *     softirq; readers take the consumer lock with BHs off (_bh).
- *   rules lock (mutex, rules.c): rule writers; RX looks rules up under
- *     RCU and reads a rule's slice with one READ_ONCE.
+ *   rules lock (mutex, rule_batch.c): rule writers, one batch at a time;
+ *     RX looks rules up under RCU in the published generation and never
+ *     waits (rules.c).
  *   ns_slice::lock (mutex): a slice's configuration and counter base, and
  *     which file is in ring mode (RX reads ns_slice::ring under RCU);
  *     never taken on the packet path (RX reads the CPU mask, batch and slicing modes

@@ -103,6 +103,8 @@ int ns_slice_set_ring_size(struct ns_slice *slice, unsigned int size)
 	lockdep_assert_held(&slice->lock);
 	if (size == slice->ring_size)
 		return 0;
+	/* Readers test the trim ring without its lock, under read_lock. */
+	mutex_lock(&slice->read_lock);
 	mutex_lock(&ns_resize_lock);
 	ns_resize_dropped = 0;
 	err = ptr_ring_resize(&slice->trim_ring, size, GFP_KERNEL, ns_slice_resize_drop);
@@ -120,6 +122,7 @@ out_count:
 	atomic64_add(ns_resize_dropped, &slice->rx_purged);
 out_unlock:
 	mutex_unlock(&ns_resize_lock);
+	mutex_unlock(&slice->read_lock);
 	return err;
 }
 
