@@ -158,8 +158,12 @@ static void ns_rule_reslice(struct ns_rule_batch *b, struct ns_rule *rule, u32 s
 		WRITE_ONCE(rule->slice, (word & ~0xffULL) | slice);
 		return;
 	}
-	/* The word keeps one old slice: a reader may still need the one before. */
-	if (rule->changed_rcu)
+	/*
+	 * The word keeps one old slice: once switched since its birth (a
+	 * published switch, whose RCU state changed_rcu holds), a reader may
+	 * still need the slice before that switch.
+	 */
+	if (word >> 16 != rule->born)
 		cond_synchronize_rcu(rule->changed_rcu);
 	ns_rule_batch_log(b, rule, NS_STEP_RESLICED);
 	WRITE_ONCE(rule->slice, ns_rule_slice_word(b->gen, ns_rule_slice_at(word, b->gen - 1),
