@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Build netslice.ko against one installed kernel (VERSION, as in
-# /lib/modules/VERSION) or a kernel build tree (a directory), in
-# build/kmod/VERSION, with W=1. Any compiler warning fails the build.
+# Build netslice.ko against one kernel, in build/kmod/VERSION, with W=1:
+# a series (6.1, 6.12, 7.2: the newest here, and for a series the machine's
+# suite does not ship, fetched and prepared by tools/sid-kernel.sh), a full
+# VERSION (as in /lib/modules/VERSION) or a kernel build tree (a directory).
+# Any compiler warning fails the build.
 # Prints the path of the module. With NETSLICE_KUNIT=1 (a kernel with
 # CONFIG_KUNIT) netslice_kunit.ko is built beside it.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-kver=${1:?usage: kbuild.sh KERNEL-VERSION|KERNEL-BUILD-DIR}
+kver=${1:?usage: kbuild.sh SERIES|KERNEL-VERSION|KERNEL-BUILD-DIR}
 if [ -d "$kver" ]; then
 	kdir=$kver
 	kver=$(make -s -C "$kdir" kernelrelease)
-else
+elif [ -d "/lib/modules/$kver/build" ]; then
 	kdir=/lib/modules/$kver/build
+else
+	# shellcheck source=tests/vm/kernels.sh
+	. "$top/tests/vm/kernels.sh"
+	v=$(ns_kernel_version "$kver")
+	if [ -z "$v" ] && [[ $kver =~ ^[0-9]+\.[0-9]+$ ]]; then
+		v=$("$top/tools/sid-kernel.sh" "$kver") || exit 1
+	fi
+	kver=${v:-$kver}
+	kdir=$(ns_kernel_build_dir "$kver") || exit 1
 fi
 out=$top/build/kmod/$kver
 

@@ -1,18 +1,31 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# Map a kernel name to what is installed: "6.1" and "6.12" are the newest
-# installed Debian kernels of that series, a full version names
-# /boot/vmlinuz-VERSION, and a path is a bzImage. "default" is the newest.
+# Map a kernel name to what is here: "6.1", "6.12" and "7.2" are the newest
+# Debian kernels of that series, installed (/boot) or fetched by
+# tools/sid-kernel.sh into the cache; a full version names one of those,
+# and a path is a bzImage. "default" is the newest installed.
 
-# ns_kernel_version SERIES|default -> full version (e.g. 6.12.117+deb12-amd64)
+ns_sid_cache=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}/sid-kernel
+
+# ns_kernel_version SERIES|VERSION|default -> full version (e.g. 6.12.117+deb12-amd64)
 ns_kernel_version() {
-	local pat
+	local pat f
 	case $1 in
-	default) pat='/boot/vmlinuz-*' ;;
-	*) pat="/boot/vmlinuz-$1.*" ;;
+	default) pat='*' ;;
+	*[0-9]-*) pat=$1 ;;
+	*) pat="$1.*" ;;
 	esac
 	# shellcheck disable=SC2086
-	ls -1 $pat 2>/dev/null | sed 's|^/boot/vmlinuz-||' | sort -V | tail -n 1
+	{
+		for f in /boot/vmlinuz-$pat; do
+			if [ -f "$f" ]; then echo "${f#/boot/vmlinuz-}"; fi
+		done
+		if [ "$1" != default ]; then
+			for f in "$ns_sid_cache"/$pat/ready; do
+				if [ -e "$f" ]; then basename "${f%/ready}"; fi
+			done
+		fi
+	} | sort -V | tail -n 1
 }
 
 # ns_kernel_image NAME -> path of the kernel image
@@ -22,14 +35,27 @@ ns_kernel_image() {
 		echo "$1"
 		return
 	fi
-	if [ -f "/boot/vmlinuz-$1" ]; then
-		echo "/boot/vmlinuz-$1"
-		return
-	fi
 	v=$(ns_kernel_version "$1")
 	if [ -z "$v" ]; then
-		echo "no installed kernel matches '$1' (run tools/deps.sh)" >&2
+		echo "no kernel here matches '$1' (run tools/deps.sh, or tools/sid-kernel.sh SERIES)" >&2
 		return 1
 	fi
-	echo "/boot/vmlinuz-$v"
+	if [ -f "/boot/vmlinuz-$v" ]; then
+		echo "/boot/vmlinuz-$v"
+	else
+		# Debian's merged-/usr layout: virtme-ng finds the modules beside it.
+		echo "$ns_sid_cache/$v/root/usr/lib/modules/$v/vmlinuz"
+	fi
+}
+
+# ns_kernel_build_dir VERSION -> the tree modules for VERSION build against
+ns_kernel_build_dir() {
+	if [ -d "/lib/modules/$1/build" ]; then
+		echo "/lib/modules/$1/build"
+	elif [ -e "$ns_sid_cache/$1/ready" ]; then
+		echo "$ns_sid_cache/$1/build"
+	else
+		echo "no build tree for $1 (run tools/deps.sh, or tools/sid-kernel.sh SERIES)" >&2
+		return 1
+	fi
 }
