@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make            module (kmod/netslice.ko), libnetslice and tools
-# make check      deps, everything, host unit tests, guest tests on 6.1 and 6.12
+# make check      deps, everything, host unit tests, KUnit and the guest suite
+#                 on each of KERNELS (default 6.1 6.12 7.2; any subset)
 # make check-debug  the sanitizer tier: KUnit and the guest suite on a 6.12
 #                 kernel with KASAN, UBSAN, lockdep, kmemleak and fault
 #                 injection, built once and cached (SMOKE=1: CI's short run)
@@ -17,7 +18,9 @@
 #                 docs/benchmarks.md, with a profile of each (perf)
 # make lint       checkpatch --strict over the kernel sources
 #
-# KDIR selects the kernel build tree for the module.
+# KDIR selects the kernel build tree for the module; KERNEL=SERIES (6.1,
+# 6.12, 7.2) builds it with tools/kbuild.sh instead, in build/kmod/VERSION,
+# fetching and preparing a kernel this machine's suite does not ship.
 
 VERSION := 0.5.0
 PREFIX ?= /usr/local
@@ -65,11 +68,18 @@ XDP_LIBS = $(shell pkg-config --libs libxdp libbpf)
 
 all: module lib tools
 
+# Kernels make check tests.
+KERNELS ?= 6.1 6.12 7.2
+
 module:
+ifneq ($(KERNEL),)
+	tools/kbuild.sh $(KERNEL)
+else
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || \
 		{ echo "netslice: no kernel build tree; install headers or set KDIR=" >&2; exit 1; }
 	@echo "netslice: building the module against KDIR=$(KDIR)"
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+endif
 
 lib: $(LIB_A) $(LIB_SO) $(PC)
 tools: $(TOOLS)
@@ -135,12 +145,12 @@ $(B)/bench/xsk-fwd: bench/xsk_fwd.c
 	$(CC) $(NS_CFLAGS) $(XDP_CFLAGS) -o $@ $< $(XDP_LIBS)
 
 deps:
-	tools/deps.sh
+	NETSLICE_KERNELS="$(KERNELS)" tools/deps.sh
 
 # deps first, then a sub-make: KDIR is chosen after the headers exist.
 check: deps
 	$(MAKE) all test-bins
-	tests/check.sh
+	NETSLICE_KERNELS="$(KERNELS)" tests/check.sh
 
 check-debug: deps
 	NETSLICE_DEBUG_SMOKE=$(if $(SMOKE),1,0) tests/debug/check.sh

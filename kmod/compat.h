@@ -36,4 +36,22 @@
 #define ns_genl_dump_attrs(cb)	(genl_dumpit_info(cb)->info.attrs)
 #endif
 
+/*
+ * Typed allocation of one object, kzalloc_obj(*ptr, gfp): 7.2 has it (and its
+ * checkpatch asks for it), as has 6.12 from a stable backport; 6.1 has not,
+ * and gets the sizeof() form it replaces. (The kernel's take the gfp as
+ * optional; ours always pass it.)
+ */
+#ifndef kzalloc_obj
+#define kzalloc_obj(obj, gfp)	kzalloc(sizeof(obj), gfp)
+#define kvzalloc_obj(obj, gfp)	kvzalloc(sizeof(obj), gfp)
+#endif
+
+/* The KUnit suites' import: MODULE_IMPORT_NS() takes a string from 6.13 on. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+#define ns_kunit_import_ns()	MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING)
+#else
+#define ns_kunit_import_ns()	MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING")
+#endif
+
 #endif /* _NETSLICE_COMPAT_H */

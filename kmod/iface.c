@@ -6,7 +6,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/idr.h>
+#include <linux/xarray.h>
 #include <linux/if_arp.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -15,6 +15,7 @@
 #include <net/net_namespace.h>
 #include <net/rtnetlink.h>
 
+#include "compat.h"
 #include "iface.h"
 #include "netlink.h"
 #include "rx.h"
@@ -27,13 +28,16 @@ LIST_HEAD(ns_ifaces);
  * namespace it runs in (ifindexes collide across namespaces). Handed out
  * cyclically, so a detached interface's port is not soon reused: a
  * packet read before a detach is not sent out of whatever attached next.
- * Changed under RTNL, looked up under RCU.
+ * Changed under RTNL, looked up under RCU. An attached port's entry is
+ * its iface; a port whose iface is being made or torn down stays
+ * reserved (a NULL entry) until ns_iface_free().
  */
-static DEFINE_IDR(ns_ports);
+static DEFINE_XARRAY_ALLOC1(ns_ports);
+static u32 ns_port_next;	/* the cyclic allocator's cursor; RTNL */
 
 struct ns_iface *ns_iface_by_port_rcu(u32 port)
 {
-	return port <= INT_MAX ? idr_find(&ns_ports, port) : NULL;
+	return xa_load(&ns_ports, port);
 }
 
 int ns_iface_pair_ifindex_rcu(const struct ns_iface *iface)
@@ -110,14 +114,14 @@ static struct ns_iface *ns_iface_create(struct net_device *dev, u16 slice_first,
 					u16 slice_count)
 {
 	struct ns_iface *iface;
-	int port;
+	u32 port;
 
 	ASSERT_RTNL();
-	iface = kzalloc(sizeof(*iface), GFP_KERNEL);
+	iface = kzalloc_obj(*iface, GFP_KERNEL);
 	if (!iface)
 		return NULL;
-	port = idr_alloc_cyclic(&ns_ports, NULL, 1, 0, GFP_KERNEL);
-	if (port < 0) {
+	if (xa_alloc_cyclic(&ns_ports, &port, NULL, XA_LIMIT(1, INT_MAX), &ns_port_next,
+			    GFP_KERNEL) < 0) {
 		kfree(iface);
 		return NULL;
 	}
@@ -132,7 +136,7 @@ static struct ns_iface *ns_iface_create(struct net_device *dev, u16 slice_first,
 
 static void ns_iface_free(struct ns_iface *iface)
 {
-	idr_remove(&ns_ports, iface->port);
+	xa_erase(&ns_ports, iface->port);
 	kfree_rcu(iface, rcu);
 }
 
@@ -164,7 +168,7 @@ static int ns_iface_start(struct ns_iface *iface, struct netlink_ext_ack *extack
 	}
 
 	dev_hold(dev);
-	idr_replace(&ns_ports, iface, iface->port);
+	xa_store(&ns_ports, iface->port, iface, GFP_KERNEL);
 	list_add_tail_rcu(&iface->list, &ns_ifaces);
 	pr_info("attached %s as port %u (%s, slices %u-%u)\n", dev->name, iface->port,
 		iface->hashed ? "flow hash steering" : "RX queue steering",
@@ -192,7 +196,7 @@ static void ns_iface_detach(struct ns_iface *iface, int reason)
 	/* Waits for RX handlers in flight (synchronize_net). */
 	netdev_rx_handler_unregister(iface->dev);
 	list_del_rcu(&iface->list);
-	idr_replace(&ns_ports, NULL, iface->port);
+	xa_store(&ns_ports, iface->port, NULL, GFP_KERNEL);
 	/*
 	 * A peer left alone has no default egress (0): its frames are not
 	 * sent to a dead port, nor reflected to where they came from.
@@ -282,7 +286,7 @@ int ns_iface_detach_dev(struct net_device *dev, struct netlink_ext_ack *extack)
 	}
 	peer = NULL;
 	if (iface->pair_port != iface->port) {
-		peer = idr_find(&ns_ports, iface->pair_port);
+		peer = xa_load(&ns_ports, iface->pair_port);
 		if (peer && peer->pair_port != iface->port)
 			peer = NULL;
 	}
@@ -398,7 +402,7 @@ void ns_iface_detach_all(void)
 	ns_ifaces_closed = true;
 	list_for_each_entry_safe(iface, tmp, &ns_ifaces, list)
 		ns_iface_detach(iface, NETSLICE_DETACH_REASON_UNLOAD);
-	idr_destroy(&ns_ports);
+	xa_destroy(&ns_ports);
 	rtnl_unlock();
 }
 

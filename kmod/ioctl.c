@@ -14,6 +14,7 @@
 
 #include <linux/netslice.h>
 
+#include "compat.h"
 #include "iface.h"
 #include "ring.h"
 #include "ioctl.h"
@@ -237,7 +238,7 @@ static long ns_ioctl_info_get(struct ns_slice *slice, void __user *uarg)
 	struct ns_iface *iface;
 	long err = 0;
 
-	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	info = kzalloc_obj(*info, GFP_KERNEL);
 	if (!info)
 		return -ENOMEM;
 	info->slice = slice->id;

@@ -32,6 +32,7 @@
 
 #include <linux/netslice.h>
 
+#include "compat.h"
 #include "io.h"
 #include "ring.h"
 #include "rx.h"
@@ -463,7 +464,7 @@ static struct ns_ring *ns_ring_alloc(const struct netslice_ring_setup *req)
 	struct ns_ring *ring;
 	int i;
 
-	ring = kvzalloc(sizeof(*ring), GFP_KERNEL);
+	ring = kvzalloc_obj(*ring, GFP_KERNEL);
 	if (!ring)
 		return NULL;
 	ring->region[NS_RING_FRAMES].len = (size_t)req->frame_count * req->frame_size;

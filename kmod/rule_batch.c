@@ -26,6 +26,7 @@
 
 #include <linux/netslice.h>
 
+#include "compat.h"
 #include "rule_batch.h"
 
 /* How soon the graveyard is looked at again when no batch comes. */
@@ -114,7 +115,7 @@ static struct ns_rule *ns_rule_create(struct ns_rule_batch *b, const struct ns_r
 	struct ns_rule *rule;
 	int err = -ENOMEM;
 
-	rule = kzalloc(sizeof(*rule), GFP_KERNEL_ACCOUNT);
+	rule = kzalloc_obj(*rule, GFP_KERNEL_ACCOUNT);
 	if (!rule)
 		goto err_msg;
 	rule->hits = alloc_percpu_gfp(u64, GFP_KERNEL_ACCOUNT);

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install what building and testing netslice needs. Idempotent: when all is
 # present it changes nothing. On a non-Debian system it only reports what is
-# missing and exits non-zero.
+# missing and exits non-zero. NETSLICE_KERNELS (default "6.1 6.12 7.2"): a
+# series the machine's suite does not ship (7.2) is fetched from Debian's
+# unstable suite into the cache by tools/sid-kernel.sh, the system's apt
+# sources untouched.
 set -euo pipefail
 
 CACHE=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}
@@ -99,5 +102,15 @@ if [ ! -x "$VENV/bin/vng" ]; then
 	python3 -m venv "$VENV"
 	"$VENV/bin/pip" install -q "virtme-ng==$VNG_VERSION"
 fi
+
+for k in ${NETSLICE_KERNELS:-6.1 6.12 7.2}; do
+	case $k in
+	6.1 | 6.12) ;;
+	*)
+		v=$("$(dirname "$0")/sid-kernel.sh" "$k")
+		log "Linux $k: $v (Debian unstable, in $CACHE/sid-kernel)"
+		;;
+	esac
+done
 
 log "all dependencies present (virtme-ng: $VENV/bin/vng)"

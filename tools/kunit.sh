@@ -1,17 +1,32 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Run the netslice KUnit suites (kmod/tests/) with kunit.py on User-Mode
-# Linux, built from Debian's linux-source-6.1. The extracted tree and the
-# build are cached under ~/.cache/netslice/kunit, keyed by the source
-# package's version: the first run builds UML (minutes), later runs only
-# what changed. Ends with a "# kunit: N passed, N failed" line.
+# Linux, built from Debian's source of a kernel series:
+#
+#   tools/kunit.sh [SERIES]     6.1 (default) or 6.12: linux-source-SERIES
+#                               from the machine's suite; 7.2: the source
+#                               tools/sid-kernel.sh fetches
+#
+# The extracted tree and the build are cached under ~/.cache/netslice/kunit,
+# keyed by the source's version: the first run builds UML (minutes), later
+# runs only what changed. Ends with a "# kunit SERIES: N passed, N failed"
+# line.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cache=${NETSLICE_CACHE:-$HOME/.cache/netslice}/kunit
-tarball=/usr/src/linux-source-6.1.tar.xz
+series=${1:-6.1}
+cache=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}/kunit
 
-[ -f "$tarball" ] || { echo "kunit: $tarball missing (run tools/deps.sh)" >&2; exit 1; }
-ver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+case $series in
+6.1 | 6.12)
+	tarball=/usr/src/linux-source-$series.tar.xz
+	[ -f "$tarball" ] || { echo "kunit: $tarball missing (run tools/deps.sh)" >&2; exit 1; }
+	ver=$(dpkg-query -W -f='${Version}' "linux-source-$series")
+	;;
+*)
+	ver=$("$top/tools/sid-kernel.sh" "$series") || exit 1
+	tarball=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}/sid-kernel/$ver/linux-source-$series.tar.xz
+	;;
+esac
 src=$cache/linux-source-$ver
 build=$cache/build-$ver
 
@@ -21,7 +36,7 @@ if [ ! -d "$src" ]; then
 	tmp=$(mktemp -d "$cache/extract.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
 	tar -C "$tmp" -xJf "$tarball"
-	mv "$tmp/linux-source-6.1" "$src"
+	mv "$tmp/linux-source-$series" "$src"
 fi
 
 # The tree builds a copy of this checkout's kmod/ and uapi/ as
@@ -46,7 +61,7 @@ rc=0
 line=$(grep -E 'Testing complete\. Ran [0-9]+ tests' "$log" | tail -n 1 || true)
 rm -f "$log"
 if [ -z "$line" ]; then
-	echo "# kunit: 0 passed, 1 failed (no KUnit summary; exit $rc)"
+	echo "# kunit $series: 0 passed, 1 failed (no KUnit summary; exit $rc)"
 	exit 1
 fi
 passed=$(sed -nE 's/.*passed: ([0-9]+).*/\1/p' <<<"$line")
@@ -54,5 +69,5 @@ failed=$(sed -nE 's/.*failed: ([0-9]+).*/\1/p' <<<"$line")
 crashed=$(sed -nE 's/.*crashed: ([0-9]+).*/\1/p' <<<"$line")
 failed=$((${failed:-0} + ${crashed:-0}))
 [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1
-echo "# kunit: ${passed:-0} passed, $failed failed"
+echo "# kunit $series: ${passed:-0} passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -128,5 +128,9 @@ cp "$headers/include/config/kernel.release" "$dir/build/include/config/"
 cp "$headers/include/generated/utsrelease.h" "$dir/build/include/generated/"
 grep -qF "\"$ver\"" "$dir/build/include/generated/utsrelease.h" || { log "release string mismatch"; exit 1; }
 : >"$dir/ready"
+# Older versions of the series go: their trees take gigabytes.
+for old in "$cache/$series".*; do
+	[ "$old" = "$dir" ] || rm -rf "$old"
+done
 log "ready: image $moddir/vmlinuz, build tree $dir/build"
 echo "$ver"

@@ -17,9 +17,10 @@
 #include <linux/netslice.h>
 
 #include "../gso.h"
+#include "../compat.h"
 #include "kunit_util.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+ns_kunit_import_ns();
 
 #define NS_GSO_PAYLOAD	900	/* three segments of 300 */
 #define NS_GSO_MSS	300

@@ -11,9 +11,10 @@
 
 #include <linux/netslice_netlink.h>
 
+#include "../compat.h"
 #include "../rule_batch.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+ns_kunit_import_ns();
 
 #define V4	NETSLICE_RULE_FAMILY_IPV4
 #define V6	NETSLICE_RULE_FAMILY_IPV6

@@ -8,9 +8,10 @@
 #include <kunit/test.h>
 
 #include "../splice.h"
+#include "../compat.h"
 #include "kunit_util.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+ns_kunit_import_ns();
 
 #define NS_OLD_HDR	54
 #define NS_FRAME_LEN	300

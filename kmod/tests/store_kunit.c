@@ -10,9 +10,10 @@
 #include <linux/netslice.h>
 
 #include "../store.h"
+#include "../compat.h"
 #include "kunit_util.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+ns_kunit_import_ns();
 
 #define NS_TEST_SLICE	3
 #define NS_TEST_TIMEOUT_MS	1000
