@@ -3,6 +3,8 @@
 # make            module (kmod/netslice.ko), libnetslice and tools
 # make check      deps, everything, host unit tests, KUnit and the guest suite
 #                 on each of KERNELS (default 6.1 6.12 7.2; any subset)
+# make check-newest  before a release: the module (W=1), checkpatch and KUnit
+#                 against the newest kernel Debian has (sid or experimental)
 # make check-debug  the sanitizer tier: KUnit and the guest suite on a 6.12
 #                 kernel with KASAN, UBSAN, lockdep, kmemleak and fault
 #                 injection, built once and cached (SMOKE=1: CI's short run)
@@ -63,7 +65,7 @@ BENCH_BINS := $(B)/bench/bench-sink $(B)/bench/afp-fwd $(B)/bench/xsk-fwd
 XDP_CFLAGS = $(shell pkg-config --cflags libxdp libbpf)
 XDP_LIBS = $(shell pkg-config --libs libxdp libbpf)
 
-.PHONY: all module lib tools deps check check-debug demo install install-lib uninstall dkms-install \
+.PHONY: all module lib tools deps check check-newest check-debug demo install install-lib uninstall dkms-install \
 	bench lint clean test-bins
 
 all: module lib tools
@@ -151,6 +153,13 @@ deps:
 check: deps
 	$(MAKE) all test-bins
 	NETSLICE_KERNELS="$(KERNELS)" tests/check.sh
+
+# The newest kernel Debian has, often a release candidate from experimental:
+# the next break is seen the week it lands (docs/testing.md).
+check-newest:
+	tools/kbuild.sh newest
+	tools/lint.sh
+	tools/kunit.sh newest
 
 check-debug: deps
 	NETSLICE_DEBUG_SMOKE=$(if $(SMOKE),1,0) tests/debug/check.sh

@@ -4,7 +4,7 @@
 # present it changes nothing. On a non-Debian system it only reports what is
 # missing and exits non-zero. NETSLICE_KERNELS (default "6.1 6.12 7.2"): a
 # series the machine's suite does not ship (7.2) is fetched from Debian's
-# unstable suite into the cache by tools/sid-kernel.sh, the system's apt
+# unstable suite into the cache by tools/fetch-kernel.sh, the system's apt
 # sources untouched.
 set -euo pipefail
 
@@ -107,8 +107,8 @@ for k in ${NETSLICE_KERNELS:-6.1 6.12 7.2}; do
 	case $k in
 	6.1 | 6.12) ;;
 	*)
-		v=$("$(dirname "$0")/sid-kernel.sh" "$k")
-		log "Linux $k: $v (Debian unstable, in $CACHE/sid-kernel)"
+		v=$("$(dirname "$0")/fetch-kernel.sh" "$k")
+		log "Linux $k: $v (from Debian, in $CACHE/kernels)"
 		;;
 	esac
 done

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build netslice.ko against one kernel, in build/kmod/VERSION, with W=1:
 # a series (6.1, 6.12, 7.2: the newest here, and for a series the machine's
-# suite does not ship, fetched and prepared by tools/sid-kernel.sh), a full
+# suite does not ship, fetched and prepared by tools/fetch-kernel.sh; "newest"
+# for the highest series Debian has, a release candidate often), a full
 # VERSION (as in /lib/modules/VERSION) or a kernel build tree (a directory).
 # Any compiler warning fails the build.
 # Prints the path of the module. With NETSLICE_KUNIT=1 (a kernel with
@@ -19,8 +20,8 @@ else
 	# shellcheck source=tests/vm/kernels.sh
 	. "$top/tests/vm/kernels.sh"
 	v=$(ns_kernel_version "$kver")
-	if [ -z "$v" ] && [[ $kver =~ ^[0-9]+\.[0-9]+$ ]]; then
-		v=$("$top/tools/sid-kernel.sh" "$kver") || exit 1
+	if [ -z "$v" ] && [[ $kver =~ ^([0-9]+\.[0-9]+|newest)$ ]]; then
+		v=$("$top/tools/fetch-kernel.sh" "$kver") || exit 1
 	fi
 	kver=${v:-$kver}
 	kdir=$(ns_kernel_build_dir "$kver") || exit 1

@@ -4,8 +4,8 @@
 # Linux, built from Debian's source of a kernel series:
 #
 #   tools/kunit.sh [SERIES]     6.1 (default) or 6.12: linux-source-SERIES
-#                               from the machine's suite; 7.2: the source
-#                               tools/sid-kernel.sh fetches
+#                               from the machine's suite; 7.2 or newest: the
+#                               source tools/fetch-kernel.sh fetches
 #
 # The extracted tree and the build are cached under ~/.cache/netslice/kunit,
 # keyed by the source's version: the first run builds UML (minutes), later
@@ -23,8 +23,8 @@ case $series in
 	ver=$(dpkg-query -W -f='${Version}' "linux-source-$series")
 	;;
 *)
-	ver=$("$top/tools/sid-kernel.sh" "$series") || exit 1
-	tarball=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}/sid-kernel/$ver/linux-source-$series.tar.xz
+	ver=$("$top/tools/fetch-kernel.sh" "$series") || exit 1
+	tarball=$(ls -1 "${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}/kernels/$ver"/linux-source-*.tar.xz)
 	;;
 esac
 src=$cache/linux-source-$ver
@@ -36,7 +36,7 @@ if [ ! -d "$src" ]; then
 	tmp=$(mktemp -d "$cache/extract.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
 	tar -C "$tmp" -xJf "$tarball"
-	mv "$tmp/linux-source-$series" "$src"
+	mv "$tmp"/linux-source-* "$src"
 fi
 
 # The tree builds a copy of this checkout's kmod/ and uapi/ as

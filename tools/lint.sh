@@ -3,7 +3,7 @@
 # checkpatch.pl --strict over the kernel sources and the uapi header, with
 # the checkpatch of the oldest kernel we build for (Debian's
 # linux-source-6.1, unpacked once into the cache) and of the newest
-# (the tree tools/sid-kernel.sh prepared, 7.2, when it is there): a newer
+# (the tree tools/fetch-kernel.sh prepared, 7.2, when it is there): a newer
 # checkpatch knows newer rules (7.2's asks for kzalloc_obj()).
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -19,7 +19,7 @@ if [ ! -f "$cp61" ]; then
 		linux-source-6.1/scripts/spelling.txt linux-source-6.1/scripts/const_structs.checkpatch
 fi
 scripts=("$cp61")
-newest=$(ls -1d "$cache"/sid-kernel/*/build/scripts/checkpatch.pl 2>/dev/null | sort -V | tail -n 1 || true)
+newest=$(ls -1d "$cache"/kernels/*/build/scripts/checkpatch.pl 2>/dev/null | sort -V | tail -n 1 || true)
 [ -z "$newest" ] || scripts+=("$newest")
 
 cd "$top"

@@ -2,10 +2,10 @@
 # shellcheck shell=bash
 # Map a kernel name to what is here: "6.1", "6.12" and "7.2" are the newest
 # Debian kernels of that series, installed (/boot) or fetched by
-# tools/sid-kernel.sh into the cache; a full version names one of those,
+# tools/fetch-kernel.sh into the cache; a full version names one of those,
 # and a path is a bzImage. "default" is the newest installed.
 
-ns_sid_cache=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}/sid-kernel
+ns_fetched_kernels=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}/kernels
 
 # ns_kernel_version SERIES|VERSION|default -> full version (e.g. 6.12.117+deb12-amd64)
 ns_kernel_version() {
@@ -21,7 +21,7 @@ ns_kernel_version() {
 			if [ -f "$f" ]; then echo "${f#/boot/vmlinuz-}"; fi
 		done
 		if [ "$1" != default ]; then
-			for f in "$ns_sid_cache"/$pat/ready; do
+			for f in "$ns_fetched_kernels"/$pat/ready; do
 				if [ -e "$f" ]; then basename "${f%/ready}"; fi
 			done
 		fi
@@ -37,14 +37,14 @@ ns_kernel_image() {
 	fi
 	v=$(ns_kernel_version "$1")
 	if [ -z "$v" ]; then
-		echo "no kernel here matches '$1' (run tools/deps.sh, or tools/sid-kernel.sh SERIES)" >&2
+		echo "no kernel here matches '$1' (run tools/deps.sh, or tools/fetch-kernel.sh SERIES)" >&2
 		return 1
 	fi
 	if [ -f "/boot/vmlinuz-$v" ]; then
 		echo "/boot/vmlinuz-$v"
 	else
 		# Debian's merged-/usr layout: virtme-ng finds the modules beside it.
-		echo "$ns_sid_cache/$v/root/usr/lib/modules/$v/vmlinuz"
+		echo "$ns_fetched_kernels/$v/root/usr/lib/modules/$v/vmlinuz"
 	fi
 }
 
@@ -52,10 +52,10 @@ ns_kernel_image() {
 ns_kernel_build_dir() {
 	if [ -d "/lib/modules/$1/build" ]; then
 		echo "/lib/modules/$1/build"
-	elif [ -e "$ns_sid_cache/$1/ready" ]; then
-		echo "$ns_sid_cache/$1/build"
+	elif [ -e "$ns_fetched_kernels/$1/ready" ]; then
+		echo "$ns_fetched_kernels/$1/build"
 	else
-		echo "no build tree for $1 (run tools/deps.sh, or tools/sid-kernel.sh SERIES)" >&2
+		echo "no build tree for $1 (run tools/deps.sh, or tools/fetch-kernel.sh SERIES)" >&2
 		return 1
 	fi
 }

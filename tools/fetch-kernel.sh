@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Fetch and prepare the newest Debian kernel of a series (7.2) that the
-# machine's own suite does not ship, from Debian's unstable suite, without
-# touching the machine's apt sources or installed packages:
+# Fetch and prepare the newest Debian kernel of a series the machine's own
+# suite does not ship: 7.2 from Debian's unstable suite (sid), a release
+# candidate such as 7.3 from experimental, without touching the machine's
+# apt sources or installed packages:
 #
-#   tools/sid-kernel.sh SERIES      prints the kernel's version (7.2.13+deb14-amd64)
+#   tools/fetch-kernel.sh SERIES    prints the kernel's version (7.2.13+deb14-amd64)
+#   tools/fetch-kernel.sh newest    the same for the highest series either suite
+#                                   has (make check-newest, before a release)
 #
-# Everything lands in ~/.cache/netslice/sid-kernel/VERSION/ (NETSLICE_CACHE):
+# sid is asked first, experimental when sid has no such series.
+# Everything lands in ~/.cache/netslice/kernels/VERSION/ (NETSLICE_CACHE):
 #   root/usr/lib/modules/VERSION/{vmlinuz,kernel/}  Debian's own image and modules,
 #                                  booted by tests/vm/run (virtme-ng finds the
 #                                  modules beside the image)
@@ -24,15 +28,18 @@
 # symbol versions and structure layouts match the image; config.diff lists
 # what the host's toolchain changes (7.2.13: compiler-capability options,
 # CC_HAS_*, and Rust with the Rust-only drivers, as there is no rustc here).
-# A second run with the same version finds the stamp and prints at once.
+# A second run finds the stamp and prints at once; the suites' indexes are
+# read again once a day, and a newer version of the series replaces the
+# older one.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-series=${1:?usage: sid-kernel.sh SERIES (e.g. 7.2)}
-[[ $series =~ ^[0-9]+\.[0-9]+$ ]] || { echo "sid-kernel: '$series' is not a series like 7.2" >&2; exit 2; }
-cache=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}/sid-kernel
+series=${1:?usage: fetch-kernel.sh SERIES|newest (e.g. 7.2)}
+[[ $series =~ ^([0-9]+\.[0-9]+|newest)$ ]] ||
+	{ echo "fetch-kernel: '$series' is not a series like 7.2, nor newest" >&2; exit 2; }
+cache=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}/kernels
 flavour=amd64
 
-log() { printf 'sid-kernel: %s\n' "$*" >&2; }
+log() { printf 'fetch-kernel: %s\n' "$*" >&2; }
 
 # The machine's own Debian mirror (one-line or deb822 sources), so the
 # unstable suite comes from where everything else does.
@@ -44,53 +51,78 @@ mirror() {
 	echo "${uri:-http://deb.debian.org/debian}"
 }
 
-apt_dir=$cache/apt
-apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
-	-o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
-	-o APT::Sandbox::User=root -q)
+# apt_opts SUITE: apt's options for a private state of that suite.
+apt_opts() {
+	local d=$cache/apt-$1
+	echo "-o Dir::Etc::SourceList=$d/sources.list -o Dir::Etc::SourceParts=/dev/null"
+	echo "-o Dir::State::Lists=$d/lists -o Dir::Cache=$d/cache -o APT::Sandbox::User=root -q"
+}
 
-# Newest VERSION of the series with headers in the suite's index.
+# index SUITE: the suite's package index, read at most once a day.
+index() {
+	local d=$cache/apt-$1
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+	[ -n "$(find "$d/lists" -name '*Packages*' -mmin -1440 2>/dev/null | head -n 1)" ] && return 0
+	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
+		"$(mirror)" "$1" >"$d/sources.list"
+	# shellcheck disable=SC2046
+	apt-get $(apt_opts "$1") update >"$d/update.log" 2>&1
+}
+
+# pick SUITE: the newest VERSION of the series with headers in the suite.
 pick() {
-	apt-cache "${apt_opts[@]}" search --names-only "^linux-headers-${series//./\\.}\\.[0-9]+\\+deb[0-9]+-$flavour\$" 2>/dev/null |
-		awk '{print $1}' | sed 's/^linux-headers-//' | sort -V | tail -n 1
+	# shellcheck disable=SC2046
+	apt-cache $(apt_opts "$1") search --names-only "^linux-headers-$series" 2>/dev/null |
+		awk '{print $1}' | sed 's/^linux-headers-//' | { grep -E "$version_re" || true; } | sort -V | tail -n 1
 }
 
-# A version already prepared, when the index is not to be refreshed.
+# The version already prepared, for when the suites cannot be read.
 ready_version() {
-	local v
-	for v in $(ls -1 "$cache" 2>/dev/null | grep -E "^${series//./\\.}\\.[0-9]+\\+" | sort -rV); do
-		[ -e "$cache/$v/ready" ] && { echo "$v"; return; }
-	done
-	return 0
+	local f
+	for f in "$cache"/*/ready; do
+		[ -e "$f" ] && basename "${f%/ready}"
+	done | { grep -E "$version_re" || true; } | sort -V | tail -n 1
 }
 
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
-if [ -z "$(find "$apt_dir/lists" -name '*Packages*' -mmin -1440 2>/dev/null | head -n 1)" ]; then
-	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s sid main\n' \
-		"$(mirror)" >"$apt_dir/sources.list"
-	if ! apt-get "${apt_opts[@]}" update >"$apt_dir/update.log" 2>&1; then
+if [ "$series" = newest ]; then
+	for suite in sid experimental; do
+		index "$suite" || { cat "$cache/apt-$suite/update.log" >&2; exit 1; }
+		# shellcheck disable=SC2046
+		apt-cache $(apt_opts "$suite") search --names-only '^linux-source-[0-9]+\.[0-9]+$' 2>/dev/null
+	done | sed -nE 's/^linux-source-([0-9]+\.[0-9]+) .*/\1/p' | sort -V | tail -n 1 >"$cache/newest"
+	series=$(cat "$cache/newest")
+	[ -n "$series" ] || { log "no linux-source-* in Debian's sid or experimental"; exit 1; }
+fi
+# A version of the series: 7.2.13+deb14-amd64, or 7.3-amd64 for a release candidate.
+version_re="^${series//./\\.}(\\.[0-9]+)?(\\+deb[0-9]+)?-$flavour\$"
+
+ver= suite=
+for suite in sid experimental; do
+	if ! index "$suite"; then
 		v=$(ready_version)
 		# Offline with a prepared kernel: keep using it.
-		[ -n "$v" ] && { log "index update failed; using $v"; echo "$v"; exit 0; }
-		cat "$apt_dir/update.log" >&2
-		log "cannot read Debian's unstable suite"
+		[ -n "$v" ] && { log "cannot read Debian's $suite; using $v"; echo "$v"; exit 0; }
+		cat "$cache/apt-$suite/update.log" >&2
+		log "cannot read Debian's $suite suite"
 		exit 1
 	fi
-fi
-ver=$(pick)
-[ -n "$ver" ] || { log "no linux-headers-$series.*-$flavour in Debian's unstable suite"; exit 1; }
+	ver=$(pick "$suite")
+	[ -z "$ver" ] || break
+done
+[ -n "$ver" ] || { log "no linux-headers-$series*-$flavour in Debian's sid or experimental"; exit 1; }
 dir=$cache/$ver
 if [ -e "$dir/ready" ]; then
 	echo "$ver"
 	exit 0
 fi
 
-log "preparing Linux $ver from Debian's unstable suite in $dir"
+log "preparing Linux $ver from Debian's $suite in $dir"
 rm -rf "$dir"
 mkdir -p "$dir/debs" "$dir/root"
 pkgs=("linux-source-$series" "linux-headers-$ver" "linux-headers-${ver%-"$flavour"}-common"
 	"linux-binary-$ver" "linux-modules-$ver")
-(cd "$dir/debs" && apt-get "${apt_opts[@]}" download "${pkgs[@]}" >"$dir/download.log" 2>&1) || {
+# shellcheck disable=SC2046
+(cd "$dir/debs" && apt-get $(apt_opts "$suite") download "${pkgs[@]}" >"$dir/download.log" 2>&1) || {
 	cat "$dir/download.log" >&2
 	exit 1
 }
@@ -129,8 +161,9 @@ cp "$headers/include/generated/utsrelease.h" "$dir/build/include/generated/"
 grep -qF "\"$ver\"" "$dir/build/include/generated/utsrelease.h" || { log "release string mismatch"; exit 1; }
 : >"$dir/ready"
 # Older versions of the series go: their trees take gigabytes.
-for old in "$cache/$series".*; do
-	[ "$old" = "$dir" ] || rm -rf "$old"
+for old in "$cache"/*/ready; do
+	old=${old%/ready}
+	[ "$old" = "$dir" ] || ! basename "$old" | grep -qE "$version_re" || rm -rf "$old"
 done
 log "ready: image $moddir/vmlinuz, build tree $dir/build"
 echo "$ver"
