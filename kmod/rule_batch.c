@@ -76,7 +76,7 @@ static void ns_rules_reap(bool all)
 		call_rcu(&rule->rcu, ns_rule_free_rcu);
 	}
 	if (!all && !list_empty(&ns_rules.graveyard))
-		mod_delayed_work(system_wq, &ns_rules.reap, NS_REAP_DELAY);
+		mod_delayed_work(system_power_efficient_wq, &ns_rules.reap, NS_REAP_DELAY);
 }
 
 static void ns_rules_reap_work(struct work_struct *work)
@@ -247,7 +247,7 @@ void ns_rule_batch_commit(struct ns_rule_batch *b)
 		}
 	}
 	if (!list_empty(&ns_rules.graveyard))
-		mod_delayed_work(system_wq, &ns_rules.reap, NS_REAP_DELAY);
+		mod_delayed_work(system_power_efficient_wq, &ns_rules.reap, NS_REAP_DELAY);
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_rule_batch_commit);
 
@@ -317,7 +317,7 @@ unsigned int ns_rules_flush(void)
 	}
 	list_splice_tail(&dead, &ns_rules.graveyard);
 	if (n)
-		mod_delayed_work(system_wq, &ns_rules.reap, NS_REAP_DELAY);
+		mod_delayed_work(system_power_efficient_wq, &ns_rules.reap, NS_REAP_DELAY);
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_rules_flush);

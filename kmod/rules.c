@@ -462,7 +462,7 @@ int ns_rule_table_init(void)
 		if (!*per_cpu_ptr(ns_table.cache, cpu))
 			goto err_free_caches;
 	}
-	ns_table.free_wq = alloc_workqueue("netslice_rules", 0, 0);
+	ns_table.free_wq = alloc_workqueue("netslice_rules", WQ_UNBOUND, 0);
 	if (!ns_table.free_wq)
 		goto err_free_caches;
 	return 0;
