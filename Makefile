@@ -70,8 +70,10 @@ XDP_LIBS = $(shell pkg-config --libs libxdp libbpf)
 
 all: module lib tools
 
-# Kernels make check tests.
+# Kernels make check tests (KUnit on UML, module build, guest suite), and
+# those of them whose KUnit runs.
 KERNELS ?= 6.1 6.12 7.2
+KUNIT_KERNELS ?= $(KERNELS)
 
 module:
 ifneq ($(KERNEL),)
@@ -152,7 +154,7 @@ deps:
 # deps first, then a sub-make: KDIR is chosen after the headers exist.
 check: deps
 	$(MAKE) all test-bins
-	NETSLICE_KERNELS="$(KERNELS)" tests/check.sh
+	NETSLICE_KERNELS="$(KERNELS)" NETSLICE_KUNIT_KERNELS="$(KUNIT_KERNELS)" tests/check.sh
 
 # The newest kernel Debian has, often a release candidate from experimental:
 # the next break is seen the week it lands (docs/testing.md).

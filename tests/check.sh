@@ -7,6 +7,7 @@
 # NETSLICE_KERNELS (default "6.1 6.12 7.2") names the kernels to test: for
 # each, the KUnit suites on UML built from its source, the module built
 # against it with W=1, and the guest suite booted on it.
+# NETSLICE_KUNIT_KERNELS (default: the same) names those whose KUnit runs.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -82,8 +83,9 @@ part "host: install, uninstall, DKMS" tests/host/test_install.sh
 part "host: bench report" /usr/bin/python3 tests/host/test_bench_report.py
 part "host: netlink spec vs uapi" "$(tools/pyyaml.sh)" tests/spec_check.py header
 part "host: syzkaller descriptions" python3 tests/host/test_syzkaller.py
+part "host: kernel lookup" tests/host/test_kernels.sh
 kernels=${NETSLICE_KERNELS:-6.1 6.12 7.2}
-for k in $kernels; do
+for k in ${NETSLICE_KUNIT_KERNELS:-$kernels}; do
 	part "kunit: UML $k" tools/kunit.sh "$k"
 done
 

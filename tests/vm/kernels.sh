@@ -9,23 +9,23 @@ ns_fetched_kernels=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}/k
 
 # ns_kernel_version SERIES|VERSION|default -> full version (e.g. 6.12.117+deb12-amd64)
 ns_kernel_version() {
-	local pat f
+	local pats p f
 	case $1 in
-	default) pat='*' ;;
-	*[0-9]-*) pat=$1 ;;
-	*) pat="$1.*" ;;
+	default) pats=('*') ;;
+	*[0-9]-*) pats=("$1") ;;
+	# 7.2.13+deb14-amd64, or 7.3-amd64 for a release candidate
+	*) pats=("$1.*" "$1-*") ;;
 	esac
 	# shellcheck disable=SC2086
-	{
-		for f in /boot/vmlinuz-$pat; do
+	for p in "${pats[@]}"; do
+		for f in /boot/vmlinuz-$p; do
 			if [ -f "$f" ]; then echo "${f#/boot/vmlinuz-}"; fi
 		done
-		if [ "$1" != default ]; then
-			for f in "$ns_fetched_kernels"/$pat/ready; do
-				if [ -e "$f" ]; then basename "${f%/ready}"; fi
-			done
-		fi
-	} | sort -V | tail -n 1
+		[ "$1" = default ] && continue
+		for f in "$ns_fetched_kernels"/$p/ready; do
+			if [ -e "$f" ]; then basename "${f%/ready}"; fi
+		done
+	done | sort -V | tail -n 1
 }
 
 # ns_kernel_image NAME -> path of the kernel image
