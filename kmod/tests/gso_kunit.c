@@ -16,8 +16,8 @@
 
 #include <linux/netslice.h>
 
-#include "../gso.h"
 #include "../compat.h"
+#include "../gso.h"
 #include "kunit_util.h"
 
 ns_kunit_import_ns();

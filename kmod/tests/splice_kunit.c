@@ -7,8 +7,8 @@
  */
 #include <kunit/test.h>
 
-#include "../splice.h"
 #include "../compat.h"
+#include "../splice.h"
 #include "kunit_util.h"
 
 ns_kunit_import_ns();

@@ -9,8 +9,8 @@
 
 #include <linux/netslice.h>
 
-#include "../store.h"
 #include "../compat.h"
+#include "../store.h"
 #include "kunit_util.h"
 
 ns_kunit_import_ns();
