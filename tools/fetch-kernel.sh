@@ -32,7 +32,6 @@
 # read again once a day, and a newer version of the series replaces the
 # older one.
 set -euo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 series=${1:?usage: fetch-kernel.sh SERIES|newest (e.g. 7.2)}
 [[ $series =~ ^([0-9]+\.[0-9]+|newest)$ ]] ||
 	{ echo "fetch-kernel: '$series' is not a series like 7.2, nor newest" >&2; exit 2; }
@@ -40,6 +39,11 @@ cache=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}/kernels
 flavour=amd64
 
 log() { printf 'fetch-kernel: %s\n' "$*" >&2; }
+
+# One fetch at a time: two checkouts' make check may start together.
+mkdir -p "$cache"
+exec 9>"$cache/.lock"
+flock 9
 
 # The machine's own Debian mirror (one-line or deb822 sources), so the
 # unstable suite comes from where everything else does.
@@ -80,7 +84,7 @@ pick() {
 ready_version() {
 	local f
 	for f in "$cache"/*/ready; do
-		[ -e "$f" ] && basename "${f%/ready}"
+		if [ -e "$f" ]; then basename "${f%/ready}"; fi
 	done | { grep -E "$version_re" || true; } | sort -V | tail -n 1
 }
 
@@ -119,8 +123,9 @@ fi
 log "preparing Linux $ver from Debian's $suite in $dir"
 rm -rf "$dir"
 mkdir -p "$dir/debs" "$dir/root"
-pkgs=("linux-source-$series" "linux-headers-$ver" "linux-headers-${ver%-"$flavour"}-common"
-	"linux-binary-$ver" "linux-modules-$ver")
+# The arch headers package has the config, symbol versions and release
+# string; its -common sibling (the headers themselves) is not needed.
+pkgs=("linux-source-$series" "linux-headers-$ver" "linux-binary-$ver" "linux-modules-$ver")
 # shellcheck disable=SC2046
 (cd "$dir/debs" && apt-get $(apt_opts "$suite") download "${pkgs[@]}" >"$dir/download.log" 2>&1) || {
 	cat "$dir/download.log" >&2
