@@ -107,7 +107,10 @@ for k in ${NETSLICE_KERNELS:-6.1 6.12 7.2}; do
 	case $k in
 	6.1 | 6.12) ;;
 	*)
-		v=$("$(dirname "$0")/fetch-kernel.sh" "$k")
+		v=$("$(dirname "$0")/fetch-kernel.sh" "$k") || {
+			log "cannot fetch Linux $k; make check KERNELS=\"6.1 6.12\" tests without it"
+			exit 1
+		}
 		log "Linux $k: $v (from Debian, in $CACHE/kernels)"
 		;;
 	esac
