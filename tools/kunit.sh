@@ -24,7 +24,9 @@ case $series in
 	;;
 *)
 	ver=$("$top/tools/fetch-kernel.sh" "$series") || exit 1
-	tarball=$(ls -1 "${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}/kernels/$ver"/linux-source-*.tar.xz)
+	# shellcheck source=tests/vm/kernels.sh
+	. "$top/tests/vm/kernels.sh"
+	tarball=$(ls -1 "$ns_fetched_kernels/$ver"/linux-source-*.tar.xz)
 	;;
 esac
 src=$cache/linux-source-$ver

@@ -19,7 +19,9 @@ if [ ! -f "$cp61" ]; then
 		linux-source-6.1/scripts/spelling.txt linux-source-6.1/scripts/const_structs.checkpatch
 fi
 scripts=("$cp61")
-newest=$(ls -1d "$cache"/kernels/*/build/scripts/checkpatch.pl 2>/dev/null | sort -V | tail -n 1 || true)
+# shellcheck source=tests/vm/kernels.sh
+. "$top/tests/vm/kernels.sh"
+newest=$(ls -1d "$ns_fetched_kernels"/*/build/scripts/checkpatch.pl 2>/dev/null | sort -V | tail -n 1 || true)
 [ -z "$newest" ] || scripts+=("$newest")
 
 cd "$top"
