@@ -13,6 +13,8 @@
 #                 man page, bash completion, udev rule, modprobe.d example
 # make uninstall  remove what install put there
 # make install-lib  library, headers, tools and docs, no module or system files
+#                 (then ldconfig, unless DESTDIR is set)
+# make lib tools  user space only: libnetslice and the programs, no kernel tree
 # make dkms-install  register the sources with DKMS (rebuilds on new kernels)
 # make bench      netslice against AF_PACKET, AF_XDP and in-kernel forwarding
 #                 (QUICK=1 for a short run; BASELINE=REV adds the module of
@@ -25,11 +27,22 @@
 # fetching and preparing a kernel this machine's suite does not ship.
 
 VERSION := 0.5.0
+SOVERSION := 0
 PREFIX ?= /usr/local
+# LIBDIR=$(PREFIX)/lib/x86_64-linux-gnu for a multiarch layout
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share
 DESTDIR ?=
 CC ?= cc
+CXX ?= c++
+# CPPFLAGS, CFLAGS and LDFLAGS as a packager sets them (dpkg-buildflags)
 CFLAGS ?= -O2 -g
-B := build
+CPPFLAGS ?=
+LDFLAGS ?=
+B ?= build
 
 ifeq ($(origin KDIR),undefined)
 KDIR := $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
@@ -48,12 +61,28 @@ LIB_SRCS := $(wildcard userlib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 LIB_A := $(B)/libnetslice.a
 LIB_SO := $(B)/libnetslice.so
+# The file, its soname link (what programs load) and the development link
+LIB_SO_FILE := libnetslice.so.$(VERSION)
+LIB_SO_NAME := libnetslice.so.$(SOVERSION)
 PC := $(B)/netslice.pc
 NFS := nf-fwd nf-firewall nf-monitor nf-nat nf-lb nf-ipsec
 NF_COMMON := $(patsubst %.c,$(B)/%.o,$(filter-out $(NFS:nf-%=tools/nf/%.c),$(wildcard tools/nf/*.c)))
 NF_LIBS_ipsec := -lcrypto
-CTL_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard tools/ctl/*.c)) $(B)/tools/nf/json.o
+CTL_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard tools/ctl/*.c)) $(B)/tools/nf/json.o $(B)/tools/nf/cli.o
 TOOLS := $(B)/bin/netslice-info $(B)/bin/netslicectl $(NFS:%=$(B)/bin/%)
+# A page for every installed program and one for the library (docs/man/,
+# with @PREFIX@-style paths filled in as they are installed)
+MAN8 := $(TOOLS:$(B)/bin/%=$(B)/man/%.8)
+MAN3 := $(B)/man/libnetslice.3
+# What the pages and the pkg-config file say instead of @NAME@; an NF's
+# page gets the options and exit status all NFs share. Filled in as they
+# are installed, so the paths are always those of the install.
+SUBST = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@DATADIR@|$(DATADIR)|g' \
+	-e 's|@VERSION@|$(VERSION)|g'
+MAN_PARTS := docs/man/nf-common.inc docs/man/nf-common-see.inc
+RENDER_MAN = sed -e '/^@NF_COMMON@$$/{r docs/man/nf-common.inc' -e 'd}' \
+	-e '/^@NF_SEE@$$/{r docs/man/nf-common-see.inc' -e 'd}' $(1) | $(SUBST)
 HOST_TESTS := $(B)/tests/test_cpulist $(B)/tests/test_slicing $(B)/tests/test_pkt
 GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
 	$(B)/tests/slice_check $(B)/tests/slice_nf $(B)/tests/nfclient $(B)/tests/faultloop \
@@ -65,10 +94,10 @@ BENCH_BINS := $(B)/bench/bench-sink $(B)/bench/afp-fwd $(B)/bench/xsk-fwd
 XDP_CFLAGS = $(shell pkg-config --cflags libxdp libbpf)
 XDP_LIBS = $(shell pkg-config --libs libxdp libbpf)
 
-.PHONY: all module lib tools deps check check-newest check-debug demo install install-lib uninstall dkms-install \
+.PHONY: all module lib tools man deps check check-newest check-debug demo install install-lib uninstall dkms-install \
 	bench lint clean test-bins
 
-all: module lib tools
+all: module lib tools man
 
 # Kernels make check tests (KUnit on UML, module build, guest suite), and
 # those of them whose KUnit runs.
@@ -91,31 +120,40 @@ test-bins: $(HOST_TESTS) $(GUEST_BINS) $(BENCH_BINS) $(FUZZ)
 
 $(B)/%.o: %.c $(wildcard userlib/*.h tools/nf/*.h tools/ctl/*.h uapi/linux/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(NS_CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(NS_CFLAGS) -c -o $@ $<
 
 $(LIB_A): $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
 $(LIB_SO): $(LIB_OBJS)
-	$(CC) -shared -Wl,-soname,libnetslice.so.0 -o $@.0 $^
-	ln -sf libnetslice.so.0 $@
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(LIB_SO_NAME) -o $(B)/$(LIB_SO_FILE) $^ -lpthread
+	ln -sf $(LIB_SO_FILE) $(B)/$(LIB_SO_NAME)
+	ln -sf $(LIB_SO_NAME) $@
 
-$(PC): userlib/netslice.pc.in
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< >$@
+$(PC): userlib/netslice.pc.in Makefile
+	$(SUBST) $< >$@
+
+$(B)/man/%: docs/man/% $(MAN_PARTS) Makefile
+	@mkdir -p $(dir $@)
+	$(call RENDER_MAN,$<) >$@
+
+man: $(MAN8) $(MAN3)
 
 $(B)/bin/%: $(B)/tools/%.o $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ -lpthread
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lpthread
+
+$(B)/bin/netslice-info: $(B)/tools/nf/cli.o
 
 $(B)/tools/ctl/%.o: NS_CFLAGS += $(NL_CFLAGS)
 
 $(B)/bin/netslicectl: $(CTL_OBJS) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS) -lpthread
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(NL_LIBS) -lpthread
 
 $(B)/bin/nf-%: $(B)/tools/nf/%.o $(NF_COMMON) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ -lpthread $(NF_LIBS_$*)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lpthread $(NF_LIBS_$*)
 
 # Host unit tests build the library's sources with ASan and UBSan: a read
 # past a packet buffer fails the test instead of passing by luck.
@@ -189,37 +227,43 @@ install: install-lib
 		! command -v udevadm >/dev/null || udevadm control --reload || true; \
 	fi
 
-# Library, headers, pkg-config file, tools, man page and completion.
+# Library, headers, pkg-config file, tools, man pages and completion.
 install-lib: lib tools
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin \
-		$(DESTDIR)$(PREFIX)/include/netslice/linux $(DESTDIR)$(PREFIX)/share/man/man8 \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/netslice
-	install -m 0644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
-	install -m 0755 $(LIB_SO).0 $(DESTDIR)$(PREFIX)/lib/
-	ln -sf libnetslice.so.0 $(DESTDIR)$(PREFIX)/lib/libnetslice.so
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' userlib/netslice.pc.in \
-		>$(DESTDIR)$(PREFIX)/lib/pkgconfig/netslice.pc
-	install -m 0644 userlib/netslice.h userlib/netslice_pkt.h $(DESTDIR)$(PREFIX)/include/netslice/
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(INCLUDEDIR)/netslice/linux $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(DATADIR)/bash-completion/completions \
+		$(DESTDIR)$(DATADIR)/netslice
+	install -m 0644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
+	install -m 0755 $(B)/$(LIB_SO_FILE) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(LIB_SO_FILE) $(DESTDIR)$(LIBDIR)/$(LIB_SO_NAME)
+	ln -sf $(LIB_SO_NAME) $(DESTDIR)$(LIBDIR)/libnetslice.so
+	$(SUBST) userlib/netslice.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/netslice.pc
+	install -m 0644 userlib/netslice.h userlib/netslice_pkt.h $(DESTDIR)$(INCLUDEDIR)/netslice/
 	install -m 0644 uapi/linux/netslice.h uapi/linux/netslice_netlink.h \
-		$(DESTDIR)$(PREFIX)/include/netslice/linux/
-	install -m 0644 uapi/netslice.yaml $(DESTDIR)$(PREFIX)/share/netslice/
-	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 0644 docs/netslicectl.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+		$(DESTDIR)$(INCLUDEDIR)/netslice/linux/
+	install -m 0644 uapi/netslice.yaml $(DESTDIR)$(DATADIR)/netslice/
+	install -m 0755 $(TOOLS) $(DESTDIR)$(BINDIR)/
+	for m in $(MAN8:$(B)/man/%=%) $(MAN3:$(B)/man/%=%); do \
+		$(call RENDER_MAN,docs/man/$$m) >$(DESTDIR)$(MANDIR)/man$${m##*.}/$$m || exit 1; \
+	done
 	install -m 0644 tools/ctl/netslicectl.bash \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/netslicectl
+		$(DESTDIR)$(DATADIR)/bash-completion/completions/netslicectl
+	if [ -z "$(DESTDIR)" ]; then ldconfig; fi
 
 # Everything install put in place; a changed modprobe.d file is kept.
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/netslice.ko $(DESTDIR)$(UDEVDIR)/70-netslice.rules
 	! cmp -s dist/modprobe.d/netslice.conf $(DESTDIR)$(MODPROBEDIR)/netslice.conf || \
 		rm -f $(DESTDIR)$(MODPROBEDIR)/netslice.conf
-	rm -f $(DESTDIR)$(PREFIX)/lib/libnetslice.a $(DESTDIR)$(PREFIX)/lib/libnetslice.so \
-		$(DESTDIR)$(PREFIX)/lib/libnetslice.so.0 $(DESTDIR)$(PREFIX)/lib/pkgconfig/netslice.pc \
-		$(DESTDIR)$(PREFIX)/share/man/man8/netslicectl.8 \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/netslicectl
-	rm -f $(TOOLS:$(B)/bin/%=$(DESTDIR)$(PREFIX)/bin/%)
-	rm -rf $(DESTDIR)$(PREFIX)/include/netslice $(DESTDIR)$(PREFIX)/share/netslice
-	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi
+	rm -f $(DESTDIR)$(LIBDIR)/libnetslice.a $(DESTDIR)$(LIBDIR)/libnetslice.so \
+		$(DESTDIR)$(LIBDIR)/$(LIB_SO_NAME) $(DESTDIR)$(LIBDIR)/$(LIB_SO_FILE) \
+		$(DESTDIR)$(LIBDIR)/pkgconfig/netslice.pc \
+		$(MAN8:$(B)/man/%=$(DESTDIR)$(MANDIR)/man8/%) \
+		$(MAN3:$(B)/man/%=$(DESTDIR)$(MANDIR)/man3/%) \
+		$(DESTDIR)$(DATADIR)/bash-completion/completions/netslicectl
+	rm -f $(TOOLS:$(B)/bin/%=$(DESTDIR)$(BINDIR)/%)
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/netslice $(DESTDIR)$(DATADIR)/netslice
+	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); ldconfig; fi
 
 # DKMS builds the module from /usr/src/netslice-VERSION for every kernel.
 DKMS_SRC := $(DESTDIR)/usr/src/netslice-$(VERSION)

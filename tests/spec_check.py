@@ -167,7 +167,7 @@ def check_docs(spec):
           (": " + "; ".join(wrong) if wrong else ""))
     changes = [n for n, o in ops.items() if "event" not in o and not n.endswith("-get")]
     open_changes = [n for n in changes if "admin-perm" not in ops[n].get("flags", [])]
-    with open(os.path.join(TOP, "docs", "netslicectl.8")) as f:
+    with open(os.path.join(TOP, "docs", "man", "netslicectl.8")) as f:
         man = f.read()
     check(not open_changes and "Every change" in man and
           "needs CAP_NET_ADMIN in\nthe initial user namespace" in man,

@@ -49,6 +49,8 @@ declare -A PROBE=(
 	# make check-debug: the sanitizer kernel is built from this source
 	[linux-source-6.12]=/usr/src/linux-source-6.12.tar.xz
 	[python3-yaml]=/usr/lib/python3/dist-packages/yaml/__init__.py
+	# the host tests render the man pages
+	[groff-base]=/usr/bin/groff
 	# bench/: the AF_XDP forwarder (libxdp, libbpf) and make bench's plots
 	[libxdp-dev]=/usr/include/xdp/xsk.h
 	[libbpf-dev]=/usr/include/bpf/libbpf.h

@@ -2,17 +2,19 @@
 /*
  * netslice-info: list the slices of the loaded module and their CPUs.
  *
- *   netslice-info [-s] [SLICE...]
+ *   netslice-info [-s] [SLICE...] | --help | --version
  *
  * Without SLICE, every slice. -s adds each slice's attached interfaces and
  * counters, one "slice N: name=value ..." line each.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "netslice.h"
 
 static const char *const slicing_modes[] = { "off", "fixed", "auto" };
@@ -81,36 +83,67 @@ static int show_slice(unsigned int slice)
 	return 0;
 }
 
+static void usage(FILE *f)
+{
+	fputs("usage: netslice-info [-s] [SLICE]...\n"
+	      "List the slices of the loaded netslice module and their CPUs.\n"
+	      "\n"
+	      "  -s, --stats     also each slice's interfaces, settings and counters\n"
+	      "  -h, --help      this text\n"
+	      "  -V, --version   the version\n"
+	      "Exit status, as netslicectl's: 0 done, 1 a bad command line or no\n"
+	      "such slice, 2 the module is not loaded or a slice cannot be read.\n", f);
+}
+
 int main(int argc, char **argv)
 {
-	int count, i, failed = 0;
+	static const struct option opts[] = {
+		{ "stats", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int count, i, c, failed = 0;
 	char *end;
 
+	while ((c = getopt_long(argc, argv, ":shV", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			show_stats = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("netslice-info %s\n", NETSLICE_VERSION);
+			return 0;
+		default:
+			cli_bad_option("netslice-info", c, argv);
+			return 1;
+		}
+	}
 	count = ns_slice_count();
 	if (count < 0) {
 		fprintf(stderr, "netslice-info: module not loaded? (%s)\n", strerror(errno));
-		return 1;
+		return 2;
 	}
-	if (argc > 1 && !strcmp(argv[1], "-s")) {
-		show_stats = 1;
-		argv++;
-		argc--;
-	}
-	if (argc == 1) {
+	if (optind == argc) {
 		printf("%d slices\n", count);
 		for (i = 0; i < count; i++)
-			failed |= show_slice(i);
-		return failed ? 1 : 0;
+			if (show_slice(i))
+				failed = 2;
+		return failed;
 	}
-	for (i = 1; i < argc; i++) {
+	for (i = optind; i < argc; i++) {
 		unsigned long slice = strtoul(argv[i], &end, 10);
 
 		if (*end || end == argv[i] || slice >= (unsigned long)count) {
 			fprintf(stderr, "netslice-info: no slice '%s' (0..%d)\n", argv[i], count - 1);
-			failed = 1;
+			failed = failed ? failed : 1;
 			continue;
 		}
-		failed |= show_slice(slice);
+		if (show_slice(slice))
+			failed = 2;
 	}
-	return failed ? 1 : 0;
+	return failed;
 }

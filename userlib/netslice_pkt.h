@@ -101,12 +101,12 @@ uint16_t ns_csum(const void *buf, size_t len);
 
 /*
  * RFC 1624 incremental update (eqn. 3: HC' = ~(~HC + ~m + m')) of the
- * checksum at *csum (network order) when the 16-bit words at old (len
- * bytes, len even) become those at new. The field itself is not written.
+ * checksum at *csum (network order) when the 16-bit words at from (len
+ * bytes, len even) become those at to. The field itself is not written.
  */
-void ns_csum_update(uint16_t *csum, const void *old, const void *new, size_t len);
-void ns_csum_update16(uint16_t *csum, uint16_t old, uint16_t new);
-void ns_csum_update32(uint16_t *csum, uint32_t old, uint32_t new);
+void ns_csum_update(uint16_t *csum, const void *from, const void *to, size_t len);
+void ns_csum_update16(uint16_t *csum, uint16_t from, uint16_t to);
+void ns_csum_update32(uint16_t *csum, uint32_t from, uint32_t to);
 
 /*
  * Full L4 checksum (TCP, UDP, ICMPv6 over the pseudo-header; ICMP without

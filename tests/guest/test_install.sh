@@ -42,15 +42,18 @@ installed_tools() {
 	[ "$(/usr/local/bin/netslicectl --version)" = "netslicectl $ver" ] &&
 		[ "$(/usr/local/bin/netslicectl -j slice show | /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" -eq 3 ] &&
 		[ -e /usr/local/share/man/man8/netslicectl.8 ] &&
-		pkg-config --exists --print-errors netslice
+		[ -e /usr/local/share/man/man8/nf-fwd.8 ] &&
+		pkg-config --exists --print-errors netslice &&
+		ldconfig -p | grep -q 'libnetslice.so.0 .*/usr/local/lib/libnetslice.so.0$'
 }
-PKG_CONFIG_PATH=/usr/local/lib/pkgconfig ns_check "the installed netslicectl, man page and pkg-config file work" installed_tools
+PKG_CONFIG_PATH=/usr/local/lib/pkgconfig ns_check "the installed netslicectl, man pages, pkg-config file work; ldconfig knows the library" installed_tools
 
 uninstalled() {
 	ns_unload || return 1
 	mk uninstall >/dev/null || return 1
 	! modinfo netslice >/dev/null 2>&1 && [ ! -e /usr/local/bin/netslicectl ] &&
-		[ ! -e /etc/udev/rules.d/70-netslice.rules ]
+		[ ! -e /etc/udev/rules.d/70-netslice.rules ] &&
+		! ldconfig -p | grep -q libnetslice
 }
 ns_check "make uninstall: modprobe no longer finds it, the tools are gone" uninstalled
 

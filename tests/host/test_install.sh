@@ -20,6 +20,9 @@ want=(
 	usr/local/bin/netslicectl
 	usr/local/bin/nf-fwd
 	usr/local/lib/libnetslice.so.0
+	"usr/local/lib/libnetslice.so.$(sed -n 's/^VERSION := //p' "$top/Makefile")"
+	usr/local/share/man/man8/nf-fwd.8
+	usr/local/share/man/man3/libnetslice.3
 	usr/local/lib/pkgconfig/netslice.pc
 	usr/local/include/netslice/linux/netslice_netlink.h
 	usr/local/share/netslice/netslice.yaml

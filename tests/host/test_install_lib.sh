@@ -1,34 +1,124 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# libnetslice as users get it: `make install-lib` into a staging root, then
-# the documented example NF built with pkg-config against it, shared and
-# static, and run (no module here: it must say so and exit 1).
+# libnetslice and the tools as a distribution packages them:
+# `make install-lib` into a staging root with a multiarch LIBDIR, the
+# documented example NF built with pkg-config against it, shared and
+# static, and run (no module here: it must say so and exit 1); the
+# library's file and soname links; a man page for every program, rendered
+# without warnings, naming the paths PREFIX gives; the headers as C++;
+# packagers' CPPFLAGS and LDFLAGS; one version everywhere.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 . "$top/tests/host/ktap.sh"
+version=$(sed -n 's/^VERSION := //p' "$top/Makefile")
+libdir=/usr/lib/x86_64-linux-gnu
+root=$stage/root
 
 echo "KTAP version 1"
-echo "1..4"
-make -s -C "$top" install-lib DESTDIR="$stage" PREFIX=/usr >/dev/null
-result "make install-lib DESTDIR=... installs library, headers, pkg-config file, NFs" \
-	"$(test -e "$stage/usr/lib/libnetslice.so.0" -a -e "$stage/usr/lib/libnetslice.a" \
-		-a -e "$stage/usr/include/netslice/netslice_pkt.h" \
-		-a -e "$stage/usr/include/netslice/linux/netslice.h" \
-		-a -x "$stage/usr/bin/nf-ipsec"; echo $?)"
-export PKG_CONFIG_PATH=$stage/usr/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$stage
+echo "1..11"
+make -s -C "$top" install-lib DESTDIR="$root" PREFIX=/usr LIBDIR=$libdir >/dev/null
+result "make install-lib DESTDIR=... PREFIX=/usr LIBDIR=$libdir installs library, headers, pkg-config file, NFs" \
+	"$(test -f "$root$libdir/libnetslice.so.$version" -a -e "$root$libdir/libnetslice.a" \
+		-a -e "$root$libdir/pkgconfig/netslice.pc" \
+		-a -e "$root/usr/include/netslice/netslice_pkt.h" \
+		-a -e "$root/usr/include/netslice/linux/netslice.h" \
+		-a -x "$root/usr/bin/nf-ipsec" -a ! -e "$root/usr/lib/libnetslice.a"; echo $?)"
+
+[ "$(readlink "$root$libdir/libnetslice.so.0")" = "libnetslice.so.$version" ] &&
+	[ "$(readlink "$root$libdir/libnetslice.so")" = libnetslice.so.0 ] &&
+	readelf -d "$root$libdir/libnetslice.so.$version" | grep -q 'SONAME.*\[libnetslice.so.0\]'
+result "libnetslice.so.$version, soname libnetslice.so.0 linked to it, libnetslice.so to that" $?
+
+export PKG_CONFIG_PATH=$root$libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root
 ex=$top/docs/examples/tcp-only.c
-# shellcheck disable=SC2046
-cc -Wall -Werror -o "$stage/shared" "$ex" $(pkg-config --cflags --libs netslice) -pthread
-result "the example builds against the shared library with pkg-config" $?
+[ "$(pkg-config --variable=libdir netslice)" = "$root$libdir" ] &&
+	[ "$(pkg-config --modversion netslice)" = "$version" ] &&
+	# shellcheck disable=SC2046
+	cc -Wall -Werror -o "$stage/shared" "$ex" $(pkg-config --cflags --libs netslice) -pthread
+result "the example builds against the shared library with pkg-config (libdir $libdir)" $?
 # shellcheck disable=SC2046
 cc -Wall -Werror -o "$stage/static" "$ex" $(pkg-config --cflags netslice) \
-	-L"$stage/usr/lib" -Wl,-Bstatic -lnetslice -Wl,-Bdynamic $(pkg-config --static --libs-only-l netslice | sed 's/-lnetslice//') -pthread
+	-L"$root$libdir" -Wl,-Bstatic -lnetslice -Wl,-Bdynamic $(pkg-config --static --libs-only-l netslice | sed 's/-lnetslice//') -pthread
 result "the example builds against the static library" $?
-out=$(LD_LIBRARY_PATH=$stage/usr/lib "$stage/shared" 2>&1; echo "exit $?")
+out=$(LD_LIBRARY_PATH=$root$libdir "$stage/shared" 2>&1; echo "exit $?")
 out2=$("$stage/static" 2>&1; echo "exit $?")
 echo "# $out" | tr '\n' ' '; echo
 [ "$out" = "$(printf 'tcp-only: No such file or directory\nexit 1')" ] && [ "$out2" = "$out" ]
 result "both run and report the missing module as an error (exit 1)" $?
+
+# A page per program, one for the library; groff finds nothing to warn of.
+ok=0
+for p in "$root"/usr/bin/*; do
+	page=$root/usr/share/man/man8/$(basename "$p").8
+	[ -f "$page" ] || { echo "# no man page for $(basename "$p")"; ok=1; }
+done
+[ -f "$root/usr/share/man/man3/libnetslice.3" ] || { echo "# no libnetslice.3"; ok=1; }
+for page in "$root"/usr/share/man/man*/*; do
+	warn=$(LC_ALL=C.UTF-8 groff -man -t -ww -z "$page" 2>&1)
+	[ -z "$warn" ] || { echo "# $page: $warn"; ok=1; }
+done
+result "a man page for every installed program and the library, rendered without warnings" $ok
+
+# Paths and versions in the pages are those of this install.
+ok=0
+grep -l -e '@[A-Z]*@' -e /usr/local "$root"/usr/share/man/man*/* && ok=1
+grep -q "/usr/share/netslice/netslice.yaml" "$root/usr/share/man/man8/netslicectl.8" &&
+	grep -q "$libdir/libnetslice.so.0" "$root/usr/share/man/man3/libnetslice.3" || ok=1
+for page in "$root"/usr/share/man/man*/*; do
+	grep -q "^\.TH .* \"netslice $version\"" "$page" || { echo "# $page: not $version"; ok=1; }
+done
+result "man pages name PREFIX's and LIBDIR's paths and version $version" $ok
+
+# Every long option a program's --help lists is in its page.
+ok=0
+for p in "$root"/usr/bin/*; do
+	name=$(basename "$p")
+	for opt in $(LD_LIBRARY_PATH=$root$libdir "$p" --help | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do
+		grep -qF -- "$(echo "$opt" | sed 's/-/\\-/g')" "$root/usr/share/man/man8/$name.8" ||
+			{ echo "# $name.8 lacks $opt"; ok=1; }
+	done
+done
+result "each page documents every long option of its program's --help" $ok
+
+# The installed headers as C++ (new, class... are keywords there), linked.
+cat >"$stage/cxx.cc" <<'CXX'
+#include <netslice.h>
+#include <netslice_pkt.h>
+#include <cstdio>
+int main()
+{
+	uint16_t csum = 0x1234;
+
+	ns_csum_update16(&csum, 0x0001, 0x0002);
+	std::printf("%04x %d\n", csum, ns_slice_count() < 0);
+	return 0;
+}
+CXX
+ok=1
+for std in c++11 c++17 c++20; do
+	# shellcheck disable=SC2046
+	g++ -std=$std -Wall -Wextra -Werror -pedantic -o "$stage/cxx" "$stage/cxx.cc" \
+		$(pkg-config --cflags netslice) -L"$root$libdir" -Wl,-Bstatic -lnetslice \
+		-Wl,-Bdynamic -pthread && [ "$("$stage/cxx")" = "1233 1" ] && ok=0 ||
+		{ echo "# as $std:"; ok=1; break; }
+done
+result "netslice.h and netslice_pkt.h compile as C++11, 17 and 20 and link" $ok
+
+# Packagers' flags reach every compile and link; user space needs no kernel.
+env -u PKG_CONFIG_PATH -u PKG_CONFIG_SYSROOT_DIR make -s -C "$top" B="$stage/b" KDIR=/nonexistent CPPFLAGS=-D_FORTIFY_SOURCE=2 \
+	LDFLAGS="-Wl,-z,now" lib tools >/dev/null 2>&1
+ok=$?
+for f in "$stage/b/bin/nf-fwd" "$stage/b/bin/netslicectl" "$stage/b/libnetslice.so.$version"; do
+	readelf -d "$f" 2>/dev/null | grep -q 'BIND_NOW' || { echo "# $f: LDFLAGS not used"; ok=1; }
+done
+nm -D "$stage/b/bin/nf-fwd" | grep -q '__[a-z]*_chk' || { echo "# CPPFLAGS not used"; ok=1; }
+result "make lib tools with KDIR unset honours CPPFLAGS (fortified calls) and LDFLAGS (BIND_NOW)" $ok
+
+# ldconfig runs after a real install, not into a staging root.
+make -n -s -C "$top" install-lib PREFIX=/usr | grep -q 'then ldconfig' &&
+	[ -z "$(make -n -s -C "$top" install-lib DESTDIR=/x | grep -x 'ldconfig')" ]
+result "install-lib runs ldconfig unless DESTDIR is set" $?
+
 ktap_done

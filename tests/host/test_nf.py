@@ -119,9 +119,11 @@ accept udp from 2001:db8::/32
     bad[14] = 0x46  # IHL 6 with no options: the UDP header is misread... and lengths lie
     bad[16:18] = b"\x07\xd0"  # total length 2000 beyond the frame
     frames = [(0, i * 1000, f) for i, (f, _) in enumerate(cases)] + [(0, 99000, bytes(bad))]
-    for mode in ("off", "auto"):
+    # The same rules in netslicectl's words (src, dst) run the same.
+    spelled = rules.replace(" from ", " src ").replace(" to ", " dst ")
+    for mode, text in (("off", rules), ("auto", rules), ("auto", spelled)):
         code, out, s, _ = run("nf-firewall", ["--rules", "@TMP/fw.rules"], frames,
-                              files={"fw.rules": rules}, slicing=mode)
+                              files={"fw.rules": text}, slicing=mode)
         want = [f for f, ok in cases if ok]
         got = [f for _, _, f in out]
         fw = s.get("nf-firewall", {})
@@ -130,15 +132,23 @@ accept udp from 2001:db8::/32
             fw["default"]["hits"] == 4 and fw["nonip"]["hits"] == 1 and fw["malformed"] == 1
         if not ok:
             diag("hits %s default %s" % (hits, fw.get("default")))
-        check(ok, "nf-firewall -m %s: exactly the allowed frames pass; per-rule hits, "
-              "default, non-IP and malformed counted" % mode)
+        check(ok, "nf-firewall -m %s%s: exactly the allowed frames pass; per-rule hits, "
+              "default, non-IP and malformed counted" % (mode, ", src/dst" if text == spelled else ""))
     bad_config("nf-firewall", ["--rules", "@TMP/none"], "cannot read rule file", "unreadable rule file")
     for text, want in (("accept tcp from 10.0.0.300/8", "bad CIDR '10.0.0.300/8'"),
                        ("accept udp dport 90-80", "bad port range"),
                        ("accept icmp dport 80", "dport needs protocol tcp or udp"),
                        ("allow tcp", "a rule starts with accept or drop"),
                        ("accept tcp from 10.0.0.0/8 to 2001:db8::/32", "not of the rule's address family"),
-                       ("accept tcp color red", "unknown keyword 'color'")):
+                       ("accept tcp color red", "unknown keyword 'color'"),
+                       ("accept tcp dport 0-", "bad.rules:2: bad port range '0-'"),
+                       ("accept tcp dport -5", "bad.rules:2: bad port range '-5'"),
+                       ("accept udp sport +53", "bad.rules:2: bad port range '+53'"),
+                       ("accept icmp type 8/", "bad.rules:2: bad ICMP type '8/'"),
+                       ("accept icmp type /0", "bad.rules:2: bad ICMP type '/0'"),
+                       ("accept tcp dport 80 dport 81", "bad.rules:2: 'dport' given twice"),
+                       ("accept tcp from 10.0.0.0/8 src 10.1.0.0/16", "bad.rules:2: 'src' given twice"),
+                       ("accept icmpv6 type 128 type 129", "bad.rules:2: 'type' given twice")):
         bad_config("nf-firewall", ["--rules", "@TMP/bad.rules"], want,
                    "refuses '%s' with a message naming the line" % text,
                    files={"bad.rules": "default drop\n" + text + "\n"})

@@ -21,6 +21,7 @@
 #define CTL_EXIT_KERNEL	2
 
 struct ctl {
+	bool checking;		/* first pass: parse the command line, send nothing */
 	bool json;
 	int stats;		/* -s given: more counters */
 	struct json j;
@@ -28,6 +29,14 @@ struct ctl {
 };
 
 extern struct ctl ctl;
+
+/*
+ * The command line is well formed: in the checking pass, return to main()
+ * (which then opens netlink and runs the command again); else return.
+ * ctl_do() and ctl_listen() call it first; a command that reads a file
+ * calls it before reading.
+ */
+void ctl_parsed(void);
 
 /* Open the socket and resolve the family; print why not and return -1. */
 int ctl_open(void);

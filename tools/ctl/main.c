@@ -1,19 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * netslicectl: manage a running netslice module over generic netlink,
- * in the manner of ip(8). See docs/netslicectl.8.
+ * in the manner of ip(8). See docs/man/netslicectl.8.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "ctl.h"
 
 struct ctl ctl = { .where = "" };
+
+static jmp_buf ctl_checked;
+
+void ctl_parsed(void)
+{
+	if (ctl.checking)
+		longjmp(ctl_checked, 1);
+}
 
 static void ctl_help(FILE *out)
 {
@@ -67,6 +77,30 @@ static int ctl_run(int argc, char **argv)
 		return 0;
 	}
 	return ctl_usage_error("unknown object \"%s\"", argv[0]);
+}
+
+/*
+ * The command is run once before netlink is opened, sending nothing, so
+ * help and syntax errors need no module: it stops where it would first
+ * send (ctl_parsed()). -1 then; else help's or the error's exit status.
+ */
+static int ctl_check(int argc, char **argv)
+{
+	static FILE *null;	/* static: longjmp keeps it */
+	volatile int err = -1;
+
+	null = fopen("/dev/null", "w");
+	if (!null) {
+		perror("netslicectl: /dev/null");
+		return CTL_EXIT_USAGE;
+	}
+	json_init(&ctl.j, null);
+	ctl.checking = true;
+	if (!setjmp(ctl_checked))
+		err = ctl_run(argc, argv);
+	ctl.checking = false;
+	fclose(null);
+	return err;
 }
 
 static double ctl_now(void)
@@ -176,7 +210,7 @@ int main(int argc, char **argv)
 	int c, err;
 
 	/* Options come before the object, as in ip(8): "rule del ... -1" is no option. */
-	while ((c = getopt_long(argc, argv, "+jsb:Vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:jsb:Vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			ctl.json = true;
@@ -199,6 +233,7 @@ int main(int argc, char **argv)
 			ctl_help(stdout);
 			return 0;
 		default:
+			cli_bad_option("netslicectl", c, argv);
 			return CTL_EXIT_USAGE;
 		}
 	}
@@ -207,6 +242,12 @@ int main(int argc, char **argv)
 	if (!batch && optind == argc) {
 		ctl_help(stderr);
 		return CTL_EXIT_USAGE;
+	}
+	/* A batch file is read once, as it runs. */
+	if (!batch) {
+		err = ctl_check(argc - optind, argv + optind);
+		if (err >= 0)
+			return err;
 	}
 	json_init(&ctl.j, stdout);
 	if (ctl_open())

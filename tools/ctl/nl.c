@@ -86,7 +86,7 @@ void ctl_close(void)
 
 int ctl_sndbuf(size_t bytes)
 {
-	int fd = nl_socket_get_fd(nl.sk), size = bytes > INT_MAX / 2 ? INT_MAX / 2 : (int)bytes;
+	int fd = nl.sk ? nl_socket_get_fd(nl.sk) : -1, size = bytes > INT_MAX / 2 ? INT_MAX / 2 : (int)bytes;
 
 	/* Past net.core.wmem_max needs CAP_NET_ADMIN, as rule changes do. */
 	if (!setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &size, sizeof(size)) ||
@@ -275,6 +275,10 @@ int ctl_do(struct nl_msg *msg, int maxattr, ctl_parse_t parse, void *arg)
 	struct nl_cb *cb;
 	int err;
 
+	if (ctl.checking) {
+		nlmsg_free(msg);
+		ctl_parsed();
+	}
 	/* A dump ends with DONE; anything else is acked. */
 	if (!(nlmsg_hdr(msg)->nlmsg_flags & NLM_F_DUMP))
 		nlmsg_hdr(msg)->nlmsg_flags |= NLM_F_ACK;
@@ -309,6 +313,7 @@ int ctl_listen(int maxattr, ctl_parse_t parse, void *arg)
 	struct ctl_req req = { .maxattr = maxattr, .parse = parse, .arg = arg };
 	int group, err;
 
+	ctl_parsed();
 	group = genl_ctrl_resolve_grp(nl.sk, NETSLICE_FAMILY_NAME, NETSLICE_MCGRP_MONITOR);
 	if (group < 0) {
 		fprintf(stderr, "netslicectl: no multicast group \"%s\": %s\n",

@@ -35,6 +35,7 @@ struct ctl_rule {
 static const struct { const char *name; uint8_t proto; } ctl_protos[] = {
 	{ "icmp", 1 }, { "tcp", 6 }, { "udp", 17 }, { "dccp", 33 }, { "gre", 47 },
 	{ "esp", 50 }, { "ah", 51 }, { "icmpv6", 58 }, { "sctp", 132 }, { "udplite", 136 },
+	{ "icmp6", 58 },	/* nf-firewall's spelling before 0.5; shown as icmpv6 */
 };
 
 static const char *ctl_proto_name(uint8_t proto)
@@ -132,10 +133,10 @@ static int ctl_parse_rule(int argc, char **argv, struct ctl_rule *r, bool with_i
 		} else if (ctl_is(key, "proto")) {
 			if (ctl_parse_proto(val, &r->proto))
 				return -1;
-		} else if (ctl_is(key, "src")) {
+		} else if (ctl_is(key, "src") || ctl_is(key, "from")) {
 			if (ctl_parse_prefix("src", val, r, r->src, &r->src_len))
 				return -1;
-		} else if (ctl_is(key, "dst")) {
+		} else if (ctl_is(key, "dst") || ctl_is(key, "to")) {
 			if (ctl_parse_prefix("dst", val, r, r->dst, &r->dst_len))
 				return -1;
 		} else if (ctl_is(key, "sport")) {
@@ -354,6 +355,7 @@ static int ctl_rule_load(int argc, char **argv)
 		cmd = NETSLICE_CMD_RULE_REPLACE;
 	else if (argc != 1)
 		return ctl_usage_error("rule load takes FILE [replace]");
+	ctl_parsed();
 	f = ctl_is(argv[0], "-") ? stdin : fopen(argv[0], "r");
 	if (!f) {
 		fprintf(stderr, "netslicectl: %s: %s\n", argv[0], strerror(errno));

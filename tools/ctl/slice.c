@@ -125,14 +125,6 @@ static int ctl_get_batch_flags(struct nlattr **tb, uint8_t cmd, void *arg)
 	return 0;
 }
 
-static bool ctl_has_word(int argc, char **argv, const char *word)
-{
-	while (argc--)
-		if (ctl_is(argv[argc], word))
-			return true;
-	return false;
-}
-
 /* Settings that take a number: their attribute, or 0. */
 static int ctl_slice_number(const char *key)
 {
@@ -153,25 +145,19 @@ static int ctl_slice_number(const char *key)
 static int ctl_slice_set(int argc, char **argv)
 {
 	int attr;
-	uint32_t id, v, flags = 0, flags_set = 0;
-	struct nl_msg *msg;
+	uint32_t id, v, flags = 0, flags_set = 0, cur = 0;
+	struct nl_msg *msg, *settings;
 	bool on;
 	int i;
 
 	if (argc < 1 || ctl_u32("slice", argv[0], 255, &id))
 		return argc < 1 ? ctl_usage_error("slice set takes N and settings") : CTL_EXIT_USAGE;
-	/* One multi flag alone keeps the other as it is. */
-	if (ctl_has_word(argc, argv, "multi-read") != ctl_has_word(argc, argv, "multi-write")) {
-		msg = ctl_msg(NETSLICE_CMD_SLICE_GET, false);
-		ctl_subject_begin(msg, "slice %u", id);
-		nla_put_u32(msg, NETSLICE_A_SLICE_ID, id);
-		ctl_subject_end(msg);
-		if (ctl_do(msg, NETSLICE_A_SLICE_MAX, ctl_get_batch_flags, &flags))
-			return CTL_EXIT_KERNEL;
+	/* The settings, parsed whole before anything is sent. */
+	msg = nlmsg_alloc();
+	if (!msg) {
+		fprintf(stderr, "netslicectl: out of memory\n");
+		return CTL_EXIT_USAGE;
 	}
-	msg = ctl_msg(NETSLICE_CMD_SLICE_SET, false);
-	ctl_subject_begin(msg, "slice %u", id);
-	nla_put_u32(msg, NETSLICE_A_SLICE_ID, id);
 	for (i = 1; i < argc; i++) {
 		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 
@@ -233,6 +219,25 @@ static int ctl_slice_set(int argc, char **argv)
 		ctl_usage_error("slice set %u: nothing to set", id);
 		goto err_usage;
 	}
+	settings = msg;
+	/* One multi flag alone keeps the other as it is. */
+	if (flags_set && flags_set != (NETSLICE_BATCH_FLAGS_MULTI_READ |
+					  NETSLICE_BATCH_FLAGS_MULTI_WRITE)) {
+		msg = ctl_msg(NETSLICE_CMD_SLICE_GET, false);
+		ctl_subject_begin(msg, "slice %u", id);
+		nla_put_u32(msg, NETSLICE_A_SLICE_ID, id);
+		ctl_subject_end(msg);
+		if (ctl_do(msg, NETSLICE_A_SLICE_MAX, ctl_get_batch_flags, &cur)) {
+			nlmsg_free(settings);
+			return CTL_EXIT_KERNEL;
+		}
+		flags = (cur & ~flags_set) | flags;
+	}
+	msg = ctl_msg(NETSLICE_CMD_SLICE_SET, false);
+	ctl_subject_begin(msg, "slice %u", id);
+	nla_put_u32(msg, NETSLICE_A_SLICE_ID, id);
+	nlmsg_append(msg, nlmsg_data(nlmsg_hdr(settings)), nlmsg_datalen(nlmsg_hdr(settings)), 0);
+	nlmsg_free(settings);
 	if (flags_set)
 		nla_put_u32(msg, NETSLICE_A_SLICE_BATCH_FLAGS, flags);
 	ctl_subject_end(msg);

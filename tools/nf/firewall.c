@@ -7,10 +7,12 @@
  *
  *   default accept|drop            policy for IP packets no rule matches (accept)
  *   nonip accept|drop              ARP and other non-IP frames (accept)
- *   ACTION PROTO [from CIDR] [to CIDR] [sport P[-Q]] [dport P[-Q]] [type T[/CODE]]
+ *   ACTION PROTO [src CIDR] [dst CIDR] [sport P[-Q]] [dport P[-Q]] [type T[/CODE]]
  *
- * ACTION is accept or drop; PROTO tcp, udp, icmp, icmp6, any or a number.
- * Ports need tcp or udp, type needs icmp or icmp6. A later IP fragment
+ * ACTION is accept or drop; PROTO tcp, udp, icmp, icmpv6, any or a number.
+ * The words are netslicectl's; from, to and icmp6 (before 0.5) are taken
+ * too. Each keyword at most once; a bad line is refused with FILE:LINE.
+ * Ports need tcp or udp, type needs icmp or icmpv6. A later IP fragment
  * carries no ports: only rules without port or type match it. Malformed
  * IP packets are dropped and counted.
  *
@@ -89,28 +91,71 @@ static int fw_action(const char *s)
 	return -1;
 }
 
+/*
+ * A decimal number of at most max at *s, digits only (no sign, blank or
+ * empty string, which strtoul() takes): *s moves past it. 0 or -1.
+ */
+static int fw_number(const char **s, unsigned long max, unsigned long *out)
+{
+	const char *p = *s;
+	unsigned long v = 0;
+
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		v = v * 10 + (unsigned long)(*p - '0');
+		if (v > max)
+			return -1;
+	}
+	*s = p;
+	*out = v;
+	return 0;
+}
+
+/* P or P-Q, both present: "0-" and "-5" are no ranges. */
 static int fw_range(const char *s, uint16_t r[2])
 {
 	unsigned long lo, hi;
-	char *end;
 
-	errno = 0;
-	lo = strtoul(s, &end, 10);
+	if (fw_number(&s, 65535, &lo))
+		return -1;
 	hi = lo;
-	if (*end == '-')
-		hi = strtoul(end + 1, &end, 10);
-	if (errno || *end || end == s || lo > hi || hi > 65535 || *s == '-')
+	if (*s == '-') {
+		s++;
+		if (fw_number(&s, 65535, &hi))
+			return -1;
+	}
+	if (*s || lo > hi)
 		return -1;
 	r[0] = (uint16_t)lo;
 	r[1] = (uint16_t)hi;
 	return 0;
 }
 
+/* T or T/C: "8/" is neither; code -1 when not given. */
+static int fw_icmp_type(const char *s, int *type, int *code)
+{
+	unsigned long t, c;
+
+	if (fw_number(&s, 255, &t))
+		return -1;
+	*type = (int)t;
+	*code = -1;
+	if (*s == '/') {
+		s++;
+		if (fw_number(&s, 255, &c))
+			return -1;
+		*code = (int)c;
+	}
+	return *s ? -1 : 0;
+}
+
 static int fw_proto(const char *s)
 {
 	static const struct { const char *name; int proto; } names[] = {
 		{ "any", -1 }, { "tcp", IPPROTO_TCP }, { "udp", IPPROTO_UDP },
-		{ "icmp", IPPROTO_ICMP }, { "icmp6", IPPROTO_ICMPV6 },
+		{ "icmp", IPPROTO_ICMP }, { "icmpv6", IPPROTO_ICMPV6 },
+		{ "icmp6", IPPROTO_ICMPV6 },	/* the spelling before 0.5 */
 	};
 	unsigned long v;
 	unsigned int i;
@@ -125,9 +170,30 @@ static int fw_proto(const char *s)
 
 #define FW_ERR(...) do { nf_err(__VA_ARGS__); return -1; } while (0)
 
-/* Parse one rule's words after ACTION. */
+enum { FW_KEY_SRC, FW_KEY_DST, FW_KEY_SPORT, FW_KEY_DPORT, FW_KEY_TYPE };
+
+/* A rule's keywords, as netslicectl spells them, and the older spellings. */
+static const struct { const char *name, *alias; } fw_keywords[] = {
+	[FW_KEY_SRC] = { "src", "from" }, [FW_KEY_DST] = { "dst", "to" },
+	[FW_KEY_SPORT] = { "sport", NULL }, [FW_KEY_DPORT] = { "dport", NULL },
+	[FW_KEY_TYPE] = { "type", NULL },
+};
+
+static int fw_keyword(const char *s)
+{
+	unsigned int k;
+
+	for (k = 0; k < sizeof(fw_keywords) / sizeof(fw_keywords[0]); k++)
+		if (!strcmp(s, fw_keywords[k].name) ||
+		    (fw_keywords[k].alias && !strcmp(s, fw_keywords[k].alias)))
+			return (int)k;
+	return -1;
+}
+
+/* Parse one rule's words after ACTION; each keyword at most once. */
 static int fw_parse_rule(struct fw_rule *r, char **w, int nw, const char *where)
 {
+	unsigned int seen = 0;
 	int i, ported, icmp;
 
 	r->proto = fw_proto(w[0]);
@@ -144,12 +210,18 @@ static int fw_parse_rule(struct fw_rule *r, char **w, int nw, const char *where)
 	for (i = 1; i < nw; i += 2) {
 		const char *key = w[i], *val = i + 1 < nw ? w[i + 1] : NULL;
 		struct ns_prefix *pfx = NULL;
+		int k = fw_keyword(key);
 
 		if (!val)
 			FW_ERR("%s: '%s' needs a value", where, key);
-		if (!strcmp(key, "from"))
+		if (k < 0)
+			FW_ERR("%s: unknown keyword '%s'", where, key);
+		if (seen & (1U << k))
+			FW_ERR("%s: '%s' given twice", where, fw_keywords[k].name);
+		seen |= 1U << k;
+		if (k == FW_KEY_SRC)
 			pfx = &r->src;
-		else if (!strcmp(key, "to"))
+		else if (k == FW_KEY_DST)
 			pfx = &r->dst;
 		if (pfx) {
 			if (!strcmp(val, "any"))
@@ -159,26 +231,16 @@ static int fw_parse_rule(struct fw_rule *r, char **w, int nw, const char *where)
 			if (r->family && r->family != pfx->family)
 				FW_ERR("%s: '%s' is not of the rule's address family", where, val);
 			r->family = pfx->family;
-		} else if (!strcmp(key, "sport") || !strcmp(key, "dport")) {
+		} else if (k == FW_KEY_SPORT || k == FW_KEY_DPORT) {
 			if (!ported)
 				FW_ERR("%s: %s needs protocol tcp or udp", where, key);
-			if (fw_range(val, key[0] == 's' ? r->sport : r->dport))
-				FW_ERR("%s: bad port range '%s'", where, val);
-		} else if (!strcmp(key, "type")) {
-			char *end;
-			unsigned long t, c = 0;
-
-			if (!icmp)
-				FW_ERR("%s: type needs protocol icmp or icmp6", where);
-			t = strtoul(val, &end, 10);
-			if (*end == '/')
-				c = strtoul(end + 1, &end, 10);
-			if (*end || end == val || t > 255 || c > 255)
-				FW_ERR("%s: bad ICMP type '%s'", where, val);
-			r->icmp_type = (int)t;
-			r->icmp_code = strchr(val, '/') ? (int)c : -1;
+			if (fw_range(val, k == FW_KEY_SPORT ? r->sport : r->dport))
+				FW_ERR("%s: bad port range '%s' (P or P-Q, 0 to 65535)", where, val);
 		} else {
-			FW_ERR("%s: unknown keyword '%s'", where, key);
+			if (!icmp)
+				FW_ERR("%s: type needs protocol icmp or icmpv6", where);
+			if (fw_icmp_type(val, &r->icmp_type, &r->icmp_code))
+				FW_ERR("%s: bad ICMP type '%s' (T or T/CODE, 0 to 255)", where, val);
 		}
 	}
 	return 0;
@@ -492,7 +554,7 @@ int main(int argc, char **argv)
 		.summary = "Filter IP packets by an ordered rule list; count hits per rule.",
 		.usage = "      --rules FILE     the rule file (required); SIGHUP reloads it\n"
 			 "File: 'default accept|drop', 'nonip accept|drop', and rules\n"
-			 "  ACTION PROTO [from CIDR] [to CIDR] [sport P[-Q]] [dport P[-Q]] [type T[/C]]\n",
+			 "  ACTION PROTO [src CIDR] [dst CIDR] [sport P[-Q]] [dport P[-Q]] [type T[/C]]\n",
 		.slicing = "auto",
 		.gso = true,
 		.options = options,

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "nf.h"
 #include "pcapng.h"
 
@@ -27,6 +28,7 @@ static const struct option nf_common_options[] = {
 	{ "interval", required_argument, NULL, 'i' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
 	{ "no-pin", no_argument, NULL, OPT_NO_PIN },
 	{ "no-gso", no_argument, NULL, OPT_NO_GSO },
 	{ "pcap-in", required_argument, NULL, OPT_PCAP_IN },
@@ -187,7 +189,8 @@ static void nf_usage(const struct nf *nf, FILE *f)
 		"      --pcap-in FILE   offline: take packets from a pcapng file (no module);\n"
 		"                       its interface names stand for real ones\n"
 		"      --pcap-out FILE  offline: write the packets the NF sends\n"
-		"  -h, --help           this text\n",
+		"  -h, --help           this text\n"
+		"  -V, --version        the version\n",
 		NETSLICE_MAX_BATCH, NF_BATCH_DEFAULT, nf->slicing,
 		nf->gso ? "      --no-gso         read TCP/UDP super-packets segmented even when\n"
 			  "                       slicing (by default one header for each)\n" : "");
@@ -444,7 +447,7 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 	memset(&opts[n], 0, sizeof(opts[n]));
 	ns_slicing_parse(nf->slicing, &slicing);
 
-	while ((c = getopt_long(argc, argv, "s:b:m:M:i:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:b:m:M:i:jhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			slice_list = optarg;
@@ -481,6 +484,9 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 		case 'h':
 			nf_usage(nf, stdout);
 			return 0;
+		case 'V':
+			printf("%s %s\n", nf->name, NETSLICE_VERSION);
+			return 0;
 		case OPT_NO_PIN:
 			no_pin = 1;
 			break;
@@ -499,7 +505,7 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 					return 2;
 				break;
 			}
-			nf_usage(nf, stderr);
+			cli_bad_option(nf->name, c, argv);
 			return 2;
 		}
 	}

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The programs' command lines, on the host, where no module is loaded:
+# netslicectl parses a command before it opens netlink (help and syntax
+# errors need no module; exit 1 for the command line, 2 for the module),
+# every program has --help and --version, and an unknown option is one
+# line of stderr naming it.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bin=$top/build/bin
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+. "$top/tests/host/ktap.sh"
+version=$(sed -n 's/^VERSION := //p' "$top/Makefile")
+nfs=(nf-fwd nf-firewall nf-nat nf-lb nf-ipsec nf-monitor)
+
+# run WANT_STATUS CMD...: CMD exits WANT_STATUS; its output is in $out.
+run() {
+	local want=$1 got
+	shift
+	"$@" >"$out" 2>&1
+	got=$?
+	[ "$got" -eq "$want" ] && return 0
+	echo "# $*: exit $got, want $want:"
+	sed 's/^/#   /' "$out"
+	return 1
+}
+
+# one_line PATTERN: $out is one line and matches PATTERN.
+one_line() {
+	[ "$(wc -l <"$out")" -eq 1 ] && grep -qE "$1" "$out" && return 0
+	echo "# want one line matching '$1':"
+	sed 's/^/#   /' "$out"
+	return 1
+}
+
+echo "KTAP version 1"
+echo "1..9"
+if [ -e /sys/module/netslice ]; then
+	echo "# the netslice module is loaded here: the tests need a host without it"
+	exit 4
+fi
+
+run 0 "$bin/netslicectl" help && grep -q '^usage: netslicectl' "$out" &&
+	run 0 "$bin/netslicectl" --help && grep -q '^usage: netslicectl' "$out" &&
+	run 0 "$bin/netslicectl" -j help
+result "netslicectl help and --help print the usage without the module (exit 0)" $?
+
+ok=0
+for cmd in "slice set 0 bogus on" "slice set 0 multi-read maybe" "slice set 0" \
+	"rule add dport 0- slice 1" "rule add proto tcp" "link attach" "link show dev" \
+	"stats reset slice x" "monitor now" "frob"; do
+	# shellcheck disable=SC2086
+	run 1 "$bin/netslicectl" $cmd && one_line 'netslicectl: .*\(see netslicectl --help\)' &&
+		! grep -q 'not loaded' "$out" || ok=1
+done
+result "a malformed command is a usage error (exit 1, one line), not a missing module" $ok
+
+ok=0
+for cmd in "link show" "slice show 0" "slice set 0 multi-read on" "rule show" \
+	"stats reset" "monitor" "rule load /nonexistent"; do
+	# shellcheck disable=SC2086
+	run 2 "$bin/netslicectl" $cmd && one_line 'the netslice module is not loaded' || ok=1
+done
+result "a well-formed command without the module: exit 2, says the module is not loaded" $ok
+
+run 1 "$bin/netslicectl" --frobnicate &&
+	one_line "^netslicectl: unknown option '--frobnicate' \(see netslicectl --help\)$" &&
+	run 1 "$bin/netslicectl" -b && one_line "missing value for option '-b'"
+result "netslicectl: an unknown option or a missing value is one line (exit 1)" $?
+
+ok=0
+for p in netslicectl netslice-info "${nfs[@]}"; do
+	run 0 "$bin/$p" --version && [ "$(cat "$out")" = "$p $version" ] || ok=1
+	[ "$ok" -eq 0 ] || { echo "# $p --version: $(cat "$out")"; break; }
+done
+result "every program prints \"NAME $version\" for --version" $ok
+
+run 0 "$bin/netslice-info" --help && grep -q '^usage: netslice-info' "$out" &&
+	run 0 "$bin/netslice-info" -h
+result "netslice-info --help prints its usage without the module" $?
+
+run 1 "$bin/netslice-info" --frobnicate &&
+	one_line "^netslice-info: unknown option '--frobnicate'" &&
+	run 2 "$bin/netslice-info" && one_line 'module not loaded'
+result "netslice-info: unknown option exit 1 (one line), no module exit 2" $?
+
+ok=0
+for p in "${nfs[@]}"; do
+	run 2 "$bin/$p" --frobnicate && one_line "^$p: unknown option '--frobnicate' \(see $p --help\)$" &&
+		run 2 "$bin/$p" -s && one_line "^$p: missing value for option '-s'" || ok=1
+done
+result "each NF: an unknown option or a missing value is one line (exit 2)" $ok
+
+ok=0
+for p in "${nfs[@]}"; do
+	run 0 "$bin/$p" --help && grep -q "^usage: $p" "$out" && grep -q -- '--version' "$out" || ok=1
+done
+result "each NF's --help lists --version" $ok
+
+ktap_done
