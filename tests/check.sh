@@ -77,6 +77,7 @@ part "host: libnetslice cpulist" build/tests/test_cpulist
 part "host: libnetslice slicing" build/tests/test_slicing
 part "host: libnetslice packets" build/tests/test_pkt
 part "host: NFs offline (pcapng)" python3 tests/host/test_nf.py
+part "host: NFs offline, ASan+UBSan" tests/host/test_nf_san.sh
 part "host: command lines, no module" tests/host/test_cli.sh
 part "host: library install + example" tests/host/test_install_lib.sh
 part "host: install, uninstall, DKMS" tests/host/test_install.sh

@@ -75,7 +75,12 @@ struct ns_pkt {
  */
 int ns_pkt_parse(struct ns_pkt *p, void *buf, size_t caplen, size_t wire_len);
 
-/* Views: NULL unless that header was parsed whole within the captured bytes. */
+/*
+ * Views: NULL unless that header was parsed whole within the captured bytes.
+ * Behind a 14-byte Ethernet header they are only 2-byte aligned: read the
+ * 32-bit fields of iphdr, tcphdr and ip6_hdr (and tcphdr's bit-fields)
+ * with memcpy() or byte by byte, not through the struct.
+ */
 struct ether_header *ns_pkt_eth(const struct ns_pkt *p);
 struct iphdr *ns_pkt_ip4(const struct ns_pkt *p);
 struct ip6_hdr *ns_pkt_ip6(const struct ns_pkt *p);

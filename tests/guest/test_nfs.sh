@@ -230,7 +230,7 @@ monitor() {
 	nf_start nf-monitor --top 0 || return 1
 	ns_traffic 5000 10 || return 1
 	nf_stop || return 1
-	ns_diag "monitor: $(js '[(f["flow"], f["packets"]) for f in j["nf-monitor"]["top"][:3]]') ..."
+	ns_diag "monitor: $(js '[(f["src"], f["sport"], f["dst"], f["dport"], f["packets"]) for f in j["nf-monitor"]["top"][:3]]') ..."
 	[ "$(js 'j["nf-monitor"]["flows"]')" = 10 ] &&
 		[ "$(js 'sorted(f["packets"] for f in j["nf-monitor"]["top"])')" = "$(python3 -c 'print([500] * 10)')" ] &&
 		[ "$(js 'sum(f["packets"] for f in j["nf-monitor"]["top"]) == j["total"]["rx_packets"] == 5000')" = True ]

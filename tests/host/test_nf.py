@@ -14,7 +14,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nfpkt as P  # noqa: E402
 
-BIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../build/bin")
+BIN = os.environ.get("NETSLICE_BIN") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../build/bin")
 TMP = tempfile.mkdtemp(prefix="nf-test-")
 IFACES = [("in0", "02:00:00:00:00:a0"), ("out0", "02:00:00:00:00:b0")]
 results = []
@@ -153,6 +153,23 @@ accept udp from 2001:db8::/32
                    "refuses '%s' with a message naming the line" % text,
                    files={"bad.rules": "default drop\n" + text + "\n"})
     bad_config("nf-firewall", [], "no rule file", "no --rules")
+    # A rule file whose name is not UTF-8: the summary is still valid JSON.
+    name = os.path.join(TMP.encode(), b"fw-\xff\xc3(-\xe2\x82\xac.rules")
+    with open(name, "wb") as f:
+        f.write(b"accept tcp dport 80\n")
+    pin = os.path.join(TMP, "in.pcapng")
+    P.write_pcapng(pin, IFACES, [])
+    p = subprocess.run([os.path.join(BIN, "nf-firewall").encode(), b"--pcap-in", pin.encode(),
+                        b"--json", b"--rules", name], capture_output=True, timeout=60)
+    try:
+        summary = json.loads(p.stdout.decode("utf-8").strip().splitlines()[-1])
+        got = summary["nf-firewall"]["rule_file"]
+    except (ValueError, KeyError, IndexError) as e:
+        diag("%r: %r" % (e, p.stdout[-300:]))
+        got = None
+    want = TMP + "/fw-\ufffd\ufffd(-\u20ac.rules"
+    check(p.returncode == 0 and got == want,
+          "nf-firewall --json: a file name that is not UTF-8 is escaped (U+FFFD), the JSON valid")
 
 
 IN_MAC, OUT_MAC = "02:00:00:00:00:a0", "02:00:00:00:00:b0"
@@ -263,13 +280,15 @@ def test_monitor():
         mon = s.get("nf-monitor", {})
         top = mon.get("top", [])
         ok = code == 0 and len(out) == 301 and mon.get("flows") == 3 and len(top) == 2 and \
-            top[0]["flow"] == "udp 10.0.0.3:1000 > 10.0.0.9:53" and top[0]["packets"] == 100 and \
+            {k: top[0].get(k) for k in ("family", "proto", "src", "sport", "dst", "dport")} == \
+            {"family": "ipv4", "proto": 17, "src": "10.0.0.3", "sport": 1000, "dst": "10.0.0.9",
+             "dport": 53} and top[0]["packets"] == 100 and \
             top[0]["bytes"] == 100 * (14 + 20 + 8 + 300) and top[1]["packets"] == 100 and \
             mon.get("nonip_packets") == 1
         if not ok:
             diag(json.dumps(mon))
         check(ok, "nf-monitor -m %s: 3 flows of 100 packets, top 2 by bytes with wire sizes, "
-              "non-IP apart; every frame forwarded" % mode)
+              "flows as fields, non-IP apart; every frame forwarded" % mode)
     bad_config("nf-monitor", ["--top", "x"], "bad value 'x' for --top", "bad --top")
 
 

@@ -10,6 +10,7 @@
  * snapshot merges a flow seen by two workers. Non-IP frames are one
  * bucket; a full table counts into "untracked".
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -167,6 +168,22 @@ static struct mon_entry *mon_snapshot(struct mon *m, size_t *nflows, struct mon_
 	return all;
 }
 
+/* A flow as fields a consumer need not parse: addresses, ports (host order), protocol. */
+static void mon_flow_json(struct json *j, const struct ns_flow *flow)
+{
+	char addr[INET6_ADDRSTRLEN];
+	int af = flow->family;
+
+	json_str(j, "family", af == AF_INET6 ? "ipv6" : "ipv4");
+	json_u64(j, "proto", flow->proto);
+	inet_ntop(af, flow->saddr, addr, sizeof(addr));
+	json_str(j, "src", addr);
+	json_u64(j, "sport", ntohs(flow->sport));
+	inet_ntop(af, flow->daddr, addr, sizeof(addr));
+	json_str(j, "dst", addr);
+	json_u64(j, "dport", ntohs(flow->dport));
+}
+
 static void mon_show(struct json *j, FILE *f, void *arg, int live)
 {
 	struct mon *m = arg;
@@ -180,9 +197,8 @@ static void mon_show(struct json *j, FILE *f, void *arg, int live)
 		json_u64(j, "flows", n);
 		json_open(j, "top", '[');
 		for (i = 0; i < shown; i++) {
-			ns_flow_format(&all[i].flow, text, sizeof(text));
 			json_open(j, NULL, '{');
-			json_str(j, "flow", text);
+			mon_flow_json(j, &all[i].flow);
 			json_u64(j, "packets", all[i].packets);
 			json_u64(j, "bytes", all[i].bytes);
 			json_close(j, '}');

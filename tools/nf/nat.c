@@ -21,6 +21,7 @@
  * two directions of a translated flow hash to different slices.
  */
 #include <arpa/inet.h>
+#include <netinet/tcp.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,12 +204,13 @@ static int nat_expired(const struct nat *nat, const struct nat_conn *c, uint64_t
 
 static void nat_touch(struct nat_conn *c, const struct ns_pkt *p, int inbound, uint64_t now)
 {
-	const struct tcphdr *th = ns_pkt_tcp(p);
+	/* The header is 2-byte aligned: its flags byte, not tcphdr's bit-fields. */
+	const uint8_t *th = (const uint8_t *)ns_pkt_tcp(p);
 
 	c->last_ms = now;
 	if (!th)
 		return;
-	if (th->rst || th->fin)
+	if (th[13] & (TH_RST | TH_FIN))
 		c->state = CONN_CLOSING;
 	else if (inbound != c->dnat && c->state == CONN_OPENING)
 		c->state = CONN_ESTABLISHED;	/* the answer to the opener */
