@@ -49,8 +49,9 @@ declare -A PROBE=(
 	# make check-debug: the sanitizer kernel is built from this source
 	[linux-source-6.12]=/usr/src/linux-source-6.12.tar.xz
 	[python3-yaml]=/usr/lib/python3/dist-packages/yaml/__init__.py
-	# the host tests render the man pages
+	# the host tests render the man pages, and read and write pcap with libpcap
 	[groff-base]=/usr/bin/groff
+	[tcpdump]=/usr/bin/tcpdump
 	# bench/: the AF_XDP forwarder (libxdp, libbpf) and make bench's plots
 	[libxdp-dev]=/usr/include/xdp/xsk.h
 	[libbpf-dev]=/usr/include/bpf/libbpf.h

@@ -136,9 +136,14 @@ class Frame:
                                      len(self.l4))) == 0
 
 
-def write_pcapng(path, ifaces, packets):
-    """ifaces: [(name, mac or None)]; packets: [(iface index, time in us, bytes)]."""
+def write_pcapng(path, ifaces, packets, tsresol=None):
+    """ifaces: [(name, mac or None)]; packets: [(iface index, time, bytes[, wire length])],
+    times in microseconds, or in the units of tsresol (if_tsresol) when given."""
+    with open(path, "wb") as f:
+        f.write(pcapng_bytes(ifaces, packets, tsresol))
 
+
+def pcapng_bytes(ifaces, packets, tsresol=None):
     def block(btype, body):
         body += b"\0" * (-len(body) % 4)
         n = len(body) + 12
@@ -149,24 +154,53 @@ def write_pcapng(path, ifaces, packets):
 
     out = block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
     for name, m in ifaces:
-        opts = opt(2, name.encode()) + (opt(6, mac(m)) if m else b"") + b"\0" * 4
+        opts = opt(2, name.encode()) + (opt(6, mac(m)) if m else b"")
+        opts += (opt(9, bytes([tsresol])) if tsresol is not None else b"") + b"\0" * 4
         out += block(1, struct.pack("<HHI", 1, 0, 65535) + opts)
-    for idx, ts, data in packets:
-        out += block(6, struct.pack("<IIIII", idx, ts >> 32, ts & 0xFFFFFFFF, len(data),
-                                    len(data)) + data)
-    with open(path, "wb") as f:
-        f.write(out)
+    for pk in packets:
+        idx, ts, data = pk[:3]
+        wire = pk[3] if len(pk) > 3 else len(data)
+        out += block(6, struct.pack("<IIIII", idx, ts >> 32, ts & 0xFFFFFFFF, len(data), wire) + data)
+    return out
+
+
+def pcap_bytes(packets, nanosecond=False, big_endian=False):
+    """Classic pcap (Ethernet): packets [(seconds, fraction, bytes[, wire length])]."""
+    e = ">" if big_endian else "<"
+    out = struct.pack(e + "IHHiIII", 0xA1B23C4D if nanosecond else 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1)
+    for pk in packets:
+        sec, frac, data = pk[:3]
+        out += struct.pack(e + "IIII", sec, frac, len(data), pk[3] if len(pk) > 3 else len(data)) + data
+    return out
 
 
 def read_pcapng(path):
-    """[(iface index, time in us, bytes)] of a little-endian pcapng file."""
-    with open(path, "rb") as f:
-        raw = f.read()
-    off, out = 0, []
+    """[(iface index, time in the file's units, bytes)] of a little-endian pcapng file."""
+    return [pk[:3] for pk in read_pcapng_ext(path)[1]]
+
+
+def read_pcapng_ext(path_or_bytes):
+    """([if_tsresol of each interface], [(iface, time, bytes, wire length)])."""
+    if isinstance(path_or_bytes, bytes):
+        raw = path_or_bytes
+    else:
+        with open(path_or_bytes, "rb") as f:
+            raw = f.read()
+    off, out, resol = 0, [], []
     while off + 12 <= len(raw):
         btype, n = struct.unpack("<II", raw[off:off + 8])
-        if btype == 6:
-            idx, hi, lo, cap, _ = struct.unpack("<IIIII", raw[off + 8:off + 28])
-            out.append((idx, hi << 32 | lo, raw[off + 28:off + 28 + cap]))
+        if btype == 1:
+            r, o = 6, off + 16
+            while o + 4 <= off + n - 4:
+                code, olen = struct.unpack("<HH", raw[o:o + 4])
+                if code == 0:
+                    break
+                if code == 9:
+                    r = raw[o + 4]
+                o += 4 + olen + (-olen % 4)
+            resol.append(r)
+        elif btype == 6:
+            idx, hi, lo, cap, wire = struct.unpack("<IIIII", raw[off + 8:off + 28])
+            out.append((idx, hi << 32 | lo, raw[off + 28:off + 28 + cap], wire))
         off += n
-    return out
+    return resol, out

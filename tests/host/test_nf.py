@@ -456,8 +456,115 @@ def test_ipsec():
     check("readable by others" in err, "nf-ipsec warns about a key file others can read")
 
 
+def offline_raw(nf, args, data, out="-"):
+    """Run nf offline on input bytes from stdin; returns (exit code, stdout, stderr bytes)."""
+    cmd = [os.path.join(BIN, nf), "--pcap-in", "-", "--pcap-out", out, "--json"] + args
+    p = subprocess.run(cmd, input=data, capture_output=True, timeout=60)
+    if p.returncode:
+        diag(p.stderr.decode(errors="replace"))
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_offline():
+    """Offline mode reads what capture tools write: pcapng at any if_tsresol,
+    snaplen-cut frames, jumbo frames, classic pcap, standard input and output."""
+    ifaces = [("in0", IN_MAC), ("out0", OUT_MAC)]
+    v4 = lambda s, d, l4b, proto, sm, dm: P.packet(s, d, proto, l4b, smac=sm, dmac=dm)
+    # Nanosecond times: the UDP timeout (10 s) runs on the trace's seconds.
+    out_udp = v4(HOST, REM, P.udp(HOST, REM, 5000, 53, b"q"), P.UDP, HOST_MAC, REM_MAC)
+    answer = v4(REM, PUB, P.udp(REM, PUB, 53, 30000, b"a"), P.UDP, REM_MAC, OUT_MAC)
+    back = v4(REM, HOST, P.udp(REM, HOST, 53, 5000, b"a"), P.UDP, REM_MAC, HOST_MAC)
+    sec = 10 ** 9
+    frames = [(0, 1 * sec, out_udp), (1, 6 * sec + 1, answer), (1, 20 * sec, answer)]
+    path = os.path.join(TMP, "ns.pcapng")
+    P.write_pcapng(path, ifaces, frames, tsresol=9)
+    nat = ["-b", "1", "--inside", "in0", "--outside", "out0", "--public", PUB,
+           "--ports", "30000-30000", "--timeout-udp", "10"]
+    pout = os.path.join(TMP, "ns-out.pcapng")
+    p = subprocess.run([os.path.join(BIN, "nf-nat"), "--pcap-in", path, "--pcap-out", pout] + nat,
+                       capture_output=True, text=True, timeout=60)
+    resol, got = P.read_pcapng_ext(pout) if os.path.exists(pout) else ([], [])
+    ok = p.returncode == 0 and resol == [9, 9] and [(i, t, f) for i, t, f, _ in got] == \
+        [(1, 1 * sec, v4(PUB, REM, P.udp(PUB, REM, 30000, 53, b"q"), P.UDP, OUT_MAC, REM_MAC)),
+         (0, 6 * sec + 1, back)]
+    if not ok:
+        diag("%s %s %s" % (p.stderr, resol, [(i, t) for i, t, _, _ in got]))
+    check(ok, "nanosecond pcapng (if_tsresol 9): an answer 5 s later passes, 19 s later has "
+          "timed out (10 s); times written back to the nanosecond")
+    # A frame the capture cut at 80 bytes: truncated, not malformed; its length kept.
+    big = P.packet(HOST, REM, P.UDP, P.udp(HOST, REM, 5000, 53, bytes(range(256)) * 4))
+    for mode in ("off", "auto"):
+        code, out, s, _ = run("nf-firewall", ["--rules", "@TMP/t.rules"],
+                              [(0, 0, big[:80], len(big))],
+                              files={"t.rules": "default drop\naccept udp dport 53\n"}, slicing=mode)
+        _, ext = P.read_pcapng_ext(os.path.join(TMP, "out.pcapng"))
+        fw = s.get("nf-firewall", {})
+        ok = code == 0 and [(i, f, w) for i, _, f, w in ext] == [(1, big[:80], len(big))] and \
+            fw.get("malformed") == 0 and s["total"]["rx_bytes"] == len(big)
+        if not ok:
+            diag(json.dumps(fw))
+        check(ok, "nf-firewall -m %s: a frame cut by the capture's snaplen passes its rule as "
+              "truncated, not malformed, and leaves with its original length" % mode)
+    # Frames beyond the module's 2,048-byte buffers come through whole.
+    jumbo = [(0, 0, P.packet(HOST, REM, P.UDP, P.udp(HOST, REM, 7, 9, bytes(k & 255 for k in range(n)))))
+             for n in (3000, 8900, 1000)]
+    for mode in ("off", "auto"):
+        code, out, _, _ = run("nf-fwd", [], jumbo, slicing=mode)
+        check(code == 0 and [f for _, _, f in out] == [f for _, _, f in jumbo],
+              "nf-fwd -m %s: frames of 3,000 and 8,900 bytes leave whole" % mode)
+    # Classic pcap, little-endian microseconds and big-endian nanoseconds, from stdin to stdout.
+    pkts = [P.packet(HOST, REM, P.UDP, P.udp(HOST, REM, 1000 + k, 53, b"x" * k)) for k in range(5)]
+    for ns, be in ((False, False), (True, True)):
+        data = P.pcap_bytes([(100 + k, 7 * k, f) for k, f in enumerate(pkts)], ns, be)
+        code, stdout, stderr = offline_raw("nf-fwd", ["-m", "auto"], data)
+        resol, got = P.read_pcapng_ext(stdout)
+        scale = 10 ** 9 if ns else 10 ** 6
+        ok = code == 0 and resol == [9 if ns else 6] and \
+            [(i, t, f) for i, t, f, _ in got] == [(0, (100 + k) * scale + 7 * k, f) for k, f in enumerate(pkts)]
+        try:
+            ok = ok and json.loads(stderr.decode().strip().splitlines()[-1])["total"]["tx_packets"] == 5
+        except (ValueError, KeyError, IndexError):
+            ok = False
+        if not ok:
+            diag("exit %d, %d frames, resol %s; stderr %s" % (code, len(got), resol, stderr[-200:]))
+        check(ok, "classic pcap (%s-endian, %s) on stdin: pcapng on stdout, times kept, the JSON "
+              "summary on stderr" % ("big" if be else "little", "ns" if ns else "us"))
+    # libpcap (tcpdump) as the independent reader and writer: it writes classic
+    # pcap of a nanosecond pcapng (the last frame cut at 100 bytes), the NF reads it,
+    # tcpdump reads the result.
+    src = os.path.join(TMP, "tcpdump-in.pcapng")
+    P.write_pcapng(src, IFACES, [(0, 3 * sec + k, f) for k, f in enumerate(pkts)] +
+                   [(0, 3 * sec + 5, big[:100], len(big))], tsresol=9)
+    classic = os.path.join(TMP, "tcpdump.pcap")
+    p = subprocess.run(["tcpdump", "-r", src, "-w", classic, "--time-stamp-precision=nano"],
+                       capture_output=True, timeout=60)
+    with open(classic, "rb") as f:
+        data = f.read()
+    code, stdout, _ = offline_raw("nf-fwd", ["-m", "off"], data)
+    dump = os.path.join(TMP, "tcpdump-out.pcapng")
+    with open(dump, "wb") as f:
+        f.write(stdout)
+    r = subprocess.run(["tcpdump", "-r", dump, "-n", "-q", "-tt", "--time-stamp-precision=nano"],
+                       capture_output=True, text=True, timeout=60)
+    lines = r.stdout.splitlines()
+    _, got = P.read_pcapng_ext(stdout)
+    ok = p.returncode == 0 and code == 0 and r.returncode == 0 and len(lines) == 6 and \
+        lines[5].startswith("3.000000005 IP 10.0.0.1.5000 > 192.0.2.1.53: UDP, length 1024") and \
+        got[5][2] == big[:100] and got[5][3] == len(big)
+    if not ok:
+        diag("%s %s %s %s" % (p.stderr, r.stderr, lines[-2:], [(g[1], len(g[2]), g[3]) for g in got[-2:]]))
+    check(ok, "tcpdump's classic pcap (ns, snaplen 100) through nf-fwd; tcpdump reads the "
+          "pcapng out with the same times and lengths")
+    # pcapng on stdin too; a file that is neither is refused.
+    code, stdout, _ = offline_raw("nf-fwd", [], P.pcapng_bytes(IFACES, [(0, 5, pkts[1])]))
+    check(code == 0 and P.read_pcapng_ext(stdout)[1] == [(1, 5, pkts[1], len(pkts[1]))],
+          "pcapng on stdin, to the paired interface on stdout")
+    code, _, stderr = offline_raw("nf-fwd", [], b"GIF89a" + b"\0" * 40, out=os.path.join(TMP, "x"))
+    check(code == 2 and b"-: not a pcapng or pcap file" in stderr, "a file that is neither is refused (exit 2)")
+
+
 def main():
-    tests = [test_fwd, tests_firewall, test_nat, test_monitor, test_lb, test_ipsec]
+    tests = [test_fwd, tests_firewall, test_nat, test_monitor, test_lb, test_ipsec, test_offline]
     only = sys.argv[1:]
     print("KTAP version 1\n# suite: nf host tests")
     for t in tests:

@@ -186,9 +186,11 @@ static void nf_usage(const struct nf *nf, FILE *f)
 		"  -j, --json           JSON output: live lines and the final summary\n"
 		"      --no-pin         leave the workers unpinned\n"
 		"%s"
-		"      --pcap-in FILE   offline: take packets from a pcapng file (no module);\n"
-		"                       its interface names stand for real ones\n"
-		"      --pcap-out FILE  offline: write the packets the NF sends\n"
+		"      --pcap-in FILE   offline: take packets from a pcapng or pcap file\n"
+		"                       (\"-\": stdin; no module); its interface names\n"
+		"                       stand for real ones\n"
+		"      --pcap-out FILE  offline: write the packets the NF sends, as pcapng\n"
+		"                       (\"-\": stdout; the summary goes to stderr)\n"
 		"  -h, --help           this text\n"
 		"  -V, --version        the version\n",
 		NETSLICE_MAX_BATCH, NF_BATCH_DEFAULT, nf->slicing,

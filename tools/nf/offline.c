@@ -9,27 +9,34 @@
  * "fixed:N"), the payload kept aside under a handle and put back behind
  * the header the NF writes. Sent frames go to the output file on their
  * egress interface, with their input timestamp; dropped ones do not.
- * Packet timestamps are the NF's clock (nf_now_ms()).
+ * Packet timestamps, at the file's resolution, are the NF's clock
+ * (nf_now_ms()). A frame the capture cut short (snaplen) is read as
+ * NETSLICE_RX_TRUNCATED with its original wire_len, never sliced, and
+ * written with its original length. "-" reads standard input and writes
+ * standard output (the summary then goes to standard error).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nf.h"
 #include "pcapng.h"
 
+/* The module's usual buffer; a file with longer frames gets room for them. */
 #define OFFLINE_BUF_SIZE 2048
 
 static FILE *offline_out;
-static uint64_t offline_ts;
-static unsigned int offline_nr_ifaces;
+static uint64_t offline_ts_ns;
+static const struct pcapng_file *offline_pf;
 
 static int offline_inject(const void *frame, uint32_t len, int ifindex)
 {
-	if (ifindex < 1 || (unsigned int)ifindex > offline_nr_ifaces)
+	if (ifindex < 1 || (unsigned int)ifindex > offline_pf->nr_ifaces)
 		return -ENODEV;
 	if (offline_out)
-		pcapng_write(offline_out, (uint32_t)ifindex - 1, offline_ts, frame, len);
+		pcapng_write(offline_out, &offline_pf->ifaces[ifindex - 1], (uint32_t)ifindex - 1,
+			     offline_ts_ns, frame, len, len);
 	return 0;
 }
 
@@ -88,12 +95,39 @@ static void offline_emit(struct ns_worker *w, FILE *out, const struct pcapng_fil
 		return;
 	memcpy(frame, ns_iov_data(iov), len);
 	memcpy(frame + len, pk->data + cut, tail);
-	pcapng_write(out, egress - 1, pk->ts, frame, len + tail);
+	/* What the capture did not keep is still missing, and still counted. */
+	pcapng_write(out, &pf->ifaces[egress - 1], egress - 1, pk->ts_ns, frame, len + tail,
+		     len + tail + (pk->wire_len - pk->len));
+}
+
+/* Where the output goes: a file, or standard output with stdout itself moved to stderr. */
+static FILE *offline_open_out(const char *path, const struct pcapng_file *pf)
+{
+	FILE *out;
+	int fd;
+
+	if (strcmp(path, "-"))
+		return pcapng_create(path, pf->ifaces, pf->nr_ifaces);
+	fflush(stdout);
+	fd = dup(STDOUT_FILENO);
+	if (fd < 0)
+		return NULL;
+	out = fdopen(fd, "wb");
+	if (!out || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 ||
+	    pcapng_start(out, pf->ifaces, pf->nr_ifaces)) {
+		if (out)
+			fclose(out);
+		else
+			close(fd);
+		return NULL;
+	}
+	return out;
 }
 
 int nf_offline(const struct nf *nf, const struct pcapng_file *pf, const char *out_path,
 	       const struct netslice_slicing *slicing, unsigned int batch, int json)
 {
+	uint32_t buf_size = pf->max_len > OFFLINE_BUF_SIZE ? pf->max_len : OFFLINE_BUF_SIZE;
 	struct ns_worker w = { .fd = -1 }, *wp = &w;
 	struct netslice_iov *iov;
 	uint32_t *cut;
@@ -105,20 +139,20 @@ int nf_offline(const struct nf *nf, const struct pcapng_file *pf, const char *ou
 
 	iov = calloc(batch, sizeof(*iov));
 	cut = calloc(batch, sizeof(*cut));
-	bufs = malloc((size_t)batch * OFFLINE_BUF_SIZE);
+	bufs = malloc((size_t)batch * buf_size);
 	if (!iov || !cut || !bufs) {
 		nf_err("out of memory");
 		goto out_free;
 	}
 	if (out_path) {
-		out = pcapng_create(out_path, pf->ifaces, pf->nr_ifaces);
+		out = offline_open_out(out_path, pf);
 		if (!out) {
 			nf_err("%s: %s", out_path, strerror(errno));
 			goto out_free;
 		}
 	}
 	offline_out = out;
-	offline_nr_ifaces = pf->nr_ifaces;
+	offline_pf = pf;
 	nf_set_inject(offline_inject);
 	if (nf->worker_init && nf->worker_init(&w, nf->arg)) {
 		nf_err("worker setup failed");
@@ -128,31 +162,31 @@ int nf_offline(const struct nf *nf, const struct pcapng_file *pf, const char *ou
 		n = pf->nr_packets - base < batch ? pf->nr_packets - base : batch;
 		for (i = 0; i < n; i++) {
 			const struct pcapng_packet *pk = &pf->packets[base + i];
-			uint8_t *buf = bufs + i * OFFLINE_BUF_SIZE;
-			uint32_t take = pk->len < OFFLINE_BUF_SIZE ? pk->len : OFFLINE_BUF_SIZE;
+			uint8_t *buf = bufs + i * buf_size;
+			int whole = pk->len == pk->wire_len;
 
-			memcpy(buf, pk->data, take);
-			cut[i] = offline_slice_len(slicing, buf, take);
+			memcpy(buf, pk->data, pk->len);
+			cut[i] = whole ? offline_slice_len(slicing, buf, pk->len) : pk->len;
 			iov[i] = (struct netslice_iov) {
 				.base = (uintptr_t)buf,
-				.len = OFFLINE_BUF_SIZE,
+				.len = buf_size,
 				.rlen = cut[i],
-				.wire_len = pk->len,
+				.wire_len = pk->wire_len,
 				.ifindex = pk->iface + 1,
 				.queue = NETSLICE_QUEUE_NONE,
 			};
-			if (cut[i] < take) {
+			if (cut[i] < pk->len) {
 				iov[i].handle = base + i + 1;
 				iov[i].flags = NETSLICE_RX_SLICED;
-			} else if (take < pk->len) {
+			} else if (!whole) {
 				iov[i].flags = NETSLICE_RX_TRUNCATED;
 			}
 			w.rx_packets++;
-			w.rx_bytes += pk->len;
+			w.rx_bytes += pk->wire_len;
 		}
 		/* The clock is the first packet's time; ticks as it passes seconds. */
-		offline_ts = pf->packets[base].ts;
-		ms = offline_ts / 1000;
+		offline_ts_ns = pf->packets[base].ts_ns;
+		ms = offline_ts_ns / 1000000;
 		nf_set_time_ms(ms);
 		while (nf->tick && ms >= next_tick) {
 			if (next_tick)
