@@ -5,6 +5,9 @@
  * reads only through skb_header_pointer(): it never reads past the packet,
  * never writes, and needs no linear copy of a paged skb.
  *
+ * ICMP and ICMPv6 errors count as header through the end of the datagram,
+ * so they are never sliced: the quoted packet is what a NAT translates.
+ *
  * A header that is cut short or disagrees with the lengths around it
  * (an IP total length past the frame, a TCP data offset past the
  * datagram) makes the frame unparsable: it is then delivered whole, which
@@ -27,12 +30,26 @@
 #define NS_MAX_VLAN_TAGS	2	/* 802.1ad outer + 802.1Q inner */
 #define NS_MAX_IPV6_EXTS	8
 
-/* Past the L4 header at off; the datagram ends at end. */
+static bool ns_icmp_is_error(u8 type)
+{
+	return type == ICMP_DEST_UNREACH || type == ICMP_SOURCE_QUENCH ||
+	       type == ICMP_REDIRECT || type == ICMP_TIME_EXCEEDED ||
+	       type == ICMP_PARAMETERPROB;
+}
+
+static bool ns_icmpv6_is_error(u8 type)
+{
+	return type >= ICMPV6_DEST_UNREACH && type <= ICMPV6_PARAMPROB;
+}
+
+/* Past the L4 header at off (an ICMP error: past the datagram, at end). */
 static unsigned int ns_parse_l4(const struct sk_buff *skb, unsigned int off,
 				unsigned int end, u8 proto, struct ns_hdrs *h)
 {
 	struct tcphdr _th;
 	const struct tcphdr *th;
+	u8 _type;
+	const u8 *type;
 
 	h->l4_off = off;
 	h->l4_proto = proto;
@@ -48,10 +65,18 @@ static unsigned int ns_parse_l4(const struct sk_buff *skb, unsigned int off,
 		off += sizeof(struct udphdr);
 		break;
 	case IPPROTO_ICMP:
-		off += sizeof(struct icmphdr);
-		break;
 	case IPPROTO_ICMPV6:
-		off += sizeof(struct icmp6hdr);
+		/*
+		 * An error's "header" is the whole message: what a NAT or a
+		 * tunnel translates is the packet it quotes (RFC 5508), and
+		 * errors are small (RFC 1812: at most 576 bytes).
+		 */
+		type = skb_header_pointer(skb, off, sizeof(_type), &_type);
+		if (!type)
+			return 0;
+		if (proto == IPPROTO_ICMP ? ns_icmp_is_error(*type) : ns_icmpv6_is_error(*type))
+			return end;
+		off += proto == IPPROTO_ICMP ? sizeof(struct icmphdr) : sizeof(struct icmp6hdr);
 		break;
 	default:
 		return 0;

@@ -299,6 +299,13 @@ struct ns_run_config {
 	 */
 	void (*process)(struct ns_worker *w, struct netslice_iov *iov, unsigned int n,
 			void *arg);
+	/*
+	 * In the worker, after each batch process() decided is written (also
+	 * when the write failed): the frames have left for their egress
+	 * queues. What process() held for the batch (a lock that keeps
+	 * several workers' frames in order on the wire) is released here.
+	 */
+	void (*sent)(struct ns_worker *w, void *arg);
 	/* In the calling thread, every tick_ms (0: never). */
 	void (*tick)(struct ns_run *run, void *arg);
 	unsigned int tick_ms;

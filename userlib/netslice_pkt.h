@@ -92,6 +92,51 @@ struct icmp6_hdr *ns_pkt_icmp6(const struct ns_pkt *p);
 /* 1 for an ICMP or ICMPv6 echo request or reply (the header captured), else 0. */
 int ns_pkt_icmp_echo(const struct ns_pkt *p);
 
+/*
+ * 1 for an ICMP error (destination unreachable, source quench, redirect,
+ * time exceeded, parameter problem) or ICMPv6 error (types 1 to 4), the
+ * header captured; else 0. Slicing "auto" reads errors whole.
+ */
+int ns_pkt_icmp_error(const struct ns_pkt *p);
+
+/*
+ * The packet an ICMPv4 error quotes (RFC 792: its IP header and the first
+ * 8 bytes after it), as a view q into p's buffer: family, l3_off, l3_len
+ * (the quoted packet's total length, usually more than was quoted),
+ * l4_proto, frag, and l4_off when 8 bytes of its L4 header are quoted
+ * (ports, or an echo identifier); caplen ends with p's datagram.
+ *   -ENOENT  p is no ICMPv4 error     -EMSGSIZE  the quoted header is cut short
+ *   -EBADMSG the quote is no IPv4 header
+ */
+int ns_pkt_icmp_quote(const struct ns_pkt *p, struct ns_pkt *q);
+
+/*
+ * Rewrite the quoted packet's source (dst 0) or destination (dst 1)
+ * address (4 bytes, network order) and, unless port is 0, the matching
+ * TCP/UDP port or the echo identifier: what a NAT does to an ICMP error
+ * about a connection it translated (RFC 5508 section 4.2). Fixes the
+ * quoted IP header checksum, the quoted TCP/UDP/ICMP checksum when it was
+ * quoted, and the ICMP error's own checksum. -EPROTONOSUPPORT for a port
+ * of another protocol.
+ */
+int ns_pkt_icmp_quote_rewrite(struct ns_pkt *p, const struct ns_pkt *q, int dst,
+			      const void *addr, uint16_t port);
+
+/*
+ * Build at out (room bytes, not overlapping p) the ICMPv4 error a router
+ * sends about the IPv4 packet p (RFC 1812 4.3.2.3: its IP header and as
+ * much more as keeps the error within 576 bytes): type, code, rest (the 4
+ * bytes after the checksum, host order: the next-hop MTU of fragmentation
+ * needed), from src (network order) to p's source, in an Ethernet frame
+ * from mac to p's source MAC. Returns the frame's length;
+ *   -EMSGSIZE  room is too small
+ *   -EINVAL    no error is sent about p (not IPv4, a later fragment, an
+ *              ICMP error, a source of 0 or multicast, to a broadcast or
+ *              multicast address: RFC 1122 3.2.2, RFC 1812 4.3.2.7)
+ */
+int ns_icmp_error_build(uint8_t *out, size_t room, const struct ns_pkt *p, uint8_t type,
+			uint8_t code, uint32_t rest, uint32_t src, const uint8_t mac[6]);
+
 /* The VLAN ID of tag i (0 = outermost), or -ENOENT. */
 int ns_pkt_vlan_id(const struct ns_pkt *p, unsigned int i);
 

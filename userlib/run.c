@@ -171,6 +171,7 @@ static int ns_worker_batch(struct ns_worker *w, struct netslice_iov *iov, unsign
 	const struct ns_run_config *cfg = w->run->cfg;
 	uint64_t bytes = 0;
 	unsigned int i;
+	int err;
 
 	for (i = 0; i < n; i++) {
 		bytes += iov[i].wire_len;
@@ -180,7 +181,10 @@ static int ns_worker_batch(struct ns_worker *w, struct netslice_iov *iov, unsign
 	ns_count(&w->rx_bytes, bytes);
 	if (cfg->process)
 		cfg->process(w, iov, n, cfg->arg);
-	return ns_worker_send(w, iov, n, rlen);
+	err = ns_worker_send(w, iov, n, rlen);
+	if (cfg->sent)
+		cfg->sent(w, cfg->arg);
+	return err;
 }
 
 static int ns_worker_loop(struct ns_worker *w, struct ns_batch *b, uint32_t *rlen)

@@ -5,6 +5,8 @@
  * length each slicing mode gives.
  */
 #include <kunit/test.h>
+#include <linux/icmp.h>
+#include <linux/icmpv6.h>
 #include <linux/if_ether.h>
 #include <linux/in.h>
 #include <linux/ip.h>
@@ -159,6 +161,19 @@ static void b_ipv4_udp(struct ns_frame *f)
 static void b_ipv4_icmp(struct ns_frame *f)
 {
 	eth(f, ETH_P_IP); ipv4(f, IPPROTO_ICMP, 5, 0); put(f, 8); finish(f, 56);
+}
+
+/* Destination unreachable quoting 28 bytes: read whole, never sliced. */
+static void b_ipv4_icmp_error(struct ns_frame *f)
+{
+	eth(f, ETH_P_IP); ipv4(f, IPPROTO_ICMP, 5, 0); put(f, 8)[0] = ICMP_DEST_UNREACH;
+	finish(f, 28);
+}
+
+static void b_ipv6_icmp6_error(struct ns_frame *f)
+{
+	eth(f, ETH_P_IPV6); ipv6(f, IPPROTO_ICMPV6); put(f, 8)[0] = ICMPV6_PKT_TOOBIG;
+	finish(f, 48);
 }
 
 static void b_vlan_udp(struct ns_frame *f)
@@ -338,6 +353,7 @@ static const struct ns_parse_case ns_parse_cases[] = {
 	{ "ipv4 60-byte header, udp", b_ipv4_max_opts_udp, 14 + 60 + 8 },
 	{ "ipv4 udp", b_ipv4_udp, 14 + 20 + 8 },
 	{ "ipv4 icmp", b_ipv4_icmp, 14 + 20 + 8 },
+	{ "ipv4 icmp error, whole", b_ipv4_icmp_error, 14 + 20 + 8 + 28 },
 	{ "802.1Q ipv4 udp", b_vlan_udp, 18 + 20 + 8 },
 	{ "802.1ad+802.1Q ipv4 tcp", b_qinq_tcp, 22 + 20 + 20 },
 	{ "three VLAN tags", b_three_tags, 0 },
@@ -346,6 +362,7 @@ static const struct ns_parse_case ns_parse_cases[] = {
 	{ "ipv6 tcp", b_ipv6_tcp, 14 + 40 + 20 },
 	{ "ipv6 udp", b_ipv6_udp, 14 + 40 + 8 },
 	{ "ipv6 icmpv6", b_ipv6_icmp6, 14 + 40 + 8 },
+	{ "ipv6 icmpv6 error, whole", b_ipv6_icmp6_error, 14 + 40 + 8 + 48 },
 	{ "ipv6 hop-by-hop udp", b_ipv6_hop_udp, 14 + 40 + 8 + 8 },
 	{ "ipv6 hop, dst, routing, tcp", b_ipv6_chain_tcp, 14 + 40 + 8 + 16 + 24 + 20 },
 	{ "ipv6 AH tcp", b_ipv6_ah_tcp, 14 + 40 + 24 + 20 },

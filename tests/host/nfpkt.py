@@ -66,6 +66,18 @@ def icmp(src, dst, typ=8, ident=0x1234, seq=1, body=b"ping"):
     return l4(src, dst, proto, hdr, body, 2)
 
 
+def icmp_error(typ, code, quoted, rest=0):
+    """An ICMPv4 error quoting the bytes of an IPv4 packet; rest: the 4 bytes after the
+    checksum (the next-hop MTU of fragmentation needed)."""
+    return l4("0.0.0.0", "0.0.0.0", ICMP, struct.pack("!BBHI", typ, code, 0, rest), quoted, 2)
+
+
+def arp_reply(sender_mac, sender_ip, target_mac, target_ip):
+    body = struct.pack("!HHBBH6s4s6s4s", 1, ETH_IP, 6, 4, 2, mac(sender_mac), ip(sender_ip),
+                       mac(target_mac), ip(target_ip))
+    return eth(target_mac, sender_mac, ETH_ARP, body + b"\0" * 18)
+
+
 def ipv4(src, dst, proto, payload, ttl=64, ident=1, frag=0):
     hdr = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(payload), ident, frag,
                                 ttl, proto, 0, ip(src), ip(dst)))

@@ -14,8 +14,22 @@
  *
  * Nonce = 4-byte salt || 8-byte IV; the IV is the 64-bit sequence number
  * (unique per key, RFC 4106 section 3.1); AAD = SPI || 32-bit sequence.
- * Each worker has its own cipher contexts; the outbound sequence counter
- * is one atomic, the replay window one mutex.
+ * Each worker has its own cipher contexts.
+ *
+ * Sequence numbers leave in order (RFC 4303 3.3.3: receivers with a small
+ * window, or none, as Linux's default, refuse anything older): a worker
+ * takes the outbound SA's lock before numbering the first packet of its
+ * batch and releases it once the batch is written (the sent callback), so
+ * batches of several workers reach the egress queue in the order they
+ * were numbered. The receive window is a circular bitmap of up to 4,096
+ * packets (default 1,024: room for a peer that does not keep order).
+ *
+ * As the router it is for the hosts on either side, the gateway copies
+ * DSCP and ECN from the inner header to the outer one (RFC 4301 5.1.2.1,
+ * RFC 6040 normal mode), combines the outer ECN into the inner on
+ * decapsulation (RFC 6040 4.2: CE over Not-ECT is dropped), decrements
+ * the inner TTL each way and answers expiry with ICMP time exceeded
+ * (through the tunnel when the sender is on the other side).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -32,7 +46,8 @@
 #define ESP_HDR 8		/* SPI, sequence */
 #define ESP_IV 8
 #define ESP_ICV 16
-#define ESP_MAX_WINDOW 1024
+#define ESP_MAX_WINDOW 4096
+#define ESP_DEFAULT_WINDOW 1024
 #define OUTER_IP 20
 #define ETH_HDR 14
 #define IPSEC_BUF_SIZE 2048
@@ -52,24 +67,28 @@ struct ipsec {
 	int has_remote_mac;
 	struct ipsec_sa out, in;
 	unsigned long window;
+
+	pthread_mutex_t tx_lock;	/* protects seq_out; held from numbering to sending */
 	uint64_t seq_out;		/* last sequence number sent */
 
 	pthread_mutex_t replay_lock;	/* protects replay_top and replay_bits */
 	uint64_t replay_top;		/* highest sequence number accepted */
-	uint64_t replay_bits[ESP_MAX_WINDOW / 64];	/* bit (top - seq) */
+	uint64_t replay_bits[ESP_MAX_WINDOW / 64];	/* bit seq % ESP_MAX_WINDOW */
 
 	struct nf_neigh_table plain_neigh, tunnel_neigh;
 	uint64_t encrypted, decrypted, replayed, auth_failed, bad_spi, not_whole,
-		 too_big, no_mac, dropped_other, arp_answered;
+		 too_big, no_mac, dropped_other, arp_answered, ttl_expired, ecn_dropped;
 };
 
 static struct ipsec ipsec_state = {
-	.window = 64,
+	.window = ESP_DEFAULT_WINDOW,
+	.tx_lock = PTHREAD_MUTEX_INITIALIZER,
 	.replay_lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
 struct ipsec_worker {
 	EVP_CIPHER_CTX *enc, *dec;
+	bool tx_locked;		/* this batch holds tx_lock */
 };
 
 static void ipsec_count(uint64_t *c)
@@ -120,8 +139,12 @@ static void ipsec_nonce(uint8_t nonce[12], const struct ipsec_sa *sa, const uint
 	memcpy(nonce + 4, iv, 8);
 }
 
-/* Ethernet + IPv4 header of an ESP packet from local to remote, len bytes of ESP. */
-static void ipsec_outer(struct ipsec *is, uint8_t *f, uint32_t esp_len, uint64_t seq)
+/*
+ * Ethernet + IPv4 header of an ESP packet from local to remote, len bytes
+ * of ESP, with the inner packet's DSCP and ECN (tos).
+ */
+static void ipsec_outer(struct ipsec *is, uint8_t *f, uint32_t esp_len, uint64_t seq,
+			uint8_t tos)
 {
 	uint8_t *ip = f + ETH_HDR;
 	uint16_t v;
@@ -132,6 +155,7 @@ static void ipsec_outer(struct ipsec *is, uint8_t *f, uint32_t esp_len, uint64_t
 	f[13] = 0x00;
 	memset(ip, 0, OUTER_IP);
 	ip[0] = 0x45;
+	ip[1] = tos;
 	v = htons((uint16_t)(OUTER_IP + esp_len));
 	memcpy(ip + 2, &v, 2);
 	v = htons((uint16_t)seq);
@@ -150,6 +174,7 @@ static void ipsec_encrypt(struct ipsec *is, struct ipsec_worker *iw, struct nets
 {
 	uint8_t *f = ns_iov_data(iov), *esp = f + ETH_HDR + OUTER_IP, *pt, nonce[12];
 	uint32_t inner = p->l3_len, pad, pt_len, esp_len, seq32;
+	uint8_t tos = p->data[p->l3_off + 1];
 	uint64_t seq, iv;
 	int len;
 
@@ -160,6 +185,11 @@ static void ipsec_encrypt(struct ipsec *is, struct ipsec_worker *iw, struct nets
 		ipsec_count(&is->too_big);
 		ns_iov_drop(iov);
 		return;
+	}
+	/* Numbered in the order the batches are sent: released in ipsec_sent(). */
+	if (!iw->tx_locked) {
+		pthread_mutex_lock(&is->tx_lock);
+		iw->tx_locked = true;
 	}
 	seq = __atomic_add_fetch(&is->seq_out, 1, __ATOMIC_RELAXED);
 	if (seq > UINT32_MAX) {		/* no ESN: the SA is used up (RFC 4303 3.3.3) */
@@ -188,17 +218,20 @@ static void ipsec_encrypt(struct ipsec *is, struct ipsec_worker *iw, struct nets
 		ns_iov_drop(iov);
 		return;
 	}
-	ipsec_outer(is, f, esp_len, seq);
+	ipsec_outer(is, f, esp_len, seq, tos);
 	iov->rlen = ETH_HDR + OUTER_IP + esp_len;
 	iov->action = NETSLICE_TX_IFINDEX;
 	iov->ifindex = (uint32_t)is->tunnel_if;
 	ipsec_count(&is->encrypted);
 }
 
-/* Replay window (RFC 4303 3.4.3): 0 if seq may be accepted; update too if asked. */
+/*
+ * Replay window (RFC 4303 3.4.3): 0 if seq may be accepted; update too if
+ * asked. Bit seq % ESP_MAX_WINDOW stands for seq while it is in the window.
+ */
 static int ipsec_replay(struct ipsec *is, uint64_t seq, int update)
 {
-	uint64_t diff, shift, i;
+	uint64_t s, *word;
 	int ret = 0;
 
 	pthread_mutex_lock(&is->replay_lock);
@@ -206,30 +239,93 @@ static int ipsec_replay(struct ipsec *is, uint64_t seq, int update)
 		ret = -1;
 	} else if (seq > is->replay_top) {
 		if (update) {
-			shift = seq - is->replay_top;
-			if (shift >= is->window) {
+			/* The numbers skipped over were not seen. */
+			if (seq - is->replay_top >= ESP_MAX_WINDOW)
 				memset(is->replay_bits, 0, sizeof(is->replay_bits));
-			} else {
-				for (i = is->window; i-- > shift;)
-					if (is->replay_bits[(i - shift) / 64] >> ((i - shift) % 64) & 1)
-						is->replay_bits[i / 64] |= 1ULL << (i % 64);
-					else
-						is->replay_bits[i / 64] &= ~(1ULL << (i % 64));
-				for (i = 0; i < shift; i++)
-					is->replay_bits[i / 64] &= ~(1ULL << (i % 64));
-			}
+			else
+				for (s = is->replay_top + 1; s < seq; s++)
+					is->replay_bits[s % ESP_MAX_WINDOW / 64] &=
+						~(1ULL << (s % 64));
 			is->replay_top = seq;
-			is->replay_bits[0] |= 1;
+			is->replay_bits[seq % ESP_MAX_WINDOW / 64] |= 1ULL << (seq % 64);
 		}
 	} else {
-		diff = is->replay_top - seq;
-		if (diff >= is->window || (is->replay_bits[diff / 64] >> (diff % 64) & 1))
+		word = &is->replay_bits[seq % ESP_MAX_WINDOW / 64];
+		if (is->replay_top - seq >= is->window || (*word >> (seq % 64) & 1))
 			ret = -1;
 		else if (update)
-			is->replay_bits[diff / 64] |= 1ULL << (diff % 64);
+			*word |= 1ULL << (seq % 64);
 	}
 	pthread_mutex_unlock(&is->replay_lock);
 	return ret;
+}
+
+/* The batch is written: its sequence numbers are on their way, in order. */
+static void ipsec_sent(struct ns_worker *w, void *arg)
+{
+	struct ipsec_worker *iw = w->priv;
+	struct ipsec *is = arg;
+
+	if (iw->tx_locked) {
+		iw->tx_locked = false;
+		pthread_mutex_unlock(&is->tx_lock);
+	}
+}
+
+/*
+ * RFC 6040 4.2: the outer ECN field into the inner packet at ip (fixing
+ * its checksum). -1: CE outside over a Not-ECT packet, which must be dropped.
+ */
+static int ipsec_ecn_decap(uint8_t *ip, uint8_t outer_tos)
+{
+	uint8_t outer = outer_tos & 3, inner = ip[1] & 3, ecn = inner;
+	uint16_t old, new, c;
+
+	if (outer == 3)
+		ecn = 3;
+	else if (outer == 1 && inner == 2)
+		ecn = 1;	/* ECT(1) outside over ECT(0) */
+	if (!inner && outer == 3)
+		return -1;
+	if (!inner || ecn == inner)
+		return 0;
+	memcpy(&old, ip, 2);
+	ip[1] = (uint8_t)((ip[1] & ~3) | ecn);
+	memcpy(&new, ip, 2);
+	memcpy(&c, ip + 10, 2);
+	ns_csum_update(&c, &old, &new, 2);
+	memcpy(ip + 10, &c, 2);
+	return 0;
+}
+
+/*
+ * The packet in iov (parsed as p) has no TTL left: turn it into ICMP time
+ * exceeded from our plain-side address to its sender. 0 and p parsed
+ * again as the error, or -1 if no error is due (drop it).
+ */
+static int ipsec_time_exceeded(struct ipsec *is, struct netslice_iov *iov, struct ns_pkt *p)
+{
+	uint8_t err[14 + 576];
+	int len;
+
+	ipsec_count(&is->ttl_expired);
+	len = ns_icmp_error_build(err, sizeof(err), p, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0,
+				  is->plain_addr, is->plain_mac);
+	if (len < 0 || (uint32_t)len > iov->len)
+		return -1;
+	memcpy(ns_iov_data(iov), err, (size_t)len);
+	iov->rlen = (uint32_t)len;
+	return ns_pkt_parse(p, ns_iov_data(iov), iov->rlen, iov->rlen) ? -1 : 0;
+}
+
+/* The other gateway's MAC is known (configured or learned); else ask, count, -1. */
+static int ipsec_remote_mac(struct ipsec *is, struct ns_worker *w)
+{
+	if (is->has_remote_mac || !nf_neigh_lookup(&is->tunnel_neigh, is->remote, is->remote_mac))
+		return 0;
+	nf_neigh_probe(&is->tunnel_neigh, w, is->tunnel_if, is->tunnel_mac, is->local, is->remote);
+	ipsec_count(&is->no_mac);
+	return -1;
 }
 
 static int ipsec_dst_mac(struct ipsec *is, struct ns_worker *w, uint32_t dst, uint8_t mac[6])
@@ -246,7 +342,9 @@ static void ipsec_decrypt(struct ipsec *is, struct ns_worker *w, struct netslice
 {
 	uint8_t *f = ns_iov_data(iov), *esp = f + p->l4_off, *ct, nonce[12], nh;
 	uint32_t esp_len = p->l3_len - (p->l4_off - p->l3_off), seq32, ct_len, inner, dst;
+	uint8_t outer_tos = p->data[p->l3_off + 1];
 	struct ipsec_worker *iw = w->priv;
+	struct ns_pkt q;
 	uint64_t seq;
 	int len;
 
@@ -287,7 +385,28 @@ static void ipsec_decrypt(struct ipsec *is, struct ns_worker *w, struct netslice
 		return;
 	}
 	inner = ct_len - 2 - ct[ct_len - 2];
-	memcpy(&dst, ct + 16, 4);
+	ipsec_count(&is->decrypted);
+	if (ipsec_ecn_decap(ct, outer_tos)) {
+		ipsec_count(&is->ecn_dropped);
+		ns_iov_drop(iov);
+		return;
+	}
+	memmove(f + ETH_HDR, ct, inner);
+	iov->rlen = ETH_HDR + inner;
+	if (ns_pkt_parse(&q, f, iov->rlen, iov->rlen) || q.family != AF_INET) {
+		ipsec_count(&is->dropped_other);
+		ns_iov_drop(iov);
+		return;
+	}
+	/* Forwarded to the plain side: one hop less, or an error back through the tunnel. */
+	if (ns_pkt_dec_ttl(&q)) {
+		if (ipsec_remote_mac(is, w) || ipsec_time_exceeded(is, iov, &q))
+			ns_iov_drop(iov);
+		else
+			ipsec_encrypt(is, iw, iov, &q);
+		return;
+	}
+	memcpy(&dst, f + ETH_HDR + 16, 4);
 	if (ipsec_dst_mac(is, w, dst, f)) {
 		ipsec_count(&is->no_mac);
 		ns_iov_drop(iov);
@@ -296,11 +415,8 @@ static void ipsec_decrypt(struct ipsec *is, struct ns_worker *w, struct netslice
 	memcpy(f + 6, is->plain_mac, 6);
 	f[12] = 0x08;
 	f[13] = 0x00;
-	memmove(f + ETH_HDR, ct, inner);
-	iov->rlen = ETH_HDR + inner;
 	iov->action = NETSLICE_TX_IFINDEX;
 	iov->ifindex = (uint32_t)is->plain_if;
-	ipsec_count(&is->decrypted);
 }
 
 static void ipsec_arp(struct ipsec *is, struct netslice_iov *iov, struct ns_pkt *p, int plain)
@@ -355,12 +471,17 @@ static void ipsec_one(struct ipsec *is, struct ns_worker *w, struct netslice_iov
 			ns_iov_drop(iov);
 			return;
 		}
-		if (!is->has_remote_mac &&
-		    nf_neigh_lookup(&is->tunnel_neigh, is->remote, is->remote_mac)) {
-			nf_neigh_probe(&is->tunnel_neigh, w, is->tunnel_if, is->tunnel_mac,
-				       is->local, is->remote);
-			ipsec_count(&is->no_mac);
+		if (ipsec_remote_mac(is, w)) {
 			ns_iov_drop(iov);
+			return;
+		}
+		/* A router for the plain hosts: one hop less, or time exceeded back to them. */
+		if (ns_pkt_dec_ttl(&p)) {
+			if (ipsec_time_exceeded(is, iov, &p)) {
+				ns_iov_drop(iov);
+				return;
+			}
+			iov->action = NETSLICE_TX_IFINDEX;	/* back where it came from */
 			return;
 		}
 		ipsec_encrypt(is, w->priv, iov, &p);
@@ -388,12 +509,13 @@ static void ipsec_report(struct json *j, FILE *f, void *arg)
 	static const char *const names[] = {
 		"encrypted", "decrypted", "dropped_replay", "dropped_auth", "dropped_spi",
 		"dropped_not_whole", "dropped_too_big", "dropped_no_mac", "dropped_other",
-		"arp_answered",
+		"arp_answered", "ttl_expired", "dropped_ecn",
 	};
 	struct ipsec *is = arg;
 	const uint64_t *v[] = {
 		&is->encrypted, &is->decrypted, &is->replayed, &is->auth_failed, &is->bad_spi,
 		&is->not_whole, &is->too_big, &is->no_mac, &is->dropped_other, &is->arp_answered,
+		&is->ttl_expired, &is->ecn_dropped,
 	};
 	unsigned int i;
 
@@ -411,40 +533,66 @@ static void ipsec_report(struct json *j, FILE *f, void *arg)
 			(unsigned long long)ns_worker_counter(&is->seq_out));
 }
 
-/* SPI and key: "SPI HEX", HEX = key || 4-byte salt (AES-128 or AES-256). */
-static int ipsec_parse_sa(struct ipsec_sa *sa, const char *spi, const char *hex)
+/*
+ * SPI and key: "SPI HEX", HEX = key || 4-byte salt (AES-128 or AES-256).
+ * NULL, or what is wrong: never the key itself, which would end up in logs.
+ */
+static const char *ipsec_parse_sa(struct ipsec_sa *sa, const char *spi, const char *hex)
 {
 	size_t n = strlen(hex), i;
 	uint8_t raw[36];
 	unsigned long v;
 	char *end;
 
+	errno = 0;
 	v = strtoul(spi, &end, 0);
-	if (*end || !*spi || v < 256 || v > UINT32_MAX)
-		return -1;	/* SPIs 1-255 are reserved (RFC 4303 2.1) */
+	if (*end || !*spi || errno || v > UINT32_MAX)
+		return "the SPI is not a 32-bit number";
+	if (v < 256)
+		return "SPIs 0 to 255 are reserved (RFC 4303 2.1)";
 	if (n != 40 && n != 72)
-		return -1;
+		return "the key is not 40 or 72 hex digits (an AES-128 or AES-256 key, "
+		       "then a 4-byte salt)";
+	for (i = 0; i < n; i++)
+		if (!((hex[i] >= '0' && hex[i] <= '9') || ((hex[i] | 0x20) >= 'a' &&
+							   (hex[i] | 0x20) <= 'f')))
+			return "the key is not hexadecimal";
 	for (i = 0; i < n / 2; i++)
 		if (sscanf(hex + 2 * i, "%2hhx", &raw[i]) != 1)
-			return -1;
+			return "the key is not hexadecimal";
 	sa->spi = htonl((uint32_t)v);
 	sa->key_len = (unsigned int)(n / 2 - 4);
 	memcpy(sa->key, raw, sa->key_len);
 	memcpy(sa->salt, raw + sa->key_len, 4);
-	return 0;
+	return NULL;
 }
 
-static int ipsec_addr(const char *s, uint32_t *a)
+static const char *ipsec_addr(const char *s, uint32_t *a)
 {
-	return inet_pton(AF_INET, s, a) == 1 ? 0 : -1;
+	return inet_pton(AF_INET, s, a) == 1 ? NULL : "not an IPv4 address";
+}
+
+static bool ipsec_setting(const char *k)
+{
+	static const char *const names[] = {
+		"plain", "tunnel", "plain-address", "local", "remote", "remote-mac", "sa-out",
+		"sa-in", "replay-window",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(k, names[i]))
+			return true;
+	return false;
 }
 
 static int ipsec_load(struct ipsec *is)
 {
 	char line[256], k[32], a[128], b[128], where[300];
 	unsigned int lineno = 0;
+	const char *why;
 	struct stat st;
-	int n, bad;
+	int n;
 	FILE *f;
 
 	f = fopen(is->config, "re");
@@ -461,32 +609,33 @@ static int ipsec_load(struct ipsec *is)
 		n = sscanf(line, "%31s %127s %127s", k, a, b);
 		if (n <= 0)
 			continue;
-		bad = n < 2;
-		if (bad)
+		why = !ipsec_setting(k) ? "unknown setting" : n < 2 ? "a value is missing" : NULL;
+		if (why)
 			;
-		else if (!strcmp(k, "plain") && strlen(a) < sizeof(is->plain_name))
-			strcpy(is->plain_name, a);
-		else if (!strcmp(k, "tunnel") && strlen(a) < sizeof(is->tunnel_name))
-			strcpy(is->tunnel_name, a);
+		else if (!strcmp(k, "sa-out") || !strcmp(k, "sa-in"))
+			why = n != 3 ? "it takes SPI and KEY" :
+			      ipsec_parse_sa(k[3] == 'o' ? &is->out : &is->in, a, b);
+		else if (n != 2)
+			why = "it takes one value";
+		else if (!strcmp(k, "plain") || !strcmp(k, "tunnel"))
+			why = strlen(a) < sizeof(is->plain_name) ?
+			      (strcpy(k[0] == 'p' ? is->plain_name : is->tunnel_name, a), NULL) :
+			      "the interface name is too long";
 		else if (!strcmp(k, "plain-address"))
-			bad = ipsec_addr(a, &is->plain_addr);
+			why = ipsec_addr(a, &is->plain_addr);
 		else if (!strcmp(k, "local"))
-			bad = ipsec_addr(a, &is->local);
+			why = ipsec_addr(a, &is->local);
 		else if (!strcmp(k, "remote"))
-			bad = ipsec_addr(a, &is->remote);
+			why = ipsec_addr(a, &is->remote);
 		else if (!strcmp(k, "remote-mac"))
-			bad = ns_mac_parse(a, is->remote_mac) || !(is->has_remote_mac = 1);
-		else if (!strcmp(k, "sa-out"))
-			bad = n != 3 || ipsec_parse_sa(&is->out, a, b);
-		else if (!strcmp(k, "sa-in"))
-			bad = n != 3 || ipsec_parse_sa(&is->in, a, b);
+			why = ns_mac_parse(a, is->remote_mac) ? "not a MAC address" :
+			      (is->has_remote_mac = 1, NULL);
 		else if (!strcmp(k, "replay-window"))
-			bad = sscanf(a, "%lu", &is->window) != 1 || !is->window ||
-			      is->window > ESP_MAX_WINDOW;
-		else
-			bad = 1;
-		if (bad) {
-			nf_err("%s: bad line '%s'", where, line);
+			why = sscanf(a, "%lu", &is->window) != 1 || !is->window ||
+			      is->window > ESP_MAX_WINDOW ? "not a number from 1 to 4096" : NULL;
+		if (why) {
+			/* The setting's name, not its value: a mistyped sa- line holds a key. */
+			nf_err("%s: %s: %s", where, k, why);
 			fclose(f);
 			return -1;
 		}
@@ -544,7 +693,7 @@ int main(int argc, char **argv)
 		.usage = "      --config FILE    gateway configuration (required), lines of:\n"
 			 "  plain IF, tunnel IF, plain-address ADDR, local ADDR, remote ADDR,\n"
 			 "  [remote-mac MAC], sa-out SPI HEXKEY, sa-in SPI HEXKEY,\n"
-			 "  [replay-window N (64, at most 1024)]\n"
+			 "  [replay-window N (1024, at most 4096)]\n"
 			 "HEXKEY is the AES-128 or AES-256 key followed by a 4-byte salt (40 or\n"
 			 "72 hex digits). The tunnel link's MTU must exceed the plain side's by 57.\n",
 		.slicing = "off",
@@ -555,6 +704,7 @@ int main(int argc, char **argv)
 		.worker_init = ipsec_worker_init,
 		.worker_fini = ipsec_worker_fini,
 		.process = ipsec_process,
+		.sent = ipsec_sent,
 		.report = ipsec_report,
 	};
 

@@ -14,6 +14,12 @@
  * ARP (probing for one it has not heard from; that first packet is
  * dropped and the client retries).
  *
+ * ICMP errors (RFC 5508 4.2, as a NAT): one from a backend about a
+ * client's packet leaves from the VIP, its quote naming the VIP; one to
+ * the VIP about a backend's answer (a router's fragmentation needed)
+ * goes to the backend serving that flow, its quote naming the backend, so
+ * path MTU discovery works through the balancer both ways.
+ *
  * No locks on the packet path: the module steers both directions of a
  * flow to one slice, so each worker keeps its own affinity table; the
  * backend set and Maglev table are read-only, swapped on SIGHUP with
@@ -61,7 +67,8 @@ struct lb {
 	struct lb_backend cmdline[LB_MAX_BACKENDS];
 	unsigned int nr_cmdline, reloads;
 	struct nf_neigh_table neigh;
-	uint64_t affinity_hits, new_flows, returned, arp_answered, no_mac, no_backend;
+	uint64_t affinity_hits, new_flows, returned, arp_answered, no_mac, no_backend,
+		 icmp_errors;
 };
 
 static struct lb lb_state = {
@@ -206,16 +213,24 @@ static struct lb_backend *lb_find(struct lb_set *set, uint32_t addr)
 	return NULL;
 }
 
+/* The flow's backend if its affinity entry is alive and still a backend. */
+static struct lb_backend *lb_affine(struct lb *lb, struct lb_set *set, struct lb_flow *e,
+				   const struct ns_flow *f, uint64_t now)
+{
+	if (memcmp(&e->key, f, sizeof(*f)) || now - e->last_ms > lb->affinity_timeout * 1000)
+		return NULL;
+	return lb_find(set, e->backend);
+}
+
 /* The flow's backend: its affinity entry if alive and still a backend, else Maglev's. */
 static struct lb_backend *lb_pick(struct lb *lb, struct lb_set *set, struct lb_flow *aff,
 				  const struct ns_flow *f, uint64_t now)
 {
 	uint32_t h = ns_flow_hash(f, (uint32_t)lb->seed);
 	struct lb_flow *e = &aff[h % LB_AFFINITY_SLOTS];
-	struct lb_backend *b;
+	struct lb_backend *b = lb_affine(lb, set, e, f, now);
 
-	if (!memcmp(&e->key, f, sizeof(*f)) && now - e->last_ms <= lb->affinity_timeout * 1000 &&
-	    (b = lb_find(set, e->backend))) {
+	if (b) {
 		e->last_ms = now;
 		lb_count(&lb->affinity_hits, 1);
 		return b;
@@ -229,23 +244,84 @@ static struct lb_backend *lb_pick(struct lb *lb, struct lb_set *set, struct lb_f
 	return b;
 }
 
+/* A backend's MAC; unknown: ask by ARP, count, -1. */
+static int lb_backend_mac(struct lb *lb, struct ns_worker *w, struct lb_backend *b,
+			  uint8_t mac[6])
+{
+	if (b->has_mac) {
+		memcpy(mac, b->mac, 6);
+		return 0;
+	}
+	if (!nf_neigh_lookup(&lb->neigh, b->addr, mac))
+		return 0;
+	nf_neigh_probe(&lb->neigh, w, lb->backend_if, lb->vip_mac, lb->vip, b->addr);
+	lb_count(&lb->no_mac, 1);
+	return -1;
+}
+
 static void lb_forward(struct lb *lb, struct ns_worker *w, struct netslice_iov *iov,
 		       struct ns_pkt *p, const struct ns_flow *f, struct lb_set *set)
 {
 	struct lb_backend *b = lb_pick(lb, set, w->priv, f, nf_now_ms());
 	uint8_t mac[6];
 
-	if (b->has_mac) {
-		memcpy(mac, b->mac, 6);
-	} else if (nf_neigh_lookup(&lb->neigh, b->addr, mac)) {
-		nf_neigh_probe(&lb->neigh, w, lb->backend_if, lb->vip_mac, lb->vip, b->addr);
-		lb_count(&lb->no_mac, 1);
+	if (lb_backend_mac(lb, w, b, mac)) {
 		ns_iov_drop(iov);
 		return;
 	}
 	ns_pkt_set_addr(p, 1, &b->addr);
 	memcpy(ns_pkt_eth(p)->ether_dhost, mac, 6);
 	lb_count(&b->packets, 1);
+}
+
+/*
+ * An ICMP error about a balanced flow: from a backend, it leaves from the
+ * VIP; to the VIP, it goes to the flow's backend (its affinity entry if
+ * this worker has it, else Maglev's choice, which is the same unless the
+ * set changed). Anything else passes on untouched.
+ */
+static void lb_icmp_error(struct lb *lb, struct ns_worker *w, struct netslice_iov *iov,
+			  struct ns_pkt *p, int client_side, struct lb_set *set)
+{
+	const uint8_t *ip = p->data + p->l3_off;
+	struct lb_backend *b;
+	struct ns_flow qf;
+	uint32_t osrc, odst, qsrc, qdst, h;
+	struct ns_pkt q;
+	uint8_t mac[6];
+
+	if (ns_pkt_icmp_quote(p, &q) || !q.l4_off || ns_pkt_flow(&q, &qf) ||
+	    (q.l4_proto != IPPROTO_TCP && q.l4_proto != IPPROTO_UDP))
+		return;
+	memcpy(&osrc, ip + 12, 4);
+	memcpy(&odst, ip + 16, 4);
+	memcpy(&qsrc, qf.saddr, 4);
+	memcpy(&qdst, qf.daddr, 4);
+	if (!client_side) {
+		/* About a client's packet the backend got (client -> backend:port). */
+		if (qdst != osrc || !lb_find(set, osrc) || (lb->vport && qf.dport != lb->vport))
+			return;
+		ns_pkt_icmp_quote_rewrite(p, &q, 1, &lb->vip, 0);
+		ns_pkt_set_addr(p, 0, &lb->vip);
+	} else {
+		/* About a backend's answer (VIP:port -> client): the client's flow is its reverse. */
+		if (odst != lb->vip || qsrc != lb->vip || (lb->vport && qf.sport != lb->vport))
+			return;
+		ns_flow_reverse(&qf);
+		h = ns_flow_hash(&qf, (uint32_t)lb->seed);
+		b = lb_affine(lb, set, &((struct lb_flow *)w->priv)[h % LB_AFFINITY_SLOTS], &qf,
+			      nf_now_ms());
+		if (!b)
+			b = &set->backends[set->table[h % lb->table_size]];
+		if (lb_backend_mac(lb, w, b, mac)) {
+			ns_iov_drop(iov);
+			return;
+		}
+		ns_pkt_icmp_quote_rewrite(p, &q, 0, &b->addr, 0);
+		ns_pkt_set_addr(p, 1, &b->addr);
+		memcpy(ns_pkt_eth(p)->ether_dhost, mac, 6);
+	}
+	lb_count(&lb->icmp_errors, 1);
 }
 
 static void lb_one(struct lb *lb, struct ns_worker *w, struct netslice_iov *iov,
@@ -265,6 +341,10 @@ static void lb_one(struct lb *lb, struct ns_worker *w, struct netslice_iov *iov,
 		} else if (!client_side && nf_neigh_arp(&lb->neigh, &p, lb->vip)) {
 			ns_iov_drop(iov);
 		}
+		return;
+	}
+	if (p.family == AF_INET && !p.frag && ns_pkt_icmp_error(&p)) {
+		lb_icmp_error(lb, w, iov, &p, client_side, set);
 		return;
 	}
 	if (ns_pkt_flow(&p, &f) || p.family != AF_INET ||
@@ -339,16 +419,18 @@ static void lb_report(struct json *j, FILE *f, void *arg)
 		json_u64(j, "new_flows", ns_worker_counter(&lb->new_flows));
 		json_u64(j, "affinity_hits", ns_worker_counter(&lb->affinity_hits));
 		json_u64(j, "returned", ns_worker_counter(&lb->returned));
+		json_u64(j, "icmp_errors", ns_worker_counter(&lb->icmp_errors));
 		json_u64(j, "arp_answered", ns_worker_counter(&lb->arp_answered));
 		json_u64(j, "arp_probes", ns_worker_counter(&lb->neigh.probes));
 		json_u64(j, "dropped_no_mac", ns_worker_counter(&lb->no_mac));
 		json_open(j, "backends", '[');
 	} else {
 		fprintf(f, "  %u backends (%lu-entry Maglev table), %llu new flows, "
-			"%llu affinity hits, %llu returned\n  %-16s %10s %12s %10s\n", set->n,
-			lb->table_size, (unsigned long long)ns_worker_counter(&lb->new_flows),
+			"%llu affinity hits, %llu returned, %llu ICMP errors\n  %-16s %10s %12s %10s\n",
+			set->n, lb->table_size, (unsigned long long)ns_worker_counter(&lb->new_flows),
 			(unsigned long long)ns_worker_counter(&lb->affinity_hits),
-			(unsigned long long)ns_worker_counter(&lb->returned), "backend", "flows",
+			(unsigned long long)ns_worker_counter(&lb->returned),
+			(unsigned long long)ns_worker_counter(&lb->icmp_errors), "backend", "flows",
 			"packets", "share");
 	}
 	for (i = 0; i < set->n; i++) {

@@ -5,17 +5,26 @@
  * echo, with a connection table and timeouts. Headers only: every rewrite
  * fixes checksums incrementally, so sliced packets need no payload.
  *
- * The NF stands between an inside and an outside interface and owns the
- * public address on the outside: it answers ARP for it with the outside
- * interface's MAC, and sends translated packets from that MAC. Inbound
- * packets get the inside host's MAC, recorded from its own packets (and
- * learned from inside ARP); for a port forward to a host not yet heard
- * from, the NF asks by ARP and drops that first packet (the sender retries).
+ * The NF stands between an inside and an outside interface as the inside
+ * hosts' router, and owns the public address on the outside. ARP never
+ * crosses: outside, the NF answers for the public address only (with the
+ * outside interface's MAC); inside, it answers for its inside address
+ * (--inside-address), or without one for any address not of a known
+ * inside host (a point-to-point inside link). Translated packets leave
+ * from the interface's MAC to the next hop's (the destination, or
+ * --gateway), learned from ARP and inbound traffic; a packet for a next
+ * hop not yet known asks by ARP and is dropped (the sender retries), as
+ * is the first packet of a port forward to an inside host not heard from.
  *
- * Inbound filtering is address-and-port dependent (RFC 4787): only the
- * remote endpoint of a connection reaches its public port. IPv6 and other
- * non-IPv4 traffic passes untouched; IPv4 that cannot be translated (other
- * protocols, ICMP errors, fragments) is dropped and counted.
+ * RFC 4787/5508/7857 behaviour: endpoint-independent mapping per inside
+ * endpoint and protocol; address-and-port-dependent filtering (only the
+ * remote endpoint of a connection reaches its public port); unsolicited
+ * outside IPv4 for any other address than the public one is dropped
+ * (--pass-outside passes it); ICMP errors about a translated connection
+ * are translated both ways, quoted header, ports and checksums included,
+ * so path MTU discovery works through the NAT. IPv6 and other non-IPv4
+ * traffic passes untouched; IPv4 that cannot be translated (other
+ * protocols, fragments) is dropped and counted.
  *
  * One table for all workers under one mutex, taken once per batch: the
  * two directions of a translated flow hash to different slices.
@@ -53,8 +62,9 @@ struct nat_forward {
 struct nat {
 	const char *inside_name, *outside_name;
 	int inside, outside;		/* ifindex */
-	uint32_t public_addr;
-	uint8_t public_mac[6];
+	uint32_t public_addr, inside_addr, gateway;	/* network order; 0: none */
+	uint8_t public_mac[6], inside_mac[6];
+	int pass_outside;		/* pass outside IPv4 not for the public address */
 	unsigned long port_lo, port_hi, max_conns;
 	unsigned long timeout[4];	/* seconds: tcp, tcp transitory, udp, icmp */
 	struct nat_forward forwards[NAT_MAX_FORWARDS];
@@ -65,9 +75,11 @@ struct nat {
 	struct nat_conn *out_hash[1 << NAT_HASH_BITS], *in_hash[1 << NAT_HASH_BITS];
 	uint8_t *port_used[NAT_PROTOS];	/* 65536 each: 1 taken, 2 forwarded */
 	struct nf_neigh_table neigh;	/* inside hosts */
+	struct nf_neigh_table out_neigh;	/* next hops outside */
 	unsigned long active;
-	uint64_t created, expired, out_packets, in_packets, arp_answered,
-		 no_conn, untranslatable, fragments, no_ports, table_full, malformed, passed;
+	uint64_t created, expired, out_packets, in_packets, arp_answered, arp_answered_inside,
+		 icmp_errors, no_conn, untranslatable, fragments, no_ports, table_full, malformed,
+		 not_public, no_mac, arp_dropped, passed;
 };
 
 static struct nat nat_state = {
@@ -216,30 +228,86 @@ static void nat_touch(struct nat_conn *c, const struct ns_pkt *p, int inbound, u
 		c->state = CONN_ESTABLISHED;	/* the answer to the opener */
 }
 
-/* ARP: answer for the public address outside; learn (and absorb answers to us) inside. */
-static void nat_arp(struct nat *nat, struct netslice_iov *iov, struct ns_pkt *p)
+/* The address an inside ARP request asks for, if the NAT should answer it. */
+static uint32_t nat_inside_target(struct nat *nat, const struct ns_pkt *p)
 {
-	if ((int)iov->ifindex == nat->outside &&
-	    ns_arp_answer(p, nat->public_addr, nat->public_mac)) {
-		iov->action = NETSLICE_TX_IFINDEX;
-		nat->arp_answered++;
-		return;
-	}
-	if ((int)iov->ifindex == nat->inside && nf_neigh_arp(&nat->neigh, p, nat->public_addr))
-		ns_iov_drop(iov);
+	const uint8_t *arp = p->data + p->l3_off;
+	uint32_t spa, tpa;
+	uint8_t mac[6];
+
+	memcpy(&spa, arp + 14, 4);
+	memcpy(&tpa, arp + 24, 4);
+	if (!tpa || tpa == spa)
+		return 0;	/* a probe or an announcement, no question */
+	if (nat->inside_addr)
+		return tpa == nat->inside_addr ? tpa : 0;
+	/* Routers answer for what is not on the link; an inside host answers for itself. */
+	return nf_neigh_lookup(&nat->neigh, tpa, mac) ? tpa : 0;
 }
 
-static void nat_outbound(struct nat *nat, struct netslice_iov *iov, struct ns_pkt *p,
-			 const struct ns_flow *f, uint64_t now)
+/*
+ * ARP never crosses the NAT. Outside: learn the sender, answer for the
+ * public address. Inside: learn the sender, answer as the hosts' router.
+ */
+static void nat_arp(struct nat *nat, struct netslice_iov *iov, struct ns_pkt *p, int inside)
+{
+	uint32_t target;
+
+	if (p->caplen < (size_t)p->l3_off + 28) {
+		nat->malformed++;
+		ns_iov_drop(iov);
+		return;
+	}
+	if (!inside) {
+		nf_neigh_arp(&nat->out_neigh, p, nat->public_addr);
+		if (ns_arp_answer(p, nat->public_addr, nat->public_mac)) {
+			iov->action = NETSLICE_TX_IFINDEX;	/* back out */
+			nat->arp_answered++;
+			return;
+		}
+	} else {
+		target = nat_inside_target(nat, p);
+		nf_neigh_arp(&nat->neigh, p, nat->public_addr);
+		if (target && ns_arp_answer(p, target, nat->inside_mac)) {
+			iov->action = NETSLICE_TX_IFINDEX;
+			nat->arp_answered_inside++;
+			return;
+		}
+	}
+	nat->arp_dropped++;
+	ns_iov_drop(iov);
+}
+
+/* The MAC of the outside next hop toward dst; unknown: ask by ARP, -1. */
+static int nat_next_hop(struct nat *nat, struct ns_worker *w, uint32_t dst, uint8_t mac[6])
+{
+	uint32_t hop = nat->gateway ? nat->gateway : dst;
+
+	if (!nf_neigh_lookup(&nat->out_neigh, hop, mac))
+		return 0;
+	if (w)
+		nf_neigh_probe(&nat->out_neigh, w, nat->outside, nat->public_mac,
+			       nat->public_addr, hop);
+	nat->no_mac++;
+	return -1;
+}
+
+static void nat_outbound(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov,
+			 struct ns_pkt *p, const struct ns_flow *f, uint64_t now)
 {
 	struct ether_header *eth = ns_pkt_eth(p);
 	uint32_t in_addr, rem_addr;
 	uint16_t rem_port = p->l4_proto == IPPROTO_ICMP ? 0 : f->dport;
 	struct nat_conn *c, tmpl;
+	uint8_t hop_mac[6];
 
 	memcpy(&in_addr, f->saddr, 4);
 	memcpy(&rem_addr, f->daddr, 4);
 	nf_neigh_learn(&nat->neigh, in_addr, eth->ether_shost);
+	if (nat_next_hop(nat, w, rem_addr, hop_mac)) {
+		ns_iov_drop(iov);
+		return;
+	}
 	c = nat_find_out(nat, p->l4_proto, in_addr, f->sport, rem_addr, rem_port);
 	if (c && nat_expired(nat, c, now)) {
 		nat_remove(nat, c);
@@ -270,6 +338,7 @@ static void nat_outbound(struct nat *nat, struct netslice_iov *iov, struct ns_pk
 	ns_pkt_set_addr(p, 0, &nat->public_addr);
 	ns_pkt_set_port(p, 0, c->pub_port);
 	memcpy(eth->ether_shost, nat->public_mac, 6);
+	memcpy(eth->ether_dhost, hop_mac, 6);
 	nat->out_packets++;
 }
 
@@ -307,8 +376,9 @@ static void nat_inbound(struct nat *nat, struct ns_worker *w, struct netslice_io
 			return;
 		}
 		if (nf_neigh_lookup(&nat->neigh, fwd->in_addr, mac)) {
-			nf_neigh_probe(&nat->neigh, w, nat->inside, nat->public_mac,
-				       nat->public_addr, fwd->in_addr);
+			nf_neigh_probe(&nat->neigh, w, nat->inside, nat->inside_mac,
+				       nat->inside_addr ? nat->inside_addr : nat->public_addr,
+				       fwd->in_addr);
 			ns_iov_drop(iov);
 			return;
 		}
@@ -327,11 +397,68 @@ static void nat_inbound(struct nat *nat, struct ns_worker *w, struct netslice_io
 			return;
 		}
 	}
+	/* Replies go back the way this came: to the hop it came from. */
+	if (!nat->gateway)
+		nf_neigh_learn(&nat->out_neigh, rem_addr, ns_pkt_eth(p)->ether_shost);
 	nat_touch(c, p, 1, now);
 	ns_pkt_set_addr(p, 1, &c->in_addr);
 	ns_pkt_set_port(p, 1, c->in_port);
 	memcpy(ns_pkt_eth(p)->ether_dhost, c->in_mac, 6);
 	nat->in_packets++;
+}
+
+/*
+ * An ICMP error about a translated connection (RFC 5508 4.2): from
+ * outside, about a packet we sent (quoting public:port -> remote), it goes
+ * to the inside host with the quote restored; from inside, about a packet
+ * we let in (quoting remote -> host:port), it leaves from the public
+ * address with the quote translated. Anything else is dropped.
+ */
+static void nat_icmp_error(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov,
+			   struct ns_pkt *p, int inside, uint64_t now)
+{
+	struct ether_header *eth = ns_pkt_eth(p);
+	struct nat_conn *c = NULL;
+	struct ns_pkt q;
+	struct ns_flow qf;
+	uint32_t qsrc, qdst;
+	uint8_t hop_mac[6];
+	int icmp;
+
+	if (ns_pkt_icmp_quote(p, &q) || !q.l4_off || ns_pkt_flow(&q, &qf) ||
+	    (q.l4_proto != IPPROTO_TCP && q.l4_proto != IPPROTO_UDP && !ns_pkt_icmp_echo(&q))) {
+		nat->untranslatable++;
+		ns_iov_drop(iov);
+		return;
+	}
+	icmp = q.l4_proto == IPPROTO_ICMP;
+	memcpy(&qsrc, qf.saddr, 4);
+	memcpy(&qdst, qf.daddr, 4);
+	if (!inside && qsrc == nat->public_addr)
+		c = nat_find_in(nat, q.l4_proto, qdst, icmp ? 0 : qf.dport, qf.sport);
+	else if (inside)
+		c = nat_find_out(nat, q.l4_proto, qdst, qf.dport, qsrc, icmp ? 0 : qf.sport);
+	if (!c || nat_expired(nat, c, now)) {
+		nat->no_conn++;
+		ns_iov_drop(iov);
+		return;
+	}
+	if (!inside) {
+		ns_pkt_icmp_quote_rewrite(p, &q, 0, &c->in_addr, c->in_port);
+		ns_pkt_set_addr(p, 1, &c->in_addr);
+		memcpy(eth->ether_dhost, c->in_mac, 6);
+	} else {
+		if (nat_next_hop(nat, w, c->rem_addr, hop_mac)) {
+			ns_iov_drop(iov);
+			return;
+		}
+		ns_pkt_icmp_quote_rewrite(p, &q, 1, &nat->public_addr, c->pub_port);
+		/* From the host or a router inside: out of the public address either way. */
+		ns_pkt_set_addr(p, 0, &nat->public_addr);
+		memcpy(eth->ether_shost, nat->public_mac, 6);
+		memcpy(eth->ether_dhost, hop_mac, 6);
+	}
+	nat->icmp_errors++;
 }
 
 static void nat_one(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov, uint64_t now)
@@ -347,7 +474,7 @@ static void nat_one(struct nat *nat, struct ns_worker *w, struct netslice_iov *i
 		return;
 	}
 	if (p.eth_type == ETHERTYPE_ARP) {
-		nat_arp(nat, iov, &p);
+		nat_arp(nat, iov, &p, inside);
 		return;
 	}
 	if (p.family != AF_INET || (!inside && (int)iov->ifindex != nat->outside)) {
@@ -357,12 +484,22 @@ static void nat_one(struct nat *nat, struct ns_worker *w, struct netslice_iov *i
 	ns_pkt_flow(&p, &f);
 	memcpy(&daddr, f.daddr, 4);
 	if (!inside && daddr != nat->public_addr) {
-		nat->passed++;		/* not ours: leave it on the wire */
+		/* Unsolicited: nothing outside may reach an inside address (RFC 4787 5). */
+		if (nat->pass_outside) {
+			nat->passed++;
+			return;
+		}
+		nat->not_public++;
+		ns_iov_drop(iov);
 		return;
 	}
 	if (p.frag) {
 		nat->fragments++;
 		ns_iov_drop(iov);
+		return;
+	}
+	if (ns_pkt_icmp_error(&p)) {
+		nat_icmp_error(nat, w, iov, &p, inside, now);
 		return;
 	}
 	if ((p.l4_proto != IPPROTO_TCP && p.l4_proto != IPPROTO_UDP && !ns_pkt_icmp_echo(&p)) ||
@@ -372,7 +509,7 @@ static void nat_one(struct nat *nat, struct ns_worker *w, struct netslice_iov *i
 		return;
 	}
 	if (inside)
-		nat_outbound(nat, iov, &p, &f, now);
+		nat_outbound(nat, w, iov, &p, &f, now);
 	else
 		nat_inbound(nat, w, iov, &p, &f, now);
 }
@@ -419,15 +556,19 @@ static void nat_tick(void *arg)
 static void nat_report(struct json *j, FILE *f, void *arg)
 {
 	static const char *const names[] = {
-		"created", "expired", "out_packets", "in_packets", "arp_answered", "arp_probes",
-		"dropped_no_conn", "dropped_untranslatable", "dropped_fragments",
-		"dropped_no_ports", "dropped_table_full", "dropped_malformed", "passed",
+		"created", "expired", "out_packets", "in_packets", "icmp_errors",
+		"arp_answered", "arp_answered_inside", "arp_probes", "arp_probes_outside",
+		"dropped_arp", "dropped_no_conn", "dropped_not_public", "dropped_no_mac",
+		"dropped_untranslatable", "dropped_fragments", "dropped_no_ports",
+		"dropped_table_full", "dropped_malformed", "passed",
 	};
 	struct nat *nat = arg;
 	const uint64_t v[] = {
-		nat->created, nat->expired, nat->out_packets, nat->in_packets, nat->arp_answered,
-		nat->neigh.probes, nat->no_conn, nat->untranslatable, nat->fragments, nat->no_ports,
-		nat->table_full, nat->malformed, nat->passed,
+		nat->created, nat->expired, nat->out_packets, nat->in_packets, nat->icmp_errors,
+		nat->arp_answered, nat->arp_answered_inside, nat->neigh.probes,
+		nat->out_neigh.probes, nat->arp_dropped, nat->no_conn, nat->not_public,
+		nat->no_mac, nat->untranslatable, nat->fragments, nat->no_ports, nat->table_full,
+		nat->malformed, nat->passed,
 	};
 	unsigned int i;
 
@@ -449,7 +590,16 @@ static void nat_report(struct json *j, FILE *f, void *arg)
 enum {
 	OPT_INSIDE = NF_OPT_BASE, OPT_OUTSIDE, OPT_PUBLIC, OPT_PORTS, OPT_FORWARD, OPT_MAX_CONNS,
 	OPT_TIMEOUT_TCP, OPT_TIMEOUT_TRANSITORY, OPT_TIMEOUT_UDP, OPT_TIMEOUT_ICMP,
+	OPT_INSIDE_ADDRESS, OPT_GATEWAY, OPT_PASS_OUTSIDE,
 };
+
+static int nat_addr(const char *opt, const char *value, uint32_t *addr)
+{
+	if (inet_pton(AF_INET, value, addr) == 1 && *addr)
+		return 0;
+	nf_err("bad %s address '%s' (an IPv4 address)", opt, value);
+	return -1;
+}
 
 /* PROTO:PORT=ADDR:PORT */
 static int nat_parse_forward(struct nat *nat, const char *s)
@@ -487,10 +637,13 @@ static int nat_option(void *arg, int val, const char *value)
 		nat->outside_name = value;
 		return 0;
 	case OPT_PUBLIC:
-		if (inet_pton(AF_INET, value, &nat->public_addr) != 1) {
-			nf_err("bad --public address '%s' (an IPv4 address)", value);
-			return -1;
-		}
+		return nat_addr("--public", value, &nat->public_addr);
+	case OPT_INSIDE_ADDRESS:
+		return nat_addr("--inside-address", value, &nat->inside_addr);
+	case OPT_GATEWAY:
+		return nat_addr("--gateway", value, &nat->gateway);
+	case OPT_PASS_OUTSIDE:
+		nat->pass_outside = 1;
 		return 0;
 	case OPT_PORTS:
 		if (sscanf(value, "%lu-%lu", &nat->port_lo, &nat->port_hi) != 2 ||
@@ -519,13 +672,15 @@ static int nat_setup(void *arg)
 	}
 	nat->inside = nf_ifindex(nat->inside_name);
 	nat->outside = nf_ifindex(nat->outside_name);
-	if (!nat->inside || !nat->outside || nf_ifmac(nat->outside_name, nat->public_mac))
+	if (!nat->inside || !nat->outside || nf_ifmac(nat->outside_name, nat->public_mac) ||
+	    nf_ifmac(nat->inside_name, nat->inside_mac))
 		return -1;
 	if (nat->inside == nat->outside) {
 		nf_err("--inside and --outside name the same interface");
 		return -1;
 	}
 	nf_neigh_init(&nat->neigh);
+	nf_neigh_init(&nat->out_neigh);
 	nat->conns = calloc(nat->max_conns, sizeof(*nat->conns));
 	for (p = 0; p < NAT_PROTOS; p++)
 		nat->port_used[p] = calloc(65536, 1);
@@ -558,6 +713,9 @@ int main(int argc, char **argv)
 		{ "timeout-tcp-transitory", required_argument, NULL, OPT_TIMEOUT_TRANSITORY },
 		{ "timeout-udp", required_argument, NULL, OPT_TIMEOUT_UDP },
 		{ "timeout-icmp", required_argument, NULL, OPT_TIMEOUT_ICMP },
+		{ "inside-address", required_argument, NULL, OPT_INSIDE_ADDRESS },
+		{ "gateway", required_argument, NULL, OPT_GATEWAY },
+		{ "pass-outside", no_argument, NULL, OPT_PASS_OUTSIDE },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const struct nf nat = {
@@ -567,6 +725,12 @@ int main(int argc, char **argv)
 			 "      --outside IF     the outside interface (required); its MAC is the\n"
 			 "                       public address's\n"
 			 "      --public ADDR    the public IPv4 address (required)\n"
+			 "      --inside-address ADDR  the inside hosts' router address; ARP is\n"
+			 "                       answered inside for it only (default: for any\n"
+			 "                       address not of a known inside host)\n"
+			 "      --gateway ADDR   the outside next hop (default: each destination)\n"
+			 "      --pass-outside   pass outside IPv4 for other addresses than the\n"
+			 "                       public one (dropped by default)\n"
 			 "      --ports LO-HI    public ports for outbound connections (20000-59999)\n"
 			 "      --forward tcp|udp:PORT=ADDR:PORT  port forward to an inside host\n"
 			 "                       (repeatable)\n"

@@ -395,6 +395,7 @@ static int nf_online(const struct nf *nf, const unsigned int *slices, unsigned i
 		.worker_init = nf->worker_init,
 		.worker_fini = nf->worker_fini,
 		.process = nf->process,
+		.sent = nf->sent,
 		.tick = nf_tick,
 		.tick_ms = 1000,
 		.reload = nf->reload ? nf_reload : NULL,

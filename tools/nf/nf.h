@@ -35,6 +35,8 @@ struct nf {
 	int (*worker_init)(struct ns_worker *w, void *arg);
 	void (*worker_fini)(struct ns_worker *w, void *arg);
 	void (*process)(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, void *arg);
+	/* After the batch is written (ns_run_config.sent). */
+	void (*sent)(struct ns_worker *w, void *arg);
 	/* SIGHUP (run is NULL offline, where there are no signals). */
 	void (*reload)(struct ns_run *run, void *arg);
 	/* About once a second, from the main thread (or offline, as packet time passes). */

@@ -50,7 +50,9 @@ static uint32_t offline_slice_len(const struct netslice_slicing *s, uint8_t *fra
 	case NETSLICE_SLICE_FIXED:
 		return s->length < len ? s->length : len;
 	case NETSLICE_SLICE_AUTO:
-		if (ns_pkt_parse(&p, frame, len, len) || !p.payload_off || p.frag)
+		/* As the module: errors whole (their quote is header to a NAT). */
+		if (ns_pkt_parse(&p, frame, len, len) || !p.payload_off || p.frag ||
+		    ns_pkt_icmp_error(&p))
 			return len;
 		if (p.l4_proto != IPPROTO_TCP && p.l4_proto != IPPROTO_UDP &&
 		    p.l4_proto != IPPROTO_ICMP && p.l4_proto != IPPROTO_ICMPV6)
@@ -196,6 +198,8 @@ int nf_offline(const struct nf *nf, const struct pcapng_file *pf, const char *ou
 		nf->process(&w, iov, (unsigned int)n, nf->arg);
 		for (i = 0; i < n; i++)
 			offline_emit(&w, out, pf, &iov[i], &pf->packets[base + i], cut[i]);
+		if (nf->sent)
+			nf->sent(&w, nf->arg);
 	}
 	if (nf->worker_fini)
 		nf->worker_fini(&w, nf->arg);
