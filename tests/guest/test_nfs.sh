@@ -5,26 +5,10 @@
 #
 #   gen: gen0 --veth-- dut0 [netslice + NF] dut1 --veth-- sink: sink0
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nf_lib.sh"
 
 ns_plan 7
 ns_module_loaded && rmmod netslice
-
-# nf_start NAME ARGS...: run an NF with --json until cleanup; sets nf_pid, nf_out.
-nf_start() {
-	ns_start_bg "running on" "$@" --json || { sed 's/^/# nf: /' "$bg_out"; return 1; }
-	nf_pid=$bg_pid
-	nf_out=$bg_out
-}
-
-# nf_stop: SIGTERM, then its JSON summary in $nf_json.
-nf_stop() {
-	kill -TERM "$nf_pid" && wait "$nf_pid" || { sed 's/^/# nf: /' "$nf_out"; return 1; }
-	nf_json=$(grep '^{"nf"' "$nf_out" | tail -n 1)
-	[ -n "$nf_json" ]
-}
-
-# js EXPR: a Python expression over the summary j, printed.
-js() { python3 -c "import json,sys; j=json.loads(sys.argv[1]); print($1)" "$nf_json"; }
 
 # serve NS PORT TAG: an nfclient server until cleanup.
 serve() {

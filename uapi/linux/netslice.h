@@ -431,7 +431,10 @@ struct netslice_rw_multi {
  *            @extra bytes. Parsed: Ethernet with up to two 802.1Q/802.1ad
  *            tags; IPv4 with options; IPv6 with hop-by-hop, routing,
  *            destination-options, fragment and AH extension headers; then
- *            TCP with options, UDP, ICMP or ICMPv6. A non-first fragment
+ *            TCP with options, UDP, ICMP or ICMPv6. An ICMP or ICMPv6
+ *            error (ICMP types 3, 4, 5, 11, 12; ICMPv6 1 to 4) is whole
+ *            header: what it quotes is what a NAT translates, so it is
+ *            delivered whole. A non-first fragment
  *            is sliced after its IP headers. Anything else (not IP, another
  *            L4 protocol, a header cut short or inconsistent) is delivered
  *            whole.

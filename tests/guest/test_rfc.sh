@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The NFs as the RFCs describe them, with real TCP, ICMP and the kernel's
+# own ESP:
+#
+#   nf-nat (RFC 4787, 5508, 7857): a TCP upload across a path whose MTU
+#   is smaller than the sender's completes because the router's
+#   fragmentation-needed reaches the inside host; no ARP from inside
+#   reaches the outside; unsolicited traffic to an inside address is
+#   dropped.
+#     gen: gen0 10.77.0.11 -- dut0 [nf-nat] dut1 -- rtr: r0 198.51.100.2,
+#     r1 (MTU 1280) -- srv: s0 203.0.113.10 (MTU 1500)
+#
+#   nf-ipsec against Linux's ESP (ip xfrm, rfc4106(gcm(aes)), tunnel mode,
+#   a replay window of 32, strongSwan's default and the most a non-ESN
+#   Linux SA keeps; ip xfrm's own default, 0, checks nothing): ping and
+#   TCP both ways, four streams each way over two slices; no replay drops
+#   on either side; replayed packets refused by both; TTL expiry answered
+#   with ICMP time exceeded.
+#     gen: gen0 10.1.0.1 -- dut0 [nf-ipsec, 2 slices] dut1 -- kgw: k0
+#     192.0.2.2 [kernel ESP] k1 10.2.0.254 -- sink: s0 10.2.0.1
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nf_lib.sh"
+
+ns_plan 2
+ns_module_loaded && rmmod netslice
+
+KEY_AB=000102030405060708090a0b0c0d0e0fa1a2a3a4
+KEY_BA=101112131415161718191a1b1c1d1e1fb1b2b3b4
+
+# veth A NS_A B NS_B [MTU_A MTU_B]: a veth pair (an empty NS: the root),
+# both ends up, deleted at cleanup.
+veth() {
+	local a=$1 na=$2 b=$3 nb=$4
+	ip link add "$a" ${5:+mtu "$5"} ${na:+netns "$na"} type veth \
+		peer name "$b" ${6:+mtu "$6"} ${nb:+netns "$nb"} || return 1
+	if [ -z "$na" ]; then
+		ns_defer ip link del "$a"
+	else
+		ns_defer ip -n "$na" link del "$a"
+	fi
+	ip ${na:+-n "$na"} link set "$a" up && ip ${nb:+-n "$nb"} link set "$b" up
+}
+
+# capture NS IFACE FILTER FILE: tcpdump's first packet matching FILTER
+# into FILE, in the background (its pid in cap_pids) once it listens.
+capture() {
+	ns_start_bg "listening on" ip netns exec "$1" tcpdump -U -n -i "$2" -c 1 -w "$4" "$3" ||
+		return 1
+	cap_pids+=("$bg_pid")
+}
+
+# replay NS IFACE FILE COUNT: send the pcap file's first frame COUNT times
+# (NS empty: from the root namespace).
+replay() {
+	${1:+ip netns exec "$1"} python3 - "$2" "$3" "$4" <<-'EOF'
+		import socket, struct, sys
+		raw = open(sys.argv[2], "rb").read()
+		e = "<" if raw[:4] == b"\xd4\xc3\xb2\xa1" else ">"
+		n = struct.unpack(e + "I", raw[32:36])[0]
+		s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+		s.bind((sys.argv[1], 0))
+		for _ in range(int(sys.argv[3])):
+		    s.send(raw[40:40 + n])
+	EOF
+}
+
+# streams FROM TO DST N BYTES: N TCP streams of BYTES each from namespace
+# FROM to DST (in TO) at once; every byte must arrive.
+streams() {
+	local from=$1 to=$2 dst=$3 n=$4 bytes=$5 i rc=0 ready pids=() limit_s
+	limit_s=$(($(ns_scaled 180000) / 1000))
+	for ((i = 0; i < n; i++)); do
+		ready=$(mktemp -u)
+		ip netns exec "$to" timeout "$limit_s" nstraffic tcp-recv $((6001 + i)) "$bytes" \
+			"$ready" >"$ready.out" 2>&1 &
+		pids+=($!)
+		ns_defer ns_kill_job "$!"
+		ns_wait_job "$!" "$ready.out" 0 test -e "$ready" || return 1
+	done
+	for ((i = 0; i < n; i++)); do
+		ip netns exec "$from" timeout "$limit_s" nstraffic tcp-send "$dst" $((6001 + i)) \
+			"$bytes" &
+		pids+=($!)
+	done
+	for i in "${pids[@]}"; do
+		wait "$i" || rc=1
+	done
+	return $rc
+}
+
+# xfrm_stat NS NAME: a counter of the namespace's /proc/net/xfrm_stat.
+xfrm_stat() { ip netns exec "$1" awk -v k="$2" '$1 == k {print $2}' /proc/net/xfrm_stat; }
+
+nat_pmtu() {
+	local arp out mtu
+	ns_netns_create gen rtr srv || return 1
+	veth dut0 "" gen0 "$gen" && veth dut1 "" r0 "$rtr" &&
+		veth r1 "$rtr" s0 "$srv" 1280 1500 || return 1
+	ip -n "$gen" addr add 10.77.0.11/24 dev gen0 &&
+		ip -n "$gen" route add default via 10.77.0.1 &&
+		ip -n "$rtr" addr add 198.51.100.2/24 dev r0 &&
+		ip -n "$rtr" addr add 203.0.113.1/24 dev r1 &&
+		ip -n "$srv" addr add 203.0.113.10/24 dev s0 &&
+		ip -n "$srv" route add default via 203.0.113.1 || return 1
+	ip netns exec "$rtr" sysctl -qw net.ipv4.ip_forward=1
+	# The router knows the inside network is behind the public address (an
+	# attacker's route): only the NAT stands in the way.
+	ip -n "$rtr" route add 10.77.0.0/24 via 198.51.100.100
+	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
+	nf_start nf-nat --inside dut0 --outside dut1 --public 198.51.100.100 \
+		--inside-address 10.77.0.1 --gateway 198.51.100.2 || return 1
+	ns_start_bg "listening on" ip netns exec "$rtr" tcpdump -l -n -i r0 arp || return 1
+	arp=$bg_out
+	ns_busywait 15000 ip netns exec "$gen" ping -c 1 -W 1 203.0.113.10 >/dev/null || return 1
+	# Upload: gen's segments are 1500 bytes; r1 takes 1280.
+	local sink=$srv
+	NS_TCP_TSO=on ns_tcp_stream 203.0.113.10 $((4 << 20)) ||
+		{ ns_diag "the upload through the NAT across MTU 1280 failed"; return 1; }
+	mtu=$(ip -n "$gen" route get 203.0.113.10 | grep -o 'mtu [0-9]*')
+	ns_diag "gen's route to the server after the upload: $mtu"
+	out=$(ip netns exec "$rtr" ping -c 2 -i 0.2 -W 1 10.77.0.11 2>&1) &&
+		{ ns_diag "the router reached an inside address: $out"; return 1; }
+	nf_stop || return 1
+	ns_diag "nat: $(js 'j["nf-nat"]')"
+	ns_diag "ARP on the outside link: $(grep ARP "$arp" | cut -d' ' -f2- | sort -u | head -n 6 | tr '\n' ';')"
+	[ "$mtu" = "mtu 1280" ] && ! grep -q '10\.77\.' "$arp" &&
+		grep -q 'who-has 198.51.100.2 tell 198.51.100.100' "$arp" &&
+		[ "$(js 'j["nf-nat"]["icmp_errors"] >= 1 and j["nf-nat"]["dropped_not_public"] >= 2')" = True ]
+}
+ns_check "nf-nat: PMTU discovery through the NAT (a 4 MiB upload across MTU 1280); no inside ARP outside; unsolicited traffic to inside addresses dropped" nat_pmtu
+ns_run_cleanups
+
+ipsec_kernel() {
+	local conf cap_pids=() ours theirs ttl seq0 seq1 drop0
+	ns_netns_create gen kgw sink || return 1
+	veth dut0 "" gen0 "$gen" && veth dut1 "" k0 "$kgw" 1600 1600 &&
+		veth k1 "$kgw" s0 "$sink" || return 1
+	ip -n "$gen" addr add 10.1.0.1/24 dev gen0 && ip -n "$gen" route add default via 10.1.0.254 &&
+		ip -n "$kgw" addr add 192.0.2.2/24 dev k0 &&
+		ip -n "$kgw" addr add 10.2.0.254/24 dev k1 &&
+		ip -n "$kgw" route add 10.1.0.0/24 via 192.0.2.1 &&
+		ip -n "$sink" addr add 10.2.0.1/24 dev s0 &&
+		ip -n "$sink" route add default via 10.2.0.254 || return 1
+	ip netns exec "$kgw" sysctl -qw net.ipv4.ip_forward=1
+	# The kernel's gateway, with the smallest window a real peer uses.
+	ip -n "$kgw" xfrm state add src 192.0.2.1 dst 192.0.2.2 proto esp spi 0x1001 mode tunnel \
+		replay-window 32 aead 'rfc4106(gcm(aes))' 0x$KEY_AB 128 &&
+		ip -n "$kgw" xfrm state add src 192.0.2.2 dst 192.0.2.1 proto esp spi 0x2002 \
+			mode tunnel aead 'rfc4106(gcm(aes))' 0x$KEY_BA 128 &&
+		ip -n "$kgw" xfrm policy add src 10.2.0.0/24 dst 10.1.0.0/24 dir out \
+			tmpl src 192.0.2.2 dst 192.0.2.1 proto esp mode tunnel &&
+		ip -n "$kgw" xfrm policy add src 10.1.0.0/24 dst 10.2.0.0/24 dir in \
+			tmpl src 192.0.2.1 dst 192.0.2.2 proto esp mode tunnel &&
+		ip -n "$kgw" xfrm policy add src 10.1.0.0/24 dst 10.2.0.0/24 dir fwd \
+			tmpl src 192.0.2.1 dst 192.0.2.2 proto esp mode tunnel || return 1
+	conf=$(mktemp)
+	printf 'plain dut0\ntunnel dut1\nplain-address 10.1.0.254\nlocal 192.0.2.1\nremote 192.0.2.2\nsa-out 0x1001 %s\nsa-in 0x2002 %s\n' \
+		"$KEY_AB" "$KEY_BA" >"$conf"
+	chmod 600 "$conf"
+	ns_sysctl net.core.netdev_max_backlog 100000
+	ns_load slices=2 ring_size=4096 ifaces=dut0:dut1 || return 1
+	nf_start nf-ipsec --config "$conf" || return 1
+	ours=$(mktemp) theirs=$(mktemp)
+	capture "$kgw" k0 'esp and src host 192.0.2.1' "$ours" &&
+		capture "$kgw" k0 'esp and src host 192.0.2.2' "$theirs" || return 1
+	ns_busywait 20000 ip netns exec "$gen" ping -c 1 -W 1 10.2.0.1 >/dev/null || return 1
+	ip netns exec "$sink" ping -c 3 -i 0.2 -W 2 10.1.0.1 >/dev/null ||
+		{ ns_diag "ping from the kernel's side failed"; return 1; }
+	wait "${cap_pids[@]}"
+	ttl=$(ip netns exec "$gen" ping -c 1 -t 1 -W 2 10.2.0.1 2>&1 | grep -o 'From [0-9.]* .*exceeded')
+	ns_diag "ping -t 1: $ttl"
+	streams "$gen" "$sink" 10.2.0.1 4 $((1 << 20)) ||
+		{ ns_diag "streams into the kernel's gateway failed"; return 1; }
+	streams "$sink" "$gen" 10.1.0.1 4 $((1 << 20)) ||
+		{ ns_diag "streams from the kernel's gateway failed"; return 1; }
+	seq0=$(xfrm_stat "$kgw" XfrmInStateSeqError)
+	ns_diag "kernel: $(ip netns exec "$kgw" awk '$2 != 0' /proc/net/xfrm_stat | tr '\n' ' ')"
+	# Replays, both ways: three copies of a packet each side accepted before.
+	replay "" dut1 "$ours" 3 && replay "$kgw" k0 "$theirs" 3 || return 1
+	ns_busywait 10000 ns_at_least $((seq0 + 3)) xfrm_stat "$kgw" XfrmInStateSeqError || return 1
+	seq1=$(xfrm_stat "$kgw" XfrmInStateSeqError)
+	nf_stop || return 1
+	ns_diag "nf-ipsec: $(js 'j["nf-ipsec"]')"
+	drop0=$(js 'j["nf-ipsec"]["dropped_replay"]')
+	[ "$seq0" = 0 ] && [ "$seq1" = 3 ] && [ "$drop0" = 3 ] &&
+		echo "$ttl" | grep -q 'From 10.1.0.254 .*Time to live exceeded' &&
+		[ "$(js 'j["nf-ipsec"]["dropped_auth"] == 0 and j["nf-ipsec"]["encrypted"] > 1000 and j["nf-ipsec"]["decrypted"] > 1000')" = True ]
+}
+ns_check "nf-ipsec with the kernel's ESP (rfc4106, replay window 32): ping, 4+4 TCP streams over 2 slices, no replay drops either side; 3 replays each refused; TTL expiry answered" ipsec_kernel
+ns_run_cleanups
+
+ns_done
