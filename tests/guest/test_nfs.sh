@@ -100,7 +100,7 @@ nat() {
 	nf_stop || return 1
 	ns_diag "nat: $(js 'j["nf-nat"]')"
 	[ "$out" = "sink 10.99.0.100" ] && [ "$back" = "gen 10.99.0.2" ] &&
-		[ "$(js 'j["nf-nat"]["created"] >= 4 and j["nf-nat"]["arp_answered"] >= 1')" = True ]
+		[ "$(js 'j["nf-nat"]["created"] >= 4 and j["nf-nat"]["arp_answered_inside"] >= 1')" = True ]
 }
 ns_check "nf-nat: the server sees the public address; a port forward works inbound; ping and 4 MiB of TCP cross" nat
 ns_run_cleanups
