@@ -137,8 +137,10 @@ bench_up() {
 			-m "${1##*-}" --rules "$bench_fw_file"
 		;;
 	ns-nat-off | ns-nat-auto)
+		# The load goes to no host: the sink's MAC is the next hop's.
 		bench_ns_up 1 nf-nat -M rw -m "${1#ns-nat-}" --inside "$bench_in" \
-			--outside "$bench_out" --public "$bench_nat_public"
+			--outside "$bench_out" --public "$bench_nat_public" \
+			--gateway "10.99.0.2@$sink_mac"
 		;;
 	afp-mmsg) bench_peer_up running afp-fwd mmsg "$bench_in" "$bench_out" 64 ;;
 	afp-v3) bench_peer_up running afp-fwd v3 "$bench_in" "$bench_out" 64 ;;

@@ -295,6 +295,15 @@ def test_nat():
         check(ok, "nf-nat -m %s: %d scripted steps (SNAT, ARP both sides, endpoint filtering, "
               "unsolicited, ports, ICMP echo and errors, port forwards, ARP probes, timeout, IPv6, "
               "fragments) give exactly the expected frames" % (mode, len(steps)))
+    # A gateway whose MAC is given: everything goes to it at once, nothing asked.
+    gw = ["--inside", "in0", "--outside", "out0", "--public", PUB, "--gateway", "192.0.2.254@02:00:00:00:00:fe"]
+    frames = [(0, 0, v4(HOST, "203.0.113.%d" % i, P.udp(HOST, "203.0.113.%d" % i, 5000, 53, b"q"), P.UDP,
+                        HOST_MAC, IN_MAC)) for i in (1, 2)]
+    code, out, s, _ = run("nf-nat", gw, frames, ifaces=[("in0", IN_MAC), ("out0", OUT_MAC)])
+    ok = code == 0 and [(i, f[0:6], P.Frame(f).saddr) for i, _, f in out] == \
+        [(1, P.mac("02:00:00:00:00:fe"), PUB)] * 2 and s["nf-nat"]["arp_probes_outside"] == 0
+    check(ok, "nf-nat --gateway ADDR@MAC: translated packets go to the gateway's MAC, no ARP asked")
+    bad_config("nf-nat", ["--gateway", "192.0.2.254@02:00"], "bad --gateway '192.0.2.254@02:00'", "bad --gateway")
     bad_config("nf-nat", ["--inside", "in0", "--outside", "out0"], "are required", "missing --public")
     bad_config("nf-nat", ["--inside", "in0", "--outside", "nope", "--public", PUB], "no such interface: nope", "unknown interface")
     bad_config("nf-nat", ["--public", "300.1.1.1"], "bad --public address", "bad public address")

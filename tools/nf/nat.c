@@ -63,7 +63,8 @@ struct nat {
 	const char *inside_name, *outside_name;
 	int inside, outside;		/* ifindex */
 	uint32_t public_addr, inside_addr, gateway;	/* network order; 0: none */
-	uint8_t public_mac[6], inside_mac[6];
+	uint8_t public_mac[6], inside_mac[6], gateway_mac[6];
+	int has_gateway_mac;		/* --gateway ADDR@MAC: never asked by ARP */
 	int pass_outside;		/* pass outside IPv4 not for the public address */
 	unsigned long port_lo, port_hi, max_conns;
 	unsigned long timeout[4];	/* seconds: tcp, tcp transitory, udp, icmp */
@@ -283,6 +284,10 @@ static int nat_next_hop(struct nat *nat, struct ns_worker *w, uint32_t dst, uint
 {
 	uint32_t hop = nat->gateway ? nat->gateway : dst;
 
+	if (nat->has_gateway_mac) {
+		memcpy(mac, nat->gateway_mac, 6);
+		return 0;
+	}
 	if (!nf_neigh_lookup(&nat->out_neigh, hop, mac))
 		return 0;
 	if (w)
@@ -601,6 +606,23 @@ static int nat_addr(const char *opt, const char *value, uint32_t *addr)
 	return -1;
 }
 
+/* ADDR or ADDR@MAC: a gateway whose MAC is given is never asked by ARP. */
+static int nat_gateway(struct nat *nat, const char *value)
+{
+	char addr[INET_ADDRSTRLEN];
+	const char *at = strchr(value, '@');
+	size_t len = at ? (size_t)(at - value) : strlen(value);
+
+	if (len >= sizeof(addr) || (at && ns_mac_parse(at + 1, nat->gateway_mac))) {
+		nf_err("bad --gateway '%s' (ADDR or ADDR@MAC)", value);
+		return -1;
+	}
+	memcpy(addr, value, len);
+	addr[len] = '\0';
+	nat->has_gateway_mac = !!at;
+	return nat_addr("--gateway", addr, &nat->gateway);
+}
+
 /* PROTO:PORT=ADDR:PORT */
 static int nat_parse_forward(struct nat *nat, const char *s)
 {
@@ -641,7 +663,7 @@ static int nat_option(void *arg, int val, const char *value)
 	case OPT_INSIDE_ADDRESS:
 		return nat_addr("--inside-address", value, &nat->inside_addr);
 	case OPT_GATEWAY:
-		return nat_addr("--gateway", value, &nat->gateway);
+		return nat_gateway(nat, value);
 	case OPT_PASS_OUTSIDE:
 		nat->pass_outside = 1;
 		return 0;
@@ -728,7 +750,8 @@ int main(int argc, char **argv)
 			 "      --inside-address ADDR  the inside hosts' router address; ARP is\n"
 			 "                       answered inside for it only (default: for any\n"
 			 "                       address not of a known inside host)\n"
-			 "      --gateway ADDR   the outside next hop (default: each destination)\n"
+			 "      --gateway ADDR[@MAC]  the outside next hop (default: each\n"
+			 "                       destination), its MAC if it is not to be asked\n"
 			 "      --pass-outside   pass outside IPv4 for other addresses than the\n"
 			 "                       public one (dropped by default)\n"
 			 "      --ports LO-HI    public ports for outbound connections (20000-59999)\n"
