@@ -37,12 +37,11 @@ MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 DESTDIR ?=
 CC ?= cc
-CXX ?= c++
 # CPPFLAGS, CFLAGS and LDFLAGS as a packager sets them (dpkg-buildflags)
 CFLAGS ?= -O2 -g
 CPPFLAGS ?=
 LDFLAGS ?=
-B ?= build
+B := build
 
 ifeq ($(origin KDIR),undefined)
 KDIR := $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
