@@ -48,7 +48,8 @@ result "netslicectl help and --help print the usage without the module (exit 0)"
 
 ok=0
 for cmd in "slice set 0 bogus on" "slice set 0 multi-read maybe" "slice set 0" \
-	"rule add dport 0- slice 1" "rule add proto tcp" "link attach" "link show dev" \
+	"rule add dport 0- slice 1" "rule add proto tcp" "rule add dport 80 dport 81 slice 1" \
+	"rule add from 10.0.0.0/8 src 10.1.0.0/16 slice 1" "link attach" "link show dev" \
 	"stats reset slice x" "monitor now" "frob"; do
 	# shellcheck disable=SC2086
 	run 1 "$bin/netslicectl" $cmd && one_line 'netslicectl: .*\(see netslicectl --help\)' &&

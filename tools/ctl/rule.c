@@ -111,6 +111,24 @@ static int ctl_parse_ports(const char *what, const char *s, uint16_t *range)
 	return 0;
 }
 
+/* A rule word's index, its alias folded in (from = src, to = dst); -1 if none. */
+static int ctl_rule_word(const char *key)
+{
+	static const char *const words[] = {
+		"family", "proto", "src", "dst", "sport", "dport", "pref", "slice", "id",
+	};
+	int i;
+
+	if (ctl_is(key, "from"))
+		key = "src";
+	else if (ctl_is(key, "to"))
+		key = "dst";
+	for (i = 0; i < (int)(sizeof(words) / sizeof(words[0])); i++)
+		if (ctl_is(key, words[i]))
+			return i;
+	return -1;
+}
+
 /* Words of a rule; "id N" too when ids are allowed. */
 static int ctl_parse_rule(int argc, char **argv, struct ctl_rule *r, bool with_id)
 {
@@ -120,9 +138,14 @@ static int ctl_parse_rule(int argc, char **argv, struct ctl_rule *r, bool with_i
 	r->src_len = r->dst_len = -1;
 	for (i = 0; i < argc; i += 2) {
 		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		int j;
 
 		if (!val)
 			return CTL_BAD("rule: \"%s\" needs a value", key);
+		/* Each word once: a second "dport" is a mistake, not an override. */
+		for (j = 0; j < i; j += 2)
+			if (ctl_rule_word(key) >= 0 && ctl_rule_word(argv[j]) == ctl_rule_word(key))
+				return CTL_BAD("rule: \"%s\" given twice", key);
 		if (ctl_is(key, "family")) {
 			uint8_t f = ctl_is(val, "ipv4") ? NETSLICE_RULE_FAMILY_IPV4 :
 				    ctl_is(val, "ipv6") ? NETSLICE_RULE_FAMILY_IPV6 : 0;
