@@ -17,7 +17,7 @@ libdir=/usr/lib/x86_64-linux-gnu
 root=$stage/root
 
 echo "KTAP version 1"
-echo "1..11"
+echo "1..12"
 make -s -C "$top" install-lib DESTDIR="$root" PREFIX=/usr LIBDIR=$libdir >/dev/null
 result "make install-lib DESTDIR=... PREFIX=/usr LIBDIR=$libdir installs library, headers, pkg-config file, NFs" \
 	"$(test -f "$root$libdir/libnetslice.so.$version" -a -e "$root$libdir/libnetslice.a" \
@@ -115,6 +115,18 @@ for f in "$stage/b/bin/nf-fwd" "$stage/b/bin/netslicectl" "$stage/b/libnetslice.
 done
 nm -D "$stage/b/bin/nf-fwd" | grep -q '__[a-z]*_chk' || { echo "# CPPFLAGS not used"; ok=1; }
 result "make lib tools with KDIR unset honours CPPFLAGS (fortified calls) and LDFLAGS (BIND_NOW)" $ok
+
+# Every directory variable README names places its files.
+alt=$stage/alt
+make -s -C "$top" install-lib DESTDIR="$alt" PREFIX=/opt/ns BINDIR=/opt/bin INCLUDEDIR=/opt/inc \
+	MANDIR=/opt/man DATADIR=/opt/data LIBDIR=/opt/lib64 >/dev/null &&
+	test -x "$alt/opt/bin/nf-fwd" -a -e "$alt/opt/inc/netslice/netslice.h" \
+		-a -e "$alt/opt/man/man8/nf-fwd.8" -a -e "$alt/opt/data/netslice/netslice.yaml" \
+		-a -e "$alt/opt/lib64/libnetslice.so.$version" &&
+	grep -q '^includedir=/opt/inc/netslice$' "$alt/opt/lib64/pkgconfig/netslice.pc" &&
+	grep -q '/opt/data/netslice/netslice.yaml' "$alt/opt/man/man8/netslicectl.8" &&
+	[ -z "$(find "$alt/opt/ns" -type f 2>/dev/null)" ]
+result "BINDIR, INCLUDEDIR, MANDIR, DATADIR and LIBDIR each place their files, and the pages say so" $?
 
 # ldconfig runs after a real install, not into a staging root.
 make -n -s -C "$top" install-lib PREFIX=/usr | grep -q 'then ldconfig' &&

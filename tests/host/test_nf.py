@@ -460,24 +460,27 @@ def esp_decrypt(frame, keyhex):
     return pt[:len(pt) - 2 - pt[-2]]
 
 
+def ip_fixed(b, off=0):
+    """b (a bytearray) with the IPv4 header checksum at off recomputed, as bytes."""
+    b[off + 10:off + 12] = b"\0\0"
+    b[off + 10:off + 12] = P.csum(bytes(b[off:off + 20])).to_bytes(2, "big")
+    return bytes(b)
+
+
 def hop(ipbytes, n=1, tos=None):
-    """An IPv4 packet n routers later (TTL - n), tos changed if given; checksum recomputed."""
+    """An IPv4 packet n routers later (TTL - n), tos changed if given."""
     b = bytearray(ipbytes)
     b[8] -= n
     if tos is not None:
         b[1] = tos
-    b[10:12] = b"\0\0"
-    b[10:12] = P.csum(bytes(b[:20])).to_bytes(2, "big")
-    return bytes(b)
+    return ip_fixed(b)
 
 
 def outer_ecn(frame, ecn):
     """An ESP frame with its outer ECN field set (the outer header is not authenticated)."""
     b = bytearray(frame)
     b[15] = (b[15] & ~3) | ecn
-    b[24:26] = b"\0\0"
-    b[24:26] = P.csum(bytes(b[14:34])).to_bytes(2, "big")
-    return bytes(b)
+    return ip_fixed(b, 14)
 
 
 def test_ipsec():

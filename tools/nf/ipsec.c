@@ -293,7 +293,7 @@ static int ipsec_ecn_decap(uint8_t *ip, uint8_t outer_tos)
 	ip[1] = (uint8_t)((ip[1] & ~3) | ecn);
 	memcpy(&new, ip, 2);
 	memcpy(&c, ip + 10, 2);
-	ns_csum_update(&c, &old, &new, 2);
+	ns_csum_update16(&c, old, new);
 	memcpy(ip + 10, &c, 2);
 	return 0;
 }

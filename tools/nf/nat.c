@@ -16,9 +16,10 @@
  * hop not yet known asks by ARP and is dropped (the sender retries), as
  * is the first packet of a port forward to an inside host not heard from.
  *
- * RFC 4787/5508/7857 behaviour: endpoint-independent mapping per inside
- * endpoint and protocol; address-and-port-dependent filtering (only the
- * remote endpoint of a connection reaches its public port); unsolicited
+ * RFC 4787/5508/7857 behaviour: a public port per connection (not the
+ * endpoint-independent mapping 4787 asks for); address-and-port-dependent
+ * filtering (only the remote endpoint of a connection reaches its public
+ * port); unsolicited
  * outside IPv4 for any other address than the public one is dropped
  * (--pass-outside passes it); ICMP errors about a translated connection
  * are translated both ways, quoted header, ports and checksums included,
@@ -48,7 +49,8 @@ struct nat_conn {
 	uint32_t in_addr, rem_addr;	/* network order */
 	uint16_t in_port, rem_port, pub_port;	/* network order; ICMP: rem_port 0 */
 	uint8_t proto, state, used, dnat;
-	uint8_t in_mac[6];
+	uint8_t has_out_mac;		/* out_mac resolved: no lookup per packet */
+	uint8_t in_mac[6], out_mac[6];	/* the inside host's, the outside next hop's */
 	uint64_t last_ms;
 	struct nat_conn *out_next, *in_next;	/* hash chains */
 };
@@ -290,9 +292,7 @@ static int nat_next_hop(struct nat *nat, struct ns_worker *w, uint32_t dst, uint
 	}
 	if (!nf_neigh_lookup(&nat->out_neigh, hop, mac))
 		return 0;
-	if (w)
-		nf_neigh_probe(&nat->out_neigh, w, nat->outside, nat->public_mac,
-			       nat->public_addr, hop);
+	nf_neigh_probe(&nat->out_neigh, w, nat->outside, nat->public_mac, nat->public_addr, hop);
 	nat->no_mac++;
 	return -1;
 }
@@ -309,14 +309,17 @@ static void nat_outbound(struct nat *nat, struct ns_worker *w, struct netslice_i
 	memcpy(&in_addr, f->saddr, 4);
 	memcpy(&rem_addr, f->daddr, 4);
 	nf_neigh_learn(&nat->neigh, in_addr, eth->ether_shost);
-	if (nat_next_hop(nat, w, rem_addr, hop_mac)) {
-		ns_iov_drop(iov);
-		return;
-	}
 	c = nat_find_out(nat, p->l4_proto, in_addr, f->sport, rem_addr, rem_port);
 	if (c && nat_expired(nat, c, now)) {
 		nat_remove(nat, c);
 		c = NULL;
+	}
+	/* The next hop once per connection; a packet it cannot reach yet makes none. */
+	if (c && c->has_out_mac) {
+		memcpy(hop_mac, c->out_mac, 6);
+	} else if (nat_next_hop(nat, w, rem_addr, hop_mac)) {
+		ns_iov_drop(iov);
+		return;
 	}
 	if (!c) {
 		memset(&tmpl, 0, sizeof(tmpl));
@@ -338,6 +341,10 @@ static void nat_outbound(struct nat *nat, struct ns_worker *w, struct netslice_i
 			ns_iov_drop(iov);
 			return;
 		}
+	}
+	if (!c->has_out_mac) {
+		memcpy(c->out_mac, hop_mac, 6);
+		c->has_out_mac = 1;
 	}
 	nat_touch(c, p, 0, now);
 	ns_pkt_set_addr(p, 0, &nat->public_addr);
@@ -402,9 +409,16 @@ static void nat_inbound(struct nat *nat, struct ns_worker *w, struct netslice_io
 			return;
 		}
 	}
-	/* Replies go back the way this came: to the hop it came from. */
-	if (!nat->gateway)
-		nf_neigh_learn(&nat->out_neigh, rem_addr, ns_pkt_eth(p)->ether_shost);
+	/*
+	 * Replies go back the way this came: to the hop it came from (learned
+	 * when it changes, not per packet). A --gateway's MAC is ARP's.
+	 */
+	if (!nat->gateway && (!c->has_out_mac ||
+			      memcmp(c->out_mac, ns_pkt_eth(p)->ether_shost, 6))) {
+		memcpy(c->out_mac, ns_pkt_eth(p)->ether_shost, 6);
+		c->has_out_mac = 1;
+		nf_neigh_learn(&nat->out_neigh, rem_addr, c->out_mac);
+	}
 	nat_touch(c, p, 1, now);
 	ns_pkt_set_addr(p, 1, &c->in_addr);
 	ns_pkt_set_port(p, 1, c->in_port);
@@ -453,7 +467,9 @@ static void nat_icmp_error(struct nat *nat, struct ns_worker *w, struct netslice
 		ns_pkt_set_addr(p, 1, &c->in_addr);
 		memcpy(eth->ether_dhost, c->in_mac, 6);
 	} else {
-		if (nat_next_hop(nat, w, c->rem_addr, hop_mac)) {
+		if (c->has_out_mac) {
+			memcpy(hop_mac, c->out_mac, 6);
+		} else if (nat_next_hop(nat, w, c->rem_addr, hop_mac)) {
 			ns_iov_drop(iov);
 			return;
 		}
