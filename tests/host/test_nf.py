@@ -260,12 +260,15 @@ def test_nat():
          [(0, v4(REM, HOST, P.icmp_error(3, 3, P.ipv4(HOST, REM, P.UDP, P.udp(HOST, REM, 5000, 53, b"q"))),
                  P.ICMP, REM_MAC, HOST_MAC))],
          "port unreachable quoting the whole datagram: address, port and UDP checksum translated")
-    step(0, v4(HOST, "192.0.2.77", P.udp(HOST, "192.0.2.77", 5001, 53, b"q"), P.UDP, HOST_MAC, IN_MAC),
-         [(1, P.eth("ff:ff:ff:ff:ff:ff", OUT_MAC, P.ETH_ARP, bytes.fromhex("0001080006040001") + P.mac(OUT_MAC) + P.ip(PUB) + b"\0" * 6 + P.ip("192.0.2.77")))],
-         "to a next hop not yet known: ARP asks outside (as the public address), the packet is dropped")
     at(20)
     step(1, v4(REM, PUB, P.udp(REM, PUB, 53, 30000, b"a"), P.UDP, REM_MAC, OUT_MAC),
          [], "a UDP answer after the 10 s timeout is dropped")
+    step(0, v4(HOST, "192.0.2.77", P.udp(HOST, "192.0.2.77", 5001, 53, b"q"), P.UDP, HOST_MAC, IN_MAC),
+         [(1, P.eth("ff:ff:ff:ff:ff:ff", OUT_MAC, P.ETH_ARP, bytes.fromhex("0001080006040001") + P.mac(OUT_MAC) + P.ip(PUB) + b"\0" * 6 + P.ip("192.0.2.77")))],
+         "to a next hop not yet known: ARP asks outside (as the public address), the packet waits")
+    step(1, P.arp_reply("02:00:00:00:00:77", "192.0.2.77", OUT_MAC, PUB),
+         [(1, v4(PUB, "192.0.2.77", P.udp(PUB, "192.0.2.77", 30000, 53, b"q"), P.UDP, OUT_MAC, "02:00:00:00:00:77"))],
+         "its ARP answer sends the waiting packet, translated, to the MAC it gave")
     step(0, P.packet("2001:db8::1", "2001:db8::2", P.UDP, P.udp("2001:db8::1", "2001:db8::2", 1, 2)),
          [(1, P.packet("2001:db8::1", "2001:db8::2", P.UDP, P.udp("2001:db8::1", "2001:db8::2", 1, 2)))],
          "IPv6 passes untouched")
@@ -289,7 +292,8 @@ def test_nat():
         ok = ok and nat.get("dropped_no_ports") == 1 and nat.get("dropped_no_conn") == 4 and \
             nat.get("arp_probes") == 1 and nat.get("arp_probes_outside") == 1 and \
             nat.get("dropped_fragments") == 1 and nat.get("dropped_not_public") == 1 and \
-            nat.get("icmp_errors") == 4 and nat.get("arp_answered_inside") == 1
+            nat.get("icmp_errors") == 4 and nat.get("arp_answered_inside") == 1 and \
+            nat.get("held_for_arp") == 1 and nat.get("held_sent") == 1
         if not ok:
             diag(json.dumps(nat))
         check(ok, "nf-nat -m %s: %d scripted steps (SNAT, ARP both sides, endpoint filtering, "

@@ -13,8 +13,9 @@
  * inside host (a point-to-point inside link). Translated packets leave
  * from the interface's MAC to the next hop's (the destination, or
  * --gateway), learned from ARP and inbound traffic; a packet for a next
- * hop not yet known asks by ARP and is dropped (the sender retries), as
- * is the first packet of a port forward to an inside host not heard from.
+ * hop not yet known asks by ARP and waits for the answer (nat_hold), while
+ * the first packet of a port forward to an inside host not heard from is
+ * dropped (the sender retries).
  *
  * RFC 4787/5508/7857 behaviour: a public port per connection (not the
  * endpoint-independent mapping 4787 asks for); address-and-port-dependent
@@ -40,6 +41,9 @@
 #include "nf.h"
 
 #define NAT_MAX_FORWARDS 64
+/* Packets that wait for their next hop's ARP answer, as a router's neighbour queue. */
+#define NAT_HELD 16
+#define NAT_HELD_BYTES 2048
 #define NAT_HASH_BITS 16
 
 enum { NAT_TCP, NAT_UDP, NAT_ICMP, NAT_PROTOS };
@@ -53,6 +57,12 @@ struct nat_conn {
 	uint8_t in_mac[6], out_mac[6];	/* the inside host's, the outside next hop's */
 	uint64_t last_ms;
 	struct nat_conn *out_next, *in_next;	/* hash chains */
+};
+
+struct nat_held {
+	uint32_t hop;			/* network order; 0: a free slot */
+	uint32_t len;
+	uint8_t frame[NAT_HELD_BYTES];	/* translated; the destination MAC comes with ARP */
 };
 
 struct nat_forward {
@@ -79,10 +89,12 @@ struct nat {
 	uint8_t *port_used[NAT_PROTOS];	/* 65536 each: 1 taken, 2 forwarded */
 	struct nf_neigh_table neigh;	/* inside hosts */
 	struct nf_neigh_table out_neigh;	/* next hops outside */
+	struct nat_held held[NAT_HELD];
+	unsigned int held_next;		/* the slot to take when none is free */
 	unsigned long active;
 	uint64_t created, expired, out_packets, in_packets, arp_answered, arp_answered_inside,
 		 icmp_errors, no_conn, untranslatable, fragments, no_ports, table_full, malformed,
-		 not_public, no_mac, arp_dropped, passed;
+		 not_public, no_mac, arp_dropped, passed, held_arp, held_sent;
 };
 
 static struct nat nat_state = {
@@ -231,6 +243,72 @@ static void nat_touch(struct nat_conn *c, const struct ns_pkt *p, int inbound, u
 		c->state = CONN_ESTABLISHED;	/* the answer to the opener */
 }
 
+static uint32_t nat_hop(const struct nat *nat, uint32_t dst)
+{
+	return nat->gateway ? nat->gateway : dst;
+}
+
+/* The MAC of the outside next hop toward dst; unknown: ask by ARP, -1. */
+static int nat_next_hop(struct nat *nat, struct ns_worker *w, uint32_t dst, uint8_t mac[6])
+{
+	uint32_t hop = nat_hop(nat, dst);
+
+	if (nat->has_gateway_mac) {
+		memcpy(mac, nat->gateway_mac, 6);
+		return 0;
+	}
+	if (!nf_neigh_lookup(&nat->out_neigh, hop, mac))
+		return 0;
+	nf_neigh_probe(&nat->out_neigh, w, nat->outside, nat->public_mac, nat->public_addr, hop);
+	return -1;
+}
+
+/*
+ * A translated packet whose next hop is being asked for waits for the
+ * answer instead of being dropped (a dropped SYN costs its sender a
+ * second). Whole packets only: a sliced one's payload cannot wait outside
+ * its batch. The oldest waiting packet gives way when all slots are taken.
+ */
+static void nat_hold(struct nat *nat, struct netslice_iov *iov, uint32_t hop)
+{
+	struct nat_held *h = NULL;
+	unsigned int i;
+
+	if (iov->handle || iov->flags || iov->rlen != iov->wire_len ||
+	    iov->rlen > NAT_HELD_BYTES) {
+		nat->no_mac++;
+		return;
+	}
+	for (i = 0; i < NAT_HELD && !h; i++)
+		if (!nat->held[i].hop)
+			h = &nat->held[i];
+	if (!h) {
+		h = &nat->held[nat->held_next++ % NAT_HELD];
+		nat->no_mac++;		/* the one it replaces */
+	}
+	h->hop = hop;
+	h->len = iov->rlen;
+	memcpy(h->frame, ns_iov_data(iov), iov->rlen);
+	nat->held_arp++;
+}
+
+/* hop answered with mac: what waited for it leaves now. */
+static void nat_release(struct nat *nat, struct ns_worker *w, uint32_t hop, const uint8_t mac[6])
+{
+	unsigned int i;
+
+	for (i = 0; i < NAT_HELD; i++) {
+		if (nat->held[i].hop != hop)
+			continue;
+		memcpy(nat->held[i].frame, mac, 6);
+		if (nf_inject(w, nat->held[i].frame, nat->held[i].len, nat->outside))
+			nat->no_mac++;
+		else
+			nat->held_sent++;
+		nat->held[i].hop = 0;
+	}
+}
+
 /* The address an inside ARP request asks for, if the NAT should answer it. */
 static uint32_t nat_inside_target(struct nat *nat, const struct ns_pkt *p)
 {
@@ -252,9 +330,10 @@ static uint32_t nat_inside_target(struct nat *nat, const struct ns_pkt *p)
  * ARP never crosses the NAT. Outside: learn the sender, answer for the
  * public address. Inside: learn the sender, answer as the hosts' router.
  */
-static void nat_arp(struct nat *nat, struct netslice_iov *iov, struct ns_pkt *p, int inside)
+static void nat_arp(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov,
+		    struct ns_pkt *p, int inside)
 {
-	uint32_t target;
+	uint32_t target, spa;
 
 	if (p->caplen < (size_t)p->l3_off + 28) {
 		nat->malformed++;
@@ -263,6 +342,8 @@ static void nat_arp(struct nat *nat, struct netslice_iov *iov, struct ns_pkt *p,
 	}
 	if (!inside) {
 		nf_neigh_arp(&nat->out_neigh, p, nat->public_addr);
+		memcpy(&spa, p->data + p->l3_off + 14, 4);
+		nat_release(nat, w, spa, p->data + p->l3_off + 8);
 		if (ns_arp_answer(p, nat->public_addr, nat->public_mac)) {
 			iov->action = NETSLICE_TX_IFINDEX;	/* back out */
 			nat->arp_answered++;
@@ -281,22 +362,6 @@ static void nat_arp(struct nat *nat, struct netslice_iov *iov, struct ns_pkt *p,
 	ns_iov_drop(iov);
 }
 
-/* The MAC of the outside next hop toward dst; unknown: ask by ARP, -1. */
-static int nat_next_hop(struct nat *nat, struct ns_worker *w, uint32_t dst, uint8_t mac[6])
-{
-	uint32_t hop = nat->gateway ? nat->gateway : dst;
-
-	if (nat->has_gateway_mac) {
-		memcpy(mac, nat->gateway_mac, 6);
-		return 0;
-	}
-	if (!nf_neigh_lookup(&nat->out_neigh, hop, mac))
-		return 0;
-	nf_neigh_probe(&nat->out_neigh, w, nat->outside, nat->public_mac, nat->public_addr, hop);
-	nat->no_mac++;
-	return -1;
-}
-
 static void nat_outbound(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov,
 			 struct ns_pkt *p, const struct ns_flow *f, uint64_t now)
 {
@@ -305,6 +370,7 @@ static void nat_outbound(struct nat *nat, struct ns_worker *w, struct netslice_i
 	uint16_t rem_port = p->l4_proto == IPPROTO_ICMP ? 0 : f->dport;
 	struct nat_conn *c, tmpl;
 	uint8_t hop_mac[6];
+	int unresolved = 0;
 
 	memcpy(&in_addr, f->saddr, 4);
 	memcpy(&rem_addr, f->daddr, 4);
@@ -314,13 +380,11 @@ static void nat_outbound(struct nat *nat, struct ns_worker *w, struct netslice_i
 		nat_remove(nat, c);
 		c = NULL;
 	}
-	/* The next hop once per connection; a packet it cannot reach yet makes none. */
-	if (c && c->has_out_mac) {
+	/* The next hop once per connection; unknown, the packet waits for ARP. */
+	if (c && c->has_out_mac)
 		memcpy(hop_mac, c->out_mac, 6);
-	} else if (nat_next_hop(nat, w, rem_addr, hop_mac)) {
-		ns_iov_drop(iov);
-		return;
-	}
+	else
+		unresolved = nat_next_hop(nat, w, rem_addr, hop_mac);
 	if (!c) {
 		memset(&tmpl, 0, sizeof(tmpl));
 		tmpl.proto = p->l4_proto;
@@ -342,7 +406,7 @@ static void nat_outbound(struct nat *nat, struct ns_worker *w, struct netslice_i
 			return;
 		}
 	}
-	if (!c->has_out_mac) {
+	if (!c->has_out_mac && !unresolved) {
 		memcpy(c->out_mac, hop_mac, 6);
 		c->has_out_mac = 1;
 	}
@@ -352,6 +416,10 @@ static void nat_outbound(struct nat *nat, struct ns_worker *w, struct netslice_i
 	memcpy(eth->ether_shost, nat->public_mac, 6);
 	memcpy(eth->ether_dhost, hop_mac, 6);
 	nat->out_packets++;
+	if (unresolved) {
+		nat_hold(nat, iov, nat_hop(nat, rem_addr));
+		ns_iov_drop(iov);
+	}
 }
 
 static const struct nat_forward *nat_find_forward(const struct nat *nat, uint8_t proto,
@@ -470,6 +538,7 @@ static void nat_icmp_error(struct nat *nat, struct ns_worker *w, struct netslice
 		if (c->has_out_mac) {
 			memcpy(hop_mac, c->out_mac, 6);
 		} else if (nat_next_hop(nat, w, c->rem_addr, hop_mac)) {
+			nat->no_mac++;
 			ns_iov_drop(iov);
 			return;
 		}
@@ -495,7 +564,7 @@ static void nat_one(struct nat *nat, struct ns_worker *w, struct netslice_iov *i
 		return;
 	}
 	if (p.eth_type == ETHERTYPE_ARP) {
-		nat_arp(nat, iov, &p, inside);
+		nat_arp(nat, w, iov, &p, inside);
 		return;
 	}
 	if (p.family != AF_INET || (!inside && (int)iov->ifindex != nat->outside)) {
@@ -581,7 +650,7 @@ static void nat_report(struct json *j, FILE *f, void *arg)
 		"arp_answered", "arp_answered_inside", "arp_probes", "arp_probes_outside",
 		"dropped_arp", "dropped_no_conn", "dropped_not_public", "dropped_no_mac",
 		"dropped_untranslatable", "dropped_fragments", "dropped_no_ports",
-		"dropped_table_full", "dropped_malformed", "passed",
+		"dropped_table_full", "dropped_malformed", "passed", "held_for_arp", "held_sent",
 	};
 	struct nat *nat = arg;
 	const uint64_t v[] = {
@@ -589,7 +658,7 @@ static void nat_report(struct json *j, FILE *f, void *arg)
 		nat->arp_answered, nat->arp_answered_inside, nat->neigh.probes,
 		nat->out_neigh.probes, nat->arp_dropped, nat->no_conn, nat->not_public,
 		nat->no_mac, nat->untranslatable, nat->fragments, nat->no_ports, nat->table_full,
-		nat->malformed, nat->passed,
+		nat->malformed, nat->passed, nat->held_arp, nat->held_sent,
 	};
 	unsigned int i;
 

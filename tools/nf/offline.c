@@ -40,8 +40,8 @@ static int offline_inject(const void *frame, uint32_t len, int ifindex)
 	return 0;
 }
 
-/* Bytes of the frame the module would hand over under this slicing mode. */
-static uint32_t offline_slice_len(const struct netslice_slicing *s, uint8_t *frame, uint32_t len)
+/* Where the slicing mode would cut the frame (len: nowhere). */
+static uint32_t offline_slice_cut(const struct netslice_slicing *s, uint8_t *frame, uint32_t len)
 {
 	struct ns_pkt p;
 	uint32_t cut;
@@ -61,6 +61,18 @@ static uint32_t offline_slice_len(const struct netslice_slicing *s, uint8_t *fra
 		return cut < len ? cut : len;
 	}
 	return len;
+}
+
+/*
+ * Bytes of the frame the module would hand over under this slicing mode:
+ * as the module, the whole frame when too little is beyond the slice to
+ * be worth parking, or the slice would be longer than a header may be.
+ */
+static uint32_t offline_slice_len(const struct netslice_slicing *s, uint8_t *frame, uint32_t len)
+{
+	uint32_t cut = offline_slice_cut(s, frame, len);
+
+	return len - cut < NETSLICE_MIN_PARK || cut > NETSLICE_MAX_HEADER ? len : cut;
 }
 
 static uint32_t offline_pair(uint32_t ifindex, unsigned int nr_ifaces)
