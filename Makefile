@@ -1,8 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make            module (kmod/netslice.ko), libnetslice and tools
-# make check      deps, everything, host unit tests, KUnit and the guest suite
-#                 on each of KERNELS (default 6.1 6.12 7.2; any subset)
+# make check      deps, everything, make check-host, KUnit and the module (W=1)
+#                 on each of KERNELS (default 6.1 6.12 7.2; any subset), the
+#                 guest suite on each of FULL_KERNELS (6.1 7.2) and its smoke
+#                 subset on the others (docs/testing.md)
+# make check-host  every test that needs no guest, no kernel tree, no package
+#                 installation and no network (packagers, a developer's loop)
 # make check-newest  before a release: the module (W=1), checkpatch and KUnit
 #                 against the newest kernel Debian has (sid or experimental)
 # make check-debug  the sanitizer tier: KUnit and the guest suite on a 6.12
@@ -10,7 +14,8 @@
 #                 injection, built once and cached (SMOKE=1: CI's short run)
 # make demo       boot a guest and show netslice at work
 # make install    module (+ depmod), library, headers, pkg-config file, tools,
-#                 man page, bash completion, udev rule, modprobe.d example
+#                 man pages, bash completion, udev rule, modprobe.d example,
+#                 systemd units and the NFs' example configuration
 # make uninstall  remove what install put there
 # make install-lib  library, headers, tools and docs, no module or system files
 #                 (then ldconfig, unless DESTDIR is set)
@@ -32,9 +37,16 @@ PREFIX ?= /usr/local
 # LIBDIR=$(PREFIX)/lib/x86_64-linux-gnu for a multiarch layout
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
+# netslice-info (any member of group netslice); the NFs and netslicectl,
+# administrators' commands with section 8 pages, in SBINDIR
 BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
+DOCDIR ?= $(DATADIR)/doc/netslice
+# The NFs' configuration (/etc/netslice with PREFIX=/usr, as a package has it)
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+UNITDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/systemd/system,$(PREFIX)/lib/systemd/system)
 DESTDIR ?=
 CC ?= cc
 # CPPFLAGS, CFLAGS and LDFLAGS as a packager sets them (dpkg-buildflags)
@@ -68,16 +80,28 @@ NFS := nf-fwd nf-firewall nf-monitor nf-nat nf-lb nf-ipsec
 NF_COMMON := $(patsubst %.c,$(B)/%.o,$(filter-out $(NFS:nf-%=tools/nf/%.c),$(wildcard tools/nf/*.c)))
 NF_LIBS_ipsec := -lcrypto
 CTL_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard tools/ctl/*.c)) $(B)/tools/nf/json.o $(B)/tools/nf/cli.o
-TOOLS := $(B)/bin/netslice-info $(B)/bin/netslicectl $(NFS:%=$(B)/bin/%)
+USER_TOOLS := $(B)/bin/netslice-info
+ADMIN_TOOLS := $(B)/bin/netslicectl $(NFS:%=$(B)/bin/%)
+TOOLS := $(USER_TOOLS) $(ADMIN_TOOLS)
+# nf-fwd linked against libnetslice.so, so that make check runs the shared
+# library too (tests/host/test_install_lib.sh; not installed)
+NF_SHARED := $(B)/bin-shared/nf-fwd
 # A page for every installed program and one for the library (docs/man/,
 # with @PREFIX@-style paths filled in as they are installed)
-MAN8 := $(TOOLS:$(B)/bin/%=$(B)/man/%.8)
+MAN1 := $(USER_TOOLS:$(B)/bin/%=$(B)/man/%.1)
+MAN8 := $(ADMIN_TOOLS:$(B)/bin/%=$(B)/man/%.8)
 MAN3 := $(B)/man/libnetslice.3
+MANS := $(MAN1) $(MAN8) $(MAN3)
+# The NFs' systemd template and example configuration (dist/systemd/)
+UNITS := netslice-nf@.service
+NF_CONFS := $(notdir $(wildcard dist/netslice/*))
 # What the pages and the pkg-config file say instead of @NAME@; an NF's
 # page gets the options and exit status all NFs share. Filled in as they
 # are installed, so the paths are always those of the install.
 SUBST = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@DATADIR@|$(DATADIR)|g' \
+	-e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@BINDIR@|$(BINDIR)|g' \
+	-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
 	-e 's|@VERSION@|$(VERSION)|g'
 MAN_PARTS := docs/man/nf-common.inc docs/man/nf-common-see.inc
 RENDER_MAN = sed -e '/^@NF_COMMON@$$/{r docs/man/nf-common.inc' -e 'd}' \
@@ -90,11 +114,13 @@ GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
 FUZZ := $(B)/tests/nsfuzz
 # make bench's load sink and peer forwarders (a guest test checks them too)
 BENCH_BINS := $(B)/bench/bench-sink $(B)/bench/afp-fwd $(B)/bench/xsk-fwd
+# The guides installed in DOCDIR
+DOCS := $(wildcard docs/*.md)
 XDP_CFLAGS = $(shell pkg-config --cflags libxdp libbpf)
 XDP_LIBS = $(shell pkg-config --libs libxdp libbpf)
 
-.PHONY: all module lib tools man deps check check-newest check-debug demo install install-lib uninstall dkms-install \
-	bench lint clean test-bins
+.PHONY: all module lib tools man deps check check-host check-newest check-debug demo demo-bins \
+	install install-lib install-units uninstall dkms-install bench lint clean test-bins host-test-bins
 
 all: module lib tools man
 
@@ -102,6 +128,10 @@ all: module lib tools man
 # those of them whose KUnit runs.
 KERNELS ?= 6.1 6.12 7.2
 KUNIT_KERNELS ?= $(KERNELS)
+# Of KERNELS, those whose guest runs the whole suite; the others run its
+# smoke subset (tests/guest/run_all.sh --smoke): the oldest and the newest
+# find what breaks across versions, the middle one costs a quarter as much.
+FULL_KERNELS ?= 6.1 7.2
 
 module:
 ifneq ($(KERNEL),)
@@ -115,7 +145,10 @@ endif
 
 lib: $(LIB_A) $(LIB_SO) $(PC)
 tools: $(TOOLS)
-test-bins: $(HOST_TESTS) $(GUEST_BINS) $(BENCH_BINS) $(FUZZ)
+test-bins: $(HOST_TESTS) $(GUEST_BINS) $(BENCH_BINS) $(FUZZ) $(NF_SHARED)
+host-test-bins: $(HOST_TESTS) $(NF_SHARED)
+# What tools/demo.sh runs beyond the tools: its traffic generator and sink
+demo-bins: $(B)/tests/nstraffic
 
 $(B)/%.o: %.c $(wildcard userlib/*.h tools/nf/*.h tools/ctl/*.h uapi/linux/*.h)
 	@mkdir -p $(dir $@)
@@ -124,8 +157,10 @@ $(B)/%.o: %.c $(wildcard userlib/*.h tools/nf/*.h tools/ctl/*.h uapi/linux/*.h)
 $(LIB_A): $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-$(LIB_SO): $(LIB_OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(LIB_SO_NAME) -o $(B)/$(LIB_SO_FILE) $^ -lpthread
+# Exported symbols carry the version node LIBNETSLICE_0.5 (userlib/libnetslice.map).
+$(LIB_SO): $(LIB_OBJS) userlib/libnetslice.map
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(LIB_SO_NAME) \
+		-Wl,--version-script,userlib/libnetslice.map -o $(B)/$(LIB_SO_FILE) $(LIB_OBJS) -lpthread
 	ln -sf $(LIB_SO_FILE) $(B)/$(LIB_SO_NAME)
 	ln -sf $(LIB_SO_NAME) $@
 
@@ -136,7 +171,7 @@ $(B)/man/%: docs/man/% $(MAN_PARTS) Makefile
 	@mkdir -p $(dir $@)
 	$(call RENDER_MAN,$<) >$@
 
-man: $(MAN8) $(MAN3)
+man: $(MANS)
 
 $(B)/bin/%: $(B)/tools/%.o $(LIB_A)
 	@mkdir -p $(dir $@)
@@ -153,6 +188,11 @@ $(B)/bin/netslicectl: $(CTL_OBJS) $(LIB_A)
 $(B)/bin/nf-%: $(B)/tools/nf/%.o $(NF_COMMON) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lpthread $(NF_LIBS_$*)
+
+$(B)/bin-shared/nf-%: $(B)/tools/nf/%.o $(NF_COMMON) $(LIB_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) -L$(B) -Wl,-rpath,'$$ORIGIN/..' \
+		-lnetslice -lpthread $(NF_LIBS_$*)
 
 # Host unit tests build the library's sources with ASan and UBSan: a read
 # past a packet buffer fails the test instead of passing by luck.
@@ -191,7 +231,13 @@ deps:
 # deps first, then a sub-make: KDIR is chosen after the headers exist.
 check: deps
 	$(MAKE) all test-bins
-	NETSLICE_KERNELS="$(KERNELS)" NETSLICE_KUNIT_KERNELS="$(KUNIT_KERNELS)" tests/check.sh
+	NETSLICE_KERNELS="$(KERNELS)" NETSLICE_KUNIT_KERNELS="$(KUNIT_KERNELS)" \
+		NETSLICE_FULL_KERNELS="$(FULL_KERNELS)" tests/check.sh
+
+# No deps, no kernel tree: what user space needs to build (README) is enough.
+check-host:
+	$(MAKE) lib tools man host-test-bins
+	tests/check.sh --host
 
 # The newest kernel Debian has, often a release candidate from experimental:
 # the next break is seen the week it lands (docs/testing.md).
@@ -204,7 +250,7 @@ check-debug: deps
 	NETSLICE_DEBUG_SMOKE=$(if $(SMOKE),1,0) tests/debug/check.sh
 
 demo: deps
-	$(MAKE) all
+	$(MAKE) all demo-bins
 	tools/demo.sh
 
 # The module under /lib/modules/KVER/updates, then depmod (not into DESTDIR:
@@ -215,7 +261,7 @@ ifeq ($(origin KO),undefined)
 KO := kmod/netslice.ko
 install: module
 endif
-install: install-lib
+install: install-lib install-units
 	install -D -m 0644 $(KO) $(DESTDIR)/lib/modules/$(KVER)/updates/netslice.ko
 	install -D -m 0644 dist/70-netslice.rules $(DESTDIR)$(UDEVDIR)/70-netslice.rules
 	test -e $(DESTDIR)$(MODPROBEDIR)/netslice.conf || \
@@ -226,12 +272,28 @@ install: install-lib
 		! command -v udevadm >/dev/null || udevadm control --reload || true; \
 	fi
 
-# Library, headers, pkg-config file, tools, man pages and completion.
+# The NFs' systemd template unit and their example configuration files in
+# SYSCONFDIR/netslice (one a user changed is kept; nf-ipsec's keys 0600).
+install-units:
+	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/netslice
+	for u in $(UNITS); do \
+		$(SUBST) dist/systemd/$$u >$(DESTDIR)$(UNITDIR)/$$u && \
+		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
+	done
+	for f in $(NF_CONFS); do \
+		dst=$(DESTDIR)$(SYSCONFDIR)/netslice/$$f; \
+		mode=0644; case $$f in ipsec-*) mode=0600 ;; esac; \
+		test -e $$dst || { $(SUBST) dist/netslice/$$f >$$dst && chmod $$mode $$dst; } || exit 1; \
+	done
+	if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
+
+# Library, headers, pkg-config file, tools, man pages, completion and docs.
 install-lib: lib tools
-	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR) \
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/netslice/linux $(DESTDIR)$(MANDIR)/man8 \
-		$(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(DATADIR)/bash-completion/completions \
-		$(DESTDIR)$(DATADIR)/netslice
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(DATADIR)/bash-completion/completions \
+		$(DESTDIR)$(DATADIR)/netslice $(DESTDIR)$(DOCDIR)/examples
 	install -m 0644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
 	install -m 0755 $(B)/$(LIB_SO_FILE) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(LIB_SO_FILE) $(DESTDIR)$(LIBDIR)/$(LIB_SO_NAME)
@@ -241,15 +303,19 @@ install-lib: lib tools
 	install -m 0644 uapi/linux/netslice.h uapi/linux/netslice_netlink.h \
 		$(DESTDIR)$(INCLUDEDIR)/netslice/linux/
 	install -m 0644 uapi/netslice.yaml $(DESTDIR)$(DATADIR)/netslice/
-	install -m 0755 $(TOOLS) $(DESTDIR)$(BINDIR)/
-	for m in $(MAN8:$(B)/man/%=%) $(MAN3:$(B)/man/%=%); do \
+	install -m 0755 $(USER_TOOLS) $(DESTDIR)$(BINDIR)/
+	install -m 0755 $(ADMIN_TOOLS) $(DESTDIR)$(SBINDIR)/
+	for m in $(MANS:$(B)/man/%=%); do \
 		$(call RENDER_MAN,docs/man/$$m) >$(DESTDIR)$(MANDIR)/man$${m##*.}/$$m || exit 1; \
 	done
+	install -m 0644 README.md $(DOCS) $(DESTDIR)$(DOCDIR)/
+	install -m 0644 docs/examples/*.c $(DESTDIR)$(DOCDIR)/examples/
 	install -m 0644 tools/ctl/netslicectl.bash \
 		$(DESTDIR)$(DATADIR)/bash-completion/completions/netslicectl
 	if [ -z "$(DESTDIR)" ]; then ldconfig; fi
 
-# Everything install put in place; a changed modprobe.d file is kept.
+# Everything install put in place; a changed modprobe.d or NF configuration
+# file is kept.
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/netslice.ko $(DESTDIR)$(UDEVDIR)/70-netslice.rules
 	! cmp -s dist/modprobe.d/netslice.conf $(DESTDIR)$(MODPROBEDIR)/netslice.conf || \
@@ -257,11 +323,18 @@ uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libnetslice.a $(DESTDIR)$(LIBDIR)/libnetslice.so \
 		$(DESTDIR)$(LIBDIR)/$(LIB_SO_NAME) $(DESTDIR)$(LIBDIR)/$(LIB_SO_FILE) \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/netslice.pc \
+		$(MAN1:$(B)/man/%=$(DESTDIR)$(MANDIR)/man1/%) \
 		$(MAN8:$(B)/man/%=$(DESTDIR)$(MANDIR)/man8/%) \
 		$(MAN3:$(B)/man/%=$(DESTDIR)$(MANDIR)/man3/%) \
 		$(DESTDIR)$(DATADIR)/bash-completion/completions/netslicectl
-	rm -f $(TOOLS:$(B)/bin/%=$(DESTDIR)$(BINDIR)/%)
-	rm -rf $(DESTDIR)$(INCLUDEDIR)/netslice $(DESTDIR)$(DATADIR)/netslice
+	rm -f $(USER_TOOLS:$(B)/bin/%=$(DESTDIR)$(BINDIR)/%) \
+		$(ADMIN_TOOLS:$(B)/bin/%=$(DESTDIR)$(SBINDIR)/%) \
+		$(UNITS:%=$(DESTDIR)$(UNITDIR)/%)
+	for f in $(NF_CONFS); do \
+		$(SUBST) dist/netslice/$$f | cmp -s - $(DESTDIR)$(SYSCONFDIR)/netslice/$$f && \
+			rm -f $(DESTDIR)$(SYSCONFDIR)/netslice/$$f; \
+	done; rmdir $(DESTDIR)$(SYSCONFDIR)/netslice 2>/dev/null || true
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/netslice $(DESTDIR)$(DATADIR)/netslice $(DESTDIR)$(DOCDIR)
 	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); ldconfig; fi
 
 # DKMS builds the module from /usr/src/netslice-VERSION for every kernel.

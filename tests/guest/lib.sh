@@ -240,9 +240,9 @@ ns_stop_bg() {
 	return $rc
 }
 
-# ns_start_fwd [ARGS]: run nf-fwd in the background until cleanup.
+# ns_start_fwd [ARGS]: run nf-fwd (NS_FWD_BIN if set) in the background until cleanup.
 ns_start_fwd() {
-	ns_start_bg "running on" nf-fwd "$@"
+	ns_start_bg "running on" "${NS_FWD_BIN:-nf-fwd}" "$@"
 	local rc=$?
 	fwd_pid=$bg_pid
 	fwd_out=$bg_out

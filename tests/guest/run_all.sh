@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Run every guest test (or those named) and print one summary line.
+# Run every guest test (or those named, or with --smoke the smoke subset)
+# and print one summary line.
+#
+# The smoke subset is what make check runs on the kernels between the
+# oldest and the newest (docs/testing.md): the module loads and unloads,
+# every slice opens with its ioctls, read/write and ring I/O, forwarding
+# exactly once through nf-fwd, and the installed module, units and NFs.
+SMOKE=(test_load.sh test_devices.sh test_io.sh test_forward.sh test_install.sh)
 cd "$(dirname "$0")" || exit 1
 tests=("$@")
+[ "${1:-}" = --smoke ] && tests=("${SMOKE[@]}")
 [ ${#tests[@]} -gt 0 ] || tests=(test_*.sh)
 
 passed=0 failed=0 broken=0

@@ -27,12 +27,19 @@ single_queue() {
 	ns_topology 1 || return 1
 	ns_load ifaces=dut0:dut1 ring_size=16384 || return 1
 	ns_start_fwd -M "$1" || return 1
+	if [ -n "${NS_FWD_BIN:-}" ]; then
+		ns_diag "$(grep -o '/[^ ]*libnetslice[^ ]*' "/proc/$fwd_pid/maps" | sort -u)"
+		grep -q "$NS_TOP/build/libnetslice.so.[0-9.]*$" "/proc/$fwd_pid/maps" || return 1
+	fi
 	ns_traffic $N || return 1
 	counters_exact $N && ns_stop_fwd
 }
 ns_check "ring mode: $N frames of 60..1514 bytes cross once, byte-identical" single_queue ring
 ns_run_cleanups
-ns_check "read/write: $N frames of 60..1514 bytes cross once, byte-identical" single_queue rw
+# The shared library in use: this nf-fwd is linked against libnetslice.so.
+NS_FWD_BIN=$NS_TOP/build/bin-shared/nf-fwd \
+	ns_check "read/write, nf-fwd on libnetslice.so: $N frames of 60..1514 bytes cross once, byte-identical" \
+	single_queue rw
 ns_run_cleanups
 
 four_queues() {

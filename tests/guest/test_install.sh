@@ -4,10 +4,12 @@
 # overlays): depmod finds the module, modprobe loads it with the
 # modprobe.d options, udev gives the nodes to group netslice 0660, a
 # member of the group can open a slice and others cannot, the installed
-# netslicectl works; then `make uninstall` takes it all away again.
+# netslicectl works, an NF runs from its systemd unit's command line with
+# only the unit's privileges and tells systemd it is ready (its slices
+# open), reloaded and stopping; then `make uninstall` takes it all away.
 . "$(dirname "$0")/lib.sh"
 
-ns_plan 4
+ns_plan 5
 ns_module_loaded && rmmod netslice
 kver=$(uname -r)
 mk() { make -s -C "$NS_TOP" KVER="$kver" KO="$NS_KO" PREFIX=/usr/local "$@"; }
@@ -39,8 +41,8 @@ ns_check "a member of group netslice opens a slice; another user cannot" group_a
 installed_tools() {
 	local ver
 	ver=$(sed -n 's/^VERSION := //p' "$NS_TOP/Makefile")
-	[ "$(/usr/local/bin/netslicectl --version)" = "netslicectl $ver" ] &&
-		[ "$(/usr/local/bin/netslicectl -j slice show | /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" -eq 3 ] &&
+	[ "$(/usr/local/sbin/netslicectl --version)" = "netslicectl $ver" ] &&
+		[ "$(/usr/local/sbin/netslicectl -j slice show | /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" -eq 3 ] &&
 		[ -e /usr/local/share/man/man8/netslicectl.8 ] &&
 		[ -e /usr/local/share/man/man8/nf-fwd.8 ] &&
 		pkg-config --exists --print-errors netslice &&
@@ -48,10 +50,34 @@ installed_tools() {
 }
 PKG_CONFIG_PATH=/usr/local/lib/pkgconfig ns_check "the installed netslicectl, man pages, pkg-config file work; ldconfig knows the library" installed_tools
 
+# What systemd would run for netslice-nf@firewall: ExecStart with %i and
+# NF_OPTIONS from the EnvironmentFile expanded, under the unit's bounding
+# set, its Type=notify protocol spoken to a socket of ours.
+unit_command() {
+	local unit=/usr/local/lib/systemd/system/netslice-nf@.service cmd envf opts out
+	cmd=$(sed -n 's/^ExecStart=//p' "$unit" | sed 's/%i/firewall/g')
+	envf=$(sed -n 's/^EnvironmentFile=//p' "$unit" | sed 's/%i/firewall/g')
+	[ -n "$cmd" ] && [ -f "$envf" ] || return 1
+	# shellcheck disable=SC1090
+	opts=$(. "$envf" && echo "$NF_OPTIONS")
+	cmd=${cmd/\$NF_OPTIONS/$opts}
+	ns_diag "ExecStart: $cmd"
+	# shellcheck disable=SC2086
+	out=$(setpriv --bounding-set=-all,+net_admin --no-new-privs \
+		python3 "$NS_TOP/tests/guest/notify_check.py" --reload $cmd 2>&1)
+	echo "$out" | grep -v '^ *[0-9 ]*\(-\|[a-z]\)' | sed 's/^/# | /' | head -n 12
+	grep -qx "ready running on 3 slices nodes=3" <<<"$out" && grep -qx reloading <<<"$out" &&
+		grep -qx ready-again <<<"$out" && grep -qx stopping <<<"$out" &&
+		grep -qx "exit 0" <<<"$out" && grep -q "rules from $(dirname "$envf")/firewall.rules (1 reloads)" <<<"$out"
+}
+ns_check "netslice-nf@firewall's command line, bounded to CAP_NET_ADMIN: READY=1 with its 3 slices open, SIGHUP reloads (RELOADING=1, READY=1), SIGTERM: STOPPING=1, exit 0" \
+	unit_command
+
 uninstalled() {
 	ns_unload || return 1
 	mk uninstall >/dev/null || return 1
-	! modinfo netslice >/dev/null 2>&1 && [ ! -e /usr/local/bin/netslicectl ] &&
+	! modinfo netslice >/dev/null 2>&1 && [ ! -e /usr/local/sbin/netslicectl ] &&
+		[ ! -e /usr/local/lib/systemd/system/netslice-nf@.service ] &&
 		[ ! -e /etc/udev/rules.d/70-netslice.rules ] &&
 		! ldconfig -p | grep -q libnetslice
 }

@@ -4,9 +4,13 @@
 # `make install-lib` into a staging root with a multiarch LIBDIR, the
 # documented example NF built with pkg-config against it, shared and
 # static, and run (no module here: it must say so and exit 1); the
-# library's file and soname links; a man page for every program, rendered
-# without warnings, naming the paths PREFIX gives; the headers as C++;
-# packagers' CPPFLAGS and LDFLAGS; one version everywhere.
+# library's file and soname links; every exported symbol versioned
+# LIBNETSLICE_0.5 and nothing else exported; the pkg-config flags push no
+# feature macro (the example builds as strict C99); an NF linked against
+# the shared library; the daemons in sbin, netslice-info in bin; a man page
+# for every program, rendered without warnings, naming the paths PREFIX
+# gives; the guides in the doc directory; the headers as C++; packagers'
+# CPPFLAGS and LDFLAGS; one version everywhere.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 stage=$(mktemp -d)
@@ -17,19 +21,34 @@ libdir=/usr/lib/x86_64-linux-gnu
 root=$stage/root
 
 echo "KTAP version 1"
-echo "1..12"
+echo "1..15"
 make -s -C "$top" install-lib DESTDIR="$root" PREFIX=/usr LIBDIR=$libdir >/dev/null
-result "make install-lib DESTDIR=... PREFIX=/usr LIBDIR=$libdir installs library, headers, pkg-config file, NFs" \
+result "make install-lib DESTDIR=... PREFIX=/usr LIBDIR=$libdir installs library, headers, pkg-config file, NFs and netslicectl in sbin, netslice-info in bin, the guides in the doc directory" \
 	"$(test -f "$root$libdir/libnetslice.so.$version" -a -e "$root$libdir/libnetslice.a" \
 		-a -e "$root$libdir/pkgconfig/netslice.pc" \
 		-a -e "$root/usr/include/netslice/netslice_pkt.h" \
 		-a -e "$root/usr/include/netslice/linux/netslice.h" \
-		-a -x "$root/usr/bin/nf-ipsec" -a ! -e "$root/usr/lib/libnetslice.a"; echo $?)"
+		-a -x "$root/usr/sbin/nf-ipsec" -a -x "$root/usr/sbin/netslicectl" \
+		-a -x "$root/usr/bin/netslice-info" -a ! -e "$root/usr/bin/nf-fwd" \
+		-a -f "$root/usr/share/doc/netslice/README.md" -a -f "$root/usr/share/doc/netslice/nfs.md" \
+		-a -f "$root/usr/share/doc/netslice/examples/tcp-only.c" \
+		-a ! -e "$root/usr/lib/libnetslice.a"; echo $?)"
 
 [ "$(readlink "$root$libdir/libnetslice.so.0")" = "libnetslice.so.$version" ] &&
 	[ "$(readlink "$root$libdir/libnetslice.so")" = libnetslice.so.0 ] &&
 	readelf -d "$root$libdir/libnetslice.so.$version" | grep -q 'SONAME.*\[libnetslice.so.0\]'
 result "libnetslice.so.$version, soname libnetslice.so.0 linked to it, libnetslice.so to that" $?
+
+so=$root$libdir/libnetslice.so.$version
+# Defined, dynamic symbols: "name version" (a local one shows no version).
+exports=$(objdump -T "$so" | awk '$2 ~ /g/ && $4 != "*UND*" {print $NF, $(NF-1)}')
+bad=$(grep -v -E '^ns_[a-z0-9_]+ LIBNETSLICE_0\.5$' <<<"$exports" | grep -v -E '^LIBNETSLICE_0\.5 ')
+n=$(grep -c '^ns_.* LIBNETSLICE_0.5$' <<<"$exports")
+echo "# $n symbols versioned LIBNETSLICE_0.5"
+[ -z "$bad" ] && [ "$n" -gt 50 ] &&
+	[ "$n" -eq "$(grep -c '^[[:space:]]*ns_[a-z0-9_]*;' "$top/userlib/libnetslice.map")" ] ||
+	{ echo "# not as the map says: $bad" | head -n 5; false; }
+result "every exported symbol is an ns_ function of the version script, versioned LIBNETSLICE_0.5" $?
 
 export PKG_CONFIG_PATH=$root$libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root
 ex=$top/docs/examples/tcp-only.c
@@ -42,6 +61,23 @@ result "the example builds against the shared library with pkg-config (libdir $l
 cc -Wall -Werror -o "$stage/static" "$ex" $(pkg-config --cflags netslice) \
 	-L"$root$libdir" -Wl,-Bstatic -lnetslice -Wl,-Bdynamic $(pkg-config --static --libs-only-l netslice | sed 's/-lnetslice//') -pthread
 result "the example builds against the static library" $?
+
+# Consumers choose their own feature macros: the flags carry none, and the
+# headers need none (cpu_set_t is in every glibc sched.h).
+cflags=$(pkg-config --cflags netslice)
+# shellcheck disable=SC2086
+! grep -q -- '-D' <<<"$cflags" &&
+	cc -std=c99 -pedantic -Wall -Werror -c -o "$stage/c99.o" "$ex" $cflags
+result "pkg-config --cflags defines no macro ($cflags); the example builds as strict C99" $?
+
+# make check's nf-fwd linked against the shared library: it loads the
+# library built beside it (the guest suite forwards through it).
+shared=$top/build/bin-shared/nf-fwd
+readelf -d "$shared" | grep 'NEEDED.*\[libnetslice.so.0\]' >/dev/null &&
+	objdump -T "$shared" | grep '(LIBNETSLICE_0.5) *ns_run$' >/dev/null &&
+	ldd "$shared" | grep "libnetslice.so.0 => $top/build/bin-shared/../libnetslice.so.0" >/dev/null &&
+	[ "$("$shared" --version)" = "nf-fwd $version" ]
+result "build/bin-shared/nf-fwd needs libnetslice.so.0 (ns_run@LIBNETSLICE_0.5) and loads the one built" $?
 out=$(LD_LIBRARY_PATH=$root$libdir "$stage/shared" 2>&1; echo "exit $?")
 out2=$("$stage/static" 2>&1; echo "exit $?")
 echo "# $out" | tr '\n' ' '; echo
@@ -50,9 +86,11 @@ result "both run and report the missing module as an error (exit 1)" $?
 
 # A page per program, one for the library; groff finds nothing to warn of.
 ok=0
-for p in "$root"/usr/bin/*; do
-	page=$root/usr/share/man/man8/$(basename "$p").8
-	[ -f "$page" ] || { echo "# no man page for $(basename "$p")"; ok=1; }
+for p in "$root"/usr/bin/* "$root"/usr/sbin/*; do
+	sec=8
+	[[ $p = */usr/bin/* ]] && sec=1
+	page=$root/usr/share/man/man$sec/$(basename "$p").$sec
+	[ -f "$page" ] || { echo "# no man page for $(basename "$p") in section $sec"; ok=1; }
 done
 [ -f "$root/usr/share/man/man3/libnetslice.3" ] || { echo "# no libnetslice.3"; ok=1; }
 for page in "$root"/usr/share/man/man*/*; do
@@ -73,11 +111,12 @@ result "man pages name PREFIX's and LIBDIR's paths and version $version" $ok
 
 # Every long option a program's --help lists is in its page.
 ok=0
-for p in "$root"/usr/bin/*; do
+for p in "$root"/usr/bin/* "$root"/usr/sbin/*; do
 	name=$(basename "$p")
+	page=$(ls "$root"/usr/share/man/man[18]/"$name".[18])
 	for opt in $(LD_LIBRARY_PATH=$root$libdir "$p" --help | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do
-		grep -qF -- "$(echo "$opt" | sed 's/-/\\-/g')" "$root/usr/share/man/man8/$name.8" ||
-			{ echo "# $name.8 lacks $opt"; ok=1; }
+		grep -qF -- "$(echo "$opt" | sed 's/-/\\-/g')" "$page" ||
+			{ echo "# $name lacks $opt"; ok=1; }
 	done
 done
 result "each page documents every long option of its program's --help" $ok
@@ -118,15 +157,16 @@ result "make lib tools with KDIR unset honours CPPFLAGS (fortified calls) and LD
 
 # Every directory variable README names places its files.
 alt=$stage/alt
-make -s -C "$top" install-lib DESTDIR="$alt" PREFIX=/opt/ns BINDIR=/opt/bin INCLUDEDIR=/opt/inc \
-	MANDIR=/opt/man DATADIR=/opt/data LIBDIR=/opt/lib64 >/dev/null &&
-	test -x "$alt/opt/bin/nf-fwd" -a -e "$alt/opt/inc/netslice/netslice.h" \
+make -s -C "$top" install-lib DESTDIR="$alt" PREFIX=/opt/ns BINDIR=/opt/bin SBINDIR=/opt/sbin \
+	INCLUDEDIR=/opt/inc MANDIR=/opt/man DATADIR=/opt/data LIBDIR=/opt/lib64 DOCDIR=/opt/doc >/dev/null &&
+	test -x "$alt/opt/sbin/nf-fwd" -a -x "$alt/opt/bin/netslice-info" \
+		-a -e "$alt/opt/doc/design.md" -a -e "$alt/opt/inc/netslice/netslice.h" \
 		-a -e "$alt/opt/man/man8/nf-fwd.8" -a -e "$alt/opt/data/netslice/netslice.yaml" \
 		-a -e "$alt/opt/lib64/libnetslice.so.$version" &&
 	grep -q '^includedir=/opt/inc/netslice$' "$alt/opt/lib64/pkgconfig/netslice.pc" &&
 	grep -q '/opt/data/netslice/netslice.yaml' "$alt/opt/man/man8/netslicectl.8" &&
 	[ -z "$(find "$alt/opt/ns" -type f 2>/dev/null)" ]
-result "BINDIR, INCLUDEDIR, MANDIR, DATADIR and LIBDIR each place their files, and the pages say so" $?
+result "BINDIR, SBINDIR, INCLUDEDIR, MANDIR, DATADIR, DOCDIR and LIBDIR each place their files, and the pages say so" $?
 
 # ldconfig runs after a real install, not into a staging root.
 make -n -s -C "$top" install-lib PREFIX=/usr | grep -q 'then ldconfig' &&

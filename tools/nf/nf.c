@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "nf.h"
 #include "pcapng.h"
+#include "sdnotify.h"
 
 #define NF_BATCH_DEFAULT 64
 
@@ -352,16 +353,37 @@ static void nf_tick(struct ns_run *run, void *arg)
 		nf_live_print(l, run);
 }
 
+/* The slices are open: tell the user, and systemd when a Type=notify unit started us. */
 static void nf_ready(struct ns_run *run, void *arg)
 {
+	char state[64];
+	int err;
+
 	(void)arg;
 	nf_err("running on %u slices", ns_run_workers(run));
+	snprintf(state, sizeof(state), "READY=1\nSTATUS=running on %u slices",
+		 ns_run_workers(run));
+	err = sd_notify_state(state);
+	if (err < 0)
+		nf_err("cannot notify systemd: %s", strerror(-err));
 }
 
+/*
+ * SIGHUP, the unit's ExecReload: an NF with a configuration reads it again;
+ * one without says so and keeps running (a daemon is not stopped by HUP).
+ */
 static void nf_reload(struct ns_run *run, void *arg)
 {
+	const struct nf *nf = nf_live_state.nf;
+
 	(void)arg;
-	nf_live_state.nf->reload(run, nf_live_state.nf->arg);
+	if (!nf->reload) {
+		nf_err("SIGHUP: nothing to reload");
+		return;
+	}
+	sd_notify_state("RELOADING=1");
+	nf->reload(run, nf->arg);
+	sd_notify_state("READY=1");
 }
 
 static void nf_done(struct ns_run *run, void *arg)
@@ -371,6 +393,7 @@ static void nf_done(struct ns_run *run, void *arg)
 	unsigned int i, n = ns_run_workers(run);
 
 	(void)arg;
+	sd_notify_state("STOPPING=1");
 	for (i = 0; i < n; i++) {
 		w[i] = ns_run_worker(run, i);
 		if (ns_stats_get(w[i]->fd, &st[i]))
@@ -398,7 +421,7 @@ static int nf_online(const struct nf *nf, const unsigned int *slices, unsigned i
 		.sent = nf->sent,
 		.tick = nf_tick,
 		.tick_ms = 1000,
-		.reload = nf->reload ? nf_reload : NULL,
+		.reload = nf_reload,
 		.ready = nf_ready,
 		.done = nf_done,
 	};
