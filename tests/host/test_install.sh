@@ -17,8 +17,8 @@ want=(
 	"lib/modules/$kver/updates/netslice.ko"
 	etc/udev/rules.d/70-netslice.rules
 	etc/modprobe.d/netslice.conf
-	usr/local/bin/netslicectl
-	usr/local/bin/nf-fwd
+	usr/local/sbin/netslicectl
+	usr/local/sbin/nf-fwd
 	usr/local/lib/libnetslice.so.0
 	"usr/local/lib/libnetslice.so.$(sed -n 's/^VERSION := //p' "$top/Makefile")"
 	usr/local/share/man/man8/nf-fwd.8
@@ -28,6 +28,10 @@ want=(
 	usr/local/share/netslice/netslice.yaml
 	usr/local/share/man/man8/netslicectl.8
 	usr/local/share/bash-completion/completions/netslicectl
+	usr/local/bin/netslice-info
+	usr/local/share/man/man1/netslice-info.1
+	usr/local/lib/systemd/system/netslice-nf@.service
+	usr/local/etc/netslice/nf-firewall.conf
 )
 
 echo "KTAP version 1"
@@ -37,13 +41,13 @@ missing=0
 for f in "${want[@]}"; do
 	[ -e "$stage/$f" ] || { echo "# missing: $f"; missing=1; }
 done
-result "make install DESTDIR=... puts module, udev rule, modprobe.d, tools, man page, completion in place" $missing
+result "make install DESTDIR=... puts module, udev rule, modprobe.d, tools, man pages, completion, systemd unit, NF configuration in place" $missing
 
 cmp -s "$ko" "$stage/lib/modules/$kver/updates/netslice.ko" &&
 	grep -q 'GROUP="netslice", MODE="0660"' "$stage/etc/udev/rules.d/70-netslice.rules"
 result "the module installed is the one built; the udev rule gives group netslice 0660" $?
 
-out=$(LD_LIBRARY_PATH=$stage/usr/local/lib "$stage/usr/local/bin/netslicectl" --version) &&
+out=$(LD_LIBRARY_PATH=$stage/usr/local/lib "$stage/usr/local/sbin/netslicectl" --version) &&
 	[ "$out" = "netslicectl $(sed -n 's/^VERSION := //p' "$top/Makefile")" ] &&
 	bash -n "$stage/usr/local/share/bash-completion/completions/netslicectl" &&
 	bash -c ". /usr/share/bash-completion/bash_completion 2>/dev/null;
