@@ -9,7 +9,7 @@
 # open), reloaded and stopping; then `make uninstall` takes it all away.
 . "$(dirname "$0")/lib.sh"
 
-ns_plan 5
+ns_plan 6
 ns_module_loaded && rmmod netslice
 kver=$(uname -r)
 mk() { make -s -C "$NS_TOP" KVER="$kver" KO="$NS_KO" PREFIX=/usr/local "$@"; }
@@ -24,7 +24,9 @@ lean_modules() {
 	keep=$(mktemp -d)
 	cp -a "$dir"/modules.builtin* "$dir"/modules.order "$keep"/ &&
 		mount -t tmpfs netslice-test-modules "$dir" || return 1
-	ns_defer umount "$dir"
+	# Lazily: udevd keeps the lean tree's index files mapped, and a tree
+	# left mounted would hide every module from the tests after this one.
+	ns_defer umount -l "$dir"
 	cp -a "$keep"/. "$dir"/ && rm -rf "$keep"
 }
 
@@ -97,5 +99,10 @@ uninstalled() {
 		! ldconfig -p | grep -q libnetslice
 }
 ns_check "make uninstall: modprobe no longer finds it, the tools are gone" uninstalled
+ns_run_cleanups
+
+# The tests after this one load modules from the real tree again.
+real_modules_back() { ! mountpoint -q "/lib/modules/$kver" && modinfo tun >/dev/null; }
+ns_check "the kernel's own modules are found again (the lean tree is gone)" real_modules_back
 
 ns_done
