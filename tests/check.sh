@@ -136,8 +136,8 @@ for k in $kernels; do
 	*" $k "*) ;;
 	*) suite=(--smoke) what="guest smoke" ;;
 	esac
-	# A guest suite takes 12-15 min under TCG; the runner's default limit
-	# (30 min) left too little room for a slow host.
+	# A whole guest suite takes 9-10 min under TCG (2026-11-26); the
+	# runner's default limit (30 min) left too little room for a slow host.
 	NETSLICE_KO=$ko NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-3000} \
 		part_summary='^# guest .*: [0-9]+ passed, [0-9]+ failed$' \
 		part "$what: $k" tests/vm/run --kernel "$kver" -- tests/guest/run_all.sh "${suite[@]}"
