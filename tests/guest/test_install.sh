@@ -16,9 +16,9 @@ mk() { make -s -C "$NS_TOP" KVER="$kver" KO="$NS_KO" PREFIX=/usr/local "$@"; }
 
 # make install runs depmod -a, which over Debian's 4,000-odd modules takes
 # 2-5 minutes under emulation (290 s measured on 6.12 with the host busy,
-# most of this test's time) and shows nothing more: netslice needs no other module. The install
-# gets a module tree of the kernel's built-in lists only, on a tmpfs over
-# the real one until cleanup.
+# most of this test's time) and shows nothing more: netslice needs no
+# other module. The install gets a module tree of the kernel's built-in
+# lists only, on a tmpfs over the real one until cleanup.
 lean_modules() {
 	local dir=/lib/modules/$kver keep
 	keep=$(mktemp -d)
