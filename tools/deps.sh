@@ -5,7 +5,8 @@
 # missing and exits non-zero. NETSLICE_KERNELS (default "6.1 6.12 7.2"): a
 # series the machine's suite does not ship (7.2) is fetched from Debian's
 # unstable suite into the cache by tools/fetch-kernel.sh, the system's apt
-# sources untouched.
+# sources untouched. The one apt source it adds: bookworm-backports, for a
+# QEMU of 8.1 or newer (see qemu_ok below).
 set -euo pipefail
 
 CACHE=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}
@@ -97,6 +98,34 @@ if [ ${#missing[@]} -gt 0 ]; then
 	# No recommends: the kernels are booted by virtme-ng, which needs no
 	# initramfs or firmware.
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# QEMU before 8.1 runs stale translated code on one vCPU while another
+# patches kernel text, and under TCG the guest kernel then oopses on an int3
+# at random (QEMU commits cb62bd15e14e and deba78709ae8; CI lost a run to it
+# on 2026-11-26). Debian 12 ships 7.2: take the backport. Only the listed
+# package comes from backports; the source is not preferred for others.
+qemu_ok() {
+	local v
+	v=$(qemu-system-x86_64 --version 2>/dev/null | sed -n '1s/.*version \([0-9]*\.[0-9]*\).*/\1/p')
+	[ -n "$v" ] && printf '8.1\n%s\n' "$v" | sort -V -C
+}
+if ! qemu_ok; then
+	codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+	if [ "$(id -u)" != 0 ] || [ -z "$codename" ] || ! command -v apt-get >/dev/null; then
+		log "QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version //p') is older than 8.1: guests under TCG may oops at random; install a newer QEMU"
+		exit 1
+	fi
+	list=/etc/apt/sources.list.d/netslice-backports.list
+	if [ "$codename" = bookworm ] && [ ! -e "$list" ]; then
+		log "QEMU older than 8.1: adding $codename-backports for qemu-system-x86"
+		echo "deb http://deb.debian.org/debian $codename-backports main" >"$list"
+		apt-get update -qq
+	fi
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		-t "$codename-backports" qemu-system-x86 >/dev/null
+	qemu_ok || { log "still no QEMU >= 8.1"; exit 1; }
+	log "QEMU: $(qemu-system-x86_64 --version | head -n1)"
 fi
 
 if [ ! -x "$VENV/bin/vng" ]; then
