@@ -17,20 +17,21 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 . tests/vm/kernels.sh
+. tests/totals.sh
 
-passed=0 failed=0
-failures=()
+passed=0 failed=0 skipped=0
+failures=() skips=()
 log_dir=$top/build/logs
 mkdir -p "$log_dir"
 
 # The line carrying a part's totals. A guest suite's is run_all's own
 # ("# guest VERSION: ..."), not the last of its tests': a suite whose guest
 # died must not pass for the tests that finished.
-part_summary='# .*[0-9]+ passed, [0-9]+ failed$'
+part_summary="# .*$ns_totals_re"
 
-# tally NAME LOG RC: add the part's "N passed, N failed" to the totals.
+# tally NAME LOG RC: add the part's totals to the make check's.
 tally() {
-	local name=$1 log=$2 rc=$3 p f line
+	local name=$1 log=$2 rc=$3 p f s line
 	line=$(grep -E "$part_summary" "$log" | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "check: $name printed no summary (exit $rc); see $log"
@@ -38,12 +39,13 @@ tally() {
 		failures+=("$name: no summary line")
 		return
 	fi
-	p=$(sed -E 's/.* ([0-9]+) passed, ([0-9]+) failed$/\1/' <<<"$line")
-	f=$(sed -E 's/.* ([0-9]+) passed, ([0-9]+) failed$/\2/' <<<"$line")
+	ns_totals_read "$line"
+	p=$totals_p f=$totals_f s=$totals_s
 	[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
 	passed=$((passed + p))
 	failed=$((failed + f))
-	printf 'check: %-28s %s passed, %s failed (%ss)\n' "$name" "$p" "$f" "$SECONDS_PART"
+	skipped=$((skipped + s))
+	printf 'check: %-28s %s passed, %s failed, %s skipped (%ss)\n' "$name" "$p" "$f" "$s" "$SECONDS_PART"
 }
 
 # part NAME COMMAND...: run one part, its output to a log and the terminal.
@@ -60,6 +62,14 @@ part() {
 	while IFS= read -r line; do
 		failures+=("$name: $line")
 	done < <(grep -E '^[[:space:]]*not ok ' "$log")
+	while IFS= read -r line; do
+		skips+=("$name: ${line#"${line%%[![:space:]]*}"}")
+	done < <(grep -E '^[[:space:]]*ok .*# SKIP' "$log")
+	# A part that is one KTAP program: its plan matches its results.
+	if [ "$(grep -cE '^1\.\.[0-9]+$' "$log")" = 1 ] && ! line=$(ns_plan_check "$log"); then
+		failed=$((failed + 1))
+		failures+=("$name: ${line#\# }")
+	fi
 	[ "$rc" -eq 0 ] || failures+=("$name: exit status $rc")
 	if [ "$rc" -ne 0 ] || ! grep -qE "$part_summary" "$log"; then
 		# Why: the guest runner's verdict (a dead guest, a kernel
@@ -77,13 +87,16 @@ host_only=0
 # totals line, and the exit status.
 summary() {
 	echo "check: total time ${SECONDS}s"
+	for line in "${skips[@]}"; do
+		echo "check: SKIPPED $line"
+	done
 	for line in "${failures[@]}"; do
 		case $line in
 		"  "*) echo "check:   $line" ;;
 		*) echo "check: FAILED $line" ;;
 		esac
 	done
-	echo "$passed passed, $failed failed"
+	echo "$passed passed, $failed failed, $skipped skipped"
 	[ "$failed" -eq 0 ]
 }
 
@@ -101,6 +114,7 @@ part "host: bench report" /usr/bin/python3 tests/host/test_bench_report.py
 part "host: netlink spec vs uapi" "$(tools/pyyaml.sh)" tests/spec_check.py header
 part "host: syzkaller descriptions" python3 tests/host/test_syzkaller.py
 part "host: kernel lookup" tests/host/test_kernels.sh
+part "host: test harness (KTAP)" tests/host/test_ktap.sh
 if [ "$host_only" = 1 ]; then
 	summary
 	exit
@@ -139,7 +153,7 @@ for k in $kernels; do
 	# A whole guest suite takes 9-10 min under TCG (2026-11-26); the
 	# runner's default limit (30 min) left too little room for a slow host.
 	NETSLICE_KO=$ko NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-3000} \
-		part_summary='^# guest .*: [0-9]+ passed, [0-9]+ failed$' \
+		part_summary="^# guest .*: $ns_totals_re" \
 		part "$what: $k" tests/vm/run --kernel "$kver" -- tests/guest/run_all.sh "${suite[@]}"
 done
 

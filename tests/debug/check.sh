@@ -5,7 +5,8 @@
 # KUnit (tools/debug-kernel.sh), the module and its KUnit suites against
 # it with W=1, then boots it and runs the KUnit suites and the guest suite
 # with the long fuzz and fault runs. Any kernel report or kmemleak suspect
-# fails the run (tests/vm/run). Ends with "check-debug: N passed, N failed".
+# fails the run (tests/vm/run). Ends with "check-debug: N passed, N failed,
+# N skipped".
 #
 #   NETSLICE_DEBUG_TESTS  guest tests to run ("all": every one; the default
 #                         is below, see docs/reliability.md)
@@ -13,12 +14,13 @@
 #                         safety tests with make check's sizes
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/totals.sh"
 cd "$top" || exit 1
 start=$SECONDS
 
 fail() {
 	echo "check-debug: $*"
-	echo "check-debug: 0 passed, 1 failed ($((SECONDS - start)) s)"
+	echo "check-debug: 0 passed, 1 failed, 0 skipped ($((SECONDS - start)) s)"
 	exit 1
 }
 
@@ -64,17 +66,17 @@ env "${sizes[@]}" NETSLICE_KO="$ko" NETSLICE_KUNIT_KO="$(dirname "$ko")/netslice
 	tests/vm/run --kernel "$dk/bzImage" --memory 3G --init minimal -- tests/debug/guest.sh $tests 2>&1 |
 	tee "$log"
 rc=${PIPESTATUS[0]}
-line=$(grep -E '^# debug guest .*: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
-p=$(sed -nE 's/.* ([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$line")
-f=$(sed -nE 's/.* ([0-9]+) passed, ([0-9]+) failed$/\2/p' <<<"$line")
-p=${p:-0} f=${f:-1}
+line=$(grep -E "^# debug guest .*: $ns_totals_re" "$log" | tail -n 1)
+p=0 f=1 s=0
+ns_totals_read "$line" && p=$totals_p f=$totals_f s=$totals_s
 # The runner's verdict (kernel reports, kmemleak) counts as one more check.
 if [ "$rc" -eq 0 ]; then p=$((p + 1)); elif [ "$f" -eq 0 ]; then f=1; fi
 # Repeated at the end: CI shows only the tail of a long run.
+grep -E '^[[:space:]]*ok .*# SKIP' "$log" | sed 's/^[[:space:]]*/check-debug: SKIPPED /'
 grep -E '^[[:space:]]*not ok ' "$log" | sed 's/^[[:space:]]*/check-debug: FAILED /'
 if [ "$rc" -ne 0 ]; then
 	echo "check-debug: FAILED the guest run (exit status $rc)"
 	grep -m 6 -E '^run: ' "$log" | sed 's/^/check-debug:   /'
 fi
-echo "check-debug: $p passed, $f failed ($((SECONDS - start)) s)"
+echo "check-debug: $p passed, $f failed, $s skipped ($((SECONDS - start)) s)"
 [ "$f" -eq 0 ]

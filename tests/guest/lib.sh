@@ -23,18 +23,27 @@ ns_skipped=0
 ns_count=0
 ns_cleanups=()
 
+ns_planned=
 ns_plan() {
+	ns_planned=$1
 	echo "KTAP version 1"
 	echo "# suite: $(basename "$0" .sh)"
 	echo "1..$1"
 }
+
+# A case that returns $ksft_skip sets ns_skip_why first: a skip says why.
+ns_skip_why=
 
 # ns_result NAME STATUS: STATUS 0 is a pass, $ksft_skip a skip.
 ns_result() {
 	ns_count=$((ns_count + 1))
 	if [ "$2" -eq "$ksft_skip" ]; then
 		ns_skipped=$((ns_skipped + 1))
-		echo "ok $ns_count $1"
+		case $1 in
+		*"# SKIP"*) echo "ok $ns_count $1" ;;
+		*) echo "ok $ns_count $1 # SKIP ${ns_skip_why:-no reason given}" ;;
+		esac
+		ns_skip_why=
 	elif [ "$2" -eq 0 ]; then
 		ns_passed=$((ns_passed + 1))
 		echo "ok $ns_count $1"
@@ -61,9 +70,14 @@ ns_indent() { sed 's/^/    /'; }
 # ns_skip NAME REASON: KTAP's "ok N NAME # SKIP REASON", neither pass nor fail.
 ns_skip() { ns_result "$1 # SKIP $2" "$ksft_skip"; }
 
+# ns_done: the totals line; a plan that does not match the results run
+# fails the test (a case skipped by mistake or run twice).
 ns_done() {
-	[ "$ns_skipped" -eq 0 ] || echo "# $ns_skipped skipped"
-	echo "# $ns_passed passed, $ns_failed failed"
+	if [ -n "$ns_planned" ] && [ "$ns_count" -ne "$ns_planned" ]; then
+		ns_diag "planned $ns_planned results, printed $ns_count"
+		ns_failed=$((ns_failed + 1))
+	fi
+	echo "# $ns_passed passed, $ns_failed failed, $ns_skipped skipped"
 	[ "$ns_failed" -eq 0 ]
 	exit $?
 }

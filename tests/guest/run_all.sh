@@ -9,11 +9,12 @@
 # exactly once through nf-fwd, and the installed module, units and NFs.
 SMOKE=(test_load.sh test_devices.sh test_io.sh test_forward.sh test_install.sh)
 cd "$(dirname "$0")" || exit 1
+. ../totals.sh
 tests=("$@")
 [ "${1:-}" = --smoke ] && tests=("${SMOKE[@]}")
 [ ${#tests[@]} -gt 0 ] || tests=(test_*.sh)
 
-passed=0 failed=0 broken=0
+passed=0 failed=0 skipped=0 broken=0
 for t in "${tests[@]}"; do
 	echo "# ===== $t ($(uname -r))"
 	out=$(mktemp)
@@ -21,18 +22,30 @@ for t in "${tests[@]}"; do
 	bash "./$t" 2>&1 | tee "$out"
 	rc=${PIPESTATUS[0]}
 	echo "# $t took $((SECONDS - start)) s"
-	sums=$(grep -E '^# [0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1)
+	sums=$(grep -E "^# $ns_totals_re" "$out" | tail -n 1)
+	plan_ok=1
+	ns_plan_check "$out" || plan_ok=0
 	rm -f "$out"
 	if [ -z "$sums" ]; then
 		echo "# $t: no summary (exit $rc)"
 		broken=$((broken + 1))
 		continue
 	fi
-	read -r _ p _ f _ <<<"$sums"
-	passed=$((passed + p))
-	failed=$((failed + f))
-	[ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || { echo "# $t: exit $rc"; broken=$((broken + 1)); }
+	ns_totals_read "$sums"
+	passed=$((passed + totals_p))
+	failed=$((failed + totals_f))
+	skipped=$((skipped + totals_s))
+	# A failure the test counted itself is not counted twice.
+	if [ "$totals_f" -gt 0 ]; then
+		:
+	elif [ "$plan_ok" = 0 ]; then
+		echo "# $t: its plan does not match its results"
+		broken=$((broken + 1))
+	elif [ "$rc" -ne 0 ]; then
+		echo "# $t: exit $rc"
+		broken=$((broken + 1))
+	fi
 done
 failed=$((failed + broken))
-echo "# guest $(uname -r): $passed passed, $failed failed"
+echo "# guest $(uname -r): $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -45,7 +45,10 @@ race() {
 	ns_load slices=1 ifaces=nsa || return 1
 	safety_check race nsa nsb | ns_indent
 	rc=${PIPESTATUS[0]}
-	[ "$rc" -eq 4 ] && return "$ksft_skip"
+	if [ "$rc" -eq 4 ]; then
+		ns_skip_why="no userfaultfd write-protect in this kernel"
+		return "$ksft_skip"
+	fi
 	return "$rc"
 }
 ns_check "a handle visible while its splice races the read: no crash, spliced once" race

@@ -1,18 +1,35 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# KTAP results for the host shell tests: result NAME STATUS (0 passes),
-# ktap_done prints "# N passed, N failed" and returns non-zero on a failure.
-passed=0 failed=0
+# KTAP results for the host shell tests: ktap_plan N, then result NAME
+# STATUS (0 passes) or skip NAME REASON per case; ktap_done prints
+# "# N passed, N failed, N skipped" and returns non-zero on a failure or
+# when the results do not match the plan.
+passed=0 failed=0 skipped=0 planned=
+
+ktap_plan() {
+	planned=$1
+	echo "KTAP version 1"
+	echo "1..$1"
+}
 
 result() {
 	if [ "$2" -eq 0 ]; then
-		passed=$((passed + 1)); echo "ok $((passed + failed)) $1"
+		passed=$((passed + 1)); echo "ok $((passed + failed + skipped)) $1"
 	else
-		failed=$((failed + 1)); echo "not ok $((passed + failed)) $1"
+		failed=$((failed + 1)); echo "not ok $((passed + failed + skipped)) $1"
 	fi
 }
 
+skip() {
+	skipped=$((skipped + 1)); echo "ok $((passed + failed + skipped)) $1 # SKIP $2"
+}
+
 ktap_done() {
-	echo "# $passed passed, $failed failed"
+	local n=$((passed + failed + skipped))
+	if [ -n "$planned" ] && [ "$n" -ne "$planned" ]; then
+		echo "# planned $planned results, printed $n"
+		failed=$((failed + 1))
+	fi
+	echo "# $passed passed, $failed failed, $skipped skipped"
 	[ "$failed" -eq 0 ]
 }

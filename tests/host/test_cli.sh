@@ -34,8 +34,7 @@ one_line() {
 	return 1
 }
 
-echo "KTAP version 1"
-echo "1..9"
+ktap_plan 9
 if [ -e /sys/module/netslice ]; then
 	echo "# the netslice module is loaded here: the tests need a host without it"
 	exit 4

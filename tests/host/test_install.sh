@@ -34,8 +34,7 @@ want=(
 	usr/local/etc/netslice/nf-firewall.conf
 )
 
-echo "KTAP version 1"
-echo "1..5"
+ktap_plan 5
 make -s -C "$top" install DESTDIR="$stage" KVER="$kver" KO="$ko" >/dev/null
 missing=0
 for f in "${want[@]}"; do

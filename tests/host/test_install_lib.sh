@@ -20,8 +20,7 @@ version=$(sed -n 's/^VERSION := //p' "$top/Makefile")
 libdir=/usr/lib/x86_64-linux-gnu
 root=$stage/root
 
-echo "KTAP version 1"
-echo "1..15"
+ktap_plan 15
 make -s -C "$top" install-lib DESTDIR="$root" PREFIX=/usr LIBDIR=$libdir >/dev/null
 result "make install-lib DESTDIR=... PREFIX=/usr LIBDIR=$libdir installs library, headers, pkg-config file, NFs and netslicectl in sbin, netslice-info in bin, the guides in the doc directory" \
 	"$(test -f "$root$libdir/libnetslice.so.$version" -a -e "$root$libdir/libnetslice.a" \
