@@ -352,10 +352,13 @@ ns_frames_accounted() {
 # The receiver's idle limit starts once the sender is done (SIGUSR1):
 # a slow start, however slow, is not taken for lost frames.
 ns_traffic_between() {
-	local sns=$1 sif=$2 rns=$3 rif=$4 mac=$5 count=$6 flows=$7 ready rpid rc=0
+	local sns=$1 sif=$2 rns=$3 rif=$4 mac=$5 count=$6 flows=$7 ready rpid rc=0 src=()
 	shift 7
 	ready=$(mktemp -u)
-	ip netns exec "$rns" nstraffic recv "$rif" "$count" "$(ns_scaled 15000)" "$ready" "$@" \
+	# Forwarded frames keep the sender's MAC; a NAT's carry its own.
+	[ "${1:-}" = nat ] || src=(-s "$(ip netns exec "$sns" cat "/sys/class/net/$sif/address")")
+	ip netns exec "$rns" nstraffic recv -f "$flows" "${src[@]}" "$rif" "$count" \
+		"$(ns_scaled 15000)" "$ready" "$@" \
 		>"$ready.out" 2>&1 &
 	rpid=$!
 	ns_defer ns_kill_job "$rpid"

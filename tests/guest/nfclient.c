@@ -7,9 +7,10 @@
  *   nfclient ask ADDR PORT          one request; print the answer; exit 0 if answered
  *   nfclient flows ADDR PORT N SPORT  N connections from source ports SPORT..,
  *                                   one request each; print "TAG count" per server
- *   nfclient hold ADDR PORT SPORT FILE  ask, write the answer to FILE, wait for
- *                                   FILE.go, ask again on the same connection;
- *                                   exit 0 if the same server answered twice
+ *   nfclient hold ADDR PORT SPORT N FILE  N connections from source ports
+ *                                   SPORT..: ask on each, then write FILE, wait
+ *                                   for FILE.go, ask again on each; exit 0 if
+ *                                   every connection's server answered twice
  *   nfclient watch IFACE FILE       count frames received on IFACE by kind until
  *                                   SIGTERM, then write "esp N arp N other N" to FILE
  */
@@ -150,31 +151,47 @@ static int do_flows(const char *addr, int port, int n, int sport)
 	return failed ? 1 : 0;
 }
 
-static int do_hold(const char *addr, int port, int sport, const char *file)
+#define HOLD_MAX 256
+
+static int do_hold(const char *addr, int port, int sport, int n, const char *file)
 {
-	char first[128], second[128], go[512];
+	static char first[HOLD_MAX][128];
+	char second[128], go[512];
+	int fd[HOLD_MAX], i, moved = 0;
 	struct stat st;
 	FILE *f;
-	int fd = tcp_connect(addr, port, sport), i;
 
-	if (fd < 0 || ask(fd, first, sizeof(first))) {
-		perror("hold");
-		return 1;
+	if (n < 1 || n > HOLD_MAX)
+		return 2;
+	for (i = 0; i < n; i++) {
+		fd[i] = tcp_connect(addr, port, sport + i);
+		if (fd[i] < 0 || ask(fd[i], first[i], sizeof(first[i]))) {
+			fprintf(stderr, "hold, flow from port %d: %s\n", sport + i, strerror(errno));
+			return 1;
+		}
 	}
 	f = fopen(file, "w");
 	if (!f)
 		return 1;
-	fprintf(f, "%s\n", first);
+	fprintf(f, "%d held\n", n);
 	fclose(f);
 	snprintf(go, sizeof(go), "%s.go", file);
 	for (i = 0; i < 600 && stat(go, &st); i++)
 		usleep(50000);
-	if (ask(fd, second, sizeof(second))) {
-		perror("hold, second request");
-		return 1;
+	for (i = 0; i < n; i++) {
+		if (ask(fd[i], second, sizeof(second))) {
+			fprintf(stderr, "hold, flow from port %d, second request: %s\n", sport + i,
+				strerror(errno));
+			return 1;
+		}
+		if (strcmp(first[i], second)) {
+			printf("flow from port %d: first %s, then %s\n", sport + i, first[i], second);
+			moved++;
+		}
+		close(fd[i]);
 	}
-	printf("first: %s\nsecond: %s\n", first, second);
-	return strcmp(first, second) ? 1 : 0;
+	printf("%d flows held, %d changed server\n", n, moved);
+	return moved ? 1 : 0;
 }
 
 static volatile sig_atomic_t watching = 1;
@@ -231,8 +248,8 @@ int main(int argc, char **argv)
 		return do_ask(argv[2], atoi(argv[3]));
 	if (argc == 6 && !strcmp(argv[1], "flows"))
 		return do_flows(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
-	if (argc == 6 && !strcmp(argv[1], "hold"))
-		return do_hold(argv[2], atoi(argv[3]), atoi(argv[4]), argv[5]);
+	if (argc == 7 && !strcmp(argv[1], "hold"))
+		return do_hold(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), argv[6]);
 	if (argc == 4 && !strcmp(argv[1], "watch"))
 		return do_watch(argv[2], argv[3]);
 	fprintf(stderr, "usage: see the head of nfclient.c\n");

@@ -3,7 +3,8 @@
  * nstraffic: a known set of UDP/IPv4 frames, sent and checked byte by byte.
  *
  *   nstraffic send IFACE DSTMAC COUNT [FLOWS]
- *   nstraffic recv IFACE COUNT IDLE_MS READY_FILE [rewritten | nat IPV4]
+ *   nstraffic recv [-f FLOWS] [-s SRCMAC] IFACE COUNT IDLE_MS READY_FILE
+ *                  [rewritten | nat IPV4]
  *   nstraffic tcp-send IPV4 PORT BYTES
  *   nstraffic tcp-recv PORT BYTES READY_FILE
  *   nstraffic split COUNT SLICE
@@ -20,7 +21,10 @@
  * slice_nf's rewrite mode leaves it (source address 10.99.1.2, source port
  * + 1000), checksums computed afresh here; with "nat IPV4" as a source
  * NAT leaves it (source address IPV4, any source port, both checksums
- * valid, all else unchanged). Every frame carries a UDP
+ * valid, all else unchanged). A frame's destination MAC must be IFACE's;
+ * with -s its source MAC must be SRCMAC; with -f its source port must be
+ * exactly its flow's (else any of the 1,000 after 10000, as for several
+ * senders' flow counts). Every frame carries a UDP
  * checksum. tcp-recv exits 0 when it got exactly BYTES bytes of
  * the stream tcp-send writes (byte i is a function of i). split prints
  * how COUNT frames divide under a SLICE-byte slice: "SLICED WHOLE
@@ -39,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -90,8 +95,18 @@ static uint16_t udp_csum(const uint8_t *ip, const uint8_t *udp, int len)
 static struct {
 	int port_shift;		/* added to the source port */
 	int any_port;		/* source port rewritten to anything */
+	unsigned int flows;	/* 0: the source port only in range */
 	uint8_t src_ip[4];	/* source address */
+	uint8_t dst_mac[6];	/* the receiving interface's */
+	uint8_t src_mac[6];
+	int check_src_mac;
 } expect = { .src_ip = { 10, 99, 1, 1 } };
+
+static int parse_mac(const char *s, uint8_t *mac)
+{
+	return sscanf(s, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &mac[0], &mac[1], &mac[2], &mac[3],
+		      &mac[4], &mac[5]) == 6 ? 0 : -1;
+}
 
 static void build(uint8_t *f, uint32_t seq, const uint8_t *dst, const uint8_t *src,
 		  unsigned int flows, int rewritten)
@@ -159,6 +174,19 @@ static int open_sock(const char *ifname, int *ifindex)
 	return fd;
 }
 
+static int if_mac(int fd, const char *ifname, uint8_t *mac)
+{
+	struct ifreq ifr = { 0 };
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr)) {
+		perror(ifname);
+		return -1;
+	}
+	memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	return 0;
+}
+
 static int do_send(char **argv)
 {
 	uint8_t dst[6], src[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 }, f[MAX_LEN];
@@ -166,8 +194,7 @@ static int do_send(char **argv)
 	unsigned int flows = argv[3] ? strtoul(argv[3], NULL, 0) : 64;
 	int fd, ifindex;
 
-	if (sscanf(argv[1], "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &dst[0], &dst[1], &dst[2],
-		   &dst[3], &dst[4], &dst[5]) != 6 || !flows)
+	if (parse_mac(argv[1], dst) || !flows)
 		return 2;
 	fd = open_sock(argv[0], &ifindex);
 	for (seq = 0; seq < count; seq++) {
@@ -192,15 +219,23 @@ static long long now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-/* The UDP source port is in range and the checksum holds. */
-static int udp_ok(const uint8_t *f, ssize_t n, int rewritten)
+/* The MACs and UDP source port are as expected and the checksum holds. */
+static int frame_ok(const uint8_t *f, ssize_t n, uint32_t seq, int rewritten)
 {
 	unsigned int sport = f[34] << 8 | f[35], base = 10000 + (rewritten ? expect.port_shift : 0);
 	uint8_t udp[MAX_LEN];
+	int port_ok;
 
+	if (expect.any_port)
+		port_ok = 1;
+	else if (expect.flows)
+		port_ok = sport == base + seq % expect.flows;
+	else
+		port_ok = sport >= base && sport < base + 1000;
 	memcpy(udp, f + 34, n - 34);
 	udp[6] = udp[7] = 0;
-	return (expect.any_port || (sport >= base && sport < base + 1000)) &&
+	return port_ok && !memcmp(f, expect.dst_mac, 6) &&
+	       (!expect.check_src_mac || !memcmp(f + 6, expect.src_mac, 6)) &&
 	       udp_csum(f + 14, udp, n - 34) == (f[40] << 8 | f[41]);
 }
 
@@ -238,6 +273,8 @@ static int do_recv(char **argv)
 	}
 	seen = calloc(count ? count : 1, 1);
 	fd = open_sock(argv[0], &ifindex);
+	if (if_mac(fd, argv[0], expect.dst_mac))
+		return 2;
 	sigaction(SIGUSR1, &sa, NULL);
 	ready = fopen(argv[3], "w");
 	if (ready)
@@ -271,7 +308,7 @@ static int do_recv(char **argv)
 		build(want, seq, f, f + 6, 1, rewritten);
 		/* Ports differ by flow: compare the rest, check the port and checksum. */
 		if ((size_t)n != frame_len(seq) || memcmp(f + 12, want + 12, 22) ||
-		    memcmp(f + HDR_LEN, want + HDR_LEN, n - HDR_LEN) || !udp_ok(f, n, rewritten)) {
+		    memcmp(f + HDR_LEN, want + HDR_LEN, n - HDR_LEN) || !frame_ok(f, n, seq, rewritten)) {
 			bad++;
 			continue;
 		}
@@ -374,12 +411,23 @@ int main(int argc, char **argv)
 		return do_tcp_recv(argv + 2);
 	if (argc >= 5 && !strcmp(argv[1], "send"))
 		return do_send(argv + 2);
-	if (argc >= 6 && argc <= 8 && !strcmp(argv[1], "recv"))
-		return do_recv(argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "recv")) {
+		for (; argc >= 4 && argv[2][0] == '-'; argc -= 2, argv += 2) {
+			if (!strcmp(argv[2], "-f") && atoi(argv[3]) > 0)
+				expect.flows = (unsigned int)atoi(argv[3]);
+			else if (!strcmp(argv[2], "-s") && !parse_mac(argv[3], expect.src_mac))
+				expect.check_src_mac = 1;
+			else
+				break;
+		}
+		if (argc >= 6 && argc <= 8 && argv[2][0] != '-')
+			return do_recv(argv + 2);
+	}
 	if (argc == 4 && !strcmp(argv[1], "split"))
 		return do_split(argv + 2);
 	fprintf(stderr, "usage: nstraffic send IFACE DSTMAC COUNT [FLOWS]\n"
-			"       nstraffic recv IFACE COUNT IDLE_MS READY_FILE [rewritten | nat IPV4]\n"
+			"       nstraffic recv [-f FLOWS] [-s SRCMAC] IFACE COUNT IDLE_MS READY_FILE\n"
+			"                      [rewritten | nat IPV4]\n"
 			"       nstraffic tcp-send IPV4 PORT BYTES\n"
 			"       nstraffic tcp-recv PORT BYTES READY_FILE\n"
 			"       nstraffic split COUNT SLICE\n");

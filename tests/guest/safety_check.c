@@ -12,6 +12,9 @@
  *   drain       read everything queued (non-blocking); print one line per
  *               packet: "port P ifindex I len L rlen R flags F", then
  *               "count N".
+ *   forward     read one frame (waiting up to 10 s) and write it back
+ *               with NETSLICE_TX_DEFAULT; print "write RET errno E error X"
+ *               (E is 0 when the write succeeded).
  *   perms A     as an unprivileged user on a node opened to it: reads
  *               work, a SET that changes nothing succeeds, every change
  *               fails EPERM, a write out of interface A (attached, but not
@@ -196,6 +199,30 @@ static int drain(void)
 	return n < 0 && errno != EAGAIN ? 1 : 0;
 }
 
+static int forward(void)
+{
+	static unsigned char buf[2048];
+	struct netslice_iov iov;
+	struct pollfd pfd;
+	ssize_t n;
+
+	fd = ns_open(0, O_RDWR | O_NONBLOCK);
+	if (fd < 0)
+		return 2;
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	iov_for(&iov, buf, sizeof(buf));
+	if (poll(&pfd, 1, 10000) != 1 || read(fd, &iov, 1) != 1) {
+		printf("# no frame to forward: %s\n", strerror(errno));
+		return 1;
+	}
+	iov.action = NETSLICE_TX_DEFAULT;
+	errno = 0;
+	n = write(fd, &iov, 1);
+	printf("write %zd errno %d error %u\n", n, n < 0 ? errno : 0, iov.error);
+	return 0;
+}
+
 static int perms(const char *a)
 {
 	struct netslice_slicing sl, other;
@@ -246,8 +273,10 @@ int main(int argc, char **argv)
 		return race(argv[2], argv[3]);
 	if (argc == 2 && !strcmp(argv[1], "drain"))
 		return drain();
+	if (argc == 2 && !strcmp(argv[1], "forward"))
+		return forward();
 	if (argc == 3 && !strcmp(argv[1], "perms"))
 		return perms(argv[2]);
-	fprintf(stderr, "usage: safety_check race A B | drain | perms A\n");
+	fprintf(stderr, "usage: safety_check race A B | drain | forward | perms A\n");
 	return 2;
 }

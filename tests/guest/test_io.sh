@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 set -o pipefail
 
-ns_plan 3
+ns_plan 4
 ns_module_loaded && rmmod netslice
 
 # CHECKER nsa nsb, with the module loaded with one slice on nsa.
@@ -22,6 +22,34 @@ ns_check "io_check: read, write, poll, ioctls, bad input" pair_check io_check
 ns_run_cleanups
 ns_check "ring_check: setup, mmap, RX, TX, completions, bad entries, corruption" \
 	pair_check ring_check
+ns_run_cleanups
+
+# Busy polling polls: with GRO on, veth receives in a NAPI context, and
+# ring_check's waits on an empty busy-polling ring must call
+# napi_busy_loop (counted by a kprobe; nothing else here busy-polls).
+busy_polls() { awk '$1 == "netslice_busy" {print $2}' "$tracing/kprobe_profile"; }
+busy_poll() {
+	local polls
+	tracing=/sys/kernel/tracing
+	[ -e "$tracing/kprobe_events" ] || mount -t tracefs nodev "$tracing" 2>/dev/null
+	if ! echo 'p:netslice_busy napi_busy_loop' >>"$tracing/kprobe_events" 2>/dev/null; then
+		ns_skip_why="no kprobe events in this kernel"
+		return "$ksft_skip"
+	fi
+	ns_defer eval "echo -:netslice_busy >>$tracing/kprobe_events"
+	echo 1 >"$tracing/events/kprobes/netslice_busy/enable" || return 1
+	ns_defer eval "echo 0 >$tracing/events/kprobes/netslice_busy/enable"
+	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	ip link add nsa type veth peer name nsb || return 1
+	ns_defer ip link del nsa
+	ip link set nsa up && ip link set nsb up && ethtool -K nsa gro on >/dev/null || return 1
+	ns_load slices=1 ifaces=nsa || return 1
+	ring_check nsa nsb | ns_indent || return 1
+	polls=$(busy_polls)
+	ns_diag "napi_busy_loop called $polls times"
+	[ "$polls" -gt 0 ]
+}
+ns_check "ring_check again on a NAPI receiver: busy polling calls napi_busy_loop" busy_poll
 ns_run_cleanups
 
 # A sender on this host (a packet socket on the veth peer, same namespace:

@@ -140,10 +140,13 @@ ns_check "a tap writer's GSO frame without NEEDS_CSUM: every segment arrives, no
 ns_run_cleanups
 
 # GRO on the DUT's veth (NAPI, so frames are aggregated before the RX
-# handler), first plain, then rx-gro-list (fraglist super-packets: UDP on
-# 6.1, TCP too from 6.11). The sender's TSO is off, so every super-packet
-# the slice sees was built by GRO. Each stream arrives intact through
-# nf-fwd; the segments are counted; the kernel log stays clean.
+# handler): first plain GRO with a TCP stream, then fraglist GRO with UDP
+# (rx-gro-list; on every kernel since 5.6 UDP with no local socket is
+# merged only as a fraglist, so a UDP super-packet is one; TCP would be
+# merged as a fraglist only from 6.11, and plainly before). The sender's
+# TSO is off, so every super-packet the slice sees was built by GRO. Each
+# stream arrives intact through nf-fwd; the segments are counted; the
+# kernel log stays clean.
 veth_gro() {
 	local list try segs=0
 	ns_topology 1 && ns_addrs || return 1
@@ -156,7 +159,12 @@ veth_gro() {
 		# GRO merges only what one NAPI poll finds waiting; on a busy
 		# host a stream can pass without a merge: up to three tries.
 		for try in 1 2 3; do
-			NS_TCP_TSO=off ns_tcp_stream 10.99.0.2 $((4 << 20)) || return 1
+			if [ "$list" = off ]; then
+				NS_TCP_TSO=off ns_tcp_stream 10.99.0.2 $((4 << 20)) || return 1
+			else
+				# One flow, so that consecutive datagrams merge.
+				ns_traffic 10000 1 || return 1
+			fi
 			ns_diag "rx_segments after rx-gro-list $list, stream $try: $(ns_stat_sum rx_segments)"
 			[ "$(ns_stat_sum rx_segments)" -gt "$segs" ] && break
 		done
@@ -165,7 +173,7 @@ veth_gro() {
 	done
 	stat_is rx_drop_error 0 && ns_stop_fwd
 }
-ns_check "veth with GRO, then rx-gro-list: super-packets segmented, streams intact, no warning" veth_gro
+ns_check "veth with GRO (TCP), then rx-gro-list (UDP fraglists): super-packets segmented, streams intact, no warning" veth_gro
 ns_run_cleanups
 
 # Detach frees the detached interface's queued frames, counted; the other
@@ -198,11 +206,19 @@ ns_run_cleanups
 # frames fail NETSLICE_TXERR_IFINDEX), not the dead peer's number, which a
 # new interface may take.
 peer_gone() {
-	local j
+	local j out
 	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
 	veth_pair nsa nsb && veth_pair nsc nsd || return 1
 	ns_load slices=1 ifaces=nsa:nsc || return 1
+	# While the peer is there, a frame from nsa leaves by default through it.
+	inject nsb 1 100 && out=$(safety_check forward) || return 1
+	ns_diag "with its peer: $out"
+	[ "$out" = "write 1 errno 0 error 0" ] || return 1
 	ip link del nsc || return 1
+	inject nsb 1 100 && out=$(safety_check forward) || return 1
+	ns_diag "without: $out"
+	# ENODEV (19), NETSLICE_TXERR_IFINDEX (3)
+	[ "$out" = "write -1 errno 19 error 3" ] || return 1
 	j=$(netslicectl -j link show) || return 1
 	ns_diag "$j"
 	$py -c '
@@ -213,7 +229,7 @@ l = links[0]
 assert l["dev"] == "nsa" and l["peer_ifindex"] == 0, l
 ' "$j"
 }
-ns_check "a detached peer leaves its pair without a default egress" peer_gone
+ns_check "a detached peer leaves its pair without a default egress: a frame fails TXERR_IFINDEX" peer_gone
 ns_run_cleanups
 
 # Opening the node is the data-path right; changing the slice needs

@@ -107,13 +107,32 @@ vlan_push_pop() {
 	ip link set dutA up && ip link set dutB up || return 1
 	# dut0 -> push a tag -> dutA ... dutB -> pop it -> dut1
 	ns_load slices=1 ifaces=dut0:dutA,dutB:dut1 ring_size=16384 || return 1
+	# The wire between the pushes and the pops, and the egress after them:
+	# the sink's kernel strips any tag, so only these tell a pop from a
+	# second push. (libpcap shows a tag whether in the bytes or offloaded.)
+	local cap_b cap_1 pid_b pid_1 out_b out_1 tagged_b udp_b tagged_1 udp_1
+	cap_b=$(mktemp) cap_1=$(mktemp)
+	ns_defer rm -f "$cap_b" "$cap_1"
+	ns_start_bg "listening on" tcpdump -nn -U -B 8192 -i dutB -w "$cap_b" || return 1
+	pid_b=$bg_pid out_b=$bg_out
+	ns_start_bg "listening on" tcpdump -nn -U -B 8192 -i dut1 -Q out -w "$cap_1" || return 1
+	pid_1=$bg_pid out_1=$bg_out
 	start_nf vlan auto || return 1
 	ns_traffic 2000 || return 1
+	ns_stop_bg "$pid_b" "$out_b" "tcpdump dutB" && ns_stop_bg "$pid_1" "$out_1" "tcpdump dut1" ||
+		return 1
+	tagged_b=$(tcpdump -nn -r "$cap_b" 'vlan and udp' 2>/dev/null | wc -l)
+	udp_b=$(tcpdump -nn -r "$cap_b" 'udp' 2>/dev/null | wc -l)
+	tagged_1=$(tcpdump -nn -r "$cap_1" 'vlan' 2>/dev/null | wc -l)
+	udp_1=$(tcpdump -nn -r "$cap_1" 'udp' 2>/dev/null | wc -l)
+	ns_diag "dutB (between): $tagged_b UDP frames tagged, $udp_b untagged;" \
+		"dut1 (out): $tagged_1 tagged, $udp_1 UDP untagged"
 	local sliced
 	read -r sliced _ < <(nstraffic split 2000 $HDR)
-	stat_is tx_spliced $((2 * sliced)) && stop_nf
+	[ "$tagged_b" = 2000 ] && [ "$udp_b" = 0 ] && [ "$tagged_1" = 0 ] && [ "$udp_1" = 2000 ] &&
+		stat_is tx_spliced $((2 * sliced)) && stop_nf
 }
-ns_check "a header that grows (VLAN push) then shrinks (pop): frames arrive intact" \
+ns_check "a header that grows (VLAN push) then shrinks (pop): tagged between, untagged after, intact" \
 	vlan_push_pop
 ns_run_cleanups
 

@@ -67,8 +67,12 @@ struct lb {
 	struct lb_backend cmdline[LB_MAX_BACKENDS];
 	unsigned int nr_cmdline, reloads;
 	struct nf_neigh_table neigh;
-	uint64_t affinity_hits, new_flows, returned, arp_answered, no_mac, no_backend,
-		 icmp_errors;
+	/*
+	 * affinity_kept: packets whose affinity entry kept them on a backend
+	 * Maglev no longer picks for their flow (it moved on a reload).
+	 */
+	uint64_t affinity_hits, affinity_kept, new_flows, returned, arp_answered, no_mac,
+		 no_backend, icmp_errors;
 };
 
 static struct lb lb_state = {
@@ -233,6 +237,8 @@ static struct lb_backend *lb_pick(struct lb *lb, struct lb_set *set, struct lb_f
 	if (b) {
 		e->last_ms = now;
 		lb_count(&lb->affinity_hits, 1);
+		if (&set->backends[set->table[h % lb->table_size]] != b)
+			lb_count(&lb->affinity_kept, 1);
 		return b;
 	}
 	b = &set->backends[set->table[h % lb->table_size]];
@@ -418,6 +424,7 @@ static void lb_report(struct json *j, FILE *f, void *arg)
 		json_u64(j, "reloads", lb->reloads);
 		json_u64(j, "new_flows", ns_worker_counter(&lb->new_flows));
 		json_u64(j, "affinity_hits", ns_worker_counter(&lb->affinity_hits));
+		json_u64(j, "affinity_kept", ns_worker_counter(&lb->affinity_kept));
 		json_u64(j, "returned", ns_worker_counter(&lb->returned));
 		json_u64(j, "icmp_errors", ns_worker_counter(&lb->icmp_errors));
 		json_u64(j, "arp_answered", ns_worker_counter(&lb->arp_answered));
@@ -426,9 +433,11 @@ static void lb_report(struct json *j, FILE *f, void *arg)
 		json_open(j, "backends", '[');
 	} else {
 		fprintf(f, "  %u backends (%lu-entry Maglev table), %llu new flows, "
-			"%llu affinity hits, %llu returned, %llu ICMP errors\n  %-16s %10s %12s %10s\n",
+			"%llu affinity hits (%llu kept a moved flow), %llu returned, %llu ICMP errors\n"
+			"  %-16s %10s %12s %10s\n",
 			set->n, lb->table_size, (unsigned long long)ns_worker_counter(&lb->new_flows),
 			(unsigned long long)ns_worker_counter(&lb->affinity_hits),
+			(unsigned long long)ns_worker_counter(&lb->affinity_kept),
 			(unsigned long long)ns_worker_counter(&lb->returned),
 			(unsigned long long)ns_worker_counter(&lb->icmp_errors), "backend", "flows",
 			"packets", "share");
