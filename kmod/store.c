@@ -234,14 +234,15 @@ static int ns_store_lookup(struct ns_store *st, u64 handle, const void *owner,
 	struct ns_store_entry *e;
 
 	lockdep_assert_held(&st->lock);
+	if (!handle)	/* never issued: it means "no payload" on write */
+		return NETSLICE_TXERR_FORGED;
 	if ((handle >> NS_HANDLE_SLICE_SHIFT & 0xff) != st->slice_id)
 		return NETSLICE_TXERR_FOREIGN;
 	if (slot >= st->capacity)
 		return NETSLICE_TXERR_FORGED;
 	e = &st->slots[slot];
 	if (handle != e->handle)
-		return handle && handle == e->prev_handle ? NETSLICE_TXERR_STALE :
-							    NETSLICE_TXERR_FORGED;
+		return handle == e->prev_handle ? NETSLICE_TXERR_STALE : NETSLICE_TXERR_FORGED;
 	if (e->state != NS_SLOT_PARKED)
 		return NETSLICE_TXERR_STALE;
 	if (e->owner != owner)

@@ -245,9 +245,11 @@ static void ns_rules_test_replace_and_generation(struct kunit *test)
 static void ns_rules_test_undo(struct kunit *test)
 {
 	struct ns_rt_rule a2 = ns_rt_a, bad[3] = { ns_rt_b, ns_rt_a, ns_rt_a };
+	struct netlink_ext_ack extack = {};
 	struct ns_rule_step steps[4];
 	struct ns_rule_batch b;
 	struct ns_rule_match m;
+	struct ns_rule *rule;
 
 	ns_rules_lock();
 	KUNIT_ASSERT_EQ(test, ns_rt_apply(test, &ns_rt_a, 1, false), 0);
@@ -267,10 +269,16 @@ static void ns_rules_test_undo(struct kunit *test)
 	ns_rule_batch_abort(&b);
 	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pa), 1);
 	KUNIT_EXPECT_NOT_NULL(test, ns_rule_find(&m));
-	/* Named twice in one batch: the second fails. */
+	/* Named twice in one batch: the second fails, saying so. */
 	ns_rule_batch_begin(&b, steps, ARRAY_SIZE(steps));
-	KUNIT_EXPECT_EQ(test, ns_rule_batch_del(&b, ns_rule_find(&m), NULL), 0);
-	KUNIT_EXPECT_NULL(test, ns_rule_find(&m));
+	rule = ns_rule_find(&m);
+	KUNIT_EXPECT_NOT_NULL(test, rule);
+	if (rule) {
+		KUNIT_EXPECT_EQ(test, ns_rule_batch_del(&b, rule, NULL), 0);
+		KUNIT_EXPECT_NULL(test, ns_rule_find(&m));
+		KUNIT_EXPECT_EQ(test, ns_rule_batch_del(&b, rule, &extack), -ENOENT);
+		KUNIT_EXPECT_STREQ(test, extack._msg, "rule named twice in one request");
+	}
 	ns_rule_batch_abort(&b);
 	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pa), 1);
 	KUNIT_EXPECT_EQ(test, ns_rules_flush(), 1U);

@@ -140,7 +140,7 @@ static void ns_store_bad_handle_test(struct kunit *test)
 			NETSLICE_TXERR_FORGED);
 	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, ns_handle_make(NS_TEST_SLICE, 4, 1),
 				      OWNER_A, &skb), NETSLICE_TXERR_FORGED);
-	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, 0, OWNER_A, &skb) != 0, true);
+	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, 0, OWNER_A, &skb), NETSLICE_TXERR_FORGED);
 	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, h ^ BIT_ULL(24), OWNER_A, &skb),
 			NETSLICE_TXERR_FORGED);
 	/* A free slot's made-up handle, and one of a sequence number not issued. */
@@ -226,8 +226,9 @@ static void ns_store_reuse_test(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, ns_take(&fx->st, h, OWNER_A, &skb), 0);
 		prev = h;
 	}
-	KUNIT_EXPECT_NE(test, ns_take(&fx->st, old, OWNER_A, &skb), 0);
-	KUNIT_EXPECT_NE(test, ns_take(&fx->st, prev, OWNER_A, &skb), 0);
+	/* Many generations old: not recognised. The one just before: stale. */
+	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, old, OWNER_A, &skb), NETSLICE_TXERR_FORGED);
+	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, prev, OWNER_A, &skb), NETSLICE_TXERR_STALE);
 	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, h, OWNER_A, &skb), 0);
 	KUNIT_EXPECT_PTR_EQ(test, skb, fx->skb[1]);
 }

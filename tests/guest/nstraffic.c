@@ -3,7 +3,7 @@
  * nstraffic: a known set of UDP/IPv4 frames, sent and checked byte by byte.
  *
  *   nstraffic send IFACE DSTMAC COUNT [FLOWS]
- *   nstraffic recv [-f FLOWS] [-s SRCMAC] IFACE COUNT IDLE_MS READY_FILE
+ *   nstraffic recv [-f FLOWS] IFACE COUNT IDLE_MS READY_FILE
  *                  [rewritten | nat IPV4]
  *   nstraffic tcp-send IPV4 PORT BYTES
  *   nstraffic tcp-recv PORT BYTES READY_FILE
@@ -21,10 +21,10 @@
  * slice_nf's rewrite mode leaves it (source address 10.99.1.2, source port
  * + 1000), checksums computed afresh here; with "nat IPV4" as a source
  * NAT leaves it (source address IPV4, any source port, both checksums
- * valid, all else unchanged). A frame's destination MAC must be IFACE's;
- * with -s its source MAC must be SRCMAC; with -f its source port must be
- * exactly its flow's (else any of the 1,000 after 10000, as for several
- * senders' flow counts). Every frame carries a UDP
+ * valid, all else unchanged). A frame's destination MAC must be IFACE's,
+ * its source MAC the sender's (02:00:00:00:00:01; a NAT's own MAC, any,
+ * with "nat"); with -f its source port must be exactly its flow's (else
+ * any of the 1,000 after 10000). Every frame carries a UDP
  * checksum. tcp-recv exits 0 when it got exactly BYTES bytes of
  * the stream tcp-send writes (byte i is a function of i). split prints
  * how COUNT frames divide under a SLICE-byte slice: "SLICED WHOLE
@@ -98,9 +98,11 @@ static struct {
 	unsigned int flows;	/* 0: the source port only in range */
 	uint8_t src_ip[4];	/* source address */
 	uint8_t dst_mac[6];	/* the receiving interface's */
-	uint8_t src_mac[6];
-	int check_src_mac;
+	int any_src_mac;	/* rewritten by a NAT */
 } expect = { .src_ip = { 10, 99, 1, 1 } };
+
+/* Every frame's source MAC, as sent. */
+static const uint8_t src_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
 
 static int parse_mac(const char *s, uint8_t *mac)
 {
@@ -189,7 +191,7 @@ static int if_mac(int fd, const char *ifname, uint8_t *mac)
 
 static int do_send(char **argv)
 {
-	uint8_t dst[6], src[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 }, f[MAX_LEN];
+	uint8_t dst[6], f[MAX_LEN];
 	uint32_t count = strtoul(argv[2], NULL, 0), seq;
 	unsigned int flows = argv[3] ? strtoul(argv[3], NULL, 0) : 64;
 	int fd, ifindex;
@@ -198,7 +200,7 @@ static int do_send(char **argv)
 		return 2;
 	fd = open_sock(argv[0], &ifindex);
 	for (seq = 0; seq < count; seq++) {
-		build(f, seq, dst, src, flows, 0);
+		build(f, seq, dst, src_mac, flows, 0);
 		while (send(fd, f, frame_len(seq), 0) < 0) {
 			if (errno != ENOBUFS && errno != EAGAIN) {
 				perror("send");
@@ -235,7 +237,7 @@ static int frame_ok(const uint8_t *f, ssize_t n, uint32_t seq, int rewritten)
 	memcpy(udp, f + 34, n - 34);
 	udp[6] = udp[7] = 0;
 	return port_ok && !memcmp(f, expect.dst_mac, 6) &&
-	       (!expect.check_src_mac || !memcmp(f + 6, expect.src_mac, 6)) &&
+	       (expect.any_src_mac || !memcmp(f + 6, src_mac, 6)) &&
 	       udp_csum(f + 14, udp, n - 34) == (f[40] << 8 | f[41]);
 }
 
@@ -270,6 +272,7 @@ static int do_recv(char **argv)
 		return 2;
 	} else if (rewritten) {
 		expect.any_port = 1;
+		expect.any_src_mac = 1;
 	}
 	seen = calloc(count ? count : 1, 1);
 	fd = open_sock(argv[0], &ifindex);
@@ -415,8 +418,6 @@ int main(int argc, char **argv)
 		for (; argc >= 4 && argv[2][0] == '-'; argc -= 2, argv += 2) {
 			if (!strcmp(argv[2], "-f") && atoi(argv[3]) > 0)
 				expect.flows = (unsigned int)atoi(argv[3]);
-			else if (!strcmp(argv[2], "-s") && !parse_mac(argv[3], expect.src_mac))
-				expect.check_src_mac = 1;
 			else
 				break;
 		}
@@ -426,7 +427,7 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "split"))
 		return do_split(argv + 2);
 	fprintf(stderr, "usage: nstraffic send IFACE DSTMAC COUNT [FLOWS]\n"
-			"       nstraffic recv [-f FLOWS] [-s SRCMAC] IFACE COUNT IDLE_MS READY_FILE\n"
+			"       nstraffic recv [-f FLOWS] IFACE COUNT IDLE_MS READY_FILE\n"
 			"                      [rewritten | nat IPV4]\n"
 			"       nstraffic tcp-send IPV4 PORT BYTES\n"
 			"       nstraffic tcp-recv PORT BYTES READY_FILE\n"

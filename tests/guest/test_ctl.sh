@@ -263,14 +263,14 @@ bad_input() {
 	# Raw requests netslicectl never sends: a missing and a malformed attribute.
 	out=$($py "$NS_TOP/tests/guest/nlraw.py" 5 13:u32:8)
 	ns_diag "slice-set without id: $out"
-	[[ $out == "errno 22 "*"missing 1" ]] && n=$((n + 1))
+	[ "$out" = "errno 22 missing 1" ] && n=$((n + 1))
 	out=$($py "$NS_TOP/tests/guest/nlraw.py" 1 2:str:dut1 5:u32:300)
 	ns_diag "link-attach slice-first 300: $out"
 	[ "$out" = "errno 34 msg integer out of range offset 32" ] && n=$((n + 1))
 	# A rule nest (NLA_F_NESTED | 1) whose u8 family attribute is 4 bytes long.
 	out=$($py "$NS_TOP/tests/guest/nlraw.py" 8 32769:hex:0800020004000000)
 	ns_diag "rule-add with a malformed attribute in its nest: $out"
-	[[ $out == "errno 34 "* || $out == "errno 22 msg "*" offset 24" ]] && n=$((n + 1))
+	[ "$out" = "errno 22 msg invalid attribute length offset 24" ] && n=$((n + 1))
 	# Unprivileged: reads work, changes are refused with EPERM.
 	setpriv --reuid=65534 --regid=65534 --clear-groups netslicectl slice show >/dev/null &&
 		n=$((n + 1))

@@ -140,27 +140,34 @@ ns_check "open with its N-th allocation failing, for every N: refused or opened,
 ns_run_cleanups
 
 rule_insert() {
-	local i ok=0 bad=0 injected rules
+	local i ok=0 bad=0 injected want=() have
 	ns_load slices=4 || return 1
 	fi_arm 30 Y
-	for ((i = 0; i < ROUNDS; i++)); do
+	for ((i = 1; i <= ROUNDS; i++)); do
 		# Exact (5-tuple) and wildcard rules take different tables.
-		if failing netslicectl rule add proto udp src 10.0.0.1 dst 10.0.0.2 sport $((i + 1)) \
-			dport 9 slice 1 >/dev/null 2>&1 &&
-			failing netslicectl rule add proto tcp dport $((i + 1)) pref "$i" slice 2 \
-				>/dev/null 2>&1; then
-			ok=$((ok + 1))
+		if failing netslicectl rule add proto udp src 10.0.0.1 dst 10.0.0.2 sport "$i" \
+			dport 9 slice 1 >/dev/null 2>&1; then
+			ok=$((ok + 1)) want+=("exact:$i")
+		else
+			bad=$((bad + 1))
+		fi
+		if failing netslicectl rule add proto tcp dport "$i" pref "$i" slice 2 >/dev/null 2>&1; then
+			ok=$((ok + 1)) want+=("wildcard:$i")
 		else
 			bad=$((bad + 1))
 		fi
 	done
 	injected=$(fi_disarm)
-	rules=$(netslicectl -j rule show | grep -o '"id"' | wc -l)
-	ns_diag "rules in the table: $rules"
-	[ "$rules" -ge $((2 * ok)) ] && [ "$rules" -lt $((2 * ROUNDS)) ] &&
-		netslicectl rule flush && tally "$ok" "$bad" "$injected" "rule add pairs"
+	# Exactly the rules whose add succeeded are in the table.
+	have=$(netslicectl -j rule show | /usr/bin/python3 -c 'import json, sys
+for r in json.load(sys.stdin):
+    print("%s:%d" % (r["table"], r["sport_min"] if r["table"] == "exact" else r["dport_min"]))' |
+		sort)
+	ns_diag "rules in the table: $(wc -l <<<"$have"), adds that succeeded: ${#want[@]}"
+	[ "$have" = "$(printf '%s\n' "${want[@]}" | sort)" ] &&
+		netslicectl rule flush && tally "$ok" "$bad" "$injected" "rule adds"
 }
-ns_check "rule insert under allocation failures: each rule in or out" rule_insert
+ns_check "rule insert under allocation failures: exactly the rules whose add succeeded are in" rule_insert
 ns_run_cleanups
 
 # The receive path (softirq: segmentation, clones), parking and splicing,

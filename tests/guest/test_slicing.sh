@@ -100,6 +100,9 @@ ns_check "rewriting address and port in the header alone: payloads and checksums
 	rewrite_headers
 ns_run_cleanups
 
+# captured FILE: UDP frames, tagged or not, in a capture being written.
+captured() { tcpdump -nn -r "$1" 'udp or (vlan and udp)' 2>/dev/null | wc -l; }
+
 vlan_push_pop() {
 	ns_topology 1 || return 1
 	ip link add dutA type veth peer name dutB || return 1
@@ -119,6 +122,9 @@ vlan_push_pop() {
 	pid_1=$bg_pid out_1=$bg_out
 	start_nf vlan auto || return 1
 	ns_traffic 2000 || return 1
+	# tcpdump drops what it has not written when stopped: wait for it.
+	ns_busywait 10000 ns_at_least 2000 captured "$cap_b" &&
+		ns_busywait 10000 ns_at_least 2000 captured "$cap_1" || true
 	ns_stop_bg "$pid_b" "$out_b" "tcpdump dutB" && ns_stop_bg "$pid_1" "$out_1" "tcpdump dut1" ||
 		return 1
 	tagged_b=$(tcpdump -nn -r "$cap_b" 'vlan and udp' 2>/dev/null | wc -l)

@@ -108,7 +108,9 @@
  *   counter bumped, and nothing spliced, when it is stale
  *   (NETSLICE_TXERR_STALE: already written, aged out), foreign
  *   (NETSLICE_TXERR_FOREIGN: another slice's, or read by another file),
- *   or forged (NETSLICE_TXERR_FORGED: fails its check). A rejected or
+ *   or forged (NETSLICE_TXERR_FORGED: fails its check). A store slot
+ *   remembers only its last handle: one that slot has issued since
+ *   reads as forged, not stale. A rejected or
  *   failed write (bad length, bad @base, busy egress) leaves a valid
  *   handle's payload parked, so the same iov can be written again.
  *
