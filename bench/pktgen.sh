@@ -15,10 +15,6 @@
 # pktgen threads while the load ran, both in USER_HZ ticks. Uses the
 # calling namespace's pktgen thread on CPU 0.
 #
-# PKTGEN_BURST=N sends N frames per transmit call (the driver sees
-# xmit_more, as from a NIC's batch); PKTGEN_UDPCSUM=1 fills in UDP
-# checksums (UDP GRO merges only checksummed datagrams).
-#
 # Shell builtins only while measuring: a process started under TCG costs
 # more than the measurement it would disturb.
 set -euo pipefail
@@ -70,14 +66,6 @@ esac
 for cmd in "clone_skb 0" "pkt_size $((size - 4))" "dst_mac $mac" "src_min 10.99.1.1" \
 	"src_max 10.99.1.1" "dst 10.99.9.9" "udp_src_min 10000" \
 	"udp_src_max $((10000 + flows - 1))" "udp_dst_min 9" "udp_dst_max 9"; do
-	pgset "$dev" "$cmd"
-	pgresult
-	[[ $r == "Result: OK"* ]] || { echo "pktgen: $dev: '$cmd': $r" >&2; exit 1; }
-done
-extra=()
-[ -z "${PKTGEN_BURST:-}" ] || extra+=("burst $PKTGEN_BURST")
-[ "${PKTGEN_UDPCSUM:-0}" = 0 ] || extra+=("flag UDPCSUM")
-for cmd in "${extra[@]}"; do
 	pgset "$dev" "$cmd"
 	pgresult
 	[[ $r == "Result: OK"* ]] || { echo "pktgen: $dev: '$cmd': $r" >&2; exit 1; }
