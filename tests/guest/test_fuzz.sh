@@ -33,18 +33,21 @@ fuzz() {
 ns_check "nsfuzz: $OPS device operations, $MSGS netlink messages, seed $SEED" fuzz
 
 # Every file is closed: nothing may stay parked, and every parked payload
-# must be accounted for. tx_nf_drop, tx_err_down and tx_err_dropped count
-# whole frames too, so the payloads' ends are known only between two
-# bounds: the counters that count payloads alone (a payload ended twice
-# exceeds read_sliced) and all of them (one never ended falls short).
+# must be accounted for. Two things keep this from an equality: the
+# fuzzer's netlink messages reset the counters now and then (a payload
+# parked before a reset and ended after it counts only as ended), and
+# tx_nf_drop, tx_err_down and tx_err_dropped count whole frames too. So
+# read_sliced is at most the sum of the counters that may end a payload
+# (one never ended falls short of it). test_slicing.sh and test_faults.sh
+# count the same ends exactly, without a fuzzer.
 settled() {
-	local used sliced only all
+	local used sliced ended
 	used=$(ns_stat_sum store_used)
 	sliced=$(ns_stat_sum read_sliced)
-	only=$(($(ns_stat_sum tx_spliced) + $(ns_stat_sum store_aged) + $(ns_stat_sum store_closed)))
-	all=$((only + $(ns_stat_sum tx_nf_drop) + $(ns_stat_sum tx_err_down) + $(ns_stat_sum tx_err_dropped)))
-	ns_diag "store_used $used; read_sliced $sliced; payload ends between $only and $all"
-	[ "$used" -eq 0 ] && [ "$only" -le "$sliced" ] && [ "$sliced" -le "$all" ]
+	ended=$(($(ns_stat_sum tx_spliced) + $(ns_stat_sum tx_nf_drop) + $(ns_stat_sum tx_err_down) +
+		 $(ns_stat_sum tx_err_dropped) + $(ns_stat_sum store_aged) + $(ns_stat_sum store_closed)))
+	ns_diag "store_used $used; read_sliced $sliced; counters that may end a payload: $ended"
+	[ "$used" -eq 0 ] && [ "$sliced" -le "$ended" ]
 }
 ns_check "after the fuzzer: no payload parked, every parked payload accounted for" settled
 
