@@ -174,33 +174,23 @@ veth_gro() {
 ns_check "veth with GRO: TCP super-packets segmented, the stream intact, no warning" veth_gro
 ns_run_cleanups
 
-# udp_burst: 10,000 frames of one UDP flow through netem slots on the
-# sender: each 1 ms slot releases up to 64 of them at once, so veth's NAPI
-# finds several waiting and GRO merges them (sent one by one, each is
-# polled alone), and never more than veth's 256-entry ring holds. The
-# sender without TSO, so that veth takes them through NAPI at all. Every
-# frame must reach the sink, byte for byte.
-udp_burst() {
-	local rc=0
-	ip netns exec "$gen" tc qdisc add dev gen0 root netem slot 1ms 1ms packets 64 limit 100000 ||
-		return 1
-	ns_traffic 10000 1 || rc=1
-	ip netns exec "$gen" tc qdisc del dev gen0 root || rc=1
-	return $rc
-}
-
 # Fraglist GRO (rx-gro-list): on every kernel since 5.6, UDP with no local
 # socket is merged only as a fraglist, so a UDP super-packet is one (TCP
 # would be merged as a fraglist only from 6.11, and plainly before).
+# 10,000 frames of one UDP flow go through netem slots on the sender: each
+# 1 ms slot releases up to 64 at once, so veth's NAPI finds several
+# waiting and GRO merges them (sent one by one, each is polled alone), and
+# never more than veth's 256-entry ring holds. The sender without TSO, so
+# that veth takes them through NAPI at all. Every frame arrives intact.
 veth_fraglist() {
 	gro_setup on || return 1
 	ip netns exec "$gen" ethtool -K gen0 tso off >/dev/null || return 1
-	if ! ip netns exec "$gen" tc qdisc add dev gen0 root netem delay 1ms 2>/dev/null; then
+	if ! ip netns exec "$gen" tc qdisc add dev gen0 root netem slot 1ms 1ms packets 64 \
+		limit 100000 2>/dev/null; then
 		ns_skip_why="no netem qdisc in this kernel to batch the datagrams"
 		return "$ksft_skip"
 	fi
-	ip netns exec "$gen" tc qdisc del dev gen0 root || return 1
-	gro_segments udp_burst
+	gro_segments ns_traffic 10000 1
 }
 ns_check "veth with rx-gro-list: UDP fraglist super-packets segmented, every frame intact" veth_fraglist
 ns_run_cleanups

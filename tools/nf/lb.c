@@ -53,6 +53,7 @@ struct lb_set {
 struct lb_flow {
 	struct ns_flow key;
 	uint32_t backend;	/* address: survives reloads */
+	unsigned int reloads;	/* lb.reloads when it was picked */
 	uint64_t last_ms;
 };
 
@@ -237,13 +238,16 @@ static struct lb_backend *lb_pick(struct lb *lb, struct lb_set *set, struct lb_f
 	if (b) {
 		e->last_ms = now;
 		lb_count(&lb->affinity_hits, 1);
-		if (&set->backends[set->table[h % lb->table_size]] != b)
+		/* Maglev can pick otherwise only after a reload: no lookup before. */
+		if (e->reloads != __atomic_load_n(&lb->reloads, __ATOMIC_RELAXED) &&
+		    &set->backends[set->table[h % lb->table_size]] != b)
 			lb_count(&lb->affinity_kept, 1);
 		return b;
 	}
 	b = &set->backends[set->table[h % lb->table_size]];
 	e->key = *f;
 	e->backend = b->addr;
+	e->reloads = __atomic_load_n(&lb->reloads, __ATOMIC_RELAXED);
 	e->last_ms = now;
 	lb_count(&b->flows, 1);
 	lb_count(&lb->new_flows, 1);
@@ -409,7 +413,7 @@ static void lb_reload(struct ns_run *run, void *arg)
 			lb_count(&b->packets, old->backends[i].packets);
 		}
 	lb_free(old);
-	lb->reloads++;
+	__atomic_store_n(&lb->reloads, lb->reloads + 1, __ATOMIC_RELAXED);
 	nf_err("reloaded: %u backends", new->n);
 }
 
