@@ -52,6 +52,7 @@ static int ns_release(struct inode *inode, struct file *file)
 
 	ns_ring_release(file);
 	ns_store_release(&slice->store, file);
+	cmpxchg(&slice->reader, file, NULL);
 	/* Nobody will read what is queued: free it now, not at unload. */
 	if (atomic_dec_and_test(&slice->open_files))
 		ns_slice_purge(slice, 0);

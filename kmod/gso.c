@@ -179,6 +179,14 @@ int ns_gso_prepare(struct sk_buff *skb, const struct net_device *dev, unsigned i
 	skb_set_network_header(skb, h.l3_off);
 	skb_set_transport_header(skb, h.l4_off);
 	skb->mac_len = h.l3_off;
+	/*
+	 * A kept type is never a tunnel, whatever RX left here (a driver's
+	 * encapsulation offload, its checksum level): segmentation must not
+	 * follow stale inner offsets.
+	 */
+	skb->encapsulation = 0;
+	skb->csum_level = 0;
+	skb_reset_inner_headers(skb);
 	/* The outermost type: segmentation walks any VLAN tags from there. */
 	skb->protocol = eth_hdr(skb)->h_proto;
 	if (!ns_gso_lengths_ok(skb, &h))

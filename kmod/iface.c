@@ -154,6 +154,16 @@ static int ns_iface_start(struct ns_iface *iface, struct netlink_ext_ack *extack
 	why = ns_iface_refusal(dev, &err);
 	if (why)
 		goto err_refuse;
+	/*
+	 * A bump in the wire takes every frame, not only those to its own
+	 * MAC: as the bridge does, a count that detach gives back, so a
+	 * user's own promiscuous setting survives.
+	 */
+	err = dev_set_promiscuity(dev, 1);
+	if (err) {
+		why = "cannot put the interface in promiscuous mode";
+		goto err_refuse;
+	}
 	/* Merged frames cannot be forwarded as they are: as the bridge does. */
 	dev_disable_lro(dev);
 	err = netdev_rx_handler_register(dev, ns_rx_handler, iface);
@@ -164,7 +174,7 @@ static int ns_iface_start(struct ns_iface *iface, struct netlink_ext_ack *extack
 			why = "interface does not allow an rx_handler (IFF_NO_RX_HANDLER)";
 		else
 			why = "cannot register an rx_handler";
-		goto err_refuse;
+		goto err_promisc;
 	}
 
 	dev_hold(dev);
@@ -175,6 +185,8 @@ static int ns_iface_start(struct ns_iface *iface, struct netlink_ext_ack *extack
 		iface->slice_first, iface->slice_first + iface->slice_count - 1);
 	return 0;
 
+err_promisc:
+	dev_set_promiscuity(dev, -1);
 err_refuse:
 	ns_iface_ack(extack, why);
 	if (!extack)
@@ -195,6 +207,7 @@ static void ns_iface_detach(struct ns_iface *iface, int reason)
 	ASSERT_RTNL();
 	/* Waits for RX handlers in flight (synchronize_net). */
 	netdev_rx_handler_unregister(iface->dev);
+	dev_set_promiscuity(iface->dev, -1);
 	list_del_rcu(&iface->list);
 	xa_store(&ns_ports, iface->port, NULL, GFP_KERNEL);
 	/*

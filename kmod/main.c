@@ -84,12 +84,14 @@
 #include <linux/err.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/mm.h>
 
 #include <linux/netslice.h>
 
 #include "chrdev.h"
 #include "iface.h"
 #include "netlink.h"
+#include "ring.h"
 #include "rule_batch.h"
 #include "rx.h"
 #include "slice.h"
@@ -176,6 +178,14 @@ static struct ns_uint_range ns_max_rules_range = {
 module_param_cb(max_rules, &ns_range_param_ops, &ns_max_rules_range, 0444);
 MODULE_PARM_DESC(max_rules, "most flow-steering rules (default 1048576)");
 
+/* Ring mode's memory, all rings together (ring.c); 0: a quarter of RAM. */
+static unsigned int ns_ring_max_mb;
+static struct ns_uint_range ns_ring_max_mb_range = {
+	&ns_ring_max_mb, 0, 1 << 24, "ring memory"
+};
+module_param_cb(ring_max_mb, &ns_range_param_ops, &ns_ring_max_mb_range, 0444);
+MODULE_PARM_DESC(ring_max_mb, "most MiB all ring-mode rings may take (default 0: a quarter of RAM)");
+
 struct ns_slice *ns_slices;
 
 static int __init netslice_init(void)
@@ -184,6 +194,8 @@ static int __init netslice_init(void)
 
 	if (!ns_nr_slices)
 		ns_nr_slices = min_t(unsigned int, num_online_cpus(), NETSLICE_MAX_SLICES);
+	ns_ring_max_pages = ns_ring_max_mb ? (unsigned long)ns_ring_max_mb << (20 - PAGE_SHIFT) :
+					     totalram_pages() / 4;
 
 	ns_slices = ns_slices_create(ns_nr_slices, ns_ring_size);
 	if (IS_ERR(ns_slices))

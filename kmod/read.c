@@ -365,6 +365,8 @@ ssize_t ns_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 		return ns_ring_of(file) ? -EINVAL : -EBUSY;
 	if (!n)
 		return 0;
+	if (READ_ONCE(slice->reader) != file)
+		WRITE_ONCE(slice->reader, file);
 	for (;;) {
 		err = 0;
 		done = ns_read_batch(slice, file, uiov, n, &err);
@@ -389,7 +391,8 @@ __poll_t ns_poll(struct file *file, poll_table *wait)
 	if (ring)
 		return ns_ring_poll(ring, file, wait);
 	poll_wait(file, &slice->wait, wait);
-	if (ns_slice_readable(slice))
+	/* Another file's ring takes the packets: read() says EBUSY, not this. */
+	if (ns_slice_readable(slice) && !rcu_access_pointer(slice->ring))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	return mask;
 }

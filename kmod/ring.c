@@ -42,6 +42,8 @@
 /* NAPI poll budget per busy-poll round, as sk_busy_loop() uses. */
 #define NS_RING_BUSY_BUDGET	8
 #define NS_RING_MAX_BUSY_US	1000
+/* Longest wait before pollers of a stopped egress try again. */
+#define NS_RING_TX_RETRY_MAX_MS	16
 
 static const u64 ns_ring_mmap_off[NS_RING_REGIONS] = {
 	[NS_RING_FRAMES] = NETSLICE_MMAP_FRAMES,
@@ -65,13 +67,15 @@ struct ns_ring *ns_ring_of(struct file *file)
 
 /* ---- RX: softirq produces ---- */
 
-/* Room for one more RX entry: the user's consumer index, checked. */
-static bool ns_ring_rx_room(struct ns_ring *ring)
+/* Room for n more RX entries: the user's consumer index, checked. */
+static bool ns_ring_rx_room_for(struct ns_ring *ring, u32 n)
 {
 	u32 size = ring->rx_mask + 1, cons;
 
 	lockdep_assert_held(&ring->rx_lock);
-	if (ring->rx_prod - ring->rx_cons < size)
+	if (n > size)
+		return false;
+	if (ring->rx_prod - ring->rx_cons <= size - n)
 		return true;
 	/* Pairs with the process's release: its reads of those frames are done. */
 	cons = smp_load_acquire(&ring->rx->consumer);
@@ -79,7 +83,12 @@ static bool ns_ring_rx_room(struct ns_ring *ring)
 	if (ring->rx_prod - cons > size)
 		return false;
 	ring->rx_cons = cons;
-	return ring->rx_prod - cons < size;
+	return ring->rx_prod - cons <= size - n;
+}
+
+static bool ns_ring_rx_room(struct ns_ring *ring)
+{
+	return ns_ring_rx_room_for(ring, 1);
 }
 
 /*
@@ -110,9 +119,9 @@ static void ns_ring_keep(struct ns_ring *ring, u32 slot, struct sk_buff *skb,
 
 /*
  * Fill the next RX entry and its frame from *skbp and publish it. Returns
- * 0, with *skbp parked, kept for its slot, or put on *dead to be freed,
- * or NS_READ_SEGMENTED (ns_read_fill()) with *skbp its segments, nothing
- * published.
+ * 0, with *skbp parked, kept for its slot, or put on *dead to be freed;
+ * NS_READ_SEGMENTED (ns_read_fill()) with *skbp its segments, nothing
+ * published; or -EIO, *skbp on *dead, nothing published or counted.
  */
 static int ns_ring_rx_put(struct ns_ring *ring, struct sk_buff **skbp, struct sk_buff **dead)
 {
@@ -132,9 +141,9 @@ static int ns_ring_rx_put(struct ns_ring *ring, struct sk_buff **skbp, struct sk
 		if (err == NS_READ_SEGMENTED)
 			return err;
 		/* Not a copy to a kernel buffer: a packet the skb code refused. */
-		ns_stat_inc(ring->slice, NS_RX_DROP_ERROR);
-		iov.handle = 0;
-		goto out_dead;
+		(*skbp)->next = *dead;
+		*dead = *skbp;
+		return -EIO;
 	}
 	ring->rx_entries[slot] = iov;
 	/* The entry and its frame before the index that shows them. */
@@ -145,7 +154,6 @@ static int ns_ring_rx_put(struct ns_ring *ring, struct sk_buff **skbp, struct sk
 		return 0;
 	}
 	ns_ring_keep(ring, slot, NULL, dead);
-out_dead:
 	if (!iov.handle) {
 		(*skbp)->next = *dead;
 		*dead = *skbp;
@@ -153,7 +161,37 @@ out_dead:
 	return 0;
 }
 
-/* Move waiting trimmed records in, oldest first, while there is room. */
+/*
+ * The segments a super-packet became, each whole, in order: all of them,
+ * or none when the ring has no room for all (-ENOSPC, freed): one packet
+ * counts once. -EIO: segmenting failed (ns_read_segment() counted it).
+ */
+static int ns_ring_rx_segments(struct ns_ring *ring, struct sk_buff *segs,
+			       struct sk_buff **dead)
+{
+	struct sk_buff *seg, *next;
+	u32 n = 0;
+
+	if (!segs)
+		return -EIO;
+	skb_list_walk_safe(segs, seg, next)
+		n++;
+	if (!ns_ring_rx_room_for(ring, n)) {
+		kfree_skb_list(segs);
+		return -ENOSPC;
+	}
+	skb_list_walk_safe(segs, seg, next) {
+		skb_mark_not_on_list(seg);
+		/* Only a copy the skb code refused fails: one segment lost. */
+		ns_ring_rx_put(ring, &seg, dead);
+	}
+	return 0;
+}
+
+/*
+ * Move waiting records in, oldest first, while there is room: those a
+ * purge (a detach) put back on the slice's unread queue, then trimmed ones.
+ */
 static void ns_ring_rx_trimmed(struct ns_ring *ring, struct sk_buff **dead)
 {
 	struct ns_slice *slice = ring->slice;
@@ -161,40 +199,27 @@ static void ns_ring_rx_trimmed(struct ns_ring *ring, struct sk_buff **dead)
 
 	lockdep_assert_held(&ring->rx_lock);
 	while (ns_ring_rx_room(ring)) {
-		rec = ptr_ring_consume(&slice->trim_ring);
+		rec = skb_dequeue(&slice->unread);
+		if (!rec)
+			rec = ptr_ring_consume(&slice->trim_ring);
 		if (!rec)
 			break;
-		/* A record is whole and never GSO: it cannot become segments. */
-		ns_ring_rx_put(ring, &rec, dead);
+		/* Records are never GSO; what else a purge kept may be. */
+		if (ns_ring_rx_put(ring, &rec, dead) == NS_READ_SEGMENTED)
+			ns_ring_rx_segments(ring, rec, dead);
 	}
-	ring->rx_trim_waiting = !ptr_ring_empty(&slice->trim_ring);
+	ring->rx_trim_waiting = !skb_queue_empty_lockless(&slice->unread) ||
+				!ptr_ring_empty(&slice->trim_ring);
 	if (ring->rx_trim_waiting)
 		ring->rx->flags |= NETSLICE_RING_NEED_WAKEUP;
 	else
 		ring->rx->flags &= ~NETSLICE_RING_NEED_WAKEUP;
 }
 
-/* The segments a super-packet became: each whole, in order, while room lasts. */
-static void ns_ring_rx_segments(struct ns_ring *ring, struct sk_buff *segs,
-				struct sk_buff **dead)
-{
-	struct sk_buff *seg, *next;
-
-	skb_list_walk_safe(segs, seg, next) {
-		skb_mark_not_on_list(seg);
-		if (!ns_ring_rx_room(ring)) {
-			ns_stat_inc(ring->slice, NS_RX_DROP_RING_FULL);
-			kfree_skb(seg);
-			continue;
-		}
-		ns_ring_rx_put(ring, &seg, dead);
-	}
-}
-
 int ns_ring_rx(struct ns_ring *ring, struct sk_buff *skb)
 {
 	struct sk_buff *dead = NULL;
-	int err = 0;
+	int err;
 
 	if (ring->busy_poll_us && skb_napi_id(skb) >= MIN_NAPI_ID)
 		WRITE_ONCE(ring->napi_id, skb_napi_id(skb));
@@ -202,13 +227,22 @@ int ns_ring_rx(struct ns_ring *ring, struct sk_buff *skb)
 	/* Records of packets that found the ring full go first, as for read. */
 	if (unlikely(ring->rx_trim_waiting))
 		ns_ring_rx_trimmed(ring, &dead);
-	if (!ns_ring_rx_room(ring))
-		err = -ENOSPC;
-	else if (ns_ring_rx_put(ring, &skb, &dead) == NS_READ_SEGMENTED)
-		ns_ring_rx_segments(ring, skb, &dead);
+	if (!ns_ring_rx_room(ring)) {
+		spin_unlock(&ring->rx_lock);
+		ns_read_free(dead);
+		return -ENOSPC;
+	}
+	err = ns_ring_rx_put(ring, &skb, &dead);
+	if (err == NS_READ_SEGMENTED)
+		err = ns_ring_rx_segments(ring, skb, &dead);
+	else if (err)
+		ns_stat_inc(ring->slice, NS_RX_DROP_ERROR);
 	spin_unlock(&ring->rx_lock);
 	ns_read_free(dead);
-	return err;
+	/* Dropped here: counted once, as what it is, and never as queued. */
+	if (err == -ENOSPC)
+		ns_stat_inc(ring->slice, NS_RX_DROP_RING_FULL);
+	return err ? -EIO : 0;
 }
 
 void ns_ring_trimmed(struct ns_ring *ring)
@@ -217,6 +251,19 @@ void ns_ring_trimmed(struct ns_ring *ring)
 	ring->rx_trim_waiting = true;
 	ring->rx->flags |= NETSLICE_RING_NEED_WAKEUP;
 	spin_unlock(&ring->rx_lock);
+}
+
+void ns_ring_requeued(struct ns_slice *slice)
+{
+	struct ns_ring *ring;
+
+	local_bh_disable();
+	rcu_read_lock();
+	ring = rcu_dereference(slice->ring);
+	if (ring)
+		ns_ring_trimmed(ring);
+	rcu_read_unlock();
+	local_bh_enable();
 }
 
 static bool ns_ring_rx_pending(const struct ns_ring *ring)
@@ -277,18 +324,37 @@ static u32 ns_ring_tx_chunk(struct ns_ring *ring, u32 n)
 	return sent;
 }
 
+/*
+ * The egress stopped with entries left: no driver tells us when it wakes,
+ * so pollers are woken to try again (ns_ring_poll() kicks): a jiffy
+ * later, then twice as late each time it is still stopped, up to
+ * NS_RING_TX_RETRY_MAX_MS, so that a long stop costs a sleeper few wakes.
+ */
+static void ns_ring_tx_retry(struct timer_list *t)
+{
+	struct ns_ring *ring = container_of(t, struct ns_ring, tx_timer);
+
+	wake_up_interruptible_poll(&ring->slice->wait, EPOLLOUT | EPOLLWRNORM);
+}
+
 static long ns_ring_tx(struct ns_ring *ring)
 {
-	u32 size = ring->tx_mask + 1, avail, n, sent;
+	u32 size = ring->tx_mask + 1, avail = 1, n, sent;
 	long done = 0;
 
 	lockdep_assert_held(&ring->tx_lock);
-	for (;;) {
+	/*
+	 * At most a ring's worth per call, and not past a fatal signal: a
+	 * process refilling the ring behind the kick must not keep it (and
+	 * tx_lock, or an epoll's mutex) forever.
+	 */
+	while (done < size && !fatal_signal_pending(current)) {
 		/* Pairs with the process's release: the entries it counts are written. */
 		avail = smp_load_acquire(&ring->tx->producer) - ring->tx_cons;
 		if (avail > size)
 			return done ?: -EINVAL;
 		n = min3(avail, ns_ring_comp_room(ring), (u32)NS_RING_TX_CHUNK);
+		n = min_t(u32, n, size - done);
 		if (!n)
 			break;
 		sent = ns_ring_tx_chunk(ring, n);
@@ -300,6 +366,13 @@ static long ns_ring_tx(struct ns_ring *ring)
 	}
 	if (!avail)
 		WRITE_ONCE(ring->tx_busy, false);
+	if (!ring->tx_busy) {
+		ring->tx_retry = 1;
+	} else {
+		mod_timer(&ring->tx_timer, jiffies + ring->tx_retry);
+		ring->tx_retry = min(2 * ring->tx_retry,
+				     msecs_to_jiffies(NS_RING_TX_RETRY_MAX_MS) ?: 1);
+	}
 	return done;
 }
 
@@ -444,6 +517,64 @@ static int ns_ring_setup_check(const struct netslice_ring_setup *req)
 	return 0;
 }
 
+/* The bytes of each region a setup maps, page-aligned. */
+static void ns_ring_region_lens(const struct netslice_ring_setup *req, size_t *len)
+{
+	const size_t hdr = sizeof(struct netslice_ring_hdr);
+
+	len[NS_RING_FRAMES] = PAGE_ALIGN((size_t)req->frame_count * req->frame_size);
+	len[NS_RING_RX] = PAGE_ALIGN(hdr + req->rx_size * sizeof(struct netslice_iov));
+	len[NS_RING_TX] = PAGE_ALIGN(hdr + req->tx_size * sizeof(struct netslice_iov));
+	len[NS_RING_COMP] = PAGE_ALIGN(hdr + req->comp_size * sizeof(struct netslice_ring_comp));
+}
+
+/*
+ * Ring memory is user-sized kernel memory that stays as long as the file:
+ * every ring's pages count against a module-wide cap (ring_max_mb), and
+ * against the user's RLIMIT_MEMLOCK as AF_XDP charges its umem (not for
+ * CAP_IPC_LOCK). -ENOBUFS past the user's limit, -ENOMEM past the cap.
+ */
+unsigned long ns_ring_max_pages;
+static atomic_long_t ns_ring_pages = ATOMIC_LONG_INIT(0);
+
+static int ns_ring_charge(struct ns_ring *ring, unsigned long npages)
+{
+	struct user_struct *user = NULL;
+	unsigned long limit, old;
+
+	if (!capable(CAP_IPC_LOCK)) {
+		limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+		user = get_uid(current_user());
+		do {
+			old = atomic_long_read(&user->locked_vm);
+			if (old + npages > limit) {
+				free_uid(user);
+				return -ENOBUFS;
+			}
+		} while (atomic_long_cmpxchg(&user->locked_vm, old, old + npages) != old);
+	}
+	if (atomic_long_add_return(npages, &ns_ring_pages) > READ_ONCE(ns_ring_max_pages)) {
+		atomic_long_sub(npages, &ns_ring_pages);
+		if (user) {
+			atomic_long_sub(npages, &user->locked_vm);
+			free_uid(user);
+		}
+		return -ENOMEM;
+	}
+	ring->user = user;
+	ring->npages = npages;
+	return 0;
+}
+
+static void ns_ring_uncharge(struct ns_ring *ring)
+{
+	if (ring->user) {
+		atomic_long_sub(ring->npages, &ring->user->locked_vm);
+		free_uid(ring->user);
+	}
+	atomic_long_sub(ring->npages, &ns_ring_pages);
+}
+
 static void ns_ring_free(struct ns_ring *ring)
 {
 	u32 i;
@@ -454,25 +585,34 @@ static void ns_ring_free(struct ns_ring *ring)
 	kvfree(ring->rx_skb);
 	for (i = 0; i < NS_RING_REGIONS; i++)
 		vfree(ring->region[i].mem);
+	ns_ring_uncharge(ring);
 	kvfree(ring);
 }
 
-/* The ring's regions, zeroed, and its pointers into them. */
-static struct ns_ring *ns_ring_alloc(const struct netslice_ring_setup *req)
+/* The ring's regions, zeroed, and its pointers into them; charged first. */
+static struct ns_ring *ns_ring_alloc(const struct netslice_ring_setup *req, int *err)
 {
 	const size_t hdr = sizeof(struct netslice_ring_hdr);
+	size_t len[NS_RING_REGIONS];
+	unsigned long npages = 0;
 	struct ns_ring *ring;
 	int i;
 
-	ring = kvzalloc_obj(*ring, GFP_KERNEL);
+	ns_ring_region_lens(req, len);
+	for (i = 0; i < NS_RING_REGIONS; i++)
+		npages += len[i] >> PAGE_SHIFT;
+	*err = -ENOMEM;
+	ring = kvzalloc_obj(*ring, GFP_KERNEL_ACCOUNT);
 	if (!ring)
 		return NULL;
-	ring->region[NS_RING_FRAMES].len = (size_t)req->frame_count * req->frame_size;
-	ring->region[NS_RING_RX].len = hdr + req->rx_size * sizeof(struct netslice_iov);
-	ring->region[NS_RING_TX].len = hdr + req->tx_size * sizeof(struct netslice_iov);
-	ring->region[NS_RING_COMP].len = hdr + req->comp_size * sizeof(struct netslice_ring_comp);
+	*err = ns_ring_charge(ring, npages);
+	if (*err) {
+		kvfree(ring);
+		return NULL;
+	}
+	*err = -ENOMEM;
 	for (i = 0; i < NS_RING_REGIONS; i++) {
-		ring->region[i].len = PAGE_ALIGN(ring->region[i].len);
+		ring->region[i].len = len[i];
 		ring->region[i].mem = vmalloc_user(ring->region[i].len);
 		if (!ring->region[i].mem)
 			goto err_free;
@@ -488,13 +628,15 @@ static struct ns_ring *ns_ring_alloc(const struct netslice_ring_setup *req)
 	ring->comp = ring->region[NS_RING_COMP].mem;
 	ring->comp_entries = ring->region[NS_RING_COMP].mem + hdr;
 	ring->comp_mask = req->comp_size - 1;
-	ring->rx_skb = kvcalloc(req->rx_size, sizeof(*ring->rx_skb), GFP_KERNEL);
+	ring->rx_skb = kvcalloc(req->rx_size, sizeof(*ring->rx_skb), GFP_KERNEL_ACCOUNT);
 	if (!ring->rx_skb)
 		goto err_free;
 	/* The module needs a kick to send: always, for now. */
 	ring->tx->flags = NETSLICE_RING_NEED_WAKEUP;
 	spin_lock_init(&ring->rx_lock);
 	mutex_init(&ring->tx_lock);
+	timer_setup(&ring->tx_timer, ns_ring_tx_retry, 0);
+	ring->tx_retry = 1;
 	return ring;
 
 err_free:
@@ -502,23 +644,38 @@ err_free:
 	return NULL;
 }
 
+/*
+ * Another file reads the slice: ring mode would divert its packets (and
+ * the setup purge what is queued for it).
+ */
+static bool ns_ring_other_reader(struct ns_slice *slice, struct file *file)
+{
+	struct file *reader = READ_ONCE(slice->reader);
+
+	return reader && reader != file;
+}
+
 long ns_ring_setup(struct file *file, void __user *uarg)
 {
 	struct ns_slice *slice = file->private_data;
 	struct netslice_ring_setup req;
 	struct ns_ring *ring;
+	int alloc_err;
 	long err;
 
+	/* The rings carry packets both ways. */
+	if ((file->f_mode & (FMODE_READ | FMODE_WRITE)) != (FMODE_READ | FMODE_WRITE))
+		return -EBADF;
 	if (copy_from_user(&req, uarg, sizeof(req)))
 		return -EFAULT;
 	err = ns_ring_setup_check(&req);
 	if (err)
 		return err;
-	if (rcu_access_pointer(slice->ring))
+	if (rcu_access_pointer(slice->ring) || ns_ring_other_reader(slice, file))
 		return -EBUSY;
-	ring = ns_ring_alloc(&req);
+	ring = ns_ring_alloc(&req, &alloc_err);
 	if (!ring)
-		return -ENOMEM;
+		return alloc_err;
 	ring->slice = slice;
 	ring->file = file;
 	req.frames_len = ring->region[NS_RING_FRAMES].len;
@@ -530,7 +687,7 @@ long ns_ring_setup(struct file *file, void __user *uarg)
 		goto err_free;
 
 	mutex_lock(&slice->lock);
-	err = rcu_access_pointer(slice->ring) ? -EBUSY : 0;
+	err = rcu_access_pointer(slice->ring) || ns_ring_other_reader(slice, file) ? -EBUSY : 0;
 	if (!err)
 		rcu_assign_pointer(slice->ring, ring);
 	mutex_unlock(&slice->lock);
@@ -558,6 +715,14 @@ void ns_ring_release(struct file *file)
 	mutex_unlock(&slice->lock);
 	/* No RX may still copy into the frames, or park for this file. */
 	synchronize_net();
+	/* No kick is left to arm it: this file's calls are over. */
+	timer_shutdown_sync(&ring->tx_timer);
 	mutex_destroy(&ring->tx_lock);
 	ns_ring_free(ring);
+	/*
+	 * Records queued for the ring are not another file's to read; the
+	 * slice's other files may read again (ns_poll()).
+	 */
+	ns_slice_purge(slice, 0);
+	wake_up_interruptible_poll(&slice->wait, EPOLLIN | EPOLLRDNORM);
 }

@@ -8,6 +8,7 @@
 #include <linux/poll.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
+#include <linux/timer.h>
 #include <linux/types.h>
 
 #include <linux/netslice.h>
@@ -49,7 +50,7 @@ struct ns_ring {
 	u32 rx_mask;
 	u32 rx_prod;			/* ours; published to rx->producer */
 	u32 rx_cons;			/* rx->consumer, last checked */
-	bool rx_trim_waiting;		/* trimmed records wait in the slice's trim_ring */
+	bool rx_trim_waiting;		/* records wait: the slice's trim_ring or unread */
 	/*
 	 * Per RX entry, the skb its frame was copied from, kept for the TX of
 	 * that frame to send in (xchg() passes it between RX and a kick).
@@ -62,6 +63,8 @@ struct ns_ring {
 	u32 tx_mask;
 	u32 tx_cons;			/* ours; published to tx->consumer */
 	bool tx_busy;			/* the last kick found the egress stopped */
+	struct timer_list tx_timer;	/* while tx_busy: wakes pollers to retry */
+	unsigned long tx_retry;		/* jiffies until the next retry */
 	struct netslice_ring_hdr *comp;
 	struct netslice_ring_comp *comp_entries;
 	u32 comp_mask;
@@ -70,7 +73,13 @@ struct ns_ring {
 	struct netslice_iov tx_batch[NS_RING_TX_CHUNK];
 	u16 tx_errs[NS_RING_TX_CHUNK];
 	struct sk_buff *tx_reuse[NS_RING_TX_CHUNK];
+
+	/* Charged at setup, given back at release (ns_ring_charge()). */
+	struct user_struct *user;	/* NULL: CAP_IPC_LOCK, no RLIMIT_MEMLOCK */
+	unsigned long npages;
 };
+
+extern unsigned long ns_ring_max_pages;
 
 /* The ring of file, or NULL: the file's own calls keep it alive. */
 struct ns_ring *ns_ring_of(struct file *file);
@@ -82,9 +91,16 @@ __poll_t ns_ring_poll(struct ns_ring *ring, struct file *file, poll_table *wait)
 /* On close, before the file's parked payloads are freed. */
 void ns_ring_release(struct file *file);
 
-/* Softirq: deliver skb (its ns_rx_cb filled); -ENOSPC: full, skb still ours. */
+/*
+ * Softirq: deliver skb (its ns_rx_cb filled). 0: queued, the caller
+ * counts it; -ENOSPC: full, skb still the caller's; -EIO: dropped and
+ * counted (a super-packet whose segments the ring cannot all take is
+ * dropped whole).
+ */
 int ns_ring_rx(struct ns_ring *ring, struct sk_buff *skb);
 /* Softirq: a trimmed record of this ring's slice waits in its trim_ring. */
 void ns_ring_trimmed(struct ns_ring *ring);
+/* Process: a purge put records back on the unread queue of slice. */
+void ns_ring_requeued(struct ns_slice *slice);
 
 #endif /* _NETSLICE_RING_H */

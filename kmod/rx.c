@@ -127,7 +127,9 @@ static void ns_rx_enqueue(struct ns_slice *slice, struct sk_buff *skb, u32 cfg,
 	/* Ring mode: copied to the process's frames here, or not queued at all. */
 	err = ring ? ns_ring_rx(ring, skb) : ptr_ring_produce(&slice->rx_ring, skb);
 	if (unlikely(err)) {
-		ns_rx_overflow(slice, ring, skb, cfg);
+		/* Not -ENOSPC: ring mode dropped (and counted) the packet. */
+		if (err == -ENOSPC)
+			ns_rx_overflow(slice, ring, skb, cfg);
 		return;
 	}
 	ns_stat_inc(slice, NS_RX_PACKETS);

@@ -9,6 +9,7 @@
 
 #include <linux/netslice.h>
 
+#include "ring.h"
 #include "rx.h"
 #include "slice.h"
 #include "slicing.h"
@@ -80,14 +81,24 @@ void ns_slice_slicing(struct ns_slice *slice, struct netslice_slicing *out)
 	ns_store_limits(&slice->store, &out->store_size, &out->store_timeout_ms);
 }
 
-/* ptr_ring_resize()'s destroy has no context: the count of one resize. */
-static DEFINE_MUTEX(ns_resize_lock);	/* protects ns_resize_dropped */
+/*
+ * ptr_ring_resize()'s destroy has no context: the packets of one resize,
+ * and their count. It runs under the ring's consumer lock with hard IRQs
+ * off, where an skb must not be freed (a page_pool page's return asserts
+ * it is not in hard IRQ context, and a BH enable there could run NET_RX
+ * into the producer lock this CPU holds): they are freed after.
+ */
+static DEFINE_MUTEX(ns_resize_lock);	/* protects ns_resize_dead, ns_resize_dropped */
+static struct sk_buff *ns_resize_dead;
 static unsigned int ns_resize_dropped;
 
-/* A packet a smaller ring has no room for. */
+/* A packet a smaller ring has no room for: kept for ns_slice_set_ring_size() to free. */
 static void ns_slice_resize_drop(void *ptr)
 {
-	kfree_skb(ptr);
+	struct sk_buff *skb = ptr;
+
+	skb->next = ns_resize_dead;
+	ns_resize_dead = skb;
 	ns_resize_dropped++;
 }
 
@@ -121,6 +132,11 @@ int ns_slice_set_ring_size(struct ns_slice *slice, unsigned int size)
 out_count:
 	atomic64_add(ns_resize_dropped, &slice->rx_purged);
 out_unlock:
+	/* IRQs on again: free as any consumer of the rings does. */
+	local_bh_disable();
+	kfree_skb_list(ns_resize_dead);
+	local_bh_enable();
+	ns_resize_dead = NULL;
 	mutex_unlock(&ns_resize_lock);
 	mutex_unlock(&slice->read_lock);
 	return err;
@@ -139,8 +155,9 @@ static void ns_ptr_ring_drain(struct ptr_ring *r)
 }
 
 /*
- * Everything queued moves to the unread queue, which readers drain first,
- * so the packets kept stay in the order they arrived in; those of port go.
+ * Everything queued moves to the unread queue, which readers (and ring
+ * mode's RX and kicks) drain first, so the packets kept stay in the order
+ * they arrived in; those of port go.
  * Readers hold read_lock only to take packets, never across a user copy,
  * so this waits for no user space (it runs under RTNL on detach).
  */
@@ -172,6 +189,11 @@ void ns_slice_purge(struct ns_slice *slice, u32 port)
 
 	atomic64_add(skb_queue_len(&dead), &slice->rx_purged);
 	__skb_queue_purge(&dead);
+	/* In ring mode, RX moves them in (no read() takes them); say so. */
+	if (!skb_queue_empty_lockless(&slice->unread)) {
+		ns_ring_requeued(slice);
+		wake_up_interruptible_poll(&slice->wait, EPOLLIN | EPOLLRDNORM);
+	}
 }
 
 /* A detached interface's packets, wherever rules or hashing queued them. */

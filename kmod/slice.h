@@ -33,6 +33,11 @@ struct ns_slice {
 	wait_queue_head_t wait;
 	struct mutex read_lock;		/* protects consuming the rings */
 	atomic_t open_files;		/* no reader: RX drops and counts */
+	/*
+	 * The file that read from the slice last (WRITE_ONCE; cleared by its
+	 * close): ring setup by another file would take its packets.
+	 */
+	struct file *reader;
 	atomic64_t rx_purged;		/* queued, freed unread (detach, last close) */
 	struct ns_stats __percpu *stats;
 	struct ns_store store;		/* payloads of sliced packets read */

@@ -30,6 +30,7 @@
 
 #include <linux/netslice.h>
 
+#include "rx.h"
 #include "store.h"
 
 #define NS_HANDLE_SLOT_BITS	16
@@ -249,6 +250,19 @@ static int ns_store_lookup(struct ns_store *st, u64 handle, const void *owner,
 		return NETSLICE_TXERR_FOREIGN;
 	*entry = e;
 	return 0;
+}
+
+/* The port a parked payload arrived on, or 0 (no such payload of owner's). */
+u32 ns_store_port(struct ns_store *st, u64 handle, const void *owner)
+{
+	struct ns_store_entry *e;
+	u32 port = 0;
+
+	spin_lock_bh(&st->lock);
+	if (!ns_store_lookup(st, handle, owner, &e))
+		port = ns_rx_cb(e->skb)->port;
+	spin_unlock_bh(&st->lock);
+	return port;
 }
 
 /*

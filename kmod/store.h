@@ -58,6 +58,7 @@ void ns_store_destroy(struct ns_store *st);
 
 u64 ns_store_park(struct ns_store *st, struct sk_buff *skb, const void *owner,
 		  unsigned int off);
+u32 ns_store_port(struct ns_store *st, u64 handle, const void *owner);
 int ns_store_claim(struct ns_store *st, u64 handle, const void *owner,
 		   struct sk_buff **skb, unsigned int *off);
 void ns_store_unclaim(struct ns_store *st, u64 handle, unsigned int off);

@@ -19,6 +19,7 @@
 #include <linux/if_vlan.h>
 #include <linux/netdevice.h>
 #include <linux/nsproxy.h>
+#include <linux/pagemap.h>
 #include <linux/skbuff.h>
 #include <linux/uaccess.h>
 
@@ -67,6 +68,7 @@ struct ns_tx_run {
 	u32 ifindex;
 	u16 action;
 	int first_err;			/* the first iov's NETSLICE_TXERR_*, or 0 */
+	struct netslice_iov port_iov;	/* an iov with its payload's port filled in */
 	unsigned int count;
 	struct sk_buff *skb[NS_XMIT_BURST];
 	u64 handle[NS_XMIT_BURST];	/* the payload spliced in, or 0 */
@@ -89,14 +91,27 @@ static bool ns_tx_to_dev(u16 action)
 }
 
 /*
+ * Not a uapi code: the iov's user memory is not at hand (swapped out, or
+ * served by FUSE or userfaultfd). A write copies with page faults off
+ * while it holds an egress, and faults the memory in only after letting
+ * go of it: a fault may wait on user space forever, and a held device
+ * cannot unregister meanwhile.
+ */
+#define NS_TX_REFAULT	0x100
+
+/*
  * Read what write needs of an iov and clear its error, in one user-access
- * section. Clearing first means an iov that cannot take its result is not
- * sent, so no frame goes out that the count leaves out.
+ * section, page faults off (-EAGAIN: fault it in and retry). Clearing
+ * first means an iov that cannot take its result is not sent, so no frame
+ * goes out that the count leaves out.
  */
 static int ns_tx_iov_get(struct netslice_iov __user *uiov, struct netslice_iov *iov)
 {
+	int err = -EAGAIN;
+
+	pagefault_disable();
 	if (!user_access_begin(uiov, sizeof(*uiov)))
-		return -EFAULT;
+		goto out;
 	unsafe_get_user(iov->base, &uiov->base, efault);
 	unsafe_get_user(iov->len, &uiov->len, efault);
 	unsafe_get_user(iov->rlen, &uiov->rlen, efault);
@@ -105,11 +120,19 @@ static int ns_tx_iov_get(struct netslice_iov __user *uiov, struct netslice_iov *
 	unsafe_get_user(iov->handle, &uiov->handle, efault);
 	unsafe_get_user(iov->port, &uiov->port, efault);
 	unsafe_put_user(0, &uiov->error, efault);
-	user_access_end();
-	return 0;
+	err = 0;
 efault:
 	user_access_end();
-	return -EFAULT;
+out:
+	pagefault_enable();
+	return err;
+}
+
+static void ns_tx_put_error(struct netslice_iov __user *uiov, int err)
+{
+	pagefault_disable();
+	(void)put_user((u16)err, &uiov->error);
+	pagefault_enable();
 }
 
 /* The error code and counter of the call's index-th iov. */
@@ -118,12 +141,19 @@ static void ns_tx_fail(struct ns_slice *slice, const struct ns_tx_run *run, u32 
 	if (run->errs)
 		run->errs[index] = err;
 	else
-		/* Writable a moment ago; a racing munmap only loses the code. */
-		(void)put_user((u16)err, &run->uiov[index].error);
+		/*
+		 * Written a moment ago, by ns_tx_iov_get(); with an egress
+		 * held this may not wait on a fault: a racing munmap or
+		 * write-protection only loses the code.
+		 */
+		ns_tx_put_error(&run->uiov[index], err);
 	ns_stat_inc(slice, ns_txerr[err].stat);
 }
 
-/* len bytes of an iov's data: at kdata (ring mode), else at its user base. */
+/*
+ * len bytes of an iov's data: at kdata (ring mode), else at its user base,
+ * page faults off (NS_TX_REFAULT: not at hand, or not there at all).
+ */
 static int ns_tx_fetch(void *dst, const struct netslice_iov *iov, const void *kdata,
 		       unsigned int len)
 {
@@ -131,7 +161,7 @@ static int ns_tx_fetch(void *dst, const struct netslice_iov *iov, const void *kd
 		memcpy(dst, kdata, len);
 		return 0;
 	}
-	return copy_from_user(dst, u64_to_user_ptr(iov->base), len) ? -EFAULT : 0;
+	return copy_from_user_nofault(dst, u64_to_user_ptr(iov->base), len) ? NS_TX_REFAULT : 0;
 }
 
 /*
@@ -222,7 +252,7 @@ static int ns_tx_copy(struct ns_slice *slice, struct net_device *dev,
 	skb_reserve(skb, LL_RESERVED_SPACE(dev));
 	if (ns_tx_fetch(skb_put(skb, iov->rlen), iov, kdata, iov->rlen)) {
 		kfree_skb(skb);
-		return NETSLICE_TXERR_FAULT;
+		return NS_TX_REFAULT;
 	}
 out:
 	ns_stat_add(slice, NS_WRITE_BYTES, iov->rlen);
@@ -267,8 +297,8 @@ static int ns_tx_splice(struct ns_slice *slice, struct file *file, struct net_de
 			goto err_unclaim;
 		/* From here on a retry splices in place of the bytes just made room for. */
 		off = iov->rlen;
-		err = NETSLICE_TXERR_FAULT;
-		if (ns_tx_fetch(skb->data, iov, kdata, iov->rlen))
+		err = ns_tx_fetch(skb->data, iov, kdata, iov->rlen);
+		if (err)
 			goto err_unclaim;
 		ns_stat_add(slice, NS_WRITE_BYTES, iov->rlen);
 	}
@@ -439,6 +469,20 @@ static int ns_tx_one(struct ns_slice *slice, struct file *file, struct ns_tx_run
 			ns_stat_inc(slice, NS_TX_NF_DROP);
 		return err;
 	}
+	/*
+	 * Back where it came from, port 0: a payload read knows its port,
+	 * which the iov's ifindex (its namespace's number) may not name in
+	 * the writer's namespace.
+	 */
+	if (iov->handle && !iov->port &&
+	    (iov->action == NETSLICE_TX_DEFAULT || iov->action == NETSLICE_TX_HOST)) {
+		struct netslice_iov *own = &run->port_iov;
+
+		*own = *iov;
+		own->port = ns_store_port(&slice->store, iov->handle, file);
+		if (own->port)
+			iov = own;
+	}
 	dev = ns_tx_run_dev(slice, run, iov);
 	if (!dev)
 		return NETSLICE_TXERR_IFINDEX;
@@ -516,9 +560,22 @@ static long ns_tx_step(struct ns_slice *slice, struct file *file, struct ns_tx_r
 			return stopped;
 	}
 	*err = ns_tx_one(slice, file, run, iov, kdata, reuse, index);
-	if (!*err)
+	/* The caller faults the memory in, with no egress held, and retries. */
+	if (!*err || *err == NS_TX_REFAULT)
 		return -1;
 	return ns_tx_reject(slice, run, index, *err);
+}
+
+/*
+ * Before a fault on user memory: send the run and let go of its egress.
+ * Returns as ns_tx_run_flush().
+ */
+static long ns_tx_unhold(struct ns_slice *slice, struct ns_tx_run *run)
+{
+	long stopped = ns_tx_run_flush(slice, run);
+
+	ns_tx_run_end(run);
+	return stopped;
 }
 
 /* Send the run left and let go of its egress: as ns_tx_step(). */
@@ -584,7 +641,18 @@ ssize_t ns_write(struct file *file, const char __user *buf, size_t count, loff_t
 		return -EINVAL;
 	ns_tx_run_init(&run, uiov, NULL);
 	for (i = 0; i < n; i++) {
+		/* At most one fault-in each for the iov and its data: then, a fault. */
+		unsigned int refaults = 0;
+
+again:
 		if (ns_tx_iov_get(&uiov[i], &iov)) {
+			if (refaults++ < 2) {
+				stopped = ns_tx_unhold(slice, &run);
+				if (stopped >= 0)
+					break;
+				if (!fault_in_writeable((char __user *)&uiov[i], sizeof(*uiov)))
+					goto again;
+			}
 			fault = true;
 			break;
 		}
@@ -592,6 +660,19 @@ ssize_t ns_write(struct file *file, const char __user *buf, size_t count, loff_t
 		stopped = ns_tx_step(slice, file, &run, &iov, NULL, NULL, i, &err);
 		if (stopped >= 0)
 			break;
+		if (err == NS_TX_REFAULT) {
+			if (refaults++ < 2) {
+				stopped = ns_tx_unhold(slice, &run);
+				if (stopped >= 0)
+					break;
+				if (!fault_in_readable(u64_to_user_ptr(iov.base), iov.rlen))
+					goto again;
+			}
+			err = NETSLICE_TXERR_FAULT;
+			stopped = ns_tx_reject(slice, &run, i, err);
+			if (stopped >= 0)
+				break;
+		}
 		if (err && !i) {
 			/* A first bad iov ends the call, so the caller sees it at once. */
 			run.first_err = err;

@@ -152,7 +152,8 @@ for k in $kernels; do
 	esac
 	# A whole guest suite takes 9-10 min under TCG (2026-11-26); the
 	# runner's default limit (30 min) left too little room for a slow host.
-	NETSLICE_KO=$ko NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-3000} \
+	# NETSLICE_VM_NICS: virtio-net ports on QEMU hubs for test_nic.sh.
+	NETSLICE_KO=$ko NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-3000} NETSLICE_VM_NICS=1 \
 		part_summary="^# guest .*: $ns_totals_re" \
 		part "$what: $k" tests/vm/run --kernel "$kver" -- tests/guest/run_all.sh "${suite[@]}"
 done

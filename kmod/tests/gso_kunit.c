@@ -93,10 +93,22 @@ static void ns_gso_prepare_test(struct kunit *test)
 	iph->tot_len = htons(ntohs(iph->tot_len) + 1);
 	KUNIT_EXPECT_EQ(test, ns_gso_prepare(skb, dev, 44), NETSLICE_TXERR_GSO);
 
-	/* A rewritten source address: checksums rebuilt, segments counted. */
+	/*
+	 * A rewritten source address: checksums rebuilt, segments counted;
+	 * what RX left of a tunnel (encapsulation, inner offsets, checksum
+	 * level) cleared.
+	 */
 	iph->saddr = htonl(0x0a000063);
 	iph->check = 0;
+	skb->encapsulation = 1;
+	skb->csum_level = 2;
+	skb_set_inner_network_header(skb, 70);
+	skb_set_inner_transport_header(skb, 90);
 	KUNIT_ASSERT_EQ(test, ns_gso_prepare(skb, dev, 40), 0);
+	KUNIT_EXPECT_FALSE(test, skb->encapsulation);
+	KUNIT_EXPECT_FALSE(test, skb->csum_level);
+	KUNIT_EXPECT_EQ(test, skb_inner_network_offset(skb), ETH_HLEN);
+	KUNIT_EXPECT_EQ(test, skb_inner_transport_offset(skb), ETH_HLEN + 20);
 	iph = ip_hdr(skb);
 	KUNIT_EXPECT_EQ(test, ip_fast_csum(iph, iph->ihl), (__sum16)0);
 	pseudo = ~csum_tcpudp_magic(iph->saddr, iph->daddr, skb->len - skb_transport_offset(skb),

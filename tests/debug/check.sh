@@ -37,10 +37,10 @@ mkdir -p "$builtin" && cp "$dk/build/modules.builtin" "$dk/build/modules.builtin
 # Under emulation every program started costs seconds on this kernel
 # (about 2 s per exec, against a tenth of that on Debian's kernels), so
 # the tier runs the tests that work through few processes: the fuzzer,
-# the fault loops, fault injection, permissions, and the C-driven I/O,
-# device and slicing tests. With KVM, NETSLICE_DEBUG_TESTS=all runs every
-# guest test.
-tests=${NETSLICE_DEBUG_TESTS:-test_fuzz.sh test_faults.sh test_failslab.sh test_perms.sh test_safety.sh test_io.sh test_devices.sh test_slicing.sh}
+# the fault loops, fault injection, permissions, the C-driven I/O,
+# device and slicing tests, and the real NIC (virtio-net on QEMU hubs).
+# With KVM, NETSLICE_DEBUG_TESTS=all runs every guest test.
+tests=${NETSLICE_DEBUG_TESTS:-test_fuzz.sh test_faults.sh test_failslab.sh test_perms.sh test_safety.sh test_io.sh test_devices.sh test_slicing.sh test_nic.sh}
 [ "$tests" = all ] && tests=$(cd tests/guest && ls test_*.sh)
 if [ "${NETSLICE_DEBUG_SMOKE:-0}" = 1 ]; then
 	# CI's run, beside make check in its budget: what the sanitizers see
@@ -61,7 +61,7 @@ fi
 log=$top/build/logs/check-debug.log
 mkdir -p "$(dirname "$log")"
 # shellcheck disable=SC2086
-env "${sizes[@]}" NETSLICE_KO="$ko" NETSLICE_KUNIT_KO="$(dirname "$ko")/netslice_kunit.ko" \
+env "${sizes[@]}" NETSLICE_VM_NICS=1 NETSLICE_KO="$ko" NETSLICE_KUNIT_KO="$(dirname "$ko")/netslice_kunit.ko" \
 	NETSLICE_BUILTIN="$builtin" NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-$vm_timeout} \
 	tests/vm/run --kernel "$dk/bzImage" --memory 3G --init minimal -- tests/debug/guest.sh $tests 2>&1 |
 	tee "$log"

@@ -69,6 +69,7 @@ struct fz {
 	_Atomic long dev_ops, nl_msgs, frames_sent;
 	_Atomic long reads, packets_read, writes, iovs_written, ioctls, reopens;
 	_Atomic long ring_setups, ring_maps, ring_kicks;
+	_Atomic long ring_over_limit;	/* setups refused: ENOBUFS, ENOMEM */
 	_Atomic long nl_acks, nl_errors, nl_dumps;
 	_Atomic long failures;		/* broken promises: each is printed */
 };

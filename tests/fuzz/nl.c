@@ -240,6 +240,11 @@ static size_t build_valid(struct nl_thread *t)
 			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_BATCH_FLAGS, fz_below(r, 4));
 		if (fz_chance(r, 30))
 			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_BATCH_MAX, fz_below(r, 1100));
+		/* Resizes race RX (page_pool skbs where XDP runs), reads and rings. */
+		if (fz_chance(r, 20))
+			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_RING_SIZE, 1u << fz_below(r, 14));
+		if (fz_chance(r, 10))
+			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_STORE_SIZE, 1 + fz_below(r, 512));
 		break;
 	case NETSLICE_CMD_RULE_ADD:
 	case NETSLICE_CMD_RULE_DEL:

@@ -50,8 +50,13 @@ static void do_setup(struct fz_rng *r, struct fz_ring_maps *m, int fd)
 	struct netslice_ring_setup s;
 
 	fill_setup(r, &s);
+	/* Now and then a large area: past RLIMIT_MEMLOCK or ring_max_mb. */
+	if (fz_chance(r, 10))
+		s.frame_count = s.rx_size + 4096 * (1 + fz_below(r, 32));
 	if (ioctl(fd, NETSLICE_RING_SETUP, &s)) {
-		if (errno != EINVAL && errno != EBUSY && errno != ENOMEM && errno != EBADF)
+		if (errno == ENOBUFS || errno == ENOMEM)
+			atomic_fetch_add(&fz.ring_over_limit, 1);
+		else if (errno != EINVAL && errno != EBUSY && errno != EBADF)
 			fz_fail("ring setup: unexpected errno %d (%s)", errno, strerror(errno));
 		return;
 	}

@@ -346,14 +346,43 @@ stat_is() {
 	[ "$v" -eq "$2" ] || { ns_diag "$1 = $v, want $2"; return 1; }
 }
 
+# ns_xdp_pass DEV: a native XDP program that passes everything on DEV (veth's
+# XDP path then puts what it receives in page_pool pages, from 6.3 on),
+# loaded with the bpf() system call (no compiler here) and pinned.
+ns_xdp_pass() {
+	local pin=/sys/fs/bpf/netslice_pass_$1
+	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf || return 1
+	/usr/bin/python3 - "$pin" <<'EOF' || return 1
+import ctypes, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+NR_BPF, BPF_PROG_LOAD, BPF_OBJ_PIN, XDP = 321, 5, 6, 6
+insns = ctypes.create_string_buffer(bytes([0xb7, 0, 0, 0, 2, 0, 0, 0,  # r0 = XDP_PASS
+                                           0x95, 0, 0, 0, 0, 0, 0, 0]))  # exit
+lic, path = ctypes.create_string_buffer(b"GPL"), ctypes.create_string_buffer(sys.argv[1].encode())
+attr = ctypes.create_string_buffer(128)
+struct.pack_into("=IIQQ", attr, 0, XDP, 2, ctypes.addressof(insns), ctypes.addressof(lic))
+fd = libc.syscall(NR_BPF, BPF_PROG_LOAD, attr, 128)
+if fd < 0:
+    sys.exit("BPF_PROG_LOAD: errno %d" % ctypes.get_errno())
+attr = ctypes.create_string_buffer(128)
+struct.pack_into("=QI", attr, 0, ctypes.addressof(path), fd)
+if libc.syscall(NR_BPF, BPF_OBJ_PIN, attr, 128):
+    sys.exit("BPF_OBJ_PIN: errno %d" % ctypes.get_errno())
+EOF
+	ns_defer rm -f "$pin"
+	ip link set dev "$1" xdp pinned "$pin" || return 1
+	ns_defer ip link set dev "$1" xdp off
+}
+
 # ns_frames_accounted IFACE [quiet]: every frame IFACE received was queued
-# on a slice or counted as a drop. Says how many of each, unless "quiet"
+# on a slice, kept as a trimmed record or counted as a drop: exactly one. Says how many of each, unless "quiet"
 # and they match (for ns_busywait).
 ns_frames_accounted() {
 	local got sum
 	got=$(cat "/sys/class/net/$1/statistics/rx_packets")
-	sum=$(($(ns_stat_sum rx_packets) + $(ns_stat_sum rx_drop_ring_full) +
-	       $(ns_stat_sum rx_drop_no_reader) + $(ns_stat_sum rx_drop_error)))
+	sum=$(($(ns_stat_sum rx_packets) + $(ns_stat_sum rx_trimmed) +
+	       $(ns_stat_sum rx_drop_ring_full) + $(ns_stat_sum rx_drop_no_reader) +
+	       $(ns_stat_sum rx_drop_error)))
 	if [ "$got" -ne "$sum" ] || [ -z "${2:-}" ]; then
 		ns_diag "$1 received $got, slices queued or dropped $sum"
 	fi

@@ -5,18 +5,25 @@
  * into the frames, TX and completions, bad entries, rewritten indices,
  * slicing and trimming through the rings, close and fork with mappings
  * alive. Frames are injected on B and sent out of A (back to B).
+ *
+ * ring_check pollout B CMD: slice 0's ring sends frames out of B (a NIC
+ * whose far side does not take them, so its queue stops), runs CMD (which
+ * lets B's queue drain) and waits for POLLOUT alone (test_nic.sh).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "netslice.h"
@@ -355,6 +362,67 @@ static void test_trim(int fd)
 }
 
 /* Close with the regions still mapped, then fork: memory stays valid. */
+/*
+ * One kick while a child keeps the TX ring full of drops and the
+ * completion ring drained: the call comes back after a ring's worth, not
+ * when the child tires (it stops after 200 rings' worth or 5 s).
+ */
+static void test_kick_bounded(void)
+{
+	struct netslice_ring_setup s;
+	struct ns_ring r;
+	struct timespec t0, t1;
+	int fd, kicked, status;
+	volatile uint32_t *go;
+	pid_t pid;
+
+	fd = ns_open(0, O_NONBLOCK);
+	/* A large ring: the child refills it while the kernel drains it. */
+	ns_ring_config_default(&s, 512);
+	go = mmap(NULL, sizeof(*go), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (fd < 0 || go == MAP_FAILED || ns_ring_open(&r, fd, &s)) {
+		ktap_check(0, "a kick comes back after a ring's worth (no ring)");
+		return;
+	}
+	*go = 0;
+	pid = fork();
+	if (!pid) {
+		uint32_t size = r.setup.tx_size, prod = 0, fed = 0;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		while (fed < 200 * size) {
+			uint32_t cons = __atomic_load_n(&r.tx->consumer, __ATOMIC_ACQUIRE);
+
+			while (prod - cons < size) {
+				memset(&r.tx_desc[prod & (size - 1)], 0, sizeof(struct netslice_iov));
+				r.tx_desc[prod & (size - 1)].action = NETSLICE_TX_DROP;
+				prod++;
+				fed++;
+			}
+			__atomic_store_n(&r.tx->producer, prod, __ATOMIC_RELEASE);
+			__atomic_store_n(&r.comp->consumer,
+					 __atomic_load_n(&r.comp->producer, __ATOMIC_ACQUIRE),
+					 __ATOMIC_RELEASE);
+			*go = 1;
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			if (t1.tv_sec - t0.tv_sec >= 5)
+				break;
+		}
+		_exit(0);
+	}
+	while (!*go)
+		usleep(1000);
+	kicked = ns_ring_kick(&r);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	ktap_check(kicked > 0 && kicked <= (int)r.setup.tx_size,
+		   "a kick while the ring is refilled comes back after at most a ring's worth "
+		   "(%d of %u)", kicked, r.setup.tx_size);
+	ns_ring_close(&r);
+	close(fd);
+	munmap((void *)go, sizeof(*go));
+}
+
 static void test_lifetime(void)
 {
 	struct netslice_ring_setup s;
@@ -401,6 +469,170 @@ static void test_lifetime(void)
 	close(fd);
 }
 
+/* Queue TX entries for broadcast frames of the TX pool until the ring is full. */
+static unsigned int tx_fill(struct ns_ring *r, int ifindex, uint32_t *prod)
+{
+	uint32_t size = r->setup.tx_size, cons = __atomic_load_n(&r->tx->consumer, __ATOMIC_ACQUIRE);
+	unsigned int n = 0;
+
+	while (*prod - cons < size) {
+		struct netslice_iov *e = &r->tx_desc[*prod & (size - 1)];
+		uint64_t base = (uint64_t)(r->setup.rx_size + (*prod & (size - 1))) *
+				r->setup.frame_size;
+
+		memcpy(r->frames + base, frame((int)*prod, 100), 100);
+		memset(e, 0, sizeof(*e));
+		e->base = base;
+		e->len = r->setup.frame_size;
+		e->rlen = 100;
+		e->action = NETSLICE_TX_IFINDEX;
+		e->ifindex = (uint32_t)ifindex;
+		(*prod)++;
+		n++;
+	}
+	__atomic_store_n(&r->tx->producer, *prod, __ATOMIC_RELEASE);
+	return n;
+}
+
+/* pid sleeps in poll(2): its state is S and its system call is poll's. */
+static int sleeping_in_poll(pid_t pid)
+{
+	char path[64], buf[256];
+	FILE *f;
+	long nr = -1;
+	char state = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &nr) != 1)
+			nr = -1;
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(buf, sizeof(buf), f) && strrchr(buf, ')'))
+			state = strrchr(buf, ')')[2];
+		fclose(f);
+	}
+	return nr == SYS_poll && state == 'S';
+}
+
+/* No POLLOUT for a second of polls (each kicks), completions taken. */
+static int stays_stopped(struct ns_ring *r, struct pollfd *pfd)
+{
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		usleep(10000);
+		__atomic_store_n(&r->comp->consumer,
+				 __atomic_load_n(&r->comp->producer, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+		if (poll(pfd, 1, 0) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Once a kick finds the egress stopped, POLLOUT is withheld; no driver
+ * says when the queue wakes, yet a waiter for POLLOUT alone (no frame
+ * arrives to wake it for POLLIN), asleep before the queue drains, must
+ * learn that it can send again.
+ */
+static int test_pollout(const char *b, const char *cmd)
+{
+	struct pollfd pfd = { .events = POLLOUT };
+	struct netslice_ring_setup s;
+	uint32_t prod = 0;
+	unsigned int fed = 0, i;
+	struct ns_ring r;
+	int ifindex = (int)if_nametoindex(b), status = -1, asleep = 0;
+	double waited = -1;
+	int pipefd[2];
+	pid_t pid;
+
+	ktap_header("ring_check pollout", 4);
+	pfd.fd = ns_open(0, O_NONBLOCK);
+	ns_ring_config_default(&s, 256);
+	if (pfd.fd < 0 || !ifindex || pipe(pipefd) || ns_ring_open(&r, pfd.fd, &s)) {
+		printf("# bail out: no ring on slice 0 for %s\n", b);
+		return 2;
+	}
+	/*
+	 * Feed and kick (the completions read at once) until POLLOUT goes
+	 * and stays gone for a second of kicks: not a queue the device is
+	 * still draining, but one held back by the NIC that does not take.
+	 */
+	for (i = 0; i < 200; i++) {
+		fed += tx_fill(&r, ifindex, &prod);
+		ns_ring_kick(&r);
+		__atomic_store_n(&r.comp->consumer,
+				 __atomic_load_n(&r.comp->producer, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+		if (poll(&pfd, 1, 0) == 0 && stays_stopped(&r, &pfd))
+			break;
+	}
+	ktap_check(poll(&pfd, 1, 0) == 0, "the egress stopped: no POLLOUT (%u frames fed, %u queued)",
+		   fed, prod - __atomic_load_n(&r.tx->consumer, __ATOMIC_ACQUIRE));
+	pid = fork();
+	if (!pid) {
+		struct timespec t0, t1;
+		double dt;
+		int n;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		n = poll(&pfd, 1, -1);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		dt = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+		if (n != 1 || !(pfd.revents & POLLOUT))
+			dt = -1;
+		_exit(write(pipefd[1], &dt, sizeof(dt)) == sizeof(dt) ? 0 : 1);
+	}
+	/*
+	 * Up to 60 s: a sanitizer kernel under emulation is slow to get
+	 * there. Where the queue drains by itself first (the far NIC's
+	 * stop does not last there), the order this case needs cannot be
+	 * made: said, and skipped.
+	 */
+	for (i = 0; i < 6000; i++) {
+		asleep = sleeping_in_poll(pid);
+		if (asleep || waitpid(pid, &status, WNOHANG) == pid)
+			break;
+		usleep(10000);
+	}
+	if (!asleep && i < 6000) {
+		ktap_skip("a waiter for POLLOUT alone sleeps in poll",
+			  "the queue drained by itself before the waiter was seen asleep");
+		ktap_skip("it wakes with POLLOUT once the egress drains", "as above");
+		if (system(cmd))
+			printf("# '%s' failed\n", cmd);
+	} else {
+		ktap_check(asleep, "a waiter for POLLOUT alone sleeps in poll");
+		if (system(cmd))
+			printf("# '%s' failed\n", cmd);
+		/* Not woken in 10 s: never (nothing else will wake it). */
+		if (poll(&(struct pollfd){ .fd = pipefd[0], .events = POLLIN }, 1, 10000) != 1 ||
+		    read(pipefd[0], &waited, sizeof(waited)) != sizeof(waited))
+			waited = -1;
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		ktap_check(waited >= 0,
+			   "it wakes with POLLOUT once the egress drains (%.2f s after it slept)",
+			   waited);
+	}
+	for (i = 0; i < 100 && __atomic_load_n(&r.tx->consumer, __ATOMIC_ACQUIRE) != prod; i++) {
+		__atomic_store_n(&r.comp->consumer,
+				 __atomic_load_n(&r.comp->producer, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+		ns_ring_kick(&r);
+		poll(&pfd, 1, 100);
+	}
+	ktap_check(__atomic_load_n(&r.tx->consumer, __ATOMIC_ACQUIRE) == prod,
+		   "every queued entry went out (%u)", fed);
+	ns_ring_close(&r);
+	close(pfd.fd);
+	return ktap_finish();
+}
+
 int main(int argc, char **argv)
 {
 	struct netslice_ring_setup good;
@@ -409,6 +641,8 @@ int main(int argc, char **argv)
 	struct ns_ring r;
 	int fd, fd2;
 
+	if (argc == 4 && !strcmp(argv[1], "pollout"))
+		return test_pollout(argv[2], argv[3]);
 	if (argc != 3)
 		return 2;
 	ifindex_a = (int)if_nametoindex(argv[1]);
@@ -419,7 +653,7 @@ int main(int argc, char **argv)
 	if (fd < 0 || fd2 < 0 || !ifindex_a || !ifindex_b || sock_b < 0)
 		return 2;
 
-	ktap_header("ring_check", 50);
+	ktap_header("ring_check", 51);
 	ns_ring_config_default(&good, 64);
 	test_setup(fd, fd2, good);
 	ktap_check(!ns_ring_open(&r, fd, &good) && r.setup.frames_len ==
@@ -447,6 +681,7 @@ int main(int argc, char **argv)
 	ns_slicing_set(fd, &sl);
 	test_trim(fd);
 	close(fd);
+	test_kick_bounded();
 	test_lifetime();
 	return ktap_finish();
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # nsfuzz (tests/fuzz/) against the slice devices and the netlink family,
-# with traffic and attach/detach churn; then nothing may be left parked or
-# open, and the module must unload. The runner fails the run on any kernel
+# with traffic (XDP page_pool packets), attach/detach churn, ring memory
+# under a module cap and RLIMIT_MEMLOCK, and ring resizes; then nothing
+# may be left parked or open, and the module must unload. The runner fails the run on any kernel
 # report. Sizes: NETSLICE_FUZZ_OPS device operations, NETSLICE_FUZZ_NL
 # netlink messages (make check-debug raises both), NETSLICE_FUZZ_SEED.
 . "$(dirname "$0")/lib.sh"
@@ -17,6 +18,9 @@ tag=$$
 link0=fzl0$tag link1=fzl1$tag feed0=fzf0$tag feed1=fzf1$tag
 
 fuzz() {
+	local out rc
+	out=$(mktemp) || return 1
+	ns_defer rm -f "$out"
 	ip link add "$link0" type veth peer name "$feed0" || return 1
 	ns_defer ip link del "$link0"
 	ip link add "$link1" type veth peer name "$feed1" || return 1
@@ -24,11 +28,21 @@ fuzz() {
 	for i in "$link0" "$link1" "$feed0" "$feed1"; do
 		ip link set "$i" up || return 1
 	done
-	ns_load slices=4 store_timeout_ms=200 "ifaces=$link0:$link1" || return 1
+	# XDP on the links: their frames come in page_pool pages (from 6.3 on),
+	# which ring resizes and rings must free with IRQs on.
+	ns_xdp_pass "$link0" && ns_xdp_pass "$link1" || return 1
+	# Ring memory under limits: a 16 MiB module cap (ENOMEM), and no
+	# CAP_IPC_LOCK with RLIMIT_MEMLOCK 8 MiB (ENOBUFS).
+	ns_load slices=4 store_timeout_ms=200 ring_max_mb=16 "ifaces=$link0:$link1" || return 1
 	# A time limit far above what the counts take: a hang is a failure.
-	nsfuzz -s "$SEED" -t 3 -d "$OPS" -n "$MSGS" -T $((OPS / 100 + MSGS / 10 + 300)) \
-		-l "$link0,$link1" -f "$feed0,$feed1" 2>&1 | sed 's/^/# /'
-	return "${PIPESTATUS[0]}"
+	setpriv --bounding-set=-ipc_lock prlimit --memlock=8388608:8388608 \
+		nsfuzz -s "$SEED" -t 3 -d "$OPS" -n "$MSGS" -T $((OPS / 100 + MSGS / 10 + 300)) \
+		-l "$link0,$link1" -f "$feed0,$feed1" >"$out" 2>&1
+	rc=$?
+	sed 's/^/# /' "$out"
+	[ "$rc" -eq 0 ] || return "$rc"
+	# The limits were met, not just set.
+	grep -Eq '\([1-9][0-9]* over a memory limit\)' "$out"
 }
 ns_check "nsfuzz: $OPS device operations, $MSGS netlink messages, seed $SEED" fuzz
 

@@ -16,7 +16,9 @@ pair_check() {
 	ns_defer ip link del nsa
 	ip link set nsa up && ip link set nsb up || return 1
 	ns_load slices=1 ifaces=nsa || return 1
-	"$1" nsa nsb | ns_indent
+	"$1" nsa nsb | ns_indent || return 1
+	# Every frame nsa received: queued, trimmed or dropped, exactly one.
+	ns_frames_accounted nsa
 }
 ns_check "io_check: read, write, poll, ioctls, bad input" pair_check io_check
 ns_run_cleanups
@@ -47,7 +49,7 @@ busy_poll() {
 	ip link set nsa up && ip link set nsb up && ethtool -K nsa gro off &&
 		ethtool -K nsa gro on && ethtool -K nsb tso off || return 1
 	ns_load slices=1 ifaces=nsa || return 1
-	ring_check nsa nsb | ns_indent || return 1
+	ring_check nsa nsb | ns_indent && ns_frames_accounted nsa || return 1
 	polls=$(busy_polls)
 	ns_diag "napi_busy_loop called $polls times"
 	[ "$polls" -gt 0 ]

@@ -176,9 +176,12 @@
  *   arriving go to the ring, not to read. Packets queued for read before
  *   the setup are freed then (counted in rx_purged).
  *
- *   mmap: each region at its own offset, whole, MAP_SHARED, once per
- *   setup (a second mapping of a region fails with EBUSY while the first
- *   is mapped; fork shares the mapping, which counts as one):
+ *   mmap: each region at its own offset, MAP_SHARED, once per setup (a
+ *   second mapping of a region fails with EBUSY while the first is
+ *   mapped; fork shares the mapping, which counts as one). A mapping
+ *   starts at the region's start and covers it whole, or a prefix of it
+ *   (the kernel uses the whole region either way: map it whole); longer
+ *   than the region, or not MAP_SHARED, fails with EINVAL:
  *	frame area       NETSLICE_MMAP_FRAMES, frames_len bytes (frame_count
  *	                 frames of frame_size bytes; frame i at i * frame_size)
  *	RX ring          NETSLICE_MMAP_RX,   rx_len bytes
@@ -199,10 +202,13 @@
  *	          store-release the consumer index once done with them (and,
  *	          for RX, with their frames).
  *   The kernel keeps its own copy of its index and checks the user's
- *   against it on each use: a consumer index that claims more than the
- *   ring holds (a user bug or a rewrite) makes the ring look full (RX,
- *   completion) or a producer index that claims more than the ring's
- *   size makes it look empty and the kick fail with EINVAL (TX). Every
+ *   against it on each use. A consumer index past the kernel's producer
+ *   (a user bug or a rewrite) is not taken: RX then counts as full (new
+ *   packets are dropped, or trimmed, until a valid index comes back), and
+ *   completions are produced only into the room the last valid index
+ *   left (a kick that finds none consumes nothing). A TX producer index
+ *   that claims more than the ring's size makes the ring look empty and
+ *   the kick fail with EINVAL. Every
  *   offset and length in a TX descriptor is checked against the frame
  *   area before use: nothing a process writes into its rings makes the
  *   kernel touch memory outside them.
@@ -244,11 +250,23 @@
  *   completion is produced (the kick has copied it). A stopped egress
  *   queue ends the kick early (tx_busy): what is left stays in the ring.
  *   The kick consumes no more entries than the completion ring has room
- *   for.
+ *   for, and no more than the TX ring's size in one call (a process that
+ *   keeps refilling the ring while a kick runs gets the call back after
+ *   that many: kick again); a fatal signal ends it early too. It returns
+ *   the number of entries consumed, or fails with EINVAL (the TX
+ *   producer index above), or EINTR when a signal came while it waited
+ *   for another kick of the ring (a poll's or another thread's) to end.
  *
- *   poll: POLLIN while the RX ring holds entries or trimmed records wait;
- *   POLLOUT while the TX ring has room and the last kick did not find the
- *   egress queue stopped (or it runs again). poll kicks first. Busy
+ *   poll: POLLIN while the RX ring holds entries or records wait to go
+ *   in; POLLOUT while the TX ring has room and the last kick did not find
+ *   the egress queue stopped. poll kicks first (unless a kick is in
+ *   progress). No driver says when a stopped queue runs again: after a
+ *   kick that found it stopped, the module wakes pollers to kick again,
+ *   a jiffy later and then less often (up to every 16 ms), until a kick
+ *   finds it running. Other files of a slice in
+ *   ring mode never see POLLIN (read fails with EBUSY); when the ring's
+ *   file closes, records still waiting for it are freed (rx_purged) and
+ *   they may read again. Busy
  *   polling (NETSLICE_RING_BUSY_POLL): a kick or poll that finds the RX
  *   ring empty first polls the device's NAPI context (where the driver
  *   has one) for up to busy_poll_us, as SO_BUSY_POLL does.
@@ -328,7 +346,7 @@ struct netslice_cpumask {
  *            write (in): NETSLICE_TX_IFINDEX: the attached interface to
  *            send it out of, numbered in the writer's network namespace.
  *            Also for NETSLICE_TX_DEFAULT and NETSLICE_TX_HOST when @port
- *            is 0.
+ *            and @handle are 0.
  * @queue:    read (out): the driver's RX queue, or NETSLICE_QUEUE_NONE
  *            where the driver records none. write: ignored.
  * @flags:    read (out): NETSLICE_RX_*. write: ignored.
@@ -346,7 +364,9 @@ struct netslice_cpumask {
  *            namespaces). Never 0; ids of detached interfaces are not
  *            reused soon (they are handed out cyclically).
  *            write (in): NETSLICE_TX_DEFAULT, NETSLICE_TX_HOST: the port
- *            it arrived on (as read), or 0 to use @ifindex instead.
+ *            it arrived on (as read), or 0: with a @handle, the port its
+ *            payload arrived on; without, @ifindex (in the writer's
+ *            namespace: write @port back when the interface is in another).
  *            NETSLICE_TX_PORT: the port to send it out of.
  * @gso_size: read (out): for a NETSLICE_RX_GSO packet, the payload bytes
  *            of each of its segments but the last; 0 otherwise.
@@ -623,8 +643,18 @@ struct netslice_stats {
  * @frames_len, @rx_len, @tx_len, @comp_len: out: the bytes to map at
  *                each region's offset (rounded up to pages).
  *
- * Errors: EINVAL for a value out of range; EBUSY when the file is set up
- * already or another file of the slice is in ring mode; ENOMEM.
+ * Memory: the regions' pages (frames_len + rx_len + tx_len + comp_len)
+ * are charged to the calling user's RLIMIT_MEMLOCK, as AF_XDP charges its
+ * umem (not for a caller with CAP_IPC_LOCK), and count against the
+ * module's ring_max_mb for all rings together; given back when the last
+ * reference to the file goes.
+ *
+ * Errors: EBADF when the file is not open for reading and writing;
+ * EINVAL for a value out of range; EBUSY when the file is set up already,
+ * another file of the slice is in ring mode, or another file has read
+ * from the slice (its packets would be diverted) and is still open;
+ * ENOBUFS past RLIMIT_MEMLOCK; ENOMEM past ring_max_mb, or no memory;
+ * EFAULT for an unreadable or unwritable argument.
  */
 struct netslice_ring_setup {
 	__u32 frame_size;
