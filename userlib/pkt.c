@@ -52,7 +52,9 @@ static int ns_pkt_parse_l4(struct ns_pkt *p, size_t off)
 		if (off + need > p->caplen)
 			return -EMSGSIZE;
 	} else if (p->l4_proto == IPPROTO_UDP) {
-		if (get16(h + 4) < 8 || off + get16(h + 4) > ip_end)
+		/* A first fragment's UDP length is the datagram's: longer than it. */
+		if (get16(h + 4) < 8 ||
+		    (p->frag != NS_PKT_FRAG_FIRST && off + get16(h + 4) > ip_end))
 			return -EBADMSG;
 	}
 	p->l4_off = (uint16_t)off;

@@ -36,7 +36,7 @@ def diag(msg):
         print("# " + line)
 
 
-def run(nf, args, packets, ifaces=IFACES, files=None, slicing=None):
+def run(nf, args, packets, ifaces=IFACES, files=None, slicing=None, timeout=60):
     """Run nf offline over packets; returns (exit code, sent packets, JSON summary, stderr)."""
     for name, text in (files or {}).items():
         with open(os.path.join(TMP, name), "w") as f:
@@ -48,7 +48,7 @@ def run(nf, args, packets, ifaces=IFACES, files=None, slicing=None):
     cmd = [os.path.join(BIN, nf), "--pcap-in", pin, "--pcap-out", pout, "--json"]
     cmd += ["-m", slicing] if slicing else []
     cmd += [a.replace("@TMP", TMP) for a in args]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     out = P.read_pcapng(pout) if os.path.exists(pout) else []
     try:
         summary = json.loads(p.stdout.strip().splitlines()[-1]) if p.stdout.strip() else {}
@@ -94,6 +94,11 @@ def test_fwd():
               "nf-fwd -m %s: 200 frames leave by the other interface, byte-identical" % mode)
 
 
+def udp_len(seg, n):
+    """A UDP header and body whose length field says n (a first fragment's)."""
+    return seg[:4] + n.to_bytes(2, "big") + seg[6:]
+
+
 def tests_firewall():
     rules = """
 # web and dns in, ssh from the admin net only, ping allowed
@@ -119,6 +124,10 @@ accept udp from 2001:db8::/32
         (P.packet("2001:db8::5", "2001:db8::6", P.UDP, P.udp("2001:db8::5", "2001:db8::6", 1, 2)), True),
         (P.packet("2001:db9::5", "2001:db8::6", P.UDP, P.udp("2001:db9::5", "2001:db8::6", 1, 2)), False),
         (P.arp_request("02:00:00:00:00:01", src, dst), True),
+        # The first fragment of a 1,200-byte DNS answer: its UDP length is
+        # the datagram's (a large EDNS0 reply), its ports match the rule.
+        (P.packet(src, dst, P.UDP, udp_len(P.udp(src, dst, 999, 53, b"x" * 56), 1200),
+                  frag=0x2000), True),
     ]
     bad = bytearray(P.packet(src, dst, P.UDP, P.udp(src, dst, 1, 53)))
     bad[14] = 0x46  # IHL 6 with no options: the UDP header is misread... and lengths lie
@@ -133,7 +142,7 @@ accept udp from 2001:db8::/32
         got = [f for _, _, f in out]
         fw = s.get("nf-firewall", {})
         hits = [r["hits"] for r in fw.get("rules", [])]
-        ok = code == 0 and got == want and hits == [1, 1, 1, 2, 1, 1] and \
+        ok = code == 0 and got == want and hits == [1, 1, 1, 3, 1, 1] and \
             fw["default"]["hits"] == 4 and fw["nonip"]["hits"] == 1 and fw["malformed"] == 1
         if not ok:
             diag("hits %s default %s" % (hits, fw.get("default")))
@@ -158,6 +167,22 @@ accept udp from 2001:db8::/32
                    "refuses '%s' with a message naming the line" % text,
                    files={"bad.rules": "default drop\n" + text + "\n"})
     bad_config("nf-firewall", [], "no rule file", "no --rules")
+    # Fail closed: what cannot be read whole, or says nothing, is refused.
+    os.makedirs(os.path.join(TMP, "rules.d"), exist_ok=True)
+    bad_config("nf-firewall", ["--rules", "@TMP/rules.d"], "cannot read rule file",
+               "a directory for --rules is refused (EISDIR), not read as no rules")
+    for text, what in (("", "an empty rule file"), ("# nothing yet\n\n", "a file of comments")):
+        bad_config("nf-firewall", ["--rules", "@TMP/empty.rules"],
+                   "no rules and no 'default accept|drop' line", "%s is refused: no policy said" % what,
+                   files={"empty.rules": text})
+    # A comment past the line buffer: its tail must not become a rule.
+    bad_config("nf-firewall", ["--rules", "@TMP/long.rules"], "long.rules:2: line longer than",
+               "a line longer than the buffer is refused, its tail not read as a rule",
+               files={"long.rules": "default drop\ndrop tcp dport 22 # " + "x" * 600 + " accept any\n"})
+    code, _, s, err = run("nf-firewall", ["--rules", "@TMP/open.rules"], [],
+                          files={"open.rules": "# open on purpose\ndefault accept\n"})
+    check(code == 0 and s.get("nf-firewall", {}).get("default", {}).get("action") == "accept",
+          "nf-firewall: no rules with an explicit 'default accept' runs, as said")
     # A rule file whose name is not UTF-8: the summary is still valid JSON.
     name = os.path.join(TMP.encode(), b"fw-\xff\xc3(-\xe2\x82\xac.rules")
     with open(name, "wb") as f:
@@ -553,7 +578,12 @@ def test_ipsec():
             (GW_A.replace("0x2002", "7"), "c.conf:8: sa-in: SPIs 0 to 255 are reserved", "reserved SPI"),
             (GW_A.replace("sa-out", "sa-ot"), "c.conf:7: sa-ot: unknown setting", "a mistyped SA line"),
             (GW_A.replace("sa-in 0x2002 " + KEY_BA, "sa-in " + KEY_BA), "c.conf:8: sa-in: it takes SPI and KEY",
-             "an SA without its SPI")):
+             "an SA without its SPI"),
+            # Both directions under one key: AES-GCM nonces reused across them.
+            (GW_A.replace("sa-in 0x2002 " + KEY_BA, "sa-in 0x1001 " + KEY_AB),
+             "c.conf:7 and 8: sa-out and sa-in have the same key", "one key for both SAs"),
+            (GW_A.replace("sa-in 0x2002 " + KEY_BA, "sa-in 0x2002 " + KEY_AB[:-8] + "00000000"),
+             "c.conf:7 and 8: sa-out and sa-in have the same key", "one key, another salt")):
         code, _, _, err = run("nf-ipsec", ["--config", "@TMP/c.conf"], [], ifaces=ifa, files={"c.conf": text})
         ok = code == 2 and want in err and KEY_AB[:20] not in err and KEY_BA[:20] not in err
         if not ok:
@@ -621,6 +651,21 @@ def offline_raw(nf, args, data, out="-"):
     if p.returncode:
         diag(p.stderr.decode(errors="replace"))
     return p.returncode, p.stdout, p.stderr
+
+
+def test_time_jumps():
+    """A trace whose time jumps (1970 to 2023, then to 2^53 us) runs at once."""
+    src, dst = HOST, REM
+    f = P.packet(src, dst, P.UDP, P.udp(src, dst, 1000, 53), dmac=IN_MAC, smac=HOST_MAC)
+    frames = [(0, 0, f), (0, 1_700_000_000 * 10**6, f), (0, 2**53, f)]
+    args = ["-b", "1", "--inside", "in0", "--outside", "out0", "--public", PUB]
+    try:
+        code, _, s, _ = run("nf-nat", args, frames, timeout=20)
+        ok = code == 0 and "nf-nat" in s
+    except subprocess.TimeoutExpired:
+        diag("nf-nat still running after 20 s")
+        ok = False
+    check(ok, "nf-nat offline: a trace whose time jumps by decades ends at once")
 
 
 def test_offline():
@@ -724,7 +769,7 @@ def test_offline():
 
 
 def main():
-    tests = [test_fwd, tests_firewall, test_nat, test_monitor, test_lb, test_ipsec, test_ipsec_router,
+    tests = [test_fwd, tests_firewall, test_nat, test_time_jumps, test_monitor, test_lb, test_ipsec, test_ipsec_router,
              test_offline]
     only = sys.argv[1:]
     print("KTAP version 1\n# suite: nf host tests")

@@ -289,6 +289,26 @@ static void test_malformed(void)
 	ktap_check(!ns_pkt_parse(&p, f, len, len) && p.frag == NS_PKT_FRAG_LATER &&
 		   !p.l4_off && !ns_pkt_udp(&p) && p.l4_proto == IPPROTO_UDP,
 		   "IPv4 later fragment: no L4 view");
+	/* A first fragment's UDP length is the whole datagram's, not its own. */
+	put16(f + 20, 0x2000);
+	put16(f + 14 + 20 + 4, 2000);
+	ktap_check(!ns_pkt_parse(&p, f, len, len) && p.frag == NS_PKT_FRAG_FIRST &&
+		   ns_pkt_udp(&p) && p.l4_off == 34,
+		   "IPv4 first fragment of a longer datagram: L4 header parsed, not malformed");
+	put16(f + 20, 0);
+	ktap_check(ns_pkt_parse(&p, f, len, len) == -EBADMSG,
+		   "a UDP length past an unfragmented packet's end: malformed");
+	len = build(f, 1, IPPROTO_UDP, 64, 0);
+	/* An IPv6 fragment header (first, more follow) in front of the UDP one. */
+	memmove(f + 62, f + 54, len - 54);
+	memcpy(f + 54, "\x11\x00\x00\x01\x00\x00\x00\x2a", 8);
+	f[20] = IPPROTO_FRAGMENT;
+	put16(f + 18, (uint16_t)(get16(f + 18) + 8));
+	len += 8;
+	put16(f + 62 + 4, 2000);
+	ktap_check(!ns_pkt_parse(&p, f, len, len) && p.frag == NS_PKT_FRAG_FIRST &&
+		   ns_pkt_udp(&p) && p.l4_off == 62,
+		   "IPv6 first fragment of a longer datagram: L4 header parsed, not malformed");
 	len = 60;
 	memset(f + 12, 0, 48);
 	put16(f + 12, 0x0806);
@@ -438,7 +458,7 @@ static void test_arp_mac(void)
 
 int main(void)
 {
-	ktap_header("libnetslice packet helpers", 71);
+	ktap_header("libnetslice packet helpers", 74);
 	test_known_values();
 	test_parse_shapes();
 	test_malformed();

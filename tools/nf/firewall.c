@@ -16,6 +16,11 @@
  * carries no ports: only rules without port or type match it. Malformed
  * IP packets are dropped and counted.
  *
+ * Fail closed: a file that cannot be read whole (a directory, a read
+ * error midway, a line longer than FW_LINE_MAX) or parsed is refused, and
+ * a file with no rule must say its policy with a "default" line: nothing
+ * that goes wrong reading it ever makes the firewall more permissive.
+ *
  * Reload: the new list is parsed aside (a bad file keeps the old one and
  * says why), published with one pointer store, and the old list is freed
  * after ns_run_synchronize(); a rule whose text is unchanged keeps its hits.
@@ -260,7 +265,8 @@ static struct fw_rules *fw_load(const char *path)
 	struct fw_rules *rs = calloc(1, sizeof(*rs));
 	struct fw_rule *r, *grown;
 	unsigned int lineno = 0;
-	int nw, a;
+	int nw, a, said_policy = 0;
+	size_t len;
 	FILE *f;
 
 	static uint64_t gen;
@@ -276,6 +282,12 @@ static struct fw_rules *fw_load(const char *path)
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
 		snprintf(where, sizeof(where), "%s:%u", path, lineno);
+		len = strlen(line);
+		/* Cut in two, the rest would read as a line of its own. */
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n' && !feof(f)) {
+			nf_err("%s: line longer than %d bytes", where, FW_LINE_MAX - 2);
+			goto err_close;
+		}
 		line[strcspn(line, "#\n")] = '\0';
 		nw = 0;
 		for (w[0] = strtok_r(line, " \t\r", &save); w[nw] && nw < 15;
@@ -294,6 +306,7 @@ static struct fw_rules *fw_load(const char *path)
 				goto err_close;
 			}
 			*(w[0][0] == 'd' ? &rs->policy : &rs->nonip) = a;
+			said_policy |= w[0][0] == 'd';
 			continue;
 		}
 		a = fw_action(w[0]);
@@ -315,6 +328,16 @@ static struct fw_rules *fw_load(const char *path)
 			snprintf(r->text + strlen(r->text), sizeof(r->text) - strlen(r->text),
 				 "%s%s", a ? " " : "", w[a]);
 		rs->n++;
+	}
+	/* fgets() says NULL for an error (EISDIR, EIO) as for the end. */
+	if (ferror(f)) {
+		nf_err("cannot read rule file %s after line %u: %s", path, lineno,
+		       strerror(errno));
+		goto err_close;
+	}
+	if (!rs->n && !said_policy) {
+		nf_err("%s: no rules and no 'default accept|drop' line: refusing to guess", path);
+		goto err_close;
 	}
 	fclose(f);
 	return rs;

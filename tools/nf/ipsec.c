@@ -38,6 +38,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 
 #include "neigh.h"
@@ -589,7 +590,7 @@ static bool ipsec_setting(const char *k)
 static int ipsec_load(struct ipsec *is)
 {
 	char line[256], k[32], a[128], b[128], where[300];
-	unsigned int lineno = 0;
+	unsigned int lineno = 0, sa_line[2] = { 0, 0 };	/* sa-in, sa-out */
 	const char *why;
 	struct stat st;
 	int n;
@@ -614,7 +615,8 @@ static int ipsec_load(struct ipsec *is)
 			;
 		else if (!strcmp(k, "sa-out") || !strcmp(k, "sa-in"))
 			why = n != 3 ? "it takes SPI and KEY" :
-			      ipsec_parse_sa(k[3] == 'o' ? &is->out : &is->in, a, b);
+			      ipsec_parse_sa(k[3] == 'o' ? &is->out : &is->in, a, b) ?:
+			      (sa_line[k[3] == 'o'] = lineno, NULL);
 		else if (n != 2)
 			why = "it takes one value";
 		else if (!strcmp(k, "plain") || !strcmp(k, "tunnel"))
@@ -641,6 +643,18 @@ static int ipsec_load(struct ipsec *is)
 		}
 	}
 	fclose(f);
+	/*
+	 * One key both ways would have both gateways encrypt under it with
+	 * the same nonce sequence (each counts from 1): AES-GCM's nonce reuse,
+	 * whatever the salts. Named by line, never by the key.
+	 */
+	if (is->out.key_len && is->out.key_len == is->in.key_len &&
+	    !CRYPTO_memcmp(is->out.key, is->in.key, is->out.key_len)) {
+		nf_err("%s:%u and %u: sa-out and sa-in have the same key: each direction "
+		       "needs its own", is->config, sa_line[1] < sa_line[0] ? sa_line[1] : sa_line[0],
+		       sa_line[1] < sa_line[0] ? sa_line[0] : sa_line[1]);
+		return -1;
+	}
 	if (!*is->plain_name || !*is->tunnel_name || !is->plain_addr || !is->local ||
 	    !is->remote || !is->out.key_len || !is->in.key_len) {
 		nf_err("%s: plain, tunnel, plain-address, local, remote, sa-out and sa-in "

@@ -198,14 +198,20 @@ int nf_offline(const struct nf *nf, const struct pcapng_file *pf, const char *ou
 			w.rx_packets++;
 			w.rx_bytes += pk->wire_len;
 		}
-		/* The clock is the first packet's time; ticks as it passes seconds. */
+		/*
+		 * The clock is the first packet's time; a tick as it passes each
+		 * second. Ticks read the clock, so the ticks of a gap would all
+		 * see this one time: one runs, however far the trace's time
+		 * jumped (a capture's gap, or 1970 to now), and the schedule
+		 * starts again from here.
+		 */
 		offline_ts_ns = pf->packets[base].ts_ns;
 		ms = offline_ts_ns / 1000000;
 		nf_set_time_ms(ms);
-		while (nf->tick && ms >= next_tick) {
+		if (nf->tick && ms >= next_tick) {
 			if (next_tick)
 				nf->tick(nf->arg);
-			next_tick = (next_tick ? next_tick : ms) + 1000;
+			next_tick = next_tick && ms - next_tick < 1000 ? next_tick + 1000 : ms + 1000;
 		}
 		nf->process(&w, iov, (unsigned int)n, nf->arg);
 		for (i = 0; i < n; i++)
