@@ -54,15 +54,13 @@ race() {
 ns_check "a handle visible while its splice races the read: no crash, spliced once" race
 ns_run_cleanups
 
-# Two namespaces, each with the same interfaces (so the same ifindexes),
-# attached from inside as a pair; nf-fwd in the initial namespace forwards
-# both. Each namespace's frames arrive at its own sink and nowhere else.
-ports_across_namespaces() {
-	local x n=2000
-	declare -A ns
-	ns_load slices=1 ring_size=16384 || return 1
+# twin_namespaces: namespaces $ns_p and $ns_q (ns[p], ns[q] in the
+# caller's "declare -A ns"), each with gen xg -- x0 [attached, peer x1]
+# x1 -- xs sink: the same interfaces, so the same ifindexes.
+twin_namespaces() {
+	local x d var
 	for x in p q; do
-		local var=ns_$x
+		var=ns_$x
 		ns_netns_create "$var" || return 1
 		ns[$x]=${!var}
 		ip netns exec "${ns[$x]}" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
@@ -75,6 +73,16 @@ ports_across_namespaces() {
 	[ "$(ip netns exec "${ns[p]}" cat /sys/class/net/x0/ifindex)" = \
 	  "$(ip netns exec "${ns[q]}" cat /sys/class/net/x0/ifindex)" ] ||
 		{ ns_diag "ifindexes do not collide"; return 1; }
+}
+
+# Two namespaces, each with the same interfaces (so the same ifindexes),
+# attached from inside as a pair; nf-fwd in the initial namespace forwards
+# both. Each namespace's frames arrive at its own sink and nowhere else.
+ports_across_namespaces() {
+	local x n=2000
+	declare -A ns
+	ns_load slices=1 ring_size=16384 || return 1
+	twin_namespaces || return 1
 	ns_start_fwd -m off || return 1
 	for x in p q; do
 		local other=q
@@ -97,24 +105,11 @@ ns_run_cleanups
 # NF in q with TX_DEFAULT and port 0 leaves by p's pair, where its
 # payload came from, not by q's x0's, which has the same ifindex.
 port0_payload() {
-	local x d held out
+	local held out
 	declare -A ns
 	ns_load slices=1 || return 1
 	netslicectl slice set 0 slicing auto || return 1
-	for x in p q; do
-		local var=ns_$x
-		ns_netns_create "$var" || return 1
-		ns[$x]=${!var}
-		ip netns exec "${ns[$x]}" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
-			net.ipv6.conf.default.disable_ipv6=1 || return 1
-		ip -n "${ns[$x]}" link add xg type veth peer name x0 &&
-			ip -n "${ns[$x]}" link add x1 type veth peer name xs || return 1
-		for d in xg x0 x1 xs; do ip -n "${ns[$x]}" link set "$d" up || return 1; done
-		ip netns exec "${ns[$x]}" netslicectl link attach dev x0 peer x1 || return 1
-	done
-	[ "$(ip netns exec "${ns[p]}" cat /sys/class/net/x0/ifindex)" = \
-	  "$(ip netns exec "${ns[q]}" cat /sys/class/net/x0/ifindex)" ] ||
-		{ ns_diag "ifindexes do not collide"; return 1; }
+	twin_namespaces || return 1
 	exec {held}<>/dev/netslice-0 || return 1
 	ns_defer eval "exec $held<&-"
 	# One UDP/IPv4 frame of 600 bytes into p's x0: a payload to park.
