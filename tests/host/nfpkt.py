@@ -171,15 +171,18 @@ def pcapng_bytes(ifaces, packets, tsresol=None):
         out += block(1, struct.pack("<HHI", 1, 0, 65535) + opts)
     for pk in packets:
         idx, ts, data = pk[:3]
-        wire = pk[3] if len(pk) > 3 else len(data)
-        out += block(6, struct.pack("<IIIII", idx, ts >> 32, ts & 0xFFFFFFFF, len(data), wire) + data)
+        wire = pk[3] if len(pk) > 3 and pk[3] is not None else len(data)
+        # A fifth member: epb_queue, the queue the frame was received on.
+        opts = opt(6, struct.pack("<I", pk[4])) + b"\0" * 4 if len(pk) > 4 else b""
+        data += b"\0" * (-len(data) % 4)
+        out += block(6, struct.pack("<IIIII", idx, ts >> 32, ts & 0xFFFFFFFF, len(pk[2]), wire) + data + opts)
     return out
 
 
-def pcap_bytes(packets, nanosecond=False, big_endian=False):
-    """Classic pcap (Ethernet): packets [(seconds, fraction, bytes[, wire length])]."""
+def pcap_bytes(packets, nanosecond=False, big_endian=False, linktype=1):
+    """Classic pcap (Ethernet, or linktype): packets [(seconds, fraction, bytes[, wire length])]."""
     e = ">" if big_endian else "<"
-    out = struct.pack(e + "IHHiIII", 0xA1B23C4D if nanosecond else 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1)
+    out = struct.pack(e + "IHHiIII", 0xA1B23C4D if nanosecond else 0xA1B2C3D4, 2, 4, 0, 0, 65535, linktype)
     for pk in packets:
         sec, frac, data = pk[:3]
         out += struct.pack(e + "IIII", sec, frac, len(data), pk[3] if len(pk) > 3 else len(data)) + data

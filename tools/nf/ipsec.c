@@ -21,8 +21,18 @@
  * takes the outbound SA's lock before numbering the first packet of its
  * batch and releases it once the batch is written (the sent callback), so
  * batches of several workers reach the egress queue in the order they
- * were numbered. The receive window is a circular bitmap of up to 4,096
- * packets (default 1,024: room for a peer that does not keep order).
+ * were numbered.
+ *
+ * The receive window (RFC 4303 3.4.3; up to 4,096, default 1,024: room
+ * for a peer that does not keep order) is judged per slice: a packet is
+ * too old only if it is a window behind the newest one its own slice
+ * accepted. Packets of one SA may arrive on several queues (a veth or a
+ * NIC that queues by sending CPU, by inner flow...); each queue keeps
+ * wire order, but a worker's queue can hold a batch's worth of older
+ * packets while another worker accepts newer ones, a reordering the
+ * peer never made. Duplicates are caught across slices by one bitmap of
+ * ESP_REPLAY_BITS numbers behind the newest accepted anywhere (older
+ * than that is refused as too old, whatever its slice saw).
  *
  * As the router it is for the hosts on either side, the gateway copies
  * DSCP and ECN from the inner header to the outer one (RFC 4301 5.1.2.1,
@@ -49,6 +59,7 @@
 #define ESP_ICV 16
 #define ESP_MAX_WINDOW 4096
 #define ESP_DEFAULT_WINDOW 1024
+#define ESP_REPLAY_BITS 16384	/* numbers remembered behind the newest: 2 KiB */
 #define OUTER_IP 20
 #define ETH_HDR 14
 #define IPSEC_BUF_SIZE 2048
@@ -74,10 +85,10 @@ struct ipsec {
 
 	pthread_mutex_t replay_lock;	/* protects replay_top and replay_bits */
 	uint64_t replay_top;		/* highest sequence number accepted */
-	uint64_t replay_bits[ESP_MAX_WINDOW / 64];	/* bit seq % ESP_MAX_WINDOW */
+	uint64_t replay_bits[ESP_REPLAY_BITS / 64];	/* bit seq % ESP_REPLAY_BITS */
 
 	struct nf_neigh_table plain_neigh, tunnel_neigh;
-	uint64_t encrypted, decrypted, replayed, auth_failed, bad_spi, not_whole,
+	uint64_t encrypted, decrypted, replayed, too_old, auth_failed, bad_spi, not_whole,
 		 too_big, no_mac, dropped_other, arp_answered, ttl_expired, ecn_dropped;
 };
 
@@ -90,6 +101,7 @@ static struct ipsec ipsec_state = {
 struct ipsec_worker {
 	EVP_CIPHER_CTX *enc, *dec;
 	bool tx_locked;		/* this batch holds tx_lock */
+	uint64_t replay_top;	/* highest sequence number this slice accepted */
 };
 
 static void ipsec_count(uint64_t *c)
@@ -226,39 +238,61 @@ static void ipsec_encrypt(struct ipsec *is, struct ipsec_worker *iw, struct nets
 	ipsec_count(&is->encrypted);
 }
 
-/*
- * Replay window (RFC 4303 3.4.3): 0 if seq may be accepted; update too if
- * asked. Bit seq % ESP_MAX_WINDOW stands for seq while it is in the window.
- */
-static int ipsec_replay(struct ipsec *is, uint64_t seq, int update)
-{
-	uint64_t s, *word;
-	int ret = 0;
+enum ipsec_replay_verdict { ESP_ACCEPT, ESP_REPLAY, ESP_TOO_OLD };
 
+/*
+ * Replay window (RFC 4303 3.4.3), see the top of the file: may seq be
+ * accepted on this worker's slice? If so and asked to, record it.
+ */
+static enum ipsec_replay_verdict ipsec_replay(struct ipsec *is, struct ipsec_worker *iw,
+					      uint64_t seq, int update)
+{
+	enum ipsec_replay_verdict v = ESP_ACCEPT;
+	uint64_t s, *word;
+
+	if (!seq)
+		return ESP_TOO_OLD;	/* never sent: the first number is 1 */
+	if (seq < iw->replay_top && iw->replay_top - seq >= is->window)
+		return ESP_TOO_OLD;
 	pthread_mutex_lock(&is->replay_lock);
-	if (!seq) {
-		ret = -1;
-	} else if (seq > is->replay_top) {
+	if (seq > is->replay_top) {
 		if (update) {
 			/* The numbers skipped over were not seen. */
-			if (seq - is->replay_top >= ESP_MAX_WINDOW)
+			if (seq - is->replay_top >= ESP_REPLAY_BITS)
 				memset(is->replay_bits, 0, sizeof(is->replay_bits));
 			else
 				for (s = is->replay_top + 1; s < seq; s++)
-					is->replay_bits[s % ESP_MAX_WINDOW / 64] &=
+					is->replay_bits[s % ESP_REPLAY_BITS / 64] &=
 						~(1ULL << (s % 64));
 			is->replay_top = seq;
-			is->replay_bits[seq % ESP_MAX_WINDOW / 64] |= 1ULL << (seq % 64);
+			is->replay_bits[seq % ESP_REPLAY_BITS / 64] |= 1ULL << (seq % 64);
 		}
+	} else if (is->replay_top - seq >= ESP_REPLAY_BITS) {
+		v = ESP_TOO_OLD;	/* its bit stands for a newer number now */
 	} else {
-		word = &is->replay_bits[seq % ESP_MAX_WINDOW / 64];
-		if (is->replay_top - seq >= is->window || (*word >> (seq % 64) & 1))
-			ret = -1;
+		word = &is->replay_bits[seq % ESP_REPLAY_BITS / 64];
+		if (*word >> (seq % 64) & 1)
+			v = ESP_REPLAY;
 		else if (update)
 			*word |= 1ULL << (seq % 64);
 	}
 	pthread_mutex_unlock(&is->replay_lock);
-	return ret;
+	if (v == ESP_ACCEPT && update && seq > iw->replay_top)
+		iw->replay_top = seq;
+	return v;
+}
+
+/* Drop a packet the window refuses, counted by why. */
+static int ipsec_replay_drop(struct ipsec *is, struct ipsec_worker *iw, struct netslice_iov *iov,
+			     uint64_t seq, int update)
+{
+	enum ipsec_replay_verdict v = ipsec_replay(is, iw, seq, update);
+
+	if (v == ESP_ACCEPT)
+		return 0;
+	ipsec_count(v == ESP_REPLAY ? &is->replayed : &is->too_old);
+	ns_iov_drop(iov);
+	return -1;
 }
 
 /* The batch is written: its sequence numbers are on their way, in order. */
@@ -356,11 +390,8 @@ static void ipsec_decrypt(struct ipsec *is, struct ns_worker *w, struct netslice
 	}
 	memcpy(&seq32, esp + 4, 4);
 	seq = ntohl(seq32);
-	if (ipsec_replay(is, seq, 0)) {
-		ipsec_count(&is->replayed);
-		ns_iov_drop(iov);
+	if (ipsec_replay_drop(is, iw, iov, seq, 0))
 		return;
-	}
 	ct = esp + ESP_HDR + ESP_IV;
 	ct_len = esp_len - ESP_HDR - ESP_IV - ESP_ICV;
 	ipsec_nonce(nonce, &is->in, esp + ESP_HDR);
@@ -374,11 +405,8 @@ static void ipsec_decrypt(struct ipsec *is, struct ns_worker *w, struct netslice
 		return;
 	}
 	/* Authentic: now it counts against the window (a race loser is a replay). */
-	if (ipsec_replay(is, seq, 1)) {
-		ipsec_count(&is->replayed);
-		ns_iov_drop(iov);
+	if (ipsec_replay_drop(is, iw, iov, seq, 1))
 		return;
-	}
 	nh = ct[ct_len - 1];
 	if ((uint32_t)ct[ct_len - 2] + 2 + 20 > ct_len || nh != IPPROTO_IPIP) {
 		ipsec_count(&is->dropped_other);
@@ -508,13 +536,14 @@ static void ipsec_process(struct ns_worker *w, struct netslice_iov *iov, unsigne
 static void ipsec_report(struct json *j, FILE *f, void *arg)
 {
 	static const char *const names[] = {
-		"encrypted", "decrypted", "dropped_replay", "dropped_auth", "dropped_spi",
-		"dropped_not_whole", "dropped_too_big", "dropped_no_mac", "dropped_other",
+		"encrypted", "decrypted", "dropped_replay", "dropped_too_old", "dropped_auth",
+		"dropped_spi", "dropped_not_whole", "dropped_too_big", "dropped_no_mac", "dropped_other",
 		"arp_answered", "ttl_expired", "dropped_ecn",
 	};
 	struct ipsec *is = arg;
 	const uint64_t *v[] = {
-		&is->encrypted, &is->decrypted, &is->replayed, &is->auth_failed, &is->bad_spi,
+		&is->encrypted, &is->decrypted, &is->replayed, &is->too_old, &is->auth_failed,
+		&is->bad_spi,
 		&is->not_whole, &is->too_big, &is->no_mac, &is->dropped_other, &is->arp_answered,
 		&is->ttl_expired, &is->ecn_dropped,
 	};

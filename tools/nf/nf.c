@@ -436,6 +436,33 @@ static int nf_online(const struct nf *nf, const unsigned int *slices, unsigned i
 	return 0;
 }
 
+/* Offline, the slices a list names ("all": one). */
+static int nf_offline_slices(const char *list, unsigned int *slices)
+{
+	unsigned int n = 0;
+	cpu_set_t set;
+	int cpu;
+
+	if (!strcmp(list, "all")) {
+		slices[0] = 0;
+		return 1;
+	}
+	if (ns_cpulist_parse(list, &set)) {
+		nf_err("bad slice list '%s' (\"0-3,8\" or \"all\")", list);
+		return -1;
+	}
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		if (cpu >= NETSLICE_MAX_SLICES) {
+			nf_err("no such slice in '%s' (at most %d)", list, NETSLICE_MAX_SLICES);
+			return -1;
+		}
+		slices[n++] = (unsigned int)cpu;
+	}
+	return (int)n;
+}
+
 /* The slice list, checked against the module, with a message for each failure. */
 static int nf_slices(const char *list, unsigned int *slices)
 {
@@ -547,15 +574,18 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 	if (nf->gso && !no_gso && slicing.mode != NETSLICE_SLICE_OFF)
 		slicing.flags |= NETSLICE_SLICE_GSO;
 	if (pcap_in) {
-		if (pcapng_load(pcap_in, &pf, err, sizeof(err))) {
+		nr = nf_offline_slices(slice_list, slices);
+		if (nr < 0)
+			return 2;
+		if (pcapng_open(pcap_in, &pf, err, sizeof(err))) {
 			nf_err("%s", err);
 			return 2;
 		}
 		nf_set_offline(&pf);
 		ret = nf->setup && nf->setup(nf->arg) ? 2 :
-		      nf_offline(nf, &pf, pcap_out, &slicing, (unsigned int)batch,
-				 nf_live_state.json);
-		pcapng_free(&pf);
+		      nf_offline(nf, &pf, pcap_out, &slicing, slices, (unsigned int)nr,
+				 (unsigned int)batch, nf_live_state.json);
+		pcapng_close(&pf);
 		return ret;
 	}
 	nr = nf_slices(slice_list, slices);

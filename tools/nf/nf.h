@@ -75,10 +75,14 @@ void nf_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int nf_parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
 		  unsigned long *out);
 
-/* offline.c: run the NF over a pcapng file instead of the module. */
+/*
+ * offline.c: run the NF over a pcapng file instead of the module, one
+ * worker per listed slice. Returns the exit status (2: the input is bad).
+ */
 struct pcapng_file;
-int nf_offline(const struct nf *nf, const struct pcapng_file *pf, const char *out,
-	       const struct netslice_slicing *slicing, unsigned int batch, int json);
+int nf_offline(const struct nf *nf, struct pcapng_file *pf, const char *out,
+	       const struct netslice_slicing *slicing, const unsigned int *slices,
+	       unsigned int nr, unsigned int batch, int json);
 
 /* Internal to nf.c and offline.c. */
 void nf_set_offline(const struct pcapng_file *pf);

@@ -2,6 +2,18 @@
 /*
  * Offline mode: the NF's packet logic over a pcapng file, no module.
  *
+ * The file streams through: a round of batches at a time, in memory that
+ * does not grow with the file; a round ends early when the input has no
+ * more for now (a pipe from tcpdump -w -), and the output is flushed then,
+ * so packets leave as they arrive.
+ *
+ * "-s LIST" stands for that many slices, each its own worker: a frame
+ * goes to the slice at position (its epb_queue, the queue it was captured
+ * on, or 0) modulo N in the list. In each round every slice takes up to a
+ * batch of its frames, in file order, then the slices process their
+ * batches from the last to the first: the order least kind to state the
+ * workers share (what arrived first is processed last), made exact.
+ *
  * Each interface of the input file stands for an attached interface
  * (ifindex = its position + 1), paired like the module's ifaces= list:
  * 1 with 2, 3 with 4; an odd last one alone. Frames are sliced as the
@@ -23,20 +35,29 @@
 #include "nf.h"
 #include "pcapng.h"
 
-/* The module's usual buffer; a file with longer frames gets room for them. */
+/* The module's usual buffer; a longer frame gets room for itself. */
 #define OFFLINE_BUF_SIZE 2048
 
 static FILE *offline_out;
 static uint64_t offline_ts_ns;
 static const struct pcapng_file *offline_pf;
+static unsigned int offline_out_ifaces;	/* interfaces written to the output */
+
+/* One frame on interface index iface (0..) to the output, declaring new interfaces first. */
+static void offline_write(uint32_t iface, uint64_t ts_ns, const void *frame, uint32_t len,
+			  uint32_t wire_len)
+{
+	while (offline_out_ifaces <= iface)
+		pcapng_write_iface(offline_out, &offline_pf->ifaces[offline_out_ifaces++]);
+	pcapng_write(offline_out, &offline_pf->ifaces[iface], iface, ts_ns, frame, len, wire_len);
+}
 
 static int offline_inject(const void *frame, uint32_t len, int ifindex)
 {
 	if (ifindex < 1 || (unsigned int)ifindex > offline_pf->nr_ifaces)
 		return -ENODEV;
 	if (offline_out)
-		pcapng_write(offline_out, &offline_pf->ifaces[ifindex - 1], (uint32_t)ifindex - 1,
-			     offline_ts_ns, frame, len, len);
+		offline_write((uint32_t)ifindex - 1, offline_ts_ns, frame, len, len);
 	return 0;
 }
 
@@ -82,36 +103,67 @@ static uint32_t offline_pair(uint32_t ifindex, unsigned int nr_ifaces)
 	return (idx ^ 1) < nr_ifaces ? (idx ^ 1) + 1 : ifindex;
 }
 
+/* A frame read and waiting for its worker: the frame as read, and the NF's buffer. */
+struct offline_slot {
+	struct pcapng_packet pk;	/* data: orig */
+	uint32_t cut;			/* bytes handed over */
+	uint8_t *orig, *buf;
+	uint32_t orig_size, buf_size;
+};
+
+struct offline_worker {
+	struct ns_worker w;
+	struct netslice_iov *iov;
+	struct offline_slot *slot;
+	unsigned int n;			/* frames in this round */
+};
+
+/* Room for len bytes in *p (size *size, at least min). */
+static int offline_room(uint8_t **p, uint32_t *size, uint32_t len, uint32_t min)
+{
+	uint32_t want = len > min ? len : min;
+	uint8_t *b;
+
+	if (*size >= want)
+		return 0;
+	b = realloc(*p, want);
+	if (!b)
+		return -1;
+	*p = b;
+	*size = want;
+	return 0;
+}
+
 /* Send (or not) one processed iov; counts it on w. */
-static void offline_emit(struct ns_worker *w, FILE *out, const struct pcapng_file *pf,
-			 const struct netslice_iov *iov, const struct pcapng_packet *pk,
-			 uint32_t cut)
+static void offline_emit(struct ns_worker *w, const struct netslice_iov *iov,
+			 const struct offline_slot *sl)
 {
 	static uint8_t frame[PCAPNG_MAX_FRAME + NETSLICE_MAX_HEADER];
+	const struct pcapng_packet *pk = &sl->pk;
 	/* rlen 0 with a handle: the header as read (ns_iov_unchanged()). */
-	uint32_t len = iov->handle && !iov->rlen ? cut : iov->rlen;
-	uint32_t egress, tail = iov->handle ? pk->len - cut : 0;
+	uint32_t len = iov->handle && !iov->rlen ? sl->cut : iov->rlen;
+	uint32_t egress, tail = iov->handle ? pk->len - sl->cut : 0;
 
 	if (iov->action == NETSLICE_TX_DROP) {
 		w->nf_drops++;
 		return;
 	}
 	egress = iov->action == NETSLICE_TX_IFINDEX ? iov->ifindex :
-		 offline_pair(iov->ifindex, pf->nr_ifaces);
+		 offline_pair(iov->ifindex, offline_pf->nr_ifaces);
 	if (iov->action > NETSLICE_TX_DROP || len > iov->len || len < 14 ||
-	    !egress || egress > pf->nr_ifaces) {
+	    !egress || egress > offline_pf->nr_ifaces) {
 		w->tx_errors++;
 		return;
 	}
 	w->tx_packets++;
 	w->tx_bytes += len + tail;
-	if (iov->action == NETSLICE_TX_HOST || !out)
+	if (iov->action == NETSLICE_TX_HOST || !offline_out)
 		return;
 	memcpy(frame, ns_iov_data(iov), len);
-	memcpy(frame + len, pk->data + cut, tail);
+	memcpy(frame + len, pk->data + sl->cut, tail);
 	/* What the capture did not keep is still missing, and still counted. */
-	pcapng_write(out, &pf->ifaces[egress - 1], egress - 1, pk->ts_ns, frame, len + tail,
-		     len + tail + (pk->wire_len - pk->len));
+	offline_write(egress - 1, pk->ts_ns, frame, len + tail,
+		      len + tail + (pk->wire_len - pk->len));
 }
 
 /* Where the output goes: a file, or standard output with stdout itself moved to stderr. */
@@ -138,99 +190,182 @@ static FILE *offline_open_out(const char *path, const struct pcapng_file *pf)
 	return out;
 }
 
-int nf_offline(const struct nf *nf, const struct pcapng_file *pf, const char *out_path,
-	       const struct netslice_slicing *slicing, unsigned int batch, int json)
+/* A frame into its worker's next slot. */
+static int offline_take(struct offline_worker *ow, const struct pcapng_packet *pk,
+			const struct netslice_slicing *slicing)
 {
-	uint32_t buf_size = pf->max_len > OFFLINE_BUF_SIZE ? pf->max_len : OFFLINE_BUF_SIZE;
-	struct ns_worker w = { .fd = -1 }, *wp = &w;
-	struct netslice_iov *iov;
-	uint32_t *cut;
-	uint8_t *bufs;
-	uint64_t next_tick = 0, ms;
-	size_t base, i, n;
-	FILE *out = NULL;
-	int ret = 1;
+	struct offline_slot *sl = &ow->slot[ow->n];
+	struct netslice_iov *iov = &ow->iov[ow->n];
+	int whole = pk->len == pk->wire_len;
 
-	iov = calloc(batch, sizeof(*iov));
-	cut = calloc(batch, sizeof(*cut));
-	bufs = malloc((size_t)batch * buf_size);
-	if (!iov || !cut || !bufs) {
+	if (offline_room(&sl->orig, &sl->orig_size, pk->len, OFFLINE_BUF_SIZE) ||
+	    offline_room(&sl->buf, &sl->buf_size, pk->len, OFFLINE_BUF_SIZE))
+		return -1;
+	sl->pk = *pk;
+	sl->pk.data = sl->orig;
+	memcpy(sl->orig, pk->data, pk->len);
+	memcpy(sl->buf, pk->data, pk->len);
+	sl->cut = whole ? offline_slice_len(slicing, sl->buf, pk->len) : pk->len;
+	*iov = (struct netslice_iov) {
+		.base = (uintptr_t)sl->buf,
+		.len = sl->buf_size,
+		.rlen = sl->cut,
+		.wire_len = pk->wire_len,
+		.ifindex = pk->iface + 1,
+		.queue = NETSLICE_QUEUE_NONE,
+	};
+	if (sl->cut < pk->len) {
+		static uint64_t handle;
+
+		iov->handle = ++handle;
+		iov->flags = NETSLICE_RX_SLICED;
+	} else if (!whole) {
+		iov->flags = NETSLICE_RX_TRUNCATED;
+	}
+	ow->w.rx_packets++;
+	ow->w.rx_bytes += pk->wire_len;
+	ow->n++;
+	return 0;
+}
+
+/*
+ * The clock is the round's first packet's time; a tick as it passes each
+ * second. Ticks read the clock, so the ticks of a gap would all see this
+ * one time: one runs, however far the trace's time jumped (a capture's
+ * gap, or 1970 to now), and the schedule starts again from here.
+ */
+static void offline_clock(const struct nf *nf, uint64_t ts_ns, uint64_t *next_tick)
+{
+	uint64_t ms = ts_ns / 1000000;
+
+	offline_ts_ns = ts_ns;
+	nf_set_time_ms(ms);
+	if (nf->tick && ms >= *next_tick) {
+		if (*next_tick)
+			nf->tick(nf->arg);
+		*next_tick = *next_tick && ms - *next_tick < 1000 ? *next_tick + 1000 : ms + 1000;
+	}
+}
+
+static void offline_free(struct offline_worker *ow, unsigned int nr, unsigned int batch)
+{
+	unsigned int k, i;
+
+	for (k = 0; k < nr; k++) {
+		for (i = 0; ow[k].slot && i < batch; i++) {
+			free(ow[k].slot[i].orig);
+			free(ow[k].slot[i].buf);
+		}
+		free(ow[k].slot);
+		free(ow[k].iov);
+	}
+	free(ow);
+}
+
+int nf_offline(const struct nf *nf, struct pcapng_file *pf, const char *out_path,
+	       const struct netslice_slicing *slicing, const unsigned int *slices,
+	       unsigned int nr, unsigned int batch, int json)
+{
+	struct ns_worker *wp[NETSLICE_MAX_SLICES];
+	struct offline_worker *ow;
+	struct pcapng_packet pk;
+	uint64_t next_tick = 0;
+	unsigned int k, i, inited = 0;
+	int ret = 1, more = 1, r;
+	char err[256];
+
+	ow = calloc(nr, sizeof(*ow));
+	for (k = 0; ow && k < nr; k++) {
+		ow[k].w = (struct ns_worker) { .fd = -1, .index = k, .slice = slices[k] };
+		ow[k].iov = calloc(batch, sizeof(*ow[k].iov));
+		ow[k].slot = calloc(batch, sizeof(*ow[k].slot));
+		if (!ow[k].iov || !ow[k].slot)
+			break;
+		wp[k] = &ow[k].w;
+	}
+	if (!ow || k < nr) {
 		nf_err("out of memory");
 		goto out_free;
 	}
+	offline_pf = pf;
+	offline_out_ifaces = pf->nr_ifaces;
 	if (out_path) {
-		out = offline_open_out(out_path, pf);
-		if (!out) {
+		offline_out = offline_open_out(out_path, pf);
+		if (!offline_out) {
 			nf_err("%s: %s", out_path, strerror(errno));
 			goto out_free;
 		}
 	}
-	offline_out = out;
-	offline_pf = pf;
 	nf_set_inject(offline_inject);
-	if (nf->worker_init && nf->worker_init(&w, nf->arg)) {
-		nf_err("worker setup failed");
-		goto out_close;
-	}
-	for (base = 0; base < pf->nr_packets; base += n) {
-		n = pf->nr_packets - base < batch ? pf->nr_packets - base : batch;
-		for (i = 0; i < n; i++) {
-			const struct pcapng_packet *pk = &pf->packets[base + i];
-			uint8_t *buf = bufs + i * buf_size;
-			int whole = pk->len == pk->wire_len;
+	for (; inited < nr; inited++)
+		if (nf->worker_init && nf->worker_init(&ow[inited].w, nf->arg)) {
+			nf_err("worker setup failed");
+			goto out_fini;
+		}
+	while (more) {
+		unsigned int got = 0;
+		uint64_t first_ts = 0;
 
-			memcpy(buf, pk->data, pk->len);
-			cut[i] = whole ? offline_slice_len(slicing, buf, pk->len) : pk->len;
-			iov[i] = (struct netslice_iov) {
-				.base = (uintptr_t)buf,
-				.len = buf_size,
-				.rlen = cut[i],
-				.wire_len = pk->wire_len,
-				.ifindex = pk->iface + 1,
-				.queue = NETSLICE_QUEUE_NONE,
-			};
-			if (cut[i] < pk->len) {
-				iov[i].handle = base + i + 1;
-				iov[i].flags = NETSLICE_RX_SLICED;
-			} else if (!whole) {
-				iov[i].flags = NETSLICE_RX_TRUNCATED;
+		for (k = 0; k < nr; k++)
+			ow[k].n = 0;
+		/* A round: until a slice's batch is full, or the input has no more for now. */
+		for (;;) {
+			if (got && !pcapng_readable(pf))
+				break;
+			r = pcapng_next(pf, &pk, err, sizeof(err));
+			if (r < 0) {
+				nf_err("%s", err);
+				ret = 2;
+				more = 0;
+				break;
 			}
-			w.rx_packets++;
-			w.rx_bytes += pk->wire_len;
+			if (!r) {
+				more = 0;
+				break;
+			}
+			if (!got++)
+				first_ts = pk.ts_ns;
+			k = pk.queue % nr;
+			if (offline_take(&ow[k], &pk, slicing)) {
+				nf_err("out of memory");
+				goto out_fini;
+			}
+			if (ow[k].n == batch)
+				break;
 		}
-		/*
-		 * The clock is the first packet's time; a tick as it passes each
-		 * second. Ticks read the clock, so the ticks of a gap would all
-		 * see this one time: one runs, however far the trace's time
-		 * jumped (a capture's gap, or 1970 to now), and the schedule
-		 * starts again from here.
-		 */
-		offline_ts_ns = pf->packets[base].ts_ns;
-		ms = offline_ts_ns / 1000000;
-		nf_set_time_ms(ms);
-		if (nf->tick && ms >= next_tick) {
-			if (next_tick)
-				nf->tick(nf->arg);
-			next_tick = next_tick && ms - next_tick < 1000 ? next_tick + 1000 : ms + 1000;
+		if (!got)
+			break;
+		offline_clock(nf, first_ts, &next_tick);
+		for (k = nr; k-- > 0;) {
+			if (!ow[k].n)
+				continue;
+			offline_ts_ns = ow[k].slot[0].pk.ts_ns;
+			nf_set_time_ms(offline_ts_ns / 1000000);
+			nf->process(&ow[k].w, ow[k].iov, ow[k].n, nf->arg);
+			for (i = 0; i < ow[k].n; i++)
+				offline_emit(&ow[k].w, &ow[k].iov[i], &ow[k].slot[i]);
+			if (nf->sent)
+				nf->sent(&ow[k].w, nf->arg);
 		}
-		nf->process(&w, iov, (unsigned int)n, nf->arg);
-		for (i = 0; i < n; i++)
-			offline_emit(&w, out, pf, &iov[i], &pf->packets[base + i], cut[i]);
-		if (nf->sent)
-			nf->sent(&w, nf->arg);
+		/* Nothing more to read now: what was sent leaves now, not at the end. */
+		if (offline_out && (!more || !pcapng_readable(pf)))
+			fflush(offline_out);
 	}
-	if (nf->worker_fini)
-		nf->worker_fini(&w, nf->arg);
-	nf_print_summary(nf, &wp, NULL, 1, json, 0);
-	ret = 0;
-out_close:
-	if (out && fclose(out)) {
+	if (ret == 1)
+		ret = 0;
+out_fini:
+	while (inited-- > 0)
+		if (nf->worker_fini)
+			nf->worker_fini(&ow[inited].w, nf->arg);
+	if (ret != 1)
+		nf_print_summary(nf, wp, NULL, nr, json, 0);
+	if (offline_out && fclose(offline_out)) {
 		nf_err("%s: %s", out_path, strerror(errno));
-		ret = 1;
+		ret = ret ? ret : 1;
 	}
+	offline_out = NULL;
 out_free:
-	free(bufs);
-	free(cut);
-	free(iov);
+	if (ow)
+		offline_free(ow, nr, batch);
 	return ret;
 }

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reading pcapng (SHB, IDB with name, MAC and if_tsresol, EPB) and classic
- * pcap files, from a file or standard input; writing pcapng.
+ * Reading pcapng (sections, IDB with name, MAC and if_tsresol, EPB with
+ * epb_queue) and classic pcap files, from a file or standard input, one
+ * packet at a time in constant memory (a block at most 16 MiB); Linux
+ * cooked captures (SLL, SLL2) read as Ethernet. Writing pcapng.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pcapng.h"
 
@@ -15,6 +20,10 @@
 #define BT_EPB		0x00000006
 #define BOM		0x1a2b3c4d
 #define LINKTYPE_ETHERNET 1
+#define LINKTYPE_LINUX_SLL 113	/* what tcpdump -i any wrote before libpcap 1.10 */
+#define LINKTYPE_LINUX_SLL2 276	/* and since */
+#define OPT_EPB_QUEUE	6
+#define PCAPNG_MAX_BLOCK (16 * 1024 * 1024)
 #define OPT_IF_NAME	2
 #define OPT_IF_MAC	6
 #define OPT_IF_TSRESOL	9
@@ -76,6 +85,74 @@ static uint64_t ns_to_ts(uint64_t ns, uint8_t resol)
 	return v <= 9 ? ns / pow10_u64(9 - v) : ns * pow10_u64(v - 9);
 }
 
+/*
+ * Up to n bytes of input into dst (NULL: skip them); fewer only at the
+ * end of the input; -1 on a read error.
+ */
+static ssize_t rd(struct pcapng_file *pf, void *dst, size_t n)
+{
+	size_t got = 0, k;
+	ssize_t m;
+
+	while (got < n) {
+		if (pf->pos == pf->end) {
+			m = read(pf->fd, pf->buf, PCAPNG_READ_BUF);
+			if (m < 0 && errno == EINTR)
+				continue;
+			if (m < 0)
+				return -1;
+			if (!m)
+				break;
+			pf->pos = 0;
+			pf->end = (size_t)m;
+		}
+		k = n - got < pf->end - pf->pos ? n - got : pf->end - pf->pos;
+		if (dst)
+			memcpy((uint8_t *)dst + got, pf->buf + pf->pos, k);
+		pf->pos += k;
+		got += k;
+	}
+	return (ssize_t)got;
+}
+
+/* Exactly n bytes: 0, or -1 with why in err (truncated: what was being read). */
+static int rd_all(struct pcapng_file *pf, void *dst, size_t n, const char *what, char *err,
+		  size_t errlen)
+{
+	ssize_t got = rd(pf, dst, n);
+
+	if (got < 0)
+		return fail(err, errlen, "%s", strerror(errno));
+	if ((size_t)got != n)
+		return fail(err, errlen, "truncated %s", what);
+	return 0;
+}
+
+int pcapng_readable(struct pcapng_file *pf)
+{
+	struct pollfd p = { .fd = pf->fd, .events = POLLIN };
+
+	if (pf->pos < pf->end || pf->peeked)
+		return 1;
+	/* Readable, at its end, or in error: reading will not wait. */
+	return poll(&p, 1, 0) != 0;
+}
+
+/* Room for a block body of len bytes. */
+static int grow_block(struct pcapng_file *pf, size_t len, char *err, size_t errlen)
+{
+	uint8_t *b;
+
+	if (len <= pf->block_size)
+		return 0;
+	b = realloc(pf->block, len);
+	if (!b)
+		return fail(err, errlen, "out of memory");
+	pf->block = b;
+	pf->block_size = len;
+	return 0;
+}
+
 static void parse_idb_options(struct pcapng_iface *ifc, const uint8_t *o, size_t len, int swap)
 {
 	uint16_t code, olen;
@@ -104,228 +181,338 @@ static void parse_idb_options(struct pcapng_iface *ifc, const uint8_t *o, size_t
 	}
 }
 
-static struct pcapng_iface *add_iface(struct pcapng_file *pf, uint8_t tsresol)
+/* An enhanced packet block's epb_queue, or 0. */
+static uint32_t epb_queue(const uint8_t *o, size_t len, int swap)
 {
-	struct pcapng_iface *ifc = &pf->ifaces[pf->nr_ifaces];
+	uint16_t code, olen;
+	uint32_t q;
 
-	if (pf->nr_ifaces == PCAPNG_MAX_IFACES)
-		return NULL;
-	memset(ifc, 0, sizeof(*ifc));
-	snprintf(ifc->name, sizeof(ifc->name), "if%u", pf->nr_ifaces);
-	ifc->tsresol = tsresol;
-	pf->nr_ifaces++;
-	return ifc;
-}
-
-/* One captured frame; a wire length below the captured one is taken as equal. */
-static int add_packet(struct pcapng_file *pf, uint32_t iface, uint64_t ts_ns, const uint8_t *data,
-		      uint32_t len, uint32_t wire_len, char *err, size_t errlen)
-{
-	struct pcapng_packet *pk, *grown;
-	size_t n = pf->nr_packets;
-
-	if (iface >= pf->nr_ifaces)
-		return fail(err, errlen, "packet on undeclared interface %u", iface);
-	if (len > PCAPNG_MAX_FRAME)
-		return fail(err, errlen, "packet of %u bytes: at most %u", len, PCAPNG_MAX_FRAME);
-	/* Room doubles at 16, 32, 64... */
-	if (!n || (n >= 16 && !(n & (n - 1)))) {
-		grown = realloc(pf->packets, (n ? n * 2 : 16) * sizeof(*pk));
-		if (!grown)
-			return fail(err, errlen, "out of memory");
-		pf->packets = grown;
+	while (len >= 4) {
+		memcpy(&code, o, 2);
+		memcpy(&olen, o + 2, 2);
+		code = sw16(code, swap);
+		olen = sw16(olen, swap);
+		if (!code || 4 + (size_t)olen > len)
+			break;
+		if (code == OPT_EPB_QUEUE && olen == 4) {
+			memcpy(&q, o + 4, 4);
+			return sw32(q, swap);
+		}
+		olen = (uint16_t)((olen + 3) & ~3);
+		if (4 + (size_t)olen > len)
+			break;
+		o += 4 + olen;
+		len -= 4 + olen;
 	}
-	pk = &pf->packets[n];
-	pk->iface = iface;
-	pk->ts_ns = ts_ns;
-	pk->len = len;
-	pk->wire_len = wire_len > len ? wire_len : len;
-	pk->data = malloc(len ? len : 1);
-	if (!pk->data)
-		return fail(err, errlen, "out of memory");
-	memcpy(pk->data, data, len);
-	pf->nr_packets++;
-	if (len > pf->max_len)
-		pf->max_len = len;
 	return 0;
 }
 
-static int add_epb(struct pcapng_file *pf, const uint8_t *b, size_t blen, int swap,
-		   char *err, size_t errlen)
+static int link_ok(uint32_t link)
 {
-	uint32_t w[5], iface;
-
-	if (blen < 20)
-		return fail(err, errlen, "short packet block");
-	memcpy(w, b, sizeof(w));
-	iface = sw32(w[0], swap);
-	if (sw32(w[3], swap) > blen - 20)
-		return fail(err, errlen, "packet length %u beyond its block", sw32(w[3], swap));
-	if (iface >= pf->nr_ifaces)
-		return fail(err, errlen, "packet on undeclared interface %u", iface);
-	return add_packet(pf, iface,
-			  ts_to_ns((uint64_t)sw32(w[1], swap) << 32 | sw32(w[2], swap),
-				   pf->ifaces[iface].tsresol),
-			  b + 20, sw32(w[3], swap), sw32(w[4], swap), err, errlen);
+	return link == LINKTYPE_ETHERNET || link == LINKTYPE_LINUX_SLL ||
+	       link == LINKTYPE_LINUX_SLL2;
 }
 
 /*
- * pcapng, read in one pass (standard input cannot seek): first holds the
- * first block's type, already read. A section header's byte-order magic
+ * The section's next interface: the first section's are the file's
+ * interfaces, in order; a later section's interface is the one of the
+ * same name (a capture of the same links, concatenated), or a new one.
+ */
+static int add_iface(struct pcapng_file *pf, const struct pcapng_iface *ifc, uint32_t link,
+		     char *err, size_t errlen)
+{
+	struct pcapng_section_iface *si = &pf->sect[pf->nr_sect];
+	unsigned int i = pf->nr_ifaces;
+
+	if (pf->nr_sect == PCAPNG_MAX_IFACES)
+		return fail(err, errlen, "more than %u interfaces", PCAPNG_MAX_IFACES);
+	if (!link_ok(link))
+		return fail(err, errlen, "interface %u: link type %u is not Ethernet or Linux cooked",
+			    pf->nr_sect, link);
+	if (!tsresol_ok(ifc->tsresol))
+		return fail(err, errlen, "interface %u: if_tsresol 0x%02x not supported",
+			    pf->nr_sect, ifc->tsresol);
+	if (pf->sections > 1)
+		for (i = 0; i < pf->nr_ifaces; i++)
+			if (!strcmp(pf->ifaces[i].name, ifc->name))
+				break;
+	if (i == pf->nr_ifaces) {
+		if (i == PCAPNG_MAX_IFACES)
+			return fail(err, errlen, "more than %u interfaces", PCAPNG_MAX_IFACES);
+		pf->ifaces[i] = *ifc;
+		pf->nr_ifaces++;
+	}
+	si->iface = i;
+	si->link = link;
+	si->tsresol = ifc->tsresol;
+	pf->nr_sect++;
+	return 0;
+}
+
+/*
+ * A Linux cooked capture's frame (SLL: 16-byte header, SLL2: 20) as an
+ * Ethernet frame, in place: the protocol as EtherType, the link-layer
+ * address (if it has 6 bytes) as source, destination zero. pk->data
+ * moves forward by the difference. -1 if too short to hold the header.
+ */
+static int cooked_to_ethernet(struct pcapng_packet *pk, uint32_t link)
+{
+	uint8_t *d = pk->data, proto[2], addr[6] = { 0 };
+	uint32_t hdr = link == LINKTYPE_LINUX_SLL ? 16 : 20, halen;
+
+	if (link == LINKTYPE_ETHERNET)
+		return 0;
+	if (pk->len < hdr)
+		return -1;
+	if (link == LINKTYPE_LINUX_SLL) {
+		halen = (uint32_t)d[4] << 8 | d[5];
+		memcpy(proto, d + 14, 2);
+		if (halen == 6)
+			memcpy(addr, d + 6, 6);
+	} else {
+		halen = d[11];
+		memcpy(proto, d, 2);
+		if (halen == 6)
+			memcpy(addr, d + 12, 6);
+	}
+	d += hdr - 14;
+	memset(d, 0, 6);
+	memcpy(d + 6, addr, 6);
+	memcpy(d + 12, proto, 2);
+	pk->data = d;
+	pk->len -= hdr - 14;
+	pk->wire_len -= hdr - 14;
+	return 0;
+}
+
+/* A packet of len bytes at data, of section interface iface. */
+static int set_packet(struct pcapng_file *pf, struct pcapng_packet *pk, uint32_t iface,
+		      uint64_t ts, uint8_t *data, uint32_t len, uint32_t wire_len, char *err,
+		      size_t errlen)
+{
+	const struct pcapng_section_iface *si = &pf->sect[iface];
+
+	if (iface >= pf->nr_sect)
+		return fail(err, errlen, "packet on undeclared interface %u", iface);
+	if (len > PCAPNG_MAX_FRAME)
+		return fail(err, errlen, "packet of %u bytes: at most %u", len, PCAPNG_MAX_FRAME);
+	pk->iface = si->iface;
+	pk->ts_ns = ts_to_ns(ts, si->tsresol);
+	pk->data = data;
+	pk->len = len;
+	/* A wire length below the captured one is taken as equal. */
+	pk->wire_len = wire_len > len ? wire_len : len;
+	if (cooked_to_ethernet(pk, si->link))
+		return fail(err, errlen, "Linux cooked frame of %u bytes: shorter than its header",
+			    len);
+	return 0;
+}
+
+/*
+ * The next pcapng block that is a packet (1), the end of the input (0),
+ * or -1. Section headers start a section: interfaces numbered from 0
+ * again, in their own byte order. A section header's byte-order magic
  * comes before its length can be read.
  */
-static int load_pcapng(FILE *f, uint32_t first, struct pcapng_file *pf, char *err, size_t errlen)
+static int next_pcapng(struct pcapng_file *pf, struct pcapng_packet *pk, char *err, size_t errlen)
 {
-	uint32_t raw_type = first, raw_len, type, len, bom = 0;
-	uint8_t *body = NULL;
-	int swap = 0, ret = -1;
-	size_t got;
+	uint32_t raw_type, raw_len, type, len, bom, w[5];
+	size_t got, blen;
+	ssize_t r;
 
 	for (;;) {
-		if (fread(&raw_len, 4, 1, f) != 1)
-			goto truncated;
+		if (pf->have_type) {
+			raw_type = BT_SHB;
+			pf->have_type = 0;
+			r = 4;
+		} else {
+			r = rd(pf, &raw_type, 4);
+		}
+		if (r < 0)
+			return fail(err, errlen, "%s", strerror(errno));
+		if (!r)
+			return 0;
+		if (r != 4 || rd_all(pf, &raw_len, 4, "block", err, errlen))
+			return r != 4 ? fail(err, errlen, "truncated block") : -1;
+		got = 0;
 		if (raw_type == BT_SHB) {
-			if (fread(&bom, 4, 1, f) != 1)
-				goto truncated;
-			swap = bom != BOM;
-			if (swap && __builtin_bswap32(bom) != BOM) {
-				fail(err, errlen, "bad byte-order magic");
-				goto out;
-			}
+			if (rd_all(pf, &bom, 4, "block", err, errlen))
+				return -1;
+			pf->swap = bom != BOM;
+			if (pf->swap && __builtin_bswap32(bom) != BOM)
+				return fail(err, errlen, "bad byte-order magic");
+			got = 4;
 		}
-		type = sw32(raw_type, swap);
-		len = sw32(raw_len, swap);
-		if (len < 12 || len % 4 || len > 16 * 1024 * 1024 || (type == BT_SHB && len < 16)) {
-			fail(err, errlen, "bad block length %u", len);
-			goto out;
-		}
-		free(body);
-		body = malloc(len - 8);
-		if (!body)
-			goto truncated;
+		type = sw32(raw_type, pf->swap);
+		len = sw32(raw_len, pf->swap);
+		if (len < 12 || len % 4 || len > PCAPNG_MAX_BLOCK || (type == BT_SHB && len < 16))
+			return fail(err, errlen, "bad block length %u", len);
 		/* The body after the 8-byte header; a section header's magic is in it. */
-		got = type == BT_SHB ? (memcpy(body, &bom, 4), 4) : 0;
-		if (fread(body + got, 1, len - 8 - got, f) != len - 8 - got)
-			goto truncated;
-		if (type == BT_IDB) {
-			struct pcapng_iface *ifc;
+		if (grow_block(pf, len - 8, err, errlen))
+			return -1;
+		if (got)
+			memcpy(pf->block, &bom, 4);
+		if (rd_all(pf, pf->block + got, len - 8 - got, "block", err, errlen))
+			return -1;
+		blen = len - 12;	/* without the trailing length */
+		if (type == BT_SHB) {
+			pf->sections++;
+			pf->nr_sect = 0;
+		} else if (type == BT_IDB) {
+			struct pcapng_iface ifc = { .tsresol = PCAPNG_TSRESOL_US };
 			uint16_t link;
 
-			if (len < 20 || !(ifc = add_iface(pf, PCAPNG_TSRESOL_US))) {
-				fail(err, errlen, "too many interfaces");
-				goto out;
-			}
-			memcpy(&link, body, 2);
-			if (sw16(link, swap) != LINKTYPE_ETHERNET) {
-				fail(err, errlen, "interface %u is not Ethernet", pf->nr_ifaces - 1);
-				goto out;
-			}
-			parse_idb_options(ifc, body + 8, len - 20, swap);
-			if (!tsresol_ok(ifc->tsresol)) {
-				fail(err, errlen, "interface %u: if_tsresol 0x%02x not supported",
-				     pf->nr_ifaces - 1, ifc->tsresol);
-				goto out;
-			}
+			if (blen < 8)
+				return fail(err, errlen, "short interface block");
+			memcpy(&link, pf->block, 2);
+			snprintf(ifc.name, sizeof(ifc.name), "if%u", pf->nr_sect);
+			parse_idb_options(&ifc, pf->block + 8, blen - 8, pf->swap);
+			if (add_iface(pf, &ifc, sw16(link, pf->swap), err, errlen))
+				return -1;
 		} else if (type == BT_EPB) {
-			if (add_epb(pf, body, len - 12, swap, err, errlen))
-				goto out;
+			uint32_t caplen, padded;
+
+			if (blen < 20)
+				return fail(err, errlen, "short packet block");
+			memcpy(w, pf->block, sizeof(w));
+			caplen = sw32(w[3], pf->swap);
+			if (caplen > blen - 20)
+				return fail(err, errlen, "packet length %u beyond its block", caplen);
+			padded = (caplen + 3) & ~3u;
+			pk->queue = padded <= blen - 20 ?
+				    epb_queue(pf->block + 20 + padded, blen - 20 - padded, pf->swap) : 0;
+			return set_packet(pf, pk, sw32(w[0], pf->swap),
+					  (uint64_t)sw32(w[1], pf->swap) << 32 | sw32(w[2], pf->swap),
+					  pf->block + 20, caplen, sw32(w[4], pf->swap), err,
+					  errlen) ? -1 : 1;
 		}
-		got = fread(&raw_type, 1, 4, f);
-		if (!got)
-			break;
-		if (got != 4)
-			goto truncated;
 	}
-	ret = ferror(f) ? fail(err, errlen, "%s", strerror(errno)) : 0;
-	goto out;
-truncated:
-	fail(err, errlen, ferror(f) ? strerror(errno) : "truncated block");
-out:
-	free(body);
-	return ret;
 }
 
-/* Classic pcap: one Ethernet interface, microsecond or nanosecond times. */
-static int load_pcap(FILE *f, uint32_t magic, struct pcapng_file *pf, char *err, size_t errlen)
+/* Classic pcap's next record (1), the end (0), or -1. */
+static int next_pcap(struct pcapng_file *pf, struct pcapng_packet *pk, char *err, size_t errlen)
 {
-	int swap = magic != PCAP_MAGIC_US && magic != PCAP_MAGIC_NS;
-	int ns = sw32(magic, swap) == PCAP_MAGIC_NS;
-	uint32_t hdr[5], rec[4];
-	uint8_t *frame;
-	int ret = -1;
-	size_t got;
+	uint32_t rec[4], len;
+	ssize_t r;
 
-	if (fread(hdr, 4, 5, f) != 5)
-		return fail(err, errlen, "truncated pcap header");
+	r = rd(pf, rec, sizeof(rec));
+	if (r < 0)
+		return fail(err, errlen, "%s", strerror(errno));
+	if (!r)
+		return 0;
+	if (r != sizeof(rec))
+		return fail(err, errlen, "truncated packet record");
+	len = sw32(rec[2], pf->swap);
+	if (len > PCAPNG_MAX_FRAME)
+		return fail(err, errlen, "packet of %u bytes: at most %u", len, PCAPNG_MAX_FRAME);
+	if (grow_block(pf, len ? len : 1, err, errlen) ||
+	    rd_all(pf, pf->block, len, "packet record", err, errlen))
+		return -1;
+	pk->queue = 0;
+	/* In the section interface's units: seconds, and micro- or nanoseconds. */
+	return set_packet(pf, pk, 0,
+			  (uint64_t)sw32(rec[0], pf->swap) * (pf->sect[0].tsresol == 9 ?
+							       1000000000u : 1000000u) +
+			  sw32(rec[1], pf->swap),
+			  pf->block, len, sw32(rec[3], pf->swap), err, errlen) ? -1 : 1;
+}
+
+static int next_packet(struct pcapng_file *pf, struct pcapng_packet *pk, char *err, size_t errlen)
+{
+	return pf->classic ? next_pcap(pf, pk, err, errlen) : next_pcapng(pf, pk, err, errlen);
+}
+
+/* Classic pcap's file header: one interface, "if0". */
+static int open_pcap(struct pcapng_file *pf, uint32_t magic, char *err, size_t errlen)
+{
+	struct pcapng_iface ifc = { .name = "if0", .tsresol = PCAPNG_TSRESOL_US };
+	uint32_t hdr[5];
+
+	pf->classic = 1;
+	pf->swap = magic != PCAP_MAGIC_US && magic != PCAP_MAGIC_NS;
+	if (sw32(magic, pf->swap) == PCAP_MAGIC_NS)
+		ifc.tsresol = 9;
+	if (rd_all(pf, hdr, sizeof(hdr), "pcap header", err, errlen))
+		return -1;
+	pf->sections = 1;
 	/* The link type's top bits may carry FCS information. */
-	if ((sw32(hdr[4], swap) & 0x0fffffff) != LINKTYPE_ETHERNET)
-		return fail(err, errlen, "link type %u is not Ethernet", sw32(hdr[4], swap));
-	add_iface(pf, ns ? 9 : PCAPNG_TSRESOL_US);
-	frame = malloc(PCAPNG_MAX_FRAME);
-	if (!frame)
-		return fail(err, errlen, "out of memory");
-	while ((got = fread(rec, 1, sizeof(rec), f)) == sizeof(rec)) {
-		uint32_t len = sw32(rec[2], swap);
-		uint64_t ts = (uint64_t)sw32(rec[0], swap) * 1000000000u +
-			      (uint64_t)sw32(rec[1], swap) * (ns ? 1 : 1000);
-
-		if (len > PCAPNG_MAX_FRAME) {
-			fail(err, errlen, "packet of %u bytes: at most %u", len, PCAPNG_MAX_FRAME);
-			goto out;
-		}
-		if (fread(frame, 1, len, f) != len) {
-			fail(err, errlen, "truncated packet record");
-			goto out;
-		}
-		if (add_packet(pf, 0, ts, frame, len, sw32(rec[3], swap), err, errlen))
-			goto out;
-	}
-	ret = got ? fail(err, errlen, "truncated packet record") : 0;
-out:
-	free(frame);
-	return ret;
+	return add_iface(pf, &ifc, sw32(hdr[4], pf->swap) & 0x0fffffff, err, errlen);
 }
 
-int pcapng_load(const char *path, struct pcapng_file *pf, char *err, size_t errlen)
+/* With the path in front of what is wrong. */
+static int fail_path(const char *path, char *err, size_t errlen)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	char why[256];
+
+	snprintf(why, sizeof(why), "%s", err);
+	return fail(err, errlen, "%s: %s", path, why);
+}
+
+int pcapng_open(const char *path, struct pcapng_file *pf, char *err, size_t errlen)
+{
 	uint32_t magic;
+	ssize_t got;
 	int ret;
 
 	memset(pf, 0, sizeof(*pf));
-	if (!f)
+	pf->path = path;
+	pf->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	if (pf->fd < 0)
 		return fail(err, errlen, "%s: %s", path, strerror(errno));
-	if (fread(&magic, 4, 1, f) != 1)
-		ret = fail(err, errlen, "empty or unreadable");
-	else if (magic == BT_SHB)
-		ret = load_pcapng(f, magic, pf, err, errlen);
-	else if (magic == PCAP_MAGIC_US || magic == PCAP_MAGIC_NS ||
-		 magic == __builtin_bswap32(PCAP_MAGIC_US) ||
-		 magic == __builtin_bswap32(PCAP_MAGIC_NS))
-		ret = load_pcap(f, magic, pf, err, errlen);
-	else
-		ret = fail(err, errlen, "not a pcapng or pcap file");
-	if (f != stdin)
-		fclose(f);
-	if (ret) {
-		/* Say which file, before what is wrong with it. */
-		char why[256];
-
-		snprintf(why, sizeof(why), "%s", err);
-		fail(err, errlen, "%s: %s", path, why);
-		pcapng_free(pf);
+	pf->buf = malloc(PCAPNG_READ_BUF);
+	if (!pf->buf) {
+		fail(err, errlen, "out of memory");
+		goto out_close;
 	}
+	got = rd(pf, &magic, 4);
+	if (got != 4) {
+		fail(err, errlen, got < 0 ? strerror(errno) : "empty or unreadable");
+		goto out_close;
+	}
+	if (magic == BT_SHB) {
+		/* The first block's type is read: next_pcapng() takes it from here. */
+		pf->have_type = 1;
+		/* Up to the first packet, so the interfaces are known. */
+		ret = next_pcapng(pf, &pf->peek, err, errlen);
+		pf->peeked = ret == 1;
+	} else if (magic == PCAP_MAGIC_US || magic == PCAP_MAGIC_NS ||
+		   magic == __builtin_bswap32(PCAP_MAGIC_US) ||
+		   magic == __builtin_bswap32(PCAP_MAGIC_NS)) {
+		ret = open_pcap(pf, magic, err, errlen);
+	} else {
+		ret = fail(err, errlen, "not a pcapng or pcap file");
+	}
+	if (ret >= 0)
+		return 0;
+out_close:
+	fail_path(path, err, errlen);
+	pcapng_close(pf);
+	return -1;
+}
+
+int pcapng_next(struct pcapng_file *pf, struct pcapng_packet *pk, char *err, size_t errlen)
+{
+	int ret;
+
+	if (pf->peeked) {
+		*pk = pf->peek;
+		pf->peeked = 0;
+		return 1;
+	}
+	ret = next_packet(pf, pk, err, errlen);
+	if (ret < 0)
+		fail_path(pf->path, err, errlen);
 	return ret;
 }
 
-void pcapng_free(struct pcapng_file *pf)
+void pcapng_close(struct pcapng_file *pf)
 {
-	size_t i;
-
-	for (i = 0; i < pf->nr_packets; i++)
-		free(pf->packets[i].data);
-	free(pf->packets);
+	if (pf->fd > STDIN_FILENO)
+		close(pf->fd);
+	free(pf->buf);
+	free(pf->block);
 	memset(pf, 0, sizeof(*pf));
+	pf->fd = -1;
 }
 
 static void put_block(FILE *f, uint32_t type, const void *body, uint32_t len)
@@ -359,34 +546,39 @@ static void put_opt(uint8_t *idb, size_t *off, uint16_t code, const void *val, u
 	*off += 4 + ((len + 3u) & ~3u);
 }
 
+int pcapng_write_iface(FILE *f, const struct pcapng_iface *ifc)
+{
+	uint8_t idb[8 + 4 + 32 + 4 + 8 + 4 + 4 + 4] = { 0 };
+	uint32_t snap = PCAPNG_MAX_FRAME;
+	uint16_t v = LINKTYPE_ETHERNET;
+	size_t off = 8;
+
+	memcpy(idb, &v, 2);
+	memcpy(idb + 4, &snap, 4);
+	put_opt(idb, &off, OPT_IF_NAME, ifc->name, (uint16_t)strlen(ifc->name));
+	if (ifc->has_mac)
+		put_opt(idb, &off, OPT_IF_MAC, ifc->mac, 6);
+	/* The input's resolution, so times are written as they were read. */
+	if (ifc->tsresol != PCAPNG_TSRESOL_US)
+		put_opt(idb, &off, OPT_IF_TSRESOL, &ifc->tsresol, 1);
+	off += 4;	/* opt_endofopt */
+	put_block(f, BT_IDB, idb, (uint32_t)off);
+	return ferror(f) ? -1 : 0;
+}
+
 int pcapng_start(FILE *f, const struct pcapng_iface *ifaces, unsigned int n)
 {
-	uint8_t shb[16] = { 0 }, idb[8 + 4 + 32 + 4 + 8 + 4 + 4 + 4];
-	uint32_t bom = BOM, snap = PCAPNG_MAX_FRAME;
+	uint8_t shb[16] = { 0 };
+	uint32_t bom = BOM;
 	unsigned int i;
-	uint16_t v;
-	size_t off;
+	uint16_t v = 1;
 
 	memcpy(shb, &bom, 4);
-	v = 1;
 	memcpy(shb + 4, &v, 2);
 	memset(shb + 8, 0xff, 8);
 	put_block(f, BT_SHB, shb, sizeof(shb));
-	for (i = 0; i < n; i++) {
-		memset(idb, 0, sizeof(idb));
-		v = LINKTYPE_ETHERNET;
-		memcpy(idb, &v, 2);
-		memcpy(idb + 4, &snap, 4);
-		off = 8;
-		put_opt(idb, &off, OPT_IF_NAME, ifaces[i].name, (uint16_t)strlen(ifaces[i].name));
-		if (ifaces[i].has_mac)
-			put_opt(idb, &off, OPT_IF_MAC, ifaces[i].mac, 6);
-		/* The input's resolution, so times are written as they were read. */
-		if (ifaces[i].tsresol != PCAPNG_TSRESOL_US)
-			put_opt(idb, &off, OPT_IF_TSRESOL, &ifaces[i].tsresol, 1);
-		off += 4;	/* opt_endofopt */
-		put_block(f, BT_IDB, idb, (uint32_t)off);
-	}
+	for (i = 0; i < n; i++)
+		pcapng_write_iface(f, &ifaces[i]);
 	return ferror(f) ? -1 : 0;
 }
 

@@ -22,28 +22,55 @@ struct pcapng_iface {
 };
 
 struct pcapng_packet {
-	uint32_t iface;
+	uint32_t iface;		/* the file's interface (sections mapped to it) */
+	uint32_t queue;		/* epb_queue: the queue it was received on, or 0 */
 	uint32_t len;		/* captured bytes */
 	uint32_t wire_len;	/* the original length: more than len if the capture cut it */
 	uint64_t ts_ns;		/* nanoseconds, whatever the file's resolution */
-	uint8_t *data;
+	uint8_t *data;		/* valid until the next pcapng_next() */
 };
 
+/* A section's interface: which of the file's it is, and how it was captured. */
+struct pcapng_section_iface {
+	uint32_t iface;
+	uint32_t link;		/* LINKTYPE_ */
+	uint8_t tsresol;
+};
+
+#define PCAPNG_READ_BUF	(64 * 1024)
+
+/* A file being read. */
 struct pcapng_file {
 	struct pcapng_iface ifaces[PCAPNG_MAX_IFACES];
-	unsigned int nr_ifaces;
-	struct pcapng_packet *packets;
-	size_t nr_packets;
-	uint32_t max_len;	/* the longest captured frame */
+	unsigned int nr_ifaces;		/* grows as later sections add interfaces */
+	/* private to the reader */
+	const char *path;
+	int fd;
+	uint8_t *buf;			/* PCAPNG_READ_BUF bytes of input */
+	size_t pos, end;
+	uint8_t *block;			/* the current block */
+	size_t block_size;
+	int classic, swap, have_type;
+	unsigned int sections;
+	struct pcapng_section_iface sect[PCAPNG_MAX_IFACES];
+	unsigned int nr_sect;
+	struct pcapng_packet peek;	/* the first packet, read to learn the interfaces */
+	int peeked;
 };
 
 /*
- * Read a whole file ("-": standard input): pcapng (Ethernet interfaces
- * and enhanced packet blocks; other blocks are skipped) or classic pcap
- * (one Ethernet interface, "if0"). Returns 0, or -1 with a message in err.
+ * Open a file ("-": standard input): pcapng (Ethernet or Linux cooked
+ * interfaces, enhanced packet blocks, any number of sections; other
+ * blocks are skipped) or classic pcap (one interface, "if0"). Reads up
+ * to the first packet, so the interfaces declared before it are known.
+ * Returns 0, or -1 with a message naming the file in err.
  */
-int pcapng_load(const char *path, struct pcapng_file *pf, char *err, size_t errlen);
-void pcapng_free(struct pcapng_file *pf);
+int pcapng_open(const char *path, struct pcapng_file *pf, char *err, size_t errlen);
+/* The next packet (1), the end of the file (0), or -1 with a message in err. */
+int pcapng_next(struct pcapng_file *pf, struct pcapng_packet *pk, char *err, size_t errlen);
+/* Whether pcapng_next() can go on without waiting for input. */
+int pcapng_readable(struct pcapng_file *pf);
+void pcapng_close(struct pcapng_file *pf);
 
 /*
  * Write the section header and interfaces (each with its if_tsresol);
@@ -51,6 +78,8 @@ void pcapng_free(struct pcapng_file *pf);
  */
 FILE *pcapng_create(const char *path, const struct pcapng_iface *ifaces, unsigned int n);
 int pcapng_start(FILE *f, const struct pcapng_iface *ifaces, unsigned int n);
+/* One more interface block (an interface the input declared later). */
+int pcapng_write_iface(FILE *f, const struct pcapng_iface *ifc);
 /* One packet on interface ifc (index iface) at ts_ns; wire_len >= len. */
 int pcapng_write(FILE *f, const struct pcapng_iface *ifc, uint32_t iface, uint64_t ts_ns,
 		 const void *data, uint32_t len, uint32_t wire_len);
