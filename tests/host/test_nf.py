@@ -750,10 +750,11 @@ def test_stream():
         if not data:
             break
         got += data
+    early = P.read_pcapng_ext(got)[1]
     p.stdin.close()
     got += p.stdout.read()
     p.wait(timeout=30)
-    check(len(got) >= 400 and P.read_pcapng_ext(got)[1] == [(1, 7, frame, len(frame))],
+    check(early == [(1, 7, frame, len(frame))] and P.read_pcapng_ext(got)[1] == early,
           "tcpdump -w - | nf-fwd --pcap-in - --pcap-out -: the frame is written while the input is still open")
     # Linux cooked captures: SLL (16-byte header) and SLL2 (20), as Ethernet.
     ip = frame[14:]
