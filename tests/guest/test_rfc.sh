@@ -105,13 +105,14 @@ streams() {
 esp_order() {
 	tcpdump -n -r "$1" 2>/dev/null | grep -o 'seq=0x[0-9a-f]*' | python3 -c '
 import sys
-top = late = n = 0
+top = late = n = depth = 0
 for line in sys.stdin:
     seq = int(line.split("=")[1], 16)
     n += 1
     late += seq < top
+    depth = max(depth, top - seq)
     top = max(top, seq)
-print(n, late)'
+print(n, late, depth)'
 }
 
 # xfrm_stat NS NAME: a counter of the namespace's /proc/net/xfrm_stat.
@@ -157,7 +158,7 @@ ns_check "nf-nat: PMTU discovery through the NAT (a 4 MiB upload across MTU 1280
 ns_run_cleanups
 
 ipsec_kernel() {
-	local conf cap_pids=() ours theirs ttl seq0 seq1 drop0 wire wire_pid order
+	local conf cap_pids=() ours theirs ttl seq0 seq1 drop0 wire wire_pid order sent late
 	ns_netns_create gen kgw sink || return 1
 	veth dut0 "" gen0 "$gen" && veth dut1 "" k0 "$kgw" 1600 1600 &&
 		veth k1 "$kgw" s0 "$sink" || return 1
@@ -209,9 +210,17 @@ ipsec_kernel() {
 		{ ns_diag "streams into the kernel's gateway failed"; return 1; }
 	kill -INT "$wire_pid" && wait "$wire_pid"
 	order=$(esp_order "$wire")
-	ns_diag "ESP on the wire: ${order% *} packets, ${order#* } out of order"
+	read -r sent late _ <<<"$order"
+	ns_diag "ESP on the wire: $sent packets, $late out of order"
+	ns_start_bg "listening on" tcpdump -B 65536 -U -n -i dut1 -w "$wire" 'esp and src host 192.0.2.2' ||
+		return 1
+	wire_pid=$bg_pid
 	streams "$sink" "$gen" 10.1.0.1 4 $((1 << 20)) ||
 		{ ns_diag "streams from the kernel's gateway failed"; return 1; }
+	kill -INT "$wire_pid" && wait "$wire_pid"
+	# Where the kernel's ESP reached us out of order, and how deep.
+	order=$(esp_order "$wire")
+	ns_diag "the kernel's ESP as received: ${order// /, } (packets, late, deepest)"
 	seq0=$(xfrm_stat "$kgw" XfrmInStateSeqError)
 	ns_diag "kernel: $(ip netns exec "$kgw" awk '$2 != 0' /proc/net/xfrm_stat | tr '\n' ' ')"
 	# Replays, both ways: three copies of a packet each side accepted before.
@@ -222,7 +231,7 @@ ipsec_kernel() {
 	ns_diag "nf-ipsec: $(js 'j["nf-ipsec"]')"
 	# The 3 replays were captured at the start: far behind now, too old.
 	drop0=$(js 'j["nf-ipsec"]["dropped_replay"] + j["nf-ipsec"]["dropped_too_old"]')
-	[ "${order% *}" -gt 1000 ] && [ "${order#* }" = 0 ] &&
+	[ "$sent" -gt 1000 ] && [ "$late" = 0 ] &&
 		[ "$seq0" = 0 ] && [ "$seq1" = 3 ] && [ "$drop0" = 3 ] &&
 		echo "$ttl" | grep -q 'From 10.1.0.254 .*Time to live exceeded' &&
 		[ "$(js 'j["nf-ipsec"]["dropped_auth"] == 0 and j["nf-ipsec"]["encrypted"] > 1000 and j["nf-ipsec"]["decrypted"] > 1000')" = True ]

@@ -62,6 +62,7 @@ struct nat_conn {
 struct nat_held {
 	uint32_t hop;			/* network order; 0: a free slot */
 	uint32_t len;
+	unsigned int holder;		/* the worker that held it */
 	uint8_t frame[NAT_HELD_BYTES];	/* translated; the destination MAC comes with ARP */
 };
 
@@ -269,7 +270,7 @@ static int nat_next_hop(struct nat *nat, struct ns_worker *w, uint32_t dst, uint
  * second). Whole packets only: a sliced one's payload cannot wait outside
  * its batch. The oldest waiting packet gives way when all slots are taken.
  */
-static void nat_hold(struct nat *nat, struct netslice_iov *iov, uint32_t hop)
+static void nat_hold(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov, uint32_t hop)
 {
 	struct nat_held *h = NULL;
 	unsigned int i;
@@ -285,9 +286,12 @@ static void nat_hold(struct nat *nat, struct netslice_iov *iov, uint32_t hop)
 	if (!h) {
 		h = &nat->held[nat->held_next++ % NAT_HELD];
 		nat->no_mac++;		/* the one it replaces */
+		nf_held_dropped(h->holder);
 	}
 	h->hop = hop;
 	h->len = iov->rlen;
+	h->holder = w->index;
+	nf_hold(w);
 	memcpy(h->frame, ns_iov_data(iov), iov->rlen);
 	nat->held_arp++;
 }
@@ -301,7 +305,8 @@ static void nat_release(struct nat *nat, struct ns_worker *w, uint32_t hop, cons
 		if (nat->held[i].hop != hop)
 			continue;
 		memcpy(nat->held[i].frame, mac, 6);
-		if (nf_inject(w, nat->held[i].frame, nat->held[i].len, nat->outside))
+		if (nf_send_held(w, nat->held[i].holder, nat->held[i].frame, nat->held[i].len,
+				 nat->outside))
 			nat->no_mac++;
 		else
 			nat->held_sent++;
@@ -417,7 +422,7 @@ static void nat_outbound(struct nat *nat, struct ns_worker *w, struct netslice_i
 	memcpy(eth->ether_dhost, hop_mac, 6);
 	nat->out_packets++;
 	if (unresolved) {
-		nat_hold(nat, iov, nat_hop(nat, rem_addr));
+		nat_hold(nat, w, iov, nat_hop(nat, rem_addr));
 		ns_iov_drop(iov);
 	}
 }

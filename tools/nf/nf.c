@@ -84,12 +84,22 @@ void nf_set_offline(const struct pcapng_file *pf)
 
 static int (*nf_inject_offline)(const void *frame, uint32_t len, int ifindex);
 
+/* What each worker did beyond its batch, by ns_worker.index. */
+static struct nf_extra {
+	uint64_t injected, held, held_sent, held_dropped, extra_bytes;
+} nf_extra[NETSLICE_MAX_SLICES];
+
+static void nf_extra_count(uint64_t *c)
+{
+	__atomic_add_fetch(c, 1, __ATOMIC_RELAXED);
+}
+
 void nf_set_inject(int (*fn)(const void *frame, uint32_t len, int ifindex))
 {
 	nf_inject_offline = fn;
 }
 
-int nf_inject(struct ns_worker *w, const void *frame, uint32_t len, int ifindex)
+static int nf_send(struct ns_worker *w, const void *frame, uint32_t len, int ifindex)
 {
 	struct netslice_iov iov = {
 		.base = (uintptr_t)frame,
@@ -108,6 +118,41 @@ int nf_inject(struct ns_worker *w, const void *frame, uint32_t len, int ifindex)
 	if (iov.action == NETSLICE_TX_DROP)
 		return -EBUSY;		/* the egress stayed stopped */
 	return iov.error ? -EIO : 0;
+}
+
+int nf_inject(struct ns_worker *w, const void *frame, uint32_t len, int ifindex)
+{
+	int ret = nf_send(w, frame, len, ifindex);
+
+	if (!ret) {
+		nf_extra_count(&nf_extra[w->index].injected);
+		__atomic_add_fetch(&nf_extra[w->index].extra_bytes, len, __ATOMIC_RELAXED);
+	}
+	return ret;
+}
+
+void nf_hold(struct ns_worker *w)
+{
+	nf_extra_count(&nf_extra[w->index].held);
+}
+
+int nf_send_held(struct ns_worker *w, unsigned int holder, const void *frame, uint32_t len,
+		 int ifindex)
+{
+	int ret = nf_send(w, frame, len, ifindex);
+
+	if (ret) {
+		nf_held_dropped(holder);
+		return ret;
+	}
+	nf_extra_count(&nf_extra[holder].held_sent);
+	__atomic_add_fetch(&nf_extra[holder].extra_bytes, len, __ATOMIC_RELAXED);
+	return 0;
+}
+
+void nf_held_dropped(unsigned int holder)
+{
+	nf_extra_count(&nf_extra[holder].held_dropped);
 }
 
 void nf_set_time_ms(uint64_t ms)
@@ -203,29 +248,47 @@ static void nf_usage(const struct nf *nf, FILE *f)
 		nf->reload ? " SIGHUP reloads its configuration." : "");
 }
 
-static void nf_sum(struct ns_worker *const *w, unsigned int n, struct ns_worker *t)
+/* A worker's counters as the NF reports them (see nf_hold()). */
+struct nf_counts {
+	uint64_t rx_packets, rx_bytes, tx_packets, tx_bytes, nf_drops, tx_errors, held, injected;
+};
+
+static void nf_sum(struct ns_worker *const *w, unsigned int n, struct nf_counts *t)
 {
+	const struct nf_extra *x;
+	uint64_t held, held_sent, held_dropped, injected;
 	unsigned int i;
 
 	memset(t, 0, sizeof(*t));
 	for (i = 0; i < n; i++) {
+		x = &nf_extra[w[i]->index];
+		held = ns_worker_counter(&x->held);
+		held_sent = ns_worker_counter(&x->held_sent);
+		held_dropped = ns_worker_counter(&x->held_dropped);
+		injected = ns_worker_counter(&x->injected);
 		t->rx_packets += ns_worker_counter(&w[i]->rx_packets);
 		t->rx_bytes += ns_worker_counter(&w[i]->rx_bytes);
-		t->tx_packets += ns_worker_counter(&w[i]->tx_packets);
-		t->tx_bytes += ns_worker_counter(&w[i]->tx_bytes);
-		t->nf_drops += ns_worker_counter(&w[i]->nf_drops);
+		t->tx_packets += ns_worker_counter(&w[i]->tx_packets) + held_sent + injected;
+		t->tx_bytes += ns_worker_counter(&w[i]->tx_bytes) +
+			       ns_worker_counter(&x->extra_bytes);
+		/* A held frame was marked dropped in its batch: not a drop (yet). */
+		t->nf_drops += ns_worker_counter(&w[i]->nf_drops) + held_dropped - held;
 		t->tx_errors += ns_worker_counter(&w[i]->tx_errors);
+		t->held += held - held_sent - held_dropped;
+		t->injected += injected;
 	}
 }
 
-static void nf_json_counters(struct json *j, const struct ns_worker *w)
+static void nf_json_counters(struct json *j, const struct nf_counts *c)
 {
-	json_u64(j, "rx_packets", w->rx_packets);
-	json_u64(j, "rx_bytes", w->rx_bytes);
-	json_u64(j, "tx_packets", w->tx_packets);
-	json_u64(j, "tx_bytes", w->tx_bytes);
-	json_u64(j, "nf_drops", w->nf_drops);
-	json_u64(j, "tx_errors", w->tx_errors);
+	json_u64(j, "rx_packets", c->rx_packets);
+	json_u64(j, "rx_bytes", c->rx_bytes);
+	json_u64(j, "tx_packets", c->tx_packets);
+	json_u64(j, "tx_bytes", c->tx_bytes);
+	json_u64(j, "nf_drops", c->nf_drops);
+	json_u64(j, "tx_errors", c->tx_errors);
+	json_u64(j, "held", c->held);
+	json_u64(j, "injected", c->injected);
 }
 
 static uint64_t nf_kernel_drops(const struct netslice_stats *st)
@@ -236,7 +299,7 @@ static uint64_t nf_kernel_drops(const struct netslice_stats *st)
 void nf_print_summary(const struct nf *nf, struct ns_worker *const *w,
 		      const struct netslice_stats *st, unsigned int n, int json, double secs)
 {
-	struct ns_worker t, one;
+	struct nf_counts t, one;
 	struct json j;
 	unsigned int i, k;
 
@@ -275,8 +338,9 @@ void nf_print_summary(const struct nf *nf, struct ns_worker *const *w,
 		return;
 	}
 	printf("%s: %s after %.1f s\n", nf->name, st ? "stopped" : "offline run done", secs);
-	printf("  %-6s %12s %14s %12s %10s %10s %12s %14s\n", "slice", "rx_packets", "rx_bytes",
-	       "tx_packets", "nf_drops", "tx_errors", "kernel_drops", "copied_bytes");
+	printf("  %-6s %12s %14s %12s %10s %10s %8s %10s %12s %14s\n", "slice", "rx_packets",
+	       "rx_bytes", "tx_packets", "nf_drops", "tx_errors", "held", "injected",
+	       "kernel_drops", "copied_bytes");
 	for (i = 0; i <= n; i++) {
 		char name[16];
 
@@ -287,10 +351,11 @@ void nf_print_summary(const struct nf *nf, struct ns_worker *const *w,
 			one = t;
 			snprintf(name, sizeof(name), "total");
 		}
-		printf("  %-6s %12llu %14llu %12llu %10llu %10llu", name,
+		printf("  %-6s %12llu %14llu %12llu %10llu %10llu %8llu %10llu", name,
 		       (unsigned long long)one.rx_packets, (unsigned long long)one.rx_bytes,
 		       (unsigned long long)one.tx_packets, (unsigned long long)one.nf_drops,
-		       (unsigned long long)one.tx_errors);
+		       (unsigned long long)one.tx_errors, (unsigned long long)one.held,
+		       (unsigned long long)one.injected);
 		if (st && i < n)
 			printf(" %12llu %14llu", (unsigned long long)nf_kernel_drops(&st[i]),
 			       (unsigned long long)(st[i].read_bytes + st[i].write_bytes));
@@ -305,8 +370,9 @@ void nf_print_summary(const struct nf *nf, struct ns_worker *const *w,
 
 static void nf_live_print(struct nf_live *l, struct ns_run *run)
 {
-	struct ns_worker *w[NETSLICE_MAX_SLICES], t;
+	struct ns_worker *w[NETSLICE_MAX_SLICES];
 	unsigned int i, n = ns_run_workers(run);
+	struct nf_counts t;
 	double secs = l->interval;
 	struct json j;
 

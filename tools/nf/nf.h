@@ -61,9 +61,25 @@ int nf_ifmac(const char *name, uint8_t mac[6]);
 
 /*
  * Send a frame the NF made itself (an ARP request, say) out of interface
- * ifindex, now, outside the batch. 0 or a negative errno.
+ * ifindex, now, outside the batch; counted as sent and injected. 0 or a
+ * negative errno.
  */
 int nf_inject(struct ns_worker *w, const void *frame, uint32_t len, int ifindex);
+
+/*
+ * Frames that are not one read frame in, one written out. A frame the NF
+ * keeps to send later (waiting for ARP, say) is marked dropped in its
+ * batch and nf_hold() called: it counts as held, not dropped, until
+ * nf_send_held() sends it (from any worker: holder is the w->index of the
+ * one that held it; then counted sent) or nf_held_dropped() gives it up.
+ * Frames the NF makes itself go out with nf_inject() and count as sent
+ * and injected. At any time each slice's counters and the total add up:
+ *   rx_packets + injected = tx_packets + nf_drops + tx_errors + held
+ */
+void nf_hold(struct ns_worker *w);
+int nf_send_held(struct ns_worker *w, unsigned int holder, const void *frame, uint32_t len,
+		 int ifindex);
+void nf_held_dropped(unsigned int holder);
 
 /* Milliseconds: monotonic time online; the current packet's timestamp offline. */
 uint64_t nf_now_ms(void);
