@@ -459,6 +459,53 @@ def test_lb():
                "bad backend '10.0.1.1 02:00'", "bad backend file line", files={"be": "10.0.1.1 02:00\n"})
 
 
+def test_affinity():
+    """nf-lb's flow table evicts only on timeout; neighbour caches hold what they learn."""
+    flows = lb_flows(3000)
+    code, out, s, _ = lb_run(3, flows + [(0, 5000 + t, f) for _, t, f in flows])
+    lb = s.get("nf-lb", {})
+    ok = code == 0 and len(out) == 6000 and lb.get("new_flows") == 3000 and \
+        lb.get("affinity_hits") == 3000 and lb.get("affinity_full") == 0 and \
+        all(a[2][0:6] == b[2][0:6] for a, b in zip(out[:3000], out[3000:]))
+    if not ok:
+        diag(json.dumps(lb))
+    check(ok, "nf-lb: 3,000 flows twice each: 3,000 new flows, 3,000 affinity hits (no flow "
+          "evicts another), every second packet to its first's backend")
+    # One bucket of 8: the ninth live flow is balanced without an entry, counted; once
+    # the first eight idle out (1 s), a new flow gets an entry.
+    nine = lb_flows(9)
+    later = [(0, 3 * 10 ** 6 + k, f) for k, (_, _, f) in enumerate(lb_flows(10)[9:] * 2)]
+    code, out, s, _ = lb_run(3, nine + [(0, 100 + t, f) for _, t, f in nine[:8]] + later,
+                             ["--flows", "8", "--affinity-timeout", "1", "-b", "1"])
+    lb = s.get("nf-lb", {})
+    ok = code == 0 and lb.get("affinity_full") == 1 and lb.get("affinity_hits") == 9 and \
+        lb.get("new_flows") == 10
+    if not ok:
+        diag(json.dumps(lb))
+    check(ok, "nf-lb --flows 8: a ninth live flow finds the table full (counted, balanced anyway); "
+          "after the timeout a new flow takes an idle entry")
+    # 600 inside hosts talk out, then get answers: all their MACs are still known.
+    gw = ["--inside", "in0", "--outside", "out0", "--public", PUB, "--gateway", "192.0.2.254@02:00:00:00:00:fe",
+          "--ports", "20000-29999"]
+    hosts = ["10.0.%d.%d" % (1 + i // 200, 1 + i % 200) for i in range(600)]
+    hmac = lambda i: "02:00:00:01:%02x:%02x" % (i >> 8, i & 255)
+    outb = [(0, i, P.packet(h, REM, P.UDP, P.udp(h, REM, 5000, 53, b"q"), smac=hmac(i), dmac=IN_MAC))
+            for i, h in enumerate(hosts)]
+    code, out, _, _ = run("nf-nat", gw, outb)
+    ports = [P.Frame(f).sport for _, _, f in out]
+    back = [(1, 1000 + i, P.packet(REM, PUB, P.UDP, P.udp(REM, PUB, 53, port, b"a"), smac=REM_MAC, dmac=OUT_MAC))
+            for i, port in enumerate(ports)]
+    code, out, s, _ = run("nf-nat", gw, outb + back)
+    n = s.get("nf-nat", {})
+    got = [(f[0:6], P.Frame(f).daddr) for i, _, f in out if i == 0]
+    ok = code == 0 and len(ports) == 600 and n.get("arp_probes") == 0 and n.get("neighbours_full") == 0 and \
+        got == [(P.mac(hmac(i)), h) for i, h in enumerate(hosts)]
+    if not ok:
+        diag("%d answers inside; %s" % (len(got), json.dumps(n)))
+    check(ok, "nf-nat: answers to 600 inside hosts reach each host's MAC with no ARP asked "
+          "(no host's neighbour entry pushed out by another's)")
+
+
 KEY_AB = "000102030405060708090a0b0c0d0e0f" + "a1a2a3a4"
 KEY_BA = "101112131415161718191a1b1c1d1e1f" + "b1b2b3b4"
 GW_A = """plain p0
@@ -954,7 +1001,7 @@ def test_offline():
 
 
 def main():
-    tests = [test_fwd, tests_firewall, test_nat, test_time_jumps, test_stream, test_monitor, test_lb, test_ipsec, test_ipsec_router, test_ipsec_window, test_counters,
+    tests = [test_fwd, tests_firewall, test_nat, test_time_jumps, test_stream, test_monitor, test_lb, test_affinity, test_ipsec, test_ipsec_router, test_ipsec_window, test_counters,
              test_offline]
     only = sys.argv[1:]
     print("KTAP version 1\n# suite: nf host tests")

@@ -5,7 +5,11 @@
  * NSDI 2016): each backend fills a lookup table of prime size M by its
  * own permutation, so adding or removing one backend remaps about 1/N of
  * the flows. A flow then keeps its backend (per-flow affinity table) even
- * when the backend set changes, until it idles out.
+ * when the backend set changes, until it idles out. The affinity table is
+ * bucketed (LB_WAYS flows a bucket): an entry gives way only once idle
+ * past the timeout, never to another live flow; a new flow finding its
+ * bucket full of live ones is balanced by Maglev alone and counted
+ * (affinity_full): it may move on a reload.
  *
  * Forward: destination IP and MAC become the backend's (checksums fixed
  * incrementally; headers only). Return: packets from a backend's service
@@ -34,7 +38,8 @@
 #include "nf.h"
 
 #define LB_MAX_BACKENDS 256
-#define LB_AFFINITY_SLOTS 65536	/* per worker */
+#define LB_FLOWS_DEFAULT 65536	/* affinity entries per worker */
+#define LB_WAYS 8		/* per bucket: a cache line of keys is two */
 
 struct lb_backend {
 	uint32_t addr;
@@ -64,6 +69,7 @@ struct lb {
 	int client_if, backend_if;
 	uint8_t vip_mac[6];
 	unsigned long table_size, affinity_timeout, seed;
+	unsigned long flows;	/* affinity entries per worker, a multiple of LB_WAYS */
 	struct lb_set *set;	/* read by workers; swapped on reload */
 	struct lb_backend cmdline[LB_MAX_BACKENDS];
 	unsigned int nr_cmdline, reloads;
@@ -72,13 +78,14 @@ struct lb {
 	 * affinity_kept: packets whose affinity entry kept them on a backend
 	 * Maglev no longer picks for their flow (it moved on a reload).
 	 */
-	uint64_t affinity_hits, affinity_kept, new_flows, returned, arp_answered, no_mac,
-		 no_backend, icmp_errors;
+	uint64_t affinity_hits, affinity_kept, affinity_full, new_flows, returned, arp_answered,
+		 no_mac, no_backend, icmp_errors;
 };
 
 static struct lb lb_state = {
 	.table_size = 65537,
 	.affinity_timeout = 300,
+	.flows = LB_FLOWS_DEFAULT,
 	.seed = 0x6c62,
 };
 
@@ -218,13 +225,38 @@ static struct lb_backend *lb_find(struct lb_set *set, uint32_t addr)
 	return NULL;
 }
 
-/* The flow's backend if its affinity entry is alive and still a backend. */
-static struct lb_backend *lb_affine(struct lb *lb, struct lb_set *set, struct lb_flow *e,
-				   const struct ns_flow *f, uint64_t now)
+/* An entry's last_ms is its last packet's time + 1: 0 is a free entry. */
+static bool lb_alive(const struct lb *lb, const struct lb_flow *e, uint64_t now)
 {
-	if (memcmp(&e->key, f, sizeof(*f)) || now - e->last_ms > lb->affinity_timeout * 1000)
-		return NULL;
-	return lb_find(set, e->backend);
+	return e->last_ms && now + 1 - e->last_ms <= lb->affinity_timeout * 1000;
+}
+
+/* The flow's bucket of the worker's affinity table. */
+static struct lb_flow *lb_bucket(const struct lb *lb, struct lb_flow *aff, uint32_t h)
+{
+	return &aff[h % (lb->flows / LB_WAYS) * LB_WAYS];
+}
+
+/* The flow's live affinity entry, or NULL. */
+static struct lb_flow *lb_lookup(struct lb *lb, struct lb_flow *aff, const struct ns_flow *f,
+				 uint32_t h, uint64_t now)
+{
+	struct lb_flow *e = lb_bucket(lb, aff, h);
+	unsigned int i;
+
+	for (i = 0; i < LB_WAYS; i++)
+		if (lb_alive(lb, &e[i], now) && !memcmp(&e[i].key, f, sizeof(*f)))
+			return &e[i];
+	return NULL;
+}
+
+/* The flow's backend if it has a live affinity entry and it is still a backend. */
+static struct lb_backend *lb_affine(struct lb *lb, struct lb_set *set, struct lb_flow *aff,
+				   const struct ns_flow *f, uint32_t h, uint64_t now)
+{
+	struct lb_flow *e = lb_lookup(lb, aff, f, h, now);
+
+	return e ? lb_find(set, e->backend) : NULL;
 }
 
 /* The flow's backend: its affinity entry if alive and still a backend, else Maglev's. */
@@ -232,11 +264,12 @@ static struct lb_backend *lb_pick(struct lb *lb, struct lb_set *set, struct lb_f
 				  const struct ns_flow *f, uint64_t now)
 {
 	uint32_t h = ns_flow_hash(f, (uint32_t)lb->seed);
-	struct lb_flow *e = &aff[h % LB_AFFINITY_SLOTS];
-	struct lb_backend *b = lb_affine(lb, set, e, f, now);
+	struct lb_flow *e = lb_lookup(lb, aff, f, h, now), *way;
+	struct lb_backend *b = e ? lb_find(set, e->backend) : NULL;
+	unsigned int i;
 
 	if (b) {
-		e->last_ms = now;
+		e->last_ms = now + 1;
 		lb_count(&lb->affinity_hits, 1);
 		/* Maglev can pick otherwise only after a reload: no lookup before. */
 		if (e->reloads != __atomic_load_n(&lb->reloads, __ATOMIC_RELAXED) &&
@@ -245,10 +278,19 @@ static struct lb_backend *lb_pick(struct lb *lb, struct lb_set *set, struct lb_f
 		return b;
 	}
 	b = &set->backends[set->table[h % lb->table_size]];
-	e->key = *f;
-	e->backend = b->addr;
-	e->reloads = __atomic_load_n(&lb->reloads, __ATOMIC_RELAXED);
-	e->last_ms = now;
+	/* Its entry (its backend left the set), or an idle one. */
+	way = lb_bucket(lb, aff, h);
+	for (i = 0; !e && i < LB_WAYS; i++)
+		if (!lb_alive(lb, &way[i], now))
+			e = &way[i];
+	if (e) {
+		e->key = *f;
+		e->backend = b->addr;
+		e->reloads = __atomic_load_n(&lb->reloads, __ATOMIC_RELAXED);
+		e->last_ms = now + 1;
+	} else {
+		lb_count(&lb->affinity_full, 1);
+	}
 	lb_count(&b->flows, 1);
 	lb_count(&lb->new_flows, 1);
 	return b;
@@ -319,8 +361,7 @@ static void lb_icmp_error(struct lb *lb, struct ns_worker *w, struct netslice_io
 			return;
 		ns_flow_reverse(&qf);
 		h = ns_flow_hash(&qf, (uint32_t)lb->seed);
-		b = lb_affine(lb, set, &((struct lb_flow *)w->priv)[h % LB_AFFINITY_SLOTS], &qf,
-			      nf_now_ms());
+		b = lb_affine(lb, set, w->priv, &qf, h, nf_now_ms());
 		if (!b)
 			b = &set->backends[set->table[h % lb->table_size]];
 		if (lb_backend_mac(lb, w, b, mac)) {
@@ -382,8 +423,9 @@ static void lb_process(struct ns_worker *w, struct netslice_iov *iov, unsigned i
 
 static int lb_worker_init(struct ns_worker *w, void *arg)
 {
-	(void)arg;
-	w->priv = calloc(LB_AFFINITY_SLOTS, sizeof(struct lb_flow));
+	struct lb *lb = arg;
+
+	w->priv = calloc(lb->flows, sizeof(struct lb_flow));
 	return w->priv ? 0 : -ENOMEM;
 }
 
@@ -429,19 +471,23 @@ static void lb_report(struct json *j, FILE *f, void *arg)
 		json_u64(j, "new_flows", ns_worker_counter(&lb->new_flows));
 		json_u64(j, "affinity_hits", ns_worker_counter(&lb->affinity_hits));
 		json_u64(j, "affinity_kept", ns_worker_counter(&lb->affinity_kept));
+		json_u64(j, "affinity_full", ns_worker_counter(&lb->affinity_full));
 		json_u64(j, "returned", ns_worker_counter(&lb->returned));
 		json_u64(j, "icmp_errors", ns_worker_counter(&lb->icmp_errors));
 		json_u64(j, "arp_answered", ns_worker_counter(&lb->arp_answered));
 		json_u64(j, "arp_probes", ns_worker_counter(&lb->neigh.probes));
+		json_u64(j, "neighbours_full", ns_worker_counter(&lb->neigh.overflow));
 		json_u64(j, "dropped_no_mac", ns_worker_counter(&lb->no_mac));
 		json_open(j, "backends", '[');
 	} else {
 		fprintf(f, "  %u backends (%lu-entry Maglev table), %llu new flows, "
-			"%llu affinity hits (%llu kept a moved flow), %llu returned, %llu ICMP errors\n"
+			"%llu affinity hits (%llu kept a moved flow, %llu found the table full), "
+			"%llu returned, %llu ICMP errors\n"
 			"  %-16s %10s %12s %10s\n",
 			set->n, lb->table_size, (unsigned long long)ns_worker_counter(&lb->new_flows),
 			(unsigned long long)ns_worker_counter(&lb->affinity_hits),
 			(unsigned long long)ns_worker_counter(&lb->affinity_kept),
+			(unsigned long long)ns_worker_counter(&lb->affinity_full),
 			(unsigned long long)ns_worker_counter(&lb->returned),
 			(unsigned long long)ns_worker_counter(&lb->icmp_errors), "backend", "flows",
 			"packets", "share");
@@ -470,7 +516,7 @@ static void lb_report(struct json *j, FILE *f, void *arg)
 
 enum {
 	OPT_VIP = NF_OPT_BASE, OPT_BACKEND, OPT_BACKENDS, OPT_CLIENT_IF, OPT_BACKEND_IF,
-	OPT_TABLE_SIZE, OPT_AFFINITY, OPT_SEED,
+	OPT_TABLE_SIZE, OPT_AFFINITY, OPT_SEED, OPT_FLOWS,
 };
 
 static int lb_is_prime(unsigned long n)
@@ -528,6 +574,11 @@ static int lb_option(void *arg, int val, const char *value)
 			return -1;
 		}
 		return 0;
+	case OPT_FLOWS:
+		if (nf_parse_uint("--flows", value, LB_WAYS, 1UL << 24, &lb->flows))
+			return -1;
+		lb->flows -= lb->flows % LB_WAYS;
+		return 0;
 	case OPT_AFFINITY:
 		return nf_parse_uint("--affinity-timeout", value, 1, 86400, &lb->affinity_timeout);
 	}
@@ -562,6 +613,7 @@ int main(int argc, char **argv)
 		{ "table-size", required_argument, NULL, OPT_TABLE_SIZE },
 		{ "affinity-timeout", required_argument, NULL, OPT_AFFINITY },
 		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "flows", required_argument, NULL, OPT_FLOWS },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const struct nf lb = {
@@ -575,6 +627,7 @@ int main(int argc, char **argv)
 			 "      --backends FILE    backends, one 'ADDR [MAC]' per line; SIGHUP reloads\n"
 			 "      --table-size M     Maglev table size, a prime (65537)\n"
 			 "      --affinity-timeout SEC  idle time before a flow may move (300)\n"
+			 "      --flows N          flows remembered per slice (65536, buckets of 8)\n"
 			 "      --seed N           hash seed (fixed by default: same spread every run)\n",
 		.slicing = "auto",
 		.gso = true,

@@ -656,6 +656,7 @@ static void nat_report(struct json *j, FILE *f, void *arg)
 		"dropped_arp", "dropped_no_conn", "dropped_not_public", "dropped_no_mac",
 		"dropped_untranslatable", "dropped_fragments", "dropped_no_ports",
 		"dropped_table_full", "dropped_malformed", "passed", "held_for_arp", "held_sent",
+		"neighbours_full",
 	};
 	struct nat *nat = arg;
 	const uint64_t v[] = {
@@ -664,6 +665,7 @@ static void nat_report(struct json *j, FILE *f, void *arg)
 		nat->out_neigh.probes, nat->arp_dropped, nat->no_conn, nat->not_public,
 		nat->no_mac, nat->untranslatable, nat->fragments, nat->no_ports, nat->table_full,
 		nat->malformed, nat->passed, nat->held_arp, nat->held_sent,
+		nat->neigh.overflow + nat->out_neigh.overflow,
 	};
 	unsigned int i;
 

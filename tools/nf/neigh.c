@@ -11,32 +11,58 @@ void nf_neigh_init(struct nf_neigh_table *t)
 	pthread_mutex_init(&t->lock, NULL);
 }
 
-static unsigned int nf_neigh_slot(uint32_t addr)
+/* The first slot of addr's bucket. */
+static unsigned int nf_neigh_bucket(uint32_t addr)
 {
-	return (addr * 2654435761u) >> 22;	/* 10 bits */
+	return (addr * 2654435761u) >> 23 << 3;	/* 9 bits of bucket, 8 ways */
 }
 
 void nf_neigh_learn(struct nf_neigh_table *t, uint32_t addr, const uint8_t mac[6])
 {
-	unsigned int s = nf_neigh_slot(addr);
+	unsigned int b = nf_neigh_bucket(addr), i, slot = NF_NEIGH_WAYS;
+	uint64_t now = nf_now_ms(), oldest = UINT64_MAX;
 
 	if (!addr)
 		return;
 	pthread_mutex_lock(&t->lock);
-	t->slots[s].addr = addr;
-	memcpy(t->slots[s].mac, mac, 6);
+	for (i = 0; i < NF_NEIGH_WAYS; i++) {
+		uint32_t a = t->slots[b + i].addr;
+		uint64_t seen = t->slots[b + i].seen_ms;
+
+		if (a == addr) {
+			slot = i;
+			break;
+		}
+		if (a && now - seen < NF_NEIGH_STALE_MS)
+			continue;	/* fresh: stays */
+		/* Else a candidate: a free slot first, then the longest unheard. */
+		if ((a ? seen + 1 : 0) < oldest) {
+			oldest = a ? seen + 1 : 0;
+			slot = i;
+		}
+	}
+	if (slot < NF_NEIGH_WAYS) {
+		t->slots[b + slot].addr = addr;
+		memcpy(t->slots[b + slot].mac, mac, 6);
+		t->slots[b + slot].seen_ms = now;
+	} else {
+		t->overflow++;
+	}
 	pthread_mutex_unlock(&t->lock);
 }
 
 int nf_neigh_lookup(struct nf_neigh_table *t, uint32_t addr, uint8_t mac[6])
 {
-	unsigned int s = nf_neigh_slot(addr);
+	unsigned int b = nf_neigh_bucket(addr), i;
 	int ret = -ENOENT;
 
 	pthread_mutex_lock(&t->lock);
-	if (addr && t->slots[s].addr == addr) {
-		memcpy(mac, t->slots[s].mac, 6);
-		ret = 0;
+	for (i = 0; addr && i < NF_NEIGH_WAYS; i++) {
+		if (t->slots[b + i].addr == addr) {
+			memcpy(mac, t->slots[b + i].mac, 6);
+			ret = 0;
+			break;
+		}
 	}
 	pthread_mutex_unlock(&t->lock);
 	return ret;

@@ -12,15 +12,24 @@
 
 #include "nf.h"
 
-#define NF_NEIGH_SLOTS 1024
+/*
+ * Buckets of NF_NEIGH_WAYS: a neighbour gives way only to one in its
+ * bucket once not heard from for NF_NEIGH_STALE_MS; a full bucket of
+ * fresh ones leaves the newcomer out (counted in overflow), to be
+ * learned again when it speaks next.
+ */
+#define NF_NEIGH_BUCKETS 512
+#define NF_NEIGH_WAYS 8
+#define NF_NEIGH_STALE_MS 60000
 
 struct nf_neigh_table {
 	pthread_mutex_t lock;	/* protects slots */
 	struct {
 		uint32_t addr;	/* network order; 0: empty */
 		uint8_t mac[6];
-	} slots[NF_NEIGH_SLOTS];
-	uint64_t probes;
+		uint64_t seen_ms;	/* last learned */
+	} slots[NF_NEIGH_BUCKETS * NF_NEIGH_WAYS];
+	uint64_t probes, overflow;
 };
 
 void nf_neigh_init(struct nf_neigh_table *t);
