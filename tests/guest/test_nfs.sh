@@ -113,7 +113,7 @@ ns_check "nf-firewall: TCP and UDP pass or drop exactly as the rules say; SIGHUP
 ns_run_cleanups
 
 nat() {
-	local out back
+	local out back ttl
 	ns_topology 1 && ns_addrs || return 1
 	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
 	serve "$sink" 80 sink && serve "$gen" 80 gen || return 1
@@ -124,14 +124,20 @@ nat() {
 	back=$(ip netns exec "$sink" nfclient ask 10.99.0.100 8080) || return 1
 	ns_diag "sink asks 10.99.0.100:8080 -> '$back'"
 	ip netns exec "$gen" ping -c 2 -W 10 10.99.0.2 >/dev/null || return 1
+	# A router: its public address answers pings; a TTL of 1 expires there.
+	ip netns exec "$sink" ping -c 1 -W 10 10.99.0.100 >/dev/null ||
+		{ ns_diag "the public address did not answer a ping"; return 1; }
+	ttl=$(ip netns exec "$gen" ping -c 1 -t 1 -W 10 10.99.0.2 2>&1 | grep -o 'From [0-9.]* .*exceeded')
+	ns_diag "ping -t 1 through the NAT: $ttl"
 	# 4 MiB, TSO on, sliced: every rewrite is on headers only.
 	ns_tcp_stream 10.99.0.2 $((4 << 20)) || { ns_diag "the stream through the NAT failed"; return 1; }
 	nf_stop || return 1
 	ns_diag "nat: $(js 'j["nf-nat"]')"
 	[ "$out" = "sink 10.99.0.100" ] && [ "$back" = "gen 10.99.0.2" ] &&
-		[ "$(js 'j["nf-nat"]["created"] >= 4 and j["nf-nat"]["arp_answered_inside"] >= 1')" = True ]
+		echo "$ttl" | grep -q 'From 10.99.0.100 .*Time to live exceeded' &&
+		[ "$(js 'j["nf-nat"]["created"] >= 4 and j["nf-nat"]["arp_answered_inside"] >= 1 and j["nf-nat"]["echo_answered"] == 1')" = True ]
 }
-ns_check "nf-nat: the server sees the public address; a port forward works inbound; ping and 4 MiB of TCP cross" nat
+ns_check "nf-nat: the server sees the public address; a port forward works inbound; ping and 4 MiB of TCP cross; its address answers pings, TTL 1 expires there" nat
 ns_run_cleanups
 
 lb() {

@@ -217,8 +217,18 @@ def test_nat():
 
     steps = []  # (iface, time, frame, [(out iface, frame)], what)
 
+    def routed(o, f):
+        """An IPv4 frame one router later: TTL - 1, and from the NAT's MAC on the inside."""
+        if f[12:14] != b"\x08\x00":
+            return f
+        b = bytearray(f)
+        b[22] -= 1
+        if o == 0:
+            b[6:12] = P.mac(IN_MAC)
+        return b[:14] + ip_fixed(b[14:])
+
     def step(iface, frame, outs, what):
-        steps.append((iface, t[0], frame, outs, what))
+        steps.append((iface, t[0], frame, [(o, routed(o, f)) for o, f in outs], what))
 
     def v4(src, dst, l4b, proto, smac, dmac):
         return P.packet(src, dst, proto, l4b, smac=smac, dmac=dmac)
@@ -300,8 +310,7 @@ def test_nat():
          [(1, v4(PUB, "192.0.2.77", P.udp(PUB, "192.0.2.77", 30000, 53, b"q"), P.UDP, OUT_MAC, "02:00:00:00:00:77"))],
          "its ARP answer sends the waiting packet, translated, to the MAC it gave")
     step(0, P.packet("2001:db8::1", "2001:db8::2", P.UDP, P.udp("2001:db8::1", "2001:db8::2", 1, 2)),
-         [(1, P.packet("2001:db8::1", "2001:db8::2", P.UDP, P.udp("2001:db8::1", "2001:db8::2", 1, 2)))],
-         "IPv6 passes untouched")
+         [], "IPv6 is dropped (an IPv4 router does not bridge it)")
     frag = P.packet(HOST, REM, P.UDP, P.udp(HOST, REM, 1, 2, b"zz"), frag=0x0010)
     step(0, frag, [], "a later fragment is dropped")
     args = ["-b", "1", "--inside", "in0", "--outside", "out0", "--public", PUB, "--ports", "30000-30000",
@@ -323,12 +332,13 @@ def test_nat():
             nat.get("arp_probes") == 1 and nat.get("arp_probes_outside") == 1 and \
             nat.get("dropped_fragments") == 1 and nat.get("dropped_not_public") == 1 and \
             nat.get("icmp_errors") == 4 and nat.get("arp_answered_inside") == 1 and \
-            nat.get("held_for_arp") == 1 and nat.get("held_sent") == 1
+            nat.get("held_for_arp") == 1 and nat.get("held_sent") == 1 and nat.get("dropped_not_ipv4") == 1
         if not ok:
             diag(json.dumps(nat))
         check(ok, "nf-nat -m %s: %d scripted steps (SNAT, ARP both sides, endpoint filtering, "
               "unsolicited, ports, ICMP echo and errors, port forwards, ARP probes, timeout, IPv6, "
-              "fragments) give exactly the expected frames" % (mode, len(steps)))
+              "fragments) give exactly the expected frames, each one hop later (TTL - 1), "
+              "inbound ones from the NAT's inside MAC" % (mode, len(steps)))
     # A gateway whose MAC is given: everything goes to it at once, nothing asked.
     gw = ["--inside", "in0", "--outside", "out0", "--public", PUB, "--gateway", "192.0.2.254@02:00:00:00:00:fe"]
     frames = [(0, 0, v4(HOST, "203.0.113.%d" % i, P.udp(HOST, "203.0.113.%d" % i, 5000, 53, b"q"), P.UDP,
@@ -343,6 +353,46 @@ def test_nat():
     bad_config("nf-nat", ["--public", "300.1.1.1"], "bad --public address", "bad public address")
     bad_config("nf-nat", ["--forward", "tcp:80=10.0.0.1"], "bad --forward", "bad port forward")
     bad_config("nf-nat", ["--ports", "9-3"], "bad --ports", "bad port range")
+
+
+def test_nat_router():
+    """nf-nat as the hosts' router: TTL expiry, pings to its addresses, hairpin, IPv6."""
+    args = ["--inside", "in0", "--outside", "out0", "--public", PUB, "--inside-address", "10.0.0.254",
+            "--gateway", "192.0.2.254@" + REM_MAC, "--forward", "tcp:8080=10.0.0.1:80"]
+    ping = lambda s, d, sm, dm, ttl=64: P.eth(dm, sm, P.ETH_IP, P.ipv4(s, d, P.ICMP, P.icmp(s, d, 8, 0x77, body=b"x" * 300), ttl=ttl))
+    ttl1 = P.packet(HOST, REM, P.UDP, P.udp(HOST, REM, 5000, 53, b"q" * 100), smac=HOST_MAC, dmac=IN_MAC, ttl=1)
+    ttl1_in = P.packet(REM, PUB, P.TCP, P.tcp(REM, PUB, 5555, 8080, 0x02), smac=REM_MAC, dmac=OUT_MAC, ttl=1)
+    hair = P.packet(HOST, PUB, P.TCP, P.tcp(HOST, PUB, 4000, 8080, 0x02), smac=HOST_MAC, dmac=IN_MAC)
+    v6 = P.packet("2001:db8::1", "2001:db8::2", P.UDP, P.udp("2001:db8::1", "2001:db8::2", 1, 2), smac=REM_MAC, dmac=OUT_MAC)
+    err1 = P.packet("192.0.2.254", PUB, P.ICMP, P.icmp_error(3, 3, b"\0" * 28), smac=REM_MAC, dmac=OUT_MAC, ttl=1)
+    frames = [(0, 0, ping(HOST, "10.0.0.254", HOST_MAC, IN_MAC)), (0, 1, ping(HOST, PUB, HOST_MAC, IN_MAC)),
+              (1, 2, ping(REM, PUB, REM_MAC, OUT_MAC)), (0, 3, ttl1), (1, 4, ttl1_in), (0, 5, hair), (1, 6, v6),
+              (1, 7, err1)]
+    for mode in ("off", "auto"):
+        code, out, s, _ = run("nf-nat", args, frames, slicing=mode)
+        n = s.get("nf-nat", {})
+        # The time exceeded frames are injected as the batch is processed: ahead of it.
+        fr = sorted([(i, P.Frame(f), f) for i, _, f in out], key=lambda x: x[1].l4[0] if x[1].l4 else 0)
+        want_echo = [(0, "10.0.0.254", HOST, HOST_MAC, IN_MAC), (0, PUB, HOST, HOST_MAC, IN_MAC),
+                     (1, PUB, REM, REM_MAC, OUT_MAC)]
+        ok = code == 0 and len(fr) == 5
+        ok = ok and all(i == wi and e.saddr == ws and e.daddr == wd and f[0:6] == P.mac(wdm) and
+                        f[6:12] == P.mac(wsm) and e.l4[0] == 0 and e.l4[4:] == frames[k][2][38:] and
+                        e.checksums_ok() and f[22] == 64
+                        for k, ((i, e, f), (wi, ws, wd, wdm, wsm)) in enumerate(zip(fr[:3], want_echo)))
+        # Time exceeded: inside from the inside address, outside from the public one, quoting the packet.
+        te = fr[3:]
+        ok = ok and [(i, e.saddr, e.daddr, f[0:6], f[6:12]) for i, e, f in te] == \
+            [(0, "10.0.0.254", HOST, P.mac(HOST_MAC), P.mac(IN_MAC)), (1, PUB, REM, P.mac(REM_MAC), P.mac(OUT_MAC))]
+        ok = ok and all(e.l4[0] == 11 and e.l4[1] == 0 and e.checksums_ok() and e.l4[8:28] == q[14:34]
+                        for (_, e, _), q in zip(te, (ttl1, ttl1_in)))
+        ok = ok and n.get("echo_answered") == 3 and n.get("ttl_expired") == 3 and n.get("dropped_hairpin") == 1 and \
+            n.get("dropped_not_ipv4") == 1 and n.get("created") == 0 and s["total"]["injected"] == 2
+        if not ok:
+            diag("%s %s" % (json.dumps(n), [(i, f.hex()) for i, _, f in out]))
+        check(ok, "nf-nat -m %s as a router: pings to its inside and public addresses answered from them; "
+              "TTL 1 gets time exceeded both ways (an expiring ICMP error only dropped); a hairpin to the "
+              "public address and IPv6 dropped and counted" % mode)
 
 
 def test_monitor():
@@ -908,7 +958,8 @@ def test_offline():
     # Nanosecond times: the UDP timeout (10 s) runs on the trace's seconds.
     out_udp = v4(HOST, REM, P.udp(HOST, REM, 5000, 53, b"q"), P.UDP, HOST_MAC, REM_MAC)
     answer = v4(REM, PUB, P.udp(REM, PUB, 53, 30000, b"a"), P.UDP, REM_MAC, OUT_MAC)
-    back = v4(REM, HOST, P.udp(REM, HOST, 53, 5000, b"a"), P.UDP, REM_MAC, HOST_MAC)
+    # Through the NAT: one hop later, from its inside MAC.
+    back = P.packet(REM, HOST, P.UDP, P.udp(REM, HOST, 53, 5000, b"a"), smac=IN_MAC, dmac=HOST_MAC, ttl=63)
     sec = 10 ** 9
     frames = [(1, 0, P.arp_request(REM_MAC, REM, PUB)), (0, 1 * sec, out_udp),
               (1, 6 * sec + 1, answer), (1, 20 * sec, answer)]
@@ -922,7 +973,7 @@ def test_offline():
     resol, got = P.read_pcapng_ext(pout) if os.path.exists(pout) else ([], [])
     ok = p.returncode == 0 and resol == [9, 9] and [(i, t, f) for i, t, f, _ in got] == \
         [(1, 0, P.arp_reply(OUT_MAC, PUB, REM_MAC, REM)),
-         (1, 1 * sec, v4(PUB, REM, P.udp(PUB, REM, 30000, 53, b"q"), P.UDP, OUT_MAC, REM_MAC)),
+         (1, 1 * sec, P.packet(PUB, REM, P.UDP, P.udp(PUB, REM, 30000, 53, b"q"), smac=OUT_MAC, dmac=REM_MAC, ttl=63)),
          (0, 6 * sec + 1, back)]
     if not ok:
         diag("%s %s %s" % (p.stderr, resol, [(i, t) for i, t, _, _ in got]))
@@ -1001,7 +1052,7 @@ def test_offline():
 
 
 def main():
-    tests = [test_fwd, tests_firewall, test_nat, test_time_jumps, test_stream, test_monitor, test_lb, test_affinity, test_ipsec, test_ipsec_router, test_ipsec_window, test_counters,
+    tests = [test_fwd, tests_firewall, test_nat, test_nat_router, test_time_jumps, test_stream, test_monitor, test_lb, test_affinity, test_ipsec, test_ipsec_router, test_ipsec_window, test_counters,
              test_offline]
     only = sys.argv[1:]
     print("KTAP version 1\n# suite: nf host tests")

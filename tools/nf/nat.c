@@ -24,14 +24,24 @@
  * outside IPv4 for any other address than the public one is dropped
  * (--pass-outside passes it); ICMP errors about a translated connection
  * are translated both ways, quoted header, ports and checksums included,
- * so path MTU discovery works through the NAT. IPv6 and other non-IPv4
- * traffic passes untouched; IPv4 that cannot be translated (other
- * protocols, fragments) is dropped and counted.
+ * so path MTU discovery works through the NAT. IPv4 that cannot be
+ * translated (other protocols, fragments) is dropped and counted; so is
+ * everything else but ARP (IPv6 included: an IPv4 router does not bridge
+ * it across).
+ *
+ * As a router it decrements the TTL of what it forwards (translated
+ * packets and ICMP errors), answers one that would expire with ICMP time
+ * exceeded from the address the sender knows (public outside, inside
+ * address or public inside), answers pings to its own addresses, and
+ * sends everything from its own MAC on each side. A connection from
+ * inside to the public address (hairpin, RFC 4787 REQ-9) is not
+ * supported: dropped and counted, never sent out from and to one address.
  *
  * One table for all workers under one mutex, taken once per batch: the
  * two directions of a translated flow hash to different slices.
  */
 #include <arpa/inet.h>
+#include <netinet/ip_icmp.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -95,7 +105,8 @@ struct nat {
 	unsigned long active;
 	uint64_t created, expired, out_packets, in_packets, arp_answered, arp_answered_inside,
 		 icmp_errors, no_conn, untranslatable, fragments, no_ports, table_full, malformed,
-		 not_public, no_mac, arp_dropped, passed, held_arp, held_sent;
+		 not_public, no_mac, arp_dropped, passed, held_arp, held_sent, not_ipv4,
+		 ttl_expired, echo_answered, hairpin;
 };
 
 static struct nat nat_state = {
@@ -495,6 +506,7 @@ static void nat_inbound(struct nat *nat, struct ns_worker *w, struct netslice_io
 	nat_touch(c, p, 1, now);
 	ns_pkt_set_addr(p, 1, &c->in_addr);
 	ns_pkt_set_port(p, 1, c->in_port);
+	memcpy(ns_pkt_eth(p)->ether_shost, nat->inside_mac, 6);
 	memcpy(ns_pkt_eth(p)->ether_dhost, c->in_mac, 6);
 	nat->in_packets++;
 }
@@ -538,6 +550,7 @@ static void nat_icmp_error(struct nat *nat, struct ns_worker *w, struct netslice
 	if (!inside) {
 		ns_pkt_icmp_quote_rewrite(p, &q, 0, &c->in_addr, c->in_port);
 		ns_pkt_set_addr(p, 1, &c->in_addr);
+		memcpy(eth->ether_shost, nat->inside_mac, 6);
 		memcpy(eth->ether_dhost, c->in_mac, 6);
 	} else {
 		if (c->has_out_mac) {
@@ -556,6 +569,62 @@ static void nat_icmp_error(struct nat *nat, struct ns_worker *w, struct netslice
 	nat->icmp_errors++;
 }
 
+/* Our address on the side a packet came from: what its sender knows us by. */
+static uint32_t nat_our_addr(const struct nat *nat, int inside)
+{
+	return inside && nat->inside_addr ? nat->inside_addr : nat->public_addr;
+}
+
+/*
+ * A packet that would expire here: dropped, and ICMP time exceeded sent
+ * back out of the interface it came in on (never about an ICMP error).
+ */
+static void nat_time_exceeded(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov,
+			      const struct ns_pkt *p, int inside)
+{
+	uint8_t err[14 + 576];
+	int len;
+
+	nat->ttl_expired++;
+	ns_iov_drop(iov);
+	len = ns_icmp_error_build(err, sizeof(err), p, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0,
+				  nat_our_addr(nat, inside),
+				  inside ? nat->inside_mac : nat->public_mac);
+	if (len > 0)
+		nf_inject(w, err, (uint32_t)len, (int)iov->ifindex);
+}
+
+/* An echo request to one of our addresses: answered in place, back where it came from. */
+static void nat_echo_reply(struct nat *nat, struct netslice_iov *iov, struct ns_pkt *p,
+			   int inside)
+{
+	struct ether_header *eth = ns_pkt_eth(p);
+	uint8_t *ip = p->data + p->l3_off, *icmp = p->data + p->l4_off;
+	uint32_t src, dst;
+	uint16_t old, csum;
+
+	memcpy(&src, ip + 12, 4);
+	memcpy(&dst, ip + 16, 4);
+	ns_pkt_set_addr(p, 0, &dst);
+	ns_pkt_set_addr(p, 1, &src);
+	/* A fresh TTL, as any host's reply. */
+	memcpy(&old, ip + 8, 2);
+	ip[8] = 64;
+	memcpy(&csum, ip + 10, 2);
+	ns_csum_update(&csum, &old, ip + 8, 2);
+	memcpy(ip + 10, &csum, 2);
+	/* Type 8 -> 0: the ICMP checksum's word changes (payload parked or not). */
+	memcpy(&old, icmp, 2);
+	icmp[0] = ICMP_ECHOREPLY;
+	memcpy(&csum, icmp + 2, 2);
+	ns_csum_update(&csum, &old, icmp, 2);
+	memcpy(icmp + 2, &csum, 2);
+	memcpy(eth->ether_dhost, eth->ether_shost, 6);
+	memcpy(eth->ether_shost, inside ? nat->inside_mac : nat->public_mac, 6);
+	iov->action = NETSLICE_TX_IFINDEX;	/* back out */
+	nat->echo_answered++;
+}
+
 static void nat_one(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov, uint64_t now)
 {
 	int inside = (int)iov->ifindex == nat->inside;
@@ -572,8 +641,13 @@ static void nat_one(struct nat *nat, struct ns_worker *w, struct netslice_iov *i
 		nat_arp(nat, w, iov, &p, inside);
 		return;
 	}
-	if (p.family != AF_INET || (!inside && (int)iov->ifindex != nat->outside)) {
-		nat->passed++;
+	if (!inside && (int)iov->ifindex != nat->outside) {
+		nat->passed++;		/* another pair's: not ours */
+		return;
+	}
+	if (p.family != AF_INET) {
+		nat->not_ipv4++;
+		ns_iov_drop(iov);
 		return;
 	}
 	ns_pkt_flow(&p, &f);
@@ -591,6 +665,28 @@ static void nat_one(struct nat *nat, struct ns_worker *w, struct netslice_iov *i
 	if (p.frag) {
 		nat->fragments++;
 		ns_iov_drop(iov);
+		return;
+	}
+	/* For us: pings answered; from inside, nothing else (no hairpin). */
+	if (daddr == nat->public_addr || (inside && daddr == nat->inside_addr)) {
+		if (ns_pkt_icmp_echo(&p) && p.data[p.l4_off] == ICMP_ECHO) {
+			nat_echo_reply(nat, iov, &p, inside);
+			return;
+		}
+		if (inside) {
+			nat->hairpin++;
+			ns_iov_drop(iov);
+			return;
+		}
+	}
+	/* Forwarded: one hop less, or time exceeded (an expiring error is only dropped). */
+	if (ns_pkt_dec_ttl(&p)) {
+		if (ns_pkt_icmp_error(&p)) {
+			nat->ttl_expired++;
+			ns_iov_drop(iov);
+		} else {
+			nat_time_exceeded(nat, w, iov, &p, inside);
+		}
 		return;
 	}
 	if (ns_pkt_icmp_error(&p)) {
@@ -656,7 +752,8 @@ static void nat_report(struct json *j, FILE *f, void *arg)
 		"dropped_arp", "dropped_no_conn", "dropped_not_public", "dropped_no_mac",
 		"dropped_untranslatable", "dropped_fragments", "dropped_no_ports",
 		"dropped_table_full", "dropped_malformed", "passed", "held_for_arp", "held_sent",
-		"neighbours_full",
+		"neighbours_full", "dropped_not_ipv4", "ttl_expired", "echo_answered",
+		"dropped_hairpin",
 	};
 	struct nat *nat = arg;
 	const uint64_t v[] = {
@@ -665,7 +762,8 @@ static void nat_report(struct json *j, FILE *f, void *arg)
 		nat->out_neigh.probes, nat->arp_dropped, nat->no_conn, nat->not_public,
 		nat->no_mac, nat->untranslatable, nat->fragments, nat->no_ports, nat->table_full,
 		nat->malformed, nat->passed, nat->held_arp, nat->held_sent,
-		nat->neigh.overflow + nat->out_neigh.overflow,
+		nat->neigh.overflow + nat->out_neigh.overflow, nat->not_ipv4, nat->ttl_expired,
+		nat->echo_answered, nat->hairpin,
 	};
 	unsigned int i;
 
