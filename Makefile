@@ -61,7 +61,7 @@ KDIR := $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 endif
 
 NS_CFLAGS := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -fPIC \
-	-Iuapi -Iuserlib -Itools/nf -D_GNU_SOURCE -DNETSLICE_VERSION='"$(VERSION)"' $(CFLAGS)
+	-Iuapi -Iuserlib -Itools/lib -Itools/nf -D_GNU_SOURCE -DNETSLICE_VERSION='"$(VERSION)"' $(CFLAGS)
 NL_CFLAGS = $(shell pkg-config --cflags libnl-genl-3.0)
 NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0)
 KVER ?= $(patsubst /lib/modules/%/build,%,$(KDIR))
@@ -77,9 +77,11 @@ LIB_SO_FILE := libnetslice.so.$(VERSION)
 LIB_SO_NAME := libnetslice.so.$(SOVERSION)
 PC := $(B)/netslice.pc
 NFS := nf-fwd nf-firewall nf-monitor nf-nat nf-lb nf-ipsec
-NF_COMMON := $(patsubst %.c,$(B)/%.o,$(filter-out $(NFS:nf-%=tools/nf/%.c),$(wildcard tools/nf/*.c)))
+# tools/lib: what the NFs and netslicectl share (JSON, CLI, config files, protocol names).
+TOOLS_LIB := $(patsubst %.c,$(B)/%.o,$(wildcard tools/lib/*.c))
+NF_COMMON := $(patsubst %.c,$(B)/%.o,$(filter-out $(NFS:nf-%=tools/nf/%.c),$(wildcard tools/nf/*.c))) $(TOOLS_LIB)
 NF_LIBS_ipsec := -lcrypto
-CTL_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard tools/ctl/*.c)) $(B)/tools/nf/json.o $(B)/tools/nf/cli.o
+CTL_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard tools/ctl/*.c)) $(TOOLS_LIB)
 USER_TOOLS := $(B)/bin/netslice-info
 ADMIN_TOOLS := $(B)/bin/netslicectl $(NFS:%=$(B)/bin/%)
 TOOLS := $(USER_TOOLS) $(ADMIN_TOOLS)
@@ -150,7 +152,7 @@ host-test-bins: $(HOST_TESTS) $(NF_SHARED)
 # What tools/demo.sh runs beyond the tools: its traffic generator and sink
 demo-bins: $(B)/tests/nstraffic
 
-$(B)/%.o: %.c $(wildcard userlib/*.h tools/nf/*.h tools/ctl/*.h uapi/linux/*.h)
+$(B)/%.o: %.c $(wildcard userlib/*.h tools/lib/*.h tools/nf/*.h tools/ctl/*.h uapi/linux/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(NS_CFLAGS) -c -o $@ $<
 
@@ -177,7 +179,7 @@ $(B)/bin/%: $(B)/tools/%.o $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lpthread
 
-$(B)/bin/netslice-info: $(B)/tools/nf/cli.o
+$(B)/bin/netslice-info: $(B)/tools/lib/cli.o
 
 $(B)/tools/ctl/%.o: NS_CFLAGS += $(NL_CFLAGS)
 

@@ -53,6 +53,8 @@ declare -A PROBE=(
 	# the host tests render the man pages, and read and write pcap with libpcap
 	[groff-base]=/usr/bin/groff
 	[tcpdump]=/usr/bin/tcpdump
+	# test_cli.sh completes netslicectl's command lines through it
+	[bash-completion]=/usr/share/bash-completion/bash_completion
 	# bench/: the AF_XDP forwarder (libxdp, libbpf) and make bench's plots
 	[libxdp-dev]=/usr/include/xdp/xsk.h
 	[libbpf-dev]=/usr/include/bpf/libbpf.h

@@ -543,12 +543,32 @@ ns_check "monitor reports an interface deleted and the module unloaded" gone_and
 ns_run_cleanups
 
 cli_usage() {
-	local out rc
+	local out rc file protos
 	ns_load slices=2 || return 1
 	out=$(netslicectl rule add proto udp 2>&1)
 	rc=$?
 	ns_diag "$out"
 	[ "$rc" -eq 1 ] && [ "$out" = "netslicectl: the rule needs a slice: ... slice N (see netslicectl --help)" ] ||
+		return 1
+	# A rule file as users write it: comments anywhere, one 3,000 bytes
+	# long; protocols by name. A bad number says FILE:LINE:COL.
+	file=$(mktemp)
+	ns_defer rm -f "$file"
+	{
+		printf '# %s\n' "$(head -c 3000 /dev/zero | tr '\0' c)"
+		printf 'proto gre slice 0   # tunnels\nproto esp slice 1\nproto ah slice 1\nproto sctp slice 0\n'
+	} >"$file"
+	netslicectl rule load "$file" || return 1
+	protos=$(netslicectl -j rule show | python3 -c 'import json, sys; print(" ".join(sorted(r["proto"] for r in json.load(sys.stdin))))')
+	ns_diag "loaded: $protos"
+	[ "$protos" = "ah esp gre sctp" ] && netslicectl rule flush || return 1
+	printf 'proto udp slice 0\nproto udp dport +53 slice 1\n' >"$file"
+	out=$(netslicectl rule load "$file" 2>&1)
+	rc=$?
+	ns_diag "$out"
+	[ "$rc" -eq 1 ] &&
+		[ "$out" = "netslicectl: $file:2:11: dport: \"+53\" is not a number from 0 to 65535 (see netslicectl --help)" ] &&
+		[ "$(netslicectl -j rule show | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))')" = 0 ] ||
 		return 1
 	ns_unload || return 1
 	out=$(netslicectl link show 2>&1)
@@ -556,6 +576,6 @@ cli_usage() {
 	ns_diag "$out"
 	[ "$rc" -eq 2 ] && [[ $out == *"netslice module is not loaded"* ]]
 }
-ns_check "usage errors exit 1; no module exits 2 and says so" cli_usage
+ns_check "usage errors exit 1 (a rule file's with FILE:LINE:COL); comments anywhere, protocols by name; no module exits 2 and says so" cli_usage
 
 ns_done

@@ -34,7 +34,7 @@ one_line() {
 	return 1
 }
 
-ktap_plan 9
+ktap_plan 10
 if [ -e /sys/module/netslice ]; then
 	echo "# the netslice module is loaded here: the tests need a host without it"
 	exit 4
@@ -97,5 +97,28 @@ for p in "${nfs[@]}"; do
 	run 0 "$bin/$p" --help && grep -q "^usage: $p" "$out" && grep -q -- '--version' "$out" || ok=1
 done
 result "each NF's --help lists --version" $ok
+
+# complete WORD...: what netslicectl's bash completion offers for the last
+# (partial) word, one per line, sorted.
+complete_words() {
+	bash -c '. /usr/share/bash-completion/bash_completion && . "$1" || exit 1
+		shift
+		COMP_WORDS=("$@")
+		COMP_CWORD=$(($# - 1))
+		COMP_LINE="$*"
+		COMP_POINT=${#COMP_LINE}
+		_netslicectl
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$top/tools/ctl/netslicectl.bash" netslicectl "$@" | sort
+}
+
+settings=$(complete_words slice set 0 "" | tr '\n' ' ')
+# Every protocol name of the one table (not the old spelling icmp6).
+table=$(grep -o '{ "[a-z0-9]*", [0-9]* }' "$top/tools/lib/proto.c" | cut -d'"' -f2 | grep -vx icmp6 | sort | tr '\n' ' ')
+protos=$(complete_words rule add proto "" | tr '\n' ' ')
+[[ " $settings" == *" ring-size "* && " $settings" == *" store-size "* && " $settings" == *" store-timeout "* ]] &&
+	[ -n "$table" ] && [ "$protos" = "$table" ]
+ok=$?
+[ "$ok" -eq 0 ] || echo "# slice set: $settings; proto: $protos; the table: $table"
+result "bash completion: slice set offers ring-size, store-size and store-timeout; proto offers the protocol table's names" $ok
 
 ktap_done

@@ -155,30 +155,36 @@ accept udp from 2001:db8::/32
                        ("allow tcp", "a rule starts with accept or drop"),
                        ("accept tcp from 10.0.0.0/8 to 2001:db8::/32", "not of the rule's address family"),
                        ("accept tcp color red", "unknown keyword 'color'"),
-                       ("accept tcp dport 0-", "bad.rules:2: bad port range '0-'"),
-                       ("accept tcp dport -5", "bad.rules:2: bad port range '-5'"),
-                       ("accept udp sport +53", "bad.rules:2: bad port range '+53'"),
-                       ("accept icmp type 8/", "bad.rules:2: bad ICMP type '8/'"),
-                       ("accept icmp type /0", "bad.rules:2: bad ICMP type '/0'"),
-                       ("accept tcp dport 80 dport 81", "bad.rules:2: 'dport' given twice"),
-                       ("accept tcp from 10.0.0.0/8 src 10.1.0.0/16", "bad.rules:2: 'src' given twice"),
-                       ("accept icmpv6 type 128 type 129", "bad.rules:2: 'type' given twice")):
+                       ("accept tcp dport 0-", "bad.rules:2:18: bad port range '0-'"),
+                       ("accept tcp dport -5", "bad.rules:2:18: bad port range '-5'"),
+                       ("accept udp sport +53", "bad.rules:2:18: bad port range '+53'"),
+                       ("accept icmp type 8/", "bad.rules:2:18: bad ICMP type '8/'"),
+                       ("accept icmp type /0", "bad.rules:2:18: bad ICMP type '/0'"),
+                       ("accept tcp dport 80 dport 81", "bad.rules:2:21: 'dport' given twice"),
+                       ("accept tcp from 10.0.0.0/8 src 10.1.0.0/16", "bad.rules:2:28: 'src' given twice"),
+                       ("accept icmpv6 type 128 type 129", "bad.rules:2:24: 'type' given twice")):
         bad_config("nf-firewall", ["--rules", "@TMP/bad.rules"], want,
-                   "refuses '%s' with a message naming the line" % text,
+                   "refuses '%s' with a message naming the line and column" % text,
                    files={"bad.rules": "default drop\n" + text + "\n"})
     bad_config("nf-firewall", [], "no rule file", "no --rules")
+    # A control byte (an escape sequence pasted in) is refused, and shown escaped.
+    code, _, _, err = run("nf-firewall", ["--rules", "@TMP/esc.rules"], [],
+                          files={"esc.rules": "default drop\naccept tcp \x1b[2Jdport 80\n"})
+    check(code == 2 and "esc.rules:2:12: control byte 0x1b" in err and "\x1b" not in err and len(err.splitlines()) == 1,
+          "nf-firewall: a control byte in a rule file is refused at its column, the message one line with none in it")
     # Fail closed: what cannot be read whole, or says nothing, is refused.
     os.makedirs(os.path.join(TMP, "rules.d"), exist_ok=True)
-    bad_config("nf-firewall", ["--rules", "@TMP/rules.d"], "cannot read rule file",
+    bad_config("nf-firewall", ["--rules", "@TMP/rules.d"], "rules.d: cannot read after line 0: Is a directory",
                "a directory for --rules is refused (EISDIR), not read as no rules")
     for text, what in (("", "an empty rule file"), ("# nothing yet\n\n", "a file of comments")):
         bad_config("nf-firewall", ["--rules", "@TMP/empty.rules"],
                    "no rules and no 'default accept|drop' line", "%s is refused: no policy said" % what,
                    files={"empty.rules": text})
-    # A comment past the line buffer: its tail must not become a rule.
-    bad_config("nf-firewall", ["--rules", "@TMP/long.rules"], "long.rules:2: line longer than",
-               "a line longer than the buffer is refused, its tail not read as a rule",
-               files={"long.rules": "default drop\ndrop tcp dport 22 # " + "x" * 600 + " accept any\n"})
+    # A long comment is a comment, however long: its tail is no rule.
+    code, _, s, _ = run("nf-firewall", ["--rules", "@TMP/long.rules"], [],
+                        files={"long.rules": "default drop\ndrop tcp dport 22 # " + "x" * 6000 + " accept any\n"})
+    check(code == 0 and [r.get("rule") for r in s.get("nf-firewall", {}).get("rules", [])] == ["drop tcp dport 22"],
+          "nf-firewall: a 6,000-byte comment after a rule is a comment, its tail not read as a rule")
     code, _, s, err = run("nf-firewall", ["--rules", "@TMP/open.rules"], [],
                           files={"open.rules": "# open on purpose\ndefault accept\n"})
     check(code == 0 and s.get("nf-firewall", {}).get("default", {}).get("action") == "accept",
@@ -353,6 +359,19 @@ def test_nat():
     bad_config("nf-nat", ["--public", "300.1.1.1"], "bad --public address", "bad public address")
     bad_config("nf-nat", ["--forward", "tcp:80=10.0.0.1"], "bad --forward", "bad port forward")
     bad_config("nf-nat", ["--ports", "9-3"], "bad --ports", "bad port range")
+    # Numbers and addresses as strictly as a router's configuration takes them.
+    for args, want, what in ((["--ports", "1000-2000xyz"], "bad --ports '1000-2000xyz'", "--ports 1000-2000xyz"),
+                             (["--ports", "+6-7"], "bad --ports '+6-7'", "--ports +6-7"),
+                             (["-b", "+6"], "bad value '+6' for --batch", "-b +6"),
+                             (["-b", "-0"], "bad value '-0' for --batch", "-b -0"),
+                             (["--timeout-udp", "10x"], "bad value '10x'", "--timeout-udp 10x"),
+                             (["--forward", "tcp:80=10.0.0.1:8x"], "bad --forward", "a forward to port 8x"),
+                             (["--forward", "tcp:80=10.0.0.1:80", "--forward", "tcp:80=10.0.0.2:80"],
+                              "tcp port 80 is forwarded twice", "two forwards of one port"),
+                             (["--public", "255.255.255.255"], "bad --public address '255.255.255.255' (a unicast",
+                              "--public 255.255.255.255"),
+                             (["--public", "224.0.0.1"], "bad --public address", "--public 224.0.0.1")):
+        bad_config("nf-nat", args, want, "%s is refused" % what)
 
 
 def test_nat_router():
@@ -505,8 +524,21 @@ def test_lb():
     bad_config("nf-lb", ["--vip", "10.0.1.300"], "bad --vip address", "bad VIP")
     bad_config("nf-lb", ["--backend", "10.0.1.1@zz"], "bad --backend", "bad backend MAC")
     bad_config("nf-lb", ["--table-size", "65536"], "not a prime", "table size not a prime")
-    bad_config("nf-lb", ["--vip", VIP, "--client-if", "in0", "--backend-if", "out0", "--backends", "@TMP/be"],
-               "bad backend '10.0.1.1 02:00'", "bad backend file line", files={"be": "10.0.1.1 02:00\n"})
+    lbargs = ["--vip", VIP, "--client-if", "in0", "--backend-if", "out0"]
+    bad_config("nf-lb", lbargs + ["--backends", "@TMP/be"],
+               "be:2:3: bad backend (ADDR [MAC], or ADDR@MAC)", "bad backend file line, with its column",
+               files={"be": "# web\n  10.0.1.1 02:00\n"})
+    # Files as users write them: a comment after a backend, a long one, duplicates refused.
+    code, _, s, _ = run("nf-lb", lbargs + ["--backends", "@TMP/be"], [],
+                        files={"be": "10.0.1.11 02:00:00:00:01:0b   # web1\n# " + "c" * 3000 + "\n10.0.1.12#web2\n"})
+    check(code == 0 and [b["addr"] for b in s.get("nf-lb", {}).get("backends", [])] == ["10.0.1.11", "10.0.1.12"],
+          "nf-lb: '#' comments anywhere, after a backend and 3,000 bytes long, are comments")
+    bad_config("nf-lb", lbargs + ["--backend", "10.0.1.12", "--backends", "@TMP/be"],
+               "be:3:1: backend 10.0.1.12 listed twice", "a backend in the file and on the command line is refused",
+               files={"be": "10.0.1.11\n\n10.0.1.12 02:00:00:00:01:0c\n"})
+    bad_config("nf-lb", lbargs + ["--backend", "10.0.1.12", "--backend", "10.0.1.12@02:00:00:00:01:0c"],
+               "--backend '10.0.1.12@02:00:00:00:01:0c' given twice", "a backend given twice is refused")
+    bad_config("nf-lb", ["--vip", VIP + ":+80"], "bad --vip", "--vip ADDR:+80 is refused (strict numbers)")
 
 
 def test_affinity():
@@ -671,17 +703,24 @@ def test_ipsec():
           "nf-ipsec refuses sliced packets (it needs them whole)")
     # Configuration errors say what is wrong, and never print a key.
     for text, want, what in (
-            (GW_A.replace(KEY_AB, KEY_AB[:-2]), "c.conf:7: sa-out: the key is not 40 or 72 hex digits", "short key"),
-            (GW_A.replace(KEY_AB, KEY_AB[:-2] + "zz"), "c.conf:7: sa-out: the key is not hexadecimal", "key not hex"),
-            (GW_A.replace("0x2002", "7"), "c.conf:8: sa-in: SPIs 0 to 255 are reserved", "reserved SPI"),
-            (GW_A.replace("sa-out", "sa-ot"), "c.conf:7: sa-ot: unknown setting", "a mistyped SA line"),
-            (GW_A.replace("sa-in 0x2002 " + KEY_BA, "sa-in " + KEY_BA), "c.conf:8: sa-in: it takes SPI and KEY",
+            (GW_A.replace(KEY_AB, KEY_AB[:-2]), "c.conf:7:1: sa-out: the key is not 40 or 72 hex digits", "short key"),
+            (GW_A.replace(KEY_AB, KEY_AB[:-2] + "zz"), "c.conf:7:1: sa-out: the key is not hexadecimal", "key not hex"),
+            (GW_A.replace("0x2002", "7"), "c.conf:8:1: sa-in: SPIs 0 to 255 are reserved", "reserved SPI"),
+            (GW_A.replace("sa-out", "sa-ot"), "c.conf:7:1: sa-ot: unknown setting", "a mistyped SA line"),
+            (GW_A.replace("sa-in 0x2002 " + KEY_BA, "sa-in " + KEY_BA), "c.conf:8:1: sa-in: it takes SPI and KEY",
              "an SA without its SPI"),
             # Both directions under one key: AES-GCM nonces reused across them.
             (GW_A.replace("sa-in 0x2002 " + KEY_BA, "sa-in 0x1001 " + KEY_AB),
              "c.conf:7 and 8: sa-out and sa-in have the same key", "one key for both SAs"),
             (GW_A.replace("sa-in 0x2002 " + KEY_BA, "sa-in 0x2002 " + KEY_AB[:-8] + "00000000"),
-             "c.conf:7 and 8: sa-out and sa-in have the same key", "one key, another salt")):
+             "c.conf:7 and 8: sa-out and sa-in have the same key", "one key, another salt"),
+            # Files as users write them: strict numbers, no setting twice.
+            (GW_A.replace("replay-window 32", "replay-window 32x"), "c.conf:9:1: replay-window: not a number",
+             "a window of '32x'"),
+            (GW_A.replace("replay-window 32", "replay-window +32"), "c.conf:9:1: replay-window: not a number",
+             "a window of '+32'"),
+            (GW_A.replace("0x2002", "0x2002z"), "c.conf:8:1: sa-in: the SPI is not a 32-bit number", "an SPI of '0x2002z'"),
+            (GW_A + "local 192.0.2.9\n", "c.conf:10:1: local: set twice (line 4)", "a setting given twice")):
         code, _, _, err = run("nf-ipsec", ["--config", "@TMP/c.conf"], [], ifaces=ifa, files={"c.conf": text})
         ok = code == 2 and want in err and KEY_AB[:20] not in err and KEY_BA[:20] not in err
         if not ok:

@@ -71,7 +71,7 @@ done
 opts=$(. "$conf/nf-ipsec.conf"; echo "$NF_OPTIONS")
 # shellcheck disable=SC2086
 out=$("$prefix/sbin/nf-ipsec" $opts --pcap-in "$empty" 2>&1)
-[ $? -eq 2 ] && grep -q "ipsec-gateway.conf:[0-9]*: sa-out: the key is not" <<<"$out" ||
+[ $? -eq 2 ] && grep -q "ipsec-gateway.conf:[0-9]*:1: sa-out: the key is not" <<<"$out" ||
 	{ echo "# nf-ipsec: $out"; ok=1; }
 result "the examples of nf-fwd, nf-firewall and nf-monitor run; nf-ipsec's placeholder keys are refused (exit 2)" $ok
 

@@ -14,7 +14,9 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
+#include "conf.h"
 #include "json.h"
+#include "proto.h"
 
 /* Exit codes, as iproute2: usage errors 1, requests the kernel refused 2. */
 #define CTL_EXIT_USAGE	1
@@ -26,9 +28,14 @@ struct ctl {
 	int stats;		/* -s given: more counters */
 	struct json j;
 	const char *where;	/* "FILE:LINE: " in batch mode, else "" */
+	const struct conf *conf;	/* the file a line is from, or NULL */
+	unsigned int word;	/* the word of conf's line a usage error is about */
 };
 
 extern struct ctl ctl;
+
+/* A usage error from here on is about this word (if it is one of ctl.conf's). */
+void ctl_mark(char *const *word);
 
 /*
  * The command line is well formed: in the checking pass, return to main()
@@ -60,11 +67,6 @@ void ctl_subject_begin(struct nl_msg *msg, const char *fmt, ...)
 void ctl_subject_line(struct nl_msg *msg, const char *file, unsigned int line);
 void ctl_subject_end(struct nl_msg *msg);
 
-/*
- * Split line into at most max words, in place, at blanks; a word starting
- * with '#' ends the line. Returns the count.
- */
-int ctl_split(char *line, char **words, int max);
 
 /*
  * Send msg (freed) and wait for the ack; each reply goes to parse. On a

@@ -132,24 +132,19 @@ static void ctl_on_signal(int sig)
 static int ctl_batch(const char *file, double rate)
 {
 	struct sigaction sa = { .sa_handler = ctl_on_signal };
-	char line[4096], *words[128], where[520];
 	double start = ctl_now(), due;
 	unsigned long done = 0;
-	unsigned int lineno = 0;
-	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
-	int n, queued, err = 0;
+	char where[520];
+	struct conf c;
+	int more = 0, queued, err = 0;
 
-	if (!f) {
+	if (conf_open(&c, file)) {
 		fprintf(stderr, "netslicectl: %s: %s\n", file, strerror(errno));
 		return CTL_EXIT_USAGE;
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	while (!err && !ctl_stop && fgets(line, sizeof(line), f)) {
-		lineno++;
-		n = ctl_split(line, words, 128);
-		if (!n)
-			continue;
+	while (!err && !ctl_stop && (more = conf_next(&c)) > 0) {
 		if (rate > 0 && ctl_now() < (due = start + done / rate)) {
 			/* Early: what is queued goes now, then wait for this line's time. */
 			err = ctl_rule_send_queue();
@@ -161,10 +156,13 @@ static int ctl_batch(const char *file, double rate)
 		}
 		if (err || ctl_stop)
 			break;
-		snprintf(where, sizeof(where), "%s:%u: ", file, lineno);
+		snprintf(where, sizeof(where), "%s:%u: ", file, c.lineno);
 		ctl.where = where;
-		queued = ctl_rule_queue(n, words, file, lineno);
+		ctl.conf = &c;
+		ctl.word = 0;
+		queued = ctl_rule_queue((int)c.n, c.word, file, c.lineno);
 		ctl.where = "";
+		ctl.conf = NULL;
 		if (queued < 0) {
 			err = CTL_EXIT_USAGE;
 			break;
@@ -179,17 +177,21 @@ static int ctl_batch(const char *file, double rate)
 		if (err)
 			break;
 		ctl.where = where;
-		err = ctl_run(n, words);
+		ctl.conf = &c;
+		ctl.word = 0;
+		err = ctl_run((int)c.n, c.word);
 		ctl.where = "";
+		ctl.conf = NULL;
 		done++;
 	}
+	if (!err && more < 0)
+		err = CTL_EXIT_USAGE;
 	if (!err)
 		err = ctl_rule_send_queue();
 	if (ctl_stop)
 		fprintf(stderr, "netslicectl: stopped after %lu commands in %.3f s\n", done,
 			ctl_now() - start);
-	if (f != stdin)
-		fclose(f);
+	conf_close(&c);
 	return err;
 }
 

@@ -18,7 +18,8 @@ _netslicectl()
 	slicing) COMPREPLY=($(compgen -W "off auto fixed" -- "$cur")); return ;;
 	trim|gso|multi-read|multi-write) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
 	family) COMPREPLY=($(compgen -W "ipv4 ipv6" -- "$cur")); return ;;
-	proto) COMPREPLY=($(compgen -W "tcp udp icmp icmpv6 sctp udplite dccp gre esp ah" -- "$cur")); return ;;
+	# The names of tools/lib/proto.c (test_cli.sh checks they agree).
+	proto) COMPREPLY=($(compgen -W "icmp igmp ipip tcp udp dccp ipv6 rsvp gre esp ah icmpv6 ospf pim vrrp l2tp sctp udplite mpls" -- "$cur")); return ;;
 	load) _filedir; return ;;
 	slice|set)
 		if [[ ${args[0]} == slice || ${args[0]} == stats || ${args[0]} == rule ]]; then
@@ -45,7 +46,7 @@ _netslicectl()
 	case ${args[0]}:${args[1]} in
 	link:attach) COMPREPLY=($(compgen -W "dev peer slices" -- "$cur")) ;;
 	link:detach|link:show) COMPREPLY=($(compgen -W "dev" -- "$cur")) ;;
-	slice:set) COMPREPLY=($(compgen -W "slicing trim gso batch multi-read multi-write kernel-cpus user-cpus" -- "$cur")) ;;
+	slice:set) COMPREPLY=($(compgen -W "slicing trim gso batch multi-read multi-write kernel-cpus user-cpus ring-size store-size store-timeout" -- "$cur")) ;;
 	stats:reset) COMPREPLY=($(compgen -W "slice" -- "$cur")) ;;
 	rule:add|rule:replace|rule:del)
 		COMPREPLY=($(compgen -W "family proto src dst sport dport pref slice id" -- "$cur")) ;;

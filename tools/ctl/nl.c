@@ -337,11 +337,23 @@ int ctl_listen(int maxattr, ctl_parse_t parse, void *arg)
 	}
 }
 
+void ctl_mark(char *const *word)
+{
+	if (ctl.conf && word >= ctl.conf->word && word < ctl.conf->word + ctl.conf->n)
+		ctl.word = (unsigned int)(word - ctl.conf->word);
+}
+
 int ctl_usage_error(const char *fmt, ...)
 {
+	char where[512];
 	va_list ap;
 
-	fprintf(stderr, "%snetslicectl: ", ctl.where);
+	if (ctl.conf) {
+		conf_where(ctl.conf, ctl.word, where, sizeof(where));
+		fprintf(stderr, "netslicectl: %s: ", where);
+	} else {
+		fprintf(stderr, "%snetslicectl: ", ctl.where);
+	}
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -349,34 +361,11 @@ int ctl_usage_error(const char *fmt, ...)
 	return CTL_EXIT_USAGE;
 }
 
-int ctl_split(char *line, char **words, int max)
-{
-	int n = 0;
-
-	/* A plain loop: libc's vector string scans are slow under emulation. */
-	while (n < max) {
-		while (*line == ' ' || *line == '\t' || *line == '\r' || *line == '\n')
-			line++;
-		if (!*line || *line == '#')
-			break;
-		words[n++] = line;
-		while (*line && *line != ' ' && *line != '\t' && *line != '\r' && *line != '\n')
-			line++;
-		if (!*line)
-			break;
-		*line++ = '\0';
-	}
-	return n;
-}
-
 int ctl_u32(const char *what, const char *s, uint32_t max, uint32_t *out)
 {
-	unsigned long long v;
-	char *end;
+	unsigned long v;
 
-	errno = 0;
-	v = s ? strtoull(s, &end, 0) : 0;
-	if (!s || !*s || *end || errno || v > max || *s == '-') {
+	if (!s || conf_uint(s, 0, max, true, &v)) {
 		ctl_usage_error("%s: \"%s\" is not a number from 0 to %u", what, s ? s : "", max);
 		return -1;
 	}

@@ -32,35 +32,14 @@ struct ctl_rule {
 	unsigned int line;
 };
 
-static const struct { const char *name; uint8_t proto; } ctl_protos[] = {
-	{ "icmp", 1 }, { "tcp", 6 }, { "udp", 17 }, { "dccp", 33 }, { "gre", 47 },
-	{ "esp", 50 }, { "ah", 51 }, { "icmpv6", 58 }, { "sctp", 132 }, { "udplite", 136 },
-	{ "icmp6", 58 },	/* nf-firewall's spelling before 0.5; shown as icmpv6 */
-};
-
-static const char *ctl_proto_name(uint8_t proto)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(ctl_protos) / sizeof(ctl_protos[0]); i++)
-		if (ctl_protos[i].proto == proto)
-			return ctl_protos[i].name;
-	return NULL;
-}
-
 static int ctl_parse_proto(const char *s, uint8_t *proto)
 {
-	uint32_t v;
-	size_t i;
+	int v = s ? proto_parse(s) : -1;
 
-	for (i = 0; s && i < sizeof(ctl_protos) / sizeof(ctl_protos[0]); i++)
-		if (!strcmp(s, ctl_protos[i].name)) {
-			*proto = ctl_protos[i].proto;
-			return 0;
-		}
-	if (ctl_u32("proto", s, 255, &v))
-		return -1;
-	*proto = v;
+	if (v < 0)
+		return CTL_BAD("proto: \"%s\" is not a protocol (%s, or 0 to 255)", s ? s : "",
+			       proto_names());
+	*proto = (uint8_t)v;
 	return 0;
 }
 
@@ -98,6 +77,8 @@ static int ctl_parse_ports(const char *what, const char *s, uint16_t *range)
 	char buf[32], *dash;
 	uint32_t lo, hi;
 
+	if (s && strlen(s) >= sizeof(buf))
+		return CTL_BAD("%s: \"%s\" is not a port or range P-Q", what, s);
 	snprintf(buf, sizeof(buf), "%s", s ? s : "");
 	dash = strchr(buf, '-');
 	if (dash)
@@ -140,6 +121,7 @@ static int ctl_parse_rule(int argc, char **argv, struct ctl_rule *r, bool with_i
 		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		int j;
 
+		ctl_mark(&argv[i]);
 		if (!val)
 			return CTL_BAD("rule: \"%s\" needs a value", key);
 		/* Each word once: a second "dport" is a mistake, not an override. */
@@ -287,7 +269,7 @@ static int ctl_rule_row(struct nlattr **tb, uint8_t cmd, void *arg)
 		dp[0] = nla_get_u16(tb[NETSLICE_A_RULE_DPORT_MIN]);
 		dp[1] = nla_get_u16(tb[NETSLICE_A_RULE_DPORT_MAX]);
 	}
-	pname = ctl_proto_name(proto);
+	pname = proto_name(proto);
 
 	if (ctl.json) {
 		json_open(&ctl.j, NULL, '{');
@@ -367,31 +349,24 @@ static int ctl_rule_load(int argc, char **argv)
 {
 	uint8_t cmd = NETSLICE_CMD_RULE_ADD;
 	struct ctl_rule *rules = NULL, r;
-	char line[1024], *words[64];
 	size_t n = 0, cap = 0, i, size;
-	unsigned int lineno = 0;
 	struct nl_msg *msg;
-	int nw, err = 0;
-	FILE *f;
+	struct conf c;
+	int got, err = 0;
 
 	if (argc == 2 && ctl_is(argv[1], "replace"))
 		cmd = NETSLICE_CMD_RULE_REPLACE;
 	else if (argc != 1)
 		return ctl_usage_error("rule load takes FILE [replace]");
 	ctl_parsed();
-	f = ctl_is(argv[0], "-") ? stdin : fopen(argv[0], "r");
-	if (!f) {
+	if (conf_open(&c, argv[0])) {
 		fprintf(stderr, "netslicectl: %s: %s\n", argv[0], strerror(errno));
 		return CTL_EXIT_USAGE;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		lineno++;
-		nw = ctl_split(line, words, 64);
-		if (!nw)
-			continue;
-		if (ctl_parse_rule(nw, words, &r, false) || !r.has_slice) {
-			fprintf(stderr, "netslicectl: %s:%u: %s\n", argv[0], lineno,
-				r.has_slice ? "not a rule" : "the rule needs a slice");
+	ctl.conf = &c;
+	while ((got = conf_next(&c)) > 0) {
+		if (ctl_parse_rule((int)c.n, c.word, &r, false) ||
+		    (!r.has_slice && conf_error(&c, c.n, "the rule needs a slice (slice N)"))) {
 			err = CTL_EXIT_USAGE;
 			goto out;
 		}
@@ -405,10 +380,13 @@ static int ctl_rule_load(int argc, char **argv)
 			}
 			rules = more;
 		}
-		r.line = lineno;
+		r.line = c.lineno;
 		rules[n++] = r;
 	}
-	if (!n)
+	ctl.conf = NULL;
+	if (got < 0)
+		err = CTL_EXIT_USAGE;
+	if (!n || err)
 		goto out;
 	size = n * CTL_RULE_BYTES + 4096;
 	if (ctl_sndbuf(size + 65536))
@@ -423,8 +401,8 @@ static int ctl_rule_load(int argc, char **argv)
 	if (ctl_do(msg, 0, NULL, NULL))
 		err = CTL_EXIT_KERNEL;
 out:
-	if (f != stdin)
-		fclose(f);
+	ctl.conf = NULL;
+	conf_close(&c);
 	free(rules);
 	return err;
 }

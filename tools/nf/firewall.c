@@ -11,13 +11,13 @@
  *
  * ACTION is accept or drop; PROTO tcp, udp, icmp, icmpv6, any or a number.
  * The words are netslicectl's; from, to and icmp6 (before 0.5) are taken
- * too. Each keyword at most once; a bad line is refused with FILE:LINE.
+ * too. Each keyword at most once; a bad line is refused with FILE:LINE:COL.
  * Ports need tcp or udp, type needs icmp or icmpv6. A later IP fragment
  * carries no ports: only rules without port or type match it. Malformed
  * IP packets are dropped and counted.
  *
  * Fail closed: a file that cannot be read whole (a directory, a read
- * error midway, a line longer than FW_LINE_MAX) or parsed is refused, and
+ * error midway, a control byte) or parsed is refused, and
  * a file with no rule must say its policy with a "default" line: nothing
  * that goes wrong reading it ever makes the firewall more permissive.
  *
@@ -34,9 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf.h"
 #include "nf.h"
-
-#define FW_LINE_MAX 512
+#include "proto.h"
 
 enum { FW_ACCEPT, FW_DROP };
 
@@ -96,41 +96,12 @@ static int fw_action(const char *s)
 	return -1;
 }
 
-/*
- * A decimal number of at most max at *s, digits only (no sign, blank or
- * empty string, which strtoul() takes): *s moves past it. 0 or -1.
- */
-static int fw_number(const char **s, unsigned long max, unsigned long *out)
-{
-	const char *p = *s;
-	unsigned long v = 0;
-
-	if (*p < '0' || *p > '9')
-		return -1;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		v = v * 10 + (unsigned long)(*p - '0');
-		if (v > max)
-			return -1;
-	}
-	*s = p;
-	*out = v;
-	return 0;
-}
-
 /* P or P-Q, both present: "0-" and "-5" are no ranges. */
 static int fw_range(const char *s, uint16_t r[2])
 {
 	unsigned long lo, hi;
 
-	if (fw_number(&s, 65535, &lo))
-		return -1;
-	hi = lo;
-	if (*s == '-') {
-		s++;
-		if (fw_number(&s, 65535, &hi))
-			return -1;
-	}
-	if (*s || lo > hi)
+	if (conf_range(s, 0, 65535, &lo, &hi))
 		return -1;
 	r[0] = (uint16_t)lo;
 	r[1] = (uint16_t)hi;
@@ -140,40 +111,34 @@ static int fw_range(const char *s, uint16_t r[2])
 /* T or T/C: "8/" is neither; code -1 when not given. */
 static int fw_icmp_type(const char *s, int *type, int *code)
 {
+	const char *slash = strchr(s, '/');
 	unsigned long t, c;
+	char first[8];
 
-	if (fw_number(&s, 255, &t))
+	*code = -1;
+	if (!slash)
+		return conf_uint(s, 0, 255, false, &t) ? -1 : (*type = (int)t, 0);
+	if ((size_t)(slash - s) >= sizeof(first))
+		return -1;
+	memcpy(first, s, (size_t)(slash - s));
+	first[slash - s] = '\0';
+	if (conf_uint(first, 0, 255, false, &t) || conf_uint(slash + 1, 0, 255, false, &c))
 		return -1;
 	*type = (int)t;
-	*code = -1;
-	if (*s == '/') {
-		s++;
-		if (fw_number(&s, 255, &c))
-			return -1;
-		*code = (int)c;
-	}
-	return *s ? -1 : 0;
+	*code = (int)c;
+	return 0;
 }
 
+/* "any" (-1), a protocol's name or number, or -2. */
 static int fw_proto(const char *s)
 {
-	static const struct { const char *name; int proto; } names[] = {
-		{ "any", -1 }, { "tcp", IPPROTO_TCP }, { "udp", IPPROTO_UDP },
-		{ "icmp", IPPROTO_ICMP }, { "icmpv6", IPPROTO_ICMPV6 },
-		{ "icmp6", IPPROTO_ICMPV6 },	/* the spelling before 0.5 */
-	};
-	unsigned long v;
-	unsigned int i;
-	char *end;
+	int v = strcmp(s, "any") ? proto_parse(s) : -1;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(s, names[i].name))
-			return names[i].proto;
-	v = strtoul(s, &end, 10);
-	return *s && !*end && v < 256 ? (int)v : -2;
+	return v == -1 && strcmp(s, "any") ? -2 : v;
 }
 
-#define FW_ERR(...) do { nf_err(__VA_ARGS__); return -1; } while (0)
+/* An error about word i of the rule (its protocol is word 0). */
+#define FW_ERR(i, ...) return conf_error(c, first + (i), __VA_ARGS__)
 
 enum { FW_KEY_SRC, FW_KEY_DST, FW_KEY_SPORT, FW_KEY_DPORT, FW_KEY_TYPE };
 
@@ -195,15 +160,17 @@ static int fw_keyword(const char *s)
 	return -1;
 }
 
-/* Parse one rule's words after ACTION; each keyword at most once. */
-static int fw_parse_rule(struct fw_rule *r, char **w, int nw, const char *where)
+/* Parse one rule's words after ACTION (c's words from first); each keyword at most once. */
+static int fw_parse_rule(struct fw_rule *r, const struct conf *c, unsigned int first)
 {
+	char *const *w = c->word + first;
+	int nw = (int)(c->n - first);
 	unsigned int seen = 0;
 	int i, ported, icmp;
 
 	r->proto = fw_proto(w[0]);
 	if (r->proto == -2)
-		FW_ERR("%s: unknown protocol '%s'", where, w[0]);
+		FW_ERR(0, "unknown protocol '%s' (any, %s, or 0 to 255)", w[0], proto_names());
 	r->sport[1] = r->dport[1] = 65535;
 	r->icmp_type = r->icmp_code = -1;
 	ported = r->proto == IPPROTO_TCP || r->proto == IPPROTO_UDP;
@@ -218,11 +185,11 @@ static int fw_parse_rule(struct fw_rule *r, char **w, int nw, const char *where)
 		int k = fw_keyword(key);
 
 		if (!val)
-			FW_ERR("%s: '%s' needs a value", where, key);
+			FW_ERR(i, "'%s' needs a value", key);
 		if (k < 0)
-			FW_ERR("%s: unknown keyword '%s'", where, key);
+			FW_ERR(i, "unknown keyword '%s'", key);
 		if (seen & (1U << k))
-			FW_ERR("%s: '%s' given twice", where, fw_keywords[k].name);
+			FW_ERR(i, "'%s' given twice", fw_keywords[k].name);
 		seen |= 1U << k;
 		if (k == FW_KEY_SRC)
 			pfx = &r->src;
@@ -232,20 +199,20 @@ static int fw_parse_rule(struct fw_rule *r, char **w, int nw, const char *where)
 			if (!strcmp(val, "any"))
 				continue;
 			if (ns_prefix_parse(val, pfx))
-				FW_ERR("%s: bad CIDR '%s'", where, val);
+				FW_ERR(i + 1, "bad CIDR '%s'", val);
 			if (r->family && r->family != pfx->family)
-				FW_ERR("%s: '%s' is not of the rule's address family", where, val);
+				FW_ERR(i + 1, "'%s' is not of the rule's address family", val);
 			r->family = pfx->family;
 		} else if (k == FW_KEY_SPORT || k == FW_KEY_DPORT) {
 			if (!ported)
-				FW_ERR("%s: %s needs protocol tcp or udp", where, key);
+				FW_ERR(i, "%s needs protocol tcp or udp", key);
 			if (fw_range(val, k == FW_KEY_SPORT ? r->sport : r->dport))
-				FW_ERR("%s: bad port range '%s' (P or P-Q, 0 to 65535)", where, val);
+				FW_ERR(i + 1, "bad port range '%s' (P or P-Q, 0 to 65535)", val);
 		} else {
 			if (!icmp)
-				FW_ERR("%s: type needs protocol icmp or icmpv6", where);
+				FW_ERR(i, "type needs protocol icmp or icmpv6");
 			if (fw_icmp_type(val, &r->icmp_type, &r->icmp_code))
-				FW_ERR("%s: bad ICMP type '%s' (T or T/CODE, 0 to 255)", where, val);
+				FW_ERR(i + 1, "bad ICMP type '%s' (T or T/CODE, 0 to 255)", val);
 		}
 	}
 	return 0;
@@ -261,57 +228,35 @@ static void fw_free(struct fw_rules *rs)
 /* Parse the file into a new list; NULL after printing the first error. */
 static struct fw_rules *fw_load(const char *path)
 {
-	char line[FW_LINE_MAX], where[FW_LINE_MAX + 64], *w[16], *save;
 	struct fw_rules *rs = calloc(1, sizeof(*rs));
 	struct fw_rule *r, *grown;
-	unsigned int lineno = 0;
-	int nw, a, said_policy = 0;
-	size_t len;
-	FILE *f;
+	int a, got, said_policy = 0;
+	unsigned int i;
+	struct conf c;
 
 	static uint64_t gen;
 
 	if (!rs)
 		return NULL;
 	rs->gen = ++gen;
-	f = fopen(path, "re");
-	if (!f) {
+	if (conf_open(&c, path)) {
 		nf_err("cannot read rule file %s: %s", path, strerror(errno));
 		goto err_free;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		lineno++;
-		snprintf(where, sizeof(where), "%s:%u", path, lineno);
-		len = strlen(line);
-		/* Cut in two, the rest would read as a line of its own. */
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n' && !feof(f)) {
-			nf_err("%s: line longer than %d bytes", where, FW_LINE_MAX - 2);
-			goto err_close;
-		}
-		line[strcspn(line, "#\n")] = '\0';
-		nw = 0;
-		for (w[0] = strtok_r(line, " \t\r", &save); w[nw] && nw < 15;
-		     w[++nw] = strtok_r(NULL, " \t\r", &save))
-			;
-		if (!nw)
-			continue;
-		if (nw == 15) {
-			nf_err("%s: too many words", where);
-			goto err_close;
-		}
-		if (!strcmp(w[0], "default") || !strcmp(w[0], "nonip")) {
-			a = nw == 2 ? fw_action(w[1]) : -1;
+	while ((got = conf_next(&c)) > 0) {
+		if (!strcmp(c.word[0], "default") || !strcmp(c.word[0], "nonip")) {
+			a = c.n == 2 ? fw_action(c.word[1]) : -1;
 			if (a < 0) {
-				nf_err("%s: '%s' takes accept or drop", where, w[0]);
+				conf_error(&c, c.n > 1 ? 1 : 0, "'%s' takes accept or drop", c.word[0]);
 				goto err_close;
 			}
-			*(w[0][0] == 'd' ? &rs->policy : &rs->nonip) = a;
-			said_policy |= w[0][0] == 'd';
+			*(c.word[0][0] == 'd' ? &rs->policy : &rs->nonip) = a;
+			said_policy |= c.word[0][0] == 'd';
 			continue;
 		}
-		a = fw_action(w[0]);
-		if (a < 0 || nw < 2) {
-			nf_err("%s: a rule starts with accept or drop and a protocol", where);
+		a = fw_action(c.word[0]);
+		if (a < 0 || c.n < 2) {
+			conf_error(&c, a < 0 ? 0 : 1, "a rule starts with accept or drop and a protocol");
 			goto err_close;
 		}
 		grown = realloc(rs->rules, (rs->n + 1) * sizeof(*r));
@@ -320,30 +265,26 @@ static struct fw_rules *fw_load(const char *path)
 		rs->rules = grown;
 		r = memset(&rs->rules[rs->n], 0, sizeof(*r));
 		r->action = a;
-		r->line = lineno;
-		if (fw_parse_rule(r, w + 1, nw - 1, where))
+		r->line = c.lineno;
+		if (fw_parse_rule(r, &c, 1))
 			goto err_close;
 		/* The rule's words, normalised, name it across reloads. */
-		for (a = 0; a < nw; a++)
+		for (i = 0; i < c.n; i++)
 			snprintf(r->text + strlen(r->text), sizeof(r->text) - strlen(r->text),
-				 "%s%s", a ? " " : "", w[a]);
+				 "%s%s", i ? " " : "", c.word[i]);
 		rs->n++;
 	}
-	/* fgets() says NULL for an error (EISDIR, EIO) as for the end. */
-	if (ferror(f)) {
-		nf_err("cannot read rule file %s after line %u: %s", path, lineno,
-		       strerror(errno));
+	if (got < 0)
 		goto err_close;
-	}
 	if (!rs->n && !said_policy) {
 		nf_err("%s: no rules and no 'default accept|drop' line: refusing to guess", path);
 		goto err_close;
 	}
-	fclose(f);
+	conf_close(&c);
 	return rs;
 
 err_close:
-	fclose(f);
+	conf_close(&c);
 err_free:
 	fw_free(rs);
 	return NULL;

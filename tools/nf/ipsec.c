@@ -51,6 +51,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 
+#include "conf.h"
 #include "neigh.h"
 #include "nf.h"
 
@@ -572,11 +573,8 @@ static const char *ipsec_parse_sa(struct ipsec_sa *sa, const char *spi, const ch
 	size_t n = strlen(hex), i;
 	uint8_t raw[36];
 	unsigned long v;
-	char *end;
 
-	errno = 0;
-	v = strtoul(spi, &end, 0);
-	if (*end || !*spi || errno || v > UINT32_MAX)
+	if (conf_uint(spi, 0, UINT32_MAX, true, &v))
 		return "the SPI is not a 32-bit number";
 	if (v < 256)
 		return "SPIs 0 to 255 are reserved (RFC 4303 2.1)";
@@ -602,51 +600,54 @@ static const char *ipsec_addr(const char *s, uint32_t *a)
 	return inet_pton(AF_INET, s, a) == 1 ? NULL : "not an IPv4 address";
 }
 
-static bool ipsec_setting(const char *k)
+static const char *const ipsec_settings[] = {
+	"plain", "tunnel", "plain-address", "local", "remote", "remote-mac", "sa-out",
+	"sa-in", "replay-window",
+};
+
+#define IPSEC_SETTINGS (sizeof(ipsec_settings) / sizeof(ipsec_settings[0]))
+
+/* The setting's index, or -1. */
+static int ipsec_setting(const char *k)
 {
-	static const char *const names[] = {
-		"plain", "tunnel", "plain-address", "local", "remote", "remote-mac", "sa-out",
-		"sa-in", "replay-window",
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(k, names[i]))
-			return true;
-	return false;
+	for (i = 0; i < IPSEC_SETTINGS; i++)
+		if (!strcmp(k, ipsec_settings[i]))
+			return (int)i;
+	return -1;
 }
 
 static int ipsec_load(struct ipsec *is)
 {
-	char line[256], k[32], a[128], b[128], where[300];
-	unsigned int lineno = 0, sa_line[2] = { 0, 0 };	/* sa-in, sa-out */
-	const char *why;
+	unsigned int sa_line[2] = { 0, 0 }, seen[IPSEC_SETTINGS] = { 0 };	/* sa-in, sa-out */
+	unsigned long window;
+	const char *why, *k, *a, *b;
 	struct stat st;
-	int n;
-	FILE *f;
+	struct conf c;
+	int got, set;
 
-	f = fopen(is->config, "re");
-	if (!f) {
+	if (conf_open(&c, is->config)) {
 		nf_err("cannot read config %s: %s", is->config, strerror(errno));
 		return -1;
 	}
-	if (!fstat(fileno(f), &st) && (st.st_mode & 077))
+	if (!fstat(fileno(c.f), &st) && (st.st_mode & 077))
 		nf_err("warning: %s holds keys and is readable by others (chmod 600)", is->config);
-	while (fgets(line, sizeof(line), f)) {
-		lineno++;
-		snprintf(where, sizeof(where), "%s:%u", is->config, lineno);
-		line[strcspn(line, "#\r\n")] = '\0';
-		n = sscanf(line, "%31s %127s %127s", k, a, b);
-		if (n <= 0)
-			continue;
-		why = !ipsec_setting(k) ? "unknown setting" : n < 2 ? "a value is missing" : NULL;
+	while ((got = conf_next(&c)) > 0) {
+		k = c.word[0];
+		a = c.n > 1 ? c.word[1] : NULL;
+		b = c.n > 2 ? c.word[2] : NULL;
+		set = ipsec_setting(k);
+		why = set < 0 ? "unknown setting" : c.n < 2 ? "a value is missing" : NULL;
 		if (why)
 			;
+		else if (seen[set])
+			why = "set twice";
 		else if (!strcmp(k, "sa-out") || !strcmp(k, "sa-in"))
-			why = n != 3 ? "it takes SPI and KEY" :
+			why = c.n != 3 ? "it takes SPI and KEY" :
 			      ipsec_parse_sa(k[3] == 'o' ? &is->out : &is->in, a, b) ?:
-			      (sa_line[k[3] == 'o'] = lineno, NULL);
-		else if (n != 2)
+			      (sa_line[k[3] == 'o'] = c.lineno, NULL);
+		else if (c.n != 2)
 			why = "it takes one value";
 		else if (!strcmp(k, "plain") || !strcmp(k, "tunnel"))
 			why = strlen(a) < sizeof(is->plain_name) ?
@@ -662,16 +663,22 @@ static int ipsec_load(struct ipsec *is)
 			why = ns_mac_parse(a, is->remote_mac) ? "not a MAC address" :
 			      (is->has_remote_mac = 1, NULL);
 		else if (!strcmp(k, "replay-window"))
-			why = sscanf(a, "%lu", &is->window) != 1 || !is->window ||
-			      is->window > ESP_MAX_WINDOW ? "not a number from 1 to 4096" : NULL;
+			why = conf_uint(a, 1, ESP_MAX_WINDOW, false, &window) ?
+			      "not a number from 1 to 4096" : (is->window = window, NULL);
 		if (why) {
 			/* The setting's name, not its value: a mistyped sa- line holds a key. */
-			nf_err("%s: %s: %s", where, k, why);
-			fclose(f);
-			return -1;
+			if (set >= 0 && seen[set])
+				conf_error(&c, 0, "%s: set twice (line %u)", k, seen[set]);
+			else
+				conf_error(&c, 0, "%s: %s", k, why);
+			got = -1;
+			break;
 		}
+		seen[set] = c.lineno;
 	}
-	fclose(f);
+	conf_close(&c);
+	if (got < 0)
+		return -1;
 	/*
 	 * One key both ways would have both gateways encrypt under it with
 	 * the same nonce sequence (each counts from 1): AES-GCM's nonce reuse,

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf.h"
 #include "neigh.h"
 #include "nf.h"
 
@@ -142,60 +143,73 @@ static int lb_populate(struct lb *lb, struct lb_set *set)
 	return 0;
 }
 
-/* "ADDR" or "ADDR@MAC" (also "ADDR MAC" in files). */
-static int lb_parse_backend(const char *s, struct lb_backend *b)
+/* "ADDR" or "ADDR@MAC"; mac: a MAC given apart (a file's "ADDR MAC"), or NULL. */
+static int lb_parse_backend(const char *s, const char *mac, struct lb_backend *b)
 {
+	const char *at = strchr(s, '@');
+	size_t len = at ? (size_t)(at - s) : strlen(s);
 	char addr[16];
-	const char *sep = strpbrk(s, "@ \t");
-	size_t len = sep ? (size_t)(sep - s) : strlen(s);
 
 	memset(b, 0, sizeof(*b));
-	if (!len || len >= sizeof(addr))
+	if (!len || len >= sizeof(addr) || (at && mac))
 		return -1;
 	memcpy(addr, s, len);
 	addr[len] = '\0';
 	if (inet_pton(AF_INET, addr, &b->addr) != 1)
 		return -1;
-	if (sep) {
-		sep += strspn(sep, "@ \t");
-		if (ns_mac_parse(sep, b->mac))
+	mac = at ? at + 1 : mac;
+	if (mac) {
+		if (ns_mac_parse(mac, b->mac))
 			return -1;
 		b->has_mac = 1;
 	}
 	return 0;
 }
 
+/* The index of a backend of set with b's address before index n, or -1. */
+static int lb_dup(const struct lb_set *set, unsigned int n, const struct lb_backend *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (set->backends[i].addr == b->addr)
+			return (int)i;
+	return -1;
+}
+
 static struct lb_set *lb_load(struct lb *lb)
 {
 	struct lb_set *set = calloc(1, sizeof(*set));
-	char line[128];
-	unsigned int lineno = 0;
-	FILE *f;
+	struct lb_backend *b;
+	char addr[INET_ADDRSTRLEN];
+	struct conf c;
+	int got;
 
 	if (!set)
 		return NULL;
 	memcpy(set->backends, lb->cmdline, lb->nr_cmdline * sizeof(lb->cmdline[0]));
 	set->n = lb->nr_cmdline;
 	if (lb->file) {
-		f = fopen(lb->file, "re");
-		if (!f) {
+		if (conf_open(&c, lb->file)) {
 			nf_err("cannot read backend file %s: %s", lb->file, strerror(errno));
 			goto err_free;
 		}
-		while (fgets(line, sizeof(line), f)) {
-			lineno++;
-			line[strcspn(line, "#\r\n")] = '\0';
-			if (!line[strspn(line, " \t")])
-				continue;
-			if (set->n == LB_MAX_BACKENDS ||
-			    lb_parse_backend(line + strspn(line, " \t"), &set->backends[set->n])) {
-				nf_err("%s:%u: bad backend '%s' (ADDR [MAC])", lb->file, lineno, line);
-				fclose(f);
-				goto err_free;
-			}
+		while ((got = conf_next(&c)) > 0) {
+			b = &set->backends[set->n];
+			if (set->n == LB_MAX_BACKENDS)
+				got = conf_error(&c, 0, "more than %d backends", LB_MAX_BACKENDS);
+			else if (c.n > 2 || lb_parse_backend(c.word[0], c.n > 1 ? c.word[1] : NULL, b))
+				got = conf_error(&c, 0, "bad backend (ADDR [MAC], or ADDR@MAC)");
+			else if (lb_dup(set, set->n, b) >= 0)
+				got = conf_error(&c, 0, "backend %s listed twice",
+						 inet_ntop(AF_INET, &b->addr, addr, sizeof(addr)));
+			if (got < 0)
+				break;
 			set->n++;
 		}
-		fclose(f);
+		conf_close(&c);
+		if (got < 0)
+			goto err_free;
 	}
 	if (!set->n) {
 		nf_err("no backends (--backend ADDR[@MAC] or --backends FILE)");
@@ -532,17 +546,21 @@ static int lb_is_prime(unsigned long n)
 static int lb_option(void *arg, int val, const char *value)
 {
 	struct lb *lb = arg;
-	unsigned int port = 0;
-	char addr[16], tail;
+	const char *colon = strchr(value, ':');
+	unsigned long port = 0;
+	unsigned int i;
+	char addr[16];
 
 	switch (val) {
 	case OPT_VIP:
-		if (sscanf(value, "%15[0-9.]%c", addr, &tail) != 1 &&
-		    (sscanf(value, "%15[0-9.]:%u%c", addr, &port, &tail) != 2 || !port ||
-		     port > 65535)) {
+		/* Strictly: ADDR, or ADDR:PORT with PORT 1..65535 in digits. */
+		if ((colon ? (size_t)(colon - value) : strlen(value)) >= sizeof(addr) ||
+		    (colon && conf_uint(colon + 1, 1, 65535, false, &port))) {
 			nf_err("bad --vip '%s' (ADDR or ADDR:PORT)", value);
 			return -1;
 		}
+		snprintf(addr, sizeof(addr), "%.*s",
+			 (int)(colon ? (size_t)(colon - value) : strlen(value)), value);
 		if (inet_pton(AF_INET, addr, &lb->vip) != 1) {
 			nf_err("bad --vip address '%s'", addr);
 			return -1;
@@ -551,10 +569,15 @@ static int lb_option(void *arg, int val, const char *value)
 		return 0;
 	case OPT_BACKEND:
 		if (lb->nr_cmdline == LB_MAX_BACKENDS ||
-		    lb_parse_backend(value, &lb->cmdline[lb->nr_cmdline])) {
+		    lb_parse_backend(value, NULL, &lb->cmdline[lb->nr_cmdline])) {
 			nf_err("bad --backend '%s' (ADDR or ADDR@MAC)", value);
 			return -1;
 		}
+		for (i = 0; i < lb->nr_cmdline; i++)
+			if (lb->cmdline[i].addr == lb->cmdline[lb->nr_cmdline].addr) {
+				nf_err("--backend '%s' given twice", value);
+				return -1;
+			}
 		lb->nr_cmdline++;
 		return 0;
 	case OPT_BACKENDS:

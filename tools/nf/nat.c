@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf.h"
 #include "neigh.h"
 #include "nf.h"
 
@@ -788,12 +789,22 @@ enum {
 	OPT_INSIDE_ADDRESS, OPT_GATEWAY, OPT_PASS_OUTSIDE,
 };
 
+/* A unicast host address: not 0.0.0.0, loopback, multicast or broadcast. */
 static int nat_addr(const char *opt, const char *value, uint32_t *addr)
 {
-	if (inet_pton(AF_INET, value, addr) == 1 && *addr)
-		return 0;
-	nf_err("bad %s address '%s' (an IPv4 address)", opt, value);
-	return -1;
+	uint32_t h;
+
+	if (inet_pton(AF_INET, value, addr) != 1) {
+		nf_err("bad %s address '%s' (an IPv4 address)", opt, value);
+		return -1;
+	}
+	h = ntohl(*addr);
+	if (!h || h >> 24 == 127 || h >> 28 >= 0xe) {
+		nf_err("bad %s address '%s' (a unicast address: not 0.0.0.0, loopback, multicast "
+		       "or broadcast)", opt, value);
+		return -1;
+	}
+	return 0;
 }
 
 /* ADDR or ADDR@MAC: a gateway whose MAC is given is never asked by ARP. */
@@ -813,26 +824,42 @@ static int nat_gateway(struct nat *nat, const char *value)
 	return nat_addr("--gateway", addr, &nat->gateway);
 }
 
-/* PROTO:PORT=ADDR:PORT */
+/* PROTO:PORT=ADDR:PORT, each public port once. */
 static int nat_parse_forward(struct nat *nat, const char *s)
 {
 	struct nat_forward *fw = &nat->forwards[nat->nr_forwards];
-	unsigned int pub, in;
-	char proto[4], addr[16], tail;
+	char buf[64], *pub, *addr, *in;
+	unsigned long pub_port, in_port;
+	unsigned int i;
 
 	if (nat->nr_forwards == NAT_MAX_FORWARDS) {
 		nf_err("at most %d --forward rules", NAT_MAX_FORWARDS);
 		return -1;
 	}
-	if (sscanf(s, "%3[a-z]:%u=%15[0-9.]:%u%c", proto, &pub, addr, &in, &tail) != 4 ||
-	    (strcmp(proto, "tcp") && strcmp(proto, "udp")) || !pub || pub > 65535 || !in ||
-	    in > 65535 || inet_pton(AF_INET, addr, &fw->in_addr) != 1) {
+	snprintf(buf, sizeof(buf), "%s", s);
+	pub = strchr(buf, ':');
+	addr = pub ? strchr(pub, '=') : NULL;
+	in = addr ? strrchr(addr, ':') : NULL;
+	if (pub)
+		*pub++ = '\0';
+	if (addr)
+		*addr++ = '\0';
+	if (in)
+		*in++ = '\0';
+	if (strlen(s) >= sizeof(buf) || !in || (strcmp(buf, "tcp") && strcmp(buf, "udp")) ||
+	    conf_uint(pub, 1, 65535, false, &pub_port) || conf_uint(in, 1, 65535, false, &in_port) ||
+	    inet_pton(AF_INET, addr, &fw->in_addr) != 1) {
 		nf_err("bad --forward '%s' (tcp|udp:PUBLIC_PORT=INSIDE_ADDR:PORT)", s);
 		return -1;
 	}
-	fw->proto = proto[0] == 't' ? IPPROTO_TCP : IPPROTO_UDP;
-	fw->pub_port = htons((uint16_t)pub);
-	fw->in_port = htons((uint16_t)in);
+	fw->proto = buf[0] == 't' ? IPPROTO_TCP : IPPROTO_UDP;
+	fw->pub_port = htons((uint16_t)pub_port);
+	fw->in_port = htons((uint16_t)in_port);
+	for (i = 0; i < nat->nr_forwards; i++)
+		if (nat->forwards[i].proto == fw->proto && nat->forwards[i].pub_port == fw->pub_port) {
+			nf_err("--forward '%s': %s port %lu is forwarded twice", s, buf, pub_port);
+			return -1;
+		}
 	nat->nr_forwards++;
 	return 0;
 }
@@ -858,8 +885,8 @@ static int nat_option(void *arg, int val, const char *value)
 		nat->pass_outside = 1;
 		return 0;
 	case OPT_PORTS:
-		if (sscanf(value, "%lu-%lu", &nat->port_lo, &nat->port_hi) != 2 ||
-		    !nat->port_lo || nat->port_lo > nat->port_hi || nat->port_hi > 65535) {
+		if (!strchr(value, '-') ||
+		    conf_range(value, 1, 65535, &nat->port_lo, &nat->port_hi)) {
 			nf_err("bad --ports '%s' (LOW-HIGH within 1-65535)", value);
 			return -1;
 		}

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "conf.h"
 #include "nf.h"
 #include "pcapng.h"
 #include "sdnotify.h"
@@ -66,11 +67,8 @@ void nf_err(const char *fmt, ...)
 int nf_parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
 		  unsigned long *out)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtoul(s, &end, 0);
-	if (errno || end == s || *end || *s == '-' || *out < min || *out > max) {
+	/* Digits (or 0x and hex): "+6", "-0" and "10x" are mistakes, not numbers. */
+	if (conf_uint(s, min, max, true, out)) {
 		nf_err("bad value '%s' for %s (%lu..%lu)", s, opt, min, max);
 		return -1;
 	}
