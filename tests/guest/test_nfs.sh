@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/nf_lib.sh"
 
-ns_plan 7
+ns_plan 8
 ns_module_loaded && rmmod netslice
 
 # serve NS PORT TAG: an nfclient server until cleanup.
@@ -259,6 +259,50 @@ monitor() {
 		[ "$(js 'sum(f["packets"] for f in j["nf-monitor"]["top"]) == j["total"]["rx_packets"] == 5000')" = True ]
 }
 ns_check "nf-monitor: per-flow counts equal the packets sent (10 flows of 500)" monitor
+ns_run_cleanups
+
+# metric NAME_REGEX: the value of the first sample matching it, from --metrics.
+metric() { curl -s --max-time 10 "${metrics_url[@]}" | grep -E "^$1 " | head -n 1 | cut -d' ' -f2; }
+
+watch_nf() {
+	local rules sock hits running u0 logged unlogged
+	ns_topology 1 && ns_addrs || return 1
+	ns_load ifaces=dut0:dut1 || return 1
+	rules=$(mktemp)
+	sock=$(mktemp -u /tmp/nf-metrics.XXXXXX)
+	ns_defer rm -f "$rules" "$sock"
+	printf 'default accept\ndrop udp dport 54\n' >"$rules"
+	nf_start nf-firewall --rules "$rules" --metrics "$sock" --log-drops 2 || return 1
+	metrics_url=(--unix-socket "$sock" http://nf/metrics)
+	u0=$(udp_in "$sink")
+	# Five drops within a few milliseconds, then a fence that passes.
+	ip netns exec "$gen" bash -c 'for i in 1 2 3 4 5; do echo y >/dev/udp/10.99.0.2/54; done
+		echo z >/dev/udp/10.99.0.2/9'
+	ns_busywait 3000 eval '[ $(($(udp_in "$sink") - u0)) -ge 1 ]' || return 1
+	# The rule's hits, per rule, over HTTP on the Unix socket.
+	hits=$(metric 'netslice_nf_firewall_rules_hits\{.*rule="drop udp dport 54"\}')
+	ns_diag "metrics: rule hits $hits; rx $(metric 'netslice_nf_rx_packets_total\{nf="nf-firewall",slice="0"\}')"
+	[ "$hits" = 5 ] && [ "$(metric 'netslice_nf_rx_packets_total\{nf="nf-firewall",slice="0"\}')" -ge 6 ] &&
+		[ -n "$(metric 'netslice_slice_rx_packets\{nf="nf-firewall",slice="0"\}')" ] || return 1
+	# SIGUSR1: the summary so far, and the NF runs on.
+	running=$(grep -c '"state":"running"' "$nf_out")
+	kill -USR1 "$nf_pid" || return 1
+	ns_busywait 5000 eval '[ $(grep -c "\"state\":\"running\"" "$nf_out") -gt '"$running"' ]' || return 1
+	kill -0 "$nf_pid" || return 1
+	nf_stop || return 1
+	# At most 2 lines a second, the rest counted: all 5 accounted for.
+	logged=$(grep -c 'nf-firewall: drop udp 10.99.0.1:[0-9]* > 10.99.0.2:54: line 2: drop udp dport 54' "$nf_out")
+	unlogged=$(sed -n 's/^nf-firewall: \([0-9]*\) more drops not logged.*/\1/p' "$nf_out" | paste -sd+ | bc)
+	ns_diag "logged: $logged drops, $unlogged more not logged"
+	[ "$logged" -ge 2 ] && [ "${unlogged:-0}" -ge 1 ] && [ $((logged + unlogged)) = 5 ] || return 1
+	# A port alone is loopback's, and nothing else's.
+	nf_start nf-firewall --rules "$rules" --metrics 9464 || return 1
+	metrics_url=(http://127.0.0.1:9464/metrics)
+	ns_diag "listening: $(ss -ltnH 'sport = :9464' | awk '{print $4}' | tr '\n' ' ')"
+	[ "$(ss -ltnH 'sport = :9464' | awk '{print $4}')" = 127.0.0.1:9464 ] &&
+		[ -n "$(metric 'netslice_nf_rx_packets_total\{nf="nf-firewall",slice="0"\}')" ] && nf_stop
+}
+ns_check "a running NF can be watched: --metrics (Prometheus text over HTTP, per-rule hits) on a Unix socket and on loopback only, SIGUSR1 prints the summary so far, --log-drops 2 logs two drops and counts the rest" watch_nf
 ns_run_cleanups
 
 # config_error CMD...: exit status 2 and a one-line message naming the problem.

@@ -167,6 +167,15 @@ accept udp from 2001:db8::/32
                    "refuses '%s' with a message naming the line and column" % text,
                    files={"bad.rules": "default drop\n" + text + "\n"})
     bad_config("nf-firewall", [], "no rule file", "no --rules")
+    # Drops logged at a bounded rate: 2 lines, then how many more.
+    drops = [(0, k, P.packet("10.0.0.1", "10.0.0.2", P.UDP, P.udp("10.0.0.1", "10.0.0.2", 1000 + k, 54, b"d"))) for k in range(10)]
+    code, _, s, err = run("nf-firewall", ["--rules", "@TMP/log.rules", "--log-drops", "2"], drops,
+                          files={"log.rules": "default accept\n# web\ndrop udp dport 54\n"})
+    lines = [ln for ln in err.splitlines() if "drop" in ln]
+    check(code == 0 and lines == ["nf-firewall: drop udp 10.0.0.1:1000 > 10.0.0.2:54: line 3: drop udp dport 54",
+                                  "nf-firewall: drop udp 10.0.0.1:1001 > 10.0.0.2:54: line 3: drop udp dport 54",
+                                  "nf-firewall: 8 more drops not logged (--log-drops 2 a second)"],
+          "nf-firewall --log-drops 2: two drops logged with the rule that dropped them, the other 8 counted")
     # A control byte (an escape sequence pasted in) is refused, and shown escaped.
     code, _, _, err = run("nf-firewall", ["--rules", "@TMP/esc.rules"], [],
                           files={"esc.rules": "default drop\naccept tcp \x1b[2Jdport 80\n"})

@@ -1,14 +1,194 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A small streaming JSON writer. */
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "json.h"
+
+#define PROM_NAME 128
+#define PROM_LABELS 1024
+
+/* Prometheus mode: the path so far, each level's labels and waiting samples. */
+struct json_prom {
+	char prefix[64];
+	char base_labels[256];
+	struct {
+		char name[PROM_NAME];	/* the key it was opened under, or "" */
+		char labels[PROM_LABELS];
+		int array;		/* its elements get an index label */
+		unsigned int next;	/* the next element's index */
+		char *pending;		/* "name value\n" lines waiting for the labels */
+		size_t pending_len;
+	} lvl[JSON_MAX_DEPTH];
+	char **lines;			/* "name{labels} value" */
+	size_t n, cap;
+};
 
 void json_init(struct json *j, FILE *f)
 {
 	j->f = f;
 	j->depth = 0;
 	j->need_comma[0] = 0;
+	j->prom = NULL;
+}
+
+int json_init_prom(struct json *j, FILE *f, const char *prefix, const char *labels)
+{
+	json_init(j, f);
+	j->prom = calloc(1, sizeof(*j->prom));
+	if (!j->prom)
+		return -1;
+	snprintf(j->prom->prefix, sizeof(j->prom->prefix), "%s", prefix);
+	snprintf(j->prom->base_labels, sizeof(j->prom->base_labels), "%s", labels);
+	return 0;
+}
+
+/* A metric name's characters: [a-zA-Z0-9_]; anything else becomes '_'. */
+static void prom_name(char *out, size_t room, const struct json_prom *p, int depth,
+		      const char *key)
+{
+	size_t o;
+	int i;
+
+	snprintf(out, room, "%s", p->prefix);
+	for (i = 1; i <= depth; i++)
+		if (p->lvl[i].name[0])
+			snprintf(out + strlen(out), room - strlen(out), "_%s", p->lvl[i].name);
+	if (key)
+		snprintf(out + strlen(out), room - strlen(out), "_%s", key);
+	for (o = 0; out[o]; o++)
+		if (!((out[o] >= 'a' && out[o] <= 'z') || (out[o] >= 'A' && out[o] <= 'Z') ||
+		      (out[o] >= '0' && out[o] <= '9') || out[o] == '_'))
+			out[o] = '_';
+}
+
+/* A label value, escaped as the text format wants: backslash, quote, newline. */
+static void prom_label(char *out, size_t room, const char *key, const char *val)
+{
+	size_t o = (size_t)snprintf(out, room, "%s%s=\"", *out ? "," : "", key);
+
+	if (o >= room)
+		return;
+	for (; *val && o + 3 < room; val++) {
+		if (*val == '\\' || *val == '"') {
+			out[o++] = '\\';
+			out[o++] = *val;
+		} else if (*val == '\n') {
+			out[o++] = '\\';
+			out[o++] = 'n';
+		} else {
+			out[o++] = *val;
+		}
+	}
+	if (o + 1 < room)
+		out[o++] = '"';
+	out[o] = '\0';
+}
+
+/* A number waits in its object until the object's labels are all known. */
+static void prom_sample(struct json *j, const char *key, const char *value)
+{
+	struct json_prom *p = j->prom;
+	char name[PROM_NAME * 2], line[PROM_NAME * 2 + 40], *grown;
+	size_t len;
+
+	prom_name(name, sizeof(name), p, j->depth, key);
+	len = (size_t)snprintf(line, sizeof(line), "%s %s\n", name, value);
+	grown = realloc(p->lvl[j->depth].pending, p->lvl[j->depth].pending_len + len + 1);
+	if (!grown)
+		return;
+	memcpy(grown + p->lvl[j->depth].pending_len, line, len + 1);
+	p->lvl[j->depth].pending = grown;
+	p->lvl[j->depth].pending_len += len;
+}
+
+/* The level closes: its samples, with every enclosing level's labels. */
+static void prom_flush(struct json *j)
+{
+	struct json_prom *p = j->prom;
+	char labels[PROM_LABELS * 2], *line, *sp, *nl, *out, **grown;
+	int i;
+
+	snprintf(labels, sizeof(labels), "%s", p->base_labels);
+	for (i = 0; i <= j->depth; i++)
+		if (p->lvl[i].labels[0])
+			snprintf(labels + strlen(labels), sizeof(labels) - strlen(labels), "%s%s",
+				 labels[0] ? "," : "", p->lvl[i].labels);
+	for (line = p->lvl[j->depth].pending; line && *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		sp = strchr(line, ' ');
+		if (!nl || !sp)
+			break;
+		if (p->n == p->cap) {
+			grown = realloc(p->lines, (p->cap = p->cap ? p->cap * 2 : 64) * sizeof(*grown));
+			if (!grown)
+				break;
+			p->lines = grown;
+		}
+		if (asprintf(&out, "%.*s{%s}%.*s", (int)(sp - line), line, labels,
+			     (int)(nl - sp), sp) < 0)
+			break;
+		p->lines[p->n++] = out;
+	}
+	free(p->lvl[j->depth].pending);
+	p->lvl[j->depth].pending = NULL;
+	p->lvl[j->depth].pending_len = 0;
+	p->lvl[j->depth].labels[0] = '\0';
+}
+
+static void prom_open(struct json *j, const char *key, char bracket)
+{
+	struct json_prom *p = j->prom;
+	int parent = j->depth, d;
+	char index[16];
+
+	if (j->depth + 1 >= JSON_MAX_DEPTH)
+		return;
+	d = ++j->depth;
+	snprintf(p->lvl[d].name, sizeof(p->lvl[d].name), "%s", key ? key : "");
+	p->lvl[d].labels[0] = '\0';
+	p->lvl[d].array = bracket == '[';
+	p->lvl[d].next = 0;
+	if (p->lvl[parent].array) {
+		snprintf(index, sizeof(index), "%u", p->lvl[parent].next++);
+		prom_label(p->lvl[d].labels, sizeof(p->lvl[d].labels), "index", index);
+	}
+}
+
+static void prom_end(struct json *j)
+{
+	struct json_prom *p = j->prom;
+	size_t i, k, len;
+
+	while (j->depth > 0) {
+		prom_flush(j);
+		j->depth--;
+	}
+	prom_flush(j);
+	/* Grouped by name in the order names first appear; a group keeps its order. */
+	for (i = 0; i < p->n; i++) {
+		if (!p->lines[i])
+			continue;
+		len = strcspn(p->lines[i], "{");
+		fprintf(j->f, "# TYPE %.*s untyped\n", (int)len, p->lines[i]);
+		for (k = i; k < p->n; k++) {
+			if (!p->lines[k] || strcspn(p->lines[k], "{") != len ||
+			    strncmp(p->lines[k], p->lines[i], len))
+				continue;
+			fprintf(j->f, "%s\n", p->lines[k]);
+			if (k != i) {
+				free(p->lines[k]);
+				p->lines[k] = NULL;
+			}
+		}
+	}
+	for (i = 0; i < p->n; i++)
+		free(p->lines[i]);
+	free(p->lines);
+	free(p);
+	j->prom = NULL;
+	fflush(j->f);
 }
 
 /*
@@ -87,6 +267,10 @@ static void json_key(struct json *j, const char *key)
 
 void json_open(struct json *j, const char *key, char bracket)
 {
+	if (j->prom) {
+		prom_open(j, key, bracket);
+		return;
+	}
 	json_key(j, key);
 	fputc(bracket, j->f);
 	if (j->depth + 1 < JSON_MAX_DEPTH)
@@ -96,6 +280,13 @@ void json_open(struct json *j, const char *key, char bracket)
 
 void json_close(struct json *j, char bracket)
 {
+	if (j->prom) {
+		if (j->depth) {
+			prom_flush(j);
+			j->depth--;
+		}
+		return;
+	}
 	fputc(bracket, j->f);
 	if (j->depth)
 		j->depth--;
@@ -103,24 +294,48 @@ void json_close(struct json *j, char bracket)
 
 void json_u64(struct json *j, const char *key, uint64_t v)
 {
+	char buf[24];
+
+	if (j->prom) {
+		snprintf(buf, sizeof(buf), "%" PRIu64, v);
+		prom_sample(j, key, buf);
+		return;
+	}
 	json_key(j, key);
 	fprintf(j->f, "%" PRIu64, v);
 }
 
 void json_double(struct json *j, const char *key, double v)
 {
+	char buf[40];
+
+	if (j->prom) {
+		snprintf(buf, sizeof(buf), "%.3f", v);
+		prom_sample(j, key, buf);
+		return;
+	}
 	json_key(j, key);
 	fprintf(j->f, "%.3f", v);
 }
 
 void json_str(struct json *j, const char *key, const char *s)
 {
+	if (j->prom) {
+		if (key)
+			prom_label(j->prom->lvl[j->depth].labels,
+				   sizeof(j->prom->lvl[j->depth].labels), key, s);
+		return;
+	}
 	json_key(j, key);
 	json_quote(j->f, s);
 }
 
 void json_end(struct json *j)
 {
+	if (j->prom) {
+		prom_end(j);
+		return;
+	}
 	fputc('\n', j->f);
 	fflush(j->f);
 	j->need_comma[0] = 0;

@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* A small streaming JSON writer: objects, arrays, numbers, strings. */
+/*
+ * A small streaming JSON writer: objects, arrays, numbers, strings. The
+ * same calls can instead write Prometheus' text format (json_init_prom):
+ * every number a sample named by its path, every string a label of the
+ * numbers in its object (and the objects within), an array element's
+ * position an "index" label.
+ */
 #ifndef NF_JSON_H
 #define NF_JSON_H
 
@@ -8,13 +14,23 @@
 
 #define JSON_MAX_DEPTH 8
 
+struct json_prom;
+
 struct json {
 	FILE *f;
 	int depth;
 	int need_comma[JSON_MAX_DEPTH];
+	struct json_prom *prom;	/* Prometheus mode, or NULL */
 };
 
 void json_init(struct json *j, FILE *f);
+/*
+ * Prometheus mode: samples named prefix_PATH_KEY with labels (labels:
+ * "name=\"value\"" pairs, comma-separated, for every sample, or "").
+ * json_end() writes them to f, grouped by name, each group under one
+ * "# TYPE NAME untyped" line. -1 if out of memory.
+ */
+int json_init_prom(struct json *j, FILE *f, const char *prefix, const char *labels);
 /* key is NULL inside arrays and at the top level. */
 void json_open(struct json *j, const char *key, char bracket);
 void json_close(struct json *j, char bracket);

@@ -31,6 +31,7 @@
  * its first cost a hash and a compare, not a scan of the list.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -384,6 +385,28 @@ static void fw_worker_fini(struct ns_worker *w, void *arg)
 	w->priv = NULL;
 }
 
+/* Which rule (or policy) dropped p: decided again, as only a logged drop needs it. */
+static void fw_log_drop(struct fw_rules *rs, const struct ns_pkt *p)
+{
+	const struct fw_rule *r;
+	struct fw_verdict v;
+	struct ns_flow flow;
+
+	if (!p->family) {
+		nf_log_drop(p, "nonip drop");
+		return;
+	}
+	ns_pkt_flow(p, &flow);
+	fw_decide(rs, p, &flow, &v);
+	if (v.hits == &rs->policy_hits) {
+		nf_log_drop(p, "default drop");
+		return;
+	}
+	/* The rule whose hit counter the verdict names. */
+	r = (const struct fw_rule *)((const char *)v.hits - offsetof(struct fw_rule, hits));
+	nf_log_drop(p, "line %u: %s", r->line, r->text);
+}
+
 static void fw_process(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, void *arg)
 {
 	struct fw *fw = arg;
@@ -396,6 +419,7 @@ static void fw_process(struct ns_worker *w, struct netslice_iov *iov, unsigned i
 		if (ns_pkt_parse(&p, ns_iov_data(&iov[i]), iov[i].rlen, iov[i].wire_len)) {
 			fw_hit(&rs->malformed);
 			ns_iov_drop(&iov[i]);
+			nf_log_drop(NULL, "malformed");
 			continue;
 		}
 		if (!p.family) {
@@ -404,10 +428,13 @@ static void fw_process(struct ns_worker *w, struct netslice_iov *iov, unsigned i
 		} else {
 			action = fw_verdict(rs, w->priv, &p);
 		}
-		if (action == FW_DROP)
+		if (action == FW_DROP) {
 			ns_iov_drop(&iov[i]);
-		else
+			if (nf_drop_rate)
+				fw_log_drop(rs, &p);
+		} else {
 			ns_iov_unchanged(&iov[i]);
+		}
 	}
 }
 

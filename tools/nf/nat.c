@@ -470,6 +470,7 @@ static void nat_inbound(struct nat *nat, struct ns_worker *w, struct netslice_io
 		if (!fwd) {
 			nat->no_conn++;
 			ns_iov_drop(iov);
+			nf_log_drop(p, "no connection or port forward");
 			return;
 		}
 		if (nf_neigh_lookup(&nat->neigh, fwd->in_addr, mac)) {
@@ -649,6 +650,7 @@ static void nat_one(struct nat *nat, struct ns_worker *w, struct netslice_iov *i
 	if (p.family != AF_INET) {
 		nat->not_ipv4++;
 		ns_iov_drop(iov);
+		nf_log_drop(&p, "not IPv4");
 		return;
 	}
 	ns_pkt_flow(&p, &f);
@@ -661,11 +663,13 @@ static void nat_one(struct nat *nat, struct ns_worker *w, struct netslice_iov *i
 		}
 		nat->not_public++;
 		ns_iov_drop(iov);
+		nf_log_drop(&p, "unsolicited, not to the public address");
 		return;
 	}
 	if (p.frag) {
 		nat->fragments++;
 		ns_iov_drop(iov);
+		nf_log_drop(&p, "a fragment");
 		return;
 	}
 	/* For us: pings answered; from inside, nothing else (no hairpin). */
@@ -677,6 +681,7 @@ static void nat_one(struct nat *nat, struct ns_worker *w, struct netslice_iov *i
 		if (inside) {
 			nat->hairpin++;
 			ns_iov_drop(iov);
+			nf_log_drop(&p, "to the NAT's own address (no hairpinning)");
 			return;
 		}
 	}
@@ -698,6 +703,7 @@ static void nat_one(struct nat *nat, struct ns_worker *w, struct netslice_iov *i
 	    !p.l4_off) {
 		nat->untranslatable++;
 		ns_iov_drop(iov);
+		nf_log_drop(&p, "untranslatable");
 		return;
 	}
 	if (inside)

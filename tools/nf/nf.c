@@ -2,13 +2,16 @@
 /* The shared frame of the bundled NFs: options, ns_run(), live counters, summary. */
 #include <errno.h>
 #include <net/if.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli.h"
 #include "conf.h"
+#include "metrics.h"
 #include "nf.h"
 #include "pcapng.h"
 #include "sdnotify.h"
@@ -20,6 +23,8 @@ enum {
 	OPT_PCAP_OUT,
 	OPT_NO_PIN,
 	OPT_NO_GSO,
+	OPT_METRICS,
+	OPT_LOG_DROPS,
 };
 
 static const struct option nf_common_options[] = {
@@ -35,6 +40,8 @@ static const struct option nf_common_options[] = {
 	{ "no-gso", no_argument, NULL, OPT_NO_GSO },
 	{ "pcap-in", required_argument, NULL, OPT_PCAP_IN },
 	{ "pcap-out", required_argument, NULL, OPT_PCAP_OUT },
+	{ "metrics", required_argument, NULL, OPT_METRICS },
+	{ "log-drops", required_argument, NULL, OPT_LOG_DROPS },
 };
 
 #define NF_COMMON_OPTIONS (sizeof(nf_common_options) / sizeof(nf_common_options[0]))
@@ -57,11 +64,14 @@ void nf_err(const char *fmt, ...)
 {
 	va_list ap;
 
+	/* One line, whole, whichever thread says it. */
+	flockfile(stderr);
 	fprintf(stderr, "%s: ", nf_name);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 }
 
 int nf_parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
@@ -228,6 +238,10 @@ static void nf_usage(const struct nf *nf, FILE *f)
 		"                       and write(2) (default: ring where the module has it)\n"
 		"  -i, --interval SEC   print live counters every SEC seconds\n"
 		"  -j, --json           JSON output: live lines and the final summary\n"
+		"      --metrics SPEC   serve the counters in Prometheus' text format over\n"
+		"                       HTTP: on a Unix socket (SPEC a path), or on PORT\n"
+		"                       (127.0.0.1) or ADDR:PORT\n"
+		"      --log-drops N    log dropped packets to stderr, at most N a second\n"
 		"      --no-pin         leave the workers unpinned\n"
 		"%s"
 		"      --pcap-in FILE   offline: take packets from a pcapng or pcap file\n"
@@ -242,8 +256,8 @@ static void nf_usage(const struct nf *nf, FILE *f)
 			  "                       slicing (by default one header for each)\n" : "");
 	if (nf->usage)
 		fprintf(f, "\n%s options:\n%s", nf->name, nf->usage);
-	fprintf(f, "\nSIGINT/SIGTERM stop it and print the summary.%s\n",
-		nf->reload ? " SIGHUP reloads its configuration." : "");
+	fprintf(f, "\nSIGINT/SIGTERM stop it and print the summary; SIGUSR1 prints the summary\n"
+		"so far.%s\n", nf->reload ? " SIGHUP reloads its configuration." : "");
 }
 
 /* A worker's counters as the NF reports them (see nf_hold()). */
@@ -294,8 +308,10 @@ static uint64_t nf_kernel_drops(const struct netslice_stats *st)
 	return st->rx_drop_ring_full + st->rx_drop_no_reader + st->rx_drop_error;
 }
 
-void nf_print_summary(const struct nf *nf, struct ns_worker *const *w,
-		      const struct netslice_stats *st, unsigned int n, int json, double secs)
+/* The summary; state says whether the NF is "running" (SIGUSR1), "stopped" or "offline". */
+static void nf_summary(const struct nf *nf, struct ns_worker *const *w,
+		       const struct netslice_stats *st, unsigned int n, int json, double secs,
+		       const char *state)
 {
 	struct nf_counts t, one;
 	struct json j;
@@ -307,6 +323,7 @@ void nf_print_summary(const struct nf *nf, struct ns_worker *const *w,
 		json_open(&j, NULL, '{');
 		json_str(&j, "nf", nf->name);
 		json_str(&j, "mode", st ? "module" : "offline");
+		json_str(&j, "state", state);
 		json_double(&j, "seconds", secs);
 		json_open(&j, "slices", '[');
 		for (i = 0; i < n; i++) {
@@ -335,7 +352,8 @@ void nf_print_summary(const struct nf *nf, struct ns_worker *const *w,
 		json_end(&j);
 		return;
 	}
-	printf("%s: %s after %.1f s\n", nf->name, st ? "stopped" : "offline run done", secs);
+	printf("%s: %s after %.1f s\n", nf->name,
+	       !st ? "offline run done" : strcmp(state, "running") ? "stopped" : "running", secs);
 	printf("  %-6s %12s %14s %12s %10s %10s %8s %10s %12s %14s\n", "slice", "rx_packets",
 	       "rx_bytes", "tx_packets", "nf_drops", "tx_errors", "held", "injected",
 	       "kernel_drops", "copied_bytes");
@@ -364,7 +382,22 @@ void nf_print_summary(const struct nf *nf, struct ns_worker *const *w,
 	fflush(stdout);
 }
 
+void nf_print_summary(const struct nf *nf, struct ns_worker *const *w,
+		      const struct netslice_stats *st, unsigned int n, int json, double secs)
+{
+	nf_log_drop_flush();
+	nf_summary(nf, w, st, n, json, secs, st ? "stopped" : "offline");
+}
+
 /* ---- online: ns_run() callbacks ---- */
+
+/*
+ * protects nf_cur_run and the NF's reported state against a reload: the
+ * watcher thread (SIGUSR1, --metrics) reports while the calling thread
+ * may reload (which frees what the report reads).
+ */
+static pthread_mutex_t nf_report_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ns_run *nf_cur_run;	/* between ready and done */
 
 static void nf_live_print(struct nf_live *l, struct ns_run *run)
 {
@@ -411,10 +444,12 @@ static void nf_tick(struct ns_run *run, void *arg)
 	const struct nf *nf = l->nf;
 
 	(void)arg;
+	pthread_mutex_lock(&nf_report_lock);
 	if (nf->tick)
 		nf->tick(nf->arg);
 	if (l->interval && ++l->ticks % l->interval == 0)
 		nf_live_print(l, run);
+	pthread_mutex_unlock(&nf_report_lock);
 }
 
 /* The slices are open: tell the user, and systemd when a Type=notify unit started us. */
@@ -424,6 +459,9 @@ static void nf_ready(struct ns_run *run, void *arg)
 	int err;
 
 	(void)arg;
+	pthread_mutex_lock(&nf_report_lock);
+	nf_cur_run = run;
+	pthread_mutex_unlock(&nf_report_lock);
 	nf_err("running on %u slices", ns_run_workers(run));
 	snprintf(state, sizeof(state), "READY=1\nSTATUS=running on %u slices",
 		 ns_run_workers(run));
@@ -446,25 +484,134 @@ static void nf_reload(struct ns_run *run, void *arg)
 		return;
 	}
 	sd_notify_state("RELOADING=1");
+	pthread_mutex_lock(&nf_report_lock);
 	nf->reload(run, nf->arg);
+	pthread_mutex_unlock(&nf_report_lock);
 	sd_notify_state("READY=1");
+}
+
+/* Each worker's slice counters from the module (zero where they cannot be read). */
+static unsigned int nf_workers(struct ns_run *run, struct ns_worker **w, struct netslice_stats *st)
+{
+	unsigned int i, n = ns_run_workers(run);
+
+	for (i = 0; i < n; i++) {
+		w[i] = ns_run_worker(run, i);
+		if (ns_stats_get(w[i]->fd, &st[i]))
+			memset(&st[i], 0, sizeof(st[i]));
+	}
+	return n;
 }
 
 static void nf_done(struct ns_run *run, void *arg)
 {
 	static struct netslice_stats st[NETSLICE_MAX_SLICES];
 	struct ns_worker *w[NETSLICE_MAX_SLICES];
-	unsigned int i, n = ns_run_workers(run);
+	unsigned int n;
 
 	(void)arg;
 	sd_notify_state("STOPPING=1");
-	for (i = 0; i < n; i++) {
-		w[i] = ns_run_worker(run, i);
-		if (ns_stats_get(w[i]->fd, &st[i]))
-			memset(&st[i], 0, sizeof(st[i]));
-	}
+	pthread_mutex_lock(&nf_report_lock);
+	nf_cur_run = NULL;
+	pthread_mutex_unlock(&nf_report_lock);
+	n = nf_workers(run, w, st);
 	nf_print_summary(nf_live_state.nf, w, st, n, nf_live_state.json,
 			 (double)(nf_mono_ms() - nf_live_state.start_ms) / 1000);
+}
+
+/* SIGUSR1: the summary so far, on stdout. */
+static void nf_usr1(void)
+{
+	static struct netslice_stats st[NETSLICE_MAX_SLICES];
+	struct ns_worker *w[NETSLICE_MAX_SLICES];
+	unsigned int n;
+
+	pthread_mutex_lock(&nf_report_lock);
+	if (nf_cur_run) {
+		n = nf_workers(nf_cur_run, w, st);
+		nf_summary(nf_live_state.nf, w, st, n, nf_live_state.json,
+			   (double)(nf_mono_ms() - nf_live_state.start_ms) / 1000, "running");
+	}
+	pthread_mutex_unlock(&nf_report_lock);
+}
+
+/* One counter of every slice, as a Prometheus metric family. */
+static void nf_prom_family(FILE *f, const char *name, const char *help, const char *type,
+			   const char *nf, struct ns_worker *const *w, const uint64_t *v,
+			   unsigned int n)
+{
+	unsigned int i;
+
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s{nf=\"%s\",slice=\"%u\"} %llu\n", name, nf, w[i]->slice,
+			(unsigned long long)v[i]);
+}
+
+/* --metrics: the NF's counters per slice, the module's, and the NF's own. */
+static void nf_prom(FILE *f)
+{
+	static struct netslice_stats st[NETSLICE_MAX_SLICES];
+	static const struct {
+		const char *name, *help;
+		size_t off;
+	} counters[] = {
+		{ "rx_packets", "Packets the NF read.", offsetof(struct nf_counts, rx_packets) },
+		{ "rx_bytes", "Bytes the NF read (on the wire).", offsetof(struct nf_counts, rx_bytes) },
+		{ "tx_packets", "Packets the NF sent, injected ones included.",
+		  offsetof(struct nf_counts, tx_packets) },
+		{ "tx_bytes", "Bytes the NF sent.", offsetof(struct nf_counts, tx_bytes) },
+		{ "nf_drops", "Packets the NF dropped.", offsetof(struct nf_counts, nf_drops) },
+		{ "tx_errors", "Packets the module refused.", offsetof(struct nf_counts, tx_errors) },
+		{ "injected", "Frames the NF made and sent (ARP, ICMP).",
+		  offsetof(struct nf_counts, injected) },
+	};
+	const struct nf *nf = nf_live_state.nf;
+	struct ns_worker *w[NETSLICE_MAX_SLICES];
+	uint64_t v[NETSLICE_MAX_SLICES];
+	struct nf_counts c[NETSLICE_MAX_SLICES];
+	char name[128], prefix[64], labels[96];
+	unsigned int i, k, n;
+	struct json j;
+
+	pthread_mutex_lock(&nf_report_lock);
+	if (!nf_cur_run) {
+		pthread_mutex_unlock(&nf_report_lock);
+		return;
+	}
+	n = nf_workers(nf_cur_run, w, st);
+	for (i = 0; i < n; i++)
+		nf_sum(&w[i], 1, &c[i]);
+	for (k = 0; k < sizeof(counters) / sizeof(counters[0]); k++) {
+		for (i = 0; i < n; i++)
+			memcpy(&v[i], (const char *)&c[i] + counters[k].off, sizeof(v[i]));
+		snprintf(name, sizeof(name), "netslice_nf_%s_total", counters[k].name);
+		nf_prom_family(f, name, counters[k].help, "counter", nf->name, w, v, n);
+	}
+	for (i = 0; i < n; i++)
+		v[i] = c[i].held;
+	nf_prom_family(f, "netslice_nf_held", "Packets waiting in the NF to be sent.", "gauge",
+		       nf->name, w, v, n);
+	for (k = 0; k < ns_stat_count(); k++) {
+		for (i = 0; i < n; i++)
+			v[i] = ns_stat_value(&st[i], k);
+		snprintf(name, sizeof(name), "netslice_slice_%s", ns_stat_name(k));
+		nf_prom_family(f, name, "The module's counter of the slice (netslice_stats).",
+			       "untyped", nf->name, w, v, n);
+	}
+	if (nf->report) {
+		/* netslice_nf_firewall_..., from the NF's JSON report. */
+		snprintf(prefix, sizeof(prefix), "netslice_%s", nf->name);
+		for (i = 0; prefix[i]; i++)
+			if (prefix[i] == '-')
+				prefix[i] = '_';
+		snprintf(labels, sizeof(labels), "nf=\"%s\"", nf->name);
+		if (!json_init_prom(&j, f, prefix, labels)) {
+			nf->report(&j, NULL, nf->arg);
+			json_end(&j);
+		}
+	}
+	pthread_mutex_unlock(&nf_report_lock);
 }
 
 static int nf_online(const struct nf *nf, const unsigned int *slices, unsigned int nr,
@@ -492,7 +639,10 @@ static int nf_online(const struct nf *nf, const unsigned int *slices, unsigned i
 	int err;
 
 	nf_live_state.start_ms = nf_mono_ms();
+	if (nf_metrics_start(nf_usr1, nf_prom))
+		return 1;
 	err = ns_run(&cfg);
+	nf_metrics_stop();
 	if (err) {
 		nf_err("%s", strerror(-err));
 		return 1;
@@ -615,6 +765,15 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 			break;
 		case OPT_PCAP_OUT:
 			pcap_out = optarg;
+			break;
+		case OPT_METRICS:
+			if (nf_metrics_parse(optarg))
+				return 2;
+			break;
+		case OPT_LOG_DROPS:
+			if (nf_parse_uint("--log-drops", optarg, 0, 100000, &v))
+				return 2;
+			nf_drop_rate = (unsigned int)v;
 			break;
 		default:
 			if (c >= NF_OPT_BASE && nf->option) {

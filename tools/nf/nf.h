@@ -84,6 +84,15 @@ void nf_held_dropped(unsigned int holder);
 /* Milliseconds: monotonic time online; the current packet's timestamp offline. */
 uint64_t nf_now_ms(void);
 
+/*
+ * droplog.c: log a dropped packet (p, or NULL if unparsed) and why, at
+ * most nf_drop_rate lines a second (--log-drops; 0: never).
+ */
+extern unsigned int nf_drop_rate;
+void nf_log_drop(const struct ns_pkt *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Say how many went unlogged since the last line (at the end of a run). */
+void nf_log_drop_flush(void);
+
 /* A message to stderr prefixed with the NF's name. */
 void nf_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
