@@ -261,8 +261,13 @@ monitor() {
 ns_check "nf-monitor: per-flow counts equal the packets sent (10 flows of 500)" monitor
 ns_run_cleanups
 
-# metric NAME_REGEX: the value of the first sample matching it, from --metrics.
-metric() { curl -s --max-time 10 "${metrics_url[@]}" | grep -E "^$1 " | head -n 1 | cut -d' ' -f2; }
+# metric REGEX: the sum of the samples matching it (every slice's), from
+# --metrics; empty if none does. A value is a line's last field (labels
+# may hold blanks).
+metric() {
+	curl -s --max-time 10 "${metrics_url[@]}" |
+		re="^$1 " awk '$0 ~ ENVIRON["re"] { s += $NF; n++ } END { if (n) print s }'
+}
 
 watch_nf() {
 	local rules sock hits running u0 logged unlogged
@@ -281,9 +286,9 @@ watch_nf() {
 	ns_busywait 3000 eval '[ $(($(udp_in "$sink") - u0)) -ge 1 ]' || return 1
 	# The rule's hits, per rule, over HTTP on the Unix socket.
 	hits=$(metric 'netslice_nf_firewall_rules_hits\{.*rule="drop udp dport 54"\}')
-	ns_diag "metrics: rule hits $hits; rx $(metric 'netslice_nf_rx_packets_total\{nf="nf-firewall",slice="0"\}')"
-	[ "$hits" = 5 ] && [ "$(metric 'netslice_nf_rx_packets_total\{nf="nf-firewall",slice="0"\}')" -ge 6 ] &&
-		[ -n "$(metric 'netslice_slice_rx_packets\{nf="nf-firewall",slice="0"\}')" ] || return 1
+	ns_diag "metrics: rule hits $hits; rx $(metric 'netslice_nf_rx_packets_total\{nf="nf-firewall",slice="[0-9]+"\}')"
+	[ "$hits" = 5 ] && [ "$(metric 'netslice_nf_rx_packets_total\{nf="nf-firewall",slice="[0-9]+"\}')" -ge 6 ] &&
+		[ "$(metric 'netslice_slice_rx_packets\{nf="nf-firewall",slice="[0-9]+"\}')" -ge 6 ] || return 1
 	# SIGUSR1: the summary so far, and the NF runs on.
 	running=$(grep -c '"state":"running"' "$nf_out")
 	kill -USR1 "$nf_pid" || return 1
