@@ -79,7 +79,10 @@ PC := $(B)/netslice.pc
 NFS := nf-fwd nf-firewall nf-monitor nf-nat nf-lb nf-ipsec
 # tools/lib: what the NFs and netslicectl share (JSON, CLI, config files, protocol names).
 TOOLS_LIB := $(patsubst %.c,$(B)/%.o,$(wildcard tools/lib/*.c))
-NF_COMMON := $(patsubst %.c,$(B)/%.o,$(filter-out $(NFS:nf-%=tools/nf/%.c),$(wildcard tools/nf/*.c))) $(TOOLS_LIB)
+# tools/nf/NAME.c is nf-NAME's main; tools/nf/NAME_*.c its other parts.
+NF_PARTS = $(patsubst %.c,$(B)/%.o,$(wildcard tools/nf/$(1)_*.c))
+NF_OWN := $(foreach n,$(NFS:nf-%=%),tools/nf/$(n).c $(wildcard tools/nf/$(n)_*.c))
+NF_COMMON := $(patsubst %.c,$(B)/%.o,$(filter-out $(NF_OWN),$(wildcard tools/nf/*.c))) $(TOOLS_LIB)
 NF_LIBS_ipsec := -lcrypto
 CTL_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard tools/ctl/*.c)) $(TOOLS_LIB)
 USER_TOOLS := $(B)/bin/netslice-info
@@ -186,6 +189,8 @@ $(B)/tools/ctl/%.o: NS_CFLAGS += $(NL_CFLAGS)
 $(B)/bin/netslicectl: $(CTL_OBJS) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(NL_LIBS) -lpthread
+
+$(foreach n,$(NFS:nf-%=%),$(eval $(B)/bin/nf-$(n) $(B)/bin-shared/nf-$(n): $(call NF_PARTS,$(n))))
 
 $(B)/bin/nf-%: $(B)/tools/nf/%.o $(NF_COMMON) $(LIB_A)
 	@mkdir -p $(dir $@)

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -70,6 +71,7 @@ int nf_metrics_parse(const char *spec)
 
 static int metrics_listen(void)
 {
+	struct stat st;
 	int fd, one = 1;
 
 	fd = socket(metrics.is_unix ? AF_UNIX : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -77,7 +79,8 @@ static int metrics_listen(void)
 		return -1;
 	if (metrics.is_unix) {
 		/* A socket left by an NF that was killed (nobody answers): ours now. */
-		if (connect(fd, (struct sockaddr *)&metrics.un, sizeof(metrics.un)) < 0 &&
+		if (!stat(metrics.un.sun_path, &st) && S_ISSOCK(st.st_mode) &&
+		    connect(fd, (struct sockaddr *)&metrics.un, sizeof(metrics.un)) < 0 &&
 		    errno == ECONNREFUSED)
 			unlink(metrics.un.sun_path);
 		close(fd);

@@ -9,10 +9,29 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The format's numbers, for the reader and the writer. */
+#define BT_SHB		0x0a0d0d0a
+#define BT_IDB		0x00000001
+#define BT_EPB		0x00000006
+#define BOM		0x1a2b3c4d
+#define LINKTYPE_ETHERNET 1
+#define OPT_IF_NAME	2
+#define OPT_IF_MAC	6
+#define OPT_IF_TSRESOL	9
+
 #define PCAPNG_MAX_IFACES	16
 #define PCAPNG_MAX_FRAME	65535
 /* if_tsresol's default: microseconds */
 #define PCAPNG_TSRESOL_US	6
+
+static inline uint64_t pcapng_pow10(unsigned int e)
+{
+	uint64_t v = 1;
+
+	while (e--)
+		v *= 10;
+	return v;
+}
 
 struct pcapng_iface {
 	char name[32];

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nf-nat as the hosts' router: next hops and their MACs (ARP asked and
+ * answered, never crossing), packets held while ARP asks, ICMP time
+ * exceeded for what would expire here, and pings to its own addresses.
+ * Everything here runs under nat->lock, from nat_process().
+ */
+#include <arpa/inet.h>
+#include <netinet/ip_icmp.h>
+#include <string.h>
+
+#include "nat.h"
+
+uint32_t nat_hop(const struct nat *nat, uint32_t dst)
+{
+	return nat->gateway ? nat->gateway : dst;
+}
+
+/* The MAC of the outside next hop toward dst; unknown: ask by ARP, -1. */
+int nat_next_hop(struct nat *nat, struct ns_worker *w, uint32_t dst, uint8_t mac[6])
+{
+	uint32_t hop = nat_hop(nat, dst);
+
+	if (nat->has_gateway_mac) {
+		memcpy(mac, nat->gateway_mac, 6);
+		return 0;
+	}
+	if (!nf_neigh_lookup(&nat->out_neigh, hop, mac))
+		return 0;
+	nf_neigh_probe(&nat->out_neigh, w, nat->outside, nat->public_mac, nat->public_addr, hop);
+	return -1;
+}
+
+/*
+ * A translated packet whose next hop is being asked for waits for the
+ * answer instead of being dropped (a dropped SYN costs its sender a
+ * second). Whole packets only: a sliced one's payload cannot wait outside
+ * its batch. The oldest waiting packet gives way when all slots are taken.
+ */
+void nat_hold(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov, uint32_t hop)
+{
+	struct nat_held *h = NULL;
+	unsigned int i;
+
+	if (iov->handle || iov->flags || iov->rlen != iov->wire_len ||
+	    iov->rlen > NAT_HELD_BYTES) {
+		nat->no_mac++;
+		return;
+	}
+	for (i = 0; i < NAT_HELD && !h; i++)
+		if (!nat->held[i].hop)
+			h = &nat->held[i];
+	if (!h) {
+		h = &nat->held[nat->held_next++ % NAT_HELD];
+		nat->no_mac++;		/* the one it replaces */
+		nf_held_dropped(h->holder);
+	}
+	h->hop = hop;
+	h->len = iov->rlen;
+	h->holder = w->index;
+	nf_hold(w);
+	memcpy(h->frame, ns_iov_data(iov), iov->rlen);
+	nat->held_arp++;
+}
+
+/* hop answered with mac: what waited for it leaves now. */
+void nat_release(struct nat *nat, struct ns_worker *w, uint32_t hop, const uint8_t mac[6])
+{
+	unsigned int i;
+
+	for (i = 0; i < NAT_HELD; i++) {
+		if (nat->held[i].hop != hop)
+			continue;
+		memcpy(nat->held[i].frame, mac, 6);
+		if (nf_send_held(w, nat->held[i].holder, nat->held[i].frame, nat->held[i].len,
+				 nat->outside))
+			nat->no_mac++;
+		else
+			nat->held_sent++;
+		nat->held[i].hop = 0;
+	}
+}
+
+/* The address an inside ARP request asks for, if the NAT should answer it. */
+static uint32_t nat_inside_target(struct nat *nat, const struct ns_pkt *p)
+{
+	const uint8_t *arp = p->data + p->l3_off;
+	uint32_t spa, tpa;
+	uint8_t mac[6];
+
+	memcpy(&spa, arp + 14, 4);
+	memcpy(&tpa, arp + 24, 4);
+	if (!tpa || tpa == spa)
+		return 0;	/* a probe or an announcement, no question */
+	if (nat->inside_addr)
+		return tpa == nat->inside_addr ? tpa : 0;
+	/* Routers answer for what is not on the link; an inside host answers for itself. */
+	return nf_neigh_lookup(&nat->neigh, tpa, mac) ? tpa : 0;
+}
+
+/*
+ * ARP never crosses the NAT. Outside: learn the sender, answer for the
+ * public address. Inside: learn the sender, answer as the hosts' router.
+ */
+void nat_arp(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov,
+	     struct ns_pkt *p, int inside)
+{
+	uint32_t target, spa;
+
+	if (p->caplen < (size_t)p->l3_off + 28) {
+		nat->malformed++;
+		ns_iov_drop(iov);
+		return;
+	}
+	if (!inside) {
+		nf_neigh_arp(&nat->out_neigh, p, nat->public_addr);
+		memcpy(&spa, p->data + p->l3_off + 14, 4);
+		nat_release(nat, w, spa, p->data + p->l3_off + 8);
+		if (ns_arp_answer(p, nat->public_addr, nat->public_mac)) {
+			iov->action = NETSLICE_TX_IFINDEX;	/* back out */
+			nat->arp_answered++;
+			return;
+		}
+	} else {
+		target = nat_inside_target(nat, p);
+		nf_neigh_arp(&nat->neigh, p, nat->public_addr);
+		if (target && ns_arp_answer(p, target, nat->inside_mac)) {
+			iov->action = NETSLICE_TX_IFINDEX;
+			nat->arp_answered_inside++;
+			return;
+		}
+	}
+	nat->arp_dropped++;
+	ns_iov_drop(iov);
+}
+
+/* Our address on the side a packet came from: what its sender knows us by. */
+static uint32_t nat_our_addr(const struct nat *nat, int inside)
+{
+	return inside && nat->inside_addr ? nat->inside_addr : nat->public_addr;
+}
+
+/*
+ * A packet that would expire here: dropped, and ICMP time exceeded sent
+ * back out of the interface it came in on (never about an ICMP error).
+ */
+void nat_time_exceeded(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov,
+		       const struct ns_pkt *p, int inside)
+{
+	uint8_t err[14 + 576];
+	int len;
+
+	nat->ttl_expired++;
+	ns_iov_drop(iov);
+	len = ns_icmp_error_build(err, sizeof(err), p, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0,
+				  nat_our_addr(nat, inside),
+				  inside ? nat->inside_mac : nat->public_mac);
+	if (len > 0)
+		nf_inject(w, err, (uint32_t)len, (int)iov->ifindex);
+}
+
+/* An echo request to one of our addresses: answered in place, back where it came from. */
+void nat_echo_reply(struct nat *nat, struct netslice_iov *iov, struct ns_pkt *p,
+		    int inside)
+{
+	struct ether_header *eth = ns_pkt_eth(p);
+	uint8_t *ip = p->data + p->l3_off, *icmp = p->data + p->l4_off;
+	uint32_t src, dst;
+	uint16_t old, csum;
+
+	memcpy(&src, ip + 12, 4);
+	memcpy(&dst, ip + 16, 4);
+	ns_pkt_set_addr(p, 0, &dst);
+	ns_pkt_set_addr(p, 1, &src);
+	/* A fresh TTL, as any host's reply. */
+	memcpy(&old, ip + 8, 2);
+	ip[8] = 64;
+	memcpy(&csum, ip + 10, 2);
+	ns_csum_update(&csum, &old, ip + 8, 2);
+	memcpy(ip + 10, &csum, 2);
+	/* Type 8 -> 0: the ICMP checksum's word changes (payload parked or not). */
+	memcpy(&old, icmp, 2);
+	icmp[0] = ICMP_ECHOREPLY;
+	memcpy(&csum, icmp + 2, 2);
+	ns_csum_update(&csum, &old, icmp, 2);
+	memcpy(icmp + 2, &csum, 2);
+	memcpy(eth->ether_dhost, eth->ether_shost, 6);
+	memcpy(eth->ether_shost, inside ? nat->inside_mac : nat->public_mac, 6);
+	iov->action = NETSLICE_TX_IFINDEX;	/* back out */
+	nat->echo_answered++;
+}
