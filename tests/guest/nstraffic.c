@@ -20,8 +20,8 @@
  * prints what it saw; with "rewritten" it expects every frame as
  * slice_nf's rewrite mode leaves it (source address 10.99.1.2, source port
  * + 1000), checksums computed afresh here; with "nat IPV4" as a source
- * NAT leaves it (source address IPV4, any source port, both checksums
- * valid, all else unchanged). A frame's destination MAC must be IFACE's,
+ * NAT leaves it (source address IPV4, any source port, the TTL one less
+ * (a router), both checksums valid, all else unchanged). A frame's destination MAC must be IFACE's,
  * its source MAC the sender's (02:00:00:00:00:01; a NAT's own MAC, any,
  * with "nat"); with -f its source port must be exactly its flow's (else
  * any of the 1,000 after 10000). Every frame carries a UDP
@@ -99,6 +99,7 @@ static struct {
 	uint8_t src_ip[4];	/* source address */
 	uint8_t dst_mac[6];	/* the receiving interface's */
 	int any_src_mac;	/* rewritten by a NAT */
+	int hops;		/* routers on the way: the TTL is less by as many */
 } expect = { .src_ip = { 10, 99, 1, 1 } };
 
 /* Every frame's source MAC, as sent. */
@@ -127,7 +128,7 @@ static void build(uint8_t *f, uint32_t seq, const uint8_t *dst, const uint8_t *s
 	memcpy(ip + 2, &v, 2);
 	v = htons(seq & 0xffff);
 	memcpy(ip + 4, &v, 2);
-	ip[8] = 64;
+	ip[8] = (uint8_t)(64 - (rewritten ? expect.hops : 0));
 	ip[9] = 17;
 	if (rewritten)
 		memcpy(ip + 12, expect.src_ip, 4);
@@ -273,6 +274,7 @@ static int do_recv(char **argv)
 	} else if (rewritten) {
 		expect.any_port = 1;
 		expect.any_src_mac = 1;
+		expect.hops = 1;	/* a NAT is a router */
 	}
 	seen = calloc(count ? count : 1, 1);
 	fd = open_sock(argv[0], &ifindex);
