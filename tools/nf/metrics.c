@@ -165,7 +165,8 @@ static void *metrics_thread(void *arg)
 
 int nf_metrics_start(void (*usr1)(void), void (*prom)(FILE *f))
 {
-	sigset_t set;
+	sigset_t set, all, old;
+	int err;
 
 	metrics.usr1 = usr1;
 	metrics.prom = prom;
@@ -185,7 +186,16 @@ int nf_metrics_start(void (*usr1)(void), void (*prom)(FILE *f))
 			goto err;
 		}
 	}
-	if (pthread_create(&metrics.thread, NULL, metrics_thread, NULL)) {
+	/*
+	 * The watcher takes no signal but through its signalfd: ns_run()
+	 * waits for SIGINT/SIGTERM/SIGHUP in the calling thread, and a
+	 * process signal may go to any thread that has it unblocked.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&metrics.thread, NULL, metrics_thread, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
 		nf_err("cannot start the metrics thread");
 		goto err;
 	}
