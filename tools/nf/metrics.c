@@ -15,6 +15,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -107,9 +108,12 @@ static void metrics_serve(int fd)
 	char req[METRICS_REQUEST_MAX + 1], *body = NULL;
 	size_t got = 0, len = 0;
 	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct timeval tv = { .tv_sec = METRICS_WAIT_MS / 1000 };
 	ssize_t n;
 	FILE *f;
 
+	/* A client that reads nothing holds the watcher a second at most. */
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	while (got < METRICS_REQUEST_MAX && poll(&p, 1, METRICS_WAIT_MS) > 0) {
 		n = read(fd, req + got, METRICS_REQUEST_MAX - got);
 		if (n <= 0)
