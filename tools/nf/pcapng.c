@@ -127,57 +127,60 @@ static int grow_block(struct pcapng_file *pf, size_t len, char *err, size_t errl
 	return 0;
 }
 
+/*
+ * The next option of a block's options at *o (*len bytes left): its code,
+ * value and length; 0 at opt_endofopt or where the options run short.
+ */
+static int next_option(const uint8_t **o, size_t *len, int swap, uint16_t *code,
+		       const uint8_t **val, uint16_t *vlen)
+{
+	size_t padded;
+
+	if (*len < 4)
+		return 0;
+	memcpy(code, *o, 2);
+	memcpy(vlen, *o + 2, 2);
+	*code = sw16(*code, swap);
+	*vlen = sw16(*vlen, swap);
+	if (!*code || 4 + (size_t)*vlen > *len)
+		return 0;
+	*val = *o + 4;
+	padded = 4 + (((size_t)*vlen + 3) & ~(size_t)3);
+	*o += padded < *len ? padded : *len;
+	*len -= padded < *len ? padded : *len;
+	return 1;
+}
+
 static void parse_idb_options(struct pcapng_iface *ifc, const uint8_t *o, size_t len, int swap)
 {
-	uint16_t code, olen;
+	const uint8_t *val;
+	uint16_t code, vlen;
 
-	while (len >= 4) {
-		memcpy(&code, o, 2);
-		memcpy(&olen, o + 2, 2);
-		code = sw16(code, swap);
-		olen = sw16(olen, swap);
-		if (!code || 4 + (size_t)olen > len)
-			break;
-		if (code == OPT_IF_NAME && olen < sizeof(ifc->name)) {
-			memcpy(ifc->name, o + 4, olen);
-			ifc->name[olen] = '\0';
-		} else if (code == OPT_IF_MAC && olen == 6) {
-			memcpy(ifc->mac, o + 4, 6);
+	while (next_option(&o, &len, swap, &code, &val, &vlen)) {
+		if (code == OPT_IF_NAME && vlen < sizeof(ifc->name)) {
+			memcpy(ifc->name, val, vlen);
+			ifc->name[vlen] = '\0';
+		} else if (code == OPT_IF_MAC && vlen == 6) {
+			memcpy(ifc->mac, val, 6);
 			ifc->has_mac = 1;
-		} else if (code == OPT_IF_TSRESOL && olen == 1) {
-			ifc->tsresol = o[4];
+		} else if (code == OPT_IF_TSRESOL && vlen == 1) {
+			ifc->tsresol = val[0];
 		}
-		olen = (uint16_t)((olen + 3) & ~3);
-		if (4 + (size_t)olen > len)
-			break;
-		o += 4 + olen;
-		len -= 4 + olen;
 	}
 }
 
 /* An enhanced packet block's epb_queue, or 0. */
 static uint32_t epb_queue(const uint8_t *o, size_t len, int swap)
 {
-	uint16_t code, olen;
+	const uint8_t *val;
+	uint16_t code, vlen;
 	uint32_t q;
 
-	while (len >= 4) {
-		memcpy(&code, o, 2);
-		memcpy(&olen, o + 2, 2);
-		code = sw16(code, swap);
-		olen = sw16(olen, swap);
-		if (!code || 4 + (size_t)olen > len)
-			break;
-		if (code == OPT_EPB_QUEUE && olen == 4) {
-			memcpy(&q, o + 4, 4);
+	while (next_option(&o, &len, swap, &code, &val, &vlen))
+		if (code == OPT_EPB_QUEUE && vlen == 4) {
+			memcpy(&q, val, 4);
 			return sw32(q, swap);
 		}
-		olen = (uint16_t)((olen + 3) & ~3);
-		if (4 + (size_t)olen > len)
-			break;
-		o += 4 + olen;
-		len -= 4 + olen;
-	}
 	return 0;
 }
 
