@@ -118,7 +118,10 @@ GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
 # The device and netlink fuzzer (tests/fuzz/), run in the guest
 FUZZ := $(B)/tests/nsfuzz
 # make bench's load sink and peer forwarders (a guest test checks them too)
-BENCH_BINS := $(B)/bench/bench-sink $(B)/bench/afp-fwd $(B)/bench/xsk-fwd
+BENCH_BINS := $(B)/bench/bench-sink $(B)/bench/afp-fwd $(B)/bench/xsk-fwd $(B)/bench/nsmark
+# make bench's instruction counter: a QEMU plugin, built on the host
+# against the installed QEMU's header (tools/fetch-qemu-plugin.sh)
+BENCH_PLUGIN := $(B)/bench/nsinsn.so
 # The guides installed in DOCDIR
 DOCS := $(wildcard docs/*.md)
 XDP_CFLAGS = $(shell pkg-config --cflags libxdp libbpf)
@@ -227,6 +230,16 @@ $(B)/bench/bench-sink: bench/sink.c
 $(B)/bench/afp-fwd: bench/afp_fwd.c
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) -o $@ $<
+
+$(B)/bench/nsmark: bench/nsmark.c
+	@mkdir -p $(dir $@)
+	$(CC) $(NS_CFLAGS) -o $@ $<
+
+# Callbacks take arguments they need not use: -Wno-unused-parameter.
+$(BENCH_PLUGIN): bench/plugin/nsinsn.c
+	@mkdir -p $(dir $@)
+	$(CC) $(NS_CFLAGS) -Wno-unused-parameter -fPIC -shared \
+		-I"$$(tools/fetch-qemu-plugin.sh)" $$(pkg-config --cflags glib-2.0) -o $@ $<
 
 $(B)/bench/xsk-fwd: bench/xsk_fwd.c
 	@mkdir -p $(dir $@)
@@ -356,7 +369,7 @@ dkms-install:
 # netslice against AF_PACKET, AF_XDP and the bridge, then the rule-update
 # run; see docs/benchmarks.md. KERNEL=6.1|6.12 (default 6.12), QUICK=1,
 # KVM=1, ICOUNT=1, NICS=GEN,IN,OUT,SINK (real NICs on this host, no guest).
-bench: all test-bins
+bench: all test-bins $(BENCH_PLUGIN)
 	KERNEL=$(KERNEL) QUICK=$(QUICK) KVM=$(KVM) ICOUNT=$(ICOUNT) NICS=$(NICS) BASELINE=$(BASELINE) \
 		bench/bench.sh
 

@@ -16,6 +16,11 @@
 #   BASELINE=REV      also nf-fwd on the module of commit REV (built in a
 #                     worktree, build/baseline; same tools): before and after
 #                     in one run, rounds interleaved
+#   MEASURE=insns|ticks|all
+#                     insns: instructions per forwarded frame, counted by
+#                     the nsinsn QEMU plugin (bench/insns.sh, the main
+#                     measure); ticks: rates, latency and CPU ticks
+#                     (bench/run.sh, with perf's profile); all (default)
 #   NICS=GEN,IN,OUT,SINK
 #                     no guest: run on this host with the installed module
 #                     and four real NICs cabled GEN->IN, OUT->SINK
@@ -50,6 +55,26 @@ else
 		git worktree add --detach -q "$base_tree" "$BASELINE"
 		NETSLICE_BENCH_BASE_KO=$("$base_tree/tools/kbuild.sh" "$kver")
 		export NETSLICE_BENCH_BASE_KO
+	fi
+	# The main measure: instructions, in a guest of its own under the plugin.
+	if [ "${MEASURE:-all}" != ticks ]; then
+		insn_dir=$top/build/bench-insn
+		rm -rf "$insn_dir" && mkdir -p "$insn_dir"
+		NETSLICE_KO=$ko NETSLICE_ACCEL=tcg NETSLICE_BENCH_MEASURE=insns \
+			NETSLICE_BENCH_OUT=$insn_dir NETSLICE_VM_RWDIR=$insn_dir \
+			NETSLICE_VM_QEMU_OPTS="-cpu max -plugin $top/build/bench/nsinsn.so,out=$insn_dir/plugin.txt" \
+			NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-14400} \
+			tests/vm/run --cpus 3 --memory 2G --kernel "$kver" -- bench/run.sh 2>"$err" |
+			tee "$log" | grep --line-buffered '^#' || {
+			grep '^kmsg: ' "$log" | tail -n 40 >&2
+			cat "$err" >&2
+			exit 1
+		}
+		sed -n 's/^insn: //p' "$log" >"$insn_dir/insn.csv"
+		mkdir -p bench/results
+		/usr/bin/python3 bench/insns.py "$insn_dir" "bench/results/$stamp-$kver" \
+			"$(git describe --always --dirty 2>/dev/null || echo unknown)"
+		[ "${MEASURE:-all}" != insns ] || exit 0
 	fi
 	if [ "${KVM:-0}" = 1 ]; then
 		export NETSLICE_ACCEL=kvm

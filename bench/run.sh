@@ -23,6 +23,7 @@
 . "$(dirname "$0")/../tests/guest/lib.sh"
 . "$NS_TOP/bench/contenders.sh"
 . "$NS_TOP/bench/profile.sh"
+. "$NS_TOP/bench/insns.sh"
 
 # Quick: fewer rounds, shorter measurements, no 512-byte size.
 quick=${NETSLICE_BENCH_QUICK:-0}
@@ -196,6 +197,13 @@ echo "meta: kernel $(uname -r)"
 echo "meta: cpus $(nproc) $(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)"
 echo "meta: memory $(awk '/MemTotal/{print $2 " kB"}' /proc/meminfo)"
 echo "meta: rounds $rounds secs $secs sizes $sizes lat_pps $lat_rates"
+# Under the nsinsn plugin (bench/bench.sh): instruction counts only.
+if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
+	bench_insns || exit 1
+	ns_run_cleanups
+	exit 0
+fi
+
 echo "csv: round,contender,size,offered_pps,secs,sent,received,fwd_pps,loss_pct,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,cpu_us_per_pkt,copied_bytes_per_pkt"
 echo "zeroloss: round,contender,size,zero_loss_pps,generator_limited"
 

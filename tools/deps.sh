@@ -58,6 +58,8 @@ declare -A PROBE=(
 	# bench/: the AF_XDP forwarder (libxdp, libbpf) and make bench's plots
 	[libxdp-dev]=/usr/include/xdp/xsk.h
 	[libbpf-dev]=/usr/include/bpf/libbpf.h
+	# make bench's instruction counter, a QEMU plugin (bench/plugin/)
+	[libglib2.0-dev]=/usr/include/glib-2.0/glib.h
 	[python3-matplotlib]=/usr/lib/python3/dist-packages/matplotlib/__init__.py
 	# make bench's TCP run: the kernel's own masquerade against nf-nat
 	[nftables]=/usr/sbin/nft
@@ -149,5 +151,11 @@ for k in ${NETSLICE_KERNELS:-6.1 6.12 7.2}; do
 		;;
 	esac
 done
+
+# make bench's QEMU plugin is built against the installed QEMU's header.
+"$(dirname "$0")/fetch-qemu-plugin.sh" >/dev/null || {
+	log "cannot fetch qemu-plugin.h; make bench needs it (make check does not)"
+	exit 1
+}
 
 log "all dependencies present (virtme-ng: $VENV/bin/vng)"

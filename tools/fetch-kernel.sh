@@ -45,33 +45,9 @@ mkdir -p "$cache"
 exec 9>"$cache/.lock"
 flock 9
 
-# The machine's own Debian mirror (one-line or deb822 sources), so the
-# unstable suite comes from where everything else does.
-mirror() {
-	local uri
-	[ -n "${NETSLICE_DEBIAN_MIRROR:-}" ] && { echo "$NETSLICE_DEBIAN_MIRROR"; return; }
-	uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
-		grep -oE 'https?://[^ ]+/debian/?( |$)' | grep -v security | head -n 1 | tr -d ' ' || true)
-	echo "${uri:-http://deb.debian.org/debian}"
-}
-
-# apt_opts SUITE: apt's options for a private state of that suite.
-apt_opts() {
-	local d=$cache/apt-$1
-	echo "-o Dir::Etc::SourceList=$d/sources.list -o Dir::Etc::SourceParts=/dev/null"
-	echo "-o Dir::State::Lists=$d/lists -o Dir::Cache=$d/cache -o APT::Sandbox::User=root -q"
-}
-
-# index SUITE: the suite's package index, read at most once a day.
-index() {
-	local d=$cache/apt-$1
-	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
-	[ -n "$(find "$d/lists" -name '*Packages*' -mmin -1440 2>/dev/null | head -n 1)" ] && return 0
-	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
-		"$(mirror)" "$1" >"$d/sources.list"
-	# shellcheck disable=SC2046
-	apt-get $(apt_opts "$1") update >"$d/update.log" 2>&1
-}
+apt_cache=$cache
+# shellcheck source=tools/apt-private.sh
+. "$(dirname "$0")/apt-private.sh"
 
 # pick SUITE: the newest VERSION of the series with headers in the suite.
 pick() {
@@ -90,7 +66,7 @@ ready_version() {
 
 if [ "$series" = newest ]; then
 	for suite in sid experimental; do
-		index "$suite" || { cat "$cache/apt-$suite/update.log" >&2; exit 1; }
+		apt_index "$suite" || { cat "$cache/apt-$suite/update.log" >&2; exit 1; }
 		# shellcheck disable=SC2046
 		apt-cache $(apt_opts "$suite") search --names-only '^linux-source-[0-9]+\.[0-9]+$' 2>/dev/null
 	done | sed -nE 's/^linux-source-([0-9]+\.[0-9]+) .*/\1/p' | sort -V | tail -n 1 >"$cache/newest"
@@ -102,7 +78,7 @@ version_re="^${series//./\\.}(\\.[0-9]+)?(\\+deb[0-9]+)?-$flavour\$"
 
 ver= suite=
 for suite in sid experimental; do
-	if ! index "$suite"; then
+	if ! apt_index "$suite"; then
 		v=$(ready_version)
 		# Offline with a prepared kernel: keep using it.
 		[ -n "$v" ] && { log "cannot read Debian's $suite; using $v"; echo "$v"; exit 0; }

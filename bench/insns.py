@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make bench's main measure: guest instructions per forwarded frame.
+
+  insns.py DIR BASE COMMIT
+
+DIR holds what one guest run under the nsinsn plugin left: plugin.txt
+(bench/plugin/nsinsn.c: per-vCPU counters at every mark, PC samples),
+insn.csv (bench/insns.sh's rows: which contender, how many frames),
+kallsyms, and per row modsyms-SEQ and maps-SEQ to name sampled PCs.
+Writes BASE-insn.csv (one line per row and round), BASE-targets.json
+(the headline ratios, with their spread over rounds) and
+BASE-insn-profile/CONTENDER-SIZE.folded (samples by instruction count,
+"space;object;function COUNT", one sample per PERIOD instructions).
+
+The DUT is every vCPU but 0, where pktgen and the harness run: its
+instructions are counted apart (gen_insn_per_pkt), never in the headline.
+"""
+import bisect
+import csv
+import glob
+import json
+import os
+import statistics
+import subprocess
+import sys
+from collections import Counter, defaultdict
+
+GEN_VCPU = 0
+
+# Headline ratios: name -> (numerator row, denominator row), rows named
+# CONTENDER@SIZE. Targets are the fast-path issue's (docs/benchmarks.md).
+RATIOS = {
+    "ring_vs_afxdp_64": ("ring-fwd-off@64", "afxdp@64", "<= 0.5"),
+    "rw_vs_afp_mmsg_64": ("ns-fwd-off@64", "afp-mmsg@64", "<= 0.6"),
+    "rw_vs_tpacket_v3_64": ("ns-fwd-off@64", "afp-v3@64", "<= 0.8"),
+    "ring_vs_bridge_64": ("ring-fwd-off@64", "bridge@64", "<= 2.0"),
+    "auto_vs_off_1518": ("ring-fwd-auto@1518", "ring-fwd-off@1518", "<= 0.5"),
+    "auto_1518_vs_64": ("ring-fwd-auto@1518", "ring-fwd-auto@64", None),
+}
+
+
+def read_marks(path):
+    """seq -> {"start"|"stop": {vcpu: [ik, iu, lk, sk, lu, su]}}, samples."""
+    marks = defaultdict(lambda: defaultdict(dict))
+    samples = defaultdict(Counter)
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if w[0] == "mark":
+                marks[int(w[1])][w[2]][int(w[3])] = [int(x) for x in w[4:10]]
+            elif w[0] == "sample":
+                samples[int(w[1])][(int(w[2]), int(w[3], 16))] += int(w[4])
+    return marks, samples
+
+
+class Symbols:
+    """Sorted (address, name) lists: kernel text, and per-binary symbols."""
+
+    def __init__(self, paths):
+        syms = []
+        for path in paths:
+            if not os.path.exists(path):
+                continue
+            with open(path) as f:
+                for line in f:
+                    w = line.split()
+                    if len(w) >= 3 and w[1] in "tTwW":
+                        mod = w[3].strip("[]") if len(w) > 3 else "vmlinux"
+                        syms.append((int(w[0], 16), w[2], mod))
+        syms.sort()
+        self.addr = [s[0] for s in syms]
+        self.syms = syms
+
+    def name(self, pc):
+        i = bisect.bisect_right(self.addr, pc) - 1
+        return (self.syms[i][2], self.syms[i][1]) if i >= 0 else ("?", hex(pc))
+
+
+_elf_cache = {}
+
+
+def elf_symbols(path):
+    if path not in _elf_cache:
+        syms = []
+        for flag in ([], ["-D"]):
+            try:
+                out = subprocess.run(["nm", "-n", "--defined-only", *flag, path],
+                                     capture_output=True, text=True, check=True).stdout
+            except (OSError, subprocess.CalledProcessError):
+                continue
+            for line in out.splitlines():
+                w = line.split()
+                if len(w) == 3 and w[1] in "tTwW":
+                    syms.append((int(w[0], 16), w[2]))
+            if syms:
+                break
+        syms.sort()
+        _elf_cache[path] = ([s[0] for s in syms], syms)
+    return _elf_cache[path]
+
+
+def user_name(maps, pc):
+    for start, end, off, path in maps:
+        if start <= pc < end:
+            addrs, syms = elf_symbols(path)
+            # Text mapped at its file offset: vaddr == offset in our builds' ELF.
+            v = pc - start + off
+            i = bisect.bisect_right(addrs, v) - 1
+            return os.path.basename(path), syms[i][1] if i >= 0 else hex(v)
+    return "?", "?"
+
+
+def read_maps(path):
+    maps = []
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                w = line.split()
+                if len(w) >= 6:
+                    a, b = w[0].split("-")
+                    maps.append((int(a, 16), int(b, 16), int(w[2], 16), w[5]))
+    return maps
+
+
+def spread_pct(values):
+    m = statistics.median(values)
+    return (max(values) - min(values)) * 100 / m if m else 0.0
+
+
+def main(argv):
+    if len(argv) != 4:
+        sys.exit(__doc__)
+    d, base, commit = argv[1:]
+    marks, samples = read_marks(os.path.join(d, "plugin.txt"))
+    with open(os.path.join(d, "insn.csv")) as f:
+        runs = list(csv.DictReader(f))
+    out_rows = []
+    per_row = defaultdict(dict)  # "name@size" -> round -> insn/pkt
+    bytes_row = defaultdict(dict)
+    for r in runs:
+        seq = int(r["seq"])
+        m = marks.get(seq)
+        if not m or "start" not in m or "stop" not in m:
+            sys.exit(f"insns: no marks for row {seq} ({r['contender']}): is the plugin loaded?")
+        fwd = int(r["forwarded"])
+        if fwd <= 0:
+            sys.exit(f"insns: row {seq} ({r['contender']}) forwarded nothing")
+        delta = {v: [b - a for a, b in zip(m["start"][v], m["stop"][v])] for v in m["stop"]}
+        dut = [v for v in delta if v != GEN_VCPU]
+        ik = sum(delta[v][0] for v in dut)
+        iu = sum(delta[v][1] for v in dut)
+        mem = sum(sum(delta[v][2:6]) for v in dut)
+        row = {
+            "seq": seq, "round": int(r["round"]), "contender": r["contender"],
+            "size": int(r["size"]), "offered_pps": int(r["offered_pps"]),
+            "sent": int(r["sent"]), "forwarded": fwd,
+            "insn_per_pkt": round((ik + iu) / fwd, 1),
+            "kernel_insn_per_pkt": round(ik / fwd, 1), "user_insn_per_pkt": round(iu / fwd, 1),
+            "mem_bytes_per_pkt": round(mem / fwd, 1),
+            "gen_insn_per_pkt": round(sum(delta[GEN_VCPU][0:2]) / fwd, 1),
+        }
+        for v in sorted(dut):
+            row[f"vcpu{v}_insn_per_pkt"] = round(sum(delta[v][0:2]) / fwd, 1)
+        out_rows.append(row)
+        key = f"{r['contender']}@{r['size']}"
+        per_row[key][row["round"]] = row["insn_per_pkt"]
+        bytes_row[key][row["round"]] = row["mem_bytes_per_pkt"]
+
+    with open(base + "-insn.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(out_rows[0].keys()))
+        w.writeheader()
+        w.writerows(out_rows)
+
+    # Profiles: every round's samples of a row together, DUT vCPUs only.
+    prof_dir = base + "-insn-profile"
+    os.makedirs(prof_dir, exist_ok=True)
+    kernel = Symbols([os.path.join(d, "kallsyms")])
+    folded = defaultdict(Counter)
+    for r in runs:
+        seq = int(r["seq"])
+        mods = Symbols([os.path.join(d, "kallsyms"), os.path.join(d, f"modsyms-{seq}")]) \
+            if os.path.exists(os.path.join(d, f"modsyms-{seq}")) else kernel
+        maps = read_maps(os.path.join(d, f"maps-{seq}"))
+        for (vcpu, pc), n in samples.get(seq, {}).items():
+            if vcpu == GEN_VCPU:
+                continue
+            if pc >= 0xffff800000000000:
+                obj, fn = mods.name(pc)
+                stack = f"kernel;{obj};{fn}"
+            else:
+                obj, fn = user_name(maps, pc)
+                stack = f"user;{obj};{fn}"
+            folded[f"{r['contender']}-{r['size']}"][stack] += n
+    for name, stacks in folded.items():
+        with open(os.path.join(prof_dir, name + ".folded"), "w") as f:
+            for stack, n in stacks.most_common():
+                f.write(f"{stack} {n}\n")
+
+    # Headline ratios, round by round, then their median and spread.
+    rows = []
+    for name, (num, den, target) in RATIOS.items():
+        if num not in per_row or den not in per_row:
+            continue
+        rounds = sorted(set(per_row[num]) & set(per_row[den]))
+        vals = [per_row[num][k] / per_row[den][k] for k in rounds]
+        value = statistics.median(vals)
+        met = None
+        if target:
+            op, bound = target.split()
+            met = value <= float(bound) if op == "<=" else value >= float(bound)
+        rows.append({"name": name, "value": round(value, 3), "spread_pct": round(spread_pct(vals), 2),
+                     "target": target, "met": met})
+    if "ring-fwd-auto@1518" in bytes_row and "ring-fwd-off@1518" in bytes_row:
+        a, b = bytes_row["ring-fwd-auto@1518"], bytes_row["ring-fwd-off@1518"]
+        vals = [a[k] / b[k] for k in sorted(set(a) & set(b))]
+        rows.append({"name": "auto_vs_off_1518_mem_bytes", "value": round(statistics.median(vals), 3),
+                     "spread_pct": round(spread_pct(vals), 2), "target": "<= 0.15",
+                     "met": statistics.median(vals) <= 0.15})
+    for key in sorted(per_row):
+        vals = list(per_row[key].values())
+        rows.append({"name": "insn_per_pkt_" + key.replace("@", "_"),
+                     "value": round(statistics.median(vals), 1),
+                     "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None})
+
+    # The same commit measured before: how far its headline ratios lie.
+    earlier = []
+    for path in sorted(glob.glob(os.path.join(os.path.dirname(base) or ".", "*-targets.json"))):
+        if os.path.abspath(path) == os.path.abspath(base + "-targets.json"):
+            continue
+        with open(path) as f:
+            t = json.load(f)
+        if t.get("commit") == commit and t.get("measure") == "instructions":
+            earlier.append((path, {r["name"]: r["value"] for r in t["rows"]}))
+    if earlier:
+        path, prev = earlier[-1]
+        diffs = [abs(r["value"] - prev[r["name"]]) * 100 / prev[r["name"]]
+                 for r in rows if r["name"] in RATIOS and prev.get(r["name"])]
+        if diffs:
+            rows.append({"name": "repeat_max_pct", "value": round(max(diffs), 2),
+                         "spread_pct": None, "target": "<= 2", "met": max(diffs) <= 2,
+                         "against": os.path.basename(path)})
+    offered = [int(r["sent"]) * 1e6 / max(int(r["usec"]), 1) for r in runs]
+    summary = {
+        "commit": commit, "measure": "instructions", "topology": "veth",
+        "offered_pps": sorted({int(r["offered_pps"]) for r in runs}),
+        "generator_pps_min": round(min(offered)),
+        # No capacity row yet: headroom is judged only where capacity is.
+        "generator_headroom_min": None,
+        "rows": rows,
+    }
+    with open(base + "-targets.json", "w") as f:
+        json.dump(summary, f, indent=1)
+        f.write("\n")
+    for r in rows:
+        print(f"# {r['name']:<32} {r['value']:>10} "
+              f"{'' if r['spread_pct'] is None else '±%.1f%%' % (r['spread_pct'] / 2)}"
+              f"{'' if not r['target'] else '  target ' + r['target']}")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

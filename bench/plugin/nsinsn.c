@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nsinsn: a QEMU TCG plugin that counts, per vCPU, the guest instructions
+ * executed and the bytes loaded and stored, kernel and user apart, and
+ * samples the guest PC every PERIOD instructions: make bench's main
+ * measure (docs/benchmarks.md). Counts are deterministic in a way ticks
+ * are not: a halted vCPU executes nothing, so idle time, the host's
+ * scheduling and other vCPUs' work fall out.
+ *
+ * The guest marks a measurement's start and end with a marker instruction
+ * (bench/nsmark.c): "nopl 0x4e53XXXX(%rax)", bytes 0f 1f 80 XX XX 53 4e,
+ * a NOP the plugin recognises when it translates it. XXXX is the mark:
+ * bit 15 set ends a measurement, the low 15 bits number it. At each mark
+ * the plugin writes every vCPU's counters; at an end mark, the PC samples
+ * taken since the matching start. Output, one line each, to out=FILE:
+ *
+ *   mark SEQ start|stop VCPU insn_kernel insn_user load_kernel
+ *        store_kernel load_user store_user       (one line per vCPU)
+ *   sample SEQ VCPU PC COUNT                     (PC: a block's start)
+ *
+ * Arguments: out=FILE (required), period=N (default 10000), mem=off (no
+ * byte counts: the guest runs about twice as fast).
+ *
+ * Built against qemu-plugin.h of the QEMU that runs it (tools/deps.sh
+ * fetches it from Debian's source package into the cache).
+ */
+#include <glib.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <qemu-plugin.h>
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+#define NSI_MARK_STOP 0x8000u
+#define NSI_KERNEL_BASE 0xffff800000000000ull
+
+struct nsi_vcpu {
+	uint64_t insn[2];	/* [0] user, [1] kernel */
+	uint64_t load[2];
+	uint64_t store[2];
+	uint64_t until_sample;	/* instructions since the last sample */
+};
+
+static struct qemu_plugin_scoreboard *nsi_counts;
+static qemu_plugin_u64 nsi_insn[2], nsi_until_sample;
+static uint64_t nsi_period = 10000;
+static bool nsi_mem = true;
+static FILE *nsi_out;
+
+/* protects nsi_armed, nsi_samples and nsi_out's lines */
+static GMutex nsi_lock;
+static bool nsi_armed;
+static GHashTable *nsi_samples;	/* (vcpu << 56 ^ pc) -> count; see nsi_key */
+
+static uint64_t nsi_key(unsigned int vcpu, uint64_t pc)
+{
+	/* Guest PCs use 48 bits (57 with 5-level paging, which bench turns off). */
+	return (uint64_t)vcpu << 56 | (pc & ((1ull << 56) - 1));
+}
+
+static void nsi_sample(unsigned int vcpu, void *pc)
+{
+	gpointer key;
+	uint64_t n;
+
+	qemu_plugin_u64_set(nsi_until_sample, vcpu, 0);
+	g_mutex_lock(&nsi_lock);
+	if (nsi_armed) {
+		key = (gpointer)(uintptr_t)nsi_key(vcpu, (uintptr_t)pc);
+		n = (uintptr_t)g_hash_table_lookup(nsi_samples, key);
+		g_hash_table_insert(nsi_samples, key, (gpointer)(uintptr_t)(n + 1));
+	}
+	g_mutex_unlock(&nsi_lock);
+}
+
+static void nsi_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
+		       void *kernel)
+{
+	struct nsi_vcpu *c = qemu_plugin_scoreboard_find(nsi_counts, vcpu);
+	uint64_t bytes = 1ull << qemu_plugin_mem_size_shift(info);
+
+	if (qemu_plugin_mem_is_store(info))
+		c->store[kernel != NULL] += bytes;
+	else
+		c->load[kernel != NULL] += bytes;
+}
+
+static void nsi_print_samples(unsigned int seq)
+{
+	GHashTableIter it;
+	gpointer key, val;
+
+	g_hash_table_iter_init(&it, nsi_samples);
+	while (g_hash_table_iter_next(&it, &key, &val)) {
+		uint64_t k = (uintptr_t)key;
+		uint64_t pc = k & ((1ull << 56) - 1);
+
+		/* Sign-extend the kernel's half back. */
+		if (pc & (1ull << 47))
+			pc |= 0xffull << 56;
+		fprintf(nsi_out, "sample %u %u 0x%" PRIx64 " %" PRIu64 "\n", seq,
+			(unsigned int)(k >> 56), pc, (uint64_t)(uintptr_t)val);
+	}
+	g_hash_table_remove_all(nsi_samples);
+}
+
+static void nsi_mark(unsigned int vcpu, void *data)
+{
+	unsigned int mark = (uintptr_t)data, seq = mark & ~NSI_MARK_STOP;
+	bool stop = mark & NSI_MARK_STOP;
+	int i, n = qemu_plugin_num_vcpus();
+
+	g_mutex_lock(&nsi_lock);
+	/* Other vCPUs run on: their counts are read within a block or so. */
+	for (i = 0; i < n; i++) {
+		struct nsi_vcpu *c = qemu_plugin_scoreboard_find(nsi_counts, i);
+
+		fprintf(nsi_out, "mark %u %s %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+			" %" PRIu64 " %" PRIu64 "\n", seq, stop ? "stop" : "start", i,
+			c->insn[1], c->insn[0], c->load[1], c->store[1], c->load[0], c->store[0]);
+	}
+	if (stop) {
+		nsi_print_samples(seq);
+		fflush(nsi_out);
+	} else {
+		g_hash_table_remove_all(nsi_samples);
+	}
+	nsi_armed = !stop;
+	g_mutex_unlock(&nsi_lock);
+}
+
+/* nsi_marker: the mark an instruction carries, or -1. */
+static int nsi_marker(struct qemu_plugin_insn *insn)
+{
+	uint8_t b[8];
+
+	if (qemu_plugin_insn_size(insn) != 7 || qemu_plugin_insn_data(insn, b, 7) != 7)
+		return -1;
+	if (b[0] != 0x0f || b[1] != 0x1f || b[2] != 0x80 || b[5] != 0x53 || b[6] != 0x4e)
+		return -1;
+	return b[3] | b[4] << 8;
+}
+
+static void nsi_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	uint64_t pc = qemu_plugin_tb_vaddr(tb);
+	size_t i, n = qemu_plugin_tb_n_insns(tb);
+	bool kernel = pc >= NSI_KERNEL_BASE;
+
+	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+							  nsi_insn[kernel], n);
+	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+							  nsi_until_sample, n);
+	qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, nsi_sample, QEMU_PLUGIN_CB_NO_REGS,
+						  QEMU_PLUGIN_COND_GE, nsi_until_sample,
+						  nsi_period, (void *)(uintptr_t)pc);
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		int mark = nsi_marker(insn);
+
+		if (nsi_mem)
+			qemu_plugin_register_vcpu_mem_cb(insn, nsi_access, QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_RW,
+							 kernel ? (void *)1 : NULL);
+		if (mark >= 0)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, nsi_mark,
+							       QEMU_PLUGIN_CB_NO_REGS,
+							       (void *)(uintptr_t)mark);
+	}
+}
+
+static void nsi_exit(qemu_plugin_id_t id, void *p)
+{
+	g_mutex_lock(&nsi_lock);
+	fclose(nsi_out);
+	nsi_out = NULL;
+	g_mutex_unlock(&nsi_lock);
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	const char *out = NULL;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		char *val = strchr(argv[i], '=');
+
+		if (!val)
+			goto bad_arg;
+		*val++ = '\0';
+		if (!strcmp(argv[i], "out")) {
+			out = val;
+		} else if (!strcmp(argv[i], "period")) {
+			nsi_period = strtoull(val, NULL, 10);
+			if (!nsi_period)
+				goto bad_arg;
+		} else if (!strcmp(argv[i], "mem")) {
+			if (!qemu_plugin_bool_parse(argv[i], val, &nsi_mem))
+				goto bad_arg;
+		} else {
+			goto bad_arg;
+		}
+	}
+	if (!out) {
+		fprintf(stderr, "nsinsn: out=FILE is required\n");
+		return -1;
+	}
+	nsi_out = fopen(out, "w");
+	if (!nsi_out) {
+		perror(out);
+		return -1;
+	}
+	nsi_samples = g_hash_table_new(NULL, NULL);
+	nsi_counts = qemu_plugin_scoreboard_new(sizeof(struct nsi_vcpu));
+	for (i = 0; i < 2; i++)
+		nsi_insn[i] = qemu_plugin_scoreboard_u64_in_struct(nsi_counts, struct nsi_vcpu,
+								   insn[i]);
+	nsi_until_sample = qemu_plugin_scoreboard_u64_in_struct(nsi_counts, struct nsi_vcpu,
+								until_sample);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, nsi_translate);
+	qemu_plugin_register_atexit_cb(id, nsi_exit, NULL);
+	return 0;
+
+bad_arg:
+	fprintf(stderr, "nsinsn: bad argument '%s' (out=FILE, period=N, mem=on|off)\n", argv[i]);
+	return -1;
+}
