@@ -37,6 +37,9 @@ zl_list=" ${NETSLICE_BENCH_ZEROLOSS:-ns-fwd-off ns-fwd-auto ns-fw-auto ns-nat-au
 [ "$quick" = 1 ] && zl_steps=4 || zl_steps=6
 zl_steps=${NETSLICE_BENCH_ZEROLOSS_STEPS:-$zl_steps}
 
+# Counting instructions: the harness keeps to CPU 0 with the generator, so
+# that the DUT's CPUs run only the DUT (and the kernel's own work).
+[ "${NETSLICE_BENCH_MEASURE:-ticks}" != insns ] || taskset -pc 0 $$ >/dev/null
 ns_module_loaded && rmmod netslice
 # Kernel warnings as they happen: if the guest dies, the log shows why.
 dmesg -w --level=emerg,alert,crit,err,warn | sed -u 's/^/kmsg: /' &
