@@ -119,6 +119,7 @@ if grep -q '^fold: ' "$log"; then
 	sed -n 's/^fold: //p' "$log" | while IFS=, read -r name size rest; do
 		echo "$rest" >>"$base-profile/$name-$size.folded"
 	done
+	sed -n 's/^profcount: //p' "$log" >"$base-profile/counts.csv"
 fi
 {
 	sed -n 's/^meta: //p' "$log"

@@ -36,8 +36,28 @@ XMIT = ("__dev_direct_xmit", "dev_hard_start_xmit", "veth_xmit", "__dev_queue_xm
         "validate_xmit_skb", "ns_xmit_burst")
 SOFTIRQ = ("do_softirq", "__do_softirq", "handle_softirqs", "net_rx_action")
 WAKE = ("__wake_up", "try_to_wake_up", "ttwu_", "wake_up_", "sock_def_readable", "xsk_flush")
+# Idle is the idle loop at the leaf (the halt the sample interrupted), with
+# no interrupt on the stack: a softirq that interrupts the idle task has
+# do_idle below it and is work, the receive CPU's whole share.
 IDLE = ("default_idle", "cpuidle", "do_idle", "pv_native_safe_halt", "native_safe_halt",
-        "arch_cpu_idle", "acpi_idle", "cpu_startup_entry", "intel_idle")
+        "arch_cpu_idle", "acpi_idle", "cpu_startup_entry", "intel_idle", "cpu_idle_poll",
+        "poll_idle", "mwait_idle")
+IRQ = ("asm_sysvec_", "sysvec_", "asm_common_interrupt", "common_interrupt", "irq_exit",
+       "__irq_exit_rcu", "handle_softirqs", "__do_softirq", "do_softirq", "asm_call_irq_on_stack",
+       "__sysvec_", "call_on_irqstack", "run_ksoftirqd")
+# The harness's own processes (the shell, sleep, ip, perf): not the DUT's
+# work, left out of every share as idle is.
+HARNESS = ("sh", "bash", "sleep", "ip", "taskset", "perf", "cat", "grep", "sed", "awk", "nsmark",
+           "timeout", "mktemp", "rm", "touch", "pgrep", "netslicectl", "netslice-info")
+
+
+def idle(frames):
+    return (len(frames) > 1 and frames[-1].startswith(IDLE)
+            and not any(f.startswith(IRQ) for f in frames))
+
+
+def harness(frames):
+    return frames[0] in HARNESS
 
 
 def has(frames, *names):
@@ -53,7 +73,8 @@ def frees(frames):
 # given root first.
 # (bucket, test): tests see the frames, root first; comm is frames[0].
 BUCKETS = [
-    ("idle", lambda f: has(f, *IDLE)),
+    ("idle", idle),
+    ("harness", harness),
     ("netslice RX handler: wakeup", lambda f: has(f, "ns_rx_handler") and has(f, *WAKE)),
     ("ring RX: copy into frames", lambda f: has(f, "ns_ring_rx") and has(f, *COPY,
                                                                      "skb_copy_bits")),

@@ -17,6 +17,14 @@
 #                              measured while it is up
 #   NETSLICE_BENCH_INSN_PPS    offered rate (default 20000)
 #   NETSLICE_BENCH_INSN_PKTS   frames per row (default 20000; quick 10000)
+#   NETSLICE_BENCH_INSN_ROUNDS rounds (default 5; quick 3): a row's value
+#                              is its median over the rounds
+#
+# The rate: the guest's clock is the host's under TCG, so a rate is only
+# comparable between runs of one machine kind. 20,000/s is what pktgen
+# on one vCPU offers reliably under the plugin, and every contender
+# forwards it without loss; it is not yet 90% of a capacity (the capacity
+# search needs a generator faster than the DUT: docs/benchmarks.md).
 
 bench_insn_rows=${NETSLICE_BENCH_INSN_ROWS:-ring-fwd-off@64 ring-fwd-off@1518 ring-fwd-auto@64 \
 ring-fwd-auto@1518 ns-fwd-off@64 ns-fwd-auto@1518 afxdp@64 afp-mmsg@64 afp-v3@64 bridge@64}
@@ -60,6 +68,7 @@ bench_insns() {
 	local round item name size seq=0 cur
 	[ -d "${NETSLICE_BENCH_OUT:-}" ] || { echo "bench: NETSLICE_BENCH_OUT is not a directory" >&2; return 1; }
 	bench_insn_pkts=${NETSLICE_BENCH_INSN_PKTS:-$([ "$quick" = 1 ] && echo 10000 || echo 20000)}
+	local rounds=${NETSLICE_BENCH_INSN_ROUNDS:-$([ "$quick" = 1 ] && echo 3 || echo 5)}
 	grep -v '\[' /proc/kallsyms >"$NETSLICE_BENCH_OUT/kallsyms" || return 1
 	echo "insn: seq,round,contender,size,offered_pps,sent,usec,forwarded"
 	for ((round = 1; round <= rounds; round++)); do

@@ -6,8 +6,10 @@
 # pktgen's saturating load while `perf record -e cpu-clock -g` samples the
 # DUT's two CPUs (pktgen and the sink keep CPU 0, unsampled). The samples
 # are folded in the guest (bench/flame.py fold) and printed as
-# "fold: CONTENDER,SIZE,STACK COUNT" lines, which bench/bench.sh files and
-# bench/report.py draws and buckets.
+# "fold: CONTENDER,SIZE,STACK COUNT" lines, with a "profcount:
+# CONTENDER,SIZE,FORWARDED,HZ" line (the frames forwarded while perf
+# sampled), which bench/bench.sh files and bench/report.py draws and
+# buckets.
 #
 #   NETSLICE_BENCH_PROFILE   "CONTENDER[@SIZE] ..." (SIZE default 64), or
 #                            "none"
@@ -19,13 +21,14 @@ afp-mmsg afp-v3 afxdp afxdp-busy bridge}
 [ -z "${bench_base_ko:-}" ] || [ -n "${NETSLICE_BENCH_PROFILE:-}" ] ||
 	bench_profile_list="base-fwd-off base-fwd-off@1518 $bench_profile_list"
 bench_profile_secs=${NETSLICE_BENCH_PROFILE_SECS:-3}
+bench_profile_hz=1000
 
 # bench_profile_one NAME SIZE: one profile, folded, as "fold:" lines.
 # perf starts first (under TCG it takes seconds to begin sampling), then
 # the load runs for the seconds asked and perf is stopped; idle samples
 # are left out of every share.
 bench_profile_one() {
-	local name=$1 size=$2 data perf_pid rc=0
+	local name=$1 size=$2 data perf_pid rc=0 rx0 rx1
 	data=$(mktemp)
 	ns_defer rm -f "$data"
 	bench_up "$name" || return 1
@@ -33,11 +36,12 @@ bench_profile_one() {
 	# --synth=task: under TCG, reading every process's mappings takes
 	# perf minutes; kernel symbols need none, and user frames count as
 	# user space by address alone.
-	perf record -q -e cpu-clock -F 1000 -g -C "$bench_kcpu,$bench_ucpu" --synth=task -o "$data" \
+	perf record -q -e cpu-clock -F "$bench_profile_hz" -g -C "$bench_kcpu,$bench_ucpu" --synth=task -o "$data" \
 		-- sh -c "touch $data.on; exec sleep 600" >"$data.log" 2>&1 &
 	perf_pid=$!
 	ns_defer rm -f "$data.on" "$data.log"
 	ns_wait_job "$perf_pid" "$data.log" 300000 test -e "$data.on" || { ns_show_log "$data.log"; rc=1; }
+	sink_rx rx0
 	if [ "$rc" = 0 ]; then
 		ip netns exec "$gen" taskset -c 0 "$NS_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" \
 			"$size" 0 "$bench_profile_secs" >/dev/null || rc=1
@@ -45,6 +49,10 @@ bench_profile_one() {
 	kill -INT "$perf_pid" 2>/dev/null
 	wait "$perf_pid"
 	drain
+	# The frames forwarded while perf sampled: the profile's own count, so
+	# a bucket's µs per frame needs no other run's numbers.
+	sink_rx rx1
+	echo "profcount: $name,$size,$((rx1 - rx0)),$bench_profile_hz"
 	# Folded while the module is loaded: its symbols come from kallsyms.
 	[ "$rc" = 0 ] && perf script -i "$data" -F comm,ip,sym 2>/dev/null |
 		/usr/bin/python3 "$NS_TOP/bench/flame.py" fold /proc/kallsyms |

@@ -66,6 +66,9 @@ static void nsi_sample(unsigned int vcpu, void *pc)
 	gpointer key;
 	uint64_t n;
 
+	/* Single-threaded TCG (-icount) runs a vCPU before it is counted. */
+	if (vcpu >= (unsigned int)qemu_plugin_num_vcpus())
+		return;
 	qemu_plugin_u64_set(nsi_until_sample, vcpu, 0);
 	g_mutex_lock(&nsi_lock);
 	if (nsi_armed) {
@@ -79,9 +82,12 @@ static void nsi_sample(unsigned int vcpu, void *pc)
 static void nsi_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
 		       void *kernel)
 {
-	struct nsi_vcpu *c = qemu_plugin_scoreboard_find(nsi_counts, vcpu);
 	uint64_t bytes = 1ull << qemu_plugin_mem_size_shift(info);
+	struct nsi_vcpu *c;
 
+	if (vcpu >= (unsigned int)qemu_plugin_num_vcpus())
+		return;
+	c = qemu_plugin_scoreboard_find(nsi_counts, vcpu);
 	if (qemu_plugin_mem_is_store(info))
 		c->store[kernel != NULL] += bytes;
 	else
