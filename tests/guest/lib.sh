@@ -298,12 +298,12 @@ ns_addrs() {
 }
 
 # ns_tcp_stream DST BYTES: a TCP stream of BYTES from gen to DST (a sink
-# address), the sender's TSO on (64 KiB segments reach the DUT whole) unless
+# address) out of NS_TCP_IF (gen0), the sender's TSO on (64 KiB segments reach the DUT whole) unless
 # NS_TCP_TSO=off; it must arrive intact.
 ns_tcp_stream() {
 	local dst=$1 bytes=$2 ready rpid limit_s rc=0 tso=${NS_TCP_TSO:-on}
 	limit_s=$(($(ns_scaled 120000) / 1000))
-	ip netns exec "$gen" ethtool -K gen0 tso "$tso" gso "$tso" tx on >/dev/null || return 1
+	ip netns exec "$gen" ethtool -K "${NS_TCP_IF:-gen0}" tso "$tso" gso "$tso" tx on >/dev/null || return 1
 	ready=$(mktemp -u)
 	ip netns exec "$sink" timeout "$limit_s" nstraffic tcp-recv 5001 "$bytes" "$ready" >"$ready.out" 2>&1 &
 	rpid=$!

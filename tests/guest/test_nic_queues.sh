@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# A NIC with real queues (tests/vm/run's NETSLICE_VM_NICS=1): two
+# multi-queue virtio-net ports, one queue pair per vCPU, whose host taps
+# spread frames over the queues by flow hash, as a NIC's RSS does. A slice
+# per RX queue: each queue must feed its own slice (RX queue steering, not
+# a hash of ours), every frame arrive once, the driver's GRO reach
+# super-packet slices; and attach turns a driver's LRO off (vmxnet3 has it
+# on by default).
+#
+#   gen: G (:11) --tap, bridge-- A (:1a, N queues) [netslice, N slices + nf-fwd]
+#        B (:1b, N queues) --bridge, tap-- sink: S (:12)
+. "$(dirname "$0")/lib.sh"
+
+ns_plan 3
+set -o pipefail
+ns_module_loaded && rmmod netslice
+
+# nic MAC_SUFFIX: the interface with that MAC, or nothing.
+nic() {
+	local f
+	for f in /sys/class/net/*/address; do
+		[ "$(cat "$f")" = "52:54:00:4e:53:$1" ] && basename "$(dirname "$f")" && return
+	done
+}
+
+g=$(nic 11) a=$(nic 1a) b=$(nic 1b) s=$(nic 12) c=$(nic 0c)
+if [ -z "$g$a$b$s" ]; then
+	why="no multi-queue NICs (tests/vm/run adds them with NETSLICE_VM_NICS=1 where the host can)"
+	ns_skip "each RX queue of a multi-queue NIC feeds its own slice, every frame once" "$why"
+	ns_skip "the driver's GRO reaches a slice that reads super-packets whole" "$why"
+else
+	nq=$(find "/sys/class/net/$a/queues" -maxdepth 1 -name 'rx-*' | wc -l)
+fi
+
+# queue_topology: G in gen, S in sink, A and B here, all up, no IPv6.
+queue_topology() {
+	[ -n "$g" ] && [ -n "$a" ] && [ -n "$b" ] && [ -n "$s" ] ||
+		{ ns_diag "queue NICs: G '$g' A '$a' B '$b' S '$s'"; return 1; }
+	ns_netns_create gen sink || return 1
+	ns_sysctl "net.ipv6.conf.$a.disable_ipv6" 1
+	ns_sysctl "net.ipv6.conf.$b.disable_ipv6" 1
+	ip netns exec "$gen" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+	ip netns exec "$sink" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+	ip link set "$g" netns "$gen" && ip link set "$s" netns "$sink" || return 1
+	ns_defer ip -n "$gen" link set "$g" netns 1
+	ns_defer ip -n "$sink" link set "$s" netns 1
+	ip -n "$gen" link set "$g" up && ip -n "$sink" link set "$s" up &&
+		ip link set "$a" up && ip link set "$b" up || return 1
+	sink_mac=52:54:00:4e:53:12
+}
+
+# queue_load: a slice per RX queue of A, slice i's kernel CPU the one its
+# queue interrupts (virtio-net binds queue i to CPU i), nf-fwd ARGS on them.
+queue_load() {
+	local i
+	ns_load slices="$nq" ifaces="$a:$b" ring_size=4096 store_timeout_ms=60000 || return 1
+	for ((i = 0; i < nq; i++)); do
+		netslicectl slice set "$i" kernel-cpus "$i" user-cpus "$i" || return 1
+	done
+	ns_start_fwd "$@"
+}
+
+# slice_stat SLICE NAME
+slice_stat() { netslice-info -s | sed -n "s/^slice $1:.* $2=\([0-9]*\).*/\1/p"; }
+
+# queue_rx QUEUE: what A's RX queue QUEUE received (the driver's count).
+queue_rx() { ethtool -S "$a" | sed -n "s/^ *rx_queue_$1_packets: //p"; }
+
+# queue_irqs QUEUE CPU: interrupts of A's RX queue QUEUE on CPU.
+queue_irqs() {
+	local dev
+	dev=$(basename "$(readlink -f "/sys/class/net/$a/device")")
+	awk -v q="$dev-input.$1" -v c=$(($2 + 2)) '$NF == q {print $c}' /proc/interrupts
+}
+
+# 4,000 frames in 64 flows: every one arrives once and intact; each RX
+# queue's frames are exactly its slice's, both queues take some (the
+# taps spread flows), and queue i interrupts CPU i, its slice's kernel CPU.
+queues_feed_slices() {
+	local i q0=() irq0=() rx qrx irq rc=0
+	queue_topology || return 1
+	queue_load -m off || return 1
+	for ((i = 0; i < nq; i++)); do
+		q0[i]=$(queue_rx "$i") irq0[i]=$(queue_irqs "$i" "$i")
+	done
+	ns_traffic_between "$gen" "$g" "$sink" "$s" "$sink_mac" 4000 64 || rc=1
+	for ((i = 0; i < nq; i++)); do
+		rx=$(slice_stat "$i" rx_packets) qrx=$(($(queue_rx "$i") - q0[i]))
+		irq=$(($(queue_irqs "$i" "$i") - irq0[i]))
+		ns_diag "queue $i: $qrx frames, $irq interrupts on CPU $i; slice $i: rx $rx," \
+			"tx $(slice_stat "$i" tx_packets)"
+		[ "$rx" = "$qrx" ] && [ "$rx" -gt 0 ] && [ "$irq" -gt 0 ] || rc=1
+	done
+	[ "$rc" = 0 ] && ns_stop_fwd
+}
+
+# 8 MiB of TCP from G to S, the sender's TSO on: what the driver hands up
+# (GRO in its NAPI poll, or a GSO frame from the host) reaches the slices
+# as super-packets read whole, and arrives intact.
+gro_reaches_slices() {
+	local gso
+	queue_topology || return 1
+	ip -n "$gen" addr add 10.99.0.1/24 dev "$g" && ip -n "$sink" addr add 10.99.0.2/24 dev "$s" ||
+		return 1
+	queue_load -m auto || return 1
+	NS_TCP_IF=$g ns_tcp_stream 10.99.0.2 $((8 * 1024 * 1024)) || return 1
+	gso=$(ns_stat_sum rx_gso_packets)
+	ns_diag "rx_gso_packets $gso (segments $(ns_stat_sum rx_gso_segments)), tx_gso $(ns_stat_sum tx_gso)"
+	[ "$gso" -gt 0 ] && ns_stop_fwd
+}
+
+# A vmxnet3 port comes up with LRO on; attached, it is off: LRO merges
+# what a forwarder must send on unchanged.
+lro_off() {
+	local before after
+	[ -n "$c" ] || { ns_diag "no vmxnet3 port (:0c)"; return 1; }
+	ip link set "$c" up || return 1
+	before=$(ethtool -k "$c" | sed -n 's/^large-receive-offload: //p')
+	ns_load ifaces="$c:$c" || return 1
+	after=$(ethtool -k "$c" | sed -n 's/^large-receive-offload: //p')
+	ns_diag "vmxnet3 $c: LRO $before before attach, $after attached"
+	[ "$before" = on ] && [ "$after" = off ]
+}
+
+if [ -n "$g$a$b$s" ]; then
+	ns_check "each RX queue of a $nq-queue virtio-net port feeds its own slice, every frame once" \
+		queues_feed_slices
+	ns_run_cleanups
+	ns_check "the driver's GRO reaches a slice that reads super-packets whole" gro_reaches_slices
+	ns_run_cleanups
+fi
+if [ -n "$c" ]; then
+	ns_check "attach turns a vmxnet3 port's LRO off" lro_off
+else
+	ns_skip "attach turns a vmxnet3 port's LRO off" "no vmxnet3 port (NETSLICE_VM_NICS=1)"
+fi
+ns_run_cleanups
+ns_done
