@@ -6,7 +6,8 @@
 
 DIR holds what one guest run under the nsinsn plugin left: plugin.txt
 (bench/plugin/nsinsn.c: per-vCPU counters at every mark, PC samples),
-insn.csv (bench/insns.sh's rows: which contender, how many frames),
+insn.csv (bench/insns.sh's rows: which contender, how many frames; round
+0 warms up and is left out; SIZE 0 is a contender's idle second),
 kallsyms, and per row modsyms-SEQ and maps-SEQ to name sampled PCs.
 Writes BASE-insn.csv (one line per row and round), BASE-targets.json
 (the headline ratios, with their spread over rounds) and
@@ -138,16 +139,26 @@ def main(argv):
     out_rows = []
     per_row = defaultdict(dict)  # "name@size" -> round -> insn/pkt
     bytes_row = defaultdict(dict)
+    idle = defaultdict(dict)  # contender -> round -> DUT instructions per second, no load
+    lossy = set()  # rows that lost frames in some round: not judged
     for r in runs:
         seq = int(r["seq"])
         m = marks.get(seq)
         if not m or "start" not in m or "stop" not in m:
             sys.exit(f"insns: no marks for row {seq} ({r['contender']}): is the plugin loaded?")
+        delta = {v: [b - a for a, b in zip(m["start"][v], m["stop"][v])] for v in m["stop"]}
+        dut = [v for v in delta if v != GEN_VCPU]
+        if int(r["round"]) == 0:
+            continue  # the warm-up round
+        if int(r["size"]) == 0:
+            idle[r["contender"]][int(r["round"])] = \
+                sum(sum(delta[v][0:2]) for v in dut) * 1e6 / int(r["usec"])
+            continue
         fwd = int(r["forwarded"])
         if fwd <= 0:
             sys.exit(f"insns: row {seq} ({r['contender']}) forwarded nothing")
-        delta = {v: [b - a for a, b in zip(m["start"][v], m["stop"][v])] for v in m["stop"]}
-        dut = [v for v in delta if v != GEN_VCPU]
+        if (int(r["sent"]) - fwd) * 1000 > int(r["sent"]):
+            lossy.add(f"{r['contender']}@{r['size']}")
         ik = sum(delta[v][0] for v in dut)
         iu = sum(delta[v][1] for v in dut)
         mem = sum(sum(delta[v][2:6]) for v in dut)
@@ -179,6 +190,8 @@ def main(argv):
     folded = defaultdict(Counter)
     for r in runs:
         seq = int(r["seq"])
+        if int(r["size"]) == 0 or int(r["round"]) == 0:
+            continue
         mods = Symbols([os.path.join(d, "kallsyms"), os.path.join(d, f"modsyms-{seq}")]) \
             if os.path.exists(os.path.join(d, f"modsyms-{seq}")) else kernel
         maps = read_maps(os.path.join(d, f"maps-{seq}"))
@@ -209,8 +222,12 @@ def main(argv):
         if target:
             op, bound = target.split()
             met = value <= float(bound) if op == "<=" else value >= float(bound)
-        rows.append({"name": name, "value": round(value, 3), "spread_pct": round(spread_pct(vals), 2),
-                     "target": target, "met": met})
+        row = {"name": name, "value": round(value, 3), "spread_pct": round(spread_pct(vals), 2),
+               "target": target, "met": met}
+        if num in lossy or den in lossy:
+            row["met"] = None
+            row["note"] = "frames lost at the offered rate: not judged"
+        rows.append(row)
     if "ring-fwd-auto@1518" in bytes_row and "ring-fwd-off@1518" in bytes_row:
         a, b = bytes_row["ring-fwd-auto@1518"], bytes_row["ring-fwd-off@1518"]
         vals = [a[k] / b[k] for k in sorted(set(a) & set(b))]
@@ -221,6 +238,12 @@ def main(argv):
         vals = list(per_row[key].values())
         rows.append({"name": "insn_per_pkt_" + key.replace("@", "_"),
                      "value": round(statistics.median(vals), 1),
+                     "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None})
+        if key in lossy:
+            rows[-1]["note"] = "frames lost at the offered rate"
+    for name in sorted(idle):
+        vals = list(idle[name].values())
+        rows.append({"name": "idle_insn_per_s_" + name, "value": round(statistics.median(vals)),
                      "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None})
 
     # The same commit measured before: how far its headline ratios lie.
@@ -240,7 +263,8 @@ def main(argv):
             rows.append({"name": "repeat_max_pct", "value": round(max(diffs), 2),
                          "spread_pct": None, "target": "<= 2", "met": max(diffs) <= 2,
                          "against": os.path.basename(path)})
-    offered = [int(r["sent"]) * 1e6 / max(int(r["usec"]), 1) for r in runs]
+    offered = [int(r["sent"]) * 1e6 / max(int(r["usec"]), 1) for r in runs
+               if int(r["size"]) and int(r["round"])]
     summary = {
         "commit": commit, "measure": "instructions", "topology": "veth",
         "offered_pps": sorted({int(r["offered_pps"]) for r in runs}),

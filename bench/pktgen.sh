@@ -16,7 +16,8 @@
 # calling namespace's pktgen thread on CPU 0.
 #
 # Shell builtins only while measuring: a process started under TCG costs
-# more than the measurement it would disturb.
+# more than the measurement it would disturb. PKTGEN_ON_START, a command,
+# runs just before the load starts (bench/insns.sh marks its start there).
 set -euo pipefail
 [ $# -ge 5 ] || { sed -n '5p' "$0" >&2; exit 2; }
 dev=$1 mac=$2 size=$3 pps=$4 span=$5 flows=${6:-256}
@@ -78,6 +79,7 @@ fi
 
 cpu_busy b0
 pktgen_ticks p0
+[ -z "${PKTGEN_ON_START:-}" ] || eval "$PKTGEN_ON_START"
 # "start" returns when the count is reached or "stop" is written.
 echo start >"$pg/pgctrl" &
 starter=$!
