@@ -190,7 +190,7 @@ def main(argv):
     folded = defaultdict(Counter)
     for r in runs:
         seq = int(r["seq"])
-        if int(r["size"]) == 0 or int(r["round"]) == 0:
+        if int(r["round"]) == 0:
             continue
         mods = Symbols([os.path.join(d, "kallsyms"), os.path.join(d, f"modsyms-{seq}")]) \
             if os.path.exists(os.path.join(d, f"modsyms-{seq}")) else kernel
@@ -204,7 +204,7 @@ def main(argv):
             else:
                 obj, fn = user_name(maps, pc)
                 stack = f"user;{obj};{fn}"
-            folded[f"{r['contender']}-{r['size']}"][stack] += n
+            folded[f"{r['contender']}-{r['size'] if int(r['size']) else 'idle'}"][stack] += n
     for name, stacks in folded.items():
         with open(os.path.join(prof_dir, name + ".folded"), "w") as f:
             for stack, n in stacks.most_common():
