@@ -24,7 +24,7 @@ nic() {
 	done
 }
 
-g=$(nic 11) a=$(nic 1a) b=$(nic 1b) s=$(nic 12) c=$(nic 0c)
+g=$(nic 11) a=$(nic 1a) b=$(nic 1b) s=$(nic 12) c=$(nic 0c) cpeer=$(nic 0b)
 if [ -z "$g$a$b$s" ]; then
 	why="no multi-queue NICs (tests/vm/run adds them with NETSLICE_VM_NICS=1 where the host can)"
 	ns_skip "each RX queue of a multi-queue NIC feeds its own slice, every frame once" "$why"
@@ -114,10 +114,11 @@ gro_reaches_slices() {
 # what a forwarder must send on unchanged.
 lro_off() {
 	local before after
-	[ -n "$c" ] || { ns_diag "no vmxnet3 port (:0c)"; return 1; }
-	ip link set "$c" up || return 1
+	[ -n "$c" ] && [ -n "$cpeer" ] || { ns_diag "no vmxnet3 port (:0c) or hub port (:0b)"; return 1; }
+	ip link set "$c" up && ip link set "$cpeer" up || return 1
 	before=$(ethtool -k "$c" | sed -n 's/^large-receive-offload: //p')
-	ns_load ifaces="$c:$c" || return 1
+	ns_load || return 1
+	netslicectl link attach dev "$c" peer "$cpeer" || return 1
 	after=$(ethtool -k "$c" | sed -n 's/^large-receive-offload: //p')
 	ns_diag "vmxnet3 $c: LRO $before before attach, $after attached"
 	[ "$before" = on ] && [ "$after" = off ]
