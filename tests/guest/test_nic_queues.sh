@@ -12,7 +12,7 @@
 #        B (:1b, N queues) --bridge, tap-- sink: S (:12)
 . "$(dirname "$0")/lib.sh"
 
-ns_plan 3
+ns_plan 4
 set -o pipefail
 ns_module_loaded && rmmod netslice
 
@@ -27,7 +27,8 @@ nic() {
 g=$(nic 11) a=$(nic 1a) b=$(nic 1b) s=$(nic 12) c=$(nic 0c) cpeer=$(nic 0b)
 if [ -z "$g$a$b$s" ]; then
 	why="no multi-queue NICs (tests/vm/run adds them with NETSLICE_VM_NICS=1 where the host can)"
-	ns_skip "each RX queue of a multi-queue NIC feeds its own slice, every frame once" "$why"
+	ns_skip "each RX queue of a multi-queue NIC feeds its own slice, on its CPU" "$why"
+	ns_skip "nf-fwd on every slice forwards each frame once and intact" "$why"
 	ns_skip "the driver's GRO reaches a slice that reads super-packets whole" "$why"
 else
 	nq=$(find "/sys/class/net/$a/queues" -maxdepth 1 -name 'rx-*' | wc -l)
@@ -50,22 +51,8 @@ queue_topology() {
 	sink_mac=52:54:00:4e:53:12
 }
 
-# queue_load: a slice per RX queue of A, slice i's kernel CPU the one its
-# queue interrupts (virtio-net binds queue i to CPU i), nf-fwd ARGS on them.
-queue_load() {
-	local i
-	ns_load slices="$nq" ifaces="$a:$b" ring_size=4096 store_timeout_ms=60000 || return 1
-	for ((i = 0; i < nq; i++)); do
-		netslicectl slice set "$i" kernel-cpus "$i" user-cpus "$i" || return 1
-	done
-	ns_start_fwd "$@"
-}
-
 # slice_stat SLICE NAME
 slice_stat() { netslice-info -s | sed -n "s/^slice $1:.* $2=\([0-9]*\).*/\1/p"; }
-
-# queue_rx QUEUE: what A's RX queue QUEUE received (the driver's count).
-queue_rx() { ethtool -S "$a" | sed -n "s/^ *rx_queue_$1_packets: //p"; }
 
 # queue_irqs QUEUE CPU: interrupts of A's RX queue QUEUE on CPU.
 queue_irqs() {
@@ -74,23 +61,52 @@ queue_irqs() {
 	awk -v q="$dev-input.$1" -v c=$(($2 + 2)) '$NF == q {print $c}' /proc/interrupts
 }
 
-# 4,000 frames in 64 flows: every one arrives once and intact; each RX
-# queue's frames are exactly its slice's, both queues take some (the
-# taps spread flows), and queue i interrupts CPU i, its slice's kernel CPU.
+# 4,000 frames in 64 flows, read from the slices (tests/guest/queue_read):
+# every frame read on slice i reports RX queue i (the driver's, recorded
+# in the skb), all 4,000 are read, every queue takes some (the tap spreads
+# flows by hash), and queue i interrupts CPU i, its slice's kernel CPU.
 queues_feed_slices() {
-	local i q0=() irq0=() rx qrx irq rc=0
+	local i irq0=() irq rc=0 out line sl q n total=0 per=()
 	queue_topology || return 1
-	queue_load -m off || return 1
+	ns_load slices="$nq" ifaces="$a:$b" ring_size=4096 || return 1
 	for ((i = 0; i < nq; i++)); do
-		q0[i]=$(queue_rx "$i") irq0[i]=$(queue_irqs "$i" "$i")
+		netslicectl slice set "$i" kernel-cpus "$i" user-cpus "$i" || return 1
+		irq0[i]=$(queue_irqs "$i" "$i") per[i]=0
 	done
+	ns_start_bg reading queue_read "$nq" 4000 "$(ns_scaled 5000)" || return 1
+	ip netns exec "$gen" nstraffic send "$g" "$sink_mac" 4000 64 >/dev/null || return 1
+	wait "$bg_pid" || return 1
+	out=$bg_out
+	while read -r line; do
+		[[ $line =~ ^slice\ ([0-9]+)\ queue\ ([0-9a-z]+)\ packets\ ([0-9]+)$ ]] || continue
+		sl=${BASH_REMATCH[1]} q=${BASH_REMATCH[2]} n=${BASH_REMATCH[3]}
+		ns_diag "slice $sl: $n frames from RX queue $q"
+		[ "$sl" = "$q" ] || rc=1
+		total=$((total + n)) per[sl]=$((per[sl] + n))
+	done <"$out"
+	for ((i = 0; i < nq; i++)); do
+		irq=$(($(queue_irqs "$i" "$i") - irq0[i]))
+		ns_diag "queue $i: $irq interrupts on CPU $i"
+		[ "${per[i]}" -gt 0 ] && [ "$irq" -gt 0 ] || rc=1
+	done
+	ns_diag "$total of 4000 frames read"
+	[ "$total" = 4000 ] && [ "$rc" = 0 ]
+}
+
+# The same through nf-fwd on every slice: each frame arrives once and
+# intact at S, and every slice forwards some.
+queues_forward() {
+	local i rc=0
+	queue_topology || return 1
+	ns_load slices="$nq" ifaces="$a:$b" ring_size=4096 store_timeout_ms=60000 || return 1
+	for ((i = 0; i < nq; i++)); do
+		netslicectl slice set "$i" kernel-cpus "$i" user-cpus "$i" || return 1
+	done
+	ns_start_fwd -m off || return 1
 	ns_traffic_between "$gen" "$g" "$sink" "$s" "$sink_mac" 4000 64 || rc=1
 	for ((i = 0; i < nq; i++)); do
-		rx=$(slice_stat "$i" rx_packets) qrx=$(($(queue_rx "$i") - q0[i]))
-		irq=$(($(queue_irqs "$i" "$i") - irq0[i]))
-		ns_diag "queue $i: $qrx frames, $irq interrupts on CPU $i; slice $i: rx $rx," \
-			"tx $(slice_stat "$i" tx_packets)"
-		[ "$rx" = "$qrx" ] && [ "$rx" -gt 0 ] && [ "$irq" -gt 0 ] || rc=1
+		ns_diag "slice $i: rx $(slice_stat "$i" rx_packets), tx $(slice_stat "$i" tx_packets)"
+		[ "$(slice_stat "$i" tx_packets)" -gt 0 ] || rc=1
 	done
 	[ "$rc" = 0 ] && ns_stop_fwd
 }
@@ -103,7 +119,8 @@ gro_reaches_slices() {
 	queue_topology || return 1
 	ip -n "$gen" addr add 10.99.0.1/24 dev "$g" && ip -n "$sink" addr add 10.99.0.2/24 dev "$s" ||
 		return 1
-	queue_load -m auto || return 1
+	ns_load slices="$nq" ifaces="$a:$b" ring_size=4096 store_timeout_ms=60000 || return 1
+	ns_start_fwd -m auto || return 1
 	NS_TCP_IF=$g ns_tcp_stream 10.99.0.2 $((8 * 1024 * 1024)) || return 1
 	gso=$(ns_stat_sum rx_gso_packets)
 	ns_diag "rx_gso_packets $gso (segments $(ns_stat_sum rx_gso_segments)), tx_gso $(ns_stat_sum tx_gso)"
@@ -125,8 +142,10 @@ lro_off() {
 }
 
 if [ -n "$g$a$b$s" ]; then
-	ns_check "each RX queue of a $nq-queue virtio-net port feeds its own slice, every frame once" \
+	ns_check "each RX queue of a $nq-queue virtio-net port feeds its own slice, on its CPU" \
 		queues_feed_slices
+	ns_run_cleanups
+	ns_check "nf-fwd on every slice forwards each frame once and intact" queues_forward
 	ns_run_cleanups
 	ns_check "the driver's GRO reaches a slice that reads super-packets whole" gro_reaches_slices
 	ns_run_cleanups
