@@ -153,9 +153,8 @@ for k in ${NETSLICE_KERNELS:-6.1 6.12 7.2}; do
 done
 
 # make bench's QEMU plugin is built against the installed QEMU's header.
-"$(dirname "$0")/fetch-qemu-plugin.sh" >/dev/null || {
-	log "cannot fetch qemu-plugin.h; make bench needs it (make check does not)"
-	exit 1
-}
+# make check does not need it: a failed fetch is told, not fatal.
+"$(dirname "$0")/fetch-qemu-plugin.sh" >/dev/null ||
+	log "cannot fetch qemu-plugin.h: make bench's instruction count needs it (make check does not)"
 
 log "all dependencies present (virtme-ng: $VENV/bin/vng)"
