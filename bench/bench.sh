@@ -72,6 +72,9 @@ else
 		}
 		sed -n 's/^insn: //p' "$log" >"$insn_dir/insn.csv"
 		mkdir -p bench/results
+		# A run of the same day replaces the last: kept to compare with.
+		[ ! -e "bench/results/$stamp-$kver-targets.json" ] ||
+			cp "bench/results/$stamp-$kver-targets.json" "$insn_dir/previous-targets.json"
 		/usr/bin/python3 bench/insns.py "$insn_dir" "bench/results/$stamp-$kver" \
 			"$(git describe --always --dirty 2>/dev/null || echo unknown)"
 		[ "${MEASURE:-all}" != insns ] || exit 0

@@ -8,7 +8,8 @@ DIR holds what one guest run under the nsinsn plugin left: plugin.txt
 (bench/plugin/nsinsn.c: per-vCPU counters at every mark, PC samples),
 insn.csv (bench/insns.sh's rows: which contender, how many frames; round
 0 warms up and is left out; SIZE 0 is a contender's idle second),
-kallsyms, and per row modsyms-SEQ and maps-SEQ to name sampled PCs.
+kallsyms, and per row modsyms-SEQ and maps-SEQ to name sampled PCs; and
+previous-targets.json, a run of the same name this one replaces.
 Writes BASE-insn.csv (one line per row and round), BASE-targets.json
 (the headline ratios, with their spread over rounds) and
 BASE-insn-profile/CONTENDER-SIZE.folded (samples by instruction count,
@@ -247,8 +248,12 @@ def main(argv):
                      "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None})
 
     # The same commit measured before: how far its headline ratios lie.
+    # DIR/previous-targets.json is the run this one replaces (same name).
     earlier = []
-    for path in sorted(glob.glob(os.path.join(os.path.dirname(base) or ".", "*-targets.json"))):
+    for path in [os.path.join(d, "previous-targets.json")] + \
+            sorted(glob.glob(os.path.join(os.path.dirname(base) or ".", "*-targets.json"))):
+        if not os.path.exists(path):
+            continue
         if os.path.abspath(path) == os.path.abspath(base + "-targets.json"):
             continue
         with open(path) as f:
@@ -256,7 +261,7 @@ def main(argv):
         if t.get("commit") == commit and t.get("measure") == "instructions":
             earlier.append((path, {r["name"]: r["value"] for r in t["rows"]}))
     if earlier:
-        path, prev = earlier[-1]
+        path, prev = earlier[0]
         diffs = [abs(r["value"] - prev[r["name"]]) * 100 / prev[r["name"]]
                  for r in rows if r["name"] in RATIOS and prev.get(r["name"])]
         if diffs:

@@ -111,6 +111,7 @@ part "host: library install + example" tests/host/test_install_lib.sh
 part "host: systemd units, NF configs" tests/host/test_units.sh
 # Debian's python3, which has matplotlib (tools/deps.sh).
 part "host: bench report" /usr/bin/python3 tests/host/test_bench_report.py
+part "host: bench instruction counts" /usr/bin/python3 tests/host/test_bench_insns.py
 part "host: netlink spec vs uapi" "$(tools/pyyaml.sh)" tests/spec_check.py header
 part "host: syzkaller descriptions" python3 tests/host/test_syzkaller.py
 part "host: kernel lookup" tests/host/test_kernels.sh

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""bench/insns.py on made-up plugin output whose answers are known:
+instructions per frame on the DUT's vCPUs only, the warm-up round left
+out, ratios per round with their median and spread, a lossy row not
+judged, the idle row, samples named from kallsyms, and the repeat check
+against an earlier run of the same commit."""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+results = []
+
+
+def check(ok, name):
+    results.append(bool(ok))
+    print("%s %d %s" % ("ok" if ok else "not ok", len(results), name), flush=True)
+
+
+tmp = tempfile.mkdtemp(prefix="bench-insns-")
+d = os.path.join(tmp, "run")
+os.makedirs(d)
+base = os.path.join(tmp, "results", "2026-01-01-test")
+os.makedirs(os.path.dirname(base))
+
+# Rows: (seq, round, contender, size, sent, forwarded, DUT kernel insns,
+# DUT user insns split over vCPUs 1 and 2). vCPU 0 (the generator) always
+# executes 10^9 more, which must never count.
+rows = [
+    (1, 0, "ring-fwd-off", 64, 1000, 1000, 9_000_000, 0),       # warm-up: left out
+    (2, 1, "ring-fwd-off", 0, 0, 0, 4_000_000, 1_000_000),      # idle second
+    (3, 1, "ring-fwd-off", 64, 1000, 1000, 3_000_000, 1_000_000),
+    (4, 1, "afxdp", 64, 1000, 1000, 7_000_000, 1_000_000),
+    (5, 2, "ring-fwd-off", 64, 1000, 1000, 4_000_000, 500_000),
+    (6, 2, "afxdp", 64, 1000, 990, 8_910_000, 0),               # lost 1%: not judged
+    (7, 1, "ring-fwd-off", 1518, 1000, 1000, 2_000_000, 0),
+]
+with open(os.path.join(d, "insn.csv"), "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["seq", "round", "contender", "size", "offered_pps", "sent", "usec", "forwarded"])
+    for seq, rnd, name, size, sent, fwd, _, _ in rows:
+        w.writerow([seq, rnd, name, size, 0 if size == 0 else 1000, sent, 1_000_000, fwd])
+with open(os.path.join(d, "plugin.txt"), "w") as f:
+    base_count = 5_000_000_000
+    for seq, _, _, _, _, _, k, u in rows:
+        for vcpu in range(3):
+            f.write(f"mark {seq} start {vcpu} {base_count} {base_count} 100 100 100 100\n")
+        # The DUT's work split over vCPUs 1 and 2; loads of 8 bytes per
+        # kernel instruction on vCPU 1.
+        f.write(f"mark {seq} stop 0 {base_count + 10**9} {base_count} 100 100 100 100\n")
+        f.write(f"mark {seq} stop 1 {base_count + k // 2} {base_count + u} {100 + 4 * k} 100 100 100\n")
+        f.write(f"mark {seq} stop 2 {base_count + k - k // 2} {base_count} 100 100 100 100\n")
+        f.write(f"sample {seq} 1 0xffffffffc0000410 7\nsample {seq} 2 0xffffffff81000010 3\n"
+                f"sample {seq} 0 0xffffffff81000010 99\n")
+with open(os.path.join(d, "kallsyms"), "w") as f:
+    f.write("ffffffff81000000 T _stext\nffffffff81000100 T later\n")
+for seq, *_ in rows:
+    with open(os.path.join(d, f"modsyms-{seq}"), "w") as f:
+        f.write("ffffffffc0000000 t ns_read\t[netslice]\nffffffffc0000400 t ns_ring_rx\t[netslice]\n")
+# An earlier run of the same commit whose ring_vs_afxdp_64 was 0.5: this
+# one's (median of 0.5 and 0.5) is 0% off; ring_vs_bridge is not measured.
+with open(os.path.join(d, "previous-targets.json"), "w") as f:
+    json.dump({"commit": "abc", "measure": "instructions",
+               "rows": [{"name": "ring_vs_afxdp_64", "value": 0.49}]}, f)
+
+proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/insns.py"), d, base, "abc"],
+                      capture_output=True, text=True)
+check(proc.returncode == 0, "insns.py exits 0 (%s)" % proc.stderr.strip()[-300:])
+out = {}
+if os.path.exists(base + "-insn.csv"):
+    with open(base + "-insn.csv") as f:
+        out = {(r["round"], r["contender"], r["size"]): r for r in csv.DictReader(f)}
+r = out.get(("1", "ring-fwd-off", "64"), {})
+check(r.get("insn_per_pkt") == "4000.0" and r.get("kernel_insn_per_pkt") == "3000.0" and
+      r.get("user_insn_per_pkt") == "1000.0" and r.get("vcpu1_insn_per_pkt") == "2500.0" and
+      r.get("vcpu2_insn_per_pkt") == "1500.0",
+      "per frame: the DUT's vCPUs' instructions, kernel and user apart, per vCPU (%s)" % r)
+check(r.get("gen_insn_per_pkt") == "1000000.0" and r.get("mem_bytes_per_pkt") == "12000.0",
+      "the generator's vCPU counted apart; bytes loaded and stored per frame")
+check(("0", "ring-fwd-off", "64") not in out and ("1", "ring-fwd-off", "0") not in out,
+      "the warm-up round and the idle row are not frame rows")
+t = {"rows": []}
+if os.path.exists(base + "-targets.json"):
+    with open(base + "-targets.json") as f:
+        t = json.load(f)
+byname = {row["name"]: row for row in t["rows"]}
+ra = byname.get("ring_vs_afxdp_64", {})
+# Round 1: 4000 / 8000 = 0.5; round 2: 4500 / 9000 = 0.5.
+check(ra.get("value") == 0.5 and ra.get("spread_pct") == 0.0 and ra.get("met") is None and
+      "lost" in ra.get("note", ""),
+      "a ratio per round, its median; a row that lost frames is not judged (%s)" % ra)
+check(byname.get("insn_per_pkt_ring-fwd-off_64", {}).get("value") == 4250.0 and
+      byname.get("insn_per_pkt_ring-fwd-off_64", {}).get("spread_pct") == 11.76,
+      "a row's median over rounds and its spread ((4500 - 4000) / 4250)")
+check(byname.get("idle_insn_per_s_ring-fwd-off", {}).get("value") == 5_000_000,
+      "the idle row: the DUT's instructions per second with no load")
+rep = byname.get("repeat_max_pct", {})
+check(rep.get("value") == 2.04 and rep.get("met") is False and t.get("commit") == "abc" and
+      t.get("measure") == "instructions" and t.get("topology") == "veth",
+      "the repeat check against the run this one replaces: (0.5 - 0.49) / 0.49 (%s)" % rep)
+prof = os.path.join(base + "-insn-profile", "ring-fwd-off-64.folded")
+text = open(prof).read() if os.path.exists(prof) else ""
+check("kernel;netslice;ns_ring_rx 14" in text and "kernel;vmlinux;_stext 6" in text and
+      "99" not in text,
+      "samples by instruction count, named from kallsyms and the module's symbols, "
+      "the generator's vCPU left out (%r)" % text)
+print("# %d passed, %d failed" % (sum(results), len(results) - sum(results)))
+sys.exit(0 if all(results) else 1)
