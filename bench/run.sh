@@ -41,6 +41,12 @@ zl_steps=${NETSLICE_BENCH_ZEROLOSS_STEPS:-$zl_steps}
 # that the DUT's CPUs run only the DUT (and the kernel's own work).
 [ "${NETSLICE_BENCH_MEASURE:-ticks}" != insns ] || taskset -pc 0 $$ >/dev/null
 ns_module_loaded && rmmod netslice
+# Timers stay on their CPU: an idle DUT CPU's timers otherwise run on the
+# busy generator CPU, and a thread waking on the DUT CPU spins in
+# del_timer_sync() until the generator's vCPU gets to them: under TCG,
+# millions of instructions a second that only measure the host's
+# scheduling (the idle rows showed 4-6 million, __timer_delete_sync).
+ns_sysctl kernel.timer_migration 0
 # Kernel warnings as they happen: if the guest dies, the log shows why.
 dmesg -w --level=emerg,alert,crit,err,warn | sed -u 's/^/kmsg: /' &
 ns_defer kill $!
