@@ -61,6 +61,14 @@ if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ] && ! grep -q '^pktgen ' /proc/
 fi
 modprobe pktgen
 modprobe bridge
+if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
+	# Housekeeping on CPU 0, as isolcpus= would: every kernel thread that
+	# may move (RCU's grace-period thread spun in del_timer_sync() for
+	# millions of instructions on an idle DUT CPU); per-CPU ones refuse.
+	for p in $(ps -eo pid=,ppid= | awk '$2 == 2 {print $1}'); do
+		taskset -pc 0 "$p" >/dev/null 2>&1 || true
+	done
+fi
 
 if [ -n "${NETSLICE_BENCH_NICS:-}" ]; then
 	IFS=, read -r gen_if bench_in bench_out sink_if <<<"$NETSLICE_BENCH_NICS"
