@@ -21,10 +21,12 @@
 #                 (then ldconfig, unless DESTDIR is set)
 # make lib tools  user space only: libnetslice and the programs, no kernel tree
 # make dkms-install  register the sources with DKMS (rebuilds on new kernels)
-# make bench      netslice against AF_PACKET, AF_XDP and in-kernel forwarding
-#                 (QUICK=1 for a short run; BASELINE=REV adds the module of
-#                 commit REV, before and after in one run); results in
-#                 docs/benchmarks.md, with a profile of each (perf)
+# make bench      netslice against AF_PACKET, AF_XDP and in-kernel forwarding:
+#                 instructions per forwarded frame (a QEMU plugin), then
+#                 rates, latency and perf profiles (QUICK=1: instructions
+#                 alone, 5 min; BASELINE=REV adds the module of commit REV,
+#                 before and after in one run); results in bench/results/
+#                 and docs/benchmarks.md
 # make lint       checkpatch --strict over the kernel sources
 #
 # KDIR selects the kernel build tree for the module; KERNEL=SERIES (6.1,
