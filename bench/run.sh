@@ -41,30 +41,16 @@ zl_steps=${NETSLICE_BENCH_ZEROLOSS_STEPS:-$zl_steps}
 # that the DUT's CPUs run only the DUT (and the kernel's own work).
 [ "${NETSLICE_BENCH_MEASURE:-ticks}" != insns ] || taskset -pc 0 $$ >/dev/null
 ns_module_loaded && rmmod netslice
-# Timers stay on their CPU: an idle DUT CPU's timers otherwise run on the
-# busy generator CPU, and a thread waking on the DUT CPU spins in
-# del_timer_sync() until the generator's vCPU gets to them: under TCG,
-# millions of instructions a second that only measure the host's
-# scheduling (the idle rows showed 4-6 million, __timer_delete_sync).
-ns_sysctl kernel.timer_migration 0
 # Kernel warnings as they happen: if the guest dies, the log shows why.
 dmesg -w --level=emerg,alert,crit,err,warn | sed -u 's/^/kmsg: /' &
 ns_defer kill $!
-if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ] && ! grep -q '^pktgen ' /proc/modules; then
-	# pktgen starts a thread on every online CPU, which wakes ten times a
-	# second and, under TCG, spins in del_timer_sync() for millions of
-	# instructions (the idle rows' __timer_delete_sync): only CPU 0's is
-	# used, so the others are offline while it loads.
-	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do echo 0 >"$c"; done
-	modprobe pktgen
-	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do echo 1 >"$c"; done
-fi
 modprobe pktgen
 modprobe bridge
 if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
 	# Housekeeping on CPU 0, as isolcpus= would: every kernel thread that
-	# may move (RCU's grace-period thread spun in del_timer_sync() for
-	# millions of instructions on an idle DUT CPU); per-CPU ones refuse.
+	# may move (per-CPU ones refuse). The DUT's CPUs still spend 2-7
+	# million instructions a second idle, spinning in del_timer_sync()
+	# (the idle rows' profiles): docs/benchmarks.md.
 	for p in $(ps -eo pid=,ppid= | awk '$2 == 2 {print $1}'); do
 		taskset -pc 0 "$p" >/dev/null 2>&1 || true
 	done
