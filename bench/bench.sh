@@ -81,6 +81,13 @@ else
 			cp "bench/results/$stamp-$kver-targets.json" "$insn_dir/previous-targets.json"
 		/usr/bin/python3 bench/insns.py "$insn_dir" "bench/results/$stamp-$kver" \
 			"$(git describe --always --dirty 2>/dev/null || echo unknown)"
+		# Flame graphs by instruction count, for docs/benchmarks.md.
+		mkdir -p docs/bench
+		for f in "bench/results/$stamp-$kver-insn-profile"/*.folded; do
+			n=$(basename "$f" .folded)
+			/usr/bin/python3 bench/flame.py render "$f" "docs/bench/insn-$n.svg" \
+				"$n, instructions (one sample per 10,000)"
+		done
 		[ "$MEASURE" != insns ] || exit 0
 	fi
 	if [ "${KVM:-0}" = 1 ]; then
