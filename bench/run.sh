@@ -44,13 +44,11 @@ ns_module_loaded && rmmod netslice
 # Kernel warnings as they happen: if the guest dies, the log shows why.
 dmesg -w --level=emerg,alert,crit,err,warn | sed -u 's/^/kmsg: /' &
 ns_defer kill $!
-modprobe pktgen
+[ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ] || modprobe pktgen
 modprobe bridge
 if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
 	# Housekeeping on CPU 0, as isolcpus= would: every kernel thread that
-	# may move (per-CPU ones refuse). The DUT's CPUs still spend 2-7
-	# million instructions a second idle, spinning in del_timer_sync()
-	# (the idle rows' profiles): docs/benchmarks.md.
+	# may move (per-CPU ones refuse).
 	for p in $(ps -eo pid=,ppid= | awk '$2 == 2 {print $1}'); do
 		taskset -pc 0 "$p" >/dev/null 2>&1 || true
 	done
@@ -67,6 +65,16 @@ if [ -n "${NETSLICE_BENCH_NICS:-}" ]; then
 else
 	gen_if=gen0 sink_if=sink0
 	ns_topology 1 || exit 1
+	if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
+		# pktgen starts a thread per online CPU in every network
+		# namespace; on an idle DUT CPU each wakes ten times a second and,
+		# under TCG, spins in del_timer_sync() for milliseconds: 5-7
+		# million instructions a second in the idle rows. Loaded once the
+		# namespaces exist, with only CPU 0 online, it has CPU 0's alone.
+		for c in /sys/devices/system/cpu/cpu[1-9]*/online; do echo 0 >"$c"; done
+		modprobe pktgen
+		for c in /sys/devices/system/cpu/cpu[1-9]*/online; do echo 1 >"$c"; done
+	fi
 	# The kernel's default backlog, a little deeper for TCG's bursts.
 	ns_sysctl net.core.netdev_max_backlog 10000
 	# The sink receives on CPU 0 with pktgen; each contender sets the DUT's.
