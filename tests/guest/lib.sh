@@ -236,6 +236,36 @@ ns_topology() {
 	ns_sysctl net.core.netdev_max_backlog 100000
 }
 
+# ns_nic SUFFIX: the interface whose MAC is 52:54:00:4e:53:SUFFIX (one of
+# tests/vm/run's NICs), or nothing.
+ns_nic() {
+	local f
+	for f in /sys/class/net/*/address; do
+		[ "$(cat "$f")" = "52:54:00:4e:53:$1" ] && basename "$(dirname "$f")" && return
+	done
+}
+
+# ns_nic_topology G A B S: NICs of tests/vm/run wired G--A and B--S: G
+# into the gen namespace and S into sink (back to the initial one at
+# cleanup, for the next case), A and B here, all up, no IPv6 chatter
+# (only the test's frames cross); sets sink_mac to S's MAC.
+ns_nic_topology() {
+	local g=$1 a=$2 b=$3 s=$4
+	[ -n "$g" ] && [ -n "$a" ] && [ -n "$b" ] && [ -n "$s" ] ||
+		{ ns_diag "NICs: G '$g' A '$a' B '$b' S '$s'"; return 1; }
+	ns_netns_create gen sink || return 1
+	ns_sysctl "net.ipv6.conf.$a.disable_ipv6" 1
+	ns_sysctl "net.ipv6.conf.$b.disable_ipv6" 1
+	ip netns exec "$gen" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+	ip netns exec "$sink" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+	sink_mac=$(cat "/sys/class/net/$s/address")
+	ip link set "$g" netns "$gen" && ip link set "$s" netns "$sink" || return 1
+	ns_defer ip -n "$gen" link set "$g" netns 1
+	ns_defer ip -n "$sink" link set "$s" netns 1
+	ip -n "$gen" link set "$g" up && ip -n "$sink" link set "$s" up &&
+		ip link set "$a" up && ip link set "$b" up
+}
+
 # ns_sysctl KEY VALUE: set a sysctl, restore it at cleanup.
 ns_sysctl() {
 	ns_defer sysctl -qw "$1=$(sysctl -n "$1")"
@@ -298,8 +328,8 @@ ns_addrs() {
 }
 
 # ns_tcp_stream DST BYTES: a TCP stream of BYTES from gen to DST (a sink
-# address) out of NS_TCP_IF (gen0), the sender's TSO on (64 KiB segments reach the DUT whole) unless
-# NS_TCP_TSO=off; it must arrive intact.
+# address) out of NS_TCP_IF (gen0), the sender's TSO on (64 KiB segments
+# reach the DUT whole) unless NS_TCP_TSO=off; it must arrive intact.
 ns_tcp_stream() {
 	local dst=$1 bytes=$2 ready rpid limit_s rc=0 tso=${NS_TCP_TSO:-on}
 	limit_s=$(($(ns_scaled 120000) / 1000))

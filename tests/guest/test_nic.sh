@@ -13,14 +13,6 @@ ns_plan 4
 set -o pipefail
 ns_module_loaded && rmmod netslice
 
-# nic MAC_SUFFIX: the interface with that hub NIC's MAC, or nothing.
-nic() {
-	local f
-	for f in /sys/class/net/*/address; do
-		[ "$(cat "$f")" = "52:54:00:4e:53:$1" ] && basename "$(dirname "$f")" && return
-	done
-}
-
 promiscuity() {
 	ip -d -j link show dev "$1" | /usr/bin/python3 -c 'import json, sys
 print(json.load(sys.stdin)[0]["promiscuity"])'
@@ -48,7 +40,7 @@ ns_check "attach makes a port promiscuous and detach gives it back; a user's own
 	promisc_count
 ns_run_cleanups
 
-g=$(nic 01) a=$(nic 0a) b=$(nic 0b) s=$(nic 02)
+g=$(ns_nic 01) a=$(ns_nic 0a) b=$(ns_nic 0b) s=$(ns_nic 02)
 if [ -z "$g$a$b$s" ] && [ "${NETSLICE_VM_NICS:-0}" != 1 ]; then
 	ns_skip "nf-fwd between two virtio-net ports forwards frames for other MACs" \
 		"no hub NICs (the runner adds them with NETSLICE_VM_NICS=1)"
@@ -58,23 +50,7 @@ if [ -z "$g$a$b$s" ] && [ "${NETSLICE_VM_NICS:-0}" != 1 ]; then
 fi
 
 # The hub NICs in place: G in gen, S in sink, A and B here, all up.
-nic_topology() {
-	[ -n "$g" ] && [ -n "$a" ] && [ -n "$b" ] && [ -n "$s" ] ||
-		{ ns_diag "hub NICs: G '$g' A '$a' B '$b' S '$s'"; return 1; }
-	ns_netns_create gen sink || return 1
-	# No IPv6 chatter: only the test's frames cross the hubs.
-	ns_sysctl "net.ipv6.conf.$a.disable_ipv6" 1
-	ns_sysctl "net.ipv6.conf.$b.disable_ipv6" 1
-	ip netns exec "$gen" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-	ip netns exec "$sink" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-	ip link set "$g" netns "$gen" && ip link set "$s" netns "$sink" || return 1
-	# Back to the initial namespace at cleanup, for the next case.
-	ns_defer ip -n "$gen" link set "$g" netns 1
-	ns_defer ip -n "$sink" link set "$s" netns 1
-	ip -n "$gen" link set "$g" up && ip -n "$sink" link set "$s" up &&
-		ip link set "$a" up && ip link set "$b" up || return 1
-	sink_mac=52:54:00:4e:53:02
-}
+nic_topology() { ns_nic_topology "$g" "$a" "$b" "$s"; }
 
 # 2,000 frames for S's MAC: A must take them (not its MAC), nf-fwd sends
 # them out of B, S gets each once and byte for byte.

@@ -16,15 +16,7 @@ ns_plan 4
 set -o pipefail
 ns_module_loaded && rmmod netslice
 
-# nic MAC_SUFFIX: the interface with that MAC, or nothing.
-nic() {
-	local f
-	for f in /sys/class/net/*/address; do
-		[ "$(cat "$f")" = "52:54:00:4e:53:$1" ] && basename "$(dirname "$f")" && return
-	done
-}
-
-g=$(nic 11) a=$(nic 1a) b=$(nic 1b) s=$(nic 12) c=$(nic 0c) cpeer=$(nic 0b)
+g=$(ns_nic 11) a=$(ns_nic 1a) b=$(ns_nic 1b) s=$(ns_nic 12) c=$(ns_nic 0c) cpeer=$(ns_nic 0b)
 if [ -z "$g$a$b$s" ]; then
 	why="no multi-queue NICs (tests/vm/run adds them with NETSLICE_VM_NICS=1 where the host can)"
 	ns_skip "each RX queue of a multi-queue NIC feeds its own slice, on its CPU" "$why"
@@ -35,21 +27,7 @@ else
 fi
 
 # queue_topology: G in gen, S in sink, A and B here, all up, no IPv6.
-queue_topology() {
-	[ -n "$g" ] && [ -n "$a" ] && [ -n "$b" ] && [ -n "$s" ] ||
-		{ ns_diag "queue NICs: G '$g' A '$a' B '$b' S '$s'"; return 1; }
-	ns_netns_create gen sink || return 1
-	ns_sysctl "net.ipv6.conf.$a.disable_ipv6" 1
-	ns_sysctl "net.ipv6.conf.$b.disable_ipv6" 1
-	ip netns exec "$gen" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-	ip netns exec "$sink" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-	ip link set "$g" netns "$gen" && ip link set "$s" netns "$sink" || return 1
-	ns_defer ip -n "$gen" link set "$g" netns 1
-	ns_defer ip -n "$sink" link set "$s" netns 1
-	ip -n "$gen" link set "$g" up && ip -n "$sink" link set "$s" up &&
-		ip link set "$a" up && ip link set "$b" up || return 1
-	sink_mac=52:54:00:4e:53:12
-}
+queue_topology() { ns_nic_topology "$g" "$a" "$b" "$s"; }
 
 # slice_stat SLICE NAME
 slice_stat() { netslice-info -s | sed -n "s/^slice $1:.* $2=\([0-9]*\).*/\1/p"; }
