@@ -64,7 +64,7 @@ else
 	if [ "$MEASURE" != ticks ]; then
 		insn_dir=$top/build/bench-insn
 		rm -rf "$insn_dir" && mkdir -p "$insn_dir"
-		NETSLICE_KO=$ko NETSLICE_ACCEL=tcg NETSLICE_BENCH_MEASURE=insns \
+		NETSLICE_KO=$ko NETSLICE_ACCEL=tcg NETSLICE_BENCH_MEASURE=insns NETSLICE_VM_PIN=1 \
 			NETSLICE_BENCH_OUT=$insn_dir NETSLICE_VM_RWDIR=$insn_dir \
 			NETSLICE_VM_QEMU_OPTS="-cpu max -plugin $top/build/bench/nsinsn.so,out=$insn_dir/plugin.txt" \
 			NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-14400} \
