@@ -22,6 +22,10 @@
 #                     measure); ticks: rates, latency and CPU ticks
 #                     (bench/run.sh, with perf's profile); all. Default:
 #                     insns with QUICK=1 (5 min here), all without
+#   TOPOLOGY=veth|nic|all
+#                     the instruction count's topologies (default all:
+#                     veth, and the guest's multi-queue virtio-net ports
+#                     where this host can make taps, as root)
 #   NICS=GEN,IN,OUT,SINK
 #                     no guest: run on this host with the installed module
 #                     and four real NICs cabled GEN->IN, OUT->SINK
@@ -37,6 +41,47 @@ if [ "${KVM:-0}" = 1 ] || [ -n "${NICS:-}" ]; then MEASURE=ticks; fi
 log=$(mktemp) err=$(mktemp)
 trap 'rm -f "$log" "$err"' EXIT
 stamp=$(date +%Y-%m-%d)
+
+# bench_insn_guest TOPOLOGY: the instruction count (bench/insns.sh) in a
+# guest of its own under the nsinsn plugin, its vCPUs pinned; filed as
+# bench/results/<run>[-nic]-{insn.csv,targets.json,insn-profile/}, with
+# flame graphs docs/bench/insn[-nic]-CONTENDER-SIZE.svg.
+bench_insn_guest() {
+	local topology=$1 insn_dir=$top/build/bench-insn-$1 tag= rows= nics=0 f n res
+	if [ "$topology" = nic ]; then
+		tag=-nic nics=1
+		# The real driver's path against AF_XDP and the bridge on it.
+		rows=${NETSLICE_BENCH_INSN_NIC_ROWS:-ring-fwd-off@64 afxdp@64 bridge@64}
+	fi
+	rm -rf "$insn_dir" && mkdir -p "$insn_dir"
+	echo "# instruction count, $topology topology"
+	NETSLICE_KO=$ko NETSLICE_ACCEL=tcg NETSLICE_BENCH_MEASURE=insns NETSLICE_VM_PIN=1 \
+		NETSLICE_VM_NICS=$nics NETSLICE_BENCH_TOPOLOGY=$topology \
+		${rows:+NETSLICE_BENCH_INSN_ROWS="$rows"} \
+		NETSLICE_BENCH_OUT=$insn_dir NETSLICE_VM_RWDIR=$insn_dir \
+		NETSLICE_VM_QEMU_OPTS="-cpu max -plugin $top/build/bench/nsinsn.so,out=$insn_dir/plugin.txt" \
+		NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-14400} \
+		tests/vm/run --cpus 3 --memory 2G --kernel "$kver" -- bench/run.sh 2>"$err" |
+		tee "$log" | grep --line-buffered '^#' || {
+		grep '^kmsg: ' "$log" | tail -n 40 >&2
+		cat "$err" >&2
+		exit 1
+	}
+	sed -n 's/^insn: //p' "$log" >"$insn_dir/insn.csv"
+	mkdir -p bench/results
+	res=bench/results/$stamp$tag-$kver
+	# A run of the same day replaces the last: kept to compare with.
+	[ ! -e "$res-targets.json" ] || cp "$res-targets.json" "$insn_dir/previous-targets.json"
+	/usr/bin/python3 bench/insns.py "$insn_dir" "$res" \
+		"$(git describe --always --dirty 2>/dev/null || echo unknown)" "$topology"
+	# Flame graphs by instruction count, for docs/benchmarks.md.
+	mkdir -p docs/bench
+	for f in "$res-insn-profile"/*.folded; do
+		n=$(basename "$f" .folded)
+		/usr/bin/python3 bench/flame.py render "$f" "docs/bench/insn$tag-$n.svg" \
+			"$n, ${topology}, instructions (one sample per 10,000)"
+	done
+}
 
 if [ -n "${NICS:-}" ]; then
 	[ "$(id -u)" = 0 ] || { echo "bench: NICS= needs root" >&2; exit 2; }
@@ -60,33 +105,17 @@ else
 		NETSLICE_BENCH_BASE_KO=$("$base_tree/tools/kbuild.sh" "$kver")
 		export NETSLICE_BENCH_BASE_KO
 	fi
-	# The main measure: instructions, in a guest of its own under the plugin.
+	# The main measure: instructions, in a guest of its own under the
+	# plugin, once per topology: veth pairs, then (where the host can make
+	# taps: root) the guest's multi-queue virtio-net ports.
 	if [ "$MEASURE" != ticks ]; then
-		insn_dir=$top/build/bench-insn
-		rm -rf "$insn_dir" && mkdir -p "$insn_dir"
-		NETSLICE_KO=$ko NETSLICE_ACCEL=tcg NETSLICE_BENCH_MEASURE=insns NETSLICE_VM_PIN=1 \
-			NETSLICE_BENCH_OUT=$insn_dir NETSLICE_VM_RWDIR=$insn_dir \
-			NETSLICE_VM_QEMU_OPTS="-cpu max -plugin $top/build/bench/nsinsn.so,out=$insn_dir/plugin.txt" \
-			NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-14400} \
-			tests/vm/run --cpus 3 --memory 2G --kernel "$kver" -- bench/run.sh 2>"$err" |
-			tee "$log" | grep --line-buffered '^#' || {
-			grep '^kmsg: ' "$log" | tail -n 40 >&2
-			cat "$err" >&2
-			exit 1
-		}
-		sed -n 's/^insn: //p' "$log" >"$insn_dir/insn.csv"
-		mkdir -p bench/results
-		# A run of the same day replaces the last: kept to compare with.
-		[ ! -e "bench/results/$stamp-$kver-targets.json" ] ||
-			cp "bench/results/$stamp-$kver-targets.json" "$insn_dir/previous-targets.json"
-		/usr/bin/python3 bench/insns.py "$insn_dir" "bench/results/$stamp-$kver" \
-			"$(git describe --always --dirty 2>/dev/null || echo unknown)"
-		# Flame graphs by instruction count, for docs/benchmarks.md.
-		mkdir -p docs/bench
-		for f in "bench/results/$stamp-$kver-insn-profile"/*.folded; do
-			n=$(basename "$f" .folded)
-			/usr/bin/python3 bench/flame.py render "$f" "docs/bench/insn-$n.svg" \
-				"$n, instructions (one sample per 10,000)"
+		topologies=veth
+		if [ "$(id -u)" = 0 ] && [ -c /dev/net/tun ] && [ "${TOPOLOGY:-all}" != veth ]; then
+			topologies+=" nic"
+		fi
+		[ "${TOPOLOGY:-all}" != nic ] || topologies=nic
+		for topology in $topologies; do
+			bench_insn_guest "$topology"
 		done
 		[ "$MEASURE" != insns ] || exit 0
 	fi

@@ -87,9 +87,10 @@ bench_ns_up() {
 	bench_out_file=$bg_out
 }
 
-# bench_rps MASK: the CPUs that receive on the ingress veth.
+# bench_rps MASK: the CPUs that receive on the ingress veth (a real
+# NIC's interrupts place its receive work instead).
 bench_rps() {
-	[ -z "${bench_pin:-}" ] || printf '%x\n' "$1" >"/sys/class/net/$bench_in/queues/rx-0/rps_cpus"
+	[ -z "${bench_pin:-}" ] || [ -n "${NETSLICE_BENCH_NICS:-}" ] || printf '%x\n' "$1" >"/sys/class/net/$bench_in/queues/rx-0/rps_cpus"
 }
 
 # bench_peer_up READY COMMAND...: a peer forwarder on the user-side CPU

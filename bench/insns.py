@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """make bench's main measure: guest instructions per forwarded frame.
 
-  insns.py DIR BASE COMMIT
+  insns.py DIR BASE COMMIT [TOPOLOGY]
 
 DIR holds what one guest run under the nsinsn plugin left: plugin.txt
 (bench/plugin/nsinsn.c: per-vCPU counters at every mark, PC samples),
@@ -10,6 +10,8 @@ insn.csv (bench/insns.sh's rows: which contender, how many frames; round
 0 warms up and is left out; SIZE 0 is a contender's idle second),
 kallsyms, and per row modsyms-SEQ and maps-SEQ to name sampled PCs; and
 previous-targets.json, a run of the same name this one replaces.
+TOPOLOGY is veth (default) or nic (the guest's virtio-net ports): a nic
+run's headline rows are named nic_RATIO.
 Writes BASE-insn.csv (one line per row and round), BASE-targets.json
 (the headline ratios, with their spread over rounds) and
 BASE-insn-profile/CONTENDER-SIZE.folded (samples by instruction count,
@@ -131,9 +133,12 @@ def spread_pct(values):
 
 
 def main(argv):
-    if len(argv) != 4:
+    if len(argv) not in (4, 5):
         sys.exit(__doc__)
-    d, base, commit = argv[1:]
+    d, base, commit = argv[1:4]
+    topology = argv[4] if len(argv) == 5 else "veth"
+    prefix = "" if topology == "veth" else topology + "_"
+    ratios = {prefix + name: spec for name, spec in RATIOS.items()}
     marks, samples = read_marks(os.path.join(d, "plugin.txt"))
     with open(os.path.join(d, "insn.csv")) as f:
         runs = list(csv.DictReader(f))
@@ -213,7 +218,7 @@ def main(argv):
 
     # Headline ratios, round by round, then their median and spread.
     rows = []
-    for name, (num, den, target) in RATIOS.items():
+    for name, (num, den, target) in ratios.items():
         if num not in per_row or den not in per_row:
             continue
         rounds = sorted(set(per_row[num]) & set(per_row[den]))
@@ -232,7 +237,7 @@ def main(argv):
     if "ring-fwd-auto@1518" in bytes_row and "ring-fwd-off@1518" in bytes_row:
         a, b = bytes_row["ring-fwd-auto@1518"], bytes_row["ring-fwd-off@1518"]
         vals = [a[k] / b[k] for k in sorted(set(a) & set(b))]
-        rows.append({"name": "auto_vs_off_1518_mem_bytes", "value": round(statistics.median(vals), 3),
+        rows.append({"name": prefix + "auto_vs_off_1518_mem_bytes", "value": round(statistics.median(vals), 3),
                      "spread_pct": round(spread_pct(vals), 2), "target": "<= 0.15",
                      "met": statistics.median(vals) <= 0.15})
     for key in sorted(per_row):
@@ -258,20 +263,21 @@ def main(argv):
             continue
         with open(path) as f:
             t = json.load(f)
-        if t.get("commit") == commit and t.get("measure") == "instructions":
+        if t.get("commit") == commit and t.get("measure") == "instructions" and \
+                t.get("topology", "veth") == topology:
             earlier.append((path, {r["name"]: r["value"] for r in t["rows"]}))
     if earlier:
         path, prev = earlier[0]
         diffs = [abs(r["value"] - prev[r["name"]]) * 100 / prev[r["name"]]
-                 for r in rows if r["name"] in RATIOS and prev.get(r["name"])]
+                 for r in rows if r["name"] in ratios and prev.get(r["name"])]
         if diffs:
-            rows.append({"name": "repeat_max_pct", "value": round(max(diffs), 2),
+            rows.append({"name": prefix + "repeat_max_pct", "value": round(max(diffs), 2),
                          "spread_pct": None, "target": "<= 2", "met": max(diffs) <= 2,
                          "against": os.path.basename(path)})
     offered = [int(r["sent"]) * 1e6 / max(int(r["usec"]), 1) for r in runs
                if int(r["size"]) and int(r["round"])]
     summary = {
-        "commit": commit, "measure": "instructions", "topology": "veth",
+        "commit": commit, "measure": "instructions", "topology": topology,
         "offered_pps": sorted({int(r["offered_pps"]) for r in runs}),
         "generator_pps_min": round(min(offered)),
         # No capacity row yet: headroom is judged only where capacity is.

@@ -54,6 +54,15 @@ if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
 	done
 fi
 
+# The guest's real-NIC topology (make bench, NETSLICE_VM_NICS=1): the
+# multi-queue virtio-net ports of tests/vm/run, generator :11 -> DUT :1a,
+# DUT :1b -> sink :12, over the host's taps and bridges.
+if [ "${NETSLICE_BENCH_TOPOLOGY:-veth}" = nic ]; then
+	NETSLICE_BENCH_NICS=$(ns_nic 11),$(ns_nic 1a),$(ns_nic 1b),$(ns_nic 12)
+	[[ $NETSLICE_BENCH_NICS != *,,* && $NETSLICE_BENCH_NICS != ,* && $NETSLICE_BENCH_NICS != *, ]] ||
+		{ echo "bench: no multi-queue NICs in this guest ($NETSLICE_BENCH_NICS)" >&2; exit 1; }
+fi
+
 if [ -n "${NETSLICE_BENCH_NICS:-}" ]; then
 	IFS=, read -r gen_if bench_in bench_out sink_if <<<"$NETSLICE_BENCH_NICS"
 	ns_netns_create gen sink || exit 1
@@ -62,29 +71,62 @@ if [ -n "${NETSLICE_BENCH_NICS:-}" ]; then
 	for d in "$bench_in" "$bench_out"; do ip link set "$d" up; done
 	ip -n "$gen" link set "$gen_if" up && ip -n "$sink" link set "$sink_if" up
 	sink_mac=$(ip -n "$sink" -br link show "$sink_if" | awk '{print $3}')
+	if [ "${NETSLICE_BENCH_TOPOLOGY:-veth}" = nic ]; then
+		bench_nic_guest || exit 1
+	fi
 else
 	gen_if=gen0 sink_if=sink0
 	ns_topology 1 || exit 1
-	if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
-		# pktgen starts a thread per online CPU in every network
-		# namespace; on an idle DUT CPU each wakes ten times a second and,
-		# under TCG, spins in del_timer_sync() for milliseconds: 5-7
-		# million instructions a second in the idle rows. Loaded once the
-		# namespaces exist, with only CPU 0 online, it has CPU 0's alone.
-		for c in /sys/devices/system/cpu/cpu[1-9]*/online; do echo 0 >"$c"; done
-		modprobe pktgen
-		for c in /sys/devices/system/cpu/cpu[1-9]*/online; do echo 1 >"$c"; done
-	fi
 	# The kernel's default backlog, a little deeper for TCG's bursts.
 	ns_sysctl net.core.netdev_max_backlog 10000
 	# The sink receives on CPU 0 with pktgen; each contender sets the DUT's.
 	ip netns exec "$sink" sh -c "echo 1 >/sys/class/net/$sink_if/queues/rx-0/rps_cpus"
 	bench_pin=1
 	# Fewer than 3 CPUs: the user side shares the kernel side's CPU.
-	[ "$(nproc)" -ge 3 ] || bench_ucpu=$bench_kcpu
+	[ "$(nproc --all)" -ge 3 ] || bench_ucpu=$bench_kcpu
+fi
+if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
+	# One busy vCPU per host CPU (make bench pins them, 2 here): the
+	# generator's and the DUT's. The DUT's user side shares its kernel
+	# side's vCPU, so a row counts one vCPU's work, and no two busy
+	# vCPUs take turns on a host CPU.
+	bench_ucpu=$bench_kcpu
+	# pktgen starts a thread per online CPU in every network namespace;
+	# on an idle DUT CPU each wakes ten times a second and, under TCG,
+	# spins in del_timer_sync() for milliseconds: 5-7 million
+	# instructions a second in the idle rows. Loaded once the namespaces
+	# exist, with only CPU 0 online, it has CPU 0's alone.
+	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do echo 0 >"$c"; done
+	modprobe pktgen
+	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do echo 1 >"$c"; done
 fi
 # AF_PACKET taps do not stop the stack: nothing may route the frames too.
 ns_sysctl net.ipv4.conf.all.forwarding 0
+
+# bench_nic_guest: the DUT's ports as the instruction count wants them:
+# one queue pair each (AF_XDP binds one queue, and the host's tap picks a
+# queue by flow hash, which the guest cannot steer), their interrupts on
+# the DUT's kernel-side CPU, the generator's and the sink's on CPU 0.
+bench_nic_guest() {
+	local d dev irq cpu
+	# The slice's CPUs as on veth; the NIC's interrupt places RX, not RPS.
+	bench_pin=1
+	for d in "$bench_in" "$bench_out"; do
+		ethtool -L "$d" combined 1 || return 1
+	done
+	for d in "$bench_in:$bench_kcpu" "$bench_out:$bench_kcpu" "gen:0" "sink:0"; do
+		cpu=${d#*:} d=${d%%:*}
+		case $d in
+		gen) dev=$(ip netns exec "$gen" readlink -f "/sys/class/net/$gen_if/device") ;;
+		sink) dev=$(ip netns exec "$sink" readlink -f "/sys/class/net/$sink_if/device") ;;
+		*) dev=$(readlink -f "/sys/class/net/$d/device") ;;
+		esac
+		# virtio-net's interrupts are named after its virtio device.
+		for irq in $(awk -v v="${dev##*/}-" 'index($NF, v) == 1 {sub(":", "", $1); print $1}' /proc/interrupts); do
+			echo "$cpu" >"/proc/irq/$irq/smp_affinity_list" || return 1
+		done
+	done
+}
 
 # sink_rx VAR: frames delivered to the sink. On veth, what dut1 sent is
 # what sink0 received, and reading it needs no process (which costs more
