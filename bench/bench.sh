@@ -57,7 +57,7 @@ bench_insn_guest() {
 	echo "# instruction count, $topology topology"
 	NETSLICE_KO=$ko NETSLICE_ACCEL=tcg NETSLICE_BENCH_MEASURE=insns NETSLICE_VM_PIN=1 \
 		NETSLICE_VM_NICS=$nics NETSLICE_BENCH_TOPOLOGY=$topology \
-		${rows:+NETSLICE_BENCH_INSN_ROWS="$rows"} \
+		NETSLICE_BENCH_INSN_ROWS=${rows:-${NETSLICE_BENCH_INSN_ROWS:-}} \
 		NETSLICE_BENCH_OUT=$insn_dir NETSLICE_VM_RWDIR=$insn_dir \
 		NETSLICE_VM_QEMU_OPTS="-cpu max -plugin $top/build/bench/nsinsn.so,out=$insn_dir/plugin.txt" \
 		NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-14400} \
