@@ -54,6 +54,31 @@ if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
 	done
 fi
 
+# bench_nic_guest: the DUT's ports as the instruction count wants them:
+# one queue pair each (AF_XDP binds one queue, and the host's tap picks a
+# queue by flow hash, which the guest cannot steer), their interrupts on
+# the DUT's kernel-side CPU, the generator's and the sink's on CPU 0.
+bench_nic_guest() {
+	local d dev irq cpu
+	# The slice's CPUs as on veth; the NIC's interrupt places RX, not RPS.
+	bench_pin=1
+	for d in "$bench_in" "$bench_out"; do
+		ethtool -L "$d" combined 1 || return 1
+	done
+	for d in "$bench_in:$bench_kcpu" "$bench_out:$bench_kcpu" "gen:0" "sink:0"; do
+		cpu=${d#*:} d=${d%%:*}
+		case $d in
+		gen) dev=$(ip netns exec "$gen" readlink -f "/sys/class/net/$gen_if/device") ;;
+		sink) dev=$(ip netns exec "$sink" readlink -f "/sys/class/net/$sink_if/device") ;;
+		*) dev=$(readlink -f "/sys/class/net/$d/device") ;;
+		esac
+		# virtio-net's interrupts are named after its virtio device.
+		for irq in $(awk -v v="${dev##*/}-" 'index($NF, v) == 1 {sub(":", "", $1); print $1}' /proc/interrupts); do
+			echo "$cpu" >"/proc/irq/$irq/smp_affinity_list" || return 1
+		done
+	done
+}
+
 # The guest's real-NIC topology (make bench, NETSLICE_VM_NICS=1): the
 # multi-queue virtio-net ports of tests/vm/run, generator :11 -> DUT :1a,
 # DUT :1b -> sink :12, over the host's taps and bridges.
@@ -102,31 +127,6 @@ if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
 fi
 # AF_PACKET taps do not stop the stack: nothing may route the frames too.
 ns_sysctl net.ipv4.conf.all.forwarding 0
-
-# bench_nic_guest: the DUT's ports as the instruction count wants them:
-# one queue pair each (AF_XDP binds one queue, and the host's tap picks a
-# queue by flow hash, which the guest cannot steer), their interrupts on
-# the DUT's kernel-side CPU, the generator's and the sink's on CPU 0.
-bench_nic_guest() {
-	local d dev irq cpu
-	# The slice's CPUs as on veth; the NIC's interrupt places RX, not RPS.
-	bench_pin=1
-	for d in "$bench_in" "$bench_out"; do
-		ethtool -L "$d" combined 1 || return 1
-	done
-	for d in "$bench_in:$bench_kcpu" "$bench_out:$bench_kcpu" "gen:0" "sink:0"; do
-		cpu=${d#*:} d=${d%%:*}
-		case $d in
-		gen) dev=$(ip netns exec "$gen" readlink -f "/sys/class/net/$gen_if/device") ;;
-		sink) dev=$(ip netns exec "$sink" readlink -f "/sys/class/net/$sink_if/device") ;;
-		*) dev=$(readlink -f "/sys/class/net/$d/device") ;;
-		esac
-		# virtio-net's interrupts are named after its virtio device.
-		for irq in $(awk -v v="${dev##*/}-" 'index($NF, v) == 1 {sub(":", "", $1); print $1}' /proc/interrupts); do
-			echo "$cpu" >"/proc/irq/$irq/smp_affinity_list" || return 1
-		done
-	done
-}
 
 # sink_rx VAR: frames delivered to the sink. On veth, what dut1 sent is
 # what sink0 received, and reading it needs no process (which costs more
