@@ -55,7 +55,7 @@ if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
 fi
 
 # bench_nic_guest: the DUT's ports as the instruction count wants them:
-# one queue pair each (AF_XDP binds one queue, and the host's tap picks a
+# promiscuous, one queue pair each (AF_XDP binds one queue, and the host's tap picks a
 # queue by flow hash, which the guest cannot steer), their interrupts on
 # the DUT's kernel-side CPU, the generator's and the sink's on CPU 0.
 bench_nic_guest() {
@@ -65,6 +65,11 @@ bench_nic_guest() {
 	for d in "$bench_in" "$bench_out"; do
 		ethtool -L "$d" combined 1 || return 1
 	done
+	# The load is addressed to the sink, as a forwarder's is: a real
+	# NIC takes it only in promiscuous mode (netslice's attach and the
+	# bridge set it themselves; AF_XDP and AF_PACKET forwarders do not).
+	ip link set "$bench_in" promisc on || return 1
+	ns_defer ip link set "$bench_in" promisc off
 	for d in "$bench_in:$bench_kcpu" "$bench_out:$bench_kcpu" "gen:0" "sink:0"; do
 		cpu=${d#*:} d=${d%%:*}
 		case $d in
