@@ -261,7 +261,7 @@ zero_loss() {
 
 hz=$(getconf CLK_TCK)
 echo "meta: kernel $(uname -r)"
-echo "meta: cpus $(nproc) $(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)"
+echo "meta: cpus $(nproc --all) $(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)"
 echo "meta: memory $(awk '/MemTotal/{print $2 " kB"}' /proc/meminfo)"
 echo "meta: rounds $rounds secs $secs sizes $sizes lat_pps $lat_rates"
 # Under the nsinsn plugin (bench/bench.sh): instruction counts only.
