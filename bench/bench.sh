@@ -42,6 +42,17 @@ log=$(mktemp) err=$(mktemp)
 trap 'rm -f "$log" "$err"' EXIT
 stamp=$(date +%Y-%m-%d)
 
+# bench_commit: the commit measured; "-dirty" when the code differs from
+# it (results and the pages made from them do not count: a second run of
+# one commit is a run of the same code).
+bench_commit() {
+	local c
+	c=$(git rev-parse --short HEAD 2>/dev/null) || { echo unknown; return; }
+	[ -z "$(git status --porcelain -- . ':!bench/results' ':!docs/bench' ':!docs/benchmarks.md' ':!build')" ] ||
+		c+=-dirty
+	echo "$c"
+}
+
 # bench_insn_guest TOPOLOGY: the instruction count (bench/insns.sh) in a
 # guest of its own under the nsinsn plugin, its vCPUs pinned; filed as
 # bench/results/<run>[-nic]-{insn.csv,targets.json,insn-profile/}, with
@@ -73,7 +84,7 @@ bench_insn_guest() {
 	# A run of the same day replaces the last: kept to compare with.
 	[ ! -e "$res-targets.json" ] || cp "$res-targets.json" "$insn_dir/previous-targets.json"
 	/usr/bin/python3 bench/insns.py "$insn_dir" "$res" \
-		"$(git describe --always --dirty 2>/dev/null || echo unknown)" "$topology"
+		"$(bench_commit)" "$topology"
 	# Flame graphs by instruction count, for docs/benchmarks.md.
 	mkdir -p docs/bench
 	for f in "$res-insn-profile"/*.folded; do
@@ -170,7 +181,7 @@ fi
 	echo "host $(nproc) cpus $(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)," \
 		"$(awk '/MemTotal/{printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)"
 	echo "date $stamp"
-	echo "commit $(git describe --always --dirty 2>/dev/null || echo unknown)"
+	echo "commit $(bench_commit)"
 	[ -z "${BASELINE:-}" ] || echo "baseline $(git rev-parse --short "$BASELINE")"
 } >"$base-meta.txt"
 # Debian's python3 has matplotlib (tools/deps.sh).
