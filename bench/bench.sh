@@ -128,6 +128,8 @@ else
 		for topology in $topologies; do
 			bench_insn_guest "$topology"
 		done
+		/usr/bin/python3 bench/insn_report.py "bench/results/$stamp-$kver" \
+			"bench/results/$stamp-nic-$kver"
 		[ "$MEASURE" != insns ] || exit 0
 	fi
 	if [ "${KVM:-0}" = 1 ]; then

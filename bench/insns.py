@@ -270,6 +270,9 @@ def main(argv):
         path, prev = earlier[0]
         diffs = [abs(r["value"] - prev[r["name"]]) * 100 / prev[r["name"]]
                  for r in rows if r["name"] in ratios and prev.get(r["name"])]
+        for r in rows:
+            if r["name"] in ratios and prev.get(r["name"]):
+                r["previous_value"] = prev[r["name"]]
         if diffs:
             rows.append({"name": prefix + "repeat_max_pct", "value": round(max(diffs), 2),
                          "spread_pct": None, "target": "<= 2", "met": max(diffs) <= 2,
@@ -278,7 +281,7 @@ def main(argv):
                if int(r["size"]) and int(r["round"])]
     summary = {
         "commit": commit, "measure": "instructions", "topology": topology,
-        "offered_pps": sorted({int(r["offered_pps"]) for r in runs}),
+        "offered_pps": sorted({int(r["offered_pps"]) for r in runs if int(r["offered_pps"])}),
         "generator_pps_min": round(min(offered)),
         # No capacity row yet: headroom is judged only where capacity is.
         "generator_headroom_min": None,

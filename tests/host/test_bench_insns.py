@@ -3,8 +3,9 @@
 """bench/insns.py on made-up plugin output whose answers are known:
 instructions per frame on the DUT's vCPUs only, the warm-up round left
 out, ratios per round with their median and spread, a lossy row not
-judged, the idle row, samples named from kallsyms, and the repeat check
-against an earlier run of the same commit."""
+judged, the idle row, samples named from kallsyms, the repeat check
+against an earlier run of the same commit, the NIC topology's rows, and
+the tables bench/insn_report.py writes into docs/benchmarks.md."""
 import csv
 import json
 import os
@@ -108,5 +109,35 @@ check("kernel;netslice;ns_ring_rx 14" in text and "kernel;vmlinux;_stext 6" in t
       "99" not in text,
       "samples by instruction count, named from kallsyms and the module's symbols, "
       "the generator's vCPU left out (%r)" % text)
+check(ra.get("previous_value") == 0.49, "a ratio row keeps the previous run's value")
+
+# The same run as the NIC topology: rows named nic_*, and the veth run of
+# the same commit (0.49 above) is no previous run of it.
+nic_base = os.path.join(tmp, "results", "2026-01-01-nic-test")
+os.remove(os.path.join(d, "previous-targets.json"))
+proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/insns.py"), d, nic_base, "abc",
+                       "nic"], capture_output=True, text=True)
+nic = {"rows": []}
+if proc.returncode == 0 and os.path.exists(nic_base + "-targets.json"):
+    with open(nic_base + "-targets.json") as f:
+        nic = json.load(f)
+nic_names = {row["name"] for row in nic["rows"]}
+check(nic.get("topology") == "nic" and "nic_ring_vs_afxdp_64" in nic_names and
+      "ring_vs_afxdp_64" not in nic_names and "nic_repeat_max_pct" not in nic_names,
+      "the NIC topology: nic_ rows, never compared with the veth run (%s)" % sorted(nic_names))
+
+# docs/benchmarks.md's tables from both results, between the markers.
+doc = os.path.join(tmp, "benchmarks.md")
+with open(doc, "w") as f:
+    f.write("head\n<!-- insn:begin -->\nstale\n<!-- insn:end -->\ntail\n")
+proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/insn_report.py"), base, nic_base,
+                       os.path.join(tmp, "results", "absent")],
+                      capture_output=True, text=True, env=dict(os.environ, NETSLICE_BENCH_DOC=doc))
+page = open(doc).read()
+check(proc.returncode == 0 and "stale" not in page and page.startswith("head\n") and
+      page.endswith("tail\n") and "**veth**" in page and "**nic**" in page and
+      "| ring-fwd-off | 64 B | 4,250 ±6% | 3,500 | 750 |" in page and
+      "| `nic_ring_vs_afxdp_64` | 0.5 |" in page,
+      "insn_report.py: both topologies' tables between the markers (%s)" % proc.stderr.strip()[-300:])
 print("# %d passed, %d failed" % (sum(results), len(results) - sum(results)))
 sys.exit(0 if all(results) else 1)
