@@ -47,9 +47,11 @@ ns_defer kill $!
 [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ] || modprobe pktgen
 modprobe bridge
 if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
-	# Housekeeping on CPU 0, as isolcpus= would: every kernel thread that
-	# may move (per-CPU ones refuse).
-	for p in $(ps -eo pid=,ppid= | awk '$2 == 2 {print $1}'); do
+	# Housekeeping on CPU 0, as isolcpus= would: every process and every
+	# kernel thread that may move (per-CPU ones refuse), udevd included,
+	# whose workers would otherwise run on the DUT's CPU when a
+	# contender adds a device.
+	for p in $(ps -eo pid=); do
 		taskset -pc 0 "$p" >/dev/null 2>&1 || true
 	done
 fi
@@ -116,7 +118,7 @@ if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
 	# One busy vCPU per host CPU (make bench pins them, 2 here): the
 	# generator's and the DUT's. The DUT's user side shares its kernel
 	# side's vCPU, so a row counts one vCPU's work, and no two busy
-	# vCPUs take turns on a host CPU.
+	# vCPUs take turns on a host CPU; any other vCPU stays offline.
 	bench_ucpu=$bench_kcpu
 	# pktgen starts a thread per online CPU in every network namespace;
 	# on an idle DUT CPU each wakes ten times a second and, under TCG,
@@ -125,7 +127,9 @@ if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
 	# exist, with only CPU 0 online, it has CPU 0's alone.
 	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do echo 0 >"$c"; done
 	modprobe pktgen
-	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do echo 1 >"$c"; done
+	# The DUT's CPU comes back; the others stay offline, halted, with
+	# nothing to count.
+	echo 1 >"/sys/devices/system/cpu/cpu$bench_kcpu/online"
 fi
 # After the CPUs came back: virtio-net spreads its interrupts again when
 # a CPU comes online.
