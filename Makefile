@@ -24,9 +24,10 @@
 # make bench      netslice against AF_PACKET, AF_XDP and in-kernel forwarding:
 #                 instructions per forwarded frame (a QEMU plugin), then
 #                 rates, latency and perf profiles (QUICK=1: instructions
-#                 alone, 5 min; BASELINE=REV adds the module of commit REV,
-#                 before and after in one run); results in bench/results/
-#                 and docs/benchmarks.md
+#                 alone, on veth and on virtio-net NICs, 9 min;
+#                 BASELINE=REV adds the module of commit REV, before and
+#                 after in one run); results in bench/results/ and
+#                 docs/benchmarks.md
 # make lint       checkpatch --strict over the kernel sources
 #
 # KDIR selects the kernel build tree for the module; KERNEL=SERIES (6.1,
@@ -372,10 +373,11 @@ dkms-install:
 # run; see docs/benchmarks.md. KERNEL=6.1|6.12 (default 6.12), QUICK=1,
 # KVM=1, ICOUNT=1, NICS=GEN,IN,OUT,SINK (real NICs on this host, no guest),
 # MEASURE=insns|ticks|all (instructions per frame under a QEMU plugin, the
-# main measure; or rates and CPU ticks).
+# main measure; or rates and CPU ticks), TOPOLOGY=veth|nic|all (where the
+# instruction count runs: veth pairs, the guest's virtio-net NICs, both).
 bench: all test-bins $(BENCH_PLUGIN)
 	KERNEL=$(KERNEL) QUICK=$(QUICK) KVM=$(KVM) ICOUNT=$(ICOUNT) NICS=$(NICS) BASELINE=$(BASELINE) \
-		MEASURE=$(MEASURE) \
+		MEASURE=$(MEASURE) TOPOLOGY=$(TOPOLOGY) \
 		bench/bench.sh
 
 lint:
