@@ -57,9 +57,10 @@ if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
 fi
 
 # bench_nic_guest: the DUT's ports as the instruction count wants them:
-# promiscuous, one queue pair each (AF_XDP binds one queue, and the host's tap picks a
-# queue by flow hash, which the guest cannot steer), their interrupts on
-# the DUT's kernel-side CPU, the generator's and the sink's on CPU 0.
+# promiscuous, one queue pair each (AF_XDP binds one queue, and the
+# host's tap picks a queue by flow hash, which the guest cannot steer),
+# their interrupts on the DUT's kernel-side CPU, the generator's and the
+# sink's on CPU 0.
 bench_nic_guest() {
 	local d dev irq cpu
 	# The slice's CPUs as on veth; the NIC's interrupt places RX, not RPS.
