@@ -51,7 +51,7 @@ bench_insn_row() {
 	exec {cfd}<"$counter"
 	load=$(PKTGEN_ON_START="nsmark start $seq /dev/fd/$cfd >$mark" ip netns exec "$gen" \
 		taskset -c 0 "$NS_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" "$size" "$bench_insn_pps" \
-		"count:$bench_insn_pkts") || return 1
+		"count:$bench_insn_pkts") || { exec {cfd}<&-; rm -f "$mark"; return 1; }
 	exec {cfd}<&-
 	read -r fwd0 <"$mark"
 	rm -f "$mark"
