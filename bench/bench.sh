@@ -79,6 +79,7 @@ bench_insn_guest() {
 		exit 1
 	}
 	sed -n 's/^insn: //p' "$log" >"$insn_dir/insn.csv"
+	sed -n 's/^cap: //p' "$log" >"$insn_dir/cap.csv"
 	mkdir -p bench/results
 	res=bench/results/$stamp$tag-$kver
 	# A run of the same day replaces the last: kept to compare with.

@@ -14,6 +14,9 @@ import os
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import docsplice  # noqa: E402  (bench/docsplice.py)
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.environ.get("NETSLICE_BENCH_DOC", os.path.join(TOP, "docs", "benchmarks.md"))
 BEGIN, END = "<!-- insn:begin -->", "<!-- insn:end -->"
@@ -57,8 +60,9 @@ def tables(base):
                    f"| {med('mem_bytes_per_pkt'):,.0f} | {idle_s} |")
     out += ["", "| ratio (per frame, netslice over the peer) | value | ± | previous run "
             "| target (fast-path issue) | met |", "|---|---|---|---|---|---|"]
+    caps = [x for x in t["rows"] if x["name"].startswith("capacity_pps_")]
     for x in t["rows"]:
-        if x["name"].startswith(("insn_per_pkt", "idle_")):
+        if x["name"].startswith(("insn_per_pkt", "idle_", "capacity_pps_")):
             continue
         sp = "" if x.get("spread_pct") is None else f"{x['spread_pct'] / 2:.1f}%"
         prev = x.get("previous_value", "")
@@ -66,6 +70,14 @@ def tables(base):
             prev = "(against the previous run)"
         out.append(f"| `{x['name']}` | {x['value']} | {sp} | {prev} "
                    f"| {x.get('target') or '–'} | {MET[x.get('met')]} |")
+    if caps:
+        out += ["", "| capacity (RFC 2544, loss < 0.1%) | frames/s | generator offered "
+                "| forwarded at the generator's rate | headroom | |", "|---|---|---|---|---|---|"]
+        for x in caps:
+            v = f"{x['value']:,}" if x["value"] else "–"
+            out.append(f"| {x['name'][len('capacity_pps_'):]} | {v} | {x['generator_pps']:,} "
+                       f"| {x['forwarded_at_generator_pps']:,} | {x['generator_headroom']} "
+                       f"| {x.get('note', '')} |")
     return "\n".join(out)
 
 
@@ -73,14 +85,7 @@ def main(argv):
     if len(argv) < 2:
         sys.exit(__doc__)
     text = "\n\n".join(tables(b) for b in argv[1:] if os.path.exists(b + "-targets.json"))
-    with open(DOC) as f:
-        doc = f.read()
-    if BEGIN not in doc or END not in doc:
-        sys.exit(f"insn_report: {DOC} lacks the {BEGIN} / {END} markers")
-    head, rest = doc.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    with open(DOC, "w") as f:
-        f.write(head + BEGIN + "\n" + text + "\n" + END + tail)
+    docsplice.splice(DOC, BEGIN, END, text, "insn_report")
 
 
 if __name__ == "__main__":

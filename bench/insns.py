@@ -132,6 +132,37 @@ def spread_pct(values):
     return (max(values) - min(values)) * 100 / m if m else 0.0
 
 
+def capacity_rows(path, rows):
+    """Rows from bench/insns.sh's capacity search (cap.csv:
+    CONTENDER,SIZE,GEN_PPS,SAT_FWD_PPS,CAPACITY_PPS); returns the least
+    headroom, the generator's rate over what the DUT forwarded at its
+    capacity (over what it forwarded at the generator's rate, when it
+    kept up: about 1, the generator the limit), or None without a search.
+    A capacity is judged only with a headroom of at least 1.5."""
+    if not os.path.exists(path):
+        return None
+    least = None
+    with open(path) as f:
+        for name, size, gen, sat, cap in csv.reader(f):
+            gen, sat = int(gen), int(sat)
+            head = gen / int(cap) if cap and int(cap) else gen / max(sat, 1)
+            row = {"name": f"capacity_pps_{name}_{size}", "value": int(cap) if cap else None,
+                   "spread_pct": None, "target": None, "met": None,
+                   "generator_pps": gen, "forwarded_at_generator_pps": sat,
+                   "generator_headroom": round(head, 2)}
+            if not cap:
+                row["note"] = f"kept up with the generator's {gen}/s: the generator is the limit"
+            elif head < 1.5:
+                row["note"] = "generator headroom under 1.5: not judged"
+            rows.append(row)
+            least = head if least is None else min(least, head)
+    if least is None:
+        return None
+    rows.append({"name": "generator_headroom_min", "value": round(least, 2), "spread_pct": None,
+                 "target": ">= 1.5", "met": least >= 1.5})
+    return round(least, 2)
+
+
 def main(argv):
     if len(argv) not in (4, 5):
         sys.exit(__doc__)
@@ -277,21 +308,22 @@ def main(argv):
             rows.append({"name": prefix + "repeat_max_pct", "value": round(max(diffs), 2),
                          "spread_pct": None, "target": "<= 2", "met": max(diffs) <= 2,
                          "against": os.path.basename(path)})
+    headroom = capacity_rows(os.path.join(d, "cap.csv"), rows)
     offered = [int(r["sent"]) * 1e6 / max(int(r["usec"]), 1) for r in runs
                if int(r["size"]) and int(r["round"])]
     summary = {
         "commit": commit, "measure": "instructions", "topology": topology,
-        "offered_pps": sorted({int(r["offered_pps"]) for r in runs if int(r["offered_pps"])}),
+        "offered_pps": sorted({int(r["offered_pps"]) for r in runs
+                               if int(r["offered_pps"]) and int(r["round"])}),
         "generator_pps_min": round(min(offered)),
-        # No capacity row yet: headroom is judged only where capacity is.
-        "generator_headroom_min": None,
+        "generator_headroom_min": headroom,
         "rows": rows,
     }
     with open(base + "-targets.json", "w") as f:
         json.dump(summary, f, indent=1)
         f.write("\n")
     for r in rows:
-        print(f"# {r['name']:<32} {r['value']:>10} "
+        print(f"# {r['name']:<32} {str(r['value']):>10} "
               f"{'' if r['spread_pct'] is None else '±%.1f%%' % (r['spread_pct'] / 2)}"
               f"{'' if not r['target'] else '  target ' + r['target']}")
 

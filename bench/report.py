@@ -16,6 +16,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import docsplice  # noqa: E402  (bench/docsplice.py)
 import flame as nsprof  # noqa: E402  (bench/flame.py)
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -580,14 +581,7 @@ def main():
     base = sys.argv[1]
     rows, cells, order = load(base)
     text = tables(base, rows, cells, order)
-    with open(DOC) as f:
-        doc = f.read()
-    if BEGIN not in doc or END not in doc:
-        sys.exit(f"report: {DOC} lacks the {BEGIN} / {END} markers")
-    head, rest = doc.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    with open(DOC, "w") as f:
-        f.write(head + BEGIN + "\n" + text + "\n" + END + tail)
+    docsplice.splice(DOC, BEGIN, END, text, "report")
     plots(base, cells, order)
     flames(base)
     print(text)

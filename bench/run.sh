@@ -135,6 +135,43 @@ fi
 # After the CPUs came back: virtio-net spreads its interrupts again when
 # a CPU comes online.
 [ "${NETSLICE_BENCH_TOPOLOGY:-veth}" != nic ] || bench_nic_guest || exit 1
+
+# bench_coalesce NETNS DEV CPU: DEV's receive NAPI polled on CPU by its
+# timer every bench_napi_us while frames flow, as a NIC's interrupt
+# coalescing does (napi_defer_hard_irqs, gro_flush_timeout). Counting
+# instructions wants it: a batch is then what arrived in one period, not
+# what the generator and the DUT, two vCPUs racing in host time, made of
+# it (without it, two runs of one commit differed by up to 8%). NETNS "-"
+# is this one. veth receives through NAPI only with GRO on and TSO off on
+# the sending peer (veth_skb_is_eligible_for_gro()); its NAPI runs in a
+# thread, pinned here, instead of RPS.
+bench_coalesce() {
+	local netns=$1 dev=$2 cpu=$3 t
+	local nsx=(ip netns exec "$netns")
+	[ "$netns" != - ] || nsx=()
+	if "${nsx[@]}" ethtool -i "$dev" 2>/dev/null | grep -qx 'driver: veth'; then
+		"${nsx[@]}" ethtool -K "$dev" gro on || return 1
+		"${nsx[@]}" sh -c "echo 0 >/sys/class/net/$dev/queues/rx-0/rps_cpus &&
+			echo 1 >/sys/class/net/$dev/threaded" || return 1
+		for t in $(pgrep "^napi/$dev-"); do
+			taskset -pc "$cpu" "$t" >/dev/null || return 1
+		done
+		[ -n "$t" ] || { echo "bench: $dev has no NAPI thread" >&2; return 1; }
+	fi
+	"${nsx[@]}" sh -c "echo 2 >/sys/class/net/$dev/napi_defer_hard_irqs &&
+		echo $((bench_napi_us * 1000)) >/sys/class/net/$dev/gro_flush_timeout"
+}
+if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
+	bench_napi_us=${NETSLICE_BENCH_INSN_NAPI_US:-2000}
+	if [ -z "${NETSLICE_BENCH_NICS:-}" ]; then
+		ip netns exec "$gen" ethtool -K "$gen_if" tso off >/dev/null &&
+			ethtool -K "$bench_out" tso off >/dev/null || exit 1
+	fi
+	# The egress port's own NAPI completes transmits on a NIC; on veth
+	# the sink's receives them.
+	bench_coalesce - "$bench_in" "$bench_kcpu" && bench_coalesce "$sink" "$sink_if" 0 &&
+		{ [ -z "${NETSLICE_BENCH_NICS:-}" ] || bench_coalesce - "$bench_out" "$bench_kcpu"; } || exit 1
+fi
 # AF_PACKET taps do not stop the stack: nothing may route the frames too.
 ns_sysctl net.ipv4.conf.all.forwarding 0
 

@@ -13,7 +13,8 @@
  * descriptor goes onto the TX ring as it is (no copy in user space); the
  * kernel copies it into the UMEM on receive and out of it on transmit
  * (XDP_COPY), and completed frames return to the fill ring. Both sockets
- * use need_wakeup, so a system call is made only when the kernel asks.
+ * use need_wakeup, so a system call is made only when the kernel asks;
+ * with nothing to receive the forwarder sleeps in poll().
  *
  * "busy" adds busy polling as af_xdp.rst and the kernel's xdpsock sample
  * do it (SO_PREFER_BUSY_POLL, SO_BUSY_POLL, SO_BUSY_POLL_BUDGET of BATCH
@@ -108,6 +109,12 @@ static void kick(struct fwd *f)
 		sendto(xsk_socket__fd(f->tx_sock), NULL, 0, MSG_DONTWAIT, NULL, 0);
 }
 
+/* Frames on the TX ring that the kernel has not taken yet. */
+static uint32_t tx_unsent(const struct fwd *f)
+{
+	return f->tx.cached_prod - __atomic_load_n(f->tx.consumer, __ATOMIC_ACQUIRE);
+}
+
 static void forward(struct fwd *f, uint32_t batch)
 {
 	uint32_t i, got, ri, ti = 0, fi, room;
@@ -121,12 +128,21 @@ static void forward(struct fwd *f, uint32_t batch)
 		 * wait for frames only when none are left to send, and wake
 		 * the driver only when it asks for fill-ring frames.
 		 */
-		if (f->busy_poll)
+		if (f->busy_poll) {
 			recvfrom(pfd.fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
-		else if (!f->outstanding)
-			poll(&pfd, 1, 200);
-		else if (xsk_ring_prod__needs_wakeup(&f->fill))
-			recvfrom(pfd.fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
+			return;
+		}
+		/*
+		 * Sleep until frames arrive, as xdpsock's poll mode does, not
+		 * spin while completions are due: they come when the sink
+		 * frees the frames, so spinning would cost whatever time the
+		 * sink takes. Copy mode sends 32 frames per call: kick until
+		 * the kernel took them all. poll() wakes the driver itself
+		 * when it asks for fill-ring frames.
+		 */
+		while (tx_unsent(f) && !stop)
+			sendto(xsk_socket__fd(f->tx_sock), NULL, 0, MSG_DONTWAIT, NULL, 0);
+		poll(&pfd, 1, 200);
 		return;
 	}
 	f->n_rx += got;

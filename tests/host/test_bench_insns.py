@@ -4,7 +4,8 @@
 instructions per frame on the DUT's vCPUs only, the warm-up round left
 out, ratios per round with their median and spread, a lossy row not
 judged, the idle row, samples named from kallsyms, the repeat check
-against an earlier run of the same commit, the NIC topology's rows, and
+against an earlier run of the same commit, the NIC topology's rows, the
+capacity search's rows and the generator's headroom, and
 the tables bench/insn_report.py writes into docs/benchmarks.md."""
 import csv
 import json
@@ -115,6 +116,11 @@ check(ra.get("previous_value") == 0.49, "a ratio row keeps the previous run's va
 # the same commit (0.49 above) is no previous run of it.
 nic_base = os.path.join(tmp, "results", "2026-01-01-nic-test")
 os.remove(os.path.join(d, "previous-targets.json"))
+# Its capacity search: AF_XDP lost frames at the generator's 30,000/s and
+# holds 12,000/s (headroom 2.5); the bridge kept up (the generator is the
+# limit: headroom 1).
+with open(os.path.join(d, "cap.csv"), "w") as f:
+    f.write("afxdp,64,30000,12500,12000\nbridge,64,30000,29990,\n")
 proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/insns.py"), d, nic_base, "abc",
                        "nic"], capture_output=True, text=True)
 nic = {"rows": []}
@@ -125,6 +131,13 @@ nic_names = {row["name"] for row in nic["rows"]}
 check(nic.get("topology") == "nic" and "nic_ring_vs_afxdp_64" in nic_names and
       "ring_vs_afxdp_64" not in nic_names and "nic_repeat_max_pct" not in nic_names,
       "the NIC topology: nic_ rows, never compared with the veth run (%s)" % sorted(nic_names))
+nicrow = {row["name"]: row for row in nic["rows"]}
+cx, cb = nicrow.get("capacity_pps_afxdp_64", {}), nicrow.get("capacity_pps_bridge_64", {})
+check(cx.get("value") == 12000 and cx.get("generator_headroom") == 2.5 and "note" not in cx and
+      cb.get("value") is None and "generator is the limit" in cb.get("note", "") and
+      nic.get("generator_headroom_min") == 1.0 and
+      nicrow.get("generator_headroom_min", {}).get("met") is False,
+      "capacity rows: judged with headroom >= 1.5, none where the DUT kept up (%s %s)" % (cx, cb))
 
 # docs/benchmarks.md's tables from both results, between the markers.
 doc = os.path.join(tmp, "benchmarks.md")
@@ -137,7 +150,7 @@ page = open(doc).read()
 check(proc.returncode == 0 and "stale" not in page and page.startswith("head\n") and
       page.endswith("tail\n") and "**veth**" in page and "**nic**" in page and
       "| ring-fwd-off | 64 B | 4,250 ±6% | 3,500 | 750 |" in page and
-      "| `nic_ring_vs_afxdp_64` | 0.5 |" in page,
+      "| `nic_ring_vs_afxdp_64` | 0.5 |" in page and "| afxdp_64 | 12,000 | 30,000 | 12,500 | 2.5 |" in page,
       "insn_report.py: both topologies' tables between the markers (%s)" % proc.stderr.strip()[-300:])
 print("# %d passed, %d failed" % (sum(results), len(results) - sum(results)))
 sys.exit(0 if all(results) else 1)
