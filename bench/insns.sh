@@ -103,12 +103,12 @@ bench_insn_trial() {
 # bench_insn_capacity NAME SIZE: the running contender's capacity, RFC
 # 2544's throughput: the highest offered rate it forwards with less than
 # 0.1% loss, by halving between the generator's own rate (a first trial
-# as fast as pktgen goes) and nothing, the first step at the rate it
-# forwarded then. Prints "cap: NAME,SIZE,GEN_PPS,SAT_FWD_PPS,CAPACITY_PPS",
+# as fast as pktgen goes) and half what the DUT forwarded then, the first
+# step at what it forwarded. Prints "cap: NAME,SIZE,GEN_PPS,SAT_FWD_PPS,CAPACITY_PPS",
 # CAPACITY_PPS empty when the DUT kept up with the generator (the
 # generator is the limit); bench/insns.py judges the headroom.
 bench_insn_capacity() {
-	local name=$1 size=$2 gen_pps sat lo=0 hi mid i
+	local name=$1 size=$2 gen_pps sat lo hi mid i
 	bench_insn_trial "$size" 0 || return 1
 	gen_pps=$trial_pps sat=$trial_fwd_pps
 	if [ "$trial_ok" = 1 ]; then
@@ -117,7 +117,7 @@ bench_insn_capacity() {
 		echo "# capacity $name $size B: kept up with the generator's $gen_pps/s"
 		return
 	fi
-	hi=$gen_pps mid=$sat
+	hi=$gen_pps lo=$((sat / 2)) mid=$sat
 	for ((i = 0; i < bench_insn_cap_steps; i++)); do
 		bench_insn_trial "$size" "$mid" || return 1
 		if [ "$trial_ok" = 1 ]; then lo=$mid; else hi=$mid; fi
