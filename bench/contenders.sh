@@ -90,7 +90,7 @@ bench_ns_up() {
 # bench_rps MASK: the CPUs that receive on the ingress veth (a real
 # NIC's interrupts place its receive work instead).
 bench_rps() {
-	[ -z "${bench_pin:-}" ] || [ -n "${NETSLICE_BENCH_NICS:-}" ] || [ -n "${bench_napi_us:-}" ] ||
+	[ -z "${bench_pin:-}" ] || [ -n "${NETSLICE_BENCH_NICS:-}" ] || [ -n "${bench_napi_ns:-}" ] ||
 		printf '%x\n' "$1" >"/sys/class/net/$bench_in/queues/rx-0/rps_cpus"
 }
 
@@ -161,9 +161,9 @@ bench_up() {
 			bench_peer_up running xsk-fwd "$bench_in" "$bench_out" drv 64 || return 1
 		fi
 		# veth's XDP NAPI (there once the program is attached), threaded and
-		# pinned, receives on the kernel-side CPU (bench_napi_us: it already
+		# pinned, receives on the kernel-side CPU (bench_napi_ns: it already
 		# does, for every contender).
-		[ -z "${bench_napi_us:-}" ] || return 0
+		[ -z "${bench_napi_ns:-}" ] || return 0
 		echo 1 >"/sys/class/net/$bench_in/threaded" || return 1
 		local t
 		for t in $(pgrep "^napi/$bench_in-"); do
@@ -184,14 +184,14 @@ bench_up() {
 bench_down() {
 	local rc=0
 	case $1 in
-	afxdp*) [ -n "${bench_napi_us:-}" ] || echo 0 >"/sys/class/net/$bench_in/threaded" || rc=1 ;;
+	afxdp*) [ -n "${bench_napi_ns:-}" ] || echo 0 >"/sys/class/net/$bench_in/threaded" || rc=1 ;;
 	esac
 	if [ "$1" = afxdp-busy ]; then
 		# Back to bench_coalesce's (bench/run.sh) or the kernel's defaults.
 		local defer=0
-		[ -z "${bench_napi_us:-}" ] || defer=2
+		[ -z "${bench_napi_ns:-}" ] || defer=2
 		echo $defer >"/sys/class/net/$bench_in/napi_defer_hard_irqs" &&
-			echo $((${bench_napi_us:-0} * 1000)) >"/sys/class/net/$bench_in/gro_flush_timeout" || rc=1
+			echo "${bench_napi_ns:-0}" >"/sys/class/net/$bench_in/gro_flush_timeout" || rc=1
 	fi
 	if [ -n "$bench_pid" ]; then
 		kill -TERM "$bench_pid" && wait "$bench_pid" || rc=1

@@ -44,7 +44,8 @@
 # so most contenders keep up with it: their capacity is unknown and
 # bench/insns.py says so (generator_headroom_min). The receive side's
 # interrupt coalescing (bench_coalesce in bench/run.sh) makes the counts
-# nearly independent of the rate (docs/benchmarks.md).
+# nearly independent of the rate: each poll finds about 32 frames
+# (NETSLICE_BENCH_INSN_NAPI_BATCH) at any rate (docs/benchmarks.md).
 
 bench_insn_caps=()
 bench_insn_cap_size=${NETSLICE_BENCH_INSN_CAP_SIZE:-64}
@@ -178,7 +179,7 @@ bench_insns() {
 			fi
 			bench_insn_row $((++seq)) "$round" "$name" "$size" || return 1
 		done
-		[ "$round" != 0 ] || bench_insn_set_rate
+		[ "$round" != 0 ] || bench_insn_set_rate || return 1
 	done
 }
 
@@ -197,6 +198,7 @@ bench_insn_set_rate() {
 	done
 	[ -n "$min" ] || return 0
 	bench_insn_pps=$((min * bench_insn_load / 100000 * 1000))
+	bench_coalesce_retime || return 1
 	echo "# measured rate: $bench_insn_pps/s, $bench_insn_load% of the slowest capacity ($min/s)"
 }
 BENCH_INSN_END=end@0

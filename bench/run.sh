@@ -136,16 +136,21 @@ fi
 # a CPU comes online.
 [ "${NETSLICE_BENCH_TOPOLOGY:-veth}" != nic ] || bench_nic_guest || exit 1
 
-# bench_coalesce NETNS DEV CPU: DEV's receive NAPI polled on CPU by its
-# timer every bench_napi_us while frames flow, as a NIC's interrupt
-# coalescing does (napi_defer_hard_irqs, gro_flush_timeout). Counting
-# instructions wants it: a batch is then what arrived in one period, not
-# what the generator and the DUT, two vCPUs racing in host time, made of
-# it (without it, two runs of one commit differed by up to 8%). NETNS "-"
-# is this one. veth receives through NAPI only with GRO on and TSO off on
-# the sending peer (veth_skb_is_eligible_for_gro()); its NAPI runs in a
+# bench_coalesce NETNS DEV CPU [DEFER]: DEV's receive NAPI polled on CPU
+# by its timer every bench_napi_ns while frames flow, as a NIC's
+# interrupt coalescing does (napi_defer_hard_irqs, gro_flush_timeout).
+# Counting instructions wants it: a batch is then what arrived in one
+# period, not what the generator and the DUT, two vCPUs racing in host
+# time, made of it (without it, two runs of one commit differed by up to
+# 8%). The period is the offered rate's time for bench_napi_batch frames
+# (bench_coalesce_retime once the rate is known), so that a poll finds as
+# many frames at any rate: a count that depends on the batch would
+# otherwise move with the rate a capacity search picks. NETNS "-" is this
+# one. veth receives through NAPI only with GRO on and TSO off on the
+# sending peer (veth_skb_is_eligible_for_gro()); its NAPI runs in a
 # thread, pinned here, instead of RPS. DEFER: empty polls before the
 # port waits for an interrupt again (default 2).
+bench_coalesced=()
 bench_coalesce() {
 	local netns=$1 dev=$2 cpu=$3 defer=${4:-2} t
 	local nsx=(ip netns exec "$netns")
@@ -159,17 +164,29 @@ bench_coalesce() {
 		done
 		[ -n "$t" ] || { echo "bench: $dev has no NAPI thread" >&2; return 1; }
 	fi
-	"${nsx[@]}" sh -c "echo $defer >/sys/class/net/$dev/napi_defer_hard_irqs &&
-		echo $((bench_napi_us * 1000)) >/sys/class/net/$dev/gro_flush_timeout"
+	"${nsx[@]}" sh -c "echo $defer >/sys/class/net/$dev/napi_defer_hard_irqs" || return 1
+	bench_coalesced+=("$netns $dev")
+	bench_coalesce_retime
+}
+
+# bench_coalesce_retime: the coalesced ports' period for bench_insn_pps.
+bench_coalesce_retime() {
+	local c nsx
+	bench_napi_ns=$((bench_napi_batch * 1000000000 / bench_insn_pps))
+	for c in "${bench_coalesced[@]}"; do
+		nsx=(ip netns exec "${c% *}")
+		[ "${c% *}" != - ] || nsx=()
+		"${nsx[@]}" sh -c "echo $bench_napi_ns >/sys/class/net/${c#* }/gro_flush_timeout" || return 1
+	done
 }
 if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
-	bench_napi_us=${NETSLICE_BENCH_INSN_NAPI_US:-2000}
+	bench_napi_batch=${NETSLICE_BENCH_INSN_NAPI_BATCH:-32}
 	if [ -z "${NETSLICE_BENCH_NICS:-}" ]; then
 		ip netns exec "$gen" ethtool -K "$gen_if" tso off >/dev/null &&
 			ethtool -K "$bench_out" tso off >/dev/null || exit 1
 	fi
 	# The egress port's own NAPI completes transmits on a NIC; on veth
-	# the sink's receives them. The sink polls on for 2 s of empty
+	# the sink's receives them. The sink polls on through 1,000 empty
 	# periods: were it to wait for an interrupt between two of the DUT's
 	# batches, the DUT's next transmit would wake it (a wake-up counted
 	# on the DUT, or not, as the two timers' phases fall).
