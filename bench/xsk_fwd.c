@@ -136,13 +136,16 @@ static void forward(struct fwd *f, uint32_t batch)
 		 * Sleep until frames arrive, as xdpsock's poll mode does, not
 		 * spin while completions are due: they come when the sink
 		 * frees the frames, so spinning would cost whatever time the
-		 * sink takes. Copy mode sends 32 frames per call: kick until
-		 * the kernel took them all. poll() wakes the driver itself
-		 * when it asks for fill-ring frames.
+		 * sink takes. Copy mode sends 32 frames per call: kick while
+		 * the kernel takes frames. A call that took none met a busy
+		 * device (a NIC waiting for its host to complete transmits):
+		 * sleep a millisecond rather than spin on it. poll() wakes
+		 * the driver itself when it asks for fill-ring frames.
 		 */
-		while (tx_unsent(f) && !stop)
+		for (uint32_t left = tx_unsent(f), was = left + 1; left && left < was && !stop;
+		     was = left, left = tx_unsent(f))
 			sendto(xsk_socket__fd(f->tx_sock), NULL, 0, MSG_DONTWAIT, NULL, 0);
-		poll(&pfd, 1, 200);
+		poll(&pfd, 1, tx_unsent(f) ? 1 : 200);
 		return;
 	}
 	f->n_rx += got;
