@@ -24,7 +24,7 @@
 # make bench      netslice against AF_PACKET, AF_XDP and in-kernel forwarding:
 #                 instructions per forwarded frame (a QEMU plugin), then
 #                 rates, latency and perf profiles (QUICK=1: instructions
-#                 alone, on veth and on virtio-net NICs, 9 min;
+#                 alone, on veth and on virtio-net NICs, 9-10 min;
 #                 BASELINE=REV adds the module of commit REV, before and
 #                 after in one run); results in bench/results/ and
 #                 docs/benchmarks.md

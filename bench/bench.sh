@@ -5,7 +5,8 @@
 # and docs/bench/'s plots (bench/report.py).
 #
 #   KERNEL=6.1|6.12   guest kernel (default 6.12)
-#   QUICK=1           2 rounds of 1 s per measurement, 64 and 1518 bytes
+#   QUICK=1           3 rounds of the instruction count (ticks: 2 rounds of
+#                     1 s per measurement, 64 and 1518 bytes)
 #                     (under 10 min here)
 #   KVM=1             insist on KVM (default: KVM if it works, else TCG)
 #   ICOUNT=1          under TCG, run the guest on QEMU's instruction
@@ -21,7 +22,7 @@
 #                     the nsinsn QEMU plugin (bench/insns.sh, the main
 #                     measure); ticks: rates, latency and CPU ticks
 #                     (bench/run.sh, with perf's profile); all. Default:
-#                     insns with QUICK=1 (5 min here), all without
+#                     insns with QUICK=1 (9-10 min here), all without
 #   TOPOLOGY=veth|nic|all
 #                     the instruction count's topologies (default all:
 #                     veth, and the guest's multi-queue virtio-net ports
