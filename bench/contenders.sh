@@ -9,7 +9,8 @@
 #   bench_up NAME / bench_down NAME   start / stop one contender
 #
 # CPU placement, as NetSlices lays a slice out: the DUT's receive work
-# (RPS on the ingress veth) runs on bench_kcpu and every user-space
+# (RPS on the ingress veth; counting instructions, its NAPI thread:
+# bench_coalesce in bench/run.sh) runs on bench_kcpu and every user-space
 # forwarder on bench_ucpu; pktgen and the sink keep CPU 0. An in-kernel
 # forwarder does all its work on bench_kcpu. The 2-slice contender crosses
 # them (slice 0 receives on kcpu for an NF thread on ucpu, slice 1 the

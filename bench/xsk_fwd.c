@@ -123,11 +123,7 @@ static void forward(struct fwd *f, uint32_t batch)
 	if (!got) {
 		struct pollfd pfd = { .fd = xsk_socket__fd(f->rx_sock), .events = POLLIN };
 
-		/*
-		 * Busy polling: the system call itself receives. Otherwise
-		 * wait for frames only when none are left to send, and wake
-		 * the driver only when it asks for fill-ring frames.
-		 */
+		/* Busy polling: the system call itself receives. */
 		if (f->busy_poll) {
 			recvfrom(pfd.fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
 			return;
