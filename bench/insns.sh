@@ -45,15 +45,15 @@
 # so most contenders keep up with it: their capacity is unknown and
 # bench/insns.py says so (generator_headroom_min). The receive side's
 # interrupt coalescing (bench_coalesce in bench/run.sh) makes the counts
-# nearly independent of the rate: each poll finds about 32 frames
-# (NETSLICE_BENCH_INSN_NAPI_BATCH) at any rate (docs/benchmarks.md).
+# repeat at one rate; they still move with the rate (ratios by up to 4%
+# between 15,000 and 20,000 frames/s), hence bench_insn_set_rate's rule.
 
 bench_insn_caps=()
 bench_insn_cap_size=${NETSLICE_BENCH_INSN_CAP_SIZE:-64}
 bench_insn_load=${NETSLICE_BENCH_INSN_LOAD:-90}
 bench_insn_rows=${NETSLICE_BENCH_INSN_ROWS:-ring-fwd-off@64 ring-fwd-off@1518 ring-fwd-auto@64 \
 ring-fwd-auto@1518 ns-fwd-off@64 ns-fwd-auto@1518 afxdp@64 afp-mmsg@64 afp-v3@64 bridge@64}
-# Round 0's rate, and the rate when the search judged no capacity: below
+# Round 0's rate, and the rate unless the search judged every capacity: below
 # every contender's loss point here (the NIC's generator, whose frames
 # cross QEMU's I/O thread, reaches about 8,000 frames/s).
 if [ "${NETSLICE_BENCH_TOPOLOGY:-veth}" = nic ]; then

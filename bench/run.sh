@@ -144,8 +144,8 @@ fi
 # time, made of it (without it, two runs of one commit differed by up to
 # 8%). The period is the offered rate's time for bench_napi_batch frames
 # (bench_coalesce_retime once the rate is known), so that a poll finds as
-# many frames at any rate: a count that depends on the batch would
-# otherwise move with the rate a capacity search picks. NETNS "-" is this
+# many frames at any rate (the count still moves with the rate, less:
+# bench_insn_set_rate in bench/insns.sh). NETNS "-" is this
 # one. veth receives through NAPI only with GRO on and TSO off on the
 # sending peer (veth_skb_is_eligible_for_gro()); its NAPI runs in a
 # thread, pinned here, instead of RPS. DEFER: empty polls before the
