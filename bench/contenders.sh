@@ -33,7 +33,9 @@ bench_extra=(afp-v3-ring)
 # With a baseline module (make bench BASELINE=REV: the module of another
 # commit, same tools), nf-fwd on it too: before and after in one run.
 bench_base_ko=${NETSLICE_BENCH_BASE_KO:-}
-[ -z "$bench_base_ko" ] || bench_contenders=(base-fwd-off base-fwd-auto "${bench_contenders[@]}")
+[ -z "$bench_base_ko" ] ||
+	bench_contenders=(base-fwd-off base-fwd-auto base-ring-fwd-off base-ring-fwd-auto
+		"${bench_contenders[@]}")
 
 # A firewall of 100 rules: 99 that UDP to 10.99.9.9 passes over (protocol
 # matches, source does not) and the accept at the end.
@@ -126,9 +128,10 @@ bench_up() {
 	ns-fwd-auto-2s) bench_ns_up 2 nf-fwd -M rw -m auto ;;
 	ring-fwd-off) bench_ns_up 1 nf-fwd -M ring -m off ;;
 	ring-fwd-auto) bench_ns_up 1 nf-fwd -M ring -m auto ;;
-	base-fwd-off | base-fwd-auto)
+	base-fwd-off | base-fwd-auto | base-ring-fwd-off | base-ring-fwd-auto)
 		[ -e "$bench_base_ko" ] || { echo "bench: no baseline module" >&2; return 1; }
-		bench_ko=$bench_base_ko bench_ns_up 1 nf-fwd -M rw -m "${1#base-fwd-}"
+		bench_ko=$bench_base_ko bench_ns_up 1 nf-fwd \
+			-M "$([[ $1 == base-ring-* ]] && echo ring || echo rw)" -m "${1##*-}"
 		;;
 	ns-fw-off | ns-fw-auto | ring-fw-auto)
 		[ -s "${bench_fw_file:-}" ] || {

@@ -41,6 +41,11 @@ RATIOS = {
     "ring_vs_bridge_64": ("ring-fwd-off@64", "bridge@64", "<= 2.0"),
     "auto_vs_off_1518": ("ring-fwd-auto@1518", "ring-fwd-off@1518", "<= 0.5"),
     "auto_1518_vs_64": ("ring-fwd-auto@1518", "ring-fwd-auto@64", None),
+    # Before and after in one run (make bench BASELINE=REV): this module
+    # against the baseline's, same tools.
+    "ring_vs_base_64": ("ring-fwd-off@64", "base-ring-fwd-off@64", None),
+    "ring_vs_base_1518": ("ring-fwd-off@1518", "base-ring-fwd-off@1518", None),
+    "rw_vs_base_64": ("ns-fwd-off@64", "base-fwd-off@64", None),
 }
 
 

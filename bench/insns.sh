@@ -53,6 +53,10 @@ bench_insn_cap_size=${NETSLICE_BENCH_INSN_CAP_SIZE:-64}
 bench_insn_load=${NETSLICE_BENCH_INSN_LOAD:-90}
 bench_insn_rows=${NETSLICE_BENCH_INSN_ROWS:-ring-fwd-off@64 ring-fwd-off@1518 ring-fwd-auto@64 \
 ring-fwd-auto@1518 ns-fwd-off@64 ns-fwd-auto@1518 afxdp@64 afp-mmsg@64 afp-v3@64 bridge@64}
+# Before and after in one run (make bench BASELINE=REV): nf-fwd on the
+# baseline's module too, in both modes.
+[ -z "${NETSLICE_BENCH_BASE_KO:-}" ] || [ -n "${NETSLICE_BENCH_INSN_ROWS:-}" ] ||
+	bench_insn_rows+=" base-ring-fwd-off@64 base-ring-fwd-off@1518 base-fwd-off@64"
 # Round 0's rate, and the rate unless the search judged every capacity: below
 # every contender's loss point here (the NIC's generator, whose frames
 # cross QEMU's I/O thread, reaches about 8,000 frames/s).

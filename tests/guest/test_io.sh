@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# read/write/poll/ioctl semantics and the bad-input matrix (io_check), and
-# ring mode's (ring_check), each on a veth pair nsa (attached) -- nsb (not
-# attached).
+# read/write/poll/ioctl semantics and the bad-input matrix (io_check), ring
+# mode's (ring_check) and wake-ups in both (wake_check), each on a veth pair
+# nsa (attached) -- nsb (not attached).
 . "$(dirname "$0")/lib.sh"
 set -o pipefail
 
-ns_plan 4
+ns_plan 5
 ns_module_loaded && rmmod netslice
 
 # CHECKER nsa nsb, with the module loaded with one slice on nsa.
@@ -24,6 +24,9 @@ ns_check "io_check: read, write, poll, ioctls, bad input" pair_check io_check
 ns_run_cleanups
 ns_check "ring_check: setup, mmap, RX, TX, completions, bad entries, corruption" \
 	pair_check ring_check
+ns_run_cleanups
+ns_check "wake_check: one wake-up per sleep, and still every edge-triggered one" \
+	pair_check wake_check
 ns_run_cleanups
 
 # Busy polling polls: with GRO on, veth receives in a NAPI context, and
