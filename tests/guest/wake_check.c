@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "netslice.h"
@@ -36,16 +37,29 @@
 #define BURST		32
 #define WAIT_MS		3000
 
-static int sock_b;
+static int sock_b, stats_fd;
 static unsigned char frame_buf[2048];
 
+/* Packets the slice queued (read mode or ring), from any file of it. */
+static __u64 queued(void)
+{
+	return slice_stat(stats_fd, offsetof(struct netslice_stats, rx_packets));
+}
+
+/*
+ * Send count frames on B and wait (up to 5 s) until the slice queued them
+ * all: a drain after this finds every one, however slow the guest.
+ */
 static void inject(int tag, unsigned int count)
 {
+	__u64 want = queued() + count;
 	unsigned int i;
 
 	for (i = 0; i < count; i++)
 		if (send(sock_b, pkt_tag_frame(frame_buf, tag + (int)i, 128), 128, 0) != 128)
 			exit(2);
+	for (i = 0; i < 5000 && queued() < want; i++)
+		usleep(1000);
 }
 
 /* An epoll instance watching fd edge-triggered for input. */
@@ -97,8 +111,6 @@ static int et_rounds(int fd, drain_fn drain, void *ring, int *got)
 		inject(round * 100, 3);
 		if (!epoll_woken(ep))
 			break;
-		/* Let all 3 arrive: a read must be short, not cut by a packet in flight. */
-		usleep(20000);
 		n = drain(fd, ring);
 		if (n < 0)
 			break;
@@ -175,15 +187,33 @@ struct sleeper {
 	int fd;
 	int use_read;	/* a blocking read(), else poll() */
 	int result;	/* poll()'s or read()'s return */
-	volatile int asleep, done;
+	volatile int tid, done;
 };
+
+/* Thread tid of this process sleeps (state S in its stat). */
+static int thread_asleep(int tid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = (int)fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n > 0 ? n : 0] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
 
 static void *sleeper_run(void *arg)
 {
 	struct sleeper *s = arg;
 	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
 
-	s->asleep = 1;
+	s->tid = (int)syscall(SYS_gettid);
 	s->result = s->use_read ? read_some(s->fd, BURST) : poll(&pfd, 1, WAIT_MS * 2);
 	s->done = 1;
 	return NULL;
@@ -206,10 +236,9 @@ static void test_burst(int fd, int drain, int use_read)
 
 	if (pthread_create(&t, NULL, sleeper_run, &s))
 		exit(2);
-	while (!s.asleep)
+	/* Asleep in the kernel, not just started: the burst finds it waiting. */
+	for (n = 0; n < 5000 && !(s.tid && thread_asleep(s.tid)); n++)
 		usleep(1000);
-	/* Asleep in the kernel, not just started: no packet is there to take. */
-	usleep(100000);
 	inject(5000, BURST);
 	for (n = 0; n < WAIT_MS * 2 && !s.done; n++)
 		usleep(1000);
@@ -217,7 +246,6 @@ static void test_burst(int fd, int drain, int use_read)
 	if (!s.done)
 		pthread_kill(t, SIGUSR1);
 	pthread_join(t, NULL);
-	usleep(20000);
 	got = use_read ? (s.result > 0 ? s.result : 0) : 0;
 	if (!use_read && s.result != 1)
 		got = -1;
@@ -240,7 +268,8 @@ int main(int argc, char **argv)
 	sock_b = pkt_open((int)if_nametoindex(argv[2]));
 	fd = ns_open(0, O_NONBLOCK);
 	blocking = ns_open(0, 0);
-	if (sock_b < 0 || fd < 0 || blocking < 0 || !if_nametoindex(argv[1]))
+	stats_fd = ns_open(0, O_NONBLOCK);
+	if (sock_b < 0 || fd < 0 || blocking < 0 || stats_fd < 0 || !if_nametoindex(argv[1]))
 		return 2;
 
 	ktap_header("wake_check", 6);
