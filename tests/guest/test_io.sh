@@ -25,7 +25,7 @@ ns_run_cleanups
 ns_check "ring_check: setup, mmap, RX, TX, completions, bad entries, corruption" \
 	pair_check ring_check
 ns_run_cleanups
-ns_check "wake_check: one wake-up per sleep, and still every edge-triggered one" \
+ns_check "wake_check: every edge-triggered wake-up, and a burst to a sleeper" \
 	pair_check wake_check
 ns_run_cleanups
 

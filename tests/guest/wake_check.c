@@ -2,9 +2,8 @@
 /*
  * wake_check A B: wake-ups of slice 0 (load the module with slices=1
  * ifaces=A; B is A's veth peer, not attached), in read mode and in ring
- * mode. RX wakes a sleeper once per sleep, not once per packet (issue 40):
- * a reader arms when it finds the slice empty, a ring poller when it has
- * consumed everything. What must still hold:
+ * mode: what must hold however RX decides whom to wake (issue 40 wants
+ * one wake-up per sleep, not one per packet):
  *
  *   - an edge-triggered epoll waiter is woken by every packet that comes
  *     after it emptied the slice, also after a short read (it stops at a
