@@ -271,11 +271,7 @@ veth_fraglist() {
 
 # link_stat NETNS DEV COUNTER: an interface's counter ("" for this namespace).
 link_stat() {
-	if [ -n "$1" ]; then
-		ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"
-	else
-		cat "/sys/class/net/$2/statistics/$3"
-	fi
+	${1:+ip netns exec "$1"} cat "/sys/class/net/$2/statistics/$3"
 }
 
 ns_check "veth with rx-gro-list: UDP fraglist super-packets segmented, every frame intact" veth_fraglist
