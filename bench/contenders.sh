@@ -115,7 +115,7 @@ bench_peer_up() {
 }
 
 bench_up() {
-	bench_pid=
+	bench_pid= bench_report=
 	case $1 in
 	ns-fwd-off) bench_ns_up 1 nf-fwd -M rw -m off ;;
 	ns-fwd-rules)
@@ -200,6 +200,8 @@ bench_down() {
 	if [ -n "$bench_pid" ]; then
 		kill -TERM "$bench_pid" && wait "$bench_pid" || rc=1
 		[ $rc = 0 ] || sed "s/^/# $1: /" "$bench_out_file" >&2
+		# Its last line: a peer's "rx N tx N drop N lost N", for a diagnosis.
+		bench_report=$(tail -n 1 "$bench_out_file")
 		rm -f "$bench_out_file"
 		bench_pid=
 	fi

@@ -236,6 +236,12 @@ ns_topology() {
 	ns_sysctl net.core.netdev_max_backlog 100000
 }
 
+# ns_link_stat NETNS DEV COUNTER: an interface's counter ("" for this
+# namespace).
+ns_link_stat() {
+	${1:+ip netns exec "$1"} cat "/sys/class/net/$2/statistics/$3"
+}
+
 # ns_nic SUFFIX: the interface whose MAC is 52:54:00:4e:53:SUFFIX (one of
 # tests/vm/run's NICs), or nothing.
 ns_nic() {
