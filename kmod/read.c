@@ -373,13 +373,23 @@ ssize_t ns_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 	for (;;) {
 		err = 0;
 		done = ns_read_batch(slice, file, uiov, n, &err);
+		/*
+		 * Short: the queues were found empty. An edge-triggered poller
+		 * sleeps after this without polling again, so arm for it; a
+		 * packet queued since, which saw no arming, wakes it here.
+		 */
+		if (done < n) {
+			ns_slice_arm(slice);
+			if (ns_slice_readable(slice))
+				ns_slice_wake_armed(slice);
+		}
 		if (done)
 			return done;
 		if (err)
 			return err;
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		if (wait_event_interruptible(slice->wait, ns_slice_readable(slice)))
+		if (wait_event_interruptible(slice->wait, ns_slice_readable_or_arm(slice)))
 			return -ERESTARTSYS;
 	}
 }
@@ -395,7 +405,7 @@ __poll_t ns_poll(struct file *file, poll_table *wait)
 		return ns_ring_poll(ring, file, wait);
 	poll_wait(file, &slice->wait, wait);
 	/* Another file's ring takes the packets: read() says EBUSY, not this. */
-	if (ns_slice_readable(slice) && !rcu_access_pointer(slice->ring))
+	if (ns_slice_readable_or_arm(slice) && !rcu_access_pointer(slice->ring))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	return mask;
 }

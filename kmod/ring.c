@@ -216,33 +216,64 @@ static void ns_ring_rx_trimmed(struct ns_ring *ring, struct sk_buff **dead)
 		ring->rx->flags &= ~NETSLICE_RING_NEED_WAKEUP;
 }
 
+/*
+ * Entries were published after the process had consumed every one before
+ * one of them: it may be asleep on an empty ring, so it is woken. Not when
+ * it still had older ones to consume: it looks again before it sleeps
+ * (ns_ring_poll()), so a burst wakes a sleeper once, not once per packet,
+ * also for an edge-triggered epoll. "One of them", not only the first: a
+ * call publishes a super-packet's segments one by one, and the process may
+ * consume the first ones and go to sleep before the last is published.
+ */
+static bool ns_ring_rx_wake_due(struct ns_ring *ring, u32 prod_before)
+{
+	u32 published = ring->rx_prod - prod_before;
+
+	lockdep_assert_held(&ring->rx_lock);
+	if (!published)
+		return false;
+	/* Published before the consumer index is read: pairs with ns_ring_poll(). */
+	smp_mb();
+	return READ_ONCE(ring->rx->consumer) - prod_before <= published;
+}
+
 int ns_ring_rx(struct ns_ring *ring, struct sk_buff *skb)
 {
 	struct sk_buff *dead = NULL;
+	u32 prod_before;
+	bool wake;
 	int err;
 
 	if (ring->busy_poll_us && skb_napi_id(skb) >= MIN_NAPI_ID)
 		WRITE_ONCE(ring->napi_id, skb_napi_id(skb));
 	spin_lock(&ring->rx_lock);
+	prod_before = ring->rx_prod;
 	/* Records of packets that found the ring full go first, as for read. */
 	if (unlikely(ring->rx_trim_waiting))
 		ns_ring_rx_trimmed(ring, &dead);
 	if (!ns_ring_rx_room(ring)) {
-		spin_unlock(&ring->rx_lock);
-		ns_read_free(dead);
-		return -ENOSPC;
+		/* Not taken: the caller trims or drops it, and counts. */
+		err = -ENOSPC;
+	} else {
+		err = ns_ring_rx_put(ring, &skb, &dead);
+		if (err == NS_READ_SEGMENTED)
+			err = ns_ring_rx_segments(ring, skb, &dead);
+		else if (err)
+			ns_stat_inc(ring->slice, NS_RX_DROP_ERROR);
+		/* Dropped here: counted once, as what it is, and never as queued. */
+		if (err == -ENOSPC)
+			ns_stat_inc(ring->slice, NS_RX_DROP_RING_FULL);
+		if (err)
+			err = -EIO;
 	}
-	err = ns_ring_rx_put(ring, &skb, &dead);
-	if (err == NS_READ_SEGMENTED)
-		err = ns_ring_rx_segments(ring, skb, &dead);
-	else if (err)
-		ns_stat_inc(ring->slice, NS_RX_DROP_ERROR);
+	/* Records moved in count too, even when skb found no room. */
+	wake = ns_ring_rx_wake_due(ring, prod_before);
 	spin_unlock(&ring->rx_lock);
+	/* The smp_mb() of ns_ring_rx_wake_due() orders this read. */
+	if (wake && waitqueue_active(&ring->slice->wait))
+		wake_up_interruptible_poll(&ring->slice->wait, EPOLLIN | EPOLLRDNORM);
 	ns_read_free(dead);
-	/* Dropped here: counted once, as what it is, and never as queued. */
-	if (err == -ENOSPC)
-		ns_stat_inc(ring->slice, NS_RX_DROP_RING_FULL);
-	return err ? -EIO : 0;
+	return err;
 }
 
 void ns_ring_trimmed(struct ns_ring *ring)
@@ -432,6 +463,8 @@ __poll_t ns_ring_poll(struct ns_ring *ring, struct file *file, poll_table *wait)
 	u32 queued;
 
 	poll_wait(file, &slice->wait, wait);
+	/* On the wait queue before the ring is looked at: pairs with ns_ring_rx_wake_due(). */
+	smp_mb();
 	ns_ring_service(ring, true);
 	ns_ring_busy_poll(ring);
 	if (ns_ring_rx_pending(ring))

@@ -88,12 +88,6 @@ static struct ns_slice *ns_rx_pick_slice(const struct ns_iface *iface,
 	return &ns_slices[iface->slice_first + key % iface->slice_count];
 }
 
-static void ns_rx_wake(struct ns_slice *slice)
-{
-	if (wq_has_sleeper(&slice->wait))
-		wake_up_interruptible_poll(&slice->wait, EPOLLIN | EPOLLRDNORM);
-}
-
 /* The RX ring is full: queue a header-only record if asked to, else drop. */
 static void ns_rx_overflow(struct ns_slice *slice, struct ns_ring *ring, struct sk_buff *skb,
 			   u32 cfg)
@@ -105,9 +99,13 @@ static void ns_rx_overflow(struct ns_slice *slice, struct ns_ring *ring, struct 
 	kfree_skb(skb);
 	if (rec && !ptr_ring_produce(&slice->trim_ring, rec)) {
 		ns_stat_inc(slice, NS_RX_TRIMMED);
-		if (ring)
-			ns_ring_trimmed(ring);
-		ns_rx_wake(slice);
+		if (!ring) {
+			ns_slice_wake_armed(slice);
+			return;
+		}
+		/* A kick moves it in: wake the ring's poller to kick. */
+		ns_ring_trimmed(ring);
+		wake_up_interruptible_poll(&slice->wait, EPOLLIN | EPOLLRDNORM);
 		return;
 	}
 	kfree_skb(rec);
@@ -138,7 +136,9 @@ static void ns_rx_enqueue(struct ns_slice *slice, struct sk_buff *skb, u32 cfg,
 		ns_stat_inc(slice, NS_RX_GSO_PACKETS);
 		ns_stat_add(slice, NS_RX_GSO_SEGMENTS, gso_segs);
 	}
-	ns_rx_wake(slice);
+	/* Ring mode woke its poller itself (ns_ring_rx()). */
+	if (!ring)
+		ns_slice_wake_armed(slice);
 }
 
 /* Queue the segments of a super-packet the slice does not keep whole. */

@@ -6,6 +6,7 @@
 #include <linux/cache.h>
 #include <linux/cpumask.h>
 #include <linux/mutex.h>
+#include <linux/poll.h>
 #include <linux/ptr_ring.h>
 #include <linux/skbuff.h>
 #include <linux/types.h>
@@ -31,6 +32,13 @@ struct ns_slice {
 	/* Taken off the rings but not read (a copy failed, a purge): read first. */
 	struct sk_buff_head unread;
 	wait_queue_head_t wait;
+	/*
+	 * Read mode: a reader found the slice empty and may sleep. The next
+	 * packet queued wakes it and clears this; the ones after it, queued
+	 * while it wakes, do not (ns_slice_wake_armed()). Ring mode does
+	 * without: ns_ring_rx() reads the process's consumer index instead.
+	 */
+	atomic_t rx_armed;
 	struct mutex read_lock;		/* protects consuming the rings */
 	atomic_t open_files;		/* no reader: RX drops and counts */
 	/*
@@ -70,6 +78,40 @@ static inline bool ns_slice_readable(struct ns_slice *slice)
 {
 	return !skb_queue_empty_lockless(&slice->unread) || !ptr_ring_empty_bh(&slice->rx_ring) ||
 	       !ptr_ring_empty_bh(&slice->trim_ring);
+}
+
+/* The next packet wakes the readers (ns_slice_wake_armed()): look again after. */
+static inline void ns_slice_arm(struct ns_slice *slice)
+{
+	atomic_set(&slice->rx_armed, 1);
+	/* Armed before the queues are looked at again: pairs with ns_slice_wake_armed(). */
+	smp_mb();
+}
+
+/*
+ * After queueing for read: wake the readers if one armed, and disarm, so
+ * that a burst wakes a sleeper once, not once per packet. An armed reader
+ * is on the wait queue already (poll_wait() and prepare_to_wait() come
+ * before the arming), or not sleeping at all.
+ */
+static inline void ns_slice_wake_armed(struct ns_slice *slice)
+{
+	/* Queued before the flag is read: pairs with ns_slice_arm(). */
+	smp_mb();
+	if (!atomic_read(&slice->rx_armed) || !atomic_xchg(&slice->rx_armed, 0))
+		return;
+	/* Ordered by the smp_mb() above, as the flag's read. */
+	if (waitqueue_active(&slice->wait))
+		wake_up_interruptible_poll(&slice->wait, EPOLLIN | EPOLLRDNORM);
+}
+
+/* Readable, or armed: a reader that sleeps on false is woken by the next packet. */
+static inline bool ns_slice_readable_or_arm(struct ns_slice *slice)
+{
+	if (ns_slice_readable(slice))
+		return true;
+	ns_slice_arm(slice);
+	return ns_slice_readable(slice);
 }
 
 /* Free the queued packets that arrived on port (0: all), counted. */

@@ -163,6 +163,11 @@
  *   POLLOUT always: a write never blocks; while the egress queue is
  *   stopped it returns a short count (0 if nothing was sent; -EAGAIN for
  *   an O_NONBLOCK file). (Ring mode: see there.)
+ *   Wake-ups: a burst wakes a sleeping reader once, not once per packet.
+ *   A read that returns short or fails with EAGAIN, a poll that finds
+ *   nothing and a blocking read that waits each ask for one wake-up, by
+ *   the next packet queued; so an edge-triggered epoll (EPOLLET) reader
+ *   may stop at a short read as well as at EAGAIN.
  *
  * Ring mode (NETSLICE_RING_SETUP, see struct netslice_ring_setup)
  *   Instead of read and write, a file may exchange packets with the
@@ -258,18 +263,21 @@
  *   for another kick of the ring (a poll's or another thread's) to end.
  *
  *   poll: POLLIN while the RX ring holds entries or records wait to go
- *   in; POLLOUT while the TX ring has room and the last kick did not find
- *   the egress queue stopped. poll kicks first (unless a kick is in
- *   progress). No driver says when a stopped queue runs again: after a
- *   kick that found it stopped, the module wakes pollers to kick again,
- *   a jiffy later and then less often (up to every 16 ms), until a kick
- *   finds it running. Other files of a slice in
- *   ring mode never see POLLIN (read fails with EBUSY); when the ring's
- *   file closes, records still waiting for it are freed (rx_purged) and
- *   they may read again. Busy
- *   polling (NETSLICE_RING_BUSY_POLL): a kick or poll that finds the RX
- *   ring empty first polls the device's NAPI context (where the driver
- *   has one) for up to busy_poll_us, as SO_BUSY_POLL does.
+ *   in. A packet wakes pollers (poll, epoll, also EPOLLET) only when the
+ *   RX consumer index had caught up with the producer before it: publish
+ *   the consumer index (release) before sleeping, and a burst wakes a
+ *   sleeper once, not once per packet. POLLOUT while the TX ring has room
+ *   and the last kick did not find the egress queue stopped. poll kicks
+ *   first (unless a kick is in progress). No driver says when a stopped
+ *   queue runs again: after a kick that found it stopped, the module
+ *   wakes pollers to kick again, a jiffy later and then less often (up to
+ *   every 16 ms), until a kick finds it running. Other files of a slice
+ *   in ring mode never see POLLIN (read fails with EBUSY); when the
+ *   ring's file closes, records still waiting for it are freed
+ *   (rx_purged) and they may read again. Busy polling
+ *   (NETSLICE_RING_BUSY_POLL): a kick or poll that finds the RX ring
+ *   empty first polls the device's NAPI context (where the driver has
+ *   one) for up to busy_poll_us, as SO_BUSY_POLL does.
  *
  * ioctl conventions
  *   Every argument is a fixed-width structure with no implicit padding.
