@@ -263,10 +263,10 @@
  *   for another kick of the ring (a poll's or another thread's) to end.
  *
  *   poll: POLLIN while the RX ring holds entries or records wait to go
- *   in. A packet wakes pollers (poll, epoll, also EPOLLET) only when the
- *   RX consumer index had caught up with the producer before it: publish
- *   the consumer index (release) before sleeping, and a burst wakes a
- *   sleeper once, not once per packet. POLLOUT while the TX ring has room
+ *   in. New entries wake pollers (poll, epoll, also EPOLLET) only when the
+ *   RX consumer index had caught up with the producer before one of them:
+ *   publish the consumer index (release) before sleeping, and a burst
+ *   wakes a sleeper once, not once per packet. POLLOUT while the TX ring has room
  *   and the last kick did not find the egress queue stopped. poll kicks
  *   first (unless a kick is in progress). No driver says when a stopped
  *   queue runs again: after a kick that found it stopped, the module
