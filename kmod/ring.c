@@ -217,24 +217,19 @@ static void ns_ring_rx_trimmed(struct ns_ring *ring, struct sk_buff **dead)
 }
 
 /*
- * Entries were published after the process had consumed every one before
- * one of them: it may be asleep on an empty ring, so it is woken. Not when
- * it still had older ones to consume: it looks again before it sleeps
- * (ns_ring_poll()), so a burst wakes a sleeper once, not once per packet,
- * also for an edge-triggered epoll. "One of them", not only the first: a
- * call publishes a super-packet's segments one by one, and the process may
- * consume the first ones and go to sleep before the last is published.
+ * Wake the process only if it may sleep on an empty ring
+ * (ns_ring_rx_wake_due_at()): a burst wakes a sleeper once, not once per
+ * packet, also for an edge-triggered epoll.
  */
 static bool ns_ring_rx_wake_due(struct ns_ring *ring, u32 prod_before)
 {
-	u32 published = ring->rx_prod - prod_before;
-
 	lockdep_assert_held(&ring->rx_lock);
-	if (!published)
+	if (ring->rx_prod == prod_before)
 		return false;
 	/* Published before the consumer index is read: pairs with ns_ring_poll(). */
 	smp_mb();
-	return READ_ONCE(ring->rx->consumer) - prod_before <= published;
+	return ns_ring_rx_wake_due_at(prod_before, ring->rx_prod,
+				      READ_ONCE(ring->rx->consumer));
 }
 
 int ns_ring_rx(struct ns_ring *ring, struct sk_buff *skb)

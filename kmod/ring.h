@@ -103,4 +103,18 @@ void ns_ring_trimmed(struct ns_ring *ring);
 /* Process: a purge put records back on the unread queue of slice. */
 void ns_ring_requeued(struct ns_slice *slice);
 
+/*
+ * An RX call moved the producer index from prod_before to prod: is a
+ * wake-up due? Yes when the process's consumer index cons had caught up
+ * with one of those entries, the last one included: it may have emptied
+ * the ring and gone to sleep while the call was still publishing (a
+ * super-packet's segments go one by one). No when it still had older
+ * entries to consume: it looks at the ring again before it sleeps. The
+ * indexes wrap; a cons past prod is not a consumer index.
+ */
+static inline bool ns_ring_rx_wake_due_at(u32 prod_before, u32 prod, u32 cons)
+{
+	return prod != prod_before && cons - prod_before <= prod - prod_before;
+}
+
 #endif /* _NETSLICE_RING_H */

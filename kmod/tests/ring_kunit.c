@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: when ring mode's RX wakes the process (ns_ring_rx_wake_due_at()).
+ * A burst must wake a sleeper once; a process that emptied the ring while
+ * one RX call was still publishing must be woken (test_gso.sh's store of
+ * 2 stalled for good when only the call's first entry counted).
+ */
+#include <kunit/test.h>
+
+#include "../ring.h"
+
+struct ns_wake_case {
+	const char *name;
+	u32 prod_before, prod, cons;
+	bool due;
+};
+
+static const struct ns_wake_case ns_wake_cases[] = {
+	{ "nothing published", 100, 100, 100, false },
+	{ "one entry to an emptied ring", 100, 101, 100, true },
+	{ "one entry while older ones wait", 100, 101, 97, false },
+	{ "segments to an emptied ring", 100, 145, 100, true },
+	{ "emptied while the call published its segments", 11709, 11717, 11716, true },
+	{ "all of the call's entries consumed already", 100, 145, 145, true },
+	{ "segments while older ones wait", 100, 145, 99, false },
+	{ "emptied across the wrap of the index", 0xfffffffe, 3, 1, true },
+	{ "older ones wait across the wrap", 0xfffffffe, 3, 0xfffffffd, false },
+	{ "a consumer index past the producer", 100, 102, 200, false },
+};
+
+static void ns_wake_case_desc(const struct ns_wake_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ns_wake, ns_wake_cases, ns_wake_case_desc);
+
+static void ns_wake_test(struct kunit *test)
+{
+	const struct ns_wake_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, ns_ring_rx_wake_due_at(c->prod_before, c->prod, c->cons), c->due);
+}
+
+static struct kunit_case ns_ring_test_cases[] = {
+	KUNIT_CASE_PARAM(ns_wake_test, ns_wake_gen_params),
+	{}
+};
+
+static struct kunit_suite ns_ring_suite = {
+	.name = "netslice_ring",
+	.test_cases = ns_ring_test_cases,
+};
+
+kunit_test_suite(ns_ring_suite);
