@@ -262,22 +262,21 @@
  *   producer index above), or EINTR when a signal came while it waited
  *   for another kick of the ring (a poll's or another thread's) to end.
  *
- *   poll: POLLIN while the RX ring holds entries or records wait to go
- *   in. New entries wake pollers (poll, epoll, also EPOLLET) only when the
- *   RX consumer index had caught up with the producer before one of them:
- *   publish the consumer index (release) before sleeping, and a burst
- *   wakes a sleeper once, not once per packet. POLLOUT while the TX ring has room
+ *   poll: POLLIN while the RX ring holds entries or records wait to go in.
+ *   New entries wake pollers (poll, epoll, also EPOLLET) only when the RX
+ *   consumer index had caught up with the producer before one of them:
+ *   publish the consumer index (release) before sleeping, and a burst wakes
+ *   a sleeper once, not once per packet. POLLOUT while the TX ring has room
  *   and the last kick did not find the egress queue stopped. poll kicks
  *   first (unless a kick is in progress). No driver says when a stopped
- *   queue runs again: after a kick that found it stopped, the module
- *   wakes pollers to kick again, a jiffy later and then less often (up to
- *   every 16 ms), until a kick finds it running. Other files of a slice
- *   in ring mode never see POLLIN (read fails with EBUSY); when the
- *   ring's file closes, records still waiting for it are freed
- *   (rx_purged) and they may read again. Busy polling
- *   (NETSLICE_RING_BUSY_POLL): a kick or poll that finds the RX ring
- *   empty first polls the device's NAPI context (where the driver has
- *   one) for up to busy_poll_us, as SO_BUSY_POLL does.
+ *   queue runs again: after a kick that found it stopped, the module wakes
+ *   pollers to kick again, a jiffy later and then less often (up to every
+ *   16 ms), until a kick finds it running. Other files of a slice in ring
+ *   mode never see POLLIN (read fails with EBUSY); when the ring's file
+ *   closes, records still waiting for it are freed (rx_purged) and they may
+ *   read again. Busy polling (NETSLICE_RING_BUSY_POLL): a kick or poll that
+ *   finds the RX ring empty first polls the device's NAPI context (where
+ *   the driver has one) for up to busy_poll_us, as SO_BUSY_POLL does.
  *
  * ioctl conventions
  *   Every argument is a fixed-width structure with no implicit padding.
