@@ -284,7 +284,6 @@ struct ns_slice *ns_slices_create(unsigned int count, unsigned int ring_size)
 	slices = kcalloc(count, sizeof(*slices), GFP_KERNEL);
 	if (!slices)
 		return ERR_PTR(-ENOMEM);
-	ns_store_key_init();
 
 	cpus_read_lock();
 	for (i = 0; i < count; i++) {

@@ -20,7 +20,7 @@ enum ns_store_state {
 struct ns_store_entry {
 	struct sk_buff *skb;
 	const void *owner;		/* the file that read the packet */
-	struct list_head node;		/* on free or parked; neither when claimed */
+	struct list_head node;		/* on parked when parked; else on no list */
 	unsigned long parked_at;	/* jiffies, when read parked it */
 	u64 handle;			/* issued for the payload here; 0 when free */
 	u64 prev_handle;		/* the slot's last handle before it */
@@ -37,9 +37,12 @@ struct ns_store_entry {
 struct ns_store {
 	spinlock_t lock;		/* protects every field below */
 	struct ns_store_entry *slots;
-	struct list_head free;		/* FIFO: slots are reused round robin */
+	u16 *free;			/* FIFO of slot numbers: reused round robin */
+	u32 free_head;			/* next slot to park in: free[head & mask] */
+	u32 free_tail;			/* where the next freed slot goes */
+	u32 free_mask;			/* the FIFO's size (a power of two) - 1 */
 	struct list_head parked;	/* oldest first */
-	u64 seq;			/* payloads parked so far: makes handles */
+	u64 tag;			/* the last park's handle tag (40 bits) */
 	u32 capacity;
 	u32 used;
 	u32 high_water;
@@ -51,7 +54,6 @@ struct ns_store {
 	struct delayed_work ageing;
 };
 
-void ns_store_key_init(void);
 int ns_store_init(struct ns_store *st, unsigned int slice_id, unsigned int capacity,
 		  unsigned int timeout_ms);
 void ns_store_destroy(struct ns_store *st);
@@ -71,7 +73,7 @@ void ns_store_set_timeout(struct ns_store *st, unsigned int timeout_ms);
 void ns_store_limits(struct ns_store *st, u32 *capacity, u32 *timeout_ms);
 
 #if IS_ENABLED(CONFIG_KUNIT)
-u64 ns_handle_make(unsigned int slice_id, unsigned int slot, u64 seq);
+u64 ns_handle_make(unsigned int slice_id, unsigned int slot, u64 tag);
 void ns_store_expire(struct ns_store *st, unsigned long now);
 #endif
 

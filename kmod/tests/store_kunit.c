@@ -233,6 +233,33 @@ static void ns_store_reuse_test(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, skb, fx->skb[1]);
 }
 
+/*
+ * The tag is a count: when it wraps it skips 0, so the handle of slot 0
+ * of slice 0 is never 0 ("no payload"), and the tags around the wrap
+ * still differ.
+ */
+static void ns_store_tag_wrap_test(struct kunit *test)
+{
+	struct ns_store_fixture *fx = test->priv;
+	const u64 tag_mask = GENMASK_ULL(39, 0);
+	struct sk_buff *skb;
+	u64 h[3];
+	unsigned int i;
+
+	fx->st.tag = tag_mask - 1;
+	for (i = 0; i < 3; i++) {
+		h[i] = ns_park(&fx->st, fx->skb[i], OWNER_A, 54);
+		KUNIT_ASSERT_NE(test, h[i], 0ULL);
+	}
+	KUNIT_EXPECT_EQ(test, h[0] >> 24, tag_mask);
+	KUNIT_EXPECT_EQ(test, h[1] >> 24, 1ULL);
+	KUNIT_EXPECT_EQ(test, h[2] >> 24, 2ULL);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, ns_take(&fx->st, h[i], OWNER_A, &skb), 0);
+		KUNIT_EXPECT_PTR_EQ(test, skb, fx->skb[i]);
+	}
+}
+
 /* A writer that claims and gives back does not keep a payload young. */
 static void ns_store_unclaim_ages_test(struct kunit *test)
 {
@@ -343,6 +370,7 @@ static struct kunit_case ns_store_test_cases[] = {
 	KUNIT_CASE(ns_store_full_test),
 	KUNIT_CASE(ns_store_ageing_test),
 	KUNIT_CASE(ns_store_reuse_test),
+	KUNIT_CASE(ns_store_tag_wrap_test),
 	KUNIT_CASE(ns_store_unclaim_ages_test),
 	KUNIT_CASE(ns_store_release_test),
 	KUNIT_CASE(ns_store_destroy_test),
