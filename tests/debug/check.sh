@@ -48,7 +48,11 @@ if [ "${NETSLICE_DEBUG_SMOKE:-0}" = 1 ]; then
 	# test_safety). test_perms is logic the same on every kernel, and runs
 	# in make check's full suites on 6.1 and 7.2.
 	tests=${NETSLICE_DEBUG_TESTS:-test_fuzz.sh test_failslab.sh test_safety.sh}
-	sizes=(NETSLICE_FAILSLAB_ROUNDS=20 NETSLICE_TIMEOUT_SCALE=5)
+	# Of test_safety, not the namespace and permission logic (the same on
+	# every kernel, in make check's full suites on 6.1 and 7.2): 189 of its
+	# 692 s on this kernel, which kept CI over its budget.
+	sizes=(NETSLICE_FAILSLAB_ROUNDS=20 NETSLICE_TIMEOUT_SCALE=5
+	       "NETSLICE_SKIP_CASES=^(ports: |port 0 on write: |ioctl: |netlink: )")
 	vm_timeout=2700
 else
 	# The long run took 63 min cold and over 75 min warm (emulated run

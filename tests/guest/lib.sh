@@ -53,12 +53,22 @@ ns_result() {
 	fi
 }
 
-# ns_check NAME COMMAND...: runs COMMAND, records its status as the result.
+# ns_check NAME COMMAND...: runs COMMAND, records its status as the result;
+# a case that took 10 s or more says how long after its result line. A
+# tier may leave cases out: NETSLICE_SKIP_CASES, an extended regex, skips
+# (and says so) every case whose name it matches.
 ns_check() {
-	local name=$1 rc=0
+	local name=$1 rc=0 start=$SECONDS
 	shift
+	if [ -n "${NETSLICE_SKIP_CASES:-}" ] && [[ $name =~ $NETSLICE_SKIP_CASES ]]; then
+		ns_skip_why="left out of this tier (NETSLICE_SKIP_CASES)"
+		ns_result "$name" "$ksft_skip"
+		return 0
+	fi
 	"$@" || rc=$?
 	ns_result "$name" "$rc"
+	# Where a suite's minutes go, for planning tiers (docs/testing.md).
+	[ $((SECONDS - start)) -lt 10 ] || ns_diag "took $((SECONDS - start)) s"
 	return 0
 }
 

@@ -16,7 +16,7 @@ guest_test() {
 	NETSLICE_KO=/nonexistent bash "$work/t.sh" >"$work/out" 2>&1
 }
 
-ktap_plan 7
+ktap_plan 8
 
 guest_test 'ns_plan 3
 ns_check one true
@@ -39,6 +39,21 @@ rc=$?
 grep -qx '# planned 3 results, printed 2' "$work/out" &&
 	grep -qx '# 2 passed, 1 failed, 0 skipped' "$work/out" && [ "$rc" -ne 0 ]
 result "a guest test that prints fewer results than planned fails (exit $rc)" $?
+
+guest_test 'ns_plan 2
+ns_check "kept: runs" true
+ns_check "left out: would fail" false
+ns_done'
+rc=$?
+NETSLICE_SKIP_CASES='^left out' guest_test 'ns_plan 2
+ns_check "kept: runs" true
+ns_check "left out: would fail" false
+ns_done'
+rc2=$?
+grep -qx 'ok 1 kept: runs' "$work/out" &&
+	grep -qx 'ok 2 left out: would fail # SKIP left out of this tier (NETSLICE_SKIP_CASES)' "$work/out" &&
+	grep -qx '# 1 passed, 0 failed, 1 skipped' "$work/out" && [ "$rc" -ne 0 ] && [ "$rc2" -eq 0 ]
+result "NETSLICE_SKIP_CASES skips the cases it names, saying so (exit $rc without, $rc2 with)" $?
 
 printf 'KTAP version 1\n1..2\nok 1 a\n    1..1\n    ok 1 nested\n# 1 passed, 0 failed\n' >"$work/k"
 msg=$(ns_plan_check "$work/k")
