@@ -50,7 +50,7 @@ if [ "${NETSLICE_DEBUG_SMOKE:-0}" = 1 ]; then
 	tests=${NETSLICE_DEBUG_TESTS:-test_fuzz.sh test_failslab.sh test_safety.sh}
 	# Of test_safety, not the namespace and permission logic (the same on
 	# every kernel, in make check's full suites on 6.1 and 7.2): 189 of its
-	# 692 s on this kernel, which kept CI over its budget.
+	# 692 s on this kernel, where CI's minutes over its budget went.
 	sizes=(NETSLICE_FAILSLAB_ROUNDS=20 NETSLICE_TIMEOUT_SCALE=5
 	       "NETSLICE_SKIP_CASES=^(ports: |port 0 on write: |ioctl: |netlink: )")
 	vm_timeout=2700
