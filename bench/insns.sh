@@ -89,6 +89,25 @@ bench_insn_row() {
 	fwd1=$(taskset -c 0 nsmark stop "$seq" "$counter") || return 1
 	echo "insn: $seq,$round,$name,$size,$bench_insn_pps,$sent,$usec,$((fwd1 - fwd0))"
 	echo "# insn $seq round $round $name $size B: $((fwd1 - fwd0)) of $sent forwarded"
+	[ $((fwd1 - fwd0)) -ge "$sent" ] || bench_insn_lost "$name"
+}
+
+# bench_insn_lost NAME: where frames went, for a row that lost some (the
+# report marks its ratios "not judged"). The interfaces' counters add up
+# over the contender's rounds and its capacity search; the slice's are
+# netslice's drops since the contender started.
+bench_insn_lost() {
+	local slice=""
+	case $1 in ns-* | ring-* | base-*)
+		slice=", the slice dropped $(ns_stat_sum rx_drop_ring_full) (ring full)"
+		slice+=" $(ns_stat_sum rx_drop_error) (error) $(ns_stat_sum tx_err_dropped) (egress)" ;;
+	esac
+	echo "# lost, where: $gen_if sent $(ns_link_stat "$gen" "$gen_if" tx_packets)" \
+		"(dropped $(ns_link_stat "$gen" "$gen_if" tx_dropped)), $bench_in received" \
+		"$(ns_link_stat "" "$bench_in" rx_packets) (dropped $(ns_link_stat "" "$bench_in" rx_dropped))$slice," \
+		"$bench_out sent $(ns_link_stat "" "$bench_out" tx_packets) (dropped" \
+		"$(ns_link_stat "" "$bench_out" tx_dropped)), $sink_if received" \
+		"$(ns_link_stat "$sink" "$sink_if" rx_packets) (dropped $(ns_link_stat "$sink" "$sink_if" rx_dropped))"
 }
 
 # bench_insn_pktgen SIZE PPS: bench_insn_pkts frames of SIZE at PPS (0: as
