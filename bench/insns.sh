@@ -102,12 +102,7 @@ bench_insn_lost() {
 		slice=", the slice dropped $(ns_stat_sum rx_drop_ring_full) (ring full)"
 		slice+=" $(ns_stat_sum rx_drop_error) (error) $(ns_stat_sum tx_err_dropped) (egress)" ;;
 	esac
-	echo "# lost, where: $gen_if sent $(ns_link_stat "$gen" "$gen_if" tx_packets)" \
-		"(dropped $(ns_link_stat "$gen" "$gen_if" tx_dropped)), $bench_in received" \
-		"$(ns_link_stat "" "$bench_in" rx_packets) (dropped $(ns_link_stat "" "$bench_in" rx_dropped))$slice," \
-		"$bench_out sent $(ns_link_stat "" "$bench_out" tx_packets) (dropped" \
-		"$(ns_link_stat "" "$bench_out" tx_dropped)), $sink_if received" \
-		"$(ns_link_stat "$sink" "$sink_if" rx_packets) (dropped $(ns_link_stat "$sink" "$sink_if" rx_dropped))"
+	echo "# lost, where: $(ns_hops "$slice" "$gen_if" "$bench_in" "$bench_out" "$sink_if")"
 }
 
 # bench_insn_pktgen SIZE PPS: bench_insn_pkts frames of SIZE at PPS (0: as

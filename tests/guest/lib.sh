@@ -252,6 +252,19 @@ ns_link_stat() {
 	${1:+ip netns exec "$1"} cat "/sys/class/net/$2/statistics/$3"
 }
 
+# ns_hops MIDDLE [GEN_IF IN OUT SINK_IF]: where frames went, hop by hop,
+# through ns_topology's namespaces ($gen, the DUT's, $sink): what the
+# generator sent, the DUT received and sent, the sink received, each with
+# its drops. MIDDLE (text) goes between the DUT's in and out.
+ns_hops() {
+	local g=${2:-gen0} i=${3:-dut0} o=${4:-dut1} s=${5:-sink0}
+	echo "$g sent $(ns_link_stat "$gen" "$g" tx_packets)" \
+		"(dropped $(ns_link_stat "$gen" "$g" tx_dropped)), $i received" \
+		"$(ns_link_stat "" "$i" rx_packets) (dropped $(ns_link_stat "" "$i" rx_dropped))$1," \
+		"$o sent $(ns_link_stat "" "$o" tx_packets) (dropped $(ns_link_stat "" "$o" tx_dropped))," \
+		"$s received $(ns_link_stat "$sink" "$s" rx_packets) (dropped $(ns_link_stat "$sink" "$s" rx_dropped))"
+}
+
 # ns_nic SUFFIX: the interface whose MAC is 52:54:00:4e:53:SUFFIX (one of
 # tests/vm/run's NICs), or nothing.
 ns_nic() {

@@ -28,12 +28,7 @@ forwards_intact() {
 		ns_traffic $N 16 || rc=1
 	fi
 	bench_down "$name" || rc=1
-	[ $rc = 0 ] || ns_diag "gen0 sent $(ns_link_stat "$gen" gen0 tx_packets)," \
-		"dut0 received $(ns_link_stat "" dut0 rx_packets)" \
-		"(dropped $(ns_link_stat "" dut0 rx_dropped))${bench_report:+, $name said \"$bench_report\"}," \
-		"dut1 sent $(ns_link_stat "" dut1 tx_packets)" \
-		"(dropped $(ns_link_stat "" dut1 tx_dropped))," \
-		"sink0 received $(ns_link_stat "$sink" sink0 rx_packets)"
+	[ $rc = 0 ] || ns_diag "$(ns_hops "${bench_report:+, $name said \"$bench_report\"}")"
 	return $rc
 }
 for name in "${contenders[@]}"; do
