@@ -196,9 +196,10 @@ void ns_store_destroy(struct ns_store *st)
 EXPORT_SYMBOL_IF_KUNIT(ns_store_destroy);
 
 /*
- * Put e (on no list) on the ageing list, which is in park order, by
+ * Put e (on no list) back on the ageing list, which is in park order, by
  * e->parked_at: a payload ages from when it was parked, however often a
  * writer claims it and gives it back. Returns true if the list was empty.
+ * (A new payload is the youngest: ns_store_park() adds it at the tail.)
  */
 static bool ns_store_age(struct ns_store *st, struct ns_store_entry *e)
 {
@@ -250,7 +251,10 @@ u64 ns_store_park(struct ns_store *st, struct sk_buff *skb, const void *owner,
 	e->parked_at = jiffies;
 	handle = ns_handle_make(st->slice_id, e - st->slots, ns_store_next_tag(st));
 	e->handle = handle;
-	first = ns_store_age(st, e);
+	e->state = NS_SLOT_PARKED;
+	/* Parked now, so the youngest: no search for its place. */
+	first = list_empty(&st->parked);
+	list_add_tail(&e->node, &st->parked);
 	st->used++;
 	st->high_water = max(st->high_water, st->used);
 	spin_unlock_bh(&st->lock);
@@ -345,18 +349,24 @@ void ns_store_unclaim(struct ns_store *st, u64 handle, unsigned int off)
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_store_unclaim);
 
-/* The claimed skb reference is the caller's now: the slot and handle are gone. */
-void ns_store_finish(struct ns_store *st, u64 handle)
+/*
+ * The claimed skb references are the caller's now: the slots and handles
+ * are gone. One lock round for a whole run of sent frames (write.c).
+ */
+void ns_store_finish_many(struct ns_store *st, const u64 *handles, unsigned int n)
 {
 	struct ns_store_entry *e;
+	unsigned int i;
 
 	spin_lock_bh(&st->lock);
-	e = &st->slots[ns_handle_slot(handle)];
-	WARN_ON_ONCE(e->state != NS_SLOT_CLAIMED);
-	ns_store_free_slot(st, e);
+	for (i = 0; i < n; i++) {
+		e = &st->slots[ns_handle_slot(handles[i])];
+		WARN_ON_ONCE(e->state != NS_SLOT_CLAIMED);
+		ns_store_free_slot(st, e);
+	}
 	spin_unlock_bh(&st->lock);
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_store_finish);
+EXPORT_SYMBOL_IF_KUNIT(ns_store_finish_many);
 
 /*
  * Free what owner still holds, when its file closes. No call on that file

@@ -64,8 +64,13 @@ u32 ns_store_port(struct ns_store *st, u64 handle, const void *owner);
 int ns_store_claim(struct ns_store *st, u64 handle, const void *owner,
 		   struct sk_buff **skb, unsigned int *off);
 void ns_store_unclaim(struct ns_store *st, u64 handle, unsigned int off);
-void ns_store_finish(struct ns_store *st, u64 handle);
+void ns_store_finish_many(struct ns_store *st, const u64 *handles, unsigned int n);
 void ns_store_release(struct ns_store *st, const void *owner);
+
+static inline void ns_store_finish(struct ns_store *st, u64 handle)
+{
+	ns_store_finish_many(st, &handle, 1);
+}
 
 /* Run-time settings (slice-set), with payloads parked. */
 int ns_store_resize(struct ns_store *st, unsigned int capacity);

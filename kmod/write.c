@@ -392,7 +392,7 @@ static bool ns_tx_run_joins(const struct ns_tx_run *run, const struct netslice_i
 static long ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run)
 {
 	struct net_device *dev = run->dev;
-	unsigned int i, txqs, n = run->count;
+	unsigned int i, txqs, n = run->count, done = 0;
 	long stopped = -1;
 
 	if (!n)
@@ -423,8 +423,9 @@ static long ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run)
 			}
 			continue;
 		}
+		/* Gone either way: its slot is freed with the run's others below. */
 		if (handle)
-			ns_store_finish(&slice->store, handle);
+			run->handle[done++] = handle;
 		if (run->res[i] == NS_XMIT_SENT) {
 			ns_stat_inc(slice, NS_TX_PACKETS);
 			ns_stat_add(slice, NS_TX_BYTES, run->len[i]);
@@ -441,6 +442,8 @@ static long ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run)
 				run->first_err = err;
 		}
 	}
+	if (done)
+		ns_store_finish_many(&slice->store, run->handle, done);
 	if (stopped >= 0)
 		ns_stat_inc(slice, NS_TX_BUSY);
 	return stopped;

@@ -260,6 +260,63 @@ static void ns_store_tag_wrap_test(struct kunit *test)
 	}
 }
 
+/*
+ * A new payload goes at the ageing list's tail with no search: it is the
+ * youngest, so one parked earlier still expires first.
+ */
+static void ns_store_park_order_test(struct kunit *test)
+{
+	struct ns_store_fixture *fx = test->priv;
+	unsigned long timeout = msecs_to_jiffies(NS_TEST_TIMEOUT_MS);
+	struct sk_buff *skb;
+	u64 h0, h1;
+
+	h0 = ns_park(&fx->st, fx->skb[0], OWNER_A, 54);
+	KUNIT_ASSERT_NE(test, h0, 0ULL);
+	/* h0 as if parked two timeouts ago. */
+	fx->st.slots[h0 & 0xffff].parked_at = jiffies - 2 * timeout;
+	h1 = ns_park(&fx->st, fx->skb[1], OWNER_A, 54);
+	KUNIT_ASSERT_NE(test, h1, 0ULL);
+	ns_store_expire(&fx->st, jiffies);
+	KUNIT_EXPECT_EQ(test, fx->st.aged, 1ULL);
+	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, h0, OWNER_A, &skb), NETSLICE_TXERR_STALE);
+	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, h1, OWNER_A, &skb), 0);
+}
+
+/*
+ * A run's sent frames free their slots in one call: exactly those, and
+ * every slot it frees can be parked in again.
+ */
+static void ns_store_finish_many_test(struct kunit *test)
+{
+	struct ns_store_fixture *fx = test->priv;
+	struct sk_buff *skb[3];
+	unsigned int i, off;
+	u64 h[3], sent[2];
+
+	for (i = 0; i < 3; i++) {
+		h[i] = ns_park(&fx->st, fx->skb[i], OWNER_A, 54);
+		KUNIT_ASSERT_NE(test, h[i], 0ULL);
+		KUNIT_ASSERT_EQ(test, ns_store_claim(&fx->st, h[i], OWNER_A, &skb[i], &off), 0);
+	}
+	/* The middle frame found the queue stopped: parked again. */
+	ns_store_unclaim(&fx->st, h[1], 54);
+	sent[0] = h[0];
+	sent[1] = h[2];
+	ns_store_finish_many(&fx->st, sent, 2);
+	kfree_skb(skb[0]);
+	kfree_skb(skb[2]);
+	KUNIT_EXPECT_EQ(test, fx->st.used, 1U);
+	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, h[0], OWNER_A, &skb[0]), NETSLICE_TXERR_STALE);
+	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, h[2], OWNER_A, &skb[0]), NETSLICE_TXERR_STALE);
+	/* Three slots free again (of 4): three parks fit, a fourth does not. */
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_NE(test, ns_park(&fx->st, fx->skb[3 + i], OWNER_A, 54), 0ULL);
+	KUNIT_EXPECT_EQ(test, ns_park(&fx->st, fx->skb[6], OWNER_A, 54), 0ULL);
+	KUNIT_EXPECT_EQ(test, ns_take(&fx->st, h[1], OWNER_A, &skb[1]), 0);
+	KUNIT_EXPECT_PTR_EQ(test, skb[1], fx->skb[1]);
+}
+
 /* A writer that claims and gives back does not keep a payload young. */
 static void ns_store_unclaim_ages_test(struct kunit *test)
 {
@@ -371,6 +428,8 @@ static struct kunit_case ns_store_test_cases[] = {
 	KUNIT_CASE(ns_store_ageing_test),
 	KUNIT_CASE(ns_store_reuse_test),
 	KUNIT_CASE(ns_store_tag_wrap_test),
+	KUNIT_CASE(ns_store_park_order_test),
+	KUNIT_CASE(ns_store_finish_many_test),
 	KUNIT_CASE(ns_store_unclaim_ages_test),
 	KUNIT_CASE(ns_store_release_test),
 	KUNIT_CASE(ns_store_destroy_test),
