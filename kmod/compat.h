@@ -47,6 +47,17 @@
 #define kvzalloc_obj(obj, gfp)	kvzalloc(sizeof(obj), gfp)
 #endif
 
+/*
+ * A ptr_ring queue allocated ahead of a resize (slice.c): 6.10 renamed the
+ * allocator for memory allocation profiling, which alloc_hooks() accounts.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 10, 0)
+#define ns_ptr_ring_queue_alloc(size, gfp)	__ptr_ring_init_queue_alloc(size, gfp)
+#else
+#define ns_ptr_ring_queue_alloc(size, gfp) \
+	alloc_hooks(__ptr_ring_init_queue_alloc_noprof(size, gfp))
+#endif
+
 /* The KUnit suites' import: MODULE_IMPORT_NS() takes a string from 6.13 on. */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
 #define ns_kunit_import_ns()	MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING)

@@ -55,9 +55,11 @@
  *     from the first iov naming it to the end of the call.
  *   a TX queue's xmit lock (HARD_TX_LOCK, BHs off): one burst at a time;
  *     nothing else is taken inside it.
- *   ns_slice::read_lock (mutex): one reader at a time consumes the ring,
- *     so a packet is removed only after its copy to user space succeeded;
- *     a ring resize (slice-set, under ns_slice::lock) takes it too.
+ *   ns_slice::read_lock (mutex): one reader at a time takes a chunk of
+ *     packets off the unread queue and the rings, never across a user
+ *     access; a packet whose copy fails goes back to the unread queue
+ *     (its own spinlock, taken inside read_lock or alone). A ring
+ *     resize (slice-set, under ns_slice::lock) and a purge take it too.
  *   ns_ring::tx_lock (mutex): one kick at a time; the writers' path runs
  *     inside it (device xmit locks, the store lock).
  *   ns_ring::rx_lock (spinlock; softirq, or BHs off in a kick): producing
@@ -73,9 +75,9 @@
  *     never taken on the packet path (RX reads the CPU mask, batch and slicing modes
  *     locklessly: each is one word, applied per packet).
  *   ns_store::lock (spinlock, BHs off, innermost): a slice's payload
- *     store. Readers take it under read_lock, ring-mode RX under rx_lock,
- *     writers alone; nothing is taken inside it, and skbs are freed after
- *     it is dropped.
+ *     store. Readers take it after dropping read_lock (parking as they
+ *     copy), ring-mode RX under rx_lock, writers alone; nothing is taken
+ *     inside it, and skbs are freed after it is dropped.
  *   Counters are per CPU and lockless.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

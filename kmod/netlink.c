@@ -3,7 +3,7 @@
  * The "netslice" generic netlink family: operations, their request
  * policies and the monitor multicast group. uapi/netslice.yaml is the
  * specification; the policies below follow it attribute by attribute
- * (tests/host/test_spec.py and the guest's policy dump check that).
+ * (tests/spec_check.py and the guest's policy dump check that).
  *
  * Requests run under the genetlink mutex (no parallel_ops), so they are
  * serialised with each other; link operations take RTNL inside it, rule

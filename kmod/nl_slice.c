@@ -294,26 +294,33 @@ static int ns_nl_slicing(struct genl_info *info, struct ns_slice *slice, u32 *cf
 /*
  * The store's size and timeout and the RX ring's size, applied while
  * packets flow: the store keeps every parked payload's handle, a smaller
- * ring frees what it cannot hold (counted as rx_purged).
+ * ring frees what it cannot hold (counted as rx_purged). Both sizes change
+ * or neither: the rings are allocated first and swapped in only once the
+ * store has taken its size.
  */
 static int ns_nl_slice_sizes(struct genl_info *info, struct ns_slice *slice)
 {
+	struct ns_ring_resize rs = {};
 	struct nlattr **a = info->attrs;
 	int err;
 
+	if (a[NETSLICE_A_SLICE_RING_SIZE]) {
+		err = ns_slice_ring_resize_prepare(slice,
+						   nla_get_u32(a[NETSLICE_A_SLICE_RING_SIZE]), &rs);
+		if (err)
+			return err;
+	}
 	if (a[NETSLICE_A_SLICE_STORE_SIZE]) {
 		err = ns_store_resize(&slice->store, nla_get_u32(a[NETSLICE_A_SLICE_STORE_SIZE]));
 		if (err == -EBUSY)
 			NL_SET_ERR_MSG_ATTR(info->extack, a[NETSLICE_A_SLICE_STORE_SIZE],
 					    "payloads are parked past that size; try again");
-		if (err)
+		if (err) {
+			ns_slice_ring_resize_abort(&rs);
 			return err;
+		}
 	}
-	if (a[NETSLICE_A_SLICE_RING_SIZE]) {
-		err = ns_slice_set_ring_size(slice, nla_get_u32(a[NETSLICE_A_SLICE_RING_SIZE]));
-		if (err)
-			return err;
-	}
+	ns_slice_ring_resize_commit(slice, &rs);
 	if (a[NETSLICE_A_SLICE_STORE_TIMEOUT_MS])
 		ns_store_set_timeout(&slice->store,
 				     nla_get_u32(a[NETSLICE_A_SLICE_STORE_TIMEOUT_MS]));
@@ -350,7 +357,7 @@ int ns_nl_slice_set_doit(struct sk_buff *skb, struct genl_info *info)
 	max_batch = a[NETSLICE_A_SLICE_BATCH_MAX] ?
 		nla_get_u32(a[NETSLICE_A_SLICE_BATCH_MAX]) : slice->max_batch;
 
-	/* What can fail first; a ring that cannot grow leaves the store resized. */
+	/* What can fail first: the sizes, which change together or not at all. */
 	err = ns_nl_slice_sizes(info, slice);
 	if (err)
 		goto out_unlock;

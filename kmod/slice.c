@@ -9,6 +9,7 @@
 
 #include <linux/netslice.h>
 
+#include "compat.h"
 #include "ring.h"
 #include "rx.h"
 #include "slice.h"
@@ -92,7 +93,7 @@ static DEFINE_MUTEX(ns_resize_lock);	/* protects ns_resize_dead, ns_resize_dropp
 static struct sk_buff *ns_resize_dead;
 static unsigned int ns_resize_dropped;
 
-/* A packet a smaller ring has no room for: kept for ns_slice_set_ring_size() to free. */
+/* A packet a smaller ring has no room for: kept for ns_slice_ring_resize_commit() to free. */
 static void ns_slice_resize_drop(void *ptr)
 {
 	struct sk_buff *skb = ptr;
@@ -102,36 +103,61 @@ static void ns_slice_resize_drop(void *ptr)
 	ns_resize_dropped++;
 }
 
-/*
- * Resize the RX ring (and the trim ring with it) while packets flow: what
- * a smaller ring has no room for is freed and counted as purged. Returns
- * 0 or -ENOMEM, with the RX ring as it was.
- */
-int ns_slice_set_ring_size(struct ns_slice *slice, unsigned int size)
+int ns_slice_ring_resize_prepare(struct ns_slice *slice, unsigned int size,
+				 struct ns_ring_resize *rs)
 {
-	int err;
-
 	lockdep_assert_held(&slice->lock);
+	memset(rs, 0, sizeof(*rs));
 	if (size == slice->ring_size)
 		return 0;
+	rs->rx_queue = ns_ptr_ring_queue_alloc(size, GFP_KERNEL);
+	rs->trim_queue = ns_ptr_ring_queue_alloc(size, GFP_KERNEL);
+	if (!rs->rx_queue || !rs->trim_queue) {
+		ns_slice_ring_resize_abort(rs);
+		return -ENOMEM;
+	}
+	rs->size = size;
+	return 0;
+}
+
+void ns_slice_ring_resize_abort(struct ns_ring_resize *rs)
+{
+	kvfree(rs->rx_queue);
+	kvfree(rs->trim_queue);
+	memset(rs, 0, sizeof(*rs));
+}
+
+/* ptr_ring_resize() with the queue allocated ahead; returns the old queue. */
+static void **ns_ptr_ring_swap(struct ptr_ring *r, void **queue, unsigned int size)
+{
+	unsigned long flags;
+	void **old;
+
+	spin_lock_irqsave(&r->consumer_lock, flags);
+	spin_lock(&r->producer_lock);
+	old = __ptr_ring_swap_queue(r, queue, size, GFP_KERNEL, ns_slice_resize_drop);
+	spin_unlock(&r->producer_lock);
+	spin_unlock_irqrestore(&r->consumer_lock, flags);
+	return old;
+}
+
+/*
+ * Resize the RX ring (and the trim ring with it) while packets flow: what
+ * a smaller ring has no room for is freed and counted as purged.
+ */
+void ns_slice_ring_resize_commit(struct ns_slice *slice, struct ns_ring_resize *rs)
+{
+	lockdep_assert_held(&slice->lock);
+	if (!rs->rx_queue)
+		return;
 	/* Readers test the trim ring without its lock, under read_lock. */
 	mutex_lock(&slice->read_lock);
 	mutex_lock(&ns_resize_lock);
 	ns_resize_dropped = 0;
-	err = ptr_ring_resize(&slice->trim_ring, size, GFP_KERNEL, ns_slice_resize_drop);
-	if (err)
-		goto out_unlock;
-	err = ptr_ring_resize(&slice->rx_ring, size, GFP_KERNEL, ns_slice_resize_drop);
-	if (err) {
-		/* Best effort: the trim ring's size only bounds trimmed records. */
-		ptr_ring_resize(&slice->trim_ring, slice->ring_size, GFP_KERNEL,
-				ns_slice_resize_drop);
-		goto out_count;
-	}
-	WRITE_ONCE(slice->ring_size, size);
-out_count:
+	rs->trim_queue = ns_ptr_ring_swap(&slice->trim_ring, rs->trim_queue, rs->size);
+	rs->rx_queue = ns_ptr_ring_swap(&slice->rx_ring, rs->rx_queue, rs->size);
+	WRITE_ONCE(slice->ring_size, rs->size);
 	atomic64_add(ns_resize_dropped, &slice->rx_purged);
-out_unlock:
 	/* IRQs on again: free as any consumer of the rings does. */
 	local_bh_disable();
 	kfree_skb_list(ns_resize_dead);
@@ -139,7 +165,8 @@ out_unlock:
 	ns_resize_dead = NULL;
 	mutex_unlock(&ns_resize_lock);
 	mutex_unlock(&slice->read_lock);
-	return err;
+	/* The old queues. */
+	ns_slice_ring_resize_abort(rs);
 }
 
 /*

@@ -126,8 +126,24 @@ void ns_slice_set_cpus(struct ns_slice *slice, const struct cpumask *kernel_cpus
 		       const struct cpumask *user_cpus);
 void ns_slice_set_batch(struct ns_slice *slice, u32 rw_flags, u32 max_batch);
 void ns_slice_set_slicing(struct ns_slice *slice, u32 cfg);
-int ns_slice_set_ring_size(struct ns_slice *slice, unsigned int size);
 void ns_slice_slicing(struct ns_slice *slice, struct netslice_slicing *out);
+
+/*
+ * A new size for a slice's RX and trim rings, in two steps so a request
+ * that sets more than the rings can fail before anything changes: prepare
+ * allocates (the only step that can fail), commit applies and cannot fail,
+ * abort frees what prepare allocated. Caller holds slice->lock throughout.
+ */
+struct ns_ring_resize {
+	void **rx_queue;		/* NULL: the size stays */
+	void **trim_queue;
+	unsigned int size;
+};
+
+int ns_slice_ring_resize_prepare(struct ns_slice *slice, unsigned int size,
+				 struct ns_ring_resize *rs);
+void ns_slice_ring_resize_commit(struct ns_slice *slice, struct ns_ring_resize *rs);
+void ns_slice_ring_resize_abort(struct ns_ring_resize *rs);
 
 struct ns_slice *ns_slices_create(unsigned int count, unsigned int ring_size);
 void ns_slices_destroy(struct ns_slice *slices, unsigned int count);

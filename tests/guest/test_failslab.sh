@@ -14,7 +14,7 @@
 # below 100, the load sweep fails one allocation in 100/ROUNDS.
 . "$(dirname "$0")/lib.sh"
 
-ns_plan 5
+ns_plan 6
 ns_module_loaded && rmmod netslice
 ROUNDS=${NETSLICE_FAILSLAB_ROUNDS:-100}
 FI=/sys/kernel/debug
@@ -24,7 +24,7 @@ MODULES_END=$((0xffffffffff000000))
 TIMES=1000000
 
 if [ ! -d $FI/failslab ] || [ ! -d $FI/fail_page_alloc ]; then
-	for name in load attach open "rule insert" "traffic"; do
+	for name in load attach open "slice-set" "rule insert" "traffic"; do
 		ns_skip "$name under allocation failures" "kernel without failslab"
 	done
 	ns_done
@@ -137,6 +137,48 @@ opens() {
 	[ "$rc" -eq 0 ]
 }
 ns_check "open with its N-th allocation failing, for every N: refused or opened, no reader left" opens
+ns_run_cleanups
+
+sizes() {
+	netslicectl -j slice show 1 | grep -o '"\(ring\|store\)_size":[0-9]*' | tr '\n' ' '
+}
+
+# A slice-set of both sizes with its N-th allocation failing (fail-nth,
+# module-area stack filter), for every N until none fails: each either
+# takes both sizes or leaves both as they were (the rings are allocated
+# before the store resizes and swapped in after). It goes back and forth
+# between two pairs of sizes. Rings of at most a page, which kvmalloc()
+# does not retry with vmalloc: their failure is ENOMEM.
+slice_set() {
+	local n from to injected rc ok=0 bad=0 after
+	local -A arg=([small]="ring-size 128 store-size 64" [large]="ring-size 512 store-size 128")
+	local -A show=([small]='"ring_size":128 "store_size":64 ' [large]='"ring_size":512 "store_size":128 ')
+	ns_load slices=2 ring_size=128 store_size=64 || return 1
+	from=small to=large
+	[ "$(sizes)" = "${show[$from]}" ] || return 1
+	fi_arm 0 N
+	for ((n = 1; n < 64; n++)); do
+		# shellcheck disable=SC2086 # the pair's words
+		(echo "$n" >/proc/self/fail-nth && exec netslicectl slice set 1 ${arg[$to]}) \
+			>/dev/null 2>&1
+		rc=$?
+		injected=$(fi_disarm)
+		after=$(sizes)
+		if [ "$rc" -eq 0 ]; then
+			ok=$((ok + 1))
+			[ "$after" = "${show[$to]}" ] || { ns_diag "N=$n: succeeded, $after"; return 1; }
+			[ "$injected" -eq 0 ] && break
+			set -- "$to" "$from"
+			from=$1 to=$2
+		else
+			bad=$((bad + 1))
+			[ "$after" = "${show[$from]}" ] || { ns_diag "N=$n: failed, left $after"; return 1; }
+		fi
+	done
+	fi_disarm >/dev/null
+	[ "$injected" -eq 0 ] && tally "$ok" "$bad" "$((n - 1))" "slice-set of both sizes"
+}
+ns_check "slice-set with its N-th allocation failing, for every N: both sizes or neither" slice_set
 ns_run_cleanups
 
 rule_insert() {

@@ -3,7 +3,7 @@
  * netslice generic netlink family: the control plane of a running module.
  *
  * The specification is uapi/netslice.yaml (the kernel's netlink spec
- * format); this header follows it and tests/host/test_spec.py checks that
+ * format); this header follows it and tests/spec_check.py checks that
  * they agree, and the guest tests check the running module's policies
  * against it. Names follow the kernel's generator: NETSLICE_A_<SET>_<ATTR>,
  * NETSLICE_CMD_<OP>, NETSLICE_<ENUM>_<ENTRY>.
