@@ -211,7 +211,7 @@ $(B)/bin-shared/nf-%: $(B)/tools/nf/%.o $(NF_COMMON) $(LIB_SO)
 # Host unit tests build the library's sources with ASan and UBSan: a read
 # past a packet buffer fails the test instead of passing by luck.
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
-$(B)/tests/%: tests/host/%.c $(LIB_SRCS) $(wildcard userlib/*.h) uapi/linux/netslice.h
+$(B)/tests/%: tests/host/%.c $(LIB_SRCS) $(wildcard userlib/*.h uapi/linux/*.h kmod/tests/cut_vectors.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) $(SAN) -Itests/host -o $@ $< $(LIB_SRCS) -lpthread
 
@@ -324,7 +324,7 @@ install-lib: lib tools
 	ln -sf $(LIB_SO_NAME) $(DESTDIR)$(LIBDIR)/libnetslice.so
 	$(SUBST) userlib/netslice.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/netslice.pc
 	install -m 0644 userlib/netslice.h userlib/netslice_pkt.h $(DESTDIR)$(INCLUDEDIR)/netslice/
-	install -m 0644 uapi/linux/netslice.h uapi/linux/netslice_netlink.h \
+	install -m 0644 uapi/linux/netslice.h uapi/linux/netslice_netlink.h uapi/linux/netslice_cut.h \
 		$(DESTDIR)$(INCLUDEDIR)/netslice/linux/
 	install -m 0644 uapi/netslice.yaml $(DESTDIR)$(DATADIR)/netslice/
 	install -m 0755 $(USER_TOOLS) $(DESTDIR)$(BINDIR)/

@@ -30,13 +30,13 @@
 #define NS_GSO_KEPT	(NS_GSO_TYPES | SKB_GSO_TCP_ECN | SKB_GSO_TCP_FIXEDID | SKB_GSO_DODGY)
 
 /* Do the parsed headers carry what the GSO type says they do? */
-static bool ns_gso_matches(unsigned int type, const struct ns_hdrs *h)
+static bool ns_gso_matches(unsigned int type, const struct netslice_cut_hdrs *h)
 {
 	if (type & SKB_GSO_UDP_L4)
 		return h->l4_proto == IPPROTO_UDP;
 	if (h->l4_proto != IPPROTO_TCP)
 		return false;
-	return h->l3_proto == htons(type & SKB_GSO_TCPV4 ? ETH_P_IP : ETH_P_IPV6);
+	return h->l3_proto == (type & SKB_GSO_TCPV4 ? ETH_P_IP : ETH_P_IPV6);
 }
 
 /*
@@ -49,7 +49,7 @@ unsigned int ns_gso_keep(struct sk_buff *skb)
 {
 	struct skb_shared_info *shinfo = skb_shinfo(skb);
 	unsigned int type = shinfo->gso_type, end;
-	struct ns_hdrs h;
+	struct netslice_cut_hdrs h;
 
 	if (type & ~NS_GSO_KEPT || hweight32(type & NS_GSO_TYPES) != 1 || !shinfo->gso_size)
 		return 0;
@@ -119,26 +119,26 @@ unsigned int ns_gso_from_tcp(struct sk_buff *skb)
 {
 	struct skb_shared_info *shinfo;
 	unsigned int end;
-	struct ns_hdrs h;
+	struct netslice_cut_hdrs h;
 
 	end = ns_parse_headers(skb, &h);
 	if (!end || h.l4_proto != IPPROTO_TCP || end >= skb->len ||
 	    skb_unclone(skb, GFP_KERNEL))
 		return 0;
 	shinfo = skb_shinfo(skb);
-	shinfo->gso_type = h.l3_proto == htons(ETH_P_IP) ? SKB_GSO_TCPV4 : SKB_GSO_TCPV6;
+	shinfo->gso_type = h.l3_proto == ETH_P_IP ? SKB_GSO_TCPV4 : SKB_GSO_TCPV6;
 	shinfo->gso_size = min_t(unsigned int, skb->len - end, U16_MAX);
 	shinfo->gso_segs = 1;
 	return end - h.l3_off;
 }
 
 /* The IP length fields of the parsed headers say what skb holds. */
-static bool ns_gso_lengths_ok(const struct sk_buff *skb, const struct ns_hdrs *h)
+static bool ns_gso_lengths_ok(const struct sk_buff *skb, const struct netslice_cut_hdrs *h)
 {
 	unsigned int l3_len = skb->len - h->l3_off;
 	const struct udphdr *uh;
 
-	if (h->l3_proto == htons(ETH_P_IP)) {
+	if (h->l3_proto == ETH_P_IP) {
 		if (ntohs(ip_hdr(skb)->tot_len) != l3_len)
 			return false;
 	} else if (ntohs(ipv6_hdr(skb)->payload_len) != l3_len - sizeof(struct ipv6hdr)) {
@@ -163,7 +163,7 @@ int ns_gso_prepare(struct sk_buff *skb, const struct net_device *dev, unsigned i
 {
 	struct skb_shared_info *shinfo;
 	unsigned int end, l4_len, mss;
-	struct ns_hdrs h;
+	struct netslice_cut_hdrs h;
 	__sum16 pseudo;
 
 	end = ns_parse_headers(skb, &h);
@@ -194,7 +194,7 @@ int ns_gso_prepare(struct sk_buff *skb, const struct net_device *dev, unsigned i
 
 	/* The egress computes each segment's L4 checksum from the pseudo-header sum. */
 	l4_len = skb->len - h.l4_off;
-	if (h.l3_proto == htons(ETH_P_IP)) {
+	if (h.l3_proto == ETH_P_IP) {
 		struct iphdr *iph = ip_hdr(skb);
 
 		ip_send_check(iph);

@@ -4,17 +4,20 @@
 
 #include <linux/skbuff.h>
 
-/* Where the headers of the frame at skb->data are, as parsed. */
-struct ns_hdrs {
-	unsigned int l3_off;	/* the IP header, past any VLAN tags */
-	unsigned int l4_off;	/* the L4 header (0: none reached) */
-	__be16 l3_proto;	/* ETH_P_IP or ETH_P_IPV6 (when parsed) */
-	u8 l4_proto;
-};
+#include <linux/netslice_cut.h>
+
+/* The shared cut reads a frame through skb_header_pointer(). */
+static inline const __u8 *netslice_cut_read(const void *src, __u32 frame_len,
+					    __u32 off, __u32 len, void *buf)
+{
+	return skb_header_pointer(src, off, len, buf);
+}
 
 /* Offset just past the L4 header of the frame at skb->data, or 0. */
 unsigned int ns_parse_l4_end(const struct sk_buff *skb);
 /* The same, and where the headers before it are (in *h). */
-unsigned int ns_parse_headers(const struct sk_buff *skb, struct ns_hdrs *h);
+unsigned int ns_parse_headers(const struct sk_buff *skb, struct netslice_cut_hdrs *h);
+/* netslice_cut_len() of the frame at skb->data: 0 for the whole frame. */
+unsigned int ns_parse_cut_len(const struct sk_buff *skb, u32 mode, u32 value);
 
 #endif /* _NETSLICE_PARSE_H */

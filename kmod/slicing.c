@@ -65,33 +65,13 @@ void ns_slicing_to_user(u32 cfg, struct netslice_slicing *out)
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_slicing_to_user);
 
-/* The "auto" slice: through the L4 header plus extra bytes, or 0. */
-static unsigned int ns_auto_len(const struct sk_buff *skb, unsigned int extra)
-{
-	unsigned int hlen = ns_parse_l4_end(skb);
-
-	return hlen ? hlen + extra : 0;
-}
-
 /*
  * Bytes of skb (from its link-layer header) a reader gets under cfg, or 0
  * for the whole packet. RX softirq, once per packet.
  */
 unsigned int ns_slice_len(const struct sk_buff *skb, u32 cfg)
 {
-	unsigned int len;
-
-	switch (ns_slicing_mode(cfg)) {
-	case NETSLICE_SLICE_FIXED:
-		len = ns_slicing_value(cfg);
-		break;
-	case NETSLICE_SLICE_AUTO:
-		len = ns_auto_len(skb, ns_slicing_value(cfg));
-		break;
-	default:
-		return 0;
-	}
-	return len + NETSLICE_MIN_PARK <= skb->len && len <= NETSLICE_MAX_HEADER ? len : 0;
+	return ns_parse_cut_len(skb, ns_slicing_mode(cfg), ns_slicing_value(cfg));
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_slice_len);
 
@@ -107,7 +87,7 @@ struct sk_buff *ns_trim_record(const struct sk_buff *skb)
 	struct sk_buff *rec;
 
 	if (!len)
-		len = ns_auto_len(skb, 0) ?: ETH_HLEN;
+		len = ns_parse_l4_end(skb) ?: ETH_HLEN;
 	/* A record is a header as a slice is: never longer than one. */
 	len = min3(len, skb->len, (unsigned int)NETSLICE_MAX_HEADER);
 	rec = alloc_skb(len, GFP_ATOMIC);

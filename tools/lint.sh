@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# checkpatch.pl --strict over the kernel sources and the uapi header, with
+# checkpatch.pl --strict over the kernel sources and the uapi headers, with
 # the checkpatch of the oldest kernel we build for (Debian's
 # linux-source-6.1, unpacked once into the cache) and of the newest
 # (the tree tools/fetch-kernel.sh prepared, 7.2, when it is there): a newer
@@ -32,7 +32,7 @@ for cp in "${scripts[@]}"; do
 	# compat.h exists to hold the version checks checkpatch warns about.
 	checkpatch --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON -f kmod/compat.h || rc=1
 	# The uapi header cannot use BIT(): it is not part of the user ABI.
-	checkpatch --ignore BIT_MACRO -f uapi/linux/netslice.h || rc=1
+	checkpatch --ignore BIT_MACRO -f uapi/linux/netslice.h uapi/linux/netslice_cut.h || rc=1
 	# shellcheck disable=SC2046
 	checkpatch -f $(git ls-files 'kmod/*.[ch]' | grep -v '^kmod/compat.h$') || rc=1
 done

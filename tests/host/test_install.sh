@@ -25,6 +25,7 @@ want=(
 	usr/local/share/man/man3/libnetslice.3
 	usr/local/lib/pkgconfig/netslice.pc
 	usr/local/include/netslice/linux/netslice_netlink.h
+	usr/local/include/netslice/linux/netslice_cut.h
 	usr/local/share/netslice/netslice.yaml
 	usr/local/share/man/man8/netslicectl.8
 	usr/local/share/bash-completion/completions/netslicectl

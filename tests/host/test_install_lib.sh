@@ -124,13 +124,19 @@ result "each page documents every long option of its program's --help" $ok
 cat >"$stage/cxx.cc" <<'CXX'
 #include <netslice.h>
 #include <netslice_pkt.h>
+#include <linux/netslice_cut.h>
 #include <cstdio>
 int main()
 {
 	uint16_t csum = 0x1234;
+	unsigned char arp[128] = { 0 };
 
+	arp[12] = 0x08;
+	arp[13] = 0x06;
 	ns_csum_update16(&csum, 0x0001, 0x0002);
-	std::printf("%04x %d\n", csum, ns_slice_count() < 0);
+	std::printf("%04x %d %u %u\n", csum, ns_slice_count() < 0,
+		    netslice_cut_len(arp, sizeof(arp), NETSLICE_SLICE_AUTO, 0),
+		    netslice_cut_len(arp, sizeof(arp), NETSLICE_SLICE_FIXED, 64));
 	return 0;
 }
 CXX
@@ -139,10 +145,10 @@ for std in c++11 c++17 c++20; do
 	# shellcheck disable=SC2046
 	g++ -std=$std -Wall -Wextra -Werror -pedantic -o "$stage/cxx" "$stage/cxx.cc" \
 		$(pkg-config --cflags netslice) -L"$root$libdir" -Wl,-Bstatic -lnetslice \
-		-Wl,-Bdynamic -pthread && [ "$("$stage/cxx")" = "1233 1" ] && ok=0 ||
+		-Wl,-Bdynamic -pthread && [ "$("$stage/cxx")" = "1233 1 0 64" ] && ok=0 ||
 		{ echo "# as $std:"; ok=1; break; }
 done
-result "netslice.h and netslice_pkt.h compile as C++11, 17 and 20 and link" $ok
+result "netslice.h, netslice_pkt.h and linux/netslice_cut.h compile as C++11, 17 and 20 and link" $ok
 
 # Packagers' flags reach every compile and link; user space needs no kernel.
 env -u PKG_CONFIG_PATH -u PKG_CONFIG_SYSROOT_DIR make -s -C "$top" B="$stage/b" KDIR=/nonexistent CPPFLAGS=-D_FORTIFY_SOURCE=2 \

@@ -1,10 +1,71 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Host unit tests for libnetslice's slicing-mode parser. */
+/*
+ * Host unit tests for libnetslice's slicing-mode parser, and for the
+ * module's header cut (<linux/netslice_cut.h>) as offline mode runs it:
+ * over flat buffers, on the frames KUnit runs over skbs.
+ */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <linux/netslice_cut.h>
 
 #include "netslice.h"
 #include "ktap.h"
+#include "../../kmod/tests/cut_vectors.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The cut of f read as exactly len bytes of a buffer that size, so
+ * AddressSanitizer fails a read past the frame.
+ */
+static __u32 cut_of(const struct ns_frame *f, __u32 len)
+{
+	struct netslice_cut_hdrs h;
+	__u8 *copy = malloc(len ? len : 1);
+	__u32 cut;
+
+	memcpy(copy, f->b, len);
+	cut = netslice_cut_auto(copy, len, &h);
+	free(copy);
+	return cut;
+}
+
+/* Each frame's cut, and every prefix of it cut inside the prefix or not at all. */
+static void check_cut_cases(void)
+{
+	const struct ns_cut_case *c;
+	struct ns_frame f;
+	__u32 len, cut, bad;
+
+	for (c = ns_cut_cases; c < ns_cut_cases + ARRAY_LEN(ns_cut_cases); c++) {
+		ns_frame_init(&f);
+		c->build(&f);
+		cut = cut_of(&f, f.len);
+		for (bad = 0, len = 0; len < f.len && !bad; len++)
+			if (cut_of(&f, len) > len)
+				bad = len;
+		ktap_check(cut == c->want && !bad, "cut: %s: %u (want %u)%s", c->name, cut,
+			   c->want, bad ? ", a prefix cut past its end" : "");
+	}
+}
+
+/* The bytes each mode hands over, as netslice_cut_len() says for offline mode. */
+static void check_cut_len_cases(void)
+{
+	const struct ns_cut_len_case *c;
+	struct ns_frame f;
+	__u32 len;
+
+	ns_frame_init(&f);
+	b_ipv4_tcp(&f);
+	for (c = ns_cut_len_cases; c < ns_cut_len_cases + ARRAY_LEN(ns_cut_len_cases); c++) {
+		len = netslice_cut_len(f.b, f.len, c->mode, c->value);
+		ktap_check(len == c->want, "cut length: mode %u value %u: %u (want %u)",
+			   c->mode, c->value, len, c->want);
+	}
+}
 
 struct slicing_case {
 	const char *in;
@@ -52,7 +113,8 @@ int main(void)
 	unsigned int i;
 	int rc;
 
-	ktap_header("libnetslice-slicing", (int)n);
+	ktap_header("libnetslice-slicing",
+		    (int)(n + ARRAY_LEN(ns_cut_cases) + ARRAY_LEN(ns_cut_len_cases)));
 	for (i = 0; i < n; i++) {
 		const struct slicing_case *c = &cases[i];
 
@@ -66,5 +128,7 @@ int main(void)
 		else
 			ktap_check(rc == -EINVAL && errno == EINVAL, "\"%s\" is rejected with EINVAL", c->in);
 	}
+	check_cut_cases();
+	check_cut_len_cases();
 	return ktap_finish();
 }

@@ -16,11 +16,11 @@
  *
  * Each interface of the input file stands for an attached interface
  * (ifindex = its position + 1), paired like the module's ifaces= list:
- * 1 with 2, 3 with 4; an odd last one alone. Frames are sliced as the
- * module would slice them ("auto": through the TCP/UDP/ICMP header;
- * "fixed:N"), the payload kept aside under a handle and put back behind
- * the header the NF writes. Sent frames go to the output file on their
- * egress interface, with their input timestamp; dropped ones do not.
+ * 1 with 2, 3 with 4; an odd last one alone. Frames are cut where the
+ * module cuts them (its own parser, <linux/netslice_cut.h>), the payload
+ * kept aside under a handle and put back behind the header the NF writes.
+ * Sent frames go to the output file on their egress interface, with
+ * their input timestamp; dropped ones do not.
  * Packet timestamps, at the file's resolution, are the NF's clock
  * (nf_now_ms()). A frame the capture cut short (snaplen) is read as
  * NETSLICE_RX_TRUNCATED with its original wire_len, never sliced, and
@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <linux/netslice_cut.h>
 
 #include "nf.h"
 #include "pcapng.h"
@@ -61,39 +63,13 @@ static int offline_inject(const void *frame, uint32_t len, int ifindex)
 	return 0;
 }
 
-/* Where the slicing mode would cut the frame (len: nowhere). */
-static uint32_t offline_slice_cut(const struct netslice_slicing *s, uint8_t *frame, uint32_t len)
+/* Bytes of the frame the module would hand over under this slicing mode. */
+static uint32_t offline_slice_len(const struct netslice_slicing *s, const uint8_t *frame,
+				  uint32_t len)
 {
-	struct ns_pkt p;
-	uint32_t cut;
+	uint32_t value = s->mode == NETSLICE_SLICE_FIXED ? s->length : s->extra;
 
-	switch (s->mode) {
-	case NETSLICE_SLICE_FIXED:
-		return s->length < len ? s->length : len;
-	case NETSLICE_SLICE_AUTO:
-		/* As the module: errors whole (their quote is header to a NAT). */
-		if (ns_pkt_parse(&p, frame, len, len) || !p.payload_off || p.frag ||
-		    ns_pkt_icmp_error(&p))
-			return len;
-		if (p.l4_proto != IPPROTO_TCP && p.l4_proto != IPPROTO_UDP &&
-		    p.l4_proto != IPPROTO_ICMP && p.l4_proto != IPPROTO_ICMPV6)
-			return len;
-		cut = p.payload_off + s->extra;
-		return cut < len ? cut : len;
-	}
-	return len;
-}
-
-/*
- * Bytes of the frame the module would hand over under this slicing mode:
- * as the module, the whole frame when too little is beyond the slice to
- * be worth parking, or the slice would be longer than a header may be.
- */
-static uint32_t offline_slice_len(const struct netslice_slicing *s, uint8_t *frame, uint32_t len)
-{
-	uint32_t cut = offline_slice_cut(s, frame, len);
-
-	return len - cut < NETSLICE_MIN_PARK || cut > NETSLICE_MAX_HEADER ? len : cut;
+	return netslice_cut_len(frame, len, s->mode, value) ?: len;
 }
 
 static uint32_t offline_pair(uint32_t ifindex, unsigned int nr_ifaces)
