@@ -17,10 +17,11 @@
 
 #include "chrdev.h"
 #include "compat.h"
-#include "io.h"
 #include "ioctl.h"
+#include "read.h"
 #include "ring.h"
 #include "slice.h"
+#include "write.h"
 
 static struct {
 	dev_t base;
@@ -60,13 +61,44 @@ static int ns_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/*
+ * A file in ring mode moves packets through its mmapped rings only:
+ * read() and write() are for the other mode (-EINVAL), and while another
+ * file's rings take the slice's packets, read() has none (-EBUSY).
+ */
+static ssize_t ns_fop_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
+{
+	struct ns_slice *slice = file->private_data;
+
+	if (rcu_access_pointer(slice->ring))
+		return ns_ring_of(file) ? -EINVAL : -EBUSY;
+	return ns_read(file, buf, count, ppos);
+}
+
+static ssize_t ns_fop_write(struct file *file, const char __user *buf, size_t count,
+			    loff_t *ppos)
+{
+	if (ns_ring_of(file))
+		return -EINVAL;
+	return ns_write(file, buf, count, ppos);
+}
+
+static __poll_t ns_fop_poll(struct file *file, poll_table *wait)
+{
+	struct ns_ring *ring = ns_ring_of(file);
+
+	if (ring)
+		return ns_ring_poll(ring, file, wait);
+	return ns_poll(file, wait);
+}
+
 static const struct file_operations ns_fops = {
 	.owner		= THIS_MODULE,
 	.open		= ns_open,
 	.release	= ns_release,
-	.read		= ns_read,
-	.write		= ns_write,
-	.poll		= ns_poll,
+	.read		= ns_fop_read,
+	.write		= ns_fop_write,
+	.poll		= ns_fop_poll,
 	.mmap		= ns_ring_mmap,
 	.unlocked_ioctl	= ns_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,

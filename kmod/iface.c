@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Attaching interfaces: an rx_handler per device (one allowed per device,
- * so a bridge or bond port cannot be attached), a netdevice notifier that
- * detaches a device being unregistered, and lookup by ifindex for TX.
+ * so a bridge or bond port cannot be attached), and a netdevice notifier
+ * that detaches a device being unregistered. Attached interfaces are
+ * entered in the port table (port.c), where the data path finds them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -11,65 +12,20 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/xarray.h>
 #include <net/net_namespace.h>
 #include <net/rtnetlink.h>
 
 #include "compat.h"
 #include "iface.h"
 #include "netlink.h"
+#include "params.h"
+#include "port.h"
+#include "ring.h"
 #include "rx.h"
 #include "slice.h"
 
-LIST_HEAD(ns_ifaces);
-
-/*
- * Port ids: module-wide, so that an NF never depends on the network
- * namespace it runs in (ifindexes collide across namespaces). Handed out
- * cyclically, so a detached interface's port is not soon reused: a
- * packet read before a detach is not sent out of whatever attached next.
- * Changed under RTNL, looked up under RCU. An attached port's entry is
- * its iface; a port whose iface is being made or torn down stays
- * reserved (a NULL entry) until ns_iface_free().
- */
-static DEFINE_XARRAY_ALLOC1(ns_ports);
-static u32 ns_port_next;	/* the cyclic allocator's cursor; RTNL */
-
-struct ns_iface *ns_iface_by_port_rcu(u32 port)
-{
-	return xa_load(&ns_ports, port);
-}
-
-int ns_iface_pair_ifindex_rcu(const struct ns_iface *iface)
-{
-	const struct ns_iface *pair = ns_iface_by_port_rcu(READ_ONCE(iface->pair_port));
-
-	return pair ? pair->dev->ifindex : 0;
-}
-
 /* Set under RTNL when the module unloads: nothing attaches any more. */
 static bool ns_ifaces_closed;
-
-struct ns_iface *ns_iface_find_rcu(const struct net *net, int ifindex)
-{
-	struct ns_iface *iface;
-
-	list_for_each_entry_rcu(iface, &ns_ifaces, list)
-		if (iface->dev->ifindex == ifindex && net_eq(dev_net(iface->dev), net))
-			return iface;
-	return NULL;
-}
-
-struct ns_iface *ns_iface_find_rtnl(const struct net_device *dev)
-{
-	struct ns_iface *iface;
-
-	ASSERT_RTNL();
-	list_for_each_entry(iface, &ns_ifaces, list)
-		if (iface->dev == dev)
-			return iface;
-	return NULL;
-}
 
 /*
  * veth keeps the sender's TX queue in queue_mapping, so its "recorded" RX
@@ -120,8 +76,7 @@ static struct ns_iface *ns_iface_create(struct net_device *dev, u16 slice_first,
 	iface = kzalloc_obj(*iface, GFP_KERNEL);
 	if (!iface)
 		return NULL;
-	if (xa_alloc_cyclic(&ns_ports, &port, NULL, XA_LIMIT(1, INT_MAX), &ns_port_next,
-			    GFP_KERNEL) < 0) {
+	if (ns_port_reserve(&port)) {
 		kfree(iface);
 		return NULL;
 	}
@@ -136,7 +91,7 @@ static struct ns_iface *ns_iface_create(struct net_device *dev, u16 slice_first,
 
 static void ns_iface_free(struct ns_iface *iface)
 {
-	xa_erase(&ns_ports, iface->port);
+	ns_port_release(iface->port);
 	kfree_rcu(iface, rcu);
 }
 
@@ -178,8 +133,7 @@ static int ns_iface_start(struct ns_iface *iface, struct netlink_ext_ack *extack
 	}
 
 	dev_hold(dev);
-	xa_store(&ns_ports, iface->port, iface, GFP_KERNEL);
-	list_add_tail_rcu(&iface->list, &ns_ifaces);
+	ns_port_publish(iface);
 	pr_info("attached %s as port %u (%s, slices %u-%u)\n", dev->name, iface->port,
 		iface->hashed ? "flow hash steering" : "RX queue steering",
 		iface->slice_first, iface->slice_first + iface->slice_count - 1);
@@ -203,13 +157,13 @@ err_refuse:
 static void ns_iface_detach(struct ns_iface *iface, int reason)
 {
 	struct ns_iface *other;
+	unsigned int i;
 
 	ASSERT_RTNL();
 	/* Waits for RX handlers in flight (synchronize_net). */
 	netdev_rx_handler_unregister(iface->dev);
 	dev_set_promiscuity(iface->dev, -1);
-	list_del_rcu(&iface->list);
-	xa_store(&ns_ports, iface->port, NULL, GFP_KERNEL);
+	ns_port_unpublish(iface);
 	/*
 	 * A peer left alone has no default egress (0): its frames are not
 	 * sent to a dead port, nor reflected to where they came from.
@@ -217,8 +171,13 @@ static void ns_iface_detach(struct ns_iface *iface, int reason)
 	list_for_each_entry(other, &ns_ifaces, list)
 		if (other->pair_port == iface->port)
 			WRITE_ONCE(other->pair_port, 0);
-	/* Its packets still queued would pin its memory until read. */
-	ns_slices_purge_port(iface->port);
+	/*
+	 * Its packets still queued, wherever rules or hashing put them, would
+	 * pin its memory until read. In ring mode RX moves the rest in.
+	 */
+	for (i = 0; i < ns_nr_slices; i++)
+		if (ns_slice_purge(&ns_slices[i], iface->port))
+			ns_ring_requeued(&ns_slices[i]);
 	if (reason != NS_DETACH_SILENT)
 		ns_nl_link_notify(iface, NETSLICE_CMD_LINK_DETACH_NTF, reason);
 	pr_info("detached %s\n", iface->dev->name);
@@ -299,7 +258,7 @@ int ns_iface_detach_dev(struct net_device *dev, struct netlink_ext_ack *extack)
 	}
 	peer = NULL;
 	if (iface->pair_port != iface->port) {
-		peer = xa_load(&ns_ports, iface->pair_port);
+		peer = ns_iface_by_port_rcu(iface->pair_port);
 		if (peer && peer->pair_port != iface->port)
 			peer = NULL;
 	}
@@ -415,7 +374,7 @@ void ns_iface_detach_all(void)
 	ns_ifaces_closed = true;
 	list_for_each_entry_safe(iface, tmp, &ns_ifaces, list)
 		ns_iface_detach(iface, NETSLICE_DETACH_REASON_UNLOAD);
-	xa_destroy(&ns_ports);
+	ns_ports_destroy();
 	rtnl_unlock();
 }
 

@@ -2,24 +2,7 @@
 #ifndef _NETSLICE_IFACE_H
 #define _NETSLICE_IFACE_H
 
-#include <linux/list.h>
 #include <linux/netdevice.h>
-#include <linux/rcupdate.h>
-
-/*
- * An interface attached to netslice: its rx_handler feeds the slices.
- * Created and destroyed under RTNL; looked up under RCU.
- */
-struct ns_iface {
-	struct net_device *dev;
-	u32 port;		/* module-wide id: what read reports, write takes */
-	u32 pair_port;		/* default egress: own port alone, 0 if the peer left */
-	bool hashed;		/* driver records no RX queue: steer by hash */
-	u16 slice_first;	/* its packets go to slices first..first+count-1 */
-	u16 slice_count;
-	struct list_head list;	/* in ns_ifaces, under RTNL, RCU readers */
-	struct rcu_head rcu;
-};
 
 int ns_iface_attach_list(const char *spec);
 /* Under RTNL. On failure *culprit is the device at fault. */
@@ -27,25 +10,8 @@ int ns_iface_attach_pair(struct net_device *dev, struct net_device *pair, u16 sl
 			 u16 slice_count, struct netlink_ext_ack *extack,
 			 struct net_device **culprit);
 int ns_iface_detach_dev(struct net_device *dev, struct netlink_ext_ack *extack);
-struct ns_iface *ns_iface_find_rtnl(const struct net_device *dev);
 void ns_iface_detach_all(void);
 int ns_iface_notifier_register(void);
 void ns_iface_notifier_unregister(void);
-
-/* Does iface feed slice id? */
-static inline bool ns_iface_feeds(const struct ns_iface *iface, unsigned int id)
-{
-	return id >= iface->slice_first && id - iface->slice_first < iface->slice_count;
-}
-
-/* Under rcu_read_lock(): the attached interface with this ifindex in net. */
-struct ns_iface *ns_iface_find_rcu(const struct net *net, int ifindex);
-/* Under rcu_read_lock(): the attached interface with this port, or NULL. */
-struct ns_iface *ns_iface_by_port_rcu(u32 port);
-/* Under rcu_read_lock(): ifindex of iface's default egress, or 0 (display). */
-int ns_iface_pair_ifindex_rcu(const struct ns_iface *iface);
-
-/* Walk the attached interfaces under rcu_read_lock(). */
-extern struct list_head ns_ifaces;
 
 #endif /* _NETSLICE_IFACE_H */

@@ -15,10 +15,10 @@
 #include <linux/netslice.h>
 
 #include "compat.h"
-#include "iface.h"
-#include "ring.h"
 #include "ioctl.h"
-#include "rx.h"
+#include "params.h"
+#include "port.h"
+#include "ring.h"
 #include "slice.h"
 #include "slicing.h"
 #include "stats.h"

@@ -16,6 +16,7 @@
 #include <linux/netslice.h>
 
 #include "netlink.h"
+#include "params.h"
 #include "slice.h"
 #include "store.h"
 

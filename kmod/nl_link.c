@@ -11,6 +11,8 @@
 
 #include "iface.h"
 #include "netlink.h"
+#include "params.h"
+#include "port.h"
 #include "slice.h"
 
 static int ns_nl_link_fill(struct sk_buff *skb, const struct ns_iface *iface, u32 portid,

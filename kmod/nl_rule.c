@@ -11,6 +11,7 @@
 #include <linux/netslice.h>
 
 #include "netlink.h"
+#include "params.h"
 #include "rule_batch.h"
 #include "slice.h"
 

@@ -12,6 +12,7 @@
 
 #include "compat.h"
 #include "netlink.h"
+#include "params.h"
 #include "slice.h"
 #include "slicing.h"
 #include "stats.h"

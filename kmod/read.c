@@ -20,58 +20,14 @@
 
 #include <linux/netslice.h>
 
-#include "compat.h"
-#include "gso.h"
-#include "io.h"
-#include "ring.h"
-#include "rx.h"
+#include "counters.h"
+#include "deliver.h"
+#include "read.h"
+#include "skb_cb.h"
 #include "slice.h"
-#include "stats.h"
 
 /* Packets taken off the rings at once: one lock round for each chunk. */
 #define NS_READ_CHUNK	64
-
-/* Batch size for this call: the caller's count, capped by the slice mode. */
-size_t ns_batch_limit(const struct ns_slice *slice, size_t count, u32 multi_flag)
-{
-	size_t n = min_t(size_t, count, READ_ONCE(slice->max_batch));
-
-	if (!(READ_ONCE(slice->rw_flags) & multi_flag))
-		n = min_t(size_t, n, 1);
-	return n;
-}
-
-/*
- * Copy len bytes of skb from off to dst + off: a kernel buffer (a ring
- * frame), or a user one. Bytes in the linear head (all of a small frame, a
- * sliced frame's headers) go to user space in one user-access section;
- * the rest through the datagram iterator.
- */
-static int ns_copy_out(const struct sk_buff *skb, const struct ns_read_dst *dst,
-		       unsigned int off, unsigned int len)
-{
-	void __user *ubuf = dst->ubuf;
-	struct iov_iter iter;
-
-	if (!len)
-		return 0;
-	if (dst->kbuf)
-		return skb_copy_bits(skb, off, dst->kbuf + off, len);
-	if (off + len <= skb_headlen(skb)) {
-		if (!user_access_begin(ubuf + off, len))
-			return -EFAULT;
-		unsafe_copy_to_user(ubuf + off, skb->data + off, len, efault);
-		user_access_end();
-		return 0;
-	}
-	if (!access_ok(ubuf + off, len))
-		return -EFAULT;
-	iov_iter_ubuf(&iter, ITER_DEST, ubuf + off, len);
-	return skb_copy_datagram_iter(skb, off, &iter, len) ? -EFAULT : 0;
-efault:
-	user_access_end();
-	return -EFAULT;
-}
 
 /* The caller's buffer for one packet: base and len of its iov. */
 static int ns_iov_get(const struct netslice_iov __user *uiov, void __user **ubuf, u32 *len)
@@ -112,106 +68,17 @@ efault:
 	return -EFAULT;
 }
 
-void ns_read_count(struct ns_slice *slice, const struct netslice_iov *iov)
-{
-	ns_stat_inc(slice, NS_READ_PACKETS);
-	ns_stat_add(slice, NS_READ_BYTES, iov->rlen);
-	if (iov->flags & NETSLICE_RX_SLICED)
-		ns_stat_inc(slice, NS_READ_SLICED);
-	else if (!(iov->flags & NETSLICE_RX_TRIMMED))
-		ns_stat_inc(slice, NS_READ_WHOLE);
-	if (iov->flags & NETSLICE_RX_STORE_FULL)
-		ns_stat_inc(slice, NS_READ_STORE_FULL);
-	if (iov->flags & NETSLICE_RX_TRUNCATED)
-		ns_stat_inc(slice, NS_READ_TRUNCATED);
-}
-
 /*
- * A super-packet the store has no room for is read as its segments,
- * whole: *skbp becomes their list, in order, each with skb's RX metadata,
- * or NULL if it could not be segmented (dropped and counted).
- */
-void ns_read_segment(struct ns_slice *slice, struct sk_buff **skbp)
-{
-	struct ns_rx_cb cb = *ns_rx_cb(*skbp);
-	struct sk_buff *segs, *seg;
-
-	segs = ns_gso_segment(*skbp);
-	if (!segs) {
-		ns_stat_inc(slice, NS_RX_DROP_ERROR);
-		kfree_skb(*skbp);
-	}
-	cb.flags |= NETSLICE_RX_SEGMENT | NETSLICE_RX_STORE_FULL;
-	cb.slice_len = 0;
-	for (seg = segs; seg; seg = seg->next)
-		*ns_rx_cb(seg) = cb;
-	*skbp = segs;
-}
-
-/*
- * Copy one packet (or its slice, parking the rest for file) to dst, which
- * has iov->len bytes of room, and fill the rest of iov as read reports it.
- * Returns 0 (iov->handle set when the store took skb); NS_READ_SEGMENTED
- * with *skbp a super-packet's segments to deliver instead
- * (ns_read_segment()); or -EFAULT, nothing parked.
- */
-int ns_read_fill(struct ns_slice *slice, struct file *file, struct sk_buff **skbp,
-		 const struct ns_read_dst *dst, struct netslice_iov *iov)
-{
-	struct sk_buff *skb = *skbp;
-	const struct ns_rx_cb *cb = ns_rx_cb(skb);
-	unsigned int len;
-	u64 handle = 0;
-
-	iov->flags = cb->flags;
-	iov->rlen = min(skb->len, iov->len);
-	iov->wire_len = cb->flags & NETSLICE_RX_TRIMMED ? cb->wire_len : skb->len;
-	iov->ifindex = cb->ifindex;
-	iov->queue = cb->queue;
-	iov->port = cb->port;
-	iov->error = 0;
-	iov->gso_size = 0;
-	iov->gso_segs = 0;
-	/* Only a kept super-packet is GSO here: the rest were segmented on RX. */
-	if (skb_is_gso(skb))
-		ns_gso_flags(skb, &iov->flags, &iov->gso_size, &iov->gso_segs);
-
-	len = cb->slice_len ? min_t(unsigned int, cb->slice_len, iov->rlen) : iov->rlen;
-	if (ns_copy_out(skb, dst, 0, len))
-		return -EFAULT;
-	if (cb->slice_len) {
-		/* From here the store owns skb; only the handle reaches it. */
-		handle = ns_store_park(&slice->store, skb, file, len);
-		if (!handle && skb_is_gso(skb)) {
-			ns_read_segment(slice, skbp);
-			return NS_READ_SEGMENTED;
-		}
-		if (handle) {
-			iov->flags |= NETSLICE_RX_SLICED;
-			iov->rlen = len;
-		} else {
-			iov->flags |= NETSLICE_RX_STORE_FULL;
-			if (ns_copy_out(skb, dst, len, iov->rlen - len))
-				return -EFAULT;
-		}
-	}
-	if (!handle && iov->rlen < skb->len)
-		iov->flags |= NETSLICE_RX_TRUNCATED;
-	iov->handle = handle;
-	return 0;
-}
-
-/*
- * Read one packet into the iov at uiov (ns_read_fill()). Returns 0 with
+ * Read one packet into the iov at uiov (ns_deliver_fill()). Returns 0 with
  * the packet gone from the caller (parked, or on *done to be freed with
- * the chunk); NS_READ_SEGMENTED as ns_read_fill(); or -EFAULT with *skbp
+ * the chunk); NS_DELIVER_SEGMENTED as ns_deliver_fill(); or -EFAULT with *skbp
  * the packet, as it was, for the unread queue (NULL if a writer already
  * took it by the handle the failed copy had written).
  */
 static int ns_read_one(struct ns_slice *slice, struct file *file, struct sk_buff **skbp,
 		       struct netslice_iov __user *uiov, struct sk_buff **done)
 {
-	struct ns_read_dst dst = {};
+	struct ns_deliver_dst dst = {};
 	struct netslice_iov iov;
 	struct sk_buff *skb;
 	unsigned int off;
@@ -219,13 +86,13 @@ static int ns_read_one(struct ns_slice *slice, struct file *file, struct sk_buff
 
 	if (ns_iov_get(uiov, &dst.ubuf, &iov.len))
 		return -EFAULT;
-	err = ns_read_fill(slice, file, skbp, &dst, &iov);
+	err = ns_deliver_fill(slice, file, skbp, &dst, &iov);
 	if (err)
 		return err;
 	skb = *skbp;
 	if (ns_iov_put(uiov, &iov))
 		goto err_unpark;
-	ns_read_count(slice, &iov);
+	ns_deliver_count(slice, &iov);
 	if (!iov.handle) {
 		skb->next = *done;
 		*done = skb;
@@ -293,29 +160,6 @@ static void ns_untake_list(struct ns_slice *slice, struct sk_buff *list)
 	spin_unlock_irqrestore(&slice->unread.lock, flags);
 }
 
-/*
- * Free packets read whole, once per chunk, into this CPU's NAPI skb cache
- * (BHs off is the context it needs): an skb head allocated on the RX CPU
- * is not given back to its slab from here one at a time, and the next
- * whole frame written on this CPU takes its head from that cache
- * (ns_tx_copy()).
- */
-void ns_read_free(struct sk_buff *skb)
-{
-	struct sk_buff *next;
-
-	/* Most RX calls free nothing: no BH toggle for them. */
-	if (!skb)
-		return;
-	local_bh_disable();
-	for (; skb; skb = next) {
-		next = skb->next;
-		skb_mark_not_on_list(skb);
-		napi_consume_skb(skb, 1);
-	}
-	local_bh_enable();
-}
-
 /* Up to n packets; *err is set when a copy fails. */
 static size_t ns_read_batch(struct ns_slice *slice, struct file *file,
 			    struct netslice_iov __user *uiov, size_t n, int *err)
@@ -336,7 +180,7 @@ static size_t ns_read_batch(struct ns_slice *slice, struct file *file,
 		segmented = false;
 		for (i = 0; i < got; i++, done++) {
 			*err = ns_read_one(slice, file, &skbs[i], &uiov[done], &consumed);
-			if (*err == NS_READ_SEGMENTED) {
+			if (*err == NS_DELIVER_SEGMENTED) {
 				/* The segments are read next, before what came after. */
 				*err = 0;
 				ns_untake(slice, skbs + i + 1, got - i - 1);
@@ -349,7 +193,7 @@ static size_t ns_read_batch(struct ns_slice *slice, struct file *file,
 				break;
 			}
 		}
-		ns_read_free(consumed);
+		ns_deliver_free(consumed);
 		if (*err || (got < NS_READ_CHUNK && !segmented))
 			break;
 	}
@@ -364,8 +208,6 @@ ssize_t ns_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 	size_t done;
 	int err;
 
-	if (rcu_access_pointer(slice->ring))
-		return ns_ring_of(file) ? -EINVAL : -EBUSY;
 	if (!n)
 		return 0;
 	if (READ_ONCE(slice->reader) != file)
@@ -399,10 +241,7 @@ __poll_t ns_poll(struct file *file, poll_table *wait)
 {
 	struct ns_slice *slice = file->private_data;
 	__poll_t mask = EPOLLOUT | EPOLLWRNORM;
-	struct ns_ring *ring = ns_ring_of(file);
 
-	if (ring)
-		return ns_ring_poll(ring, file, wait);
 	poll_wait(file, &slice->wait, wait);
 	/* Another file's ring takes the packets: read() says EBUSY, not this. */
 	if (ns_slice_readable_or_arm(slice) && !rcu_access_pointer(slice->ring))

@@ -33,11 +33,12 @@
 #include <linux/netslice.h>
 
 #include "compat.h"
-#include "io.h"
+#include "counters.h"
+#include "deliver.h"
+#include "params.h"
 #include "ring.h"
-#include "rx.h"
 #include "slice.h"
-#include "stats.h"
+#include "write.h"
 
 /* NAPI poll budget per busy-poll round, as sk_busy_loop() uses. */
 #define NS_RING_BUSY_BUDGET	8
@@ -120,7 +121,7 @@ static void ns_ring_keep(struct ns_ring *ring, u32 slot, struct sk_buff *skb,
 /*
  * Fill the next RX entry and its frame from *skbp and publish it. Returns
  * 0, with *skbp parked, kept for its slot, or put on *dead to be freed;
- * NS_READ_SEGMENTED (ns_read_fill()) with *skbp its segments, nothing
+ * NS_DELIVER_SEGMENTED (ns_deliver_fill()) with *skbp its segments, nothing
  * published; or -EIO, *skbp on *dead, nothing published or counted.
  */
 static int ns_ring_rx_put(struct ns_ring *ring, struct sk_buff **skbp, struct sk_buff **dead)
@@ -130,15 +131,15 @@ static int ns_ring_rx_put(struct ns_ring *ring, struct sk_buff **skbp, struct sk
 		.base = (u64)slot * ring->frame_size,
 		.len = ring->frame_size,
 	};
-	struct ns_read_dst dst = {
+	struct ns_deliver_dst dst = {
 		.kbuf = ring->region[NS_RING_FRAMES].mem + iov.base,
 	};
 	int err;
 
 	lockdep_assert_held(&ring->rx_lock);
-	err = ns_read_fill(ring->slice, ring->file, skbp, &dst, &iov);
+	err = ns_deliver_fill(ring->slice, ring->file, skbp, &dst, &iov);
 	if (unlikely(err)) {
-		if (err == NS_READ_SEGMENTED)
+		if (err == NS_DELIVER_SEGMENTED)
 			return err;
 		/* Not a copy to a kernel buffer: a packet the skb code refused. */
 		(*skbp)->next = *dead;
@@ -148,7 +149,7 @@ static int ns_ring_rx_put(struct ns_ring *ring, struct sk_buff **skbp, struct sk
 	ring->rx_entries[slot] = iov;
 	/* The entry and its frame before the index that shows them. */
 	smp_store_release(&ring->rx->producer, ++ring->rx_prod);
-	ns_read_count(ring->slice, &iov);
+	ns_deliver_count(ring->slice, &iov);
 	if (!iov.handle && ns_ring_skb_reusable(*skbp)) {
 		ns_ring_keep(ring, slot, *skbp, dead);
 		return 0;
@@ -164,7 +165,7 @@ static int ns_ring_rx_put(struct ns_ring *ring, struct sk_buff **skbp, struct sk
 /*
  * The segments a super-packet became, each whole, in order: all of them,
  * or none when the ring has no room for all (-ENOSPC, freed): one packet
- * counts once. -EIO: segmenting failed (ns_read_segment() counted it).
+ * counts once. -EIO: segmenting failed (ns_deliver_segment() counted it).
  */
 static int ns_ring_rx_segments(struct ns_ring *ring, struct sk_buff *segs,
 			       struct sk_buff **dead)
@@ -205,7 +206,7 @@ static void ns_ring_rx_trimmed(struct ns_ring *ring, struct sk_buff **dead)
 		if (!rec)
 			break;
 		/* Records are never GSO; what else a purge kept may be. */
-		if (ns_ring_rx_put(ring, &rec, dead) == NS_READ_SEGMENTED)
+		if (ns_ring_rx_put(ring, &rec, dead) == NS_DELIVER_SEGMENTED)
 			ns_ring_rx_segments(ring, rec, dead);
 	}
 	ring->rx_trim_waiting = !skb_queue_empty_lockless(&slice->unread) ||
@@ -251,7 +252,7 @@ int ns_ring_rx(struct ns_ring *ring, struct sk_buff *skb)
 		err = -ENOSPC;
 	} else {
 		err = ns_ring_rx_put(ring, &skb, &dead);
-		if (err == NS_READ_SEGMENTED)
+		if (err == NS_DELIVER_SEGMENTED)
 			err = ns_ring_rx_segments(ring, skb, &dead);
 		else if (err)
 			ns_stat_inc(ring->slice, NS_RX_DROP_ERROR);
@@ -267,7 +268,7 @@ int ns_ring_rx(struct ns_ring *ring, struct sk_buff *skb)
 	/* The smp_mb() of ns_ring_rx_wake_due() orders this read. */
 	if (wake && waitqueue_active(&ring->slice->wait))
 		wake_up_interruptible_poll(&ring->slice->wait, EPOLLIN | EPOLLRDNORM);
-	ns_read_free(dead);
+	ns_deliver_free(dead);
 	return err;
 }
 
@@ -430,7 +431,7 @@ static long ns_ring_service(struct ns_ring *ring, bool nowait)
 		spin_lock_bh(&ring->rx_lock);
 		ns_ring_rx_trimmed(ring, &dead);
 		spin_unlock_bh(&ring->rx_lock);
-		ns_read_free(dead);
+		ns_deliver_free(dead);
 	}
 	if (nowait) {
 		if (!mutex_trylock(&ring->tx_lock))
@@ -562,7 +563,6 @@ static void ns_ring_region_lens(const struct netslice_ring_setup *req, size_t *l
  * against the user's RLIMIT_MEMLOCK as AF_XDP charges its umem (not for
  * CAP_IPC_LOCK). -ENOBUFS past the user's limit, -ENOMEM past the cap.
  */
-unsigned long ns_ring_max_pages;
 static atomic_long_t ns_ring_pages = ATOMIC_LONG_INIT(0);
 
 static int ns_ring_charge(struct ns_ring *ring, unsigned long npages)
@@ -723,7 +723,9 @@ long ns_ring_setup(struct file *file, void __user *uarg)
 		goto err_free;
 	/* Packets queued for read before: nobody will read them now. */
 	synchronize_net();
-	ns_slice_purge(slice, 0);
+	/* In ring mode RX moves them in (no read() takes them); say so. */
+	if (ns_slice_purge(slice, 0))
+		ns_ring_requeued(slice);
 	return 0;
 
 err_free:

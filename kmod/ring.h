@@ -79,8 +79,6 @@ struct ns_ring {
 	unsigned long npages;
 };
 
-extern unsigned long ns_ring_max_pages;
-
 /* The ring of file, or NULL: the file's own calls keep it alive. */
 struct ns_ring *ns_ring_of(struct file *file);
 

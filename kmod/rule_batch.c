@@ -27,6 +27,7 @@
 #include <linux/netslice.h>
 
 #include "compat.h"
+#include "params.h"
 #include "rule_batch.h"
 
 /* How soon the graveyard is looked at again when no batch comes. */

@@ -91,8 +91,6 @@ static inline u32 ns_rule_slice_at(u64 word, u64 gen)
 	return ahead > 0 ? (word >> 8) & 0xff : word & 0xff;
 }
 
-extern unsigned int ns_max_rules;
-
 /* The table (rules.c). */
 int ns_rule_table_init(void);
 void ns_rule_table_exit(void);

@@ -15,17 +15,17 @@
 #include <linux/netslice.h>
 
 #include "compat.h"
+#include "counters.h"
 #include "gso.h"
-#include "iface.h"
+#include "params.h"
+#include "port.h"
 #include "ring.h"
 #include "rules.h"
 #include "rx.h"
+#include "skb_cb.h"
 #include "slice.h"
 #include "slicing.h"
-#include "stats.h"
-
-/* Set while this CPU passes a written packet up the host stack. */
-static DEFINE_PER_CPU(bool, ns_to_host);
+#include "xmit.h"
 
 /*
  * The flow hash skb_get_hash() (or, symmetric, __skb_get_hash_symmetric())
@@ -189,7 +189,7 @@ rx_handler_result_t ns_rx_handler(struct sk_buff **pskb)
 	u16 queue;
 	u32 cfg;
 
-	if (unlikely(skb->pkt_type == PACKET_LOOPBACK || this_cpu_read(ns_to_host)))
+	if (unlikely(skb->pkt_type == PACKET_LOOPBACK || ns_xmit_to_host_here()))
 		return RX_HANDLER_PASS;
 
 	iface = rcu_dereference(skb->dev->rx_handler_data);
@@ -247,17 +247,4 @@ err_drop:
 err_count:
 	ns_stat_inc(slice, NS_RX_DROP_ERROR);
 	return RX_HANDLER_CONSUMED;
-}
-
-void ns_rx_to_host(struct sk_buff *skb)
-{
-	skb->protocol = eth_type_trans(skb, skb->dev);
-	local_bh_disable();
-	__this_cpu_write(ns_to_host, true);
-	/* Not netif_rx(): the flag must cover the whole receive on this CPU. */
-	rcu_read_lock();
-	netif_receive_skb_core(skb);
-	rcu_read_unlock();
-	__this_cpu_write(ns_to_host, false);
-	local_bh_enable();
 }

@@ -5,29 +5,6 @@
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 
-/* The per-skb RX metadata a reader gets, kept in skb->cb while queued. */
-struct ns_rx_cb {
-	int ifindex;
-	u32 port;		/* of the interface it arrived on */
-	u16 queue;
-	u16 flags;
-	u16 slice_len;		/* bytes a reader gets; 0: the whole packet */
-	u16 gso_hdr_len;	/* a kept super-packet's IP-to-payload bytes */
-	u32 wire_len;		/* of a NETSLICE_RX_TRIMMED record: the packet's */
-};
-
-/* skb->cb is the queue owner's to use; const skbs are only read through it. */
-static inline struct ns_rx_cb *ns_rx_cb(const struct sk_buff *skb)
-{
-	BUILD_BUG_ON(sizeof(struct ns_rx_cb) > sizeof(skb->cb));
-	return (struct ns_rx_cb *)skb->cb;
-}
-
-extern bool ns_symmetric_hash;
-
 rx_handler_result_t ns_rx_handler(struct sk_buff **pskb);
-
-/* Deliver an skb up the host stack of its skb->dev, bypassing netslice. */
-void ns_rx_to_host(struct sk_buff *skb);
 
 #endif /* _NETSLICE_RX_H */

@@ -10,11 +10,11 @@
 #include <linux/netslice.h>
 
 #include "compat.h"
-#include "ring.h"
-#include "rx.h"
+#include "counters.h"
+#include "params.h"
+#include "skb_cb.h"
 #include "slice.h"
 #include "slicing.h"
-#include "stats.h"
 
 /* The n-th online CPU, wrapping around the online set. */
 static unsigned int ns_nth_online_cpu(unsigned int n)
@@ -184,11 +184,13 @@ static void ns_ptr_ring_drain(struct ptr_ring *r)
 /*
  * Everything queued moves to the unread queue, which readers (and ring
  * mode's RX and kicks) drain first, so the packets kept stay in the order
- * they arrived in; those of port go.
+ * they arrived in; those of port go. True when packets were kept: readers
+ * are woken, and a ring-mode file's RX should be told
+ * (ns_ring_requeued()), which the caller does.
  * Readers hold read_lock only to take packets, never across a user copy,
  * so this waits for no user space (it runs under RTNL on detach).
  */
-void ns_slice_purge(struct ns_slice *slice, u32 port)
+bool ns_slice_purge(struct ns_slice *slice, u32 port)
 {
 	struct sk_buff_head queued, dead;
 	struct sk_buff *skb, *tmp;
@@ -216,20 +218,10 @@ void ns_slice_purge(struct ns_slice *slice, u32 port)
 
 	atomic64_add(skb_queue_len(&dead), &slice->rx_purged);
 	__skb_queue_purge(&dead);
-	/* In ring mode, RX moves them in (no read() takes them); say so. */
-	if (!skb_queue_empty_lockless(&slice->unread)) {
-		ns_ring_requeued(slice);
-		wake_up_interruptible_poll(&slice->wait, EPOLLIN | EPOLLRDNORM);
-	}
-}
-
-/* A detached interface's packets, wherever rules or hashing queued them. */
-void ns_slices_purge_port(u32 port)
-{
-	unsigned int i;
-
-	for (i = 0; i < ns_nr_slices; i++)
-		ns_slice_purge(&ns_slices[i], port);
+	if (skb_queue_empty_lockless(&slice->unread))
+		return false;
+	wake_up_interruptible_poll(&slice->wait, EPOLLIN | EPOLLRDNORM);
+	return true;
 }
 
 static int ns_slice_init(struct ns_slice *slice, unsigned int id, unsigned int ring_size)
@@ -301,6 +293,8 @@ void ns_slices_destroy(struct ns_slice *slices, unsigned int count)
 		ns_slice_exit(&slices[count]);
 	kfree(slices);
 }
+
+struct ns_slice *ns_slices;
 
 struct ns_slice *ns_slices_create(unsigned int count, unsigned int ring_size)
 {

@@ -62,16 +62,18 @@ struct ns_slice {
 	struct netslice_stats stats_base; /* counters at the last reset */
 } ____cacheline_aligned_in_smp;
 
-/* Largest ring_size: bounds the memory queued skbs can pin. */
-#define NS_MAX_RING_SIZE	65536
-/* Longest store timeout. */
-#define NS_MAX_STORE_TIMEOUT_MS	600000
-
+/* The slices, ns_nr_slices of them (ns_slices_create()). */
 extern struct ns_slice *ns_slices;
-extern unsigned int ns_nr_slices;
-extern unsigned int ns_ring_size;
-extern unsigned int ns_store_size;
-extern unsigned int ns_store_timeout_ms;
+
+/* Batch size for this call: the caller's count, capped by the slice mode. */
+static inline size_t ns_batch_limit(const struct ns_slice *slice, size_t count, u32 multi_flag)
+{
+	size_t n = min_t(size_t, count, READ_ONCE(slice->max_batch));
+
+	if (!(READ_ONCE(slice->rw_flags) & multi_flag))
+		n = min_t(size_t, n, 1);
+	return n;
+}
 
 /* Anything for a reader: a packet or a trimmed record. */
 static inline bool ns_slice_readable(struct ns_slice *slice)
@@ -115,8 +117,7 @@ static inline bool ns_slice_readable_or_arm(struct ns_slice *slice)
 }
 
 /* Free the queued packets that arrived on port (0: all), counted. */
-void ns_slice_purge(struct ns_slice *slice, u32 port);
-void ns_slices_purge_port(u32 port);
+bool ns_slice_purge(struct ns_slice *slice, u32 port);
 
 /* Non-empty and online only. */
 bool ns_cpus_valid(const struct cpumask *mask);

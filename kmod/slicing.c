@@ -9,8 +9,7 @@
 #include <kunit/visibility.h>
 
 #include "parse.h"
-#include "rx.h"
-#include "slice.h"
+#include "skb_cb.h"
 #include "slicing.h"
 
 #define NS_SLICING(mode, flags, value)	((mode) | (flags) << 8 | (value) << 16)

@@ -4,6 +4,7 @@
 #include <linux/lockdep.h>
 #include <linux/string.h>
 
+#include "counters.h"
 #include "slice.h"
 #include "stats.h"
 

@@ -33,7 +33,8 @@
 
 #include <linux/netslice.h>
 
-#include "rx.h"
+#include "params.h"
+#include "skb_cb.h"
 #include "store.h"
 
 #define NS_HANDLE_SLOT_BITS	16

@@ -8,9 +8,6 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
-/* Largest store: a slot number fits the handle's 16 slot bits. */
-#define NS_STORE_MAX_SIZE	65536
-
 enum ns_store_state {
 	NS_SLOT_FREE,
 	NS_SLOT_PARKED,		/* on the parked list, ageing */

@@ -25,15 +25,14 @@
 
 #include <linux/netslice.h>
 
+#include "counters.h"
 #include "gso.h"
-#include "iface.h"
-#include "ring.h"
-#include "io.h"
-#include "rx.h"
+#include "port.h"
+#include "skb_cb.h"
 #include "slice.h"
 #include "splice.h"
-#include "stats.h"
 #include "store.h"
+#include "write.h"
 #include "xmit.h"
 
 /* Each NETSLICE_TXERR_*: the errno a first bad iov returns, and its counter. */
@@ -238,7 +237,7 @@ static int ns_tx_copy(struct ns_slice *slice, struct net_device *dev,
 	}
 	/*
 	 * The head from this CPU's NAPI skb cache (BHs off is the context
-	 * it needs), which read refills (ns_read_free()): no slab allocation.
+	 * it needs), which read refills (ns_deliver_free()): no slab allocation.
 	 * Not __netdev_alloc_skb()'s page fragments: measured, refilling
 	 * them cost more than the slab. Only without memory at hand, wait.
 	 */
@@ -504,7 +503,7 @@ static int ns_tx_one(struct ns_slice *slice, struct file *file, struct ns_tx_run
 		}
 		if (gso_hdr)
 			ns_stat_inc(slice, NS_TX_GSO);
-		ns_rx_to_host(skb);
+		ns_xmit_to_host(skb);
 		ns_stat_inc(slice, NS_TX_HOST);
 		return 0;
 	}
@@ -640,8 +639,6 @@ ssize_t ns_write(struct file *file, const char __user *buf, size_t count, loff_t
 	size_t i;
 	int err;
 
-	if (ns_ring_of(file))
-		return -EINVAL;
 	ns_tx_run_init(&run, uiov, NULL);
 	for (i = 0; i < n; i++) {
 		/* At most one fault-in each for the iov and its data: then, a fault. */

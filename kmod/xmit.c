@@ -10,11 +10,31 @@
  * see AF_PACKET's, at the cost of one test while none is open.
  *
  * Process context; BHs are off while the queue's lock is held.
+ *
+ * A frame for the host goes up its device's stack instead, past the
+ * device's rx_handler (ours), which a per-CPU flag tells to let it pass.
  */
+#include <linux/etherdevice.h>
 #include <linux/netdevice.h>
+#include <linux/percpu.h>
 #include <linux/skbuff.h>
 
 #include "xmit.h"
+
+DEFINE_PER_CPU(bool, ns_xmit_to_host_running);
+
+void ns_xmit_to_host(struct sk_buff *skb)
+{
+	skb->protocol = eth_type_trans(skb, skb->dev);
+	local_bh_disable();
+	__this_cpu_write(ns_xmit_to_host_running, true);
+	/* Not netif_rx(): the flag must cover the whole receive on this CPU. */
+	rcu_read_lock();
+	netif_receive_skb_core(skb);
+	rcu_read_unlock();
+	__this_cpu_write(ns_xmit_to_host_running, false);
+	local_bh_enable();
+}
 
 /*
  * Make *skbp fit dev (validate_xmit_skb_list()): false if it cannot be

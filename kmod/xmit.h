@@ -3,6 +3,7 @@
 #define _NETSLICE_XMIT_H
 
 #include <linux/netdevice.h>
+#include <linux/percpu.h>
 #include <linux/skbuff.h>
 
 /* Frames a writer hands one device queue at once: one lock round each. */
@@ -18,5 +19,16 @@ enum ns_xmit_result {
 
 void ns_xmit_burst(struct net_device *dev, u16 queue, struct sk_buff **skbs, unsigned int n,
 		   u8 *res);
+
+/* Pass a written frame up the host stack of its skb->dev, bypassing netslice. */
+void ns_xmit_to_host(struct sk_buff *skb);
+
+DECLARE_PER_CPU(bool, ns_xmit_to_host_running);
+
+/* Is this CPU in ns_xmit_to_host()? Then RX lets the packet pass. */
+static inline bool ns_xmit_to_host_here(void)
+{
+	return this_cpu_read(ns_xmit_to_host_running);
+}
 
 #endif /* _NETSLICE_XMIT_H */

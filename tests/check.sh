@@ -112,6 +112,7 @@ part "host: systemd units, NF configs" tests/host/test_units.sh
 # Debian's python3, which has matplotlib (tools/deps.sh).
 part "host: bench report" /usr/bin/python3 tests/host/test_bench_report.py
 part "host: bench instruction counts" /usr/bin/python3 tests/host/test_bench_insns.py
+part "host: kmod import graph" python3 tests/host/test_kmod_graph.py
 part "host: netlink spec vs uapi" "$(tools/pyyaml.sh)" tests/spec_check.py header
 part "host: syzkaller descriptions" python3 tests/host/test_syzkaller.py
 part "host: kernel lookup" tests/host/test_kernels.sh

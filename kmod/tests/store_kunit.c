@@ -10,6 +10,7 @@
 #include <linux/netslice.h>
 
 #include "../compat.h"
+#include "../params.h"
 #include "../store.h"
 #include "kunit_util.h"
 

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Delivery: one queued packet into one reader's buffer, as read(2) and
+ * ring mode's RX both hand packets over (read.c into the caller's iovs,
+ * ring.c into the frames of a file's RX ring). The packet's slice is
+ * copied and the rest parked in the slice's payload store, or the packet
+ * is copied whole; the iov reports what was done, and the counters count
+ * it once it reached the reader.
+ */
+#include <linux/skbuff.h>
+#include <linux/uaccess.h>
+#include <linux/uio.h>
+
+#include <linux/netslice.h>
+
+#include "compat.h"
+#include "counters.h"
+#include "deliver.h"
+#include "gso.h"
+#include "skb_cb.h"
+#include "slice.h"
+
+/*
+ * Copy len bytes of skb from off to dst + off: a kernel buffer (a ring
+ * frame), or a user one. Bytes in the linear head (all of a small frame, a
+ * sliced frame's headers) go to user space in one user-access section;
+ * the rest through the datagram iterator.
+ */
+static int ns_copy_out(const struct sk_buff *skb, const struct ns_deliver_dst *dst,
+		       unsigned int off, unsigned int len)
+{
+	void __user *ubuf = dst->ubuf;
+	struct iov_iter iter;
+
+	if (!len)
+		return 0;
+	if (dst->kbuf)
+		return skb_copy_bits(skb, off, dst->kbuf + off, len);
+	if (off + len <= skb_headlen(skb)) {
+		if (!user_access_begin(ubuf + off, len))
+			return -EFAULT;
+		unsafe_copy_to_user(ubuf + off, skb->data + off, len, efault);
+		user_access_end();
+		return 0;
+	}
+	if (!access_ok(ubuf + off, len))
+		return -EFAULT;
+	iov_iter_ubuf(&iter, ITER_DEST, ubuf + off, len);
+	return skb_copy_datagram_iter(skb, off, &iter, len) ? -EFAULT : 0;
+efault:
+	user_access_end();
+	return -EFAULT;
+}
+
+void ns_deliver_count(struct ns_slice *slice, const struct netslice_iov *iov)
+{
+	ns_stat_inc(slice, NS_READ_PACKETS);
+	ns_stat_add(slice, NS_READ_BYTES, iov->rlen);
+	if (iov->flags & NETSLICE_RX_SLICED)
+		ns_stat_inc(slice, NS_READ_SLICED);
+	else if (!(iov->flags & NETSLICE_RX_TRIMMED))
+		ns_stat_inc(slice, NS_READ_WHOLE);
+	if (iov->flags & NETSLICE_RX_STORE_FULL)
+		ns_stat_inc(slice, NS_READ_STORE_FULL);
+	if (iov->flags & NETSLICE_RX_TRUNCATED)
+		ns_stat_inc(slice, NS_READ_TRUNCATED);
+}
+
+/*
+ * A super-packet the store has no room for is read as its segments,
+ * whole: *skbp becomes their list, in order, each with skb's RX metadata,
+ * or NULL if it could not be segmented (dropped and counted).
+ */
+void ns_deliver_segment(struct ns_slice *slice, struct sk_buff **skbp)
+{
+	struct ns_rx_cb cb = *ns_rx_cb(*skbp);
+	struct sk_buff *segs, *seg;
+
+	segs = ns_gso_segment(*skbp);
+	if (!segs) {
+		ns_stat_inc(slice, NS_RX_DROP_ERROR);
+		kfree_skb(*skbp);
+	}
+	cb.flags |= NETSLICE_RX_SEGMENT | NETSLICE_RX_STORE_FULL;
+	cb.slice_len = 0;
+	for (seg = segs; seg; seg = seg->next)
+		*ns_rx_cb(seg) = cb;
+	*skbp = segs;
+}
+
+/*
+ * Copy one packet (or its slice, parking the rest for file) to dst, which
+ * has iov->len bytes of room, and fill the rest of iov as read reports it.
+ * Returns 0 (iov->handle set when the store took skb); NS_DELIVER_SEGMENTED
+ * with *skbp a super-packet's segments to deliver instead
+ * (ns_deliver_segment()); or -EFAULT, nothing parked.
+ */
+int ns_deliver_fill(struct ns_slice *slice, struct file *file, struct sk_buff **skbp,
+		 const struct ns_deliver_dst *dst, struct netslice_iov *iov)
+{
+	struct sk_buff *skb = *skbp;
+	const struct ns_rx_cb *cb = ns_rx_cb(skb);
+	unsigned int len;
+	u64 handle = 0;
+
+	iov->flags = cb->flags;
+	iov->rlen = min(skb->len, iov->len);
+	iov->wire_len = cb->flags & NETSLICE_RX_TRIMMED ? cb->wire_len : skb->len;
+	iov->ifindex = cb->ifindex;
+	iov->queue = cb->queue;
+	iov->port = cb->port;
+	iov->error = 0;
+	iov->gso_size = 0;
+	iov->gso_segs = 0;
+	/* Only a kept super-packet is GSO here: the rest were segmented on RX. */
+	if (skb_is_gso(skb))
+		ns_gso_flags(skb, &iov->flags, &iov->gso_size, &iov->gso_segs);
+
+	len = cb->slice_len ? min_t(unsigned int, cb->slice_len, iov->rlen) : iov->rlen;
+	if (ns_copy_out(skb, dst, 0, len))
+		return -EFAULT;
+	if (cb->slice_len) {
+		/* From here the store owns skb; only the handle reaches it. */
+		handle = ns_store_park(&slice->store, skb, file, len);
+		if (!handle && skb_is_gso(skb)) {
+			ns_deliver_segment(slice, skbp);
+			return NS_DELIVER_SEGMENTED;
+		}
+		if (handle) {
+			iov->flags |= NETSLICE_RX_SLICED;
+			iov->rlen = len;
+		} else {
+			iov->flags |= NETSLICE_RX_STORE_FULL;
+			if (ns_copy_out(skb, dst, len, iov->rlen - len))
+				return -EFAULT;
+		}
+	}
+	if (!handle && iov->rlen < skb->len)
+		iov->flags |= NETSLICE_RX_TRUNCATED;
+	iov->handle = handle;
+	return 0;
+}
+
+/*
+ * Free packets read whole, once per chunk, into this CPU's NAPI skb cache
+ * (BHs off is the context it needs): an skb head allocated on the RX CPU
+ * is not given back to its slab from here one at a time, and the next
+ * whole frame written on this CPU takes its head from that cache
+ * (ns_tx_copy()).
+ */
+void ns_deliver_free(struct sk_buff *skb)
+{
+	struct sk_buff *next;
+
+	/* Most RX calls free nothing: no BH toggle for them. */
+	if (!skb)
+		return;
+	local_bh_disable();
+	for (; skb; skb = next) {
+		next = skb->next;
+		skb_mark_not_on_list(skb);
+		napi_consume_skb(skb, 1);
+	}
+	local_bh_enable();
+}

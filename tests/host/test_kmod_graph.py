@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""kmod's import graph: who includes and calls whom, and no circle in it.
+
+Each kmod/X.c is a node. A header X.h belongs to X.c: every function it
+declares (a prototype, an extern) is defined in X.c, and a header with
+no X.c (compat.h, skb_cb.h, counters.h) declares none, only types and
+inline helpers. Then "A includes a header declaring something B.c
+defines" is "A calls B", and the graph is who calls whom.
+
+Checks, one KTAP line each:
+  - every declaration is defined in its header's own .c;
+  - the graph has no circle but the one KNOWN below, and that one does
+    not grow.
+
+Usage: test_kmod_graph.py [KMOD_DIR]   (default: the checkout's kmod/)
+"""
+import os
+import re
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# The genetlink family and its handlers: netlink.c's ops table calls the
+# nl_*.c handlers, which build messages with netlink.c's family, and
+# iface.c tells listeners of a detach through nl_link.c. Left to issue 41's
+# item 2, which generates netlink.c from uapi/netslice.yaml; until then
+# netlink.h also declares the handlers.
+KNOWN = {"iface", "netlink", "nl_link", "nl_rule", "nl_slice"}
+KNOWN_MISPLACED = {("netlink.h", "nl_link"), ("netlink.h", "nl_rule"), ("netlink.h", "nl_slice")}
+
+results = []
+
+
+def check(ok, what):
+    results.append(ok)
+    print("%s %d %s" % ("ok" if ok else "not ok", len(results), what))
+
+
+def strip_comments(text):
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def declared(header_text):
+    """Functions and objects a header declares for another file to define."""
+    text = strip_comments(header_text)
+    # Drop inline bodies and macros: only top-level prototypes count.
+    text = re.sub(r"^#[^\n]*(\\\n[^\n]*)*", "", text, flags=re.M)
+    names = set()
+    depth = 0
+    stmt = ""
+    for ch in text:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            stmt = ""
+        elif depth == 0:
+            if ch == ";":
+                s = " ".join(stmt.split())
+                stmt = ""
+                if s.startswith(("static ", "typedef ", "struct ", "enum ", "union ")) and "(" not in s:
+                    continue
+                if s.startswith("static "):
+                    continue
+                m = re.match(r"DECLARE_PER_CPU\(.*,\s*(\w+)\)$", s)
+                if m:
+                    names.add(m.group(1))
+                    continue
+                m = re.search(r"\b(\w+)\s*\((?!\s*\*)", s)
+                if m and not s.startswith("extern "):
+                    names.add(m.group(1))
+                    continue
+                m = re.match(r"extern\s+.*?\b(\w+)\s*(\[[^\]]*\])?$", s)
+                if m:
+                    names.add(m.group(1))
+            else:
+                stmt += ch
+    return names
+
+
+def defines(source_text, name):
+    text = strip_comments(source_text)
+    fn = re.search(r"^(?!static)[\w][\w \*]*\b%s\s*\([^;{]*\)\s*\{" % re.escape(name), text, flags=re.M)
+    obj = re.search(r"^(?!static|extern)(DEFINE_PER_CPU\([^,]+,\s*%s\)|[\w][\w \*]*\b%s\b\s*(\[[^\]]*\])?\s*(=|;)|LIST_HEAD\(%s\))"
+                    % ((re.escape(name),) * 3), text, flags=re.M)
+    return bool(fn or obj)
+
+
+def main():
+    kmod = sys.argv[1] if len(sys.argv) > 1 else os.path.join(TOP, "kmod")
+    files = {f: open(os.path.join(kmod, f)).read() for f in os.listdir(kmod) if f.endswith((".c", ".h"))}
+    nodes = sorted(f[:-2] for f in files if f.endswith(".c") and not f.endswith(".mod.c"))
+
+    # Which node each header's declarations lead to.
+    header_owners = {}
+    misplaced = []
+    for h in sorted(f for f in files if f.endswith(".h")):
+        owners = set()
+        for name in sorted(declared(files[h])):
+            where = [n for n in nodes if defines(files[n + ".c"], name)]
+            for n in where:
+                owners.add(n)
+                if n != h[:-2] and (h, n) not in KNOWN_MISPLACED:
+                    misplaced.append("%s declares %s, which %s.c defines" % (h, name, n))
+        if h[:-2] in nodes:
+            owners.add(h[:-2])
+        header_owners[h] = owners
+    check(not misplaced, "each header declares only what its own .c defines" +
+          "".join("\n# " + m for m in misplaced))
+
+    edges = {n: set() for n in nodes}
+    for n in nodes:
+        seen, todo = set(), [n + ".c"] + ([n + ".h"] if n + ".h" in files else [])
+        while todo:
+            f = todo.pop()
+            for inc in re.findall(r'#include "([\w.]+)"', strip_comments(files.get(f, ""))):
+                if inc in files and inc not in seen:
+                    seen.add(inc)
+                    todo.append(inc)
+        for h in seen:
+            edges[n] |= header_owners.get(h, set()) - {n}
+
+    # Tarjan's strongly connected components: each one with two or more nodes is a circle.
+    index, low, stack, on, circles = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = set()
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.add(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                circles.append(comp)
+
+    for v in nodes:
+        if v not in index:
+            visit(v)
+    bad = [c for c in circles if not c <= KNOWN]
+    lines = "".join("\n# circle: " + ", ".join("%s -> %s" % (a, " ".join(sorted(edges[a] & c)))
+                                                for a in sorted(c)) for c in circles)
+    check(not bad, "kmod's import graph has no circle but the genetlink family's (%d nodes)%s"
+          % (len(nodes), lines))
+    print("# %d passed, %d failed" % (results.count(True), results.count(False)))
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
