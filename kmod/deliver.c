@@ -96,7 +96,7 @@ void ns_deliver_segment(struct ns_slice *slice, struct sk_buff **skbp)
  * (ns_deliver_segment()); or -EFAULT, nothing parked.
  */
 int ns_deliver_fill(struct ns_slice *slice, struct file *file, struct sk_buff **skbp,
-		 const struct ns_deliver_dst *dst, struct netslice_iov *iov)
+		    const struct ns_deliver_dst *dst, struct netslice_iov *iov)
 {
 	struct sk_buff *skb = *skbp;
 	const struct ns_rx_cb *cb = ns_rx_cb(skb);

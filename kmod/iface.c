@@ -36,33 +36,26 @@ static bool ns_dev_records_rx_queue(const struct net_device *dev)
 	return !(dev->rtnl_link_ops && !strcmp(dev->rtnl_link_ops->kind, "veth"));
 }
 
-/*
- * NL_SET_ERR_MSG() wants a literal; these messages are literals chosen at
- * run time, static all the same.
- */
-static void ns_iface_ack(struct netlink_ext_ack *extack, const char *why)
+/* 0, or the errno for a dev that cannot be attached, with the reason in extack. */
+static int ns_iface_refusal(const struct net_device *dev, struct netlink_ext_ack *extack)
 {
-	if (extack)
-		extack->_msg = why;
-}
-
-/* Why dev cannot be attached, or NULL; *err is the errno to return. */
-static const char *ns_iface_refusal(const struct net_device *dev, int *err)
-{
-	*err = -EOPNOTSUPP;
 	if (ns_ifaces_closed) {
-		*err = -ENODEV;
-		return "netslice is being unloaded";
+		NL_SET_ERR_MSG(extack, "netslice is being unloaded");
+		return -ENODEV;
 	}
 	if (ns_iface_find_rtnl(dev)) {
-		*err = -EEXIST;
-		return "interface is already attached";
+		NL_SET_ERR_MSG(extack, "interface is already attached");
+		return -EEXIST;
 	}
-	if (dev->flags & IFF_LOOPBACK)
-		return "a loopback interface cannot be attached";
-	if (dev->type != ARPHRD_ETHER)
-		return "only Ethernet interfaces can be attached";
-	return NULL;
+	if (dev->flags & IFF_LOOPBACK) {
+		NL_SET_ERR_MSG(extack, "a loopback interface cannot be attached");
+		return -EOPNOTSUPP;
+	}
+	if (dev->type != ARPHRD_ETHER) {
+		NL_SET_ERR_MSG(extack, "only Ethernet interfaces can be attached");
+		return -EOPNOTSUPP;
+	}
+	return 0;
 }
 
 /* A new, unlisted iface for dev with its port id; feeds nothing yet. */
@@ -102,13 +95,12 @@ static void ns_iface_free(struct ns_iface *iface)
 static int ns_iface_start(struct ns_iface *iface, struct netlink_ext_ack *extack)
 {
 	struct net_device *dev = iface->dev;
-	const char *why;
 	int err;
 
 	ASSERT_RTNL();
-	why = ns_iface_refusal(dev, &err);
-	if (why)
-		goto err_refuse;
+	err = ns_iface_refusal(dev, extack);
+	if (err)
+		return err;
 	/*
 	 * A bump in the wire takes every frame, not only those to its own
 	 * MAC: as the bridge does, a count that detach gives back, so a
@@ -116,19 +108,21 @@ static int ns_iface_start(struct ns_iface *iface, struct netlink_ext_ack *extack
 	 */
 	err = dev_set_promiscuity(dev, 1);
 	if (err) {
-		why = "cannot put the interface in promiscuous mode";
-		goto err_refuse;
+		NL_SET_ERR_MSG(extack, "cannot put the interface in promiscuous mode");
+		return err;
 	}
 	/* Merged frames cannot be forwarded as they are: as the bridge does. */
 	dev_disable_lro(dev);
 	err = netdev_rx_handler_register(dev, ns_rx_handler, iface);
 	if (err) {
 		if (err == -EBUSY)
-			why = "interface already has an rx_handler (a bridge or bond port?)";
+			NL_SET_ERR_MSG(extack,
+				       "interface already has an rx_handler (a bridge or bond port?)");
 		else if (err == -EINVAL)
-			why = "interface does not allow an rx_handler (IFF_NO_RX_HANDLER)";
+			NL_SET_ERR_MSG(extack,
+				       "interface does not allow an rx_handler (IFF_NO_RX_HANDLER)");
 		else
-			why = "cannot register an rx_handler";
+			NL_SET_ERR_MSG(extack, "cannot register an rx_handler");
 		goto err_promisc;
 	}
 
@@ -141,10 +135,6 @@ static int ns_iface_start(struct ns_iface *iface, struct netlink_ext_ack *extack
 
 err_promisc:
 	dev_set_promiscuity(dev, -1);
-err_refuse:
-	ns_iface_ack(extack, why);
-	if (!extack)
-		pr_err("cannot attach %s: %s\n", dev->name, why);
 	return err;
 }
 
@@ -190,7 +180,6 @@ int ns_iface_attach_pair(struct net_device *dev, struct net_device *pair, u16 sl
 			 struct net_device **culprit)
 {
 	struct ns_iface *a, *b = NULL;
-	const char *why;
 	int err;
 
 	ASSERT_RTNL();
@@ -201,11 +190,9 @@ int ns_iface_attach_pair(struct net_device *dev, struct net_device *pair, u16 sl
 	}
 	if (pair) {
 		/* Refuse before anything is attached: a failure changes nothing. */
-		why = ns_iface_refusal(pair, &err);
-		if (why) {
-			ns_iface_ack(extack, why);
+		err = ns_iface_refusal(pair, extack);
+		if (err)
 			return err;
-		}
 	}
 	*culprit = dev;
 	a = ns_iface_create(dev, slice_first, slice_count);
@@ -277,6 +264,7 @@ static int ns_iface_attach_names(const char *name, const char *pair_name, u16 sl
 				 u16 slice_count)
 {
 	struct net_device *dev, *pair = NULL, *culprit;
+	struct netlink_ext_ack extack = {};
 	int err = -ENODEV;
 
 	rtnl_lock();
@@ -292,7 +280,12 @@ static int ns_iface_attach_names(const char *name, const char *pair_name, u16 sl
 			goto out_unlock;
 		}
 	}
-	err = ns_iface_attach_pair(dev, pair, slice_first, slice_count, NULL, &culprit);
+	/* As a netlink request would be told why, and the log says it. */
+	err = ns_iface_attach_pair(dev, pair, slice_first, slice_count, &extack, &culprit);
+	if (err && extack._msg)
+		pr_err("cannot attach %s: %s\n", culprit->name, extack._msg);
+	else if (err)
+		pr_err("cannot attach %s: error %d\n", culprit->name, err);
 out_unlock:
 	rtnl_unlock();
 	return err;

@@ -103,11 +103,16 @@ busy_port() {
 	ns_defer ip link del nsbr0
 	ip link set dut1 master nsbr0 || return 1
 	ns_dmesg_mark
-	ns_load ifaces=dut1,dut0 || return 1
-	ns_dmesg_since | grep -q "cannot attach dut1: interface already has an rx_handler (a bridge or bond port?)" &&
-		ns_dmesg_since | grep -q "attached dut0"
+	ns_load ifaces=dut1,dut0:lo,dut0:dut0,dut0 || return 1
+	local want
+	for want in "cannot attach dut1: interface already has an rx_handler (a bridge or bond port?)" \
+		"cannot attach lo: a loopback interface cannot be attached" \
+		"cannot attach dut0: an interface cannot be its own peer" "attached dut0"; do
+		ns_dmesg_since | grep -qF "$want" || { ns_diag "no \"$want\" in the log"; return 1; }
+	done
 }
-ns_check "a bridge port fails to attach with a clear message; others attach" busy_port
+ns_check "ifaces=: a bridge port, a loopback peer, a port as its own peer are refused by name; others attach" \
+	busy_port
 ns_run_cleanups
 
 slice_range() {
