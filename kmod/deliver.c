@@ -52,20 +52,6 @@ efault:
 	return -EFAULT;
 }
 
-void ns_deliver_count(struct ns_slice *slice, const struct netslice_iov *iov)
-{
-	ns_stat_inc(slice, NS_READ_PACKETS);
-	ns_stat_add(slice, NS_READ_BYTES, iov->rlen);
-	if (iov->flags & NETSLICE_RX_SLICED)
-		ns_stat_inc(slice, NS_READ_SLICED);
-	else if (!(iov->flags & NETSLICE_RX_TRIMMED))
-		ns_stat_inc(slice, NS_READ_WHOLE);
-	if (iov->flags & NETSLICE_RX_STORE_FULL)
-		ns_stat_inc(slice, NS_READ_STORE_FULL);
-	if (iov->flags & NETSLICE_RX_TRUNCATED)
-		ns_stat_inc(slice, NS_READ_TRUNCATED);
-}
-
 /*
  * A super-packet the store has no room for is read as its segments,
  * whole: *skbp becomes their list, in order, each with skb's RX metadata,
@@ -139,27 +125,4 @@ int ns_deliver_fill(struct ns_slice *slice, struct file *file, struct sk_buff **
 		iov->flags |= NETSLICE_RX_TRUNCATED;
 	iov->handle = handle;
 	return 0;
-}
-
-/*
- * Free packets read whole, once per chunk, into this CPU's NAPI skb cache
- * (BHs off is the context it needs): an skb head allocated on the RX CPU
- * is not given back to its slab from here one at a time, and the next
- * whole frame written on this CPU takes its head from that cache
- * (ns_tx_copy()).
- */
-void ns_deliver_free(struct sk_buff *skb)
-{
-	struct sk_buff *next;
-
-	/* Most RX calls free nothing: no BH toggle for them. */
-	if (!skb)
-		return;
-	local_bh_disable();
-	for (; skb; skb = next) {
-		next = skb->next;
-		skb_mark_not_on_list(skb);
-		napi_consume_skb(skb, 1);
-	}
-	local_bh_enable();
 }

@@ -5,8 +5,10 @@
 #include <linux/fs.h>
 #include <linux/skbuff.h>
 
-struct netslice_iov;
-struct ns_slice;
+#include <linux/netslice.h>
+
+#include "counters.h"
+#include "slice.h"
 
 /* Where a packet read goes: a user buffer, or a kernel one (a ring frame). */
 struct ns_deliver_dst {
@@ -19,9 +21,44 @@ struct ns_deliver_dst {
 
 int ns_deliver_fill(struct ns_slice *slice, struct file *file, struct sk_buff **skbp,
 		    const struct ns_deliver_dst *dst, struct netslice_iov *iov);
-void ns_deliver_count(struct ns_slice *slice, const struct netslice_iov *iov);
 void ns_deliver_segment(struct ns_slice *slice, struct sk_buff **skbp);
-/* Free a list (skb->next) of packets delivered whole. */
-void ns_deliver_free(struct sk_buff *skb);
+
+/* Count a packet that reached its reader; once per packet, so inline. */
+static inline void ns_deliver_count(struct ns_slice *slice, const struct netslice_iov *iov)
+{
+	ns_stat_inc(slice, NS_READ_PACKETS);
+	ns_stat_add(slice, NS_READ_BYTES, iov->rlen);
+	if (iov->flags & NETSLICE_RX_SLICED)
+		ns_stat_inc(slice, NS_READ_SLICED);
+	else if (!(iov->flags & NETSLICE_RX_TRIMMED))
+		ns_stat_inc(slice, NS_READ_WHOLE);
+	if (iov->flags & NETSLICE_RX_STORE_FULL)
+		ns_stat_inc(slice, NS_READ_STORE_FULL);
+	if (iov->flags & NETSLICE_RX_TRUNCATED)
+		ns_stat_inc(slice, NS_READ_TRUNCATED);
+}
+
+/*
+ * Free packets read whole, once per chunk, into this CPU's NAPI skb cache
+ * (BHs off is the context it needs): an skb head allocated on the RX CPU
+ * is not given back to its slab from here one at a time, and the next
+ * whole frame written on this CPU takes its head from that cache
+ * (ns_tx_copy()).
+ */
+static inline void ns_deliver_free(struct sk_buff *skb)
+{
+	struct sk_buff *next;
+
+	/* Most RX calls free nothing: no BH toggle for them. */
+	if (!skb)
+		return;
+	local_bh_disable();
+	for (; skb; skb = next) {
+		next = skb->next;
+		skb_mark_not_on_list(skb);
+		napi_consume_skb(skb, 1);
+	}
+	local_bh_enable();
+}
 
 #endif /* _NETSLICE_DELIVER_H */
