@@ -723,9 +723,7 @@ long ns_ring_setup(struct file *file, void __user *uarg)
 		goto err_free;
 	/* Packets queued for read before: nobody will read them now. */
 	synchronize_net();
-	/* In ring mode RX moves them in (no read() takes them); say so. */
-	if (ns_slice_purge(slice, 0))
-		ns_ring_requeued(slice);
+	ns_slice_purge(slice, 0);
 	return 0;
 
 err_free:

@@ -116,7 +116,10 @@ static inline bool ns_slice_readable_or_arm(struct ns_slice *slice)
 	return ns_slice_readable(slice);
 }
 
-/* Free the queued packets that arrived on port (0: all), counted. */
+/*
+ * Free the queued packets that arrived on port (0: all), counted. True
+ * when some were kept (never for port 0).
+ */
 bool ns_slice_purge(struct ns_slice *slice, u32 port);
 
 /* Non-empty and online only. */
