@@ -57,7 +57,7 @@ efault:
  * whole: *skbp becomes their list, in order, each with skb's RX metadata,
  * or NULL if it could not be segmented (dropped and counted).
  */
-void ns_deliver_segment(struct ns_slice *slice, struct sk_buff **skbp)
+static void ns_deliver_segment(struct ns_slice *slice, struct sk_buff **skbp)
 {
 	struct ns_rx_cb cb = *ns_rx_cb(*skbp);
 	struct sk_buff *segs, *seg;

@@ -21,7 +21,6 @@ struct ns_deliver_dst {
 
 int ns_deliver_fill(struct ns_slice *slice, struct file *file, struct sk_buff **skbp,
 		    const struct ns_deliver_dst *dst, struct netslice_iov *iov);
-void ns_deliver_segment(struct ns_slice *slice, struct sk_buff **skbp);
 
 /* Count a packet that reached its reader; once per packet, so inline. */
 static inline void ns_deliver_count(struct ns_slice *slice, const struct netslice_iov *iov)

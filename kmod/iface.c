@@ -27,6 +27,17 @@
 /* Set under RTNL when the module unloads: nothing attaches any more. */
 static bool ns_ifaces_closed;
 
+static struct ns_iface *ns_iface_find_rtnl(const struct net_device *dev)
+{
+	struct ns_iface *iface;
+
+	ASSERT_RTNL();
+	list_for_each_entry(iface, &ns_ifaces, list)
+		if (iface->dev == dev)
+			return iface;
+	return NULL;
+}
+
 /*
  * veth keeps the sender's TX queue in queue_mapping, so its "recorded" RX
  * queue is off by one or absent; steer such devices by flow hash.

@@ -20,7 +20,7 @@ unsigned int ns_parse_l4_end(const struct sk_buff *skb)
 {
 	struct netslice_cut_hdrs h;
 
-	return netslice_cut_auto(skb, skb->len, &h);
+	return ns_parse_headers(skb, &h);
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_parse_l4_end);
 

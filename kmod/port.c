@@ -45,17 +45,6 @@ struct ns_iface *ns_iface_find_rcu(const struct net *net, int ifindex)
 	return NULL;
 }
 
-struct ns_iface *ns_iface_find_rtnl(const struct net_device *dev)
-{
-	struct ns_iface *iface;
-
-	ASSERT_RTNL();
-	list_for_each_entry(iface, &ns_ifaces, list)
-		if (iface->dev == dev)
-			return iface;
-	return NULL;
-}
-
 /* A new port id, reserved: 0, or -errno. */
 int ns_port_reserve(u32 *port)
 {

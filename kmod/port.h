@@ -36,7 +36,6 @@ struct ns_iface *ns_iface_find_rcu(const struct net *net, int ifindex);
 struct ns_iface *ns_iface_by_port_rcu(u32 port);
 /* Under rcu_read_lock(): ifindex of iface's default egress, or 0 (display). */
 int ns_iface_pair_ifindex_rcu(const struct ns_iface *iface);
-struct ns_iface *ns_iface_find_rtnl(const struct net_device *dev);
 
 /* The table's changes, all under RTNL (iface.c). */
 int ns_port_reserve(u32 *port);
