@@ -77,12 +77,14 @@ static void ns_deliver_segment(struct ns_slice *slice, struct sk_buff **skbp)
 /*
  * Copy one packet (or its slice, parking the rest for file) to dst, which
  * has iov->len bytes of room, and fill the rest of iov as read reports it.
- * Returns 0 (iov->handle set when the store took skb); NS_DELIVER_SEGMENTED
- * with *skbp a super-packet's segments to deliver instead
- * (ns_deliver_segment()); or -EFAULT, nothing parked.
+ * Returns NS_DELIVERED (iov->handle set when the store took skb);
+ * NS_DELIVER_SEGMENTED with *skbp a super-packet's segments to deliver
+ * instead (ns_deliver_segment()); or NS_DELIVER_FAILED: a user buffer not
+ * writable, or a packet the skb code refused (a kernel buffer).
  */
-int ns_deliver_fill(struct ns_slice *slice, struct file *file, struct sk_buff **skbp,
-		    const struct ns_deliver_dst *dst, struct netslice_iov *iov)
+enum ns_deliver_result ns_deliver_fill(struct ns_slice *slice, struct file *file,
+				       struct sk_buff **skbp, const struct ns_deliver_dst *dst,
+				       struct netslice_iov *iov)
 {
 	struct sk_buff *skb = *skbp;
 	const struct ns_rx_cb *cb = ns_rx_cb(skb);
@@ -104,7 +106,7 @@ int ns_deliver_fill(struct ns_slice *slice, struct file *file, struct sk_buff **
 
 	len = cb->slice_len ? min_t(unsigned int, cb->slice_len, iov->rlen) : iov->rlen;
 	if (ns_copy_out(skb, dst, 0, len))
-		return -EFAULT;
+		return NS_DELIVER_FAILED;
 	if (cb->slice_len) {
 		/* From here the store owns skb; only the handle reaches it. */
 		handle = ns_store_park(&slice->store, skb, file, len);
@@ -118,11 +120,11 @@ int ns_deliver_fill(struct ns_slice *slice, struct file *file, struct sk_buff **
 		} else {
 			iov->flags |= NETSLICE_RX_STORE_FULL;
 			if (ns_copy_out(skb, dst, len, iov->rlen - len))
-				return -EFAULT;
+				return NS_DELIVER_FAILED;
 		}
 	}
 	if (!handle && iov->rlen < skb->len)
 		iov->flags |= NETSLICE_RX_TRUNCATED;
 	iov->handle = handle;
-	return 0;
+	return NS_DELIVERED;
 }

@@ -16,11 +16,16 @@ struct ns_deliver_dst {
 	void *kbuf;
 };
 
-/* ns_deliver_fill(): the packet became segments to deliver instead. */
-#define NS_DELIVER_SEGMENTED	1
+/* What ns_deliver_fill() did with a packet. */
+enum ns_deliver_result {
+	NS_DELIVERED,		/* copied (its slice, the rest parked) */
+	NS_DELIVER_SEGMENTED,	/* not copied: it became segments to deliver instead */
+	NS_DELIVER_FAILED,	/* not copied, nothing parked: the copy failed */
+};
 
-int ns_deliver_fill(struct ns_slice *slice, struct file *file, struct sk_buff **skbp,
-		    const struct ns_deliver_dst *dst, struct netslice_iov *iov);
+enum ns_deliver_result ns_deliver_fill(struct ns_slice *slice, struct file *file,
+				       struct sk_buff **skbp, const struct ns_deliver_dst *dst,
+				       struct netslice_iov *iov);
 
 /* Count a packet that reached its reader; once per packet, so inline. */
 static inline void ns_deliver_count(struct ns_slice *slice, const struct netslice_iov *iov)

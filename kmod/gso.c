@@ -153,13 +153,14 @@ static bool ns_gso_lengths_ok(const struct sk_buff *skb, const struct netslice_c
 /*
  * Make a kept super-packet, its header as a writer left it at skb->data,
  * ready to send out of dev (or up its stack). hdr_len is its IP-to-payload
- * length as received (ns_gso_keep()). Returns 0 or NETSLICE_TXERR_GSO
- * (not segmentable as it is), NETSLICE_TXERR_LENGTH (its segments do not
- * fit dev and cannot be made smaller) or NETSLICE_TXERR_NOMEM; skb may
+ * length as received (ns_gso_keep()). Returns 0 or NS_TXERR_GSO (not
+ * segmentable as it is), NS_TXERR_LENGTH (its segments do not fit dev
+ * and cannot be made smaller) or NS_TXERR_NOMEM; skb may
  * have been changed either way, and the same call on it again redoes it
  * all.
  */
-int ns_gso_prepare(struct sk_buff *skb, const struct net_device *dev, unsigned int hdr_len)
+enum ns_txerr ns_gso_prepare(struct sk_buff *skb, const struct net_device *dev,
+			     unsigned int hdr_len)
 {
 	struct skb_shared_info *shinfo;
 	unsigned int end, l4_len, mss;
@@ -169,10 +170,10 @@ int ns_gso_prepare(struct sk_buff *skb, const struct net_device *dev, unsigned i
 	end = ns_parse_headers(skb, &h);
 	if (!end || !h.l4_off || !ns_gso_matches(skb_shinfo(skb)->gso_type, &h) ||
 	    end - h.l3_off != hdr_len)
-		return NETSLICE_TXERR_GSO;
+		return NS_TXERR_GSO;
 	/* Its headers and GSO state are changed below: no clone (a tap's) may share them. */
 	if (skb_unclone(skb, GFP_KERNEL) || skb_ensure_writable(skb, end))
-		return NETSLICE_TXERR_NOMEM;
+		return NS_TXERR_NOMEM;
 	/* Only now: a new head comes with a new shinfo. */
 	shinfo = skb_shinfo(skb);
 	skb_reset_mac_header(skb);
@@ -190,7 +191,7 @@ int ns_gso_prepare(struct sk_buff *skb, const struct net_device *dev, unsigned i
 	/* The outermost type: segmentation walks any VLAN tags from there. */
 	skb->protocol = eth_hdr(skb)->h_proto;
 	if (!ns_gso_lengths_ok(skb, &h))
-		return NETSLICE_TXERR_GSO;
+		return NS_TXERR_GSO;
 
 	/* The egress computes each segment's L4 checksum from the pseudo-header sum. */
 	l4_len = skb->len - h.l4_off;
@@ -218,11 +219,11 @@ int ns_gso_prepare(struct sk_buff *skb, const struct net_device *dev, unsigned i
 	mss = shinfo->gso_size;
 	if (hdr_len + mss > dev->mtu) {
 		if (shinfo->gso_type & SKB_GSO_UDP_L4 || dev->mtu <= hdr_len)
-			return NETSLICE_TXERR_LENGTH;
+			return NS_TXERR_LENGTH;
 		mss = dev->mtu - hdr_len;
 		shinfo->gso_size = mss;
 	}
 	shinfo->gso_segs = DIV_ROUND_UP(skb->len - end, mss);
-	return 0;
+	return NS_TXERR_NONE;
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_gso_prepare);

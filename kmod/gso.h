@@ -5,10 +5,13 @@
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 
+#include "txerr.h"
+
 unsigned int ns_gso_keep(struct sk_buff *skb);
 struct sk_buff *ns_gso_segment(struct sk_buff *skb);
 unsigned int ns_gso_from_tcp(struct sk_buff *skb);
-int ns_gso_prepare(struct sk_buff *skb, const struct net_device *dev, unsigned int hdr_len);
+enum ns_txerr ns_gso_prepare(struct sk_buff *skb, const struct net_device *dev,
+			     unsigned int hdr_len);
 void ns_gso_flags(const struct sk_buff *skb, u16 *flags, u16 *size, u16 *segs);
 
 #endif /* _NETSLICE_GSO_H */

@@ -69,26 +69,29 @@ efault:
 }
 
 /*
- * Read one packet into the iov at uiov (ns_deliver_fill()). Returns 0 with
- * the packet gone from the caller (parked, or on *done to be freed with
- * the chunk); NS_DELIVER_SEGMENTED as ns_deliver_fill(); or -EFAULT with *skbp
- * the packet, as it was, for the unread queue (NULL if a writer already
- * took it by the handle the failed copy had written).
+ * Read one packet into the iov at uiov (ns_deliver_fill()). Returns
+ * NS_DELIVERED with the packet gone from the caller (parked, or on *done
+ * to be freed with the chunk); NS_DELIVER_SEGMENTED as ns_deliver_fill();
+ * or NS_DELIVER_FAILED (the iov or its buffer not writable) with *skbp the
+ * packet, as it was, for the unread queue (NULL if a writer already took
+ * it by the handle the failed copy had written).
  */
-static int ns_read_one(struct ns_slice *slice, struct file *file, struct sk_buff **skbp,
-		       struct netslice_iov __user *uiov, struct sk_buff **done)
+static enum ns_deliver_result ns_read_one(struct ns_slice *slice, struct file *file,
+					  struct sk_buff **skbp,
+					  struct netslice_iov __user *uiov,
+					  struct sk_buff **done)
 {
 	struct ns_deliver_dst dst = {};
+	enum ns_deliver_result res;
 	struct netslice_iov iov;
 	struct sk_buff *skb;
 	unsigned int off;
-	int err;
 
 	if (ns_iov_get(uiov, &dst.ubuf, &iov.len))
-		return -EFAULT;
-	err = ns_deliver_fill(slice, file, skbp, &dst, &iov);
-	if (err)
-		return err;
+		return NS_DELIVER_FAILED;
+	res = ns_deliver_fill(slice, file, skbp, &dst, &iov);
+	if (res != NS_DELIVERED)
+		return res;
 	skb = *skbp;
 	if (ns_iov_put(uiov, &iov))
 		goto err_unpark;
@@ -97,7 +100,7 @@ static int ns_read_one(struct ns_slice *slice, struct file *file, struct sk_buff
 		skb->next = *done;
 		*done = skb;
 	}
-	return 0;
+	return NS_DELIVERED;
 
 err_unpark:
 	/*
@@ -109,7 +112,7 @@ err_unpark:
 		if (!ns_store_claim(&slice->store, iov.handle, file, skbp, &off))
 			ns_store_finish(&slice->store, iov.handle);
 	}
-	return -EFAULT;
+	return NS_DELIVER_FAILED;
 }
 
 /*
@@ -160,11 +163,12 @@ static void ns_untake_list(struct ns_slice *slice, struct sk_buff *list)
 	spin_unlock_irqrestore(&slice->unread.lock, flags);
 }
 
-/* Up to n packets; *err is set when a copy fails. */
+/* Up to n packets; *err is set (-errno) when a copy fails or a signal came. */
 static size_t ns_read_batch(struct ns_slice *slice, struct file *file,
 			    struct netslice_iov __user *uiov, size_t n, int *err)
 {
 	struct sk_buff *skbs[NS_READ_CHUNK], *consumed;
+	enum ns_deliver_result res;
 	unsigned int got, i;
 	bool segmented;
 	size_t done = 0;
@@ -179,16 +183,16 @@ static size_t ns_read_batch(struct ns_slice *slice, struct file *file,
 		consumed = NULL;
 		segmented = false;
 		for (i = 0; i < got; i++, done++) {
-			*err = ns_read_one(slice, file, &skbs[i], &uiov[done], &consumed);
-			if (*err == NS_DELIVER_SEGMENTED) {
+			res = ns_read_one(slice, file, &skbs[i], &uiov[done], &consumed);
+			if (res == NS_DELIVER_SEGMENTED) {
 				/* The segments are read next, before what came after. */
-				*err = 0;
 				ns_untake(slice, skbs + i + 1, got - i - 1);
 				ns_untake_list(slice, skbs[i]);
 				segmented = true;
 				break;
 			}
-			if (*err) {
+			if (res == NS_DELIVER_FAILED) {
+				*err = -EFAULT;
 				ns_untake(slice, skbs + i, got - i);
 				break;
 			}

@@ -120,11 +120,13 @@ static void ns_ring_keep(struct ns_ring *ring, u32 slot, struct sk_buff *skb,
 
 /*
  * Fill the next RX entry and its frame from *skbp and publish it. Returns
- * 0, with *skbp parked, kept for its slot, or put on *dead to be freed;
- * NS_DELIVER_SEGMENTED (ns_deliver_fill()) with *skbp its segments, nothing
- * published; or -EIO, *skbp on *dead, nothing published or counted.
+ * NS_DELIVERED, with *skbp parked, kept for its slot, or put on *dead to
+ * be freed; NS_DELIVER_SEGMENTED (ns_deliver_fill()) with *skbp its
+ * segments, nothing published; or NS_DELIVER_FAILED (a packet the skb
+ * code refused to copy), *skbp on *dead, nothing published or counted.
  */
-static int ns_ring_rx_put(struct ns_ring *ring, struct sk_buff **skbp, struct sk_buff **dead)
+static enum ns_deliver_result ns_ring_rx_put(struct ns_ring *ring, struct sk_buff **skbp,
+					     struct sk_buff **dead)
 {
 	u32 slot = ring->rx_prod & ring->rx_mask;
 	struct netslice_iov iov = {
@@ -134,17 +136,16 @@ static int ns_ring_rx_put(struct ns_ring *ring, struct sk_buff **skbp, struct sk
 	struct ns_deliver_dst dst = {
 		.kbuf = ring->region[NS_RING_FRAMES].mem + iov.base,
 	};
-	int err;
+	enum ns_deliver_result res;
 
 	lockdep_assert_held(&ring->rx_lock);
-	err = ns_deliver_fill(ring->slice, ring->file, skbp, &dst, &iov);
-	if (unlikely(err)) {
-		if (err == NS_DELIVER_SEGMENTED)
-			return err;
-		/* Not a copy to a kernel buffer: a packet the skb code refused. */
-		(*skbp)->next = *dead;
-		*dead = *skbp;
-		return -EIO;
+	res = ns_deliver_fill(ring->slice, ring->file, skbp, &dst, &iov);
+	if (unlikely(res != NS_DELIVERED)) {
+		if (res == NS_DELIVER_FAILED) {
+			(*skbp)->next = *dead;
+			*dead = *skbp;
+		}
+		return res;
 	}
 	ring->rx_entries[slot] = iov;
 	/* The entry and its frame before the index that shows them. */
@@ -152,14 +153,14 @@ static int ns_ring_rx_put(struct ns_ring *ring, struct sk_buff **skbp, struct sk
 	ns_deliver_count(ring->slice, &iov);
 	if (!iov.handle && ns_ring_skb_reusable(*skbp)) {
 		ns_ring_keep(ring, slot, *skbp, dead);
-		return 0;
+		return NS_DELIVERED;
 	}
 	ns_ring_keep(ring, slot, NULL, dead);
 	if (!iov.handle) {
 		(*skbp)->next = *dead;
 		*dead = *skbp;
 	}
-	return 0;
+	return NS_DELIVERED;
 }
 
 /*
@@ -236,6 +237,7 @@ static bool ns_ring_rx_wake_due(struct ns_ring *ring, u32 prod_before)
 int ns_ring_rx(struct ns_ring *ring, struct sk_buff *skb)
 {
 	struct sk_buff *dead = NULL;
+	enum ns_deliver_result res;
 	u32 prod_before;
 	bool wake;
 	int err;
@@ -251,11 +253,14 @@ int ns_ring_rx(struct ns_ring *ring, struct sk_buff *skb)
 		/* Not taken: the caller trims or drops it, and counts. */
 		err = -ENOSPC;
 	} else {
-		err = ns_ring_rx_put(ring, &skb, &dead);
-		if (err == NS_DELIVER_SEGMENTED)
+		err = 0;
+		res = ns_ring_rx_put(ring, &skb, &dead);
+		if (res == NS_DELIVER_SEGMENTED)
 			err = ns_ring_rx_segments(ring, skb, &dead);
-		else if (err)
+		if (res == NS_DELIVER_FAILED) {
 			ns_stat_inc(ring->slice, NS_RX_DROP_ERROR);
+			err = -EIO;
+		}
 		/* Dropped here: counted once, as what it is, and never as queued. */
 		if (err == -ENOSPC)
 			ns_stat_inc(ring->slice, NS_RX_DROP_RING_FULL);

@@ -267,29 +267,29 @@ u64 ns_store_park(struct ns_store *st, struct sk_buff *skb, const void *owner,
 }
 EXPORT_SYMBOL_IF_KUNIT(ns_store_park);
 
-/* The entry a handle names, or a NETSLICE_TXERR_* code. */
-static int ns_store_lookup(struct ns_store *st, u64 handle, const void *owner,
-			   struct ns_store_entry **entry)
+/* The entry a handle names, or why it names none. */
+static enum ns_txerr ns_store_lookup(struct ns_store *st, u64 handle, const void *owner,
+				     struct ns_store_entry **entry)
 {
 	unsigned int slot = ns_handle_slot(handle);
 	struct ns_store_entry *e;
 
 	lockdep_assert_held(&st->lock);
 	if (!handle)	/* never issued: it means "no payload" on write */
-		return NETSLICE_TXERR_FORGED;
+		return NS_TXERR_FORGED;
 	if ((handle >> NS_HANDLE_SLICE_SHIFT & 0xff) != st->slice_id)
-		return NETSLICE_TXERR_FOREIGN;
+		return NS_TXERR_FOREIGN;
 	if (slot >= st->capacity)
-		return NETSLICE_TXERR_FORGED;
+		return NS_TXERR_FORGED;
 	e = &st->slots[slot];
 	if (handle != e->handle)
-		return handle == e->prev_handle ? NETSLICE_TXERR_STALE : NETSLICE_TXERR_FORGED;
+		return handle == e->prev_handle ? NS_TXERR_STALE : NS_TXERR_FORGED;
 	if (e->state != NS_SLOT_PARKED)
-		return NETSLICE_TXERR_STALE;
+		return NS_TXERR_STALE;
 	if (e->owner != owner)
-		return NETSLICE_TXERR_FOREIGN;
+		return NS_TXERR_FOREIGN;
 	*entry = e;
-	return 0;
+	return NS_TXERR_NONE;
 }
 
 /* The port a parked payload arrived on, or 0 (no such payload of owner's). */
@@ -308,13 +308,13 @@ u32 ns_store_port(struct ns_store *st, u64 handle, const void *owner)
 /*
  * Take the payload a handle names for a splice: it leaves the ageing list
  * and no other writer can take it, until ns_store_finish() frees the slot
- * or ns_store_unclaim() parks it again. Returns 0 or NETSLICE_TXERR_*.
+ * or ns_store_unclaim() parks it again. Returns 0, or why not.
  */
-int ns_store_claim(struct ns_store *st, u64 handle, const void *owner,
-		   struct sk_buff **skb, unsigned int *off)
+enum ns_txerr ns_store_claim(struct ns_store *st, u64 handle, const void *owner,
+			     struct sk_buff **skb, unsigned int *off)
 {
 	struct ns_store_entry *e;
-	int err;
+	enum ns_txerr err;
 
 	spin_lock_bh(&st->lock);
 	err = ns_store_lookup(st, handle, owner, &e);

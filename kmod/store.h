@@ -8,6 +8,8 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+#include "txerr.h"
+
 enum ns_store_state {
 	NS_SLOT_FREE,
 	NS_SLOT_PARKED,		/* on the parked list, ageing */
@@ -58,8 +60,8 @@ void ns_store_destroy(struct ns_store *st);
 u64 ns_store_park(struct ns_store *st, struct sk_buff *skb, const void *owner,
 		  unsigned int off);
 u32 ns_store_port(struct ns_store *st, u64 handle, const void *owner);
-int ns_store_claim(struct ns_store *st, u64 handle, const void *owner,
-		   struct sk_buff **skb, unsigned int *off);
+enum ns_txerr ns_store_claim(struct ns_store *st, u64 handle, const void *owner,
+			     struct sk_buff **skb, unsigned int *off);
 void ns_store_unclaim(struct ns_store *st, u64 handle, unsigned int off);
 void ns_store_finish_many(struct ns_store *st, const u64 *handles, unsigned int n);
 void ns_store_release(struct ns_store *st, const void *owner);

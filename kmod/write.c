@@ -32,25 +32,35 @@
 #include "slice.h"
 #include "splice.h"
 #include "store.h"
+#include "txerr.h"
 #include "write.h"
 #include "xmit.h"
 
-/* Each NETSLICE_TXERR_*: the errno a first bad iov returns, and its counter. */
+/* Each code write reports: the errno a first bad iov returns, and its counter. */
 static const struct {
 	int code;
 	enum ns_stat stat;
-} ns_txerr[] = {
-	[NETSLICE_TXERR_INVALID] = { EINVAL, NS_TX_ERR_INVALID },
-	[NETSLICE_TXERR_LENGTH] = { EMSGSIZE, NS_TX_ERR_LENGTH },
-	[NETSLICE_TXERR_IFINDEX] = { ENODEV, NS_TX_ERR_IFINDEX },
-	[NETSLICE_TXERR_FAULT] = { EFAULT, NS_TX_ERR_FAULT },
-	[NETSLICE_TXERR_NOMEM] = { ENOMEM, NS_TX_ERR_NOMEM },
-	[NETSLICE_TXERR_DOWN] = { ENETDOWN, NS_TX_ERR_DOWN },
-	[NETSLICE_TXERR_STALE] = { ESTALE, NS_TX_ERR_STALE },
-	[NETSLICE_TXERR_FOREIGN] = { EACCES, NS_TX_ERR_FOREIGN },
-	[NETSLICE_TXERR_FORGED] = { EBADMSG, NS_TX_ERR_FORGED },
-	[NETSLICE_TXERR_DROPPED] = { ENOBUFS, NS_TX_ERR_DROPPED },
-	[NETSLICE_TXERR_GSO] = { EPROTO, NS_TX_ERR_GSO },
+} ns_txerr[NS_TXERR_UAPI_MAX + 1] = {
+	[NS_TXERR_INVALID] = { EINVAL, NS_TX_ERR_INVALID },
+	[NS_TXERR_LENGTH] = { EMSGSIZE, NS_TX_ERR_LENGTH },
+	[NS_TXERR_IFINDEX] = { ENODEV, NS_TX_ERR_IFINDEX },
+	[NS_TXERR_FAULT] = { EFAULT, NS_TX_ERR_FAULT },
+	[NS_TXERR_NOMEM] = { ENOMEM, NS_TX_ERR_NOMEM },
+	[NS_TXERR_DOWN] = { ENETDOWN, NS_TX_ERR_DOWN },
+	[NS_TXERR_STALE] = { ESTALE, NS_TX_ERR_STALE },
+	[NS_TXERR_FOREIGN] = { EACCES, NS_TX_ERR_FOREIGN },
+	[NS_TXERR_FORGED] = { EBADMSG, NS_TX_ERR_FORGED },
+	[NS_TXERR_DROPPED] = { ENOBUFS, NS_TX_ERR_DROPPED },
+	[NS_TXERR_GSO] = { EPROTO, NS_TX_ERR_GSO },
+};
+
+/* A frame of a run, built and not yet sent: what its accounting needs. */
+struct ns_tx_frame {
+	u64 handle;		/* the payload spliced in, or 0 */
+	u32 index;		/* of its iov in the call */
+	u32 len;
+	u16 hlen;		/* header bytes a retry splices over */
+	u16 gso_hdr;		/* a super-packet's, kept for a retry */
 };
 
 /*
@@ -66,16 +76,16 @@ struct ns_tx_run {
 	u32 port;			/* the iov fields dev was resolved from */
 	u32 ifindex;
 	u16 action;
-	int first_err;			/* the first iov's NETSLICE_TXERR_*, or 0 */
+	enum ns_txerr first_err;	/* the first iov's, if it failed */
+	/* The egress's queue stopped: the call ends at iov stopped_at, unsent. */
+	bool stopped;
+	u32 stopped_at;
 	struct netslice_iov port_iov;	/* an iov with its payload's port filled in */
 	unsigned int count;
+	/* The burst as ns_xmit_burst() takes it, then each frame's own. */
 	struct sk_buff *skb[NS_XMIT_BURST];
-	u64 handle[NS_XMIT_BURST];	/* the payload spliced in, or 0 */
-	u32 index[NS_XMIT_BURST];	/* of its iov in the call */
-	u32 len[NS_XMIT_BURST];
-	u16 hlen[NS_XMIT_BURST];	/* header bytes a retry splices over */
-	u16 gso_hdr[NS_XMIT_BURST];	/* a super-packet's, kept for a retry */
 	u8 res[NS_XMIT_BURST];
+	struct ns_tx_frame frame[NS_XMIT_BURST];
 };
 
 /* wire_len, queue, flags and gso_* are what read reported; write ignores them. */
@@ -88,15 +98,6 @@ static bool ns_tx_to_dev(u16 action)
 {
 	return action != NETSLICE_TX_HOST && action != NETSLICE_TX_DROP;
 }
-
-/*
- * Not a uapi code: the iov's user memory is not at hand (swapped out, or
- * served by FUSE or userfaultfd). A write copies with page faults off
- * while it holds an egress, and faults the memory in only after letting
- * go of it: a fault may wait on user space forever, and a held device
- * cannot unregister meanwhile.
- */
-#define NS_TX_REFAULT	0x100
 
 /*
  * Read what write needs of an iov and clear its error, in one user-access
@@ -127,7 +128,7 @@ out:
 	return err;
 }
 
-static void ns_tx_put_error(struct netslice_iov __user *uiov, int err)
+static void ns_tx_put_error(struct netslice_iov __user *uiov, enum ns_txerr err)
 {
 	pagefault_disable();
 	(void)put_user((u16)err, &uiov->error);
@@ -135,7 +136,8 @@ static void ns_tx_put_error(struct netslice_iov __user *uiov, int err)
 }
 
 /* The error code and counter of the call's index-th iov. */
-static void ns_tx_fail(struct ns_slice *slice, const struct ns_tx_run *run, u32 index, int err)
+static void ns_tx_fail(struct ns_slice *slice, const struct ns_tx_run *run, u32 index,
+		       enum ns_txerr err)
 {
 	if (run->errs)
 		run->errs[index] = err;
@@ -151,16 +153,17 @@ static void ns_tx_fail(struct ns_slice *slice, const struct ns_tx_run *run, u32 
 
 /*
  * len bytes of an iov's data: at kdata (ring mode), else at its user base,
- * page faults off (NS_TX_REFAULT: not at hand, or not there at all).
+ * page faults off (NS_TXERR_REFAULT: not at hand, or not there at all).
  */
-static int ns_tx_fetch(void *dst, const struct netslice_iov *iov, const void *kdata,
-		       unsigned int len)
+static enum ns_txerr ns_tx_fetch(void *dst, const struct netslice_iov *iov,
+				 const void *kdata, unsigned int len)
 {
 	if (kdata) {
 		memcpy(dst, kdata, len);
-		return 0;
+		return NS_TXERR_NONE;
 	}
-	return copy_from_user_nofault(dst, u64_to_user_ptr(iov->base), len) ? NS_TX_REFAULT : 0;
+	return copy_from_user_nofault(dst, u64_to_user_ptr(iov->base), len) ?
+	       NS_TXERR_REFAULT : NS_TXERR_NONE;
 }
 
 /*
@@ -220,15 +223,15 @@ static bool ns_tx_reuse(struct sk_buff *skb, struct net_device *dev, unsigned in
  * A whole frame from user space (or the frame area), for dev, in *reuse
  * if it can be (then taken: *reuse NULL) or a new skb; *skbp NULL on error.
  */
-static int ns_tx_copy(struct ns_slice *slice, struct net_device *dev,
-		      const struct netslice_iov *iov, const void *kdata, struct sk_buff **reuse,
-		      struct sk_buff **skbp)
+static enum ns_txerr ns_tx_copy(struct ns_slice *slice, struct net_device *dev,
+				const struct netslice_iov *iov, const void *kdata,
+				struct sk_buff **reuse, struct sk_buff **skbp)
 {
 	unsigned int size = LL_RESERVED_SPACE(dev) + iov->rlen + dev->needed_tailroom;
 	struct sk_buff *skb;
 
 	if (iov->rlen > iov->len || iov->rlen < ETH_HLEN || iov->rlen > ns_tx_max_len(dev))
-		return NETSLICE_TXERR_LENGTH;
+		return NS_TXERR_LENGTH;
 	if (reuse && *reuse && ns_tx_reuse(*reuse, dev, iov->rlen)) {
 		skb = *reuse;
 		*reuse = NULL;
@@ -247,17 +250,17 @@ static int ns_tx_copy(struct ns_slice *slice, struct net_device *dev,
 	if (!skb)
 		skb = alloc_skb(size, GFP_KERNEL);
 	if (!skb)
-		return NETSLICE_TXERR_NOMEM;
+		return NS_TXERR_NOMEM;
 	skb_reserve(skb, LL_RESERVED_SPACE(dev));
 	if (ns_tx_fetch(skb_put(skb, iov->rlen), iov, kdata, iov->rlen)) {
 		kfree_skb(skb);
-		return NS_TX_REFAULT;
+		return NS_TXERR_REFAULT;
 	}
 out:
 	ns_stat_add(slice, NS_WRITE_BYTES, iov->rlen);
 	skb->dev = dev;
 	*skbp = skb;
-	return 0;
+	return NS_TXERR_NONE;
 }
 
 /*
@@ -270,19 +273,20 @@ out:
  * *gso_hdr back in its RX metadata). Whatever fails here leaves the
  * payload parked under the same handle, so the iov can be written again.
  */
-static int ns_tx_splice(struct ns_slice *slice, struct file *file, struct net_device *dev,
-			const struct netslice_iov *iov, const void *kdata, struct sk_buff **skbp,
-			unsigned int *hlen, u16 *gso_hdr)
+static enum ns_txerr ns_tx_splice(struct ns_slice *slice, struct file *file,
+				  struct net_device *dev, const struct netslice_iov *iov,
+				  const void *kdata, struct sk_buff **skbp, unsigned int *hlen,
+				  u16 *gso_hdr)
 {
 	struct ns_store *store = &slice->store;
 	struct sk_buff *skb;
 	bool gso, too_long;
+	enum ns_txerr err;
 	unsigned int off;
-	int err;
 
 	if (iov->rlen > iov->len || (iov->rlen && iov->rlen < ETH_HLEN) ||
 	    iov->rlen > NETSLICE_MAX_HEADER)
-		return NETSLICE_TXERR_LENGTH;
+		return NS_TXERR_LENGTH;
 	err = ns_store_claim(store, iov->handle, file, &skb, &off);
 	if (err)
 		return err;
@@ -291,7 +295,7 @@ static int ns_tx_splice(struct ns_slice *slice, struct file *file, struct net_de
 	gso = skb_is_gso(skb);
 	too_long = !gso && skb->len - off + (iov->rlen ?: off) > ns_tx_max_len(dev);
 	if (iov->rlen) {
-		err = NETSLICE_TXERR_NOMEM;
+		err = NS_TXERR_NOMEM;
 		if (ns_splice_front(skb, off, iov->rlen))
 			goto err_unclaim;
 		/* From here on a retry splices in place of the bytes just made room for. */
@@ -304,7 +308,7 @@ static int ns_tx_splice(struct ns_slice *slice, struct file *file, struct net_de
 	*gso_hdr = gso ? ns_rx_cb(skb)->gso_hdr_len : 0;
 	if (too_long) {
 		/* Too long for dev: only TCP can be cut to fit. */
-		err = NETSLICE_TXERR_LENGTH;
+		err = NS_TXERR_LENGTH;
 		*gso_hdr = ns_gso_from_tcp(skb);
 		if (!*gso_hdr)
 			goto err_unclaim;
@@ -328,7 +332,7 @@ static int ns_tx_splice(struct ns_slice *slice, struct file *file, struct net_de
 	skb->dev = dev;
 	*skbp = skb;
 	*hlen = off;
-	return 0;
+	return NS_TXERR_NONE;
 
 err_unclaim:
 	ns_store_unclaim(store, iov->handle, off);
@@ -336,18 +340,18 @@ err_unclaim:
 }
 
 /* Free a parked payload unsent (NETSLICE_TX_DROP with a handle). */
-static int ns_tx_release(struct ns_slice *slice, struct file *file, u64 handle)
+static enum ns_txerr ns_tx_release(struct ns_slice *slice, struct file *file, u64 handle)
 {
 	struct sk_buff *skb;
+	enum ns_txerr err;
 	unsigned int off;
-	int err;
 
 	err = ns_store_claim(&slice->store, handle, file, &skb, &off);
 	if (err)
 		return err;
 	ns_store_finish(&slice->store, handle);
 	consume_skb(skb);
-	return 0;
+	return NS_TXERR_NONE;
 }
 
 static void ns_tx_run_end(struct ns_tx_run *run)
@@ -384,18 +388,19 @@ static bool ns_tx_run_joins(const struct ns_tx_run *run, const struct netslice_i
 }
 
 /*
- * Send the run's frames. Returns the index of the first iov left unsent
- * because the queue stopped (its frame freed or its payload parked again,
- * as are all after it), or -1 when the queue took them all.
+ * Send the run's frames. If the queue stopped, the first frame it did not
+ * take, and all after it, are freed or their payloads parked again: the
+ * run is then stopped at that frame's iov (and true is returned).
  */
-static long ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run)
+static bool ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run)
 {
-	struct net_device *dev = run->dev;
 	unsigned int i, txqs, n = run->count, done = 0;
-	long stopped = -1;
+	struct net_device *dev = run->dev;
+	u64 sent_handles[NS_XMIT_BURST];
+	bool busy = false;
 
 	if (!n)
-		return -1;
+		return false;
 	run->count = 0;
 	/* dev is held, but may be unregistering: its queue count then is 0. */
 	txqs = READ_ONCE(dev->real_num_tx_queues);
@@ -409,64 +414,67 @@ static long ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run)
 	}
 
 	for (i = 0; i < n; i++) {
-		u64 handle = run->handle[i];
+		const struct ns_tx_frame *frame = &run->frame[i];
+		enum ns_txerr err;
 
 		if (run->res[i] == NS_XMIT_BUSY) {
-			if (stopped < 0)
-				stopped = run->index[i];
-			if (handle) {
-				ns_rx_cb(run->skb[i])->gso_hdr_len = run->gso_hdr[i];
-				ns_store_unclaim(&slice->store, handle, run->hlen[i]);
+			if (!busy) {
+				busy = true;
+				run->stopped = true;
+				run->stopped_at = frame->index;
+			}
+			if (frame->handle) {
+				ns_rx_cb(run->skb[i])->gso_hdr_len = frame->gso_hdr;
+				ns_store_unclaim(&slice->store, frame->handle, frame->hlen);
 			} else {
 				kfree_skb(run->skb[i]);
 			}
 			continue;
 		}
 		/* Gone either way: its slot is freed with the run's others below. */
-		if (handle)
-			run->handle[done++] = handle;
+		if (frame->handle)
+			sent_handles[done++] = frame->handle;
 		if (run->res[i] == NS_XMIT_SENT) {
 			ns_stat_inc(slice, NS_TX_PACKETS);
-			ns_stat_add(slice, NS_TX_BYTES, run->len[i]);
-			if (handle)
+			ns_stat_add(slice, NS_TX_BYTES, frame->len);
+			if (frame->handle)
 				ns_stat_inc(slice, NS_TX_SPLICED);
-			if (run->gso_hdr[i])
+			if (frame->gso_hdr)
 				ns_stat_inc(slice, NS_TX_GSO);
-		} else {
-			int err = run->res[i] == NS_XMIT_DOWN ? NETSLICE_TXERR_DOWN :
-								NETSLICE_TXERR_DROPPED;
-
-			ns_tx_fail(slice, run, run->index[i], err);
-			if (!run->index[i])
-				run->first_err = err;
+			continue;
 		}
+		err = run->res[i] == NS_XMIT_DOWN ? NS_TXERR_DOWN : NS_TXERR_DROPPED;
+		ns_tx_fail(slice, run, frame->index, err);
+		if (!frame->index)
+			run->first_err = err;
 	}
 	if (done)
-		ns_store_finish_many(&slice->store, run->handle, done);
-	if (stopped >= 0)
+		ns_store_finish_many(&slice->store, sent_handles, done);
+	if (busy)
 		ns_stat_inc(slice, NS_TX_BUSY);
-	return stopped;
+	return busy;
 }
 
 /*
  * Deal with one iov: a frame for the run's egress joins the run (the
  * caller has sent any run it does not join); anything else is done now.
- * Returns 0 or the iov's NETSLICE_TXERR_* code.
+ * Returns why it failed, if it did.
  */
-static int ns_tx_one(struct ns_slice *slice, struct file *file, struct ns_tx_run *run,
-		     const struct netslice_iov *iov, const void *kdata, struct sk_buff **reuse,
-		     u32 index)
+static enum ns_txerr ns_tx_one(struct ns_slice *slice, struct file *file,
+			       struct ns_tx_run *run, const struct netslice_iov *iov,
+			       const void *kdata, struct sk_buff **reuse, u32 index)
 {
-	unsigned int hlen = 0;
+	struct ns_tx_frame *frame;
 	struct net_device *dev;
+	unsigned int hlen = 0;
 	struct sk_buff *skb;
+	enum ns_txerr err;
 	u16 gso_hdr = 0;
-	int err;
 
 	if (!ns_iov_valid(iov))
-		return NETSLICE_TXERR_INVALID;
+		return NS_TXERR_INVALID;
 	if (iov->action == NETSLICE_TX_DROP) {
-		err = iov->handle ? ns_tx_release(slice, file, iov->handle) : 0;
+		err = iov->handle ? ns_tx_release(slice, file, iov->handle) : NS_TXERR_NONE;
 		if (!err)
 			ns_stat_inc(slice, NS_TX_NF_DROP);
 		return err;
@@ -487,7 +495,7 @@ static int ns_tx_one(struct ns_slice *slice, struct file *file, struct ns_tx_run
 	}
 	dev = ns_tx_run_dev(slice, run, iov);
 	if (!dev)
-		return NETSLICE_TXERR_IFINDEX;
+		return NS_TXERR_IFINDEX;
 	if (iov->handle)
 		err = ns_tx_splice(slice, file, dev, iov, kdata, &skb, &hlen, &gso_hdr);
 	else
@@ -505,7 +513,7 @@ static int ns_tx_one(struct ns_slice *slice, struct file *file, struct ns_tx_run
 			ns_stat_inc(slice, NS_TX_GSO);
 		ns_xmit_to_host(skb);
 		ns_stat_inc(slice, NS_TX_HOST);
-		return 0;
+		return NS_TXERR_NONE;
 	}
 	/* A super-packet's headers were found by ns_gso_prepare(). */
 	if (!gso_hdr) {
@@ -513,13 +521,13 @@ static int ns_tx_one(struct ns_slice *slice, struct file *file, struct ns_tx_run
 		skb->protocol = eth_hdr(skb)->h_proto;
 	}
 	run->skb[run->count] = skb;
-	run->handle[run->count] = iov->handle;
-	run->index[run->count] = index;
-	run->len[run->count] = skb->len;
-	run->hlen[run->count] = hlen;
-	run->gso_hdr[run->count] = gso_hdr;
-	run->count++;
-	return 0;
+	frame = &run->frame[run->count++];
+	frame->handle = iov->handle;
+	frame->index = index;
+	frame->len = skb->len;
+	frame->hlen = hlen;
+	frame->gso_hdr = gso_hdr;
+	return NS_TXERR_NONE;
 }
 
 static void ns_tx_run_init(struct ns_tx_run *run, struct netslice_iov __user *uiov, u16 *errs)
@@ -528,65 +536,51 @@ static void ns_tx_run_init(struct ns_tx_run *run, struct netslice_iov __user *ui
 	run->errs = errs;
 	run->dev = NULL;
 	run->count = 0;
-	run->first_err = 0;
+	run->first_err = NS_TXERR_NONE;
+	run->stopped = false;
 }
 
-/*
- * iov index fails with err: send what came before first, so that the
- * count covers this iov. Returns as ns_tx_run_flush().
- */
-static long ns_tx_reject(struct ns_slice *slice, struct ns_tx_run *run, u32 index, int err)
+/* iov index fails with err: send what came before first, so that the count covers it. */
+static void ns_tx_reject(struct ns_slice *slice, struct ns_tx_run *run, u32 index,
+			 enum ns_txerr err)
 {
-	long stopped = ns_tx_run_flush(slice, run);
-
-	if (stopped < 0)
+	if (!ns_tx_run_flush(slice, run))
 		ns_tx_fail(slice, run, index, err);
-	return stopped;
 }
 
 /*
- * The call's index-th iov, after those before it. Returns -1 to go on, or
- * the index of the first iov left unsent because the egress stopped (the
- * call ends there). *err is the iov's own NETSLICE_TXERR_*, or 0, with
- * its error and counter already set.
+ * The call's index-th iov, after those before it; the call ends if the
+ * run stops here. Returns the iov's own failure, if any, its error and
+ * counter already set (not NS_TXERR_REFAULT's: the caller faults the
+ * memory in, with no egress held, and retries).
  */
-static long ns_tx_step(struct ns_slice *slice, struct file *file, struct ns_tx_run *run,
-		       const struct netslice_iov *iov, const void *kdata, struct sk_buff **reuse,
-		       u32 index, int *err)
+static enum ns_txerr ns_tx_step(struct ns_slice *slice, struct file *file,
+				struct ns_tx_run *run, const struct netslice_iov *iov,
+				const void *kdata, struct sk_buff **reuse, u32 index)
 {
-	long stopped;
+	enum ns_txerr err;
 
-	if (run->count && !ns_tx_run_joins(run, iov)) {
-		stopped = ns_tx_run_flush(slice, run);
-		if (stopped >= 0)
-			return stopped;
-	}
-	*err = ns_tx_one(slice, file, run, iov, kdata, reuse, index);
-	/* The caller faults the memory in, with no egress held, and retries. */
-	if (!*err || *err == NS_TX_REFAULT)
-		return -1;
-	return ns_tx_reject(slice, run, index, *err);
+	if (run->count && !ns_tx_run_joins(run, iov) && ns_tx_run_flush(slice, run))
+		return NS_TXERR_NONE;
+	err = ns_tx_one(slice, file, run, iov, kdata, reuse, index);
+	if (err && err != NS_TXERR_REFAULT)
+		ns_tx_reject(slice, run, index, err);
+	return err;
 }
 
-/*
- * Before a fault on user memory: send the run and let go of its egress.
- * Returns as ns_tx_run_flush().
- */
-static long ns_tx_unhold(struct ns_slice *slice, struct ns_tx_run *run)
+/* Before a fault on user memory: send the run and let go of its egress. */
+static void ns_tx_unhold(struct ns_slice *slice, struct ns_tx_run *run)
 {
-	long stopped = ns_tx_run_flush(slice, run);
-
+	ns_tx_run_flush(slice, run);
 	ns_tx_run_end(run);
-	return stopped;
 }
 
-/* Send the run left and let go of its egress: as ns_tx_step(). */
-static long ns_tx_finish(struct ns_slice *slice, struct ns_tx_run *run, long stopped)
+/* At the end of the call: send what is left, unless stopped, and let go. */
+static void ns_tx_finish(struct ns_slice *slice, struct ns_tx_run *run)
 {
-	if (stopped < 0)
-		stopped = ns_tx_run_flush(slice, run);
+	if (!run->stopped)
+		ns_tx_run_flush(slice, run);
 	ns_tx_run_end(run);
-	return stopped;
 }
 
 /*
@@ -602,29 +596,25 @@ size_t ns_tx_ring(struct ns_slice *slice, struct file *file, struct netslice_iov
 		  struct sk_buff **reuse)
 {
 	struct ns_tx_run run;
-	long stopped = -1;
 	size_t i;
-	int err;
 
 	ns_tx_run_init(&run, NULL, errs);
-	for (i = 0; i < n && stopped < 0; i++) {
+	for (i = 0; i < n && !run.stopped; i++) {
 		struct netslice_iov *iov = &iovs[i];
 
 		errs[i] = 0;
 		/* The entry names its frame by offset: checked, then kernel memory. */
 		iov->len = iov->rlen;
-		if (iov->rlen > frames_len || iov->base > frames_len - iov->rlen) {
-			stopped = ns_tx_reject(slice, &run, i, NETSLICE_TXERR_FAULT);
-			continue;
-		}
-		stopped = ns_tx_step(slice, file, &run, iov, frames + iov->base, &reuse[i], i,
-				     &err);
+		if (iov->rlen > frames_len || iov->base > frames_len - iov->rlen)
+			ns_tx_reject(slice, &run, i, NS_TXERR_FAULT);
+		else
+			ns_tx_step(slice, file, &run, iov, frames + iov->base, &reuse[i], i);
 	}
-	stopped = ns_tx_finish(slice, &run, stopped);
+	ns_tx_finish(slice, &run);
 	/* Containers not used: a bad entry, a handle, too small, not reached. */
 	for (i = 0; i < n; i++)
 		consume_skb(reuse[i]);
-	return stopped >= 0 ? stopped : n;
+	return run.stopped ? run.stopped_at : n;
 }
 
 ssize_t ns_write(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
@@ -635,9 +625,8 @@ ssize_t ns_write(struct file *file, const char __user *buf, size_t count, loff_t
 	struct netslice_iov iov;
 	struct ns_tx_run run;
 	bool fault = false;
-	long stopped = -1;
+	enum ns_txerr err;
 	size_t i;
-	int err;
 
 	ns_tx_run_init(&run, uiov, NULL);
 	for (i = 0; i < n; i++) {
@@ -647,8 +636,8 @@ ssize_t ns_write(struct file *file, const char __user *buf, size_t count, loff_t
 again:
 		if (ns_tx_iov_get(&uiov[i], &iov)) {
 			if (refaults++ < 2) {
-				stopped = ns_tx_unhold(slice, &run);
-				if (stopped >= 0)
+				ns_tx_unhold(slice, &run);
+				if (run.stopped)
 					break;
 				if (!fault_in_writeable((char __user *)&uiov[i], sizeof(*uiov)))
 					goto again;
@@ -656,21 +645,20 @@ again:
 			fault = true;
 			break;
 		}
-		err = 0;
-		stopped = ns_tx_step(slice, file, &run, &iov, NULL, NULL, i, &err);
-		if (stopped >= 0)
+		err = ns_tx_step(slice, file, &run, &iov, NULL, NULL, i);
+		if (run.stopped)
 			break;
-		if (err == NS_TX_REFAULT) {
+		if (err == NS_TXERR_REFAULT) {
 			if (refaults++ < 2) {
-				stopped = ns_tx_unhold(slice, &run);
-				if (stopped >= 0)
+				ns_tx_unhold(slice, &run);
+				if (run.stopped)
 					break;
 				if (!fault_in_readable(u64_to_user_ptr(iov.base), iov.rlen))
 					goto again;
 			}
-			err = NETSLICE_TXERR_FAULT;
-			stopped = ns_tx_reject(slice, &run, i, err);
-			if (stopped >= 0)
+			err = NS_TXERR_FAULT;
+			ns_tx_reject(slice, &run, i, err);
+			if (run.stopped)
 				break;
 		}
 		if (err && !i) {
@@ -680,15 +668,15 @@ again:
 			break;
 		}
 	}
-	stopped = ns_tx_finish(slice, &run, stopped);
+	ns_tx_finish(slice, &run);
 
-	if (stopped >= 0)
-		i = stopped;
+	if (run.stopped)
+		i = run.stopped_at;
 	if (i == 1 && run.first_err)
 		return -ns_txerr[run.first_err].code;
 	if (!i && fault)
 		return -EFAULT;
-	if (!i && stopped >= 0 && (file->f_flags & O_NONBLOCK))
+	if (!i && run.stopped && (file->f_flags & O_NONBLOCK))
 		return -EAGAIN;
 	return i;
 }
