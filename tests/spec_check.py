@@ -124,7 +124,7 @@ def check_header(spec):
 # netslicectl's word for each slice-set attribute (None: the slice number).
 SLICE_SET_WORDS = {
     "id": None, "kernel-cpus": "kernel-cpus", "user-cpus": "user-cpus",
-    "slicing-mode": "slicing", "slicing-length": "fixed", "slicing-extra": "auto",
+    "slicing-mode": "slicing", "slicing-length": "fixed:", "slicing-extra": "auto+",
     "slicing-trim": "trim", "batch-flags": "multi-read", "batch-max": "batch",
     "slicing-gso": "gso", "ring-size": "ring-size", "store-size": "store-size",
     "store-timeout-ms": "store-timeout",
@@ -143,6 +143,14 @@ def op_permission(op_name, cell):
         if text and verb in PERM_LABELS.get(label.strip(), ()):
             return text.strip()
     return cell.strip()
+
+
+def in_usage(word, usage):
+    """A setting's word in netslicectl's usage: a word of its own, or (a MODE's
+    "fixed:" or "auto+") the start of one."""
+    if word[-1] in ":+":
+        return re.search(r"[\s|]" + re.escape(word), usage) is not None
+    return f"[{word}" in usage or f"{word} " in usage
 
 
 def check_docs(spec):
@@ -182,8 +190,7 @@ def check_docs(spec):
         if a not in SLICE_SET_WORDS:
             missing.append(f"{a} (no netslicectl word)")
         elif SLICE_SET_WORDS[a] and (SLICE_SET_WORDS[a] not in section or
-                                     f"[{SLICE_SET_WORDS[a]}" not in usage and
-                                     f"{SLICE_SET_WORDS[a]} " not in usage):
+                                     not in_usage(SLICE_SET_WORDS[a], usage)):
             missing.append(a)
     check(not missing, "every slice-set attribute has its netslicectl setting, in the man "
           "page and the usage" + (": " + ", ".join(missing) if missing else ""))

@@ -17,12 +17,11 @@
 #include "cli.h"
 #include "netslice.h"
 
-static const char *const slicing_modes[] = { "off", "fixed", "auto" };
-
 static int show_stats;
 
 static int show_details(int fd, unsigned int slice)
 {
+	char slicing[NS_SLICING_STRLEN];
 	struct netslice_stats st;
 	struct netslice_info info;
 	unsigned int i;
@@ -31,16 +30,11 @@ static int show_details(int fd, unsigned int slice)
 		fprintf(stderr, "netslice-info: slice %u: %s\n", slice, strerror(errno));
 		return -1;
 	}
-	printf("slice %u: ring %u, slicing %s", slice, info.ring_size,
-	       info.slicing.mode < 3 ? slicing_modes[info.slicing.mode] : "?");
-	if (info.slicing.mode == NETSLICE_SLICE_FIXED)
-		printf(":%u", info.slicing.length);
-	if (info.slicing.mode == NETSLICE_SLICE_AUTO && info.slicing.extra)
-		printf("+%u", info.slicing.extra);
-	printf("%s%s (store %u, %u ms), %u interfaces:",
-	       info.slicing.flags & NETSLICE_SLICE_TRIM ? ",trim" : "",
-	       info.slicing.flags & NETSLICE_SLICE_GSO ? ",gso" : "",
-	       info.slicing.store_size, info.slicing.store_timeout_ms, info.nr_ifaces);
+	if (ns_slicing_format(&info.slicing, slicing, sizeof(slicing)))
+		snprintf(slicing, sizeof(slicing), "?");
+	printf("slice %u: ring %u, slicing %s (store %u, %u ms), %u interfaces:", slice,
+	       info.ring_size, slicing, info.slicing.store_size, info.slicing.store_timeout_ms,
+	       info.nr_ifaces);
 	for (i = 0; i < info.nr_ifaces && i < NETSLICE_MAX_IFACES; i++)
 		printf(" %u->%u(%s 0x%llx)", info.ifaces[i].ifindex, info.ifaces[i].pair_ifindex,
 		       info.ifaces[i].flags & NETSLICE_IFACE_HASHED ? "hash" : "queues",

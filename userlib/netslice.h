@@ -69,6 +69,15 @@ int ns_slicing_set(int fd, const struct netslice_slicing *slicing);
  */
 int ns_slicing_parse(const char *spec, struct netslice_slicing *slicing);
 
+/*
+ * The same spelling back, for any mode ns_slicing_parse() takes: "auto",
+ * "auto+EXTRA", "fixed:LENGTH" or "off", then ",trim", then ",gso".
+ * NS_SLICING_STRLEN bytes always suffice. -EINVAL for a mode the module
+ * does not have, -ENOSPC (nothing written) if size is too small.
+ */
+#define NS_SLICING_STRLEN 32
+int ns_slicing_format(const struct netslice_slicing *slicing, char *buf, size_t size);
+
 /* The slice's configuration and counters. */
 int ns_info_get(int fd, struct netslice_info *info);
 int ns_stats_get(int fd, struct netslice_stats *stats);

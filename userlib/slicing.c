@@ -2,6 +2,7 @@
 /* Slicing modes written as text, for command lines. */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,4 +73,29 @@ int ns_slicing_parse(const char *spec, struct netslice_slicing *slicing)
 	if (slicing->mode == NETSLICE_SLICE_OFF && slicing->flags & NETSLICE_SLICE_GSO)
 		err = -1;
 	return err ? ns_fail(EINVAL) : 0;
+}
+
+int ns_slicing_format(const struct netslice_slicing *slicing, char *buf, size_t size)
+{
+	char out[NS_SLICING_STRLEN];
+	int len;
+
+	if (slicing->mode == NETSLICE_SLICE_OFF)
+		len = snprintf(out, sizeof(out), "off");
+	else if (slicing->mode == NETSLICE_SLICE_FIXED)
+		len = snprintf(out, sizeof(out), "fixed:%u", slicing->length);
+	else if (slicing->mode == NETSLICE_SLICE_AUTO && slicing->extra)
+		len = snprintf(out, sizeof(out), "auto+%u", slicing->extra);
+	else if (slicing->mode == NETSLICE_SLICE_AUTO)
+		len = snprintf(out, sizeof(out), "auto");
+	else
+		return ns_fail(EINVAL);
+	/* The flags in one order, whatever order they were parsed in. */
+	snprintf(out + len, sizeof(out) - (size_t)len, "%s%s",
+		 slicing->flags & NETSLICE_SLICE_TRIM ? ",trim" : "",
+		 slicing->flags & NETSLICE_SLICE_GSO ? ",gso" : "");
+	if (strlen(out) >= size)
+		return ns_fail(ENOSPC);
+	memcpy(buf, out, strlen(out) + 1);
+	return 0;
 }

@@ -105,12 +105,12 @@ ns_check "attach and detach at run time under traffic, with monitor events" \
 ns_run_cleanups
 
 show_round_trip() {
-	local s l
+	local s l said
 	setup || return 1
 	ctl link attach dev dut0 peer dut1 slices 2-3 || return 1
-	ctl slice set 1 slicing fixed 128 trim on gso on batch 64 multi-write off kernel-cpus 1 \
+	ctl slice set 1 slicing fixed:128,trim,gso batch 64 multi-write off kernel-cpus 1 \
 		user-cpus 0 || return 1
-	ctl slice set 2 slicing auto 16 || return 1
+	ctl slice set 2 slicing auto+16 || return 1
 	s=$(ctl -j slice show 1)
 	l=$(ctl -j link show dev dut0)
 	ns_diag "slice 1: $s"
@@ -120,9 +120,24 @@ show_round_trip() {
 	[ "$(ctl -j slice show 2 | json 'j[0]["slicing"], j[0]["extra"]')" = "auto 16" ] || return 1
 	[ "$(json 'j[0]["dev"], j[0]["peer"], j[0]["slice_first"], j[0]["slice_count"], j[0]["steering"]' <<<"$l")" = \
 		"dut0 dut1 2 2 hash" ] || return 1
-	# The ioctl view of the same slice agrees.
+	# The ioctl view of the same slice agrees; the table spells it as set.
 	netslice-info -s 1 | grep -q 'slicing fixed:128,trim,gso' ||
 		{ netslice-info -s 1 | ns_indent; return 1; }
+	ctl slice show 1 | grep -q '^1 .* fixed:128,trim,gso ' || { ctl slice show 1 | ns_indent; return 1; }
+	ctl slice show 2 | grep -q '^2 .* auto+16 ' || return 1
+	# A mode is all of it, as an NF's -m: no trim or gso unless it says so.
+	ctl slice set 1 slicing auto || return 1
+	netslice-info -s 1 | grep -q 'slicing auto (' || return 1
+	# A trim or gso setting of its own has the last word, wherever it is.
+	ctl slice set 1 gso on slicing fixed:64,trim trim off || return 1
+	netslice-info -s 1 | grep -q 'slicing fixed:64,gso (' || return 1
+	# The old spelling changes the mode only, and says it is deprecated.
+	said=$(ctl slice set 1 slicing auto 8 2>&1 >/dev/null) || return 1
+	[[ $said == *'deprecated: write "slicing auto+8"'* ]] &&
+		netslice-info -s 1 | grep -q 'slicing auto+8,gso (' || return 1
+	ctl slice set 1 slicing fixed 100 2>/dev/null &&
+		netslice-info -s 1 | grep -q 'slicing fixed:100,gso (' || return 1
+	ctl slice set 1 slicing fixed:128,trim,gso || return 1
 	# Super-packets kept whole need a slice: slicing off takes the flag with it.
 	ctl slice set 1 slicing off gso on 2>/dev/null && return 1
 	ctl slice set 1 slicing off multi-write on || return 1

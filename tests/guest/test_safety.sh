@@ -462,7 +462,7 @@ trim_capped() {
 	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
 	veth_pair nsa nsb || return 1
 	ns_load slices=1 ifaces=nsa ring_size=2 || return 1
-	netslicectl slice set 0 slicing off trim on || return 1
+	netslicectl slice set 0 slicing off,trim || return 1
 	exec {held}<>/dev/netslice-0 || return 1
 	ns_defer eval "exec $held<&-"
 	$py - <<'EOF' || return 1

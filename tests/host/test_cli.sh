@@ -47,6 +47,8 @@ result "netslicectl help and --help print the usage without the module (exit 0)"
 
 ok=0
 for cmd in "slice set 0 bogus on" "slice set 0 multi-read maybe" "slice set 0" \
+	"slice set 0 slicing" "slice set 0 slicing fixed:0" "slice set 0 slicing off,gso" \
+	"slice set 0 slicing auto slicing off" "slice set 0 slicing fixed" \
 	"rule add dport 0- slice 1" "rule add proto tcp" "rule add dport 80 dport 81 slice 1" \
 	"rule add from 10.0.0.0/8 src 10.1.0.0/16 slice 1" "link attach" "link show dev" \
 	"stats reset slice x" "monitor now" "frob"; do
@@ -58,6 +60,7 @@ result "a malformed command is a usage error (exit 1, one line), not a missing m
 
 ok=0
 for cmd in "link show" "slice show 0" "slice set 0 multi-read on" "rule show" \
+	"slice set 0 slicing fixed:128,trim" "slice set 0 slicing auto+16,gso trim on" \
 	"stats reset" "monitor" "rule load /nonexistent"; do
 	# shellcheck disable=SC2086
 	run 2 "$bin/netslicectl" $cmd && one_line 'the netslice module is not loaded' || ok=1

@@ -71,22 +71,25 @@ struct slicing_case {
 	const char *in;
 	int ok;
 	__u32 mode, length, extra, flags;
+	const char *canon;	/* as ns_slicing_format() writes it, if not in */
 };
 
 static const struct slicing_case cases[] = {
-	{ "off", 1, NETSLICE_SLICE_OFF, 0, 0, 0 },
-	{ "auto", 1, NETSLICE_SLICE_AUTO, 0, 0, 0 },
-	{ "auto+16", 1, NETSLICE_SLICE_AUTO, 0, 16, 0 },
-	{ "auto+256", 1, NETSLICE_SLICE_AUTO, 0, 256, 0 },
-	{ "fixed:128", 1, NETSLICE_SLICE_FIXED, 128, 0, 0 },
-	{ "fixed:1", 1, NETSLICE_SLICE_FIXED, 1, 0, 0 },
-	{ "fixed:512", 1, NETSLICE_SLICE_FIXED, 512, 0, 0 },
-	{ "auto,trim", 1, NETSLICE_SLICE_AUTO, 0, 0, NETSLICE_SLICE_TRIM },
-	{ "off,trim", 1, NETSLICE_SLICE_OFF, 0, 0, NETSLICE_SLICE_TRIM },
-	{ "fixed:64,trim", 1, NETSLICE_SLICE_FIXED, 64, 0, NETSLICE_SLICE_TRIM },
-	{ "auto,gso", 1, NETSLICE_SLICE_AUTO, 0, 0, NETSLICE_SLICE_GSO },
-	{ "auto+8,gso,trim", 1, NETSLICE_SLICE_AUTO, 0, 8, NETSLICE_SLICE_GSO | NETSLICE_SLICE_TRIM },
-	{ "fixed:64,trim,gso", 1, NETSLICE_SLICE_FIXED, 64, 0, NETSLICE_SLICE_GSO | NETSLICE_SLICE_TRIM },
+	{ "off", 1, NETSLICE_SLICE_OFF, 0, 0, 0, NULL },
+	{ "auto", 1, NETSLICE_SLICE_AUTO, 0, 0, 0, NULL },
+	{ "auto+16", 1, NETSLICE_SLICE_AUTO, 0, 16, 0, NULL },
+	{ "auto+256", 1, NETSLICE_SLICE_AUTO, 0, 256, 0, NULL },
+	{ "fixed:128", 1, NETSLICE_SLICE_FIXED, 128, 0, 0, NULL },
+	{ "fixed:1", 1, NETSLICE_SLICE_FIXED, 1, 0, 0, NULL },
+	{ "fixed:512", 1, NETSLICE_SLICE_FIXED, 512, 0, 0, NULL },
+	{ "auto,trim", 1, NETSLICE_SLICE_AUTO, 0, 0, NETSLICE_SLICE_TRIM, NULL },
+	{ "off,trim", 1, NETSLICE_SLICE_OFF, 0, 0, NETSLICE_SLICE_TRIM, NULL },
+	{ "fixed:64,trim", 1, NETSLICE_SLICE_FIXED, 64, 0, NETSLICE_SLICE_TRIM, NULL },
+	{ "auto,gso", 1, NETSLICE_SLICE_AUTO, 0, 0, NETSLICE_SLICE_GSO, NULL },
+	{ "auto+8,gso,trim", 1, NETSLICE_SLICE_AUTO, 0, 8, NETSLICE_SLICE_GSO | NETSLICE_SLICE_TRIM,
+	  "auto+8,trim,gso" },
+	{ "fixed:64,trim,gso", 1, NETSLICE_SLICE_FIXED, 64, 0, NETSLICE_SLICE_GSO | NETSLICE_SLICE_TRIM,
+	  NULL },
 	{ .in = "" },
 	{ .in = "auto+" },
 	{ .in = "auto+257" },
@@ -106,15 +109,45 @@ static const struct slicing_case cases[] = {
 	{ .in = "AUTO" },
 };
 
+/* The mode spelled back as it is parsed, and parsed again to the same. */
+static void check_format(const struct netslice_slicing *s, const char *want)
+{
+	char buf[NS_SLICING_STRLEN];
+	struct netslice_slicing again;
+
+	ktap_check(ns_slicing_format(s, buf, sizeof(buf)) == 0 && !strcmp(buf, want) &&
+		   !ns_slicing_parse(buf, &again) && !memcmp(&again, s, sizeof(again)),
+		   "\"%s\" formats back as itself", want);
+}
+
+static void check_format_errors(void)
+{
+	struct netslice_slicing s = { .mode = NETSLICE_SLICE_FIXED, .length = 4294967295u,
+				      .flags = NETSLICE_SLICE_TRIM | NETSLICE_SLICE_GSO };
+	char buf[NS_SLICING_STRLEN];
+
+	ktap_check(ns_slicing_format(&s, buf, sizeof(buf)) == 0 &&
+		   !strcmp(buf, "fixed:4294967295,trim,gso"), "the longest fits NS_SLICING_STRLEN");
+	memset(buf, 'x', sizeof(buf));
+	ktap_check(ns_slicing_format(&s, buf, 25) == -ENOSPC && errno == ENOSPC && buf[0] == 'x',
+		   "one byte short: ENOSPC, nothing written");
+	ktap_check(ns_slicing_format(&s, buf, 26) == 0 && strlen(buf) == 25, "exactly enough: written");
+	s.mode = 3;
+	ktap_check(ns_slicing_format(&s, buf, sizeof(buf)) == -EINVAL && errno == EINVAL,
+		   "mode 3: EINVAL");
+}
+
 int main(void)
 {
 	const unsigned int n = sizeof(cases) / sizeof(cases[0]);
 	struct netslice_slicing s;
-	unsigned int i;
+	unsigned int i, ok = 0;
 	int rc;
 
+	for (i = 0; i < n; i++)
+		ok += cases[i].ok;
 	ktap_header("libnetslice-slicing",
-		    (int)(n + ARRAY_LEN(ns_cut_cases) + ARRAY_LEN(ns_cut_len_cases)));
+		    (int)(n + ok + 4 + ARRAY_LEN(ns_cut_cases) + ARRAY_LEN(ns_cut_len_cases)));
 	for (i = 0; i < n; i++) {
 		const struct slicing_case *c = &cases[i];
 
@@ -127,7 +160,10 @@ int main(void)
 				   !s.reserved[1], "\"%s\" parses", c->in);
 		else
 			ktap_check(rc == -EINVAL && errno == EINVAL, "\"%s\" is rejected with EINVAL", c->in);
+		if (c->ok)
+			check_format(&s, c->canon ? c->canon : c->in);
 	}
+	check_format_errors();
 	check_cut_cases();
 	check_cut_len_cases();
 	return ktap_finish();

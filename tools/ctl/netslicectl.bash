@@ -15,7 +15,7 @@ _netslicectl()
 	case $prev in
 	-b|--batch) _filedir; return ;;
 	dev|peer) COMPREPLY=($(compgen -W "$(ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
-	slicing) COMPREPLY=($(compgen -W "off auto fixed" -- "$cur")); return ;;
+	slicing) COMPREPLY=($(compgen -W "off auto auto,trim auto,gso fixed: off,trim" -- "$cur")); return ;;
 	trim|gso|multi-read|multi-write) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
 	family) COMPREPLY=($(compgen -W "ipv4 ipv6" -- "$cur")); return ;;
 	# The names of tools/lib/proto.c (test_cli.sh checks they agree).

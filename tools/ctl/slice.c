@@ -15,6 +15,18 @@
 
 static const char *const ctl_modes[] = { "off", "fixed", "auto" };
 
+/* The ioctl's (and libnetslice's) mode of each netlink slicing-mode, and back. */
+static const uint32_t ctl_netlink_modes[] = {
+	[NETSLICE_SLICING_MODE_OFF] = NETSLICE_SLICE_OFF,
+	[NETSLICE_SLICING_MODE_FIXED] = NETSLICE_SLICE_FIXED,
+	[NETSLICE_SLICING_MODE_AUTO] = NETSLICE_SLICE_AUTO,
+};
+static const uint32_t ctl_ioctl_modes[] = {
+	[NETSLICE_SLICE_OFF] = NETSLICE_SLICING_MODE_OFF,
+	[NETSLICE_SLICE_FIXED] = NETSLICE_SLICING_MODE_FIXED,
+	[NETSLICE_SLICE_AUTO] = NETSLICE_SLICING_MODE_AUTO,
+};
+
 static uint32_t ctl_get_u32(struct nlattr **tb, int attr)
 {
 	return tb[attr] ? nla_get_u32(tb[attr]) : 0;
@@ -33,8 +45,14 @@ static int ctl_slice_row(struct nlattr **tb, uint8_t cmd, void *arg)
 		    nla_get_u8(tb[NETSLICE_A_SLICE_SLICING_TRIM]);
 	bool gso = tb[NETSLICE_A_SLICE_SLICING_GSO] &&
 		   nla_get_u8(tb[NETSLICE_A_SLICE_SLICING_GSO]);
+	struct netslice_slicing mode_set = {
+		.mode = ctl_netlink_modes[mode < 3 ? mode : 0],
+		.length = ctl_get_u32(tb, NETSLICE_A_SLICE_SLICING_LENGTH),
+		.extra = ctl_get_u32(tb, NETSLICE_A_SLICE_SLICING_EXTRA),
+		.flags = (trim ? NETSLICE_SLICE_TRIM : 0) | (gso ? NETSLICE_SLICE_GSO : 0),
+	};
+	char slicing[NS_SLICING_STRLEN];
 	unsigned int *shown = arg;
-	char slicing[32];
 
 	(void)cmd;
 	if (mode > NETSLICE_SLICING_MODE_AUTO || !tb[NETSLICE_A_SLICE_ID])
@@ -64,26 +82,17 @@ static int ctl_slice_row(struct nlattr **tb, uint8_t cmd, void *arg)
 		json_close(&ctl.j, '}');
 		return 0;
 	}
-	if (mode == NETSLICE_SLICING_MODE_FIXED)
-		snprintf(slicing, sizeof(slicing), "fixed %u",
-			 ctl_get_u32(tb, NETSLICE_A_SLICE_SLICING_LENGTH));
-	else if (mode == NETSLICE_SLICING_MODE_AUTO)
-		snprintf(slicing, sizeof(slicing), "auto %u",
-			 ctl_get_u32(tb, NETSLICE_A_SLICE_SLICING_EXTRA));
-	else
-		snprintf(slicing, sizeof(slicing), "off");
-	/* Super-packets kept whole go with the slicing they are read under. */
-	if (gso)
-		strncat(slicing, "+gso", sizeof(slicing) - strlen(slicing) - 1);
+	/* Spelled as the NFs' -m and slice set take it. */
+	if (ns_slicing_format(&mode_set, slicing, sizeof(slicing)))
+		snprintf(slicing, sizeof(slicing), "?");
 	if (!(*shown)++)
-		printf("%-5s %-7s %-7s %-11s %-11s %-10s %-4s %-12s %-5s %s\n", "SLICE", "RING",
-		       "READERS", "KERNEL-CPUS", "USER-CPUS", "SLICING", "TRIM", "STORE", "BATCH",
-		       "MULTI");
-	printf("%-5u %-7u %-7u %-11s %-11s %-10s %-4s %5u/%-6u %-5u %s\n",
+		printf("%-5s %-7s %-7s %-11s %-11s %-20s %-12s %-5s %s\n", "SLICE", "RING",
+		       "READERS", "KERNEL-CPUS", "USER-CPUS", "SLICING", "STORE", "BATCH", "MULTI");
+	printf("%-5u %-7u %-7u %-11s %-11s %-20s %5u/%-6u %-5u %s\n",
 	       ctl_get_u32(tb, NETSLICE_A_SLICE_ID), ctl_get_u32(tb, NETSLICE_A_SLICE_RING_SIZE),
 	       ctl_get_u32(tb, NETSLICE_A_SLICE_READERS),
 	       ctl_get_str(tb, NETSLICE_A_SLICE_KERNEL_CPUS),
-	       ctl_get_str(tb, NETSLICE_A_SLICE_USER_CPUS), slicing, trim ? "on" : "off",
+	       ctl_get_str(tb, NETSLICE_A_SLICE_USER_CPUS), slicing,
 	       ctl_get_u32(tb, NETSLICE_A_SLICE_STORE_SIZE),
 	       ctl_get_u32(tb, NETSLICE_A_SLICE_STORE_TIMEOUT_MS),
 	       ctl_get_u32(tb, NETSLICE_A_SLICE_BATCH_MAX),
@@ -142,12 +151,64 @@ static int ctl_slice_number(const char *key)
 	return 0;
 }
 
+/*
+ * "slicing fixed LEN" and "slicing auto EXTRA", the spelling before the
+ * NFs' one: mode and number only, trim and gso as they were. Deprecated.
+ */
+static int ctl_slicing_old(struct nl_msg *msg, int argc, char **argv, int *i)
+{
+	const char *mode = argv[*i + 1];
+	bool fixed = ctl_is(mode, "fixed");
+	uint32_t v;
+
+	if (ctl_u32(fixed ? "fixed length" : "auto extra", *i + 2 < argc ? argv[*i + 2] : NULL,
+		    65535, &v))
+		return -1;
+	fprintf(stderr, "netslicectl: \"slicing %s %s\" is deprecated: write \"slicing %s%s%s\"\n",
+		mode, argv[*i + 2], mode, fixed ? ":" : "+", argv[*i + 2]);
+	nla_put_u32(msg, NETSLICE_A_SLICE_SLICING_MODE,
+		    fixed ? NETSLICE_SLICING_MODE_FIXED : NETSLICE_SLICING_MODE_AUTO);
+	nla_put_u32(msg, fixed ? NETSLICE_A_SLICE_SLICING_LENGTH : NETSLICE_A_SLICE_SLICING_EXTRA, v);
+	*i += 2;
+	return 0;
+}
+
+/* The old spelling: "fixed" (its length follows), or "auto" and a number. */
+static bool ctl_slicing_is_old(int argc, char **argv, int i)
+{
+	const char *next = i + 2 < argc ? argv[i + 2] : "";
+
+	return ctl_is(argv[i + 1], "fixed") ||
+	       (ctl_is(argv[i + 1], "auto") && next[0] >= '0' && next[0] <= '9');
+}
+
+/*
+ * "slicing MODE", as the NFs' -m spells it: the whole of it (mode, length
+ * or extra, trim and gso), but for a trim or gso setting of its own,
+ * which has the last word.
+ */
+static void ctl_slicing_put(struct nl_msg *msg, const struct netslice_slicing *mode, int trim,
+			    int gso)
+{
+	nla_put_u32(msg, NETSLICE_A_SLICE_SLICING_MODE, ctl_ioctl_modes[mode->mode]);
+	if (mode->mode == NETSLICE_SLICE_FIXED)
+		nla_put_u32(msg, NETSLICE_A_SLICE_SLICING_LENGTH, mode->length);
+	if (mode->mode == NETSLICE_SLICE_AUTO)
+		nla_put_u32(msg, NETSLICE_A_SLICE_SLICING_EXTRA, mode->extra);
+	if (trim < 0)
+		nla_put_u8(msg, NETSLICE_A_SLICE_SLICING_TRIM, !!(mode->flags & NETSLICE_SLICE_TRIM));
+	if (gso < 0)
+		nla_put_u8(msg, NETSLICE_A_SLICE_SLICING_GSO, !!(mode->flags & NETSLICE_SLICE_GSO));
+}
+
 static int ctl_slice_set(int argc, char **argv)
 {
-	int attr;
 	uint32_t id, v, flags = 0, flags_set = 0, cur = 0;
 	struct nl_msg *msg, *settings;
-	bool on;
+	struct netslice_slicing mode;
+	bool on, have_mode = false;
+	int trim = -1, gso = -1;
+	int attr;
 	int i;
 
 	if (argc < 1 || ctl_u32("slice", argv[0], 255, &id))
@@ -161,31 +222,24 @@ static int ctl_slice_set(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 
-		if (ctl_is(key, "slicing") && (ctl_is(val, "off") || ctl_is(val, "auto"))) {
-			nla_put_u32(msg, NETSLICE_A_SLICE_SLICING_MODE, ctl_is(val, "off") ?
-				    NETSLICE_SLICING_MODE_OFF : NETSLICE_SLICING_MODE_AUTO);
-			i++;
-			if (ctl_is(val, "auto") && i + 1 < argc && argv[i + 1][0] >= '0' &&
-			    argv[i + 1][0] <= '9') {
-				if (ctl_u32("auto extra", argv[++i], 65535, &v))
-					goto err_usage;
-				nla_put_u32(msg, NETSLICE_A_SLICE_SLICING_EXTRA, v);
+		if (ctl_is(key, "slicing") && val && ctl_slicing_is_old(argc, argv, i)) {
+			if (ctl_slicing_old(msg, argc, argv, &i))
+				goto err_usage;
+		} else if (ctl_is(key, "slicing")) {
+			if (!val || have_mode || ns_slicing_parse(val, &mode)) {
+				ctl_usage_error("slicing takes one MODE: off, auto[+EXTRA] or "
+						"fixed:LEN, then ,trim and ,gso (\"%s\")",
+						val ? val : "");
+				goto err_usage;
 			}
-		} else if (ctl_is(key, "slicing") && ctl_is(val, "fixed")) {
-			if (ctl_u32("fixed length", i + 2 < argc ? argv[i + 2] : NULL, 65535, &v))
-				goto err_usage;
-			nla_put_u32(msg, NETSLICE_A_SLICE_SLICING_MODE, NETSLICE_SLICING_MODE_FIXED);
-			nla_put_u32(msg, NETSLICE_A_SLICE_SLICING_LENGTH, v);
-			i += 2;
-		} else if (ctl_is(key, "trim")) {
-			if (ctl_on_off("trim", val, &on))
-				goto err_usage;
-			nla_put_u8(msg, NETSLICE_A_SLICE_SLICING_TRIM, on);
+			have_mode = true;
 			i++;
-		} else if (ctl_is(key, "gso")) {
-			if (ctl_on_off("gso", val, &on))
+		} else if (ctl_is(key, "trim") || ctl_is(key, "gso")) {
+			if (ctl_on_off(key, val, &on))
 				goto err_usage;
-			nla_put_u8(msg, NETSLICE_A_SLICE_SLICING_GSO, on);
+			*(ctl_is(key, "trim") ? &trim : &gso) = on;
+			nla_put_u8(msg, ctl_is(key, "trim") ? NETSLICE_A_SLICE_SLICING_TRIM :
+				   NETSLICE_A_SLICE_SLICING_GSO, on);
 			i++;
 		} else if ((attr = ctl_slice_number(key))) {
 			/* The kernel checks the range and says it. */
@@ -219,6 +273,8 @@ static int ctl_slice_set(int argc, char **argv)
 		ctl_usage_error("slice set %u: nothing to set", id);
 		goto err_usage;
 	}
+	if (have_mode)
+		ctl_slicing_put(msg, &mode, trim, gso);
 	settings = msg;
 	/* One multi flag alone keeps the other as it is. */
 	if (flags_set && flags_set != (NETSLICE_BATCH_FLAGS_MULTI_READ |

@@ -725,7 +725,7 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 			break;
 		case 'm':
 			if (ns_slicing_parse(optarg, &slicing)) {
-				nf_err("bad slicing mode '%s' (off, auto[+EXTRA], fixed:LEN[,trim])",
+				nf_err("bad slicing mode '%s' (off, auto[+EXTRA] or fixed:LEN, then ,trim and ,gso)",
 				       optarg);
 				return 2;
 			}
