@@ -448,6 +448,19 @@ ns_frames_accounted() {
 	[ "$got" -eq "$sum" ]
 }
 
+# ns_pair_check CHECKER: run the C checker on a veth pair nsa (attached,
+# the module loaded with one slice on it) -- nsb (not attached); then
+# every frame nsa received must be queued, trimmed or dropped, once.
+ns_pair_check() {
+	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	ip link add nsa type veth peer name nsb || return 1
+	ns_defer ip link del nsa
+	ip link set nsa up && ip link set nsb up || return 1
+	ns_load slices=1 ifaces=nsa || return 1
+	"$1" nsa nsb | ns_indent || return 1
+	ns_frames_accounted nsa
+}
+
 # ns_traffic_between SNS SIF RNS RIF DSTMAC COUNT FLOWS [RECV_ARGS...]: send
 # COUNT frames out of SIF in netns SNS; all must arrive at RIF in netns RNS
 # exactly once and byte-identical (or as RECV_ARGS say, see nstraffic).
