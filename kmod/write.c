@@ -397,8 +397,8 @@ static bool ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run)
 	unsigned int i, txqs, n = run->count, done = 0;
 	struct net_device *dev = run->dev;
 	u64 sent_handles[NS_XMIT_BURST];
-	bool busy = false;
 
+	/* A stopped run holds no frames: stopped is set only below. */
 	if (!n)
 		return false;
 	run->count = 0;
@@ -418,8 +418,7 @@ static bool ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run)
 		enum ns_txerr err;
 
 		if (run->res[i] == NS_XMIT_BUSY) {
-			if (!busy) {
-				busy = true;
+			if (!run->stopped) {
 				run->stopped = true;
 				run->stopped_at = frame->index;
 			}
@@ -450,9 +449,9 @@ static bool ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run)
 	}
 	if (done)
 		ns_store_finish_many(&slice->store, sent_handles, done);
-	if (busy)
+	if (run->stopped)
 		ns_stat_inc(slice, NS_TX_BUSY);
-	return busy;
+	return run->stopped;
 }
 
 /*
