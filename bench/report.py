@@ -233,7 +233,7 @@ def rule_targets(rules, loads):
                      int(r["rules_per_s"]), ">=", 200000, "{:,}"))
     if not rows:
         return []
-    out = ["### Targets (issue 24, control plane)", "",
+    out = ["### Targets: the control plane", "",
            "| row | this run | target | met |", "|---|---|---|---|"]
     for what, value, op, goal, form in rows:
         met = value >= goal if op == ">=" else value <= goal
@@ -326,8 +326,8 @@ def per_round(cells, zl, kind, key):
 
 
 def targets_table(cells, zl):
-    """The issue's ratios, each the median of its per-round ratios, with their spread."""
-    out = ["### Targets (issue 21)", "",
+    """The data path's target ratios, each the median of its per-round ratios, with their spread."""
+    out = ["### Targets: the data path", "",
            "Each ratio is taken within a round, then the median over rounds; ±N% is "
            "half their spread, which is how well the ratio repeats.", "",
            "| ratio | this run | target | met |", "|---|---|---|---|"]
@@ -379,7 +379,7 @@ def load_tcp(base):
 
 
 def tcp_tables(tcp):
-    """Goodput and reads per MiB of the TCP run, and issue 22's targets."""
+    """Goodput and reads per MiB of the TCP run, and their targets."""
     if not tcp:
         return []
     out = ["### Bulk TCP through the DUT (goodput, MB/s)", "",
@@ -400,7 +400,7 @@ def tcp_tables(tcp):
         reads = [num(r["reads_per_mib"]) for r in tcp.get((name, 1), {}).values()]
         line.append(fmt(median_spread(reads)[0]))
         out.append("| " + " | ".join(line) + " |")
-    out += ["", "### Targets (issue 22)", "",
+    out += ["", "### Targets: super-packets (bulk TCP)", "",
             "| row | this run | target | met |", "|---|---|---|---|"]
     for what, a, b, field, (op, goal) in TCP_TARGETS:
         ra = {k: num(r[field]) for k, r in tcp.get(a, {}).items()}

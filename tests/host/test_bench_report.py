@@ -127,7 +127,7 @@ check(tcp == "| nf-fwd -m auto (super-packets whole) | 85.0 ±6% | 0.85 | 180.0 
 check("| goodput, nf-fwd -m auto vs bridge, 1 connection | 0.85 ±6% | >= 0.8 | yes |" in text and
       "| goodput, nf-nat -m auto vs nftables masquerade | 0.80 ±0% | >= 0.8 | yes |" in text and
       "| reads per MiB, nf-fwd -m auto with super-packets | 20 ±0% | <= 50 | yes |" in text,
-      "TCP targets: per-round ratios and reads per MiB against issue 22's targets")
+      "TCP targets: per-round ratios and reads per MiB against their targets")
 check("| 1,000 | 990 | 4,800 | 3 |" in text, "rule-update table from the rules CSV")
 plots = [os.path.join(tmp, "plots", f"{n}.{e}") for n in ("throughput", "latency_cdf", "bytes_copied")
          for e in ("png", "svg")]
