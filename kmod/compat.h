@@ -9,6 +9,7 @@
 #include <linux/version.h>
 #include <linux/device.h>
 #include <linux/skbuff.h>
+#include <net/netlink.h>
 
 /* 6.4 dropped the owner argument of class_create(). */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
@@ -34,6 +35,25 @@
 #define ns_genl_dump_attrs(cb)	(genl_dumpit_info(cb)->attrs)
 #else
 #define ns_genl_dump_attrs(cb)	(genl_dumpit_info(cb)->info.attrs)
+#endif
+
+/*
+ * The generated request policies (nl_policy.h) use what newer kernels
+ * have: NLA_POLICY_MAX_LEN() came after 6.12 (its definition here is the
+ * kernel's), and a const range, which 6.1's struct nla_policy points to
+ * without const (cast only: netlink never writes through it; applying it
+ * up to 6.12, where the field is const already, is harmless).
+ */
+#ifndef NLA_POLICY_MAX_LEN
+#define NLA_POLICY_MAX_LEN(_len)	NLA_POLICY_MAX(NLA_BINARY, _len)
+#endif
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+#undef NLA_POLICY_FULL_RANGE
+#define NLA_POLICY_FULL_RANGE(tp, _range) {				\
+	.type = NLA_ENSURE_UINT_OR_BINARY_TYPE(tp),			\
+	.validation_type = NLA_VALIDATE_RANGE_PTR,			\
+	.range = (struct netlink_range_validation *)(_range),		\
+}
 #endif
 
 /*

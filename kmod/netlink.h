@@ -10,14 +10,6 @@ struct ns_iface;
 
 extern struct genl_family ns_genl_family;
 
-/* Request policies, one per operation, as uapi/netslice.yaml has them. */
-extern const struct nla_policy ns_link_attach_policy[NETSLICE_A_LINK_SLICE_COUNT + 1];
-extern const struct nla_policy ns_link_id_policy[NETSLICE_A_LINK_IFNAME + 1];
-extern const struct nla_policy ns_slice_id_policy[NETSLICE_A_SLICE_ID + 1];
-extern const struct nla_policy ns_slice_set_policy[NETSLICE_A_SLICE_SLICING_GSO + 1];
-extern const struct nla_policy ns_stats_policy[NETSLICE_A_STATS_SLICE + 1];
-extern const struct nla_policy ns_rules_policy[NETSLICE_A_RULES_RULE + 1];
-
 int ns_genl_init(void);
 void ns_genl_exit(void);
 

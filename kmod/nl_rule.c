@@ -146,7 +146,7 @@ static int ns_nl_rule_one(struct nlattr *nest, int cmd_op, struct ns_rule_batch 
 	int err, op;
 	u32 slice;
 
-	/* genetlink validated the nest against ns_rule_policy already: no second pass. */
+	/* genetlink validated the nest (netslice_rule_entry_nl_policy): no second pass. */
 	err = nla_parse_nested(tb, NETSLICE_A_RULE_MAX, nest, NULL, extack);
 	if (err)
 		return err;

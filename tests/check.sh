@@ -131,6 +131,14 @@ else
 	failed=$((failed + 1))
 	failures+=("checkpatch --strict found problems")
 fi
+# The netlink header and policies are what uapi/netslice.yaml generates
+# (the kernel's ynl_gen_c.py, from the 7.2 tree tools/deps.sh fetched).
+if tools/ynl-gen.sh --check; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	failures+=("generated netlink files are stale (tools/ynl-gen.sh)")
+fi
 # Installs the module built for 6.1: needs that kernel's tree.
 part "host: install, uninstall, DKMS" tests/host/test_install.sh
 kernels=${NETSLICE_KERNELS:-6.1 6.12 7.2}

@@ -50,6 +50,8 @@ declare -A PROBE=(
 	# make check-debug: the sanitizer kernel is built from this source
 	[linux-source-6.12]=/usr/src/linux-source-6.12.tar.xz
 	[python3-yaml]=/usr/lib/python3/dist-packages/yaml/__init__.py
+	# tools/ynl-gen.sh: the kernel's generator validates the netlink spec
+	[python3-jsonschema]=/usr/lib/python3/dist-packages/jsonschema/__init__.py
 	# the host tests render the man pages, and read and write pcap with libpcap
 	[groff-base]=/usr/bin/groff
 	[tcpdump]=/usr/bin/tcpdump
