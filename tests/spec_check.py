@@ -87,8 +87,8 @@ def header_constants(names, header):
 
 def stats_fields():
     text = open(os.path.join(TOP, "uapi", "linux", "netslice.h")).read()
-    body = re.search(r"struct netslice_stats \{(.*?)\};", text, re.S).group(1)
-    return [f for f in re.findall(r"__u64 (\w+)", body) if not f.startswith("reserved")]
+    body = re.search(r"#define NETSLICE_STATS_LIST\(X\)(.*?)\n\n", text, re.S).group(1)
+    return re.findall(r"X\(\w+, (\w+)\)", body)
 
 
 def check_header(spec):
@@ -106,7 +106,7 @@ def check_header(spec):
     check(got["MCGRP"] in groups, "monitor multicast group")
     counters = next(s for s in spec["attribute-sets"] if s["name"] == "counters")
     names = [a["name"].replace("-", "_") for a in counters["attributes"] if a["type"] != "pad"]
-    check(names == stats_fields(), "counters follow struct netslice_stats field by field")
+    check(names == stats_fields(), "the spec's counters follow NETSLICE_STATS_LIST (struct netslice_stats) field by field")
     # Every attribute an operation names exists in its set.
     sets = {s["name"]: {a["name"] for a in s["attributes"]} for s in spec["attribute-sets"]}
     bad = []

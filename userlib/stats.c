@@ -5,15 +5,22 @@
 #include "netslice.h"
 
 static const char *const ns_stat_names[] = {
-	"rx_packets", "rx_bytes", "rx_drop_ring_full", "rx_drop_no_reader",
-	"rx_drop_error", "rx_segments", "rx_off_cpu", "rx_trimmed", "read_packets",
-	"read_bytes", "read_truncated", "read_sliced", "read_whole", "read_store_full",
-	"write_bytes", "tx_packets", "tx_bytes", "tx_host", "tx_nf_drop", "tx_busy",
-	"tx_spliced", "tx_err_invalid", "tx_err_length", "tx_err_ifindex", "tx_err_fault",
-	"tx_err_nomem", "tx_err_down", "tx_err_stale", "tx_err_foreign", "tx_err_forged",
-	"store_aged", "store_closed", "store_used", "store_high_water", "rx_purged",
-	"tx_err_dropped", "rx_gso_packets", "rx_gso_segments", "tx_gso", "tx_err_gso",
+#define NS_STAT_NAME(NAME, name)	#name,
+	NETSLICE_STATS_LIST(NS_STAT_NAME)
+#undef NS_STAT_NAME
 };
+
+/* Each field of struct netslice_stats is where NETSLICE_STATS_LIST puts it. */
+enum {
+#define NS_STAT_INDEX(NAME, name)	NS_STAT_INDEX_##NAME,
+	NETSLICE_STATS_LIST(NS_STAT_INDEX)
+#undef NS_STAT_INDEX
+};
+#define NS_STAT_PLACED(NAME, name)						\
+	_Static_assert(offsetof(struct netslice_stats, name) ==			\
+		       NS_STAT_INDEX_##NAME * sizeof(__u64), #name " out of place");
+NETSLICE_STATS_LIST(NS_STAT_PLACED)
+#undef NS_STAT_PLACED
 
 _Static_assert(sizeof(ns_stat_names) / sizeof(ns_stat_names[0]) ==
 	       sizeof(struct netslice_stats) / sizeof(__u64),

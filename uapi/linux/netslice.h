@@ -322,6 +322,36 @@ struct netslice_info {
  * rx_bytes / read_bytes is the reduction header slicing brings: bytes that
  * arrived against bytes copied to user space.
  */
+/*
+ * NETSLICE_STATS_LIST(X) - struct netslice_stats' fields, in order:
+ * X(NAME, name) for each, as the kernel lists its drop reasons. The
+ * module's counter indices and libnetslice's counter names are made from
+ * it, the spec's counters attributes are checked against it
+ * (tests/spec_check.py), and libnetslice's build checks that each field
+ * of the struct below is where the list puts it.
+ */
+#define NETSLICE_STATS_LIST(X)								\
+	X(RX_PACKETS, rx_packets) X(RX_BYTES, rx_bytes)					\
+	X(RX_DROP_RING_FULL, rx_drop_ring_full)						\
+	X(RX_DROP_NO_READER, rx_drop_no_reader) X(RX_DROP_ERROR, rx_drop_error)		\
+	X(RX_SEGMENTS, rx_segments) X(RX_OFF_CPU, rx_off_cpu)				\
+	X(RX_TRIMMED, rx_trimmed) X(READ_PACKETS, read_packets)				\
+	X(READ_BYTES, read_bytes) X(READ_TRUNCATED, read_truncated)			\
+	X(READ_SLICED, read_sliced) X(READ_WHOLE, read_whole)				\
+	X(READ_STORE_FULL, read_store_full) X(WRITE_BYTES, write_bytes)			\
+	X(TX_PACKETS, tx_packets) X(TX_BYTES, tx_bytes) X(TX_HOST, tx_host)		\
+	X(TX_NF_DROP, tx_nf_drop) X(TX_BUSY, tx_busy) X(TX_SPLICED, tx_spliced)		\
+	X(TX_ERR_INVALID, tx_err_invalid) X(TX_ERR_LENGTH, tx_err_length)		\
+	X(TX_ERR_IFINDEX, tx_err_ifindex) X(TX_ERR_FAULT, tx_err_fault)			\
+	X(TX_ERR_NOMEM, tx_err_nomem) X(TX_ERR_DOWN, tx_err_down)			\
+	X(TX_ERR_STALE, tx_err_stale) X(TX_ERR_FOREIGN, tx_err_foreign)			\
+	X(TX_ERR_FORGED, tx_err_forged) X(STORE_AGED, store_aged)			\
+	X(STORE_CLOSED, store_closed) X(STORE_USED, store_used)				\
+	X(STORE_HIGH_WATER, store_high_water) X(RX_PURGED, rx_purged)			\
+	X(TX_ERR_DROPPED, tx_err_dropped) X(RX_GSO_PACKETS, rx_gso_packets)		\
+	X(RX_GSO_SEGMENTS, rx_gso_segments) X(TX_GSO, tx_gso)				\
+	X(TX_ERR_GSO, tx_err_gso)
+
 struct netslice_stats {
 	__u64 rx_packets;		/* queued on the ring */
 	__u64 rx_bytes;
