@@ -14,7 +14,8 @@
 # NETSLICE_FULL_KERNELS (default "6.1 7.2") names those whose guest runs the
 # whole suite; the others run its smoke subset (run_all.sh --smoke).
 # NETSLICE_ONCE_TESTS (default "test_bench.sh") names guest tests whose cases
-# do not depend on the kernel: of the full kernels, only the last runs them.
+# do not depend on the kernel: of the full kernels tested, only the last
+# runs them.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -143,6 +144,11 @@ fi
 part "host: install, uninstall, DKMS" tests/host/test_install.sh
 kernels=${NETSLICE_KERNELS:-6.1 6.12 7.2}
 full_kernels=" ${NETSLICE_FULL_KERNELS:-6.1 7.2} "
+# The kernel that runs NETSLICE_ONCE_TESTS: the last full one tested.
+once_kernel=
+for k in $kernels; do
+	case $full_kernels in *" $k "*) once_kernel=$k ;; esac
+done
 for k in ${NETSLICE_KUNIT_KERNELS:-$kernels}; do
 	part "kunit: UML $k" tools/kunit.sh "$k"
 done
@@ -159,11 +165,12 @@ for k in $kernels; do
 	passed=$((passed + 1))
 	suite=() what=guest
 	case $full_kernels in
-	*" $k ") ;;
 	*" $k "*)
-		for t in ${NETSLICE_ONCE_TESTS-test_bench.sh}; do
-			suite+=(--skip "$t")
-		done
+		if [ "$k" != "$once_kernel" ]; then
+			for t in ${NETSLICE_ONCE_TESTS-test_bench.sh}; do
+				suite+=(--skip "$t")
+			done
+		fi
 		;;
 	*) suite=(--smoke) what="guest smoke" ;;
 	esac
