@@ -91,6 +91,46 @@ def stats_fields():
     return re.findall(r"X\(\w+, (\w+)\)", body)
 
 
+# The generated policies carry the spec's numbers; the module's logic uses
+# its constants. Each limit below must be the same in both.
+LIMITS = [  # (attribute set, attribute, check, expression of the constants)
+    ("link", "slice-first", "max", "NETSLICE_MAX_SLICES - 1"),
+    ("link", "slice-count", "max", "NETSLICE_MAX_SLICES"),
+    ("slice", "id", "max", "NETSLICE_MAX_SLICES - 1"),
+    ("slice", "ring-size", "max", "NS_MAX_RING_SIZE"),
+    ("slice", "slicing-length", "max", "NETSLICE_MAX_HEADER"),
+    ("slice", "slicing-extra", "max", "NETSLICE_MAX_EXTRA"),
+    ("slice", "store-size", "max", "NS_STORE_MAX_SIZE"),
+    ("slice", "store-timeout-ms", "max", "NS_MAX_STORE_TIMEOUT_MS"),
+    ("slice", "batch-max", "max", "NETSLICE_MAX_BATCH"),
+    ("stats", "slice", "max", "NETSLICE_MAX_SLICES - 1"),
+    ("rule", "slice", "max", "NETSLICE_MAX_SLICES - 1"),
+]
+
+
+def c_defines(*paths):
+    """Numeric #defines of the files, by name."""
+    out = {}
+    for p in paths:
+        text = open(os.path.join(TOP, p)).read()
+        for name, value in re.findall(r"^#define\s+(\w+)\s+(\d+)\b", text, re.M):
+            out[name] = int(value)
+    return out
+
+
+def check_limits(spec):
+    consts = c_defines("uapi/linux/netslice.h", "kmod/params.h")
+    wrong = []
+    for set_name, attr, key, expr in LIMITS:
+        a = next(x for s in spec["attribute-sets"] if s["name"] == set_name
+                 for x in s["attributes"] if x["name"] == attr)
+        want = eval(expr, {}, consts)  # names of the two headers only
+        if a.get("checks", {}).get(key) != want:
+            wrong.append(f"{set_name}.{attr} {key} {a.get('checks', {}).get(key)} != {expr} ({want})")
+    check(not wrong, f"{len(LIMITS)} limits of the spec equal the module's constants" +
+          "".join("\n#   " + w for w in wrong))
+
+
 def check_header(spec):
     want = expected_constants(spec)
     got, missing = header_constants(sorted(want), "linux/" + os.path.basename(spec["uapi-header"]))
@@ -107,6 +147,7 @@ def check_header(spec):
     counters = next(s for s in spec["attribute-sets"] if s["name"] == "counters")
     names = [a["name"].replace("-", "_") for a in counters["attributes"] if a["type"] != "pad"]
     check(names == stats_fields(), "the spec's counters follow NETSLICE_STATS_LIST (struct netslice_stats) field by field")
+    check_limits(spec)
     # Every attribute an operation names exists in its set.
     sets = {s["name"]: {a["name"] for a in s["attributes"]} for s in spec["attribute-sets"]}
     bad = []
