@@ -60,7 +60,8 @@ static int ns_nl_slice_fill(struct sk_buff *skb, struct ns_slice *slice, u32 por
 	      nla_put_u8(skb, NETSLICE_A_SLICE_SLICING_TRIM, !!(sl.flags & NETSLICE_SLICE_TRIM)) ||
 	      nla_put_u32(skb, NETSLICE_A_SLICE_STORE_SIZE, sl.store_size) ||
 	      nla_put_u32(skb, NETSLICE_A_SLICE_STORE_TIMEOUT_MS, sl.store_timeout_ms) ||
-	      nla_put_u32(skb, NETSLICE_A_SLICE_BATCH_FLAGS, slice->rw_flags) ||
+	      nla_put_bitfield32(skb, NETSLICE_A_SLICE_BATCH_FLAGS, slice->rw_flags,
+				 NETSLICE_MULTI_READ | NETSLICE_MULTI_WRITE) ||
 	      nla_put_u32(skb, NETSLICE_A_SLICE_BATCH_MAX, slice->max_batch) ||
 	      nla_put_u8(skb, NETSLICE_A_SLICE_SLICING_GSO, !!(sl.flags & NETSLICE_SLICE_GSO));
 	mutex_unlock(&slice->lock);
@@ -353,8 +354,13 @@ int ns_nl_slice_set_doit(struct sk_buff *skb, struct genl_info *info)
 	err = ns_nl_slicing(info, slice, &cfg);
 	if (err)
 		goto out_unlock;
-	rw_flags = a[NETSLICE_A_SLICE_BATCH_FLAGS] ?
-		nla_get_u32(a[NETSLICE_A_SLICE_BATCH_FLAGS]) : slice->rw_flags;
+	rw_flags = slice->rw_flags;
+	if (a[NETSLICE_A_SLICE_BATCH_FLAGS]) {
+		/* Under the slice's lock: two requests for different bits both land. */
+		struct nla_bitfield32 bf = nla_get_bitfield32(a[NETSLICE_A_SLICE_BATCH_FLAGS]);
+
+		rw_flags = (rw_flags & ~bf.selector) | (bf.value & bf.selector);
+	}
 	max_batch = a[NETSLICE_A_SLICE_BATCH_MAX] ?
 		nla_get_u32(a[NETSLICE_A_SLICE_BATCH_MAX]) : slice->max_batch;
 

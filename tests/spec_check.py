@@ -241,7 +241,7 @@ def check_docs(spec):
 
 INT_BITS = {"u8": 8, "u16": 16, "u32": 32, "u64": 64}
 KERNEL_TYPE = {"u8": "U8", "u16": "U16", "u32": "U32", "u64": "U64", "string": "NUL_STRING",
-               "binary": "BINARY", "flag": "FLAG", "nest": "NESTED"}
+               "binary": "BINARY", "flag": "FLAG", "nest": "NESTED", "bitfield32": "BITFIELD32"}
 
 
 def flags_mask(spec, enum):
@@ -253,9 +253,10 @@ def expected_attr(spec, a):
     """What the kernel's policy dump should say of spec attribute a."""
     t, checks = a["type"], a.get("checks", {})
     want = {"type": KERNEL_TYPE[t]}
-    if t in INT_BITS and a.get("enum-as-flags"):
+    if (t in INT_BITS or t == "bitfield32") and a.get("enum-as-flags"):
         # The generator masks a flags attribute with its enum's flags, and
-        # the kernel reports the mask (NL_POLICY_TYPE_ATTR_MASK).
+        # the kernel reports the mask (NL_POLICY_TYPE_ATTR_MASK, or
+        # _BITFIELD32_MASK).
         want["mask"] = flags_mask(spec, a["enum"])
     elif t in INT_BITS:
         want["range"] = (checks.get("min", 0), checks.get("max", (1 << INT_BITS[t]) - 1))
@@ -316,7 +317,8 @@ def compare_policy(spec, set_name, names, policies, idx, where, seen):
         nested = want.pop("nested", None)
         sub = have.pop("policy", None)
         if "mask" in want and "mask" not in have:
-            # iproute2 before 6.4 does not print NL_POLICY_TYPE_ATTR_MASK.
+            # iproute2 before 6.4 does not print NL_POLICY_TYPE_ATTR_MASK, and
+            # none prints _BITFIELD32_MASK.
             want.pop("mask")
             not_compared.append(f"{where}.{n}: its mask (this iproute2 does not print masks)")
         if "max len" in want and "max len" not in have and want["type"] == "BINARY":

@@ -42,7 +42,7 @@ trap 'rm -rf "$stage"' EXIT
 # one directory above the spec's.
 touch "$stage/MAINTAINERS"
 mkdir "$stage/uapi" "$stage/out"
-cp "$tree/Documentation/netlink/genetlink.yaml" "$stage/"
+cp "$tree"/Documentation/netlink/genetlink*.yaml "$stage/"
 cp uapi/netslice.yaml "$stage/uapi/"
 "$py" "$gen" --mode uapi --header --spec "$stage/uapi/netslice.yaml" \
 	-o "$stage/out/netslice_netlink.h" >"$stage/log" 2>&1 ||

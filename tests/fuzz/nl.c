@@ -131,6 +131,15 @@ static size_t put_u32(unsigned char *p, size_t room, uint16_t type, uint32_t v)
 	return put_attr(p, room, type, &v, 4);
 }
 
+/* Now and then a bit the module does not know, for the policy to refuse. */
+static size_t put_bitfield32(unsigned char *p, size_t room, uint16_t type, uint32_t value,
+			     uint32_t selector)
+{
+	struct nla_bitfield32 bf = { .value = value, .selector = selector };
+
+	return put_attr(p, room, type, &bf, sizeof(bf));
+}
+
 static size_t put_u16(unsigned char *p, size_t room, uint16_t type, uint16_t v)
 {
 	return put_attr(p, room, type, &v, 2);
@@ -237,7 +246,8 @@ static size_t build_valid(struct nl_thread *t)
 		if (fz_chance(r, 30))
 			len += put_u8(p + len, ROOM, NETSLICE_A_SLICE_SLICING_TRIM, (uint8_t)fz_below(r, 2));
 		if (fz_chance(r, 30))
-			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_BATCH_FLAGS, fz_below(r, 4));
+			len += put_bitfield32(p + len, ROOM, NETSLICE_A_SLICE_BATCH_FLAGS,
+					      fz_below(r, 8), fz_below(r, 8));
 		if (fz_chance(r, 30))
 			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_BATCH_MAX, fz_below(r, 1100));
 		/* Resizes race RX (page_pool skbs where XDP runs), reads and rings. */

@@ -109,7 +109,10 @@ show_round_trip() {
 	ctl slice set 1 slicing off gso on 2>/dev/null && return 1
 	ctl slice set 1 slicing off multi-write on || return 1
 	[ "$(ctl -j slice show 1 | json 'j[0]["slicing"], j[0]["gso"], j[0]["multi_write"], j[0]["batch"]')" = \
-		"off off on 64" ]
+		"off off on 64" ] || return 1
+	# One batch flag alone: its bit in the selector, the other bit kept.
+	ctl slice set 1 multi-read off || return 1
+	[ "$(ctl -j slice show 1 | json 'j[0]["multi_read"], j[0]["multi_write"]')" = "off on" ]
 }
 ns_check "configuration round-trips through show -j (and the ioctl view)" show_round_trip
 ns_run_cleanups
@@ -258,6 +261,15 @@ bad_input() {
 	out=$($py "$NS_TOP/tests/guest/nlraw.py" 8 "32769:hex:15000400$(printf '%034d' 0)000000")
 	ns_diag "rule-add with a 17-byte source address: $out"
 	[ "$out" = "errno 34 msg binary attribute size out of range offset 24" ] && n=$((n + 1))
+	# batch-flags (a bitfield32 of two bits): a selector bit past them and a
+	# value bit outside the selector (EINVAL), and the u32 of ABI 0.5
+	# (ERANGE: the wrong length) are refused.
+	for bf in 22:0100000004000000 22:0100000002000000 34:01000000; do
+		out=$($py "$NS_TOP/tests/guest/nlraw.py" 5 1:u32:0 12:hex:${bf#*:})
+		ns_diag "slice-set batch-flags ${bf#*:}: $out"
+		[ "$out" = "errno ${bf%%:*} msg Attribute failed policy validation offset 28" ] &&
+			n=$((n + 1))
+	done
 	# Unprivileged: reads work, changes are refused with EPERM.
 	setpriv --reuid=65534 --regid=65534 --clear-groups netslicectl slice show >/dev/null &&
 		n=$((n + 1))
@@ -267,8 +279,8 @@ bad_input() {
 	expect_refusal "Error: rule: Operation not permitted." \
 		setpriv --reuid=65534 --regid=65534 --clear-groups netslicectl rule add proto udp slice 1 &&
 		n=$((n + 1))
-	ns_diag "$n of 21 refused as they should be"
-	[ "$n" -eq 21 ]
+	ns_diag "$n of 24 refused as they should be"
+	[ "$n" -eq 24 ]
 }
 ns_check "bad input: each refusal has its message and changes nothing" bad_input
 ns_run_cleanups

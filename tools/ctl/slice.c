@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/netlink.h>
+
 #include <linux/netslice.h>
 #include <linux/netslice_netlink.h>
 
@@ -37,10 +39,21 @@ static const char *ctl_get_str(struct nlattr **tb, int attr)
 	return tb[attr] ? nla_get_string(tb[attr]) : "";
 }
 
+/* The bits set; a dump's selector names every bit the module knows. */
+static uint32_t ctl_get_batch_flags(struct nlattr **tb)
+{
+	struct nla_bitfield32 bf = { 0 };
+
+	if (tb[NETSLICE_A_SLICE_BATCH_FLAGS] &&
+	    nla_len(tb[NETSLICE_A_SLICE_BATCH_FLAGS]) >= (int)sizeof(bf))
+		memcpy(&bf, nla_data(tb[NETSLICE_A_SLICE_BATCH_FLAGS]), sizeof(bf));
+	return bf.value & bf.selector;
+}
+
 static int ctl_slice_row(struct nlattr **tb, uint8_t cmd, void *arg)
 {
 	uint32_t mode = ctl_get_u32(tb, NETSLICE_A_SLICE_SLICING_MODE);
-	uint32_t flags = ctl_get_u32(tb, NETSLICE_A_SLICE_BATCH_FLAGS);
+	uint32_t flags = ctl_get_batch_flags(tb);
 	bool trim = tb[NETSLICE_A_SLICE_SLICING_TRIM] &&
 		    nla_get_u8(tb[NETSLICE_A_SLICE_SLICING_TRIM]);
 	bool gso = tb[NETSLICE_A_SLICE_SLICING_GSO] &&
@@ -126,14 +139,6 @@ static int ctl_show(uint8_t cmd, int id_attr, int maxattr, int argc, char **argv
 	return err ? CTL_EXIT_KERNEL : 0;
 }
 
-static int ctl_get_batch_flags(struct nlattr **tb, uint8_t cmd, void *arg)
-{
-	(void)cmd;
-	if (tb[NETSLICE_A_SLICE_BATCH_FLAGS])
-		*(uint32_t *)arg = nla_get_u32(tb[NETSLICE_A_SLICE_BATCH_FLAGS]);
-	return 0;
-}
-
 /* Settings that take a number: their attribute, or 0. */
 static int ctl_slice_number(const char *key)
 {
@@ -203,7 +208,7 @@ static void ctl_slicing_put(struct nl_msg *msg, const struct netslice_slicing *m
 
 static int ctl_slice_set(int argc, char **argv)
 {
-	uint32_t id, v, flags = 0, flags_set = 0, cur = 0;
+	uint32_t id, v, flags = 0, flags_set = 0;
 	struct nl_msg *msg, *settings;
 	struct netslice_slicing mode;
 	bool on, have_mode = false;
@@ -276,26 +281,17 @@ static int ctl_slice_set(int argc, char **argv)
 	if (have_mode)
 		ctl_slicing_put(msg, &mode, trim, gso);
 	settings = msg;
-	/* One multi flag alone keeps the other as it is. */
-	if (flags_set && flags_set != (NETSLICE_BATCH_FLAGS_MULTI_READ |
-					  NETSLICE_BATCH_FLAGS_MULTI_WRITE)) {
-		msg = ctl_msg(NETSLICE_CMD_SLICE_GET, false);
-		ctl_subject_begin(msg, "slice %u", id);
-		nla_put_u32(msg, NETSLICE_A_SLICE_ID, id);
-		ctl_subject_end(msg);
-		if (ctl_do(msg, NETSLICE_A_SLICE_MAX, ctl_get_batch_flags, &cur)) {
-			nlmsg_free(settings);
-			return CTL_EXIT_KERNEL;
-		}
-		flags = (cur & ~flags_set) | flags;
-	}
 	msg = ctl_msg(NETSLICE_CMD_SLICE_SET, false);
 	ctl_subject_begin(msg, "slice %u", id);
 	nla_put_u32(msg, NETSLICE_A_SLICE_ID, id);
 	nlmsg_append(msg, nlmsg_data(nlmsg_hdr(settings)), nlmsg_datalen(nlmsg_hdr(settings)), 0);
 	nlmsg_free(settings);
-	if (flags_set)
-		nla_put_u32(msg, NETSLICE_A_SLICE_BATCH_FLAGS, flags);
+	if (flags_set) {
+		/* The selector names only the flags given: the others stay as they are. */
+		struct nla_bitfield32 bf = { .value = flags, .selector = flags_set };
+
+		nla_put(msg, NETSLICE_A_SLICE_BATCH_FLAGS, sizeof(bf), &bf);
+	}
 	ctl_subject_end(msg);
 	return ctl_do(msg, 0, NULL, NULL) ? CTL_EXIT_KERNEL : 0;
 
