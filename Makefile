@@ -34,8 +34,8 @@
 # 6.12, 7.2) builds it with tools/kbuild.sh instead, in build/kmod/VERSION,
 # fetching and preparing a kernel this machine's suite does not ship.
 
-VERSION := 0.5.0
-SOVERSION := 0
+VERSION := 0.6.0
+SOVERSION := 1
 PREFIX ?= /usr/local
 # LIBDIR=$(PREFIX)/lib/x86_64-linux-gnu for a multiarch layout
 LIBDIR ?= $(PREFIX)/lib
@@ -163,14 +163,15 @@ host-test-bins: $(HOST_TESTS) $(NF_SHARED)
 # What tools/demo.sh runs beyond the tools: its traffic generator and sink
 demo-bins: $(B)/tests/nstraffic
 
-$(B)/%.o: %.c $(wildcard userlib/*.h tools/lib/*.h tools/nf/*.h tools/ctl/*.h uapi/linux/*.h)
+# The Makefile too: it holds the flags and NETSLICE_VERSION.
+$(B)/%.o: %.c Makefile $(wildcard userlib/*.h tools/lib/*.h tools/nf/*.h tools/ctl/*.h uapi/linux/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(NS_CFLAGS) -c -o $@ $<
 
 $(LIB_A): $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-# Exported symbols carry the version node LIBNETSLICE_0.5 (userlib/libnetslice.map).
+# Exported symbols carry the version node LIBNETSLICE_0.6 (userlib/libnetslice.map).
 $(LIB_SO): $(LIB_OBJS) userlib/libnetslice.map
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(LIB_SO_NAME) \
 		-Wl,--version-script,userlib/libnetslice.map -o $(B)/$(LIB_SO_FILE) $(LIB_OBJS) -lpthread

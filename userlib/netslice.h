@@ -16,7 +16,6 @@
 #ifndef NETSLICE_USER_H
 #define NETSLICE_USER_H
 
-#include <pthread.h>
 #include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -175,7 +174,9 @@ static inline void ns_iov_drop(struct netslice_iov *iov)
 /* ---- Ring mode: packets through mapped memory (uapi "Ring mode") ---- */
 
 /*
- * A file's rings, mapped. Receive: ns_ring_peek() copies up to n RX entries
+ * A file's rings, mapped: opaque, made by ns_ring_open() and freed by
+ * ns_ring_close(), so the library can keep more state without an ABI
+ * break. Receive: ns_ring_peek() copies up to n RX entries
  * into iovs whose base points into the frame area (the packet is there,
  * rlen bytes; rewrite it in place), ns_ring_release() gives the first n
  * peeked back once done with them (and once sent: ns_ring_send() returns
@@ -185,20 +186,7 @@ static inline void ns_iov_drop(struct netslice_iov *iov)
  * (frames rx_size .. frame_count-1). Idle: ns_ring_wait() sleeps in
  * poll(2). One thread per ring.
  */
-struct ns_ring {
-	int fd;
-	struct netslice_ring_setup setup;	/* as the kernel returned it */
-	uint8_t *frames;
-	struct netslice_ring_hdr *rx, *tx, *comp;
-	struct netslice_iov *rx_desc, *tx_desc;
-	struct netslice_ring_comp *comp_desc;
-	uint32_t rx_cons, rx_peeked;	/* released, and handed out */
-	uint32_t tx_prod, tx_done;	/* queued, and completed */
-	uint32_t comp_cons;
-	uint32_t *tx_pool;		/* free pool frames */
-	uint32_t tx_free;
-	uint32_t *tx_frame;		/* per TX slot: its pool frame, or UINT32_MAX */
-};
+struct ns_ring;
 
 /*
  * A setup for batches of up to batch packets: 2 KiB frames, 1024 RX
@@ -208,13 +196,16 @@ struct ns_ring {
 void ns_ring_config_default(struct netslice_ring_setup *cfg, unsigned int batch);
 
 /*
- * Put fd in ring mode with cfg and map its regions. -EINVAL: cfg out of
- * range; -EBUSY: the file or another of its slice is in ring mode; -ENOMEM.
- * A module without NETSLICE_INFO_RING fails with -ENOTTY.
+ * Put fd in ring mode with cfg, map its regions and set *rp to the ring
+ * (NULL on failure). -EINVAL: cfg out of range; -EBUSY: the file or
+ * another of its slice is in ring mode; -ENOMEM. A module without
+ * NETSLICE_INFO_RING fails with -ENOTTY.
  */
-int ns_ring_open(struct ns_ring *r, int fd, const struct netslice_ring_setup *cfg);
-/* Unmap (the fd stays open, in ring mode, until closed). */
+int ns_ring_open(struct ns_ring **rp, int fd, const struct netslice_ring_setup *cfg);
+/* Unmap and free r (NULL: nothing); the fd stays open, in ring mode, until closed. */
 void ns_ring_close(struct ns_ring *r);
+/* The setup as the kernel returned it: cfg with the regions' lengths. */
+const struct netslice_ring_setup *ns_ring_setup(const struct ns_ring *r);
 
 unsigned int ns_ring_peek(struct ns_ring *r, struct netslice_iov *iov, unsigned int n);
 void ns_ring_release(struct ns_ring *r, unsigned int n);
@@ -263,7 +254,12 @@ int ns_slices_parse(const char *list, unsigned int *slices, unsigned int max);
 
 struct ns_run;
 
-/* A worker: one slice, one pinned thread. Counters are the worker's own. */
+/*
+ * A worker: one slice, one pinned thread. Counters are the worker's own.
+ * ns_run() allocates the workers and hands out pointers: never copy or
+ * allocate one. A later library adds fields only at the end, and keeps
+ * its own state out of sight.
+ */
 struct ns_worker {
 	struct ns_run *run;
 	unsigned int index;	/* 0.. in the run */
@@ -275,11 +271,6 @@ struct ns_worker {
 	uint64_t nf_drops;		/* marked NETSLICE_TX_DROP by the NF */
 	uint64_t tx_errors;		/* iovs the module refused (error set) */
 	int err;			/* what stopped the worker, 0 if asked to */
-	/* private to the library */
-	uint64_t qs_seen;
-	pthread_t thread;
-	int keep_header;		/* the module takes rlen 0 with a handle */
-	struct ns_ring *ring;		/* ring mode, or NULL: read/write */
 };
 
 /* How ns_run() workers move packets. */
@@ -289,7 +280,14 @@ enum ns_run_mode {
 	NS_RUN_RING,	/* ring mode, or fail (-ENOTTY: the module has none) */
 };
 
+/*
+ * Set size to sizeof(struct ns_run_config). A later library adds fields at
+ * the end and reads those a program did not know as zero; a program
+ * built against a later header runs on this library as long as it left
+ * the fields this one does not know zero (else ns_run() fails, -E2BIG).
+ */
 struct ns_run_config {
+	size_t size;			/* sizeof(struct ns_run_config) */
 	const unsigned int *slices;	/* NULL: every slice of the module */
 	unsigned int nr_slices;
 	unsigned int batch;		/* iovs per read (default 64) */
@@ -335,7 +333,9 @@ struct ns_run_config {
  * the main thread before starting other threads. Workers finish the batch
  * in hand (written, nothing lost) before they stop.
  *
- * Returns 0, or the first error: -ENOENT module not loaded, -ENODEV no
+ * Returns 0, or the first error: -EINVAL cfg->size smaller than 0.6's
+ * config; -E2BIG a field past this library's config set; -ENOENT module
+ * not loaded, -ENODEV no
  * such slice, an error of ns_open()/ns_slicing_set()/worker_init, or of a
  * worker's read or write (also in its err).
  */

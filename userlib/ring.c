@@ -18,6 +18,7 @@
 
 #include "internal.h"
 #include "netslice.h"
+#include "ring.h"
 
 static uint32_t ns_load_acquire(const uint32_t *p)
 {
@@ -51,16 +52,23 @@ void ns_ring_config_default(struct netslice_ring_setup *cfg, unsigned int batch)
 	cfg->frame_count = cfg->rx_size + tx;
 }
 
-int ns_ring_open(struct ns_ring *r, int fd, const struct netslice_ring_setup *cfg)
+int ns_ring_open(struct ns_ring **rp, int fd, const struct netslice_ring_setup *cfg)
 {
+	struct ns_ring *r;
 	unsigned int i;
 	int err;
 
-	memset(r, 0, sizeof(*r));
+	*rp = NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return ns_fail(ENOMEM);
 	r->fd = fd;
 	r->setup = *cfg;
-	if (ioctl(fd, NETSLICE_RING_SETUP, &r->setup))
-		return -errno;
+	if (ioctl(fd, NETSLICE_RING_SETUP, &r->setup)) {
+		err = errno;
+		free(r);
+		return ns_fail(err);
+	}
 	r->frames = ns_ring_map(fd, r->setup.frames_len, NETSLICE_MMAP_FRAMES);
 	r->rx = ns_ring_map(fd, r->setup.rx_len, NETSLICE_MMAP_RX);
 	r->tx = ns_ring_map(fd, r->setup.tx_len, NETSLICE_MMAP_TX);
@@ -81,11 +89,14 @@ int ns_ring_open(struct ns_ring *r, int fd, const struct netslice_ring_setup *cf
 	r->comp_desc = (struct netslice_ring_comp *)(r->comp + 1);
 	for (i = r->setup.rx_size; i < r->setup.frame_count; i++)
 		r->tx_pool[r->tx_free++] = i;
+	*rp = r;
 	return 0;
 }
 
 void ns_ring_close(struct ns_ring *r)
 {
+	if (!r)
+		return;
 	if (r->frames)
 		munmap(r->frames, r->setup.frames_len);
 	if (r->rx)
@@ -96,8 +107,12 @@ void ns_ring_close(struct ns_ring *r)
 		munmap(r->comp, r->setup.comp_len);
 	free(r->tx_pool);
 	free(r->tx_frame);
-	memset(r, 0, sizeof(*r));
-	r->fd = -1;
+	free(r);
+}
+
+const struct netslice_ring_setup *ns_ring_setup(const struct ns_ring *r)
+{
+	return &r->setup;
 }
 
 unsigned int ns_ring_peek(struct ns_ring *r, struct netslice_iov *iov, unsigned int n)

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,29 +26,44 @@
 
 #include "internal.h"
 #include "netslice.h"
+#include "ring.h"
 
 #define NS_RUN_BATCH		64
 #define NS_RUN_BUF_SIZE		2048
 #define NS_RUN_POLL_MS		200
 #define NS_QS_OFFLINE		UINT64_MAX
 
+/* A worker as the library holds it: what the NF sees, first. */
+struct ns_worker_lib {
+	struct ns_worker pub;
+	uint64_t qs_seen;
+	pthread_t thread;
+	int keep_header;		/* the module takes rlen 0 with a handle */
+	struct ns_ring *ring;		/* ring mode, or NULL: read/write */
+};
+
 struct ns_run {
-	const struct ns_run_config *cfg;
-	struct ns_worker *workers;
+	struct ns_run_config cfg;	/* the caller's, zero past its size */
+	struct ns_worker_lib *workers;
 	unsigned int nr_workers;
 	int stop_fd;
 	int stopping;
 	uint64_t gp;		/* grace-period number */
 };
 
-static void ns_qs_set(struct ns_worker *w, uint64_t v)
+static struct ns_worker_lib *ns_worker_lib(struct ns_worker *w)
 {
-	__atomic_store_n(&w->qs_seen, v, __ATOMIC_SEQ_CST);
+	return (struct ns_worker_lib *)((char *)w - offsetof(struct ns_worker_lib, pub));
 }
 
-static void ns_qs_online(struct ns_worker *w)
+static void ns_qs_set(struct ns_worker_lib *lw, uint64_t v)
 {
-	ns_qs_set(w, __atomic_load_n(&w->run->gp, __ATOMIC_SEQ_CST));
+	__atomic_store_n(&lw->qs_seen, v, __ATOMIC_SEQ_CST);
+}
+
+static void ns_qs_online(struct ns_worker_lib *lw)
+{
+	ns_qs_set(lw, __atomic_load_n(&lw->pub.run->gp, __ATOMIC_SEQ_CST));
 }
 
 uint64_t ns_worker_counter(const uint64_t *counter)
@@ -82,7 +98,7 @@ unsigned int ns_run_workers(const struct ns_run *run)
 
 struct ns_worker *ns_run_worker(struct ns_run *run, unsigned int i)
 {
-	return i < run->nr_workers ? &run->workers[i] : NULL;
+	return i < run->nr_workers ? &run->workers[i].pub : NULL;
 }
 
 void ns_run_synchronize(struct ns_run *run)
@@ -97,25 +113,27 @@ void ns_run_synchronize(struct ns_run *run)
 }
 
 /* Sleep until the slice has packets or the run stops. */
-static void ns_worker_wait(struct ns_worker *w)
+static void ns_worker_wait(struct ns_worker_lib *lw)
 {
+	struct ns_worker *w = &lw->pub;
 	struct pollfd pfd[2] = {
 		{ .fd = w->fd, .events = POLLIN },
 		{ .fd = w->run->stop_fd, .events = POLLIN },
 	};
 
-	ns_qs_set(w, NS_QS_OFFLINE);
+	ns_qs_set(lw, NS_QS_OFFLINE);
 	if (!ns_run_stopping(w->run))
 		poll(pfd, 2, -1);
 }
 
 ssize_t ns_worker_write(struct ns_worker *w, struct netslice_iov *iov, unsigned int n)
 {
+	struct ns_ring *ring = ns_worker_lib(w)->ring;
 	ssize_t ret;
 	unsigned int i;
 
-	if (w->ring)
-		return ns_ring_send_all(w->ring, iov, n);
+	if (ring)
+		return ns_ring_send_all(ring, iov, n);
 	ret = ns_write_all(w->fd, iov, n);
 	if (ret >= 0 && (unsigned int)ret < n) {
 		for (i = (unsigned int)ret; i < n; i++)
@@ -137,7 +155,7 @@ static int ns_worker_send(struct ns_worker *w, struct netslice_iov *batch, unsig
 	ssize_t ret;
 
 	/* A module without NETSLICE_INFO_KEEP_HEADER gets the header as read. */
-	if (!w->keep_header)
+	if (!ns_worker_lib(w)->keep_header)
 		for (i = 0; i < n; i++)
 			if (batch[i].handle && !batch[i].rlen)
 				batch[i].rlen = rlen[i];
@@ -168,7 +186,7 @@ static int ns_worker_send(struct ns_worker *w, struct netslice_iov *batch, unsig
 static int ns_worker_batch(struct ns_worker *w, struct netslice_iov *iov, unsigned int n,
 			   uint32_t *rlen)
 {
-	const struct ns_run_config *cfg = w->run->cfg;
+	const struct ns_run_config *cfg = &w->run->cfg;
 	uint64_t bytes = 0;
 	unsigned int i;
 	int err;
@@ -187,35 +205,36 @@ static int ns_worker_batch(struct ns_worker *w, struct netslice_iov *iov, unsign
 	return err;
 }
 
-static int ns_worker_loop(struct ns_worker *w, struct ns_batch *b, uint32_t *rlen)
+static int ns_worker_loop(struct ns_worker_lib *lw, struct ns_batch *b, uint32_t *rlen)
 {
+	struct ns_worker *w = &lw->pub;
 	unsigned int got;
 	int n, err;
 
 	for (;;) {
-		ns_qs_online(w);
+		ns_qs_online(lw);
 		if (ns_run_stopping(w->run))
 			return 0;
-		if (w->ring) {
+		if (lw->ring) {
 			/* Ring mode: no system call while packets keep coming. */
-			got = ns_ring_peek(w->ring, b->iov, b->size);
+			got = ns_ring_peek(lw->ring, b->iov, b->size);
 			if (!got) {
 				/*
 				 * Sleep, not spin: measured, a worker that spun
 				 * took packets one or two at a time, a kick each.
 				 */
-				ns_worker_wait(w);
+				ns_worker_wait(lw);
 				continue;
 			}
 			err = ns_worker_batch(w, b->iov, got, rlen);
-			ns_ring_release(w->ring, got);
+			ns_ring_release(lw->ring, got);
 			if (err)
 				return err;
 			continue;
 		}
 		n = ns_batch_recv(w->fd, b);
 		if (n == -EAGAIN) {
-			ns_worker_wait(w);
+			ns_worker_wait(lw);
 			continue;
 		}
 		if (n == -EINTR)
@@ -229,45 +248,28 @@ static int ns_worker_loop(struct ns_worker *w, struct ns_batch *b, uint32_t *rle
 }
 
 /* Ring mode where asked, or by default where the module offers it. */
-static int ns_worker_ring(struct ns_worker *w, const struct netslice_info *info,
+static int ns_worker_ring(struct ns_worker_lib *lw, const struct netslice_info *info,
 			  unsigned int batch)
 {
-	const struct ns_run_config *cfg = w->run->cfg;
+	const struct ns_run_config *cfg = &lw->pub.run->cfg;
 	struct netslice_ring_setup setup;
-	int err;
 
 	if (cfg->mode == NS_RUN_RW ||
 	    (cfg->mode == NS_RUN_AUTO && !(info->flags & NETSLICE_INFO_RING)))
 		return 0;
-	w->ring = calloc(1, sizeof(*w->ring));
-	if (!w->ring)
-		return ns_fail(ENOMEM);
 	ns_ring_config_default(&setup, batch);
 	/* As deep as the slice's own ring (the ring_size the admin chose). */
 	while (setup.rx_size < info->ring_size && setup.rx_size < NETSLICE_RING_MAX_SIZE)
 		setup.rx_size *= 2;
 	setup.frame_count = setup.rx_size + setup.tx_size;
-	err = ns_ring_open(w->ring, w->fd, &setup);
-	if (err) {
-		free(w->ring);
-		w->ring = NULL;
-	}
-	return err;
-}
-
-static void ns_worker_unring(struct ns_worker *w)
-{
-	if (!w->ring)
-		return;
-	ns_ring_close(w->ring);
-	free(w->ring);
-	w->ring = NULL;
+	return ns_ring_open(&lw->ring, lw->pub.fd, &setup);
 }
 
 static void *ns_worker_main(void *arg)
 {
-	struct ns_worker *w = arg;
-	const struct ns_run_config *cfg = w->run->cfg;
+	struct ns_worker_lib *lw = arg;
+	struct ns_worker *w = &lw->pub;
+	const struct ns_run_config *cfg = &w->run->cfg;
 	struct netslice_info info;
 	struct ns_batch b;
 	uint32_t *rlen = NULL;
@@ -285,13 +287,13 @@ static void *ns_worker_main(void *arg)
 	err = ns_info_get(w->fd, &info);
 	if (err)
 		goto out_free_rlen;
-	w->keep_header = !!(info.flags & NETSLICE_INFO_KEEP_HEADER);
+	lw->keep_header = !!(info.flags & NETSLICE_INFO_KEEP_HEADER);
 	if (!cfg->no_pin) {
 		err = ns_pin_to_user_cpus(w->fd);
 		if (err)
 			goto out_free_rlen;
 	}
-	err = ns_worker_ring(w, &info, b.size);
+	err = ns_worker_ring(lw, &info, b.size);
 	if (err)
 		goto out_free_rlen;
 	if (cfg->worker_init) {
@@ -299,17 +301,18 @@ static void *ns_worker_main(void *arg)
 		if (err)
 			goto out_unring;
 	}
-	err = ns_worker_loop(w, &b, rlen);
+	err = ns_worker_loop(lw, &b, rlen);
 	if (cfg->worker_fini)
 		cfg->worker_fini(w, cfg->arg);
 out_unring:
-	ns_worker_unring(w);
+	ns_ring_close(lw->ring);
+	lw->ring = NULL;
 out_free_rlen:
 	free(rlen);
 out_free_batch:
 	ns_batch_free(&b);
 out:
-	ns_qs_set(w, NS_QS_OFFLINE);
+	ns_qs_set(lw, NS_QS_OFFLINE);
 	w->err = -err;
 	if (err)
 		ns_run_stop(w->run);
@@ -340,7 +343,7 @@ static int ns_run_slicing_set(int fd, const struct netslice_slicing *slicing)
 /* Open the slices and set their slicing mode, before any worker reads. */
 static int ns_run_open(struct ns_run *run, const unsigned int *slices, unsigned int n)
 {
-	const struct ns_run_config *cfg = run->cfg;
+	const struct ns_run_config *cfg = &run->cfg;
 	int count = ns_slice_count(), fd, err;
 	struct ns_worker *w;
 	unsigned int i;
@@ -350,11 +353,11 @@ static int ns_run_open(struct ns_run *run, const unsigned int *slices, unsigned 
 	for (i = 0; i < n; i++) {
 		if (slices && slices[i] >= (unsigned int)count)
 			return ns_fail(ENODEV);
-		w = &run->workers[i];
+		w = &run->workers[i].pub;
 		w->run = run;
 		w->index = i;
 		w->slice = slices ? slices[i] : i;
-		w->qs_seen = NS_QS_OFFLINE;
+		run->workers[i].qs_seen = NS_QS_OFFLINE;
 		fd = ns_open(w->slice, O_NONBLOCK);
 		if (fd < 0)
 			return fd;
@@ -374,13 +377,13 @@ static void ns_run_close(struct ns_run *run)
 	unsigned int i;
 
 	for (i = 0; i < run->nr_workers; i++)
-		close(run->workers[i].fd);
+		close(run->workers[i].pub.fd);
 }
 
 /* The calling thread: signals, ticks, reloads, until asked to stop. */
 static void ns_run_wait(struct ns_run *run, const sigset_t *sigs)
 {
-	const struct ns_run_config *cfg = run->cfg;
+	const struct ns_run_config *cfg = &run->cfg;
 	long long next_tick = ns_mono_ms() + cfg->tick_ms, wait_ms;
 	struct timespec ts;
 	int sig;
@@ -407,13 +410,37 @@ static void ns_run_wait(struct ns_run *run, const sigset_t *sigs)
 	}
 }
 
-int ns_run(const struct ns_run_config *cfg)
+/* The config of 0.6, the first with a size: what every caller sets. */
+#define NS_RUN_CONFIG_SIZE_0_6	(offsetof(struct ns_run_config, mode) + sizeof(enum ns_run_mode))
+
+/* As the kernel's copy_struct_from_user(): unknown fields must be zero. */
+static int ns_run_config_copy(struct ns_run_config *dst, const struct ns_run_config *src)
 {
-	unsigned int n = cfg->slices ? cfg->nr_slices : 0, i, started = 0;
-	struct ns_run run = { .cfg = cfg, .stop_fd = -1 };
+	const unsigned char *bytes = (const unsigned char *)src;
+	size_t i;
+
+	if (src->size < NS_RUN_CONFIG_SIZE_0_6)
+		return ns_fail(EINVAL);
+	for (i = sizeof(*dst); i < src->size; i++)
+		if (bytes[i])
+			return ns_fail(E2BIG);
+	memset(dst, 0, sizeof(*dst));
+	memcpy(dst, src, src->size < sizeof(*dst) ? src->size : sizeof(*dst));
+	return 0;
+}
+
+int ns_run(const struct ns_run_config *config)
+{
+	struct ns_run run = { .stop_fd = -1 };
+	const struct ns_run_config *cfg = &run.cfg;
+	unsigned int n, i, started = 0;
 	sigset_t sigs, old;
 	int err, count;
 
+	err = ns_run_config_copy(&run.cfg, config);
+	if (err)
+		return err;
+	n = cfg->slices ? cfg->nr_slices : 0;
 	if (!cfg->slices) {
 		count = ns_slice_count();
 		if (count < 0)
@@ -454,7 +481,7 @@ int ns_run(const struct ns_run_config *cfg)
 	for (i = 0; i < started; i++)
 		pthread_join(run.workers[i].thread, NULL);
 	for (i = 0; i < started && !err; i++)
-		err = -run.workers[i].err;
+		err = -run.workers[i].pub.err;
 	if (started == n && cfg->done)
 		cfg->done(&run, cfg->arg);
 out_close:

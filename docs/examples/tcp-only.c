@@ -26,7 +26,8 @@ static void process(struct ns_worker *w, struct netslice_iov *iov, unsigned int 
 int main(void)
 {
 	struct netslice_slicing headers;
-	struct ns_run_config cfg = { .process = process, .slicing = &headers };
+	struct ns_run_config cfg = { .size = sizeof(cfg), .process = process,
+				     .slicing = &headers };
 	int err;
 
 	ns_slicing_parse("auto", &headers);

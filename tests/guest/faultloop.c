@@ -110,7 +110,7 @@ static ssize_t read_batch(int fd, struct netslice_iov *iov, unsigned char *buf, 
  */
 static void forward_ring(int *fds, int n, bool unmap)
 {
-	static struct ns_ring rings[MAX_FDS];
+	static struct ns_ring *rings[MAX_FDS];
 	struct netslice_ring_setup setup;
 	struct netslice_iov iov[BATCH];
 
@@ -120,18 +120,18 @@ static void forward_ring(int *fds, int n, bool unmap)
 			_exit(1);
 	for (;;) {
 		for (int s = 0; s < n; s++) {
-			unsigned int got = ns_ring_peek(&rings[s], iov, BATCH);
+			unsigned int got = ns_ring_peek(rings[s], iov, BATCH);
 
 			if (!got)
 				continue;
 			for (unsigned int i = 0; i < got; i++)
 				iov[i].action = NETSLICE_TX_DEFAULT;
-			if (ns_ring_send(&rings[s], iov, got) > 0)
+			if (ns_ring_send(rings[s], iov, got) > 0)
 				__atomic_add_fetch(moved, got, __ATOMIC_RELAXED);
-			ns_ring_release(&rings[s], got);
+			ns_ring_release(rings[s], got);
 			if (unmap) {
 				for (int t = 0; t < n; t++)
-					ns_ring_close(&rings[t]);
+					ns_ring_close(rings[t]);
 				for (;;)
 					pause();
 			}

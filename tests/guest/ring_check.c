@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "netslice.h"
+#include "ring.h"		/* the library's ring state, to drive the rings by hand */
 #include "ktap.h"
 #include "pkt.h"
 
@@ -231,7 +232,7 @@ static void test_rx_corruption(int fd)
 	struct netslice_stats s0, s1;
 	struct netslice_slicing off;
 	struct netslice_iov iov[4];
-	struct ns_ring r;
+	struct ns_ring *r;
 	unsigned int n;
 	int i;
 
@@ -245,9 +246,9 @@ static void test_rx_corruption(int fd)
 	}
 	inject(1, 80);
 	inject(2, 80);
-	rx_wait(&r, 2);
+	rx_wait(r, 2);
 	ns_stats_get(fd, &s0);
-	__atomic_store_n(&r.rx->consumer, r.rx_cons + 100000, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->rx->consumer, r->rx_cons + 100000, __ATOMIC_RELEASE);
 	inject(3, 80);
 	inject(4, 80);
 	for (i = 0; i < 100; i++) {
@@ -257,15 +258,15 @@ static void test_rx_corruption(int fd)
 		usleep(10000);
 	}
 	ktap_check(s1.rx_drop_ring_full - s0.rx_drop_ring_full == 2 &&
-		   __atomic_load_n(&r.rx->producer, __ATOMIC_ACQUIRE) - r.rx_cons == 2,
+		   __atomic_load_n(&r->rx->producer, __ATOMIC_ACQUIRE) - r->rx_cons == 2,
 		   "an RX consumer past the producer: the ring counts as full, frames dropped");
-	__atomic_store_n(&r.rx->consumer, r.rx_cons, __ATOMIC_RELEASE);
-	n = ns_ring_peek(&r, iov, 4);
-	ns_ring_release(&r, n);
+	__atomic_store_n(&r->rx->consumer, r->rx_cons, __ATOMIC_RELEASE);
+	n = ns_ring_peek(r, iov, 4);
+	ns_ring_release(r, n);
 	inject(5, 90);
-	n = rx_wait(&r, 1) ? ns_ring_peek(&r, iov, 4) : 0;
+	n = rx_wait(r, 1) ? ns_ring_peek(r, iov, 4) : 0;
 	ktap_check(n == 1 && iov[0].rlen == 90, "put back: frames arrive again");
-	ns_ring_close(&r);
+	ns_ring_close(r);
 }
 
 /* More TX than the completion ring has room for waits for the reaper. */
@@ -330,7 +331,7 @@ static void test_trim(int fd)
 {
 	struct netslice_ring_setup s;
 	struct netslice_iov iov[8];
-	struct ns_ring r;
+	struct ns_ring *r;
 	unsigned int n, i, trimmed = 0;
 
 	ns_ring_config_default(&s, 8);
@@ -341,24 +342,24 @@ static void test_trim(int fd)
 	}
 	for (i = 0; i < 5; i++)
 		inject((int)i, 300);
-	rx_wait(&r, 2);
-	for (i = 0; i < 100 && !(r.rx->flags & NETSLICE_RING_NEED_WAKEUP); i++)
+	rx_wait(r, 2);
+	for (i = 0; i < 100 && !(r->rx->flags & NETSLICE_RING_NEED_WAKEUP); i++)
 		usleep(10000);
-	ktap_check(r.rx->flags & NETSLICE_RING_NEED_WAKEUP,
+	ktap_check(r->rx->flags & NETSLICE_RING_NEED_WAKEUP,
 		   "records wait: NETSLICE_RING_NEED_WAKEUP in the RX flags");
-	n = ns_ring_peek(&r, iov, 8);
-	ns_ring_release(&r, n);
+	n = ns_ring_peek(r, iov, 8);
+	ns_ring_release(r, n);
 	for (i = 0; i < 3; i++) {
-		ns_ring_kick(&r);
-		n = ns_ring_peek(&r, iov, 8);
+		ns_ring_kick(r);
+		n = ns_ring_peek(r, iov, 8);
 		for (unsigned int j = 0; j < n; j++)
 			trimmed += !!(iov[j].flags & NETSLICE_RX_TRIMMED) && iov[j].wire_len == 300 &&
 				   iov[j].rlen == 64;
-		ns_ring_release(&r, n);
+		ns_ring_release(r, n);
 	}
-	ktap_check(trimmed == 3 && !(r.rx->flags & NETSLICE_RING_NEED_WAKEUP),
+	ktap_check(trimmed == 3 && !(r->rx->flags & NETSLICE_RING_NEED_WAKEUP),
 		   "kicks move the 3 records in (%u), the flag clears", trimmed);
-	ns_ring_close(&r);
+	ns_ring_close(r);
 }
 
 /* Close with the regions still mapped, then fork: memory stays valid. */
@@ -370,7 +371,7 @@ static void test_trim(int fd)
 static void test_kick_bounded(void)
 {
 	struct netslice_ring_setup s;
-	struct ns_ring r;
+	struct ns_ring *r;
 	struct timespec t0, t1;
 	int fd, kicked, status;
 	volatile uint32_t *go;
@@ -387,21 +388,21 @@ static void test_kick_bounded(void)
 	*go = 0;
 	pid = fork();
 	if (!pid) {
-		uint32_t size = r.setup.tx_size, prod = 0, fed = 0;
+		uint32_t size = r->setup.tx_size, prod = 0, fed = 0;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		while (fed < 200 * size) {
-			uint32_t cons = __atomic_load_n(&r.tx->consumer, __ATOMIC_ACQUIRE);
+			uint32_t cons = __atomic_load_n(&r->tx->consumer, __ATOMIC_ACQUIRE);
 
 			while (prod - cons < size) {
-				memset(&r.tx_desc[prod & (size - 1)], 0, sizeof(struct netslice_iov));
-				r.tx_desc[prod & (size - 1)].action = NETSLICE_TX_DROP;
+				memset(&r->tx_desc[prod & (size - 1)], 0, sizeof(struct netslice_iov));
+				r->tx_desc[prod & (size - 1)].action = NETSLICE_TX_DROP;
 				prod++;
 				fed++;
 			}
-			__atomic_store_n(&r.tx->producer, prod, __ATOMIC_RELEASE);
-			__atomic_store_n(&r.comp->consumer,
-					 __atomic_load_n(&r.comp->producer, __ATOMIC_ACQUIRE),
+			__atomic_store_n(&r->tx->producer, prod, __ATOMIC_RELEASE);
+			__atomic_store_n(&r->comp->consumer,
+					 __atomic_load_n(&r->comp->producer, __ATOMIC_ACQUIRE),
 					 __ATOMIC_RELEASE);
 			*go = 1;
 			clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -412,13 +413,13 @@ static void test_kick_bounded(void)
 	}
 	while (!*go)
 		usleep(1000);
-	kicked = ns_ring_kick(&r);
+	kicked = ns_ring_kick(r);
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
-	ktap_check(kicked > 0 && kicked <= (int)r.setup.tx_size,
+	ktap_check(kicked > 0 && kicked <= (int)r->setup.tx_size,
 		   "a kick while the ring is refilled comes back after at most a ring's worth "
-		   "(%d of %u)", kicked, r.setup.tx_size);
-	ns_ring_close(&r);
+		   "(%d of %u)", kicked, r->setup.tx_size);
+	ns_ring_close(r);
 	close(fd);
 	munmap((void *)go, sizeof(*go));
 }
@@ -427,7 +428,7 @@ static void test_lifetime(void)
 {
 	struct netslice_ring_setup s;
 	struct netslice_iov iov;
-	struct ns_ring r;
+	struct ns_ring *r;
 	int fd, status, i;
 	pid_t pid;
 
@@ -436,36 +437,36 @@ static void test_lifetime(void)
 	ktap_check(!ns_ring_open(&r, fd, &s), "a new file sets up once the last ring is gone");
 	pid = fork();
 	if (!pid) {
-		r.frames[0] = 1;
-		__atomic_store_n(&r.tx->producer, 12345, __ATOMIC_RELEASE);
+		r->frames[0] = 1;
+		__atomic_store_n(&r->tx->producer, 12345, __ATOMIC_RELEASE);
 		_exit(0);
 	}
 	waitpid(pid, &status, 0);
-	ktap_check(WIFEXITED(status) && r.frames[0] == 1 && r.tx->producer == 12345,
+	ktap_check(WIFEXITED(status) && r->frames[0] == 1 && r->tx->producer == 12345,
 		   "a forked child writes the shared rings");
 	close(fd);
-	r.frames[r.setup.frames_len - 1] = 7;
-	r.rx->consumer = 3;
-	ktap_check(r.frames[r.setup.frames_len - 1] == 7,
+	r->frames[r->setup.frames_len - 1] = 7;
+	r->rx->consumer = 3;
+	ktap_check(r->frames[r->setup.frames_len - 1] == 7,
 		   "the file closed, the mapping still works");
-	ns_ring_close(&r);
+	ns_ring_close(r);
 	fd = ns_open(0, O_NONBLOCK);
 	s.flags = NETSLICE_RING_BUSY_POLL;
 	s.busy_poll_us = 50;
 	ktap_check(!ns_ring_open(&r, fd, &s), "unmapped and closed: the slice takes a new ring");
 	inject(6, 100);
-	ktap_check(rx_wait(&r, 1) == 1, "with busy polling on, frames arrive");
+	ktap_check(rx_wait(r, 1) == 1, "with busy polling on, frames arrive");
 	/*
 	 * The frame named the device's NAPI context (where it has one: A with
 	 * GRO on); with the ring empty again, each wait polls that context
 	 * (test_io.sh counts the calls of napi_busy_loop).
 	 */
-	ns_ring_release(&r, ns_ring_peek(&r, &iov, 1));
+	ns_ring_release(r, ns_ring_peek(r, &iov, 1));
 	for (i = 0; i < 5; i++)
-		ns_ring_wait(&r, 1);
+		ns_ring_wait(r, 1);
 	inject(7, 100);
-	ktap_check(rx_wait(&r, 1) == 1, "and after waits on an empty ring, again");
-	ns_ring_close(&r);
+	ktap_check(rx_wait(r, 1) == 1, "and after waits on an empty ring, again");
+	ns_ring_close(r);
 	close(fd);
 }
 
@@ -546,7 +547,7 @@ static int test_pollout(const char *b, const char *cmd)
 	struct netslice_ring_setup s;
 	uint32_t prod = 0;
 	unsigned int fed = 0, i;
-	struct ns_ring r;
+	struct ns_ring *r;
 	int ifindex = (int)if_nametoindex(b), status = -1, asleep = 0;
 	double waited = -1;
 	int pipefd[2];
@@ -565,15 +566,15 @@ static int test_pollout(const char *b, const char *cmd)
 	 * still draining, but one held back by the NIC that does not take.
 	 */
 	for (i = 0; i < 200; i++) {
-		fed += tx_fill(&r, ifindex, &prod);
-		ns_ring_kick(&r);
-		__atomic_store_n(&r.comp->consumer,
-				 __atomic_load_n(&r.comp->producer, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
-		if (poll(&pfd, 1, 0) == 0 && stays_stopped(&r, &pfd))
+		fed += tx_fill(r, ifindex, &prod);
+		ns_ring_kick(r);
+		__atomic_store_n(&r->comp->consumer,
+				 __atomic_load_n(&r->comp->producer, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+		if (poll(&pfd, 1, 0) == 0 && stays_stopped(r, &pfd))
 			break;
 	}
 	ktap_check(poll(&pfd, 1, 0) == 0, "the egress stopped: no POLLOUT (%u frames fed, %u queued)",
-		   fed, prod - __atomic_load_n(&r.tx->consumer, __ATOMIC_ACQUIRE));
+		   fed, prod - __atomic_load_n(&r->tx->consumer, __ATOMIC_ACQUIRE));
 	pid = fork();
 	if (!pid) {
 		struct timespec t0, t1;
@@ -620,15 +621,15 @@ static int test_pollout(const char *b, const char *cmd)
 			   "it wakes with POLLOUT once the egress drains (%.2f s after it slept)",
 			   waited);
 	}
-	for (i = 0; i < 100 && __atomic_load_n(&r.tx->consumer, __ATOMIC_ACQUIRE) != prod; i++) {
-		__atomic_store_n(&r.comp->consumer,
-				 __atomic_load_n(&r.comp->producer, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
-		ns_ring_kick(&r);
+	for (i = 0; i < 100 && __atomic_load_n(&r->tx->consumer, __ATOMIC_ACQUIRE) != prod; i++) {
+		__atomic_store_n(&r->comp->consumer,
+				 __atomic_load_n(&r->comp->producer, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+		ns_ring_kick(r);
 		poll(&pfd, 1, 100);
 	}
-	ktap_check(__atomic_load_n(&r.tx->consumer, __ATOMIC_ACQUIRE) == prod,
+	ktap_check(__atomic_load_n(&r->tx->consumer, __ATOMIC_ACQUIRE) == prod,
 		   "every queued entry went out (%u)", fed);
-	ns_ring_close(&r);
+	ns_ring_close(r);
 	close(pfd.fd);
 	return ktap_finish();
 }
@@ -638,7 +639,7 @@ int main(int argc, char **argv)
 	struct netslice_ring_setup good;
 	struct netslice_slicing sl;
 	struct netslice_stats st;
-	struct ns_ring r;
+	struct ns_ring *r;
 	int fd, fd2;
 
 	if (argc == 4 && !strcmp(argv[1], "pollout"))
@@ -656,21 +657,21 @@ int main(int argc, char **argv)
 	ktap_header("ring_check", 51);
 	ns_ring_config_default(&good, 64);
 	test_setup(fd, fd2, good);
-	ktap_check(!ns_ring_open(&r, fd, &good) && r.setup.frames_len ==
+	ktap_check(!ns_ring_open(&r, fd, &good) && r->setup.frames_len ==
 		   (uint64_t)good.frame_count * good.frame_size, "setup and mmap of the 4 regions");
-	ktap_check(r.tx->flags & NETSLICE_RING_NEED_WAKEUP, "TX needs a kick: the flag is set");
-	test_exclusions(&r, fd2);
-	test_rx_tx(&r);
-	test_bad_entries(&r);
-	test_tx_corruption(&r);
-	test_comp_full(&r);
-	test_slicing(&r);
+	ktap_check(r->tx->flags & NETSLICE_RING_NEED_WAKEUP, "TX needs a kick: the flag is set");
+	test_exclusions(r, fd2);
+	test_rx_tx(r);
+	test_bad_entries(r);
+	test_tx_corruption(r);
+	test_comp_full(r);
+	test_slicing(r);
 	ns_stats_get(fd, &st);
 	ktap_check(st.read_packets == st.rx_packets && st.read_sliced == 1 && st.tx_spliced == 1 &&
 		   st.tx_err_stale == 1 && st.tx_err_fault == 2 && st.tx_err_invalid == 1 &&
 		   st.tx_err_length == 1,
 		   "counters: every packet queued was delivered; each error counted once");
-	ns_ring_close(&r);
+	ns_ring_close(r);
 	close(fd);
 	close(fd2);
 	fd = ns_open(0, O_NONBLOCK);

@@ -56,14 +56,15 @@ group_access() {
 ns_check "a member of group netslice opens a slice; another user cannot" group_access
 
 installed_tools() {
-	local ver
+	local ver sover
 	ver=$(sed -n 's/^VERSION := //p' "$NS_TOP/Makefile")
+	sover=$(sed -n 's/^SOVERSION := //p' "$NS_TOP/Makefile")
 	[ "$(/usr/local/sbin/netslicectl --version)" = "netslicectl $ver" ] &&
 		[ "$(/usr/local/sbin/netslicectl -j slice show | /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" -eq 3 ] &&
 		[ -e /usr/local/share/man/man8/netslicectl.8 ] &&
 		[ -e /usr/local/share/man/man8/nf-fwd.8 ] &&
 		pkg-config --exists --print-errors netslice &&
-		ldconfig -p | grep -q 'libnetslice.so.0 .*/usr/local/lib/libnetslice.so.0$'
+		ldconfig -p | grep -q "libnetslice.so.$sover .*/usr/local/lib/libnetslice.so.$sover\$"
 }
 PKG_CONFIG_PATH=/usr/local/lib/pkgconfig ns_check "the installed netslicectl, man pages, pkg-config file work; ldconfig knows the library" installed_tools
 

@@ -167,7 +167,7 @@ static void test_read_et(int fd, int short_read)
 static void test_ring_et(int fd)
 {
 	struct netslice_ring_setup setup;
-	struct ns_ring r;
+	struct ns_ring *r;
 	int got, woken;
 
 	ns_ring_config_default(&setup, BURST);
@@ -175,11 +175,11 @@ static void test_ring_et(int fd)
 		ktap_check(0, "ring mode, EPOLLET: ring setup failed: %s", strerror(errno));
 		return;
 	}
-	woken = et_rounds(fd, drain_ring, &r, &got);
+	woken = et_rounds(fd, drain_ring, r, &got);
 	ktap_check(woken == ROUNDS && got == 3 * ROUNDS,
 		   "ring mode, EPOLLET, consumed without a system call: woken each round (%d of %d), every packet there (%d)",
 		   woken, ROUNDS, got);
-	ns_ring_close(&r);
+	ns_ring_close(r);
 }
 
 struct sleeper {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Host unit tests for libnetslice's CPU list helpers and argument checks. */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "netslice.h"
@@ -31,6 +32,32 @@ static const struct list_case cases[] = {
 	{ "99999999999999999999", NULL },
 };
 
+/*
+ * ns_run() reads its config by size: too small for 0.6 is EINVAL, a field
+ * past what this library knows is E2BIG if set and ignored if zero. No
+ * slice to run (ENODEV) means the config was taken.
+ */
+static void run_config_size(void)
+{
+	static const unsigned int none[1];
+	struct {
+		struct ns_run_config cfg;
+		uint64_t later;		/* a field of a later library */
+	} big = { .cfg = { .size = sizeof(big), .slices = none, .nr_slices = 0 } };
+	struct ns_run_config cfg = { .slices = none, .nr_slices = 0 };
+
+	ktap_check(ns_run(&cfg) == -EINVAL && errno == EINVAL, "ns_run: size 0 is EINVAL");
+	cfg.size = offsetof(struct ns_run_config, mode);
+	ktap_check(ns_run(&cfg) == -EINVAL, "ns_run: a size short of 0.6's config is EINVAL");
+	cfg.size = sizeof(cfg);
+	ktap_check(ns_run(&cfg) == -ENODEV, "ns_run: sizeof(struct ns_run_config) is taken");
+	big.later = 1;
+	ktap_check(ns_run(&big.cfg) == -E2BIG && errno == E2BIG,
+		   "ns_run: a later field set is E2BIG");
+	big.later = 0;
+	ktap_check(ns_run(&big.cfg) == -ENODEV, "ns_run: a later field left zero is ignored");
+}
+
 int main(void)
 {
 	char buf[64], tiny[4];
@@ -38,7 +65,7 @@ int main(void)
 	unsigned int i;
 	int rc;
 
-	ktap_header("libnetslice-host", (int)(sizeof(cases) / sizeof(cases[0])) + 5);
+	ktap_header("libnetslice-host", (int)(sizeof(cases) / sizeof(cases[0])) + 10);
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct list_case *c = &cases[i];
@@ -71,5 +98,6 @@ int main(void)
 	ktap_check(ns_cpumask_get(-1, &set, &set) == -EBADF,
 		   "ns_cpumask_get on a bad fd gives EBADF");
 
+	run_config_size();
 	return ktap_finish();
 }

@@ -19,7 +19,7 @@ want=(
 	etc/modprobe.d/netslice.conf
 	usr/local/sbin/netslicectl
 	usr/local/sbin/nf-fwd
-	usr/local/lib/libnetslice.so.0
+	"usr/local/lib/libnetslice.so.$(sed -n 's/^SOVERSION := //p' "$top/Makefile")"
 	"usr/local/lib/libnetslice.so.$(sed -n 's/^VERSION := //p' "$top/Makefile")"
 	usr/local/share/man/man8/nf-fwd.8
 	usr/local/share/man/man3/libnetslice.3

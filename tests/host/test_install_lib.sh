@@ -18,6 +18,9 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 . "$top/tests/host/ktap.sh"
 version=$(sed -n 's/^VERSION := //p' "$top/Makefile")
+sover=$(sed -n 's/^SOVERSION := //p' "$top/Makefile")
+# The version node of ns_run: VERSION's major.minor.
+node=LIBNETSLICE_${version%.*}
 libdir=/usr/lib/x86_64-linux-gnu
 root=$stage/root
 
@@ -34,10 +37,10 @@ result "make install-lib DESTDIR=... PREFIX=/usr LIBDIR=$libdir installs library
 		-a -f "$root/usr/share/doc/netslice/examples/tcp-only.c" \
 		-a ! -e "$root/usr/lib/libnetslice.a"; echo $?)"
 
-[ "$(readlink "$root$libdir/libnetslice.so.0")" = "libnetslice.so.$version" ] &&
-	[ "$(readlink "$root$libdir/libnetslice.so")" = libnetslice.so.0 ] &&
-	readelf -d "$root$libdir/libnetslice.so.$version" | grep -q 'SONAME.*\[libnetslice.so.0\]'
-result "libnetslice.so.$version, soname libnetslice.so.0 linked to it, libnetslice.so to that" $?
+[ "$(readlink "$root$libdir/libnetslice.so.$sover")" = "libnetslice.so.$version" ] &&
+	[ "$(readlink "$root$libdir/libnetslice.so")" = libnetslice.so.$sover ] &&
+	readelf -d "$root$libdir/libnetslice.so.$version" | grep -q "SONAME.*\[libnetslice.so.$sover\]"
+result "libnetslice.so.$version, soname libnetslice.so.$sover linked to it, libnetslice.so to that" $?
 
 so=$root$libdir/libnetslice.so.$version
 # Defined, dynamic symbols: "name version" (a local one shows no version).
@@ -50,7 +53,7 @@ got=$(grep -v -E '^LIBNETSLICE_[0-9.]+ LIBNETSLICE_[0-9.]+$' <<<"$exports" | sor
 n=$(wc -l <<<"$want")
 echo "# $n symbols in $(grep -c '^LIBNETSLICE_' "$top/userlib/libnetslice.map") version nodes"
 [ "$n" -gt 50 ] && [ "$got" = "$want" ] &&
-	grep -qx 'ns_run LIBNETSLICE_0.5' <<<"$got" ||
+	grep -qx "ns_run $node" <<<"$got" ||
 	{ diff <(echo "$want") <(echo "$got") | head -n 5 | sed 's/^/# /'; false; }
 result "every exported symbol is an ns_ function of the version script, under its node's version" $?
 
@@ -77,11 +80,11 @@ result "pkg-config --cflags defines no macro ($cflags); the example builds as st
 # make check's nf-fwd linked against the shared library: it loads the
 # library built beside it (the guest suite forwards through it).
 shared=$top/build/bin-shared/nf-fwd
-readelf -d "$shared" | grep 'NEEDED.*\[libnetslice.so.0\]' >/dev/null &&
-	objdump -T "$shared" | grep '(LIBNETSLICE_0.5) *ns_run$' >/dev/null &&
-	ldd "$shared" | grep "libnetslice.so.0 => $top/build/bin-shared/../libnetslice.so.0" >/dev/null &&
+readelf -d "$shared" | grep "NEEDED.*\[libnetslice.so.$sover\]" >/dev/null &&
+	objdump -T "$shared" | grep "($node) *ns_run\$" >/dev/null &&
+	ldd "$shared" | grep "libnetslice.so.$sover => $top/build/bin-shared/../libnetslice.so.$sover" >/dev/null &&
 	[ "$("$shared" --version)" = "nf-fwd $version" ]
-result "build/bin-shared/nf-fwd needs libnetslice.so.0 (ns_run@LIBNETSLICE_0.5) and loads the one built" $?
+result "build/bin-shared/nf-fwd needs libnetslice.so.$sover (ns_run@$node) and loads the one built" $?
 out=$(LD_LIBRARY_PATH=$root$libdir "$stage/shared" 2>&1; echo "exit $?")
 out2=$("$stage/static" 2>&1; echo "exit $?")
 echo "# $out" | tr '\n' ' '; echo
@@ -107,7 +110,7 @@ result "a man page for every installed program and the library, rendered without
 ok=0
 grep -l -e '@[A-Z]*@' -e /usr/local "$root"/usr/share/man/man*/* && ok=1
 grep -q "/usr/share/netslice/netslice.yaml" "$root/usr/share/man/man8/netslicectl.8" &&
-	grep -q "$libdir/libnetslice.so.0" "$root/usr/share/man/man3/libnetslice.3" || ok=1
+	grep -q "$libdir/libnetslice.so.$sover" "$root/usr/share/man/man3/libnetslice.3" || ok=1
 for page in "$root"/usr/share/man/man*/*; do
 	grep -q "^\.TH .* \"netslice $version\"" "$page" || { echo "# $page: not $version"; ok=1; }
 done

@@ -619,6 +619,7 @@ static int nf_online(const struct nf *nf, const unsigned int *slices, unsigned i
 		     enum ns_run_mode mode)
 {
 	struct ns_run_config cfg = {
+		.size = sizeof(cfg),
 		.mode = mode,
 		.slices = slices,
 		.nr_slices = nr,
