@@ -33,7 +33,7 @@ FREE = ("kfree_skb", "consume_skb", "__kfree_skb", "skb_release", "sk_skb_reason
         "napi_skb_cache_put")
 XMIT = ("__dev_direct_xmit", "dev_hard_start_xmit", "veth_xmit", "__dev_queue_xmit",
         "packet_direct_xmit", "dev_queue_xmit", "xsk_generic_xmit", "__xsk_generic_xmit",
-        "validate_xmit_skb", "ns_xmit_burst")
+        "validate_xmit_skb", "nsl_xmit_burst")
 SOFTIRQ = ("do_softirq", "__do_softirq", "handle_softirqs", "net_rx_action")
 WAKE = ("__wake_up", "try_to_wake_up", "ttwu_", "wake_up_", "sock_def_readable", "xsk_flush")
 # Idle is the idle loop at the leaf (the halt the sample interrupted), with
@@ -75,27 +75,27 @@ def frees(frames):
 BUCKETS = [
     ("idle", idle),
     ("harness", harness),
-    ("netslice RX handler: wakeup", lambda f: has(f, "ns_rx_handler") and has(f, *WAKE)),
-    ("ring RX: copy into frames", lambda f: has(f, "ns_ring_rx") and has(f, *COPY,
+    ("netslice RX handler: wakeup", lambda f: has(f, "nsl_rx_handler") and has(f, *WAKE)),
+    ("ring RX: copy into frames", lambda f: has(f, "nsl_ring_rx") and has(f, *COPY,
                                                                      "skb_copy_bits")),
-    ("ring RX: skb free", lambda f: has(f, "ns_ring_rx") and frees(f)),
-    ("ring RX: rest", lambda f: has(f, "ns_ring_rx")),
-    ("netslice RX handler", lambda f: has(f, "ns_rx_handler")),
-    ("read: copy to user", lambda f: has(f, "ns_read") and has(f, *COPY)),
-    ("read: skb free", lambda f: has(f, "ns_read") and frees(f)),
-    ("read: ring and rest", lambda f: has(f, "ns_read")),
+    ("ring RX: skb free", lambda f: has(f, "nsl_ring_rx") and frees(f)),
+    ("ring RX: rest", lambda f: has(f, "nsl_ring_rx")),
+    ("netslice RX handler", lambda f: has(f, "nsl_rx_handler")),
+    ("read: copy to user", lambda f: has(f, "nsl_read") and has(f, *COPY)),
+    ("read: skb free", lambda f: has(f, "nsl_read") and frees(f)),
+    ("read: ring and rest", lambda f: has(f, "nsl_read")),
     # Softirqs a write's BH-enable runs: the next hop's receive, not the write's.
-    ("write: softirqs run on BH enable", lambda f: has(f, "ns_write") and has(f, *SOFTIRQ)),
-    ("write: copy from user", lambda f: has(f, "ns_write") and has(f, *COPY)),
-    ("write: skb allocation", lambda f: has(f, "ns_write") and has(f, *ALLOC)),
-    ("write: transmit", lambda f: has(f, "ns_write") and has(f, *XMIT)),
-    ("write: rest", lambda f: has(f, "ns_write")),
-    ("ring kick: softirqs run on BH enable", lambda f: has(f, "ns_ring_service")
+    ("write: softirqs run on BH enable", lambda f: has(f, "nsl_write") and has(f, *SOFTIRQ)),
+    ("write: copy from user", lambda f: has(f, "nsl_write") and has(f, *COPY)),
+    ("write: skb allocation", lambda f: has(f, "nsl_write") and has(f, *ALLOC)),
+    ("write: transmit", lambda f: has(f, "nsl_write") and has(f, *XMIT)),
+    ("write: rest", lambda f: has(f, "nsl_write")),
+    ("ring kick: softirqs run on BH enable", lambda f: has(f, "nsl_ring_service")
      and has(f, *SOFTIRQ)),
-    ("ring kick: copy from frames", lambda f: has(f, "ns_tx_ring") and has(f, *COPY)),
-    ("ring kick: skb allocation", lambda f: has(f, "ns_tx_ring") and has(f, *ALLOC)),
-    ("ring kick: transmit", lambda f: has(f, "ns_tx_ring") and has(f, *XMIT)),
-    ("ring kick: rest", lambda f: has(f, "ns_ring_service", "ns_ring_kick", "ns_ring_poll")),
+    ("ring kick: copy from frames", lambda f: has(f, "nsl_tx_ring") and has(f, *COPY)),
+    ("ring kick: skb allocation", lambda f: has(f, "nsl_tx_ring") and has(f, *ALLOC)),
+    ("ring kick: transmit", lambda f: has(f, "nsl_tx_ring") and has(f, *XMIT)),
+    ("ring kick: rest", lambda f: has(f, "nsl_ring_service", "nsl_ring_kick", "nsl_ring_poll")),
     ("peer socket: receive", lambda f: has(f, "packet_rcv", "tpacket_rcv", "xsk_rcv",
                                            "__xsk_map_redirect", "xsk_generic_rcv",
                                            "bpf_prog_run_xdp", "veth_xdp_rcv")),
@@ -161,7 +161,7 @@ def fold(lines, kallsyms=None):
                 if i >= 0:
                     sym = syms[i][1]
             # User-space frames are marked: libnetslice's names begin
-            # with ns_ as the module's do.
+            # with ns_, as the module's did before 0.6.
             if not parts[0].startswith("ffff"):
                 sym = "u:" + sym
             frames.append(sym.replace(";", ":").replace(" ", "_"))
@@ -179,10 +179,16 @@ def read_folded(path):
     return stacks
 
 
+# Up to 0.6 the module's functions began ns_ (libnetslice's still do, but
+# theirs carry "u:"): a profile of then is bucketed by today's names.
+def module_name(frame):
+    return "nsl_" + frame[3:] if frame.startswith("ns_") else frame
+
+
 def buckets(stacks):
     out = Counter()
     for stack, n in stacks.items():
-        frames = stack.split(";")
+        frames = [module_name(f) for f in stack.split(";")]
         for name, test in BUCKETS:
             if test(frames):
                 out[name] += n

@@ -27,36 +27,36 @@ static struct {
 	dev_t base;
 	struct cdev cdev;
 	struct class *class;
-	struct ns_slice *slices;
+	struct nsl_slice *slices;
 	unsigned int count;
-} ns_chrdev;
+} nsl_chrdev;
 
-static int ns_open(struct inode *inode, struct file *file)
+static int nsl_open(struct inode *inode, struct file *file)
 {
-	unsigned int minor = iminor(inode) - MINOR(ns_chrdev.base);
+	unsigned int minor = iminor(inode) - MINOR(nsl_chrdev.base);
 
-	if (minor >= ns_chrdev.count)
+	if (minor >= nsl_chrdev.count)
 		return -ENXIO;
-	file->private_data = &ns_chrdev.slices[minor];
+	file->private_data = &nsl_chrdev.slices[minor];
 	/*
 	 * RX checks for a reader before it queues: a packet that raced the
 	 * last close is still queued. The first open frees it, unread.
 	 */
-	if (atomic_inc_return(&ns_chrdev.slices[minor].open_files) == 1)
-		ns_slice_purge(&ns_chrdev.slices[minor], 0);
+	if (atomic_inc_return(&nsl_chrdev.slices[minor].open_files) == 1)
+		nsl_slice_purge(&nsl_chrdev.slices[minor], 0);
 	return stream_open(inode, file);
 }
 
-static int ns_release(struct inode *inode, struct file *file)
+static int nsl_release(struct inode *inode, struct file *file)
 {
-	struct ns_slice *slice = file->private_data;
+	struct nsl_slice *slice = file->private_data;
 
-	ns_ring_release(file);
-	ns_store_release(&slice->store, file);
+	nsl_ring_release(file);
+	nsl_store_release(&slice->store, file);
 	cmpxchg(&slice->reader, file, NULL);
 	/* Nobody will read what is queued: free it now, not at unload. */
 	if (atomic_dec_and_test(&slice->open_files))
-		ns_slice_purge(slice, 0);
+		nsl_slice_purge(slice, 0);
 	file->private_data = NULL;
 	return 0;
 }
@@ -66,88 +66,88 @@ static int ns_release(struct inode *inode, struct file *file)
  * read() and write() are for the other mode (-EINVAL), and while another
  * file's rings take the slice's packets, read() has none (-EBUSY).
  */
-static ssize_t ns_fop_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
+static ssize_t nsl_fop_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 {
-	struct ns_slice *slice = file->private_data;
+	struct nsl_slice *slice = file->private_data;
 
 	if (rcu_access_pointer(slice->ring))
-		return ns_ring_of(file) ? -EINVAL : -EBUSY;
-	return ns_read(file, buf, count, ppos);
+		return nsl_ring_of(file) ? -EINVAL : -EBUSY;
+	return nsl_read(file, buf, count, ppos);
 }
 
-static ssize_t ns_fop_write(struct file *file, const char __user *buf, size_t count,
-			    loff_t *ppos)
+static ssize_t nsl_fop_write(struct file *file, const char __user *buf, size_t count,
+			     loff_t *ppos)
 {
-	if (ns_ring_of(file))
+	if (nsl_ring_of(file))
 		return -EINVAL;
-	return ns_write(file, buf, count, ppos);
+	return nsl_write(file, buf, count, ppos);
 }
 
-static __poll_t ns_fop_poll(struct file *file, poll_table *wait)
+static __poll_t nsl_fop_poll(struct file *file, poll_table *wait)
 {
-	struct ns_ring *ring = ns_ring_of(file);
+	struct nsl_ring *ring = nsl_ring_of(file);
 
 	if (ring)
-		return ns_ring_poll(ring, file, wait);
-	return ns_poll(file, wait);
+		return nsl_ring_poll(ring, file, wait);
+	return nsl_poll(file, wait);
 }
 
-static const struct file_operations ns_fops = {
+static const struct file_operations nsl_fops = {
 	.owner		= THIS_MODULE,
-	.open		= ns_open,
-	.release	= ns_release,
-	.read		= ns_fop_read,
-	.write		= ns_fop_write,
-	.poll		= ns_fop_poll,
-	.mmap		= ns_ring_mmap,
-	.unlocked_ioctl	= ns_ioctl,
+	.open		= nsl_open,
+	.release	= nsl_release,
+	.read		= nsl_fop_read,
+	.write		= nsl_fop_write,
+	.poll		= nsl_fop_poll,
+	.mmap		= nsl_ring_mmap,
+	.unlocked_ioctl	= nsl_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 };
 
 /* Root-only by default; a udev rule may widen it. */
-static char *ns_devnode(ns_devnode_dev_t *dev, umode_t *mode)
+static char *nsl_devnode(nsl_devnode_dev_t *dev, umode_t *mode)
 {
 	if (mode)
 		*mode = 0600;
 	return NULL;
 }
 
-static void ns_destroy_nodes(unsigned int count)
+static void nsl_destroy_nodes(unsigned int count)
 {
 	while (count--)
-		device_destroy(ns_chrdev.class, ns_chrdev.base + count);
+		device_destroy(nsl_chrdev.class, nsl_chrdev.base + count);
 }
 
-int ns_chrdev_init(struct ns_slice *slices, unsigned int count)
+int nsl_chrdev_init(struct nsl_slice *slices, unsigned int count)
 {
 	struct device *dev;
 	unsigned int i;
 	int err;
 
-	ns_chrdev.slices = slices;
-	ns_chrdev.count = count;
+	nsl_chrdev.slices = slices;
+	nsl_chrdev.count = count;
 
-	err = alloc_chrdev_region(&ns_chrdev.base, 0, count, KBUILD_MODNAME);
+	err = alloc_chrdev_region(&nsl_chrdev.base, 0, count, KBUILD_MODNAME);
 	if (err) {
 		pr_err("cannot allocate %u device numbers: %d\n", count, err);
 		return err;
 	}
 
-	ns_chrdev.class = ns_class_create(KBUILD_MODNAME);
-	if (IS_ERR(ns_chrdev.class)) {
-		err = PTR_ERR(ns_chrdev.class);
+	nsl_chrdev.class = nsl_class_create(KBUILD_MODNAME);
+	if (IS_ERR(nsl_chrdev.class)) {
+		err = PTR_ERR(nsl_chrdev.class);
 		goto err_unregister_region;
 	}
-	ns_chrdev.class->devnode = ns_devnode;
+	nsl_chrdev.class->devnode = nsl_devnode;
 
-	cdev_init(&ns_chrdev.cdev, &ns_fops);
-	ns_chrdev.cdev.owner = THIS_MODULE;
-	err = cdev_add(&ns_chrdev.cdev, ns_chrdev.base, count);
+	cdev_init(&nsl_chrdev.cdev, &nsl_fops);
+	nsl_chrdev.cdev.owner = THIS_MODULE;
+	err = cdev_add(&nsl_chrdev.cdev, nsl_chrdev.base, count);
 	if (err)
 		goto err_destroy_class;
 
 	for (i = 0; i < count; i++) {
-		dev = device_create(ns_chrdev.class, NULL, ns_chrdev.base + i,
+		dev = device_create(nsl_chrdev.class, NULL, nsl_chrdev.base + i,
 				    NULL, NETSLICE_DEV_PREFIX "%u", i);
 		if (IS_ERR(dev)) {
 			err = PTR_ERR(dev);
@@ -158,19 +158,19 @@ int ns_chrdev_init(struct ns_slice *slices, unsigned int count)
 	return 0;
 
 err_destroy_nodes:
-	ns_destroy_nodes(i);
-	cdev_del(&ns_chrdev.cdev);
+	nsl_destroy_nodes(i);
+	cdev_del(&nsl_chrdev.cdev);
 err_destroy_class:
-	class_destroy(ns_chrdev.class);
+	class_destroy(nsl_chrdev.class);
 err_unregister_region:
-	unregister_chrdev_region(ns_chrdev.base, count);
+	unregister_chrdev_region(nsl_chrdev.base, count);
 	return err;
 }
 
-void ns_chrdev_exit(void)
+void nsl_chrdev_exit(void)
 {
-	ns_destroy_nodes(ns_chrdev.count);
-	cdev_del(&ns_chrdev.cdev);
-	class_destroy(ns_chrdev.class);
-	unregister_chrdev_region(ns_chrdev.base, ns_chrdev.count);
+	nsl_destroy_nodes(nsl_chrdev.count);
+	cdev_del(&nsl_chrdev.cdev);
+	class_destroy(nsl_chrdev.class);
+	unregister_chrdev_region(nsl_chrdev.base, nsl_chrdev.count);
 }

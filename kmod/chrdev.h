@@ -2,9 +2,9 @@
 #ifndef _NETSLICE_CHRDEV_H
 #define _NETSLICE_CHRDEV_H
 
-struct ns_slice;
+struct nsl_slice;
 
-int ns_chrdev_init(struct ns_slice *slices, unsigned int count);
-void ns_chrdev_exit(void);
+int nsl_chrdev_init(struct nsl_slice *slices, unsigned int count);
+void nsl_chrdev_exit(void);
 
 #endif /* _NETSLICE_CHRDEV_H */

@@ -13,16 +13,16 @@
 
 /* 6.4 dropped the owner argument of class_create(). */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
-#define ns_class_create(name)	class_create(THIS_MODULE, name)
+#define nsl_class_create(name)	class_create(THIS_MODULE, name)
 #else
-#define ns_class_create(name)	class_create(name)
+#define nsl_class_create(name)	class_create(name)
 #endif
 
 /* 6.2 made the device argument of class::devnode const. */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
-#define ns_devnode_dev_t	struct device
+#define nsl_devnode_dev_t	struct device
 #else
-#define ns_devnode_dev_t	const struct device
+#define nsl_devnode_dev_t	const struct device
 #endif
 
 /* 6.4 moved skb_gso_segment() to its own header. */
@@ -32,9 +32,9 @@
 
 /* 6.6 gave a dump its own genl_info. */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 6, 0)
-#define ns_genl_dump_attrs(cb)	(genl_dumpit_info(cb)->attrs)
+#define nsl_genl_dump_attrs(cb)	(genl_dumpit_info(cb)->attrs)
 #else
-#define ns_genl_dump_attrs(cb)	(genl_dumpit_info(cb)->info.attrs)
+#define nsl_genl_dump_attrs(cb)	(genl_dumpit_info(cb)->info.attrs)
 #endif
 
 /*
@@ -72,17 +72,17 @@
  * allocator for memory allocation profiling, which alloc_hooks() accounts.
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 10, 0)
-#define ns_ptr_ring_queue_alloc(size, gfp)	__ptr_ring_init_queue_alloc(size, gfp)
+#define nsl_ptr_ring_queue_alloc(size, gfp)	__ptr_ring_init_queue_alloc(size, gfp)
 #else
-#define ns_ptr_ring_queue_alloc(size, gfp) \
+#define nsl_ptr_ring_queue_alloc(size, gfp) \
 	alloc_hooks(__ptr_ring_init_queue_alloc_noprof(size, gfp))
 #endif
 
 /* The KUnit suites' import: MODULE_IMPORT_NS() takes a string from 6.13 on. */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
-#define ns_kunit_import_ns()	MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING)
+#define nsl_kunit_import_ns()	MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING)
 #else
-#define ns_kunit_import_ns()	MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING")
+#define nsl_kunit_import_ns()	MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING")
 #endif
 
 #endif /* _NETSLICE_COMPAT_H */

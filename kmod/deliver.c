@@ -26,8 +26,8 @@
  * sliced frame's headers) go to user space in one user-access section;
  * the rest through the datagram iterator.
  */
-static int ns_copy_out(const struct sk_buff *skb, const struct ns_deliver_dst *dst,
-		       unsigned int off, unsigned int len)
+static int nsl_copy_out(const struct sk_buff *skb, const struct nsl_deliver_dst *dst,
+			unsigned int off, unsigned int len)
 {
 	void __user *ubuf = dst->ubuf;
 	struct iov_iter iter;
@@ -57,37 +57,37 @@ efault:
  * whole: *skbp becomes their list, in order, each with skb's RX metadata,
  * or NULL if it could not be segmented (dropped and counted).
  */
-static void ns_deliver_segment(struct ns_slice *slice, struct sk_buff **skbp)
+static void nsl_deliver_segment(struct nsl_slice *slice, struct sk_buff **skbp)
 {
-	struct ns_rx_cb cb = *ns_rx_cb(*skbp);
+	struct nsl_rx_cb cb = *nsl_rx_cb(*skbp);
 	struct sk_buff *segs, *seg;
 
-	segs = ns_gso_segment(*skbp);
+	segs = nsl_gso_segment(*skbp);
 	if (!segs) {
-		ns_stat_inc(slice, NS_RX_DROP_ERROR);
+		nsl_stat_inc(slice, NSL_RX_DROP_ERROR);
 		kfree_skb(*skbp);
 	}
 	cb.flags |= NETSLICE_RX_SEGMENT | NETSLICE_RX_STORE_FULL;
 	cb.slice_len = 0;
 	for (seg = segs; seg; seg = seg->next)
-		*ns_rx_cb(seg) = cb;
+		*nsl_rx_cb(seg) = cb;
 	*skbp = segs;
 }
 
 /*
  * Copy one packet (or its slice, parking the rest for file) to dst, which
  * has iov->len bytes of room, and fill the rest of iov as read reports it.
- * Returns NS_DELIVERED (iov->handle set when the store took skb);
- * NS_DELIVER_SEGMENTED with *skbp a super-packet's segments to deliver
- * instead (ns_deliver_segment()); or NS_DELIVER_FAILED: a user buffer not
+ * Returns NSL_DELIVERED (iov->handle set when the store took skb);
+ * NSL_DELIVER_SEGMENTED with *skbp a super-packet's segments to deliver
+ * instead (nsl_deliver_segment()); or NSL_DELIVER_FAILED: a user buffer not
  * writable, or a packet the skb code refused (a kernel buffer).
  */
-enum ns_deliver_result ns_deliver_fill(struct ns_slice *slice, struct file *file,
-				       struct sk_buff **skbp, const struct ns_deliver_dst *dst,
+enum nsl_deliver_result nsl_deliver_fill(struct nsl_slice *slice, struct file *file,
+					 struct sk_buff **skbp, const struct nsl_deliver_dst *dst,
 				       struct netslice_iov *iov)
 {
 	struct sk_buff *skb = *skbp;
-	const struct ns_rx_cb *cb = ns_rx_cb(skb);
+	const struct nsl_rx_cb *cb = nsl_rx_cb(skb);
 	unsigned int len;
 	u64 handle = 0;
 
@@ -102,29 +102,29 @@ enum ns_deliver_result ns_deliver_fill(struct ns_slice *slice, struct file *file
 	iov->gso_segs = 0;
 	/* Only a kept super-packet is GSO here: the rest were segmented on RX. */
 	if (skb_is_gso(skb))
-		ns_gso_flags(skb, &iov->flags, &iov->gso_size, &iov->gso_segs);
+		nsl_gso_flags(skb, &iov->flags, &iov->gso_size, &iov->gso_segs);
 
 	len = cb->slice_len ? min_t(unsigned int, cb->slice_len, iov->rlen) : iov->rlen;
-	if (ns_copy_out(skb, dst, 0, len))
-		return NS_DELIVER_FAILED;
+	if (nsl_copy_out(skb, dst, 0, len))
+		return NSL_DELIVER_FAILED;
 	if (cb->slice_len) {
 		/* From here the store owns skb; only the handle reaches it. */
-		handle = ns_store_park(&slice->store, skb, file, len);
+		handle = nsl_store_park(&slice->store, skb, file, len);
 		if (!handle && skb_is_gso(skb)) {
-			ns_deliver_segment(slice, skbp);
-			return NS_DELIVER_SEGMENTED;
+			nsl_deliver_segment(slice, skbp);
+			return NSL_DELIVER_SEGMENTED;
 		}
 		if (handle) {
 			iov->flags |= NETSLICE_RX_SLICED;
 			iov->rlen = len;
 		} else {
 			iov->flags |= NETSLICE_RX_STORE_FULL;
-			if (ns_copy_out(skb, dst, len, iov->rlen - len))
-				return NS_DELIVER_FAILED;
+			if (nsl_copy_out(skb, dst, len, iov->rlen - len))
+				return NSL_DELIVER_FAILED;
 		}
 	}
 	if (!handle && iov->rlen < skb->len)
 		iov->flags |= NETSLICE_RX_TRUNCATED;
 	iov->handle = handle;
-	return NS_DELIVERED;
+	return NSL_DELIVERED;
 }

@@ -11,35 +11,35 @@
 #include "slice.h"
 
 /* Where a packet read goes: a user buffer, or a kernel one (a ring frame). */
-struct ns_deliver_dst {
+struct nsl_deliver_dst {
 	void __user *ubuf;
 	void *kbuf;
 };
 
-/* What ns_deliver_fill() did with a packet. */
-enum ns_deliver_result {
-	NS_DELIVERED,		/* copied (its slice, the rest parked) */
-	NS_DELIVER_SEGMENTED,	/* not copied: it became segments to deliver instead */
-	NS_DELIVER_FAILED,	/* not copied, nothing parked: the copy failed */
+/* What nsl_deliver_fill() did with a packet. */
+enum nsl_deliver_result {
+	NSL_DELIVERED,		/* copied (its slice, the rest parked) */
+	NSL_DELIVER_SEGMENTED,	/* not copied: it became segments to deliver instead */
+	NSL_DELIVER_FAILED,	/* not copied, nothing parked: the copy failed */
 };
 
-enum ns_deliver_result ns_deliver_fill(struct ns_slice *slice, struct file *file,
-				       struct sk_buff **skbp, const struct ns_deliver_dst *dst,
+enum nsl_deliver_result nsl_deliver_fill(struct nsl_slice *slice, struct file *file,
+					 struct sk_buff **skbp, const struct nsl_deliver_dst *dst,
 				       struct netslice_iov *iov);
 
 /* Count a packet that reached its reader; once per packet, so inline. */
-static inline void ns_deliver_count(struct ns_slice *slice, const struct netslice_iov *iov)
+static inline void nsl_deliver_count(struct nsl_slice *slice, const struct netslice_iov *iov)
 {
-	ns_stat_inc(slice, NS_READ_PACKETS);
-	ns_stat_add(slice, NS_READ_BYTES, iov->rlen);
+	nsl_stat_inc(slice, NSL_READ_PACKETS);
+	nsl_stat_add(slice, NSL_READ_BYTES, iov->rlen);
 	if (iov->flags & NETSLICE_RX_SLICED)
-		ns_stat_inc(slice, NS_READ_SLICED);
+		nsl_stat_inc(slice, NSL_READ_SLICED);
 	else if (!(iov->flags & NETSLICE_RX_TRIMMED))
-		ns_stat_inc(slice, NS_READ_WHOLE);
+		nsl_stat_inc(slice, NSL_READ_WHOLE);
 	if (iov->flags & NETSLICE_RX_STORE_FULL)
-		ns_stat_inc(slice, NS_READ_STORE_FULL);
+		nsl_stat_inc(slice, NSL_READ_STORE_FULL);
 	if (iov->flags & NETSLICE_RX_TRUNCATED)
-		ns_stat_inc(slice, NS_READ_TRUNCATED);
+		nsl_stat_inc(slice, NSL_READ_TRUNCATED);
 }
 
 /*
@@ -47,9 +47,9 @@ static inline void ns_deliver_count(struct ns_slice *slice, const struct netslic
  * (BHs off is the context it needs): an skb head allocated on the RX CPU
  * is not given back to its slab from here one at a time, and the next
  * whole frame written on this CPU takes its head from that cache
- * (ns_tx_copy()).
+ * (nsl_tx_copy()).
  */
-static inline void ns_deliver_free(struct sk_buff *skb)
+static inline void nsl_deliver_free(struct sk_buff *skb)
 {
 	struct sk_buff *next;
 

@@ -3,7 +3,7 @@
  * Super-packets (GSO/GRO skbs): segmenting them for readers that get
  * wire-size packets, and, on a slice with NETSLICE_SLICE_GSO, keeping a
  * TCP or UDP one whole so that its reader sees one header for it and the
- * egress segments it (TSO, or software GSO in ns_xmit_burst()) only as it
+ * egress segments it (TSO, or software GSO in nsl_xmit_burst()) only as it
  * leaves. A kept super-packet's header comes back from user space, so
  * before it is sent everything segmentation relies on is checked or
  * rebuilt here: the protocols and header lengths it was received with,
@@ -25,12 +25,12 @@
 #include "parse.h"
 
 /* One of these: what a kept super-packet may be. */
-#define NS_GSO_TYPES	(SKB_GSO_TCPV4 | SKB_GSO_TCPV6 | SKB_GSO_UDP_L4)
+#define NSL_GSO_TYPES	(SKB_GSO_TCPV4 | SKB_GSO_TCPV6 | SKB_GSO_UDP_L4)
 /* And these beside it; any other bit (a tunnel, SCTP) is segmented on RX. */
-#define NS_GSO_KEPT	(NS_GSO_TYPES | SKB_GSO_TCP_ECN | SKB_GSO_TCP_FIXEDID | SKB_GSO_DODGY)
+#define NSL_GSO_KEPT	(NSL_GSO_TYPES | SKB_GSO_TCP_ECN | SKB_GSO_TCP_FIXEDID | SKB_GSO_DODGY)
 
 /* Do the parsed headers carry what the GSO type says they do? */
-static bool ns_gso_matches(unsigned int type, const struct netslice_cut_hdrs *h)
+static bool nsl_gso_matches(unsigned int type, const struct netslice_cut_hdrs *h)
 {
 	if (type & SKB_GSO_UDP_L4)
 		return h->l4_proto == IPPROTO_UDP;
@@ -45,25 +45,25 @@ static bool ns_gso_matches(unsigned int type, const struct netslice_cut_hdrs *h)
  * segments left to the segmenter (an untrusted, "dodgy" source's) is
  * filled in, as segmentation would.
  */
-unsigned int ns_gso_keep(struct sk_buff *skb)
+unsigned int nsl_gso_keep(struct sk_buff *skb)
 {
 	struct skb_shared_info *shinfo = skb_shinfo(skb);
 	unsigned int type = shinfo->gso_type, end;
 	struct netslice_cut_hdrs h;
 
-	if (type & ~NS_GSO_KEPT || hweight32(type & NS_GSO_TYPES) != 1 || !shinfo->gso_size)
+	if (type & ~NSL_GSO_KEPT || hweight32(type & NSL_GSO_TYPES) != 1 || !shinfo->gso_size)
 		return 0;
-	end = ns_parse_headers(skb, &h);
-	if (!end || !h.l4_off || !ns_gso_matches(type, &h) || end >= skb->len)
+	end = nsl_parse_headers(skb, &h);
+	if (!end || !h.l4_off || !nsl_gso_matches(type, &h) || end >= skb->len)
 		return 0;
 	if (!shinfo->gso_segs)
 		shinfo->gso_segs = DIV_ROUND_UP(skb->len - end, shinfo->gso_size);
 	return end - h.l3_off;
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_gso_keep);
+EXPORT_SYMBOL_IF_KUNIT(nsl_gso_keep);
 
 /* What read reports of a kept super-packet: its iov flags, size, segments. */
-void ns_gso_flags(const struct sk_buff *skb, u16 *flags, u16 *size, u16 *segs)
+void nsl_gso_flags(const struct sk_buff *skb, u16 *flags, u16 *size, u16 *segs)
 {
 	const struct skb_shared_info *shinfo = skb_shinfo(skb);
 
@@ -90,7 +90,7 @@ void ns_gso_flags(const struct sk_buff *skb, u16 *flags, u16 *size, u16 *segs)
  * segmentation recomputes its checksums all the same, and the core would
  * otherwise take it for a transmit-path bug and warn.
  */
-struct sk_buff *ns_gso_segment(struct sk_buff *skb)
+struct sk_buff *nsl_gso_segment(struct sk_buff *skb)
 {
 	struct sk_buff *segs;
 
@@ -111,17 +111,17 @@ struct sk_buff *ns_gso_segment(struct sk_buff *skb)
 
 /*
  * A TCP packet too long for its egress made a super-packet of one
- * segment, which ns_gso_prepare() then cuts to the egress MTU (a path
+ * segment, which nsl_gso_prepare() then cuts to the egress MTU (a path
  * narrower than the sender's, where an L2 NF has no ICMP to send back).
  * Returns its IP-to-payload length, or 0 if it is not TCP.
  */
-unsigned int ns_gso_from_tcp(struct sk_buff *skb)
+unsigned int nsl_gso_from_tcp(struct sk_buff *skb)
 {
 	struct skb_shared_info *shinfo;
 	unsigned int end;
 	struct netslice_cut_hdrs h;
 
-	end = ns_parse_headers(skb, &h);
+	end = nsl_parse_headers(skb, &h);
 	if (!end || h.l4_proto != IPPROTO_TCP || end >= skb->len ||
 	    skb_unclone(skb, GFP_KERNEL))
 		return 0;
@@ -133,7 +133,7 @@ unsigned int ns_gso_from_tcp(struct sk_buff *skb)
 }
 
 /* The IP length fields of the parsed headers say what skb holds. */
-static bool ns_gso_lengths_ok(const struct sk_buff *skb, const struct netslice_cut_hdrs *h)
+static bool nsl_gso_lengths_ok(const struct sk_buff *skb, const struct netslice_cut_hdrs *h)
 {
 	unsigned int l3_len = skb->len - h->l3_off;
 	const struct udphdr *uh;
@@ -153,27 +153,27 @@ static bool ns_gso_lengths_ok(const struct sk_buff *skb, const struct netslice_c
 /*
  * Make a kept super-packet, its header as a writer left it at skb->data,
  * ready to send out of dev (or up its stack). hdr_len is its IP-to-payload
- * length as received (ns_gso_keep()). Returns 0 or NS_TXERR_GSO (not
- * segmentable as it is), NS_TXERR_LENGTH (its segments do not fit dev
- * and cannot be made smaller) or NS_TXERR_NOMEM; skb may
+ * length as received (nsl_gso_keep()). Returns 0 or NSL_TXERR_GSO (not
+ * segmentable as it is), NSL_TXERR_LENGTH (its segments do not fit dev
+ * and cannot be made smaller) or NSL_TXERR_NOMEM; skb may
  * have been changed either way, and the same call on it again redoes it
  * all.
  */
-enum ns_txerr ns_gso_prepare(struct sk_buff *skb, const struct net_device *dev,
-			     unsigned int hdr_len)
+enum nsl_txerr nsl_gso_prepare(struct sk_buff *skb, const struct net_device *dev,
+			       unsigned int hdr_len)
 {
 	struct skb_shared_info *shinfo;
 	unsigned int end, l4_len, mss;
 	struct netslice_cut_hdrs h;
 	__sum16 pseudo;
 
-	end = ns_parse_headers(skb, &h);
-	if (!end || !h.l4_off || !ns_gso_matches(skb_shinfo(skb)->gso_type, &h) ||
+	end = nsl_parse_headers(skb, &h);
+	if (!end || !h.l4_off || !nsl_gso_matches(skb_shinfo(skb)->gso_type, &h) ||
 	    end - h.l3_off != hdr_len)
-		return NS_TXERR_GSO;
+		return NSL_TXERR_GSO;
 	/* Its headers and GSO state are changed below: no clone (a tap's) may share them. */
 	if (skb_unclone(skb, GFP_KERNEL) || skb_ensure_writable(skb, end))
-		return NS_TXERR_NOMEM;
+		return NSL_TXERR_NOMEM;
 	/* Only now: a new head comes with a new shinfo. */
 	shinfo = skb_shinfo(skb);
 	skb_reset_mac_header(skb);
@@ -190,8 +190,8 @@ enum ns_txerr ns_gso_prepare(struct sk_buff *skb, const struct net_device *dev,
 	skb_reset_inner_headers(skb);
 	/* The outermost type: segmentation walks any VLAN tags from there. */
 	skb->protocol = eth_hdr(skb)->h_proto;
-	if (!ns_gso_lengths_ok(skb, &h))
-		return NS_TXERR_GSO;
+	if (!nsl_gso_lengths_ok(skb, &h))
+		return NSL_TXERR_GSO;
 
 	/* The egress computes each segment's L4 checksum from the pseudo-header sum. */
 	l4_len = skb->len - h.l4_off;
@@ -219,11 +219,11 @@ enum ns_txerr ns_gso_prepare(struct sk_buff *skb, const struct net_device *dev,
 	mss = shinfo->gso_size;
 	if (hdr_len + mss > dev->mtu) {
 		if (shinfo->gso_type & SKB_GSO_UDP_L4 || dev->mtu <= hdr_len)
-			return NS_TXERR_LENGTH;
+			return NSL_TXERR_LENGTH;
 		mss = dev->mtu - hdr_len;
 		shinfo->gso_size = mss;
 	}
 	shinfo->gso_segs = DIV_ROUND_UP(skb->len - end, mss);
-	return NS_TXERR_NONE;
+	return NSL_TXERR_NONE;
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_gso_prepare);
+EXPORT_SYMBOL_IF_KUNIT(nsl_gso_prepare);

@@ -25,14 +25,14 @@
 #include "slice.h"
 
 /* Set under RTNL when the module unloads: nothing attaches any more. */
-static bool ns_ifaces_closed;
+static bool nsl_ifaces_closed;
 
-static struct ns_iface *ns_iface_find_rtnl(const struct net_device *dev)
+static struct nsl_iface *nsl_iface_find_rtnl(const struct net_device *dev)
 {
-	struct ns_iface *iface;
+	struct nsl_iface *iface;
 
 	ASSERT_RTNL();
-	list_for_each_entry(iface, &ns_ifaces, list)
+	list_for_each_entry(iface, &nsl_ifaces, list)
 		if (iface->dev == dev)
 			return iface;
 	return NULL;
@@ -42,19 +42,19 @@ static struct ns_iface *ns_iface_find_rtnl(const struct net_device *dev)
  * veth keeps the sender's TX queue in queue_mapping, so its "recorded" RX
  * queue is off by one or absent; steer such devices by flow hash.
  */
-static bool ns_dev_records_rx_queue(const struct net_device *dev)
+static bool nsl_dev_records_rx_queue(const struct net_device *dev)
 {
 	return !(dev->rtnl_link_ops && !strcmp(dev->rtnl_link_ops->kind, "veth"));
 }
 
 /* 0, or the errno for a dev that cannot be attached, with the reason in extack. */
-static int ns_iface_refusal(const struct net_device *dev, struct netlink_ext_ack *extack)
+static int nsl_iface_refusal(const struct net_device *dev, struct netlink_ext_ack *extack)
 {
-	if (ns_ifaces_closed) {
+	if (nsl_ifaces_closed) {
 		NL_SET_ERR_MSG(extack, "netslice is being unloaded");
 		return -ENODEV;
 	}
-	if (ns_iface_find_rtnl(dev)) {
+	if (nsl_iface_find_rtnl(dev)) {
 		NL_SET_ERR_MSG(extack, "interface is already attached");
 		return -EEXIST;
 	}
@@ -70,32 +70,32 @@ static int ns_iface_refusal(const struct net_device *dev, struct netlink_ext_ack
 }
 
 /* A new, unlisted iface for dev with its port id; feeds nothing yet. */
-static struct ns_iface *ns_iface_create(struct net_device *dev, u16 slice_first,
-					u16 slice_count)
+static struct nsl_iface *nsl_iface_create(struct net_device *dev, u16 slice_first,
+					  u16 slice_count)
 {
-	struct ns_iface *iface;
+	struct nsl_iface *iface;
 	u32 port;
 
 	ASSERT_RTNL();
 	iface = kzalloc_obj(*iface, GFP_KERNEL);
 	if (!iface)
 		return NULL;
-	if (ns_port_reserve(&port)) {
+	if (nsl_port_reserve(&port)) {
 		kfree(iface);
 		return NULL;
 	}
 	iface->dev = dev;
 	iface->port = port;
 	iface->pair_port = port;
-	iface->hashed = !ns_dev_records_rx_queue(dev);
+	iface->hashed = !nsl_dev_records_rx_queue(dev);
 	iface->slice_first = slice_first;
 	iface->slice_count = slice_count;
 	return iface;
 }
 
-static void ns_iface_free(struct ns_iface *iface)
+static void nsl_iface_free(struct nsl_iface *iface)
 {
-	ns_port_release(iface->port);
+	nsl_port_release(iface->port);
 	kfree_rcu(iface, rcu);
 }
 
@@ -103,13 +103,13 @@ static void ns_iface_free(struct ns_iface *iface)
  * Start iface's RX: its packets reach slices from now on, so its pair
  * must be set already (TX_DEFAULT must never hairpin).
  */
-static int ns_iface_start(struct ns_iface *iface, struct netlink_ext_ack *extack)
+static int nsl_iface_start(struct nsl_iface *iface, struct netlink_ext_ack *extack)
 {
 	struct net_device *dev = iface->dev;
 	int err;
 
 	ASSERT_RTNL();
-	err = ns_iface_refusal(dev, extack);
+	err = nsl_iface_refusal(dev, extack);
 	if (err)
 		return err;
 	/*
@@ -124,7 +124,7 @@ static int ns_iface_start(struct ns_iface *iface, struct netlink_ext_ack *extack
 	}
 	/* Merged frames cannot be forwarded as they are: as the bridge does. */
 	dev_disable_lro(dev);
-	err = netdev_rx_handler_register(dev, ns_rx_handler, iface);
+	err = netdev_rx_handler_register(dev, nsl_rx_handler, iface);
 	if (err) {
 		if (err == -EBUSY)
 			NL_SET_ERR_MSG(extack,
@@ -138,7 +138,7 @@ static int ns_iface_start(struct ns_iface *iface, struct netlink_ext_ack *extack
 	}
 
 	dev_hold(dev);
-	ns_port_publish(iface);
+	nsl_port_publish(iface);
 	pr_info("attached %s as port %u (%s, slices %u-%u)\n", dev->name, iface->port,
 		iface->hashed ? "flow hash steering" : "RX queue steering",
 		iface->slice_first, iface->slice_first + iface->slice_count - 1);
@@ -150,47 +150,47 @@ err_promisc:
 }
 
 /*
- * reason: a netslice_detach_reason, or NS_DETACH_SILENT for no event (told
+ * reason: a netslice_detach_reason, or NSL_DETACH_SILENT for no event (told
  * already, or an attach undone).
  */
-#define NS_DETACH_SILENT	(-1)
+#define NSL_DETACH_SILENT	(-1)
 
-static void ns_iface_detach(struct ns_iface *iface, int reason)
+static void nsl_iface_detach(struct nsl_iface *iface, int reason)
 {
-	struct ns_iface *other;
+	struct nsl_iface *other;
 	unsigned int i;
 
 	ASSERT_RTNL();
 	/* Waits for RX handlers in flight (synchronize_net). */
 	netdev_rx_handler_unregister(iface->dev);
 	dev_set_promiscuity(iface->dev, -1);
-	ns_port_unpublish(iface);
+	nsl_port_unpublish(iface);
 	/*
 	 * A peer left alone has no default egress (0): its frames are not
 	 * sent to a dead port, nor reflected to where they came from.
 	 */
-	list_for_each_entry(other, &ns_ifaces, list)
+	list_for_each_entry(other, &nsl_ifaces, list)
 		if (other->pair_port == iface->port)
 			WRITE_ONCE(other->pair_port, 0);
 	/*
 	 * Its packets still queued, wherever rules or hashing put them, would
 	 * pin its memory until read. In ring mode RX moves the rest in.
 	 */
-	for (i = 0; i < ns_nr_slices; i++)
-		if (ns_slice_purge(&ns_slices[i], iface->port))
-			ns_ring_requeued(&ns_slices[i]);
-	if (reason != NS_DETACH_SILENT)
-		ns_nl_link_notify(iface, NETSLICE_CMD_LINK_DETACH_NTF, reason);
+	for (i = 0; i < nsl_nr_slices; i++)
+		if (nsl_slice_purge(&nsl_slices[i], iface->port))
+			nsl_ring_requeued(&nsl_slices[i]);
+	if (reason != NSL_DETACH_SILENT)
+		nsl_nl_link_notify(iface, NETSLICE_CMD_LINK_DETACH_NTF, reason);
 	pr_info("detached %s\n", iface->dev->name);
 	dev_put(iface->dev);
-	ns_iface_free(iface);
+	nsl_iface_free(iface);
 }
 
-int ns_iface_attach_pair(struct net_device *dev, struct net_device *pair, u16 slice_first,
-			 u16 slice_count, struct netlink_ext_ack *extack,
+int nsl_iface_attach_pair(struct net_device *dev, struct net_device *pair, u16 slice_first,
+			  u16 slice_count, struct netlink_ext_ack *extack,
 			 struct net_device **culprit)
 {
-	struct ns_iface *a, *b = NULL;
+	struct nsl_iface *a, *b = NULL;
 	int err;
 
 	ASSERT_RTNL();
@@ -201,16 +201,16 @@ int ns_iface_attach_pair(struct net_device *dev, struct net_device *pair, u16 sl
 	}
 	if (pair) {
 		/* Refuse before anything is attached: a failure changes nothing. */
-		err = ns_iface_refusal(pair, extack);
+		err = nsl_iface_refusal(pair, extack);
 		if (err)
 			return err;
 	}
 	*culprit = dev;
-	a = ns_iface_create(dev, slice_first, slice_count);
+	a = nsl_iface_create(dev, slice_first, slice_count);
 	if (!a)
 		return -ENOMEM;
 	if (pair) {
-		b = ns_iface_create(pair, slice_first, slice_count);
+		b = nsl_iface_create(pair, slice_first, slice_count);
 		if (!b) {
 			err = -ENOMEM;
 			goto err_free_a;
@@ -218,36 +218,36 @@ int ns_iface_attach_pair(struct net_device *dev, struct net_device *pair, u16 sl
 		a->pair_port = b->port;
 		b->pair_port = a->port;
 	}
-	err = ns_iface_start(a, extack);
+	err = nsl_iface_start(a, extack);
 	if (err)
 		goto err_free_b;
 	if (b) {
 		*culprit = pair;
-		err = ns_iface_start(b, extack);
+		err = nsl_iface_start(b, extack);
 		if (err)
 			goto err_detach_a;
 	}
-	ns_nl_link_notify(a, NETSLICE_CMD_LINK_ATTACH_NTF, 0);
+	nsl_nl_link_notify(a, NETSLICE_CMD_LINK_ATTACH_NTF, 0);
 	if (b)
-		ns_nl_link_notify(b, NETSLICE_CMD_LINK_ATTACH_NTF, 0);
+		nsl_nl_link_notify(b, NETSLICE_CMD_LINK_ATTACH_NTF, 0);
 	return 0;
 
 err_detach_a:
-	ns_iface_detach(a, NS_DETACH_SILENT);
+	nsl_iface_detach(a, NSL_DETACH_SILENT);
 	a = NULL;
 err_free_b:
 	if (b)
-		ns_iface_free(b);
+		nsl_iface_free(b);
 err_free_a:
 	if (a)
-		ns_iface_free(a);
+		nsl_iface_free(a);
 	return err;
 }
 
 /* Detach dev, and its peer with it: a pair was attached as one. */
-int ns_iface_detach_dev(struct net_device *dev, struct netlink_ext_ack *extack)
+int nsl_iface_detach_dev(struct net_device *dev, struct netlink_ext_ack *extack)
 {
-	struct ns_iface *iface = ns_iface_find_rtnl(dev), *peer;
+	struct nsl_iface *iface = nsl_iface_find_rtnl(dev), *peer;
 
 	ASSERT_RTNL();
 	if (!iface) {
@@ -256,23 +256,23 @@ int ns_iface_detach_dev(struct net_device *dev, struct netlink_ext_ack *extack)
 	}
 	peer = NULL;
 	if (iface->pair_port != iface->port) {
-		peer = ns_iface_by_port_rcu(iface->pair_port);
+		peer = nsl_iface_by_port_rcu(iface->pair_port);
 		if (peer && peer->pair_port != iface->port)
 			peer = NULL;
 	}
 	/* Both events name their peer: the peer's goes out while it has one. */
 	if (peer)
-		ns_nl_link_notify(peer, NETSLICE_CMD_LINK_DETACH_NTF,
-				  NETSLICE_DETACH_REASON_REQUEST);
-	ns_iface_detach(iface, NETSLICE_DETACH_REASON_REQUEST);
+		nsl_nl_link_notify(peer, NETSLICE_CMD_LINK_DETACH_NTF,
+				   NETSLICE_DETACH_REASON_REQUEST);
+	nsl_iface_detach(iface, NETSLICE_DETACH_REASON_REQUEST);
 	if (peer)
-		ns_iface_detach(peer, NS_DETACH_SILENT);
+		nsl_iface_detach(peer, NSL_DETACH_SILENT);
 	return 0;
 }
 
 /* Attach NAME, and PAIR_NAME as its pair if given, in the initial netns. */
-static int ns_iface_attach_names(const char *name, const char *pair_name, u16 slice_first,
-				 u16 slice_count)
+static int nsl_iface_attach_names(const char *name, const char *pair_name, u16 slice_first,
+				  u16 slice_count)
 {
 	struct net_device *dev, *pair = NULL, *culprit;
 	struct netlink_ext_ack extack = {};
@@ -292,7 +292,7 @@ static int ns_iface_attach_names(const char *name, const char *pair_name, u16 sl
 		}
 	}
 	/* As a netlink request would be told why, and the log says it. */
-	err = ns_iface_attach_pair(dev, pair, slice_first, slice_count, &extack, &culprit);
+	err = nsl_iface_attach_pair(dev, pair, slice_first, slice_count, &extack, &culprit);
 	if (err && extack._msg)
 		pr_err("cannot attach %s: %s\n", culprit->name, extack._msg);
 	else if (err)
@@ -306,13 +306,13 @@ out_unlock:
  * An entry's "@FIRST[-LAST]" slice range (cut off the entry), or every
  * slice without one.
  */
-static int ns_iface_parse_slices(char *entry, u16 *first, u16 *count)
+static int nsl_iface_parse_slices(char *entry, u16 *first, u16 *count)
 {
 	char *at = strrchr(entry, '@'), *dash;
 	unsigned int lo, hi;
 
 	*first = 0;
-	*count = ns_nr_slices;
+	*count = nsl_nr_slices;
 	if (!at)
 		return 0;
 	*at++ = '\0';
@@ -320,13 +320,13 @@ static int ns_iface_parse_slices(char *entry, u16 *first, u16 *count)
 	if (dash)
 		*dash++ = '\0';
 	if (kstrtouint(at, 10, &lo))
-		lo = ns_nr_slices;
+		lo = nsl_nr_slices;
 	hi = lo;
 	if (dash && kstrtouint(dash, 10, &hi))
-		hi = ns_nr_slices;
-	if (lo > hi || hi >= ns_nr_slices) {
+		hi = nsl_nr_slices;
+	if (lo > hi || hi >= nsl_nr_slices) {
 		pr_err("cannot attach %s: bad slice range (slices are 0-%u)\n", entry,
-		       ns_nr_slices - 1);
+		       nsl_nr_slices - 1);
 		return -EINVAL;
 	}
 	*first = lo;
@@ -339,7 +339,7 @@ static int ns_iface_parse_slices(char *entry, u16 *first, u16 *count)
  * feeding every slice. Every entry is tried; the result is the number
  * attached, or the first error if none was.
  */
-int ns_iface_attach_list(const char *spec)
+int nsl_iface_attach_list(const char *spec)
 {
 	char *copy, *cur, *entry, *pair;
 	int attached = 0, first_err = 0, err;
@@ -352,7 +352,7 @@ int ns_iface_attach_list(const char *spec)
 	while ((entry = strsep(&cur, ",")) != NULL) {
 		if (!*entry)
 			continue;
-		err = ns_iface_parse_slices(entry, &first, &count);
+		err = nsl_iface_parse_slices(entry, &first, &count);
 		if (err) {
 			first_err = first_err ?: err;
 			continue;
@@ -360,7 +360,7 @@ int ns_iface_attach_list(const char *spec)
 		pair = strchr(entry, ':');
 		if (pair)
 			*pair++ = '\0';
-		err = ns_iface_attach_names(entry, pair, first, count);
+		err = nsl_iface_attach_names(entry, pair, first, count);
 		if (!err)
 			attached++;
 		else if (!first_err)
@@ -370,41 +370,41 @@ int ns_iface_attach_list(const char *spec)
 	return attached ? attached : first_err;
 }
 
-void ns_iface_detach_all(void)
+void nsl_iface_detach_all(void)
 {
-	struct ns_iface *iface, *tmp;
+	struct nsl_iface *iface, *tmp;
 
 	rtnl_lock();
-	ns_ifaces_closed = true;
-	list_for_each_entry_safe(iface, tmp, &ns_ifaces, list)
-		ns_iface_detach(iface, NETSLICE_DETACH_REASON_UNLOAD);
-	ns_ports_destroy();
+	nsl_ifaces_closed = true;
+	list_for_each_entry_safe(iface, tmp, &nsl_ifaces, list)
+		nsl_iface_detach(iface, NETSLICE_DETACH_REASON_UNLOAD);
+	nsl_ports_destroy();
 	rtnl_unlock();
 }
 
-static int ns_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
+static int nsl_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
-	struct ns_iface *iface;
+	struct nsl_iface *iface;
 
 	if (event != NETDEV_UNREGISTER)
 		return NOTIFY_DONE;
-	iface = ns_iface_find_rtnl(dev);
+	iface = nsl_iface_find_rtnl(dev);
 	if (iface)
-		ns_iface_detach(iface, NETSLICE_DETACH_REASON_UNREGISTER);
+		nsl_iface_detach(iface, NETSLICE_DETACH_REASON_UNREGISTER);
 	return NOTIFY_DONE;
 }
 
-static struct notifier_block ns_netdev_notifier = {
-	.notifier_call = ns_netdev_event,
+static struct notifier_block nsl_netdev_notifier = {
+	.notifier_call = nsl_netdev_event,
 };
 
-int ns_iface_notifier_register(void)
+int nsl_iface_notifier_register(void)
 {
-	return register_netdevice_notifier(&ns_netdev_notifier);
+	return register_netdevice_notifier(&nsl_netdev_notifier);
 }
 
-void ns_iface_notifier_unregister(void)
+void nsl_iface_notifier_unregister(void)
 {
-	unregister_netdevice_notifier(&ns_netdev_notifier);
+	unregister_netdevice_notifier(&nsl_netdev_notifier);
 }

@@ -30,32 +30,32 @@
  * data-path right only. A SET that changes nothing needs no privilege, so
  * an NF run by an unprivileged user can confirm what an admin set up.
  */
-static long ns_may_change(void)
+static long nsl_may_change(void)
 {
 	return capable(CAP_NET_ADMIN) ? 0 : -EPERM;
 }
 
 /* Bytes of a user CPU bitmap covering every possible CPU, in __u64 words. */
-static size_t ns_cpumask_user_size(void)
+static size_t nsl_cpumask_user_size(void)
 {
 	return DIV_ROUND_UP(nr_cpu_ids, 64) * sizeof(u64);
 }
 
 /* Largest mask_size accepted: 65536 CPUs. */
-#define NS_CPUMASK_MAX_SIZE	8192
+#define NSL_CPUMASK_MAX_SIZE	8192
 
 /*
  * Copy the request in and check it; on a bad size, tell the caller the
  * size needed.
  */
-static int ns_cpumask_begin(void __user *uarg, struct netslice_cpumask *req, size_t need)
+static int nsl_cpumask_begin(void __user *uarg, struct netslice_cpumask *req, size_t need)
 {
 	if (copy_from_user(req, uarg, sizeof(*req)))
 		return -EFAULT;
 	if (req->reserved)
 		return -EINVAL;
 	if (req->mask_size < need || req->mask_size % sizeof(u64) ||
-	    req->mask_size > NS_CPUMASK_MAX_SIZE) {
+	    req->mask_size > NSL_CPUMASK_MAX_SIZE) {
 		req->mask_size = need;
 		if (copy_to_user(uarg, req, sizeof(*req)))
 			return -EFAULT;
@@ -64,7 +64,7 @@ static int ns_cpumask_begin(void __user *uarg, struct netslice_cpumask *req, siz
 	return 0;
 }
 
-static int ns_put_cpumask(u64 uptr, const u64 *words, size_t len, size_t size)
+static int nsl_put_cpumask(u64 uptr, const u64 *words, size_t len, size_t size)
 {
 	void __user *dst = u64_to_user_ptr(uptr);
 
@@ -75,14 +75,14 @@ static int ns_put_cpumask(u64 uptr, const u64 *words, size_t len, size_t size)
 	return 0;
 }
 
-static long ns_ioctl_cpumask_get(struct ns_slice *slice, void __user *uarg)
+static long nsl_ioctl_cpumask_get(struct nsl_slice *slice, void __user *uarg)
 {
-	size_t need = ns_cpumask_user_size();
+	size_t need = nsl_cpumask_user_size();
 	struct netslice_cpumask req;
 	u64 *kernel_words, *user_words;
 	long err;
 
-	err = ns_cpumask_begin(uarg, &req, need);
+	err = nsl_cpumask_begin(uarg, &req, need);
 	if (err)
 		return err;
 	kernel_words = kcalloc(2, need, GFP_KERNEL);
@@ -95,9 +95,9 @@ static long ns_ioctl_cpumask_get(struct ns_slice *slice, void __user *uarg)
 	bitmap_to_arr64(user_words, cpumask_bits(slice->user_cpus), nr_cpu_ids);
 	mutex_unlock(&slice->lock);
 
-	err = ns_put_cpumask(req.kernel_cpus, kernel_words, need, req.mask_size);
+	err = nsl_put_cpumask(req.kernel_cpus, kernel_words, need, req.mask_size);
 	if (!err)
-		err = ns_put_cpumask(req.user_cpus, user_words, need, req.mask_size);
+		err = nsl_put_cpumask(req.user_cpus, user_words, need, req.mask_size);
 	kfree(kernel_words);
 	if (err)
 		return err;
@@ -109,7 +109,7 @@ static long ns_ioctl_cpumask_get(struct ns_slice *slice, void __user *uarg)
 }
 
 /* A user bitmap of mask_size bytes as a cpumask; bits past nr_cpu_ids must be 0. */
-static int ns_get_cpumask(struct cpumask *mask, u64 uptr, u64 *words, size_t size)
+static int nsl_get_cpumask(struct cpumask *mask, u64 uptr, u64 *words, size_t size)
 {
 	size_t i;
 
@@ -119,17 +119,17 @@ static int ns_get_cpumask(struct cpumask *mask, u64 uptr, u64 *words, size_t siz
 		if (words[i / 64] & BIT_ULL(i % 64))
 			return -EINVAL;
 	bitmap_from_arr64(cpumask_bits(mask), words, nr_cpu_ids);
-	return ns_cpus_valid(mask) ? 0 : -EINVAL;
+	return nsl_cpus_valid(mask) ? 0 : -EINVAL;
 }
 
-static long ns_ioctl_cpumask_set(struct ns_slice *slice, void __user *uarg)
+static long nsl_ioctl_cpumask_set(struct nsl_slice *slice, void __user *uarg)
 {
 	cpumask_var_t kernel_cpus, user_cpus;
 	struct netslice_cpumask req;
 	u64 *words;
 	long err;
 
-	err = ns_cpumask_begin(uarg, &req, ns_cpumask_user_size());
+	err = nsl_cpumask_begin(uarg, &req, nsl_cpumask_user_size());
 	if (err)
 		return err;
 	words = kmalloc(req.mask_size, GFP_KERNEL);
@@ -142,16 +142,16 @@ static long ns_ioctl_cpumask_set(struct ns_slice *slice, void __user *uarg)
 		goto out_free_kernel_cpus;
 
 	cpus_read_lock();
-	err = ns_get_cpumask(kernel_cpus, req.kernel_cpus, words, req.mask_size);
+	err = nsl_get_cpumask(kernel_cpus, req.kernel_cpus, words, req.mask_size);
 	if (!err)
-		err = ns_get_cpumask(user_cpus, req.user_cpus, words, req.mask_size);
+		err = nsl_get_cpumask(user_cpus, req.user_cpus, words, req.mask_size);
 	if (!err) {
 		mutex_lock(&slice->lock);
 		if (!cpumask_equal(kernel_cpus, slice->kernel_cpus) ||
 		    !cpumask_equal(user_cpus, slice->user_cpus))
-			err = ns_may_change();
+			err = nsl_may_change();
 		if (!err)
-			ns_slice_set_cpus(slice, kernel_cpus, user_cpus);
+			nsl_slice_set_cpus(slice, kernel_cpus, user_cpus);
 		mutex_unlock(&slice->lock);
 	}
 	cpus_read_unlock();
@@ -164,7 +164,7 @@ out_free_words:
 	return err;
 }
 
-static long ns_ioctl_rw_multi_get(struct ns_slice *slice, void __user *uarg)
+static long nsl_ioctl_rw_multi_get(struct nsl_slice *slice, void __user *uarg)
 {
 	struct netslice_rw_multi rw;
 
@@ -175,7 +175,7 @@ static long ns_ioctl_rw_multi_get(struct ns_slice *slice, void __user *uarg)
 	return copy_to_user(uarg, &rw, sizeof(rw)) ? -EFAULT : 0;
 }
 
-static long ns_ioctl_rw_multi_set(struct ns_slice *slice, void __user *uarg)
+static long nsl_ioctl_rw_multi_set(struct nsl_slice *slice, void __user *uarg)
 {
 	struct netslice_rw_multi rw;
 	long err;
@@ -187,22 +187,22 @@ static long ns_ioctl_rw_multi_set(struct ns_slice *slice, void __user *uarg)
 		return -EINVAL;
 	mutex_lock(&slice->lock);
 	err = rw.flags == slice->rw_flags && rw.max_batch == slice->max_batch ? 0 :
-									       ns_may_change();
+									       nsl_may_change();
 	if (!err)
-		ns_slice_set_batch(slice, rw.flags, rw.max_batch);
+		nsl_slice_set_batch(slice, rw.flags, rw.max_batch);
 	mutex_unlock(&slice->lock);
 	return err;
 }
 
-static long ns_ioctl_slice_get(struct ns_slice *slice, void __user *uarg)
+static long nsl_ioctl_slice_get(struct nsl_slice *slice, void __user *uarg)
 {
 	struct netslice_slicing req;
 
-	ns_slice_slicing(slice, &req);
+	nsl_slice_slicing(slice, &req);
 	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
 }
 
-static long ns_ioctl_slice_set(struct ns_slice *slice, void __user *uarg)
+static long nsl_ioctl_slice_set(struct nsl_slice *slice, void __user *uarg)
 {
 	struct netslice_slicing req;
 	long err;
@@ -210,18 +210,18 @@ static long ns_ioctl_slice_set(struct ns_slice *slice, void __user *uarg)
 
 	if (copy_from_user(&req, uarg, sizeof(req)))
 		return -EFAULT;
-	if (ns_slicing_from_user(&req, &cfg))
+	if (nsl_slicing_from_user(&req, &cfg))
 		return -EINVAL;
 	mutex_lock(&slice->lock);
-	err = cfg == slice->slicing ? 0 : ns_may_change();
+	err = cfg == slice->slicing ? 0 : nsl_may_change();
 	if (!err)
-		ns_slice_set_slicing(slice, cfg);
+		nsl_slice_set_slicing(slice, cfg);
 	mutex_unlock(&slice->lock);
 	return err;
 }
 
 /* The RX queues of dev that map to this slice, as a bitmap of the first 64. */
-static u64 ns_queue_mask(const struct ns_slice *slice, const struct ns_iface *iface)
+static u64 nsl_queue_mask(const struct nsl_slice *slice, const struct nsl_iface *iface)
 {
 	unsigned int nq = min_t(unsigned int, iface->dev->real_num_rx_queues, 64), q;
 	u64 mask = 0;
@@ -231,37 +231,37 @@ static u64 ns_queue_mask(const struct ns_slice *slice, const struct ns_iface *if
 	return mask;
 }
 
-static long ns_ioctl_info_get(struct ns_slice *slice, void __user *uarg)
+static long nsl_ioctl_info_get(struct nsl_slice *slice, void __user *uarg)
 {
 	struct netslice_iface_info *ii;
 	struct netslice_info *info;
-	struct ns_iface *iface;
+	struct nsl_iface *iface;
 	long err = 0;
 
 	info = kzalloc_obj(*info, GFP_KERNEL);
 	if (!info)
 		return -ENOMEM;
 	info->slice = slice->id;
-	info->nr_slices = ns_nr_slices;
+	info->nr_slices = nsl_nr_slices;
 	info->ring_size = READ_ONCE(slice->ring_size);
 	info->flags = NETSLICE_INFO_KEEP_HEADER | NETSLICE_INFO_GSO | NETSLICE_INFO_RING;
-	if (ns_symmetric_hash)
+	if (nsl_symmetric_hash)
 		info->flags |= NETSLICE_INFO_SYMMETRIC_HASH;
-	ns_slice_slicing(slice, &info->slicing);
+	nsl_slice_slicing(slice, &info->slicing);
 
 	rcu_read_lock();
-	list_for_each_entry_rcu(iface, &ns_ifaces, list) {
-		if (!ns_iface_feeds(iface, slice->id))
+	list_for_each_entry_rcu(iface, &nsl_ifaces, list) {
+		if (!nsl_iface_feeds(iface, slice->id))
 			continue;
 		if (info->nr_ifaces < NETSLICE_MAX_IFACES) {
 			ii = &info->ifaces[info->nr_ifaces];
 			ii->ifindex = iface->dev->ifindex;
-			ii->pair_ifindex = ns_iface_pair_ifindex_rcu(iface);
+			ii->pair_ifindex = nsl_iface_pair_ifindex_rcu(iface);
 			ii->rx_queues = iface->dev->real_num_rx_queues;
 			if (iface->hashed)
 				ii->flags = NETSLICE_IFACE_HASHED;
 			else
-				ii->queue_mask = ns_queue_mask(slice, iface);
+				ii->queue_mask = nsl_queue_mask(slice, iface);
 		}
 		info->nr_ifaces++;
 	}
@@ -273,42 +273,42 @@ static long ns_ioctl_info_get(struct ns_slice *slice, void __user *uarg)
 	return err;
 }
 
-static long ns_ioctl_stats_get(struct ns_slice *slice, void __user *uarg)
+static long nsl_ioctl_stats_get(struct nsl_slice *slice, void __user *uarg)
 {
 	struct netslice_stats stats;
 
-	ns_stats_read(slice, &stats);
+	nsl_stats_read(slice, &stats);
 	return copy_to_user(uarg, &stats, sizeof(stats)) ? -EFAULT : 0;
 }
 
-long ns_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+long nsl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
-	struct ns_slice *slice = file->private_data;
+	struct nsl_slice *slice = file->private_data;
 	void __user *uarg = (void __user *)arg;
-	struct ns_ring *ring;
+	struct nsl_ring *ring;
 
 	switch (cmd) {
 	case NETSLICE_CPUMASK_GET:
-		return ns_ioctl_cpumask_get(slice, uarg);
+		return nsl_ioctl_cpumask_get(slice, uarg);
 	case NETSLICE_CPUMASK_SET:
-		return ns_ioctl_cpumask_set(slice, uarg);
+		return nsl_ioctl_cpumask_set(slice, uarg);
 	case NETSLICE_RW_MULTI_GET:
-		return ns_ioctl_rw_multi_get(slice, uarg);
+		return nsl_ioctl_rw_multi_get(slice, uarg);
 	case NETSLICE_RW_MULTI_SET:
-		return ns_ioctl_rw_multi_set(slice, uarg);
+		return nsl_ioctl_rw_multi_set(slice, uarg);
 	case NETSLICE_INFO_GET:
-		return ns_ioctl_info_get(slice, uarg);
+		return nsl_ioctl_info_get(slice, uarg);
 	case NETSLICE_STATS_GET:
-		return ns_ioctl_stats_get(slice, uarg);
+		return nsl_ioctl_stats_get(slice, uarg);
 	case NETSLICE_SLICE_GET:
-		return ns_ioctl_slice_get(slice, uarg);
+		return nsl_ioctl_slice_get(slice, uarg);
 	case NETSLICE_SLICE_SET:
-		return ns_ioctl_slice_set(slice, uarg);
+		return nsl_ioctl_slice_set(slice, uarg);
 	case NETSLICE_RING_SETUP:
-		return ns_ring_setup(file, uarg);
+		return nsl_ring_setup(file, uarg);
 	case NETSLICE_RING_KICK:
-		ring = ns_ring_of(file);
-		return ring ? ns_ring_kick(ring) : -EINVAL;
+		ring = nsl_ring_of(file);
+		return ring ? nsl_ring_kick(ring) : -EINVAL;
 	default:
 		return -ENOTTY;
 	}

@@ -4,6 +4,6 @@
 
 struct file;
 
-long ns_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+long nsl_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 
 #endif /* _NETSLICE_IOCTL_H */

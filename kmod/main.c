@@ -66,14 +66,14 @@
  *     from the first iov naming it to the end of the call.
  *   a TX queue's xmit lock (HARD_TX_LOCK, BHs off): one burst at a time;
  *     nothing else is taken inside it.
- *   ns_slice::read_lock (mutex): one reader at a time takes a chunk of
+ *   nsl_slice::read_lock (mutex): one reader at a time takes a chunk of
  *     packets off the unread queue and the rings, never across a user
  *     access; a packet whose copy fails goes back to the unread queue
  *     (its own spinlock, taken inside read_lock or alone). A ring
- *     resize (slice-set, under ns_slice::lock) and a purge take it too.
- *   ns_ring::tx_lock (mutex): one kick at a time; the writers' path runs
+ *     resize (slice-set, under nsl_slice::lock) and a purge take it too.
+ *   nsl_ring::tx_lock (mutex): one kick at a time; the writers' path runs
  *     inside it (device xmit locks, the store lock).
- *   ns_ring::rx_lock (spinlock; softirq, or BHs off in a kick): producing
+ *   nsl_ring::rx_lock (spinlock; softirq, or BHs off in a kick): producing
  *     a file's RX ring; inside it the store lock (parking) and the trim
  *     ring's consumer lock (moving records in). Never held with tx_lock.
  *   ptr_ring producer/consumer spinlocks: RX takes the producer lock in
@@ -81,11 +81,11 @@
  *   rules lock (mutex, rule_batch.c): rule writers, one batch at a time;
  *     RX looks rules up under RCU in the published generation and never
  *     waits (rules.c).
- *   ns_slice::lock (mutex): a slice's configuration and counter base, and
- *     which file is in ring mode (RX reads ns_slice::ring under RCU);
+ *   nsl_slice::lock (mutex): a slice's configuration and counter base, and
+ *     which file is in ring mode (RX reads nsl_slice::ring under RCU);
  *     never taken on the packet path (RX reads the CPU mask, batch and slicing modes
  *     locklessly: each is one word, applied per packet).
- *   ns_store::lock (spinlock, BHs off, innermost): a slice's payload
+ *   nsl_store::lock (spinlock, BHs off, innermost): a slice's payload
  *     store. Readers take it after dropping read_lock (parking as they
  *     copy), ring-mode RX under rx_lock, writers alone; nothing is taken
  *     inside it, and skbs are freed after it is dropped.
@@ -115,55 +115,55 @@ static int __init netslice_init(void)
 {
 	int err;
 
-	ns_params_init();
-	ns_slices = ns_slices_create(ns_nr_slices, ns_ring_size);
-	if (IS_ERR(ns_slices))
-		return PTR_ERR(ns_slices);
+	nsl_params_init();
+	nsl_slices = nsl_slices_create(nsl_nr_slices, nsl_ring_size);
+	if (IS_ERR(nsl_slices))
+		return PTR_ERR(nsl_slices);
 
-	err = ns_rules_init();
+	err = nsl_rules_init();
 	if (err)
 		goto err_destroy_slices;
 
-	err = ns_iface_notifier_register();
+	err = nsl_iface_notifier_register();
 	if (err)
 		goto err_exit_rules;
 
-	err = ns_genl_init();
+	err = nsl_genl_init();
 	if (err)
 		goto err_unregister_notifier;
 
 	/* A bad interface is reported by name and skipped; the rest attach. */
 	if (*ifaces)
-		ns_iface_attach_list(ifaces);
+		nsl_iface_attach_list(ifaces);
 
-	err = ns_chrdev_init(ns_slices, ns_nr_slices);
+	err = nsl_chrdev_init(nsl_slices, nsl_nr_slices);
 	if (err)
 		goto err_detach_ifaces;
 
-	pr_info("loaded with %u slices\n", ns_nr_slices);
+	pr_info("loaded with %u slices\n", nsl_nr_slices);
 	return 0;
 
 err_detach_ifaces:
 	/* Also closes attaching: a request may have come in meanwhile. */
-	ns_iface_detach_all();
-	ns_genl_exit();
+	nsl_iface_detach_all();
+	nsl_genl_exit();
 err_unregister_notifier:
-	ns_iface_notifier_unregister();
+	nsl_iface_notifier_unregister();
 err_exit_rules:
-	ns_rules_exit();
+	nsl_rules_exit();
 err_destroy_slices:
-	ns_slices_destroy(ns_slices, ns_nr_slices);
+	nsl_slices_destroy(nsl_slices, nsl_nr_slices);
 	return err;
 }
 
 static void __exit netslice_exit(void)
 {
-	ns_chrdev_exit();
-	ns_iface_detach_all();
-	ns_genl_exit();
-	ns_iface_notifier_unregister();
-	ns_rules_exit();
-	ns_slices_destroy(ns_slices, ns_nr_slices);
+	nsl_chrdev_exit();
+	nsl_iface_detach_all();
+	nsl_genl_exit();
+	nsl_iface_notifier_unregister();
+	nsl_rules_exit();
+	nsl_slices_destroy(nsl_slices, nsl_nr_slices);
 }
 
 module_init(netslice_init);

@@ -23,66 +23,66 @@
 #include "slice.h"
 #include "store.h"
 
-static const struct genl_ops ns_genl_ops[] = {
+static const struct genl_ops nsl_genl_ops[] = {
 	{ .cmd = NETSLICE_CMD_LINK_ATTACH, .flags = GENL_ADMIN_PERM,
 	  .policy = netslice_link_attach_nl_policy,
 	  .maxattr = ARRAY_SIZE(netslice_link_attach_nl_policy) - 1,
-	  .doit = ns_nl_link_attach_doit },
+	  .doit = nsl_nl_link_attach_doit },
 	{ .cmd = NETSLICE_CMD_LINK_DETACH, .flags = GENL_ADMIN_PERM,
 	  .policy = netslice_link_detach_nl_policy,
 	  .maxattr = ARRAY_SIZE(netslice_link_detach_nl_policy) - 1,
-	  .doit = ns_nl_link_detach_doit },
-	{ .cmd = NETSLICE_CMD_LINK_GET, .dumpit = ns_nl_link_get_dumpit },
+	  .doit = nsl_nl_link_detach_doit },
+	{ .cmd = NETSLICE_CMD_LINK_GET, .dumpit = nsl_nl_link_get_dumpit },
 	{ .cmd = NETSLICE_CMD_SLICE_GET,
 	  .policy = netslice_slice_get_do_nl_policy,
 	  .maxattr = ARRAY_SIZE(netslice_slice_get_do_nl_policy) - 1,
-	  .doit = ns_nl_slice_get_doit, .dumpit = ns_nl_slice_get_dumpit },
+	  .doit = nsl_nl_slice_get_doit, .dumpit = nsl_nl_slice_get_dumpit },
 	{ .cmd = NETSLICE_CMD_SLICE_SET, .flags = GENL_ADMIN_PERM,
 	  .policy = netslice_slice_set_nl_policy,
 	  .maxattr = ARRAY_SIZE(netslice_slice_set_nl_policy) - 1,
-	  .doit = ns_nl_slice_set_doit },
+	  .doit = nsl_nl_slice_set_doit },
 	{ .cmd = NETSLICE_CMD_STATS_GET,
 	  .policy = netslice_stats_get_do_nl_policy,
 	  .maxattr = ARRAY_SIZE(netslice_stats_get_do_nl_policy) - 1,
-	  .doit = ns_nl_stats_get_doit, .dumpit = ns_nl_stats_get_dumpit },
+	  .doit = nsl_nl_stats_get_doit, .dumpit = nsl_nl_stats_get_dumpit },
 	{ .cmd = NETSLICE_CMD_STATS_RESET, .flags = GENL_ADMIN_PERM,
 	  .policy = netslice_stats_reset_nl_policy,
 	  .maxattr = ARRAY_SIZE(netslice_stats_reset_nl_policy) - 1,
-	  .doit = ns_nl_stats_reset_doit },
+	  .doit = nsl_nl_stats_reset_doit },
 	{ .cmd = NETSLICE_CMD_RULE_ADD, .flags = GENL_ADMIN_PERM,
 	  .policy = netslice_rule_add_nl_policy,
 	  .maxattr = ARRAY_SIZE(netslice_rule_add_nl_policy) - 1,
-	  .doit = ns_nl_rule_add_doit },
+	  .doit = nsl_nl_rule_add_doit },
 	{ .cmd = NETSLICE_CMD_RULE_DEL, .flags = GENL_ADMIN_PERM,
 	  .policy = netslice_rule_del_nl_policy,
 	  .maxattr = ARRAY_SIZE(netslice_rule_del_nl_policy) - 1,
-	  .doit = ns_nl_rule_del_doit },
+	  .doit = nsl_nl_rule_del_doit },
 	{ .cmd = NETSLICE_CMD_RULE_REPLACE, .flags = GENL_ADMIN_PERM,
 	  .policy = netslice_rule_replace_nl_policy,
 	  .maxattr = ARRAY_SIZE(netslice_rule_replace_nl_policy) - 1,
-	  .doit = ns_nl_rule_replace_doit },
-	{ .cmd = NETSLICE_CMD_RULE_GET, .dumpit = ns_nl_rule_get_dumpit },
+	  .doit = nsl_nl_rule_replace_doit },
+	{ .cmd = NETSLICE_CMD_RULE_GET, .dumpit = nsl_nl_rule_get_dumpit },
 	{ .cmd = NETSLICE_CMD_RULE_FLUSH, .flags = GENL_ADMIN_PERM,
-	  .doit = ns_nl_rule_flush_doit },
+	  .doit = nsl_nl_rule_flush_doit },
 	{ .cmd = NETSLICE_CMD_RULE_BATCH, .flags = GENL_ADMIN_PERM,
 	  .policy = netslice_rule_batch_nl_policy,
 	  .maxattr = ARRAY_SIZE(netslice_rule_batch_nl_policy) - 1,
-	  .doit = ns_nl_rule_batch_doit },
+	  .doit = nsl_nl_rule_batch_doit },
 };
 
-static const struct genl_multicast_group ns_genl_mcgrps[] = {
+static const struct genl_multicast_group nsl_genl_mcgrps[] = {
 	{ .name = NETSLICE_MCGRP_MONITOR },
 };
 
-struct genl_family ns_genl_family __ro_after_init = {
+struct genl_family nsl_genl_family __ro_after_init = {
 	.name = NETSLICE_FAMILY_NAME,
 	.version = NETSLICE_FAMILY_VERSION,
 	.netnsok = true,
 	.module = THIS_MODULE,
-	.ops = ns_genl_ops,
-	.n_ops = ARRAY_SIZE(ns_genl_ops),
-	.mcgrps = ns_genl_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(ns_genl_mcgrps),
+	.ops = nsl_genl_ops,
+	.n_ops = ARRAY_SIZE(nsl_genl_ops),
+	.mcgrps = nsl_genl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(nsl_genl_mcgrps),
 };
 
 /*
@@ -91,7 +91,7 @@ struct genl_family ns_genl_family __ro_after_init = {
  * CAP_NET_ADMIN in the initial user namespace. Elsewhere a namespace sees
  * its own interfaces only (link-get).
  */
-int ns_nl_may_see_slices(struct sk_buff *skb, struct netlink_ext_ack *extack)
+int nsl_nl_may_see_slices(struct sk_buff *skb, struct netlink_ext_ack *extack)
 {
 	if (net_eq(sock_net(skb->sk), &init_net) || netlink_capable(skb, CAP_NET_ADMIN))
 		return 0;
@@ -99,17 +99,17 @@ int ns_nl_may_see_slices(struct sk_buff *skb, struct netlink_ext_ack *extack)
 	return -EPERM;
 }
 
-void *ns_nl_put(struct sk_buff *skb, u32 portid, u32 seq, int flags, u8 cmd)
+void *nsl_nl_put(struct sk_buff *skb, u32 portid, u32 seq, int flags, u8 cmd)
 {
-	return genlmsg_put(skb, portid, seq, &ns_genl_family, flags, cmd);
+	return genlmsg_put(skb, portid, seq, &nsl_genl_family, flags, cmd);
 }
 
-int ns_genl_init(void)
+int nsl_genl_init(void)
 {
-	return genl_register_family(&ns_genl_family);
+	return genl_register_family(&nsl_genl_family);
 }
 
-void ns_genl_exit(void)
+void nsl_genl_exit(void)
 {
-	genl_unregister_family(&ns_genl_family);
+	genl_unregister_family(&nsl_genl_family);
 }

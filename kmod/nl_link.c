@@ -15,17 +15,17 @@
 #include "port.h"
 #include "slice.h"
 
-static int ns_nl_link_fill(struct sk_buff *skb, const struct ns_iface *iface, u32 portid,
-			   u32 seq, int flags, u8 cmd, int reason)
+static int nsl_nl_link_fill(struct sk_buff *skb, const struct nsl_iface *iface, u32 portid,
+			    u32 seq, int flags, u8 cmd, int reason)
 {
 	const struct net_device *dev = iface->dev;
 	int pair_ifindex;
 	void *hdr;
 
 	rcu_read_lock();
-	pair_ifindex = ns_iface_pair_ifindex_rcu(iface);
+	pair_ifindex = nsl_iface_pair_ifindex_rcu(iface);
 	rcu_read_unlock();
-	hdr = ns_nl_put(skb, portid, seq, flags, cmd);
+	hdr = nsl_nl_put(skb, portid, seq, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, NETSLICE_A_LINK_IFINDEX, dev->ifindex) ||
@@ -46,7 +46,7 @@ static int ns_nl_link_fill(struct sk_buff *skb, const struct ns_iface *iface, u3
 	return 0;
 }
 
-void ns_nl_link_notify(const struct ns_iface *iface, u8 cmd, int reason)
+void nsl_nl_link_notify(const struct nsl_iface *iface, u8 cmd, int reason)
 {
 	struct sk_buff *skb;
 
@@ -54,16 +54,16 @@ void ns_nl_link_notify(const struct ns_iface *iface, u8 cmd, int reason)
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;
-	if (ns_nl_link_fill(skb, iface, 0, 0, 0, cmd, reason)) {
+	if (nsl_nl_link_fill(skb, iface, 0, 0, 0, cmd, reason)) {
 		nlmsg_free(skb);
 		return;
 	}
-	genlmsg_multicast_netns(&ns_genl_family, dev_net(iface->dev), skb, 0, 0, GFP_KERNEL);
+	genlmsg_multicast_netns(&nsl_genl_family, dev_net(iface->dev), skb, 0, 0, GFP_KERNEL);
 }
 
 /* The device named by index or name in info's namespace, under RTNL. */
-static struct net_device *ns_nl_dev(struct genl_info *info, int ifindex_attr, int ifname_attr,
-				    struct nlattr **bad)
+static struct net_device *nsl_nl_dev(struct genl_info *info, int ifindex_attr, int ifname_attr,
+				     struct nlattr **bad)
 {
 	struct net *net = genl_info_net(info);
 	struct net_device *dev;
@@ -80,7 +80,7 @@ static struct net_device *ns_nl_dev(struct genl_info *info, int ifindex_attr, in
 	return dev;
 }
 
-static bool ns_nl_has_dev(struct genl_info *info, int ifindex_attr, int ifname_attr)
+static bool nsl_nl_has_dev(struct genl_info *info, int ifindex_attr, int ifname_attr)
 {
 	if (info->attrs[ifindex_attr] || info->attrs[ifname_attr])
 		return true;
@@ -89,42 +89,42 @@ static bool ns_nl_has_dev(struct genl_info *info, int ifindex_attr, int ifname_a
 	return false;
 }
 
-int ns_nl_link_attach_doit(struct sk_buff *skb, struct genl_info *info)
+int nsl_nl_link_attach_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net_device *dev, *peer = NULL, *culprit;
 	struct nlattr *dev_attr, *peer_attr = NULL, **a = info->attrs;
 	u32 first = 0, count;
 	int err = -ENODEV;
 
-	if (!ns_nl_has_dev(info, NETSLICE_A_LINK_IFINDEX, NETSLICE_A_LINK_IFNAME))
+	if (!nsl_nl_has_dev(info, NETSLICE_A_LINK_IFINDEX, NETSLICE_A_LINK_IFNAME))
 		return -EINVAL;
 	if (a[NETSLICE_A_LINK_SLICE_FIRST])
 		first = nla_get_u32(a[NETSLICE_A_LINK_SLICE_FIRST]);
-	if (first >= ns_nr_slices) {
+	if (first >= nsl_nr_slices) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[NETSLICE_A_LINK_SLICE_FIRST],
 				    "no such slice");
 		return -EINVAL;
 	}
-	count = ns_nr_slices - first;
+	count = nsl_nr_slices - first;
 	if (a[NETSLICE_A_LINK_SLICE_COUNT])
 		count = nla_get_u32(a[NETSLICE_A_LINK_SLICE_COUNT]);
-	if (count > ns_nr_slices - first) {
+	if (count > nsl_nr_slices - first) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[NETSLICE_A_LINK_SLICE_COUNT],
 				    "slice range ends past the last slice");
 		return -EINVAL;
 	}
 
 	rtnl_lock();
-	dev = ns_nl_dev(info, NETSLICE_A_LINK_IFINDEX, NETSLICE_A_LINK_IFNAME, &dev_attr);
+	dev = nsl_nl_dev(info, NETSLICE_A_LINK_IFINDEX, NETSLICE_A_LINK_IFNAME, &dev_attr);
 	if (!dev)
 		goto out_unlock;
 	if (a[NETSLICE_A_LINK_PEER_IFINDEX] || a[NETSLICE_A_LINK_PEER_IFNAME]) {
-		peer = ns_nl_dev(info, NETSLICE_A_LINK_PEER_IFINDEX, NETSLICE_A_LINK_PEER_IFNAME,
-				 &peer_attr);
+		peer = nsl_nl_dev(info, NETSLICE_A_LINK_PEER_IFINDEX, NETSLICE_A_LINK_PEER_IFNAME,
+				  &peer_attr);
 		if (!peer)
 			goto out_unlock;
 	}
-	err = ns_iface_attach_pair(dev, peer, first, count, info->extack, &culprit);
+	err = nsl_iface_attach_pair(dev, peer, first, count, info->extack, &culprit);
 	if (err)
 		NL_SET_BAD_ATTR(info->extack, culprit == peer ? peer_attr : dev_attr);
 out_unlock:
@@ -132,18 +132,18 @@ out_unlock:
 	return err;
 }
 
-int ns_nl_link_detach_doit(struct sk_buff *skb, struct genl_info *info)
+int nsl_nl_link_detach_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net_device *dev;
 	struct nlattr *attr;
 	int err = -ENODEV;
 
-	if (!ns_nl_has_dev(info, NETSLICE_A_LINK_IFINDEX, NETSLICE_A_LINK_IFNAME))
+	if (!nsl_nl_has_dev(info, NETSLICE_A_LINK_IFINDEX, NETSLICE_A_LINK_IFNAME))
 		return -EINVAL;
 	rtnl_lock();
-	dev = ns_nl_dev(info, NETSLICE_A_LINK_IFINDEX, NETSLICE_A_LINK_IFNAME, &attr);
+	dev = nsl_nl_dev(info, NETSLICE_A_LINK_IFINDEX, NETSLICE_A_LINK_IFNAME, &attr);
 	if (dev) {
-		err = ns_iface_detach_dev(dev, info->extack);
+		err = nsl_iface_detach_dev(dev, info->extack);
 		if (err)
 			NL_SET_BAD_ATTR(info->extack, attr);
 	}
@@ -152,21 +152,21 @@ int ns_nl_link_detach_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* Interfaces of the caller's namespace only; cb->args[0] counts those sent. */
-int ns_nl_link_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int nsl_nl_link_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct net *net = sock_net(skb->sk);
-	struct ns_iface *iface;
+	struct nsl_iface *iface;
 	long idx = 0;
 	int err = 0;
 
 	rcu_read_lock();
-	list_for_each_entry_rcu(iface, &ns_ifaces, list) {
+	list_for_each_entry_rcu(iface, &nsl_ifaces, list) {
 		if (!net_eq(dev_net(iface->dev), net))
 			continue;
 		if (idx++ < cb->args[0])
 			continue;
-		err = ns_nl_link_fill(skb, iface, NETLINK_CB(cb->skb).portid,
-				      cb->nlh->nlmsg_seq, NLM_F_MULTI, NETSLICE_CMD_LINK_GET, 0);
+		err = nsl_nl_link_fill(skb, iface, NETLINK_CB(cb->skb).portid,
+				       cb->nlh->nlmsg_seq, NLM_F_MULTI, NETSLICE_CMD_LINK_GET, 0);
 		if (err) {
 			idx--;
 			break;

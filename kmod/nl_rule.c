@@ -16,7 +16,7 @@
 #include "slice.h"
 
 /* Protocols whose packets carry ports the flow dissector reports. */
-static bool ns_proto_has_ports(u8 proto)
+static bool nsl_proto_has_ports(u8 proto)
 {
 	switch (proto) {
 	case IPPROTO_TCP:
@@ -30,16 +30,16 @@ static bool ns_proto_has_ports(u8 proto)
 	}
 }
 
-static unsigned int ns_family_bytes(u8 family)
+static unsigned int nsl_family_bytes(u8 family)
 {
 	return family == NETSLICE_RULE_FAMILY_IPV6 ? 16 : 4;
 }
 
 /* One address and its prefix length into match; zero bits past the prefix. */
-static int ns_nl_rule_addr(struct nlattr **tb, int addr_attr, int len_attr, u8 family,
-			   __be32 *addr, u8 *plen, struct netlink_ext_ack *extack)
+static int nsl_nl_rule_addr(struct nlattr **tb, int addr_attr, int len_attr, u8 family,
+			    __be32 *addr, u8 *plen, struct netlink_ext_ack *extack)
 {
-	unsigned int bytes = ns_family_bytes(family), len;
+	unsigned int bytes = nsl_family_bytes(family), len;
 
 	if (!tb[addr_attr]) {
 		if (tb[len_attr]) {
@@ -61,13 +61,13 @@ static int ns_nl_rule_addr(struct nlattr **tb, int addr_attr, int len_attr, u8 f
 		return -EINVAL;
 	}
 	memcpy(addr, nla_data(tb[addr_attr]), bytes);
-	ns_rule_prefix_mask(addr, len);
+	nsl_rule_prefix_mask(addr, len);
 	*plen = len;
 	return 0;
 }
 
-static int ns_nl_rule_ports(struct nlattr **tb, int min_attr, int max_attr, u16 *lo, u16 *hi,
-			    struct netlink_ext_ack *extack)
+static int nsl_nl_rule_ports(struct nlattr **tb, int min_attr, int max_attr, u16 *lo, u16 *hi,
+			     struct netlink_ext_ack *extack)
 {
 	*lo = tb[min_attr] ? nla_get_u16(tb[min_attr]) : 0;
 	*hi = tb[max_attr] ? nla_get_u16(tb[max_attr]) : tb[min_attr] ? *lo : 65535;
@@ -79,8 +79,8 @@ static int ns_nl_rule_ports(struct nlattr **tb, int min_attr, int max_attr, u16 
 }
 
 /* The match a rule nest names, canonical. */
-static int ns_nl_rule_match(struct nlattr **tb, struct ns_rule_match *m,
-			    struct netlink_ext_ack *extack)
+static int nsl_nl_rule_match(struct nlattr **tb, struct nsl_rule_match *m,
+			     struct netlink_ext_ack *extack)
 {
 	struct nlattr *addr = tb[NETSLICE_A_RULE_SRC] ?: tb[NETSLICE_A_RULE_DST];
 	int err;
@@ -97,18 +97,18 @@ static int ns_nl_rule_match(struct nlattr **tb, struct ns_rule_match *m,
 	}
 	if (tb[NETSLICE_A_RULE_PROTO])
 		m->proto = nla_get_u8(tb[NETSLICE_A_RULE_PROTO]);
-	err = ns_nl_rule_addr(tb, NETSLICE_A_RULE_SRC, NETSLICE_A_RULE_SRC_LEN, m->family,
-			      m->src, &m->src_len, extack) ?:
-	      ns_nl_rule_addr(tb, NETSLICE_A_RULE_DST, NETSLICE_A_RULE_DST_LEN, m->family,
-			      m->dst, &m->dst_len, extack) ?:
-	      ns_nl_rule_ports(tb, NETSLICE_A_RULE_SPORT_MIN, NETSLICE_A_RULE_SPORT_MAX,
-			       &m->sport_min, &m->sport_max, extack) ?:
-	      ns_nl_rule_ports(tb, NETSLICE_A_RULE_DPORT_MIN, NETSLICE_A_RULE_DPORT_MAX,
-			       &m->dport_min, &m->dport_max, extack);
+	err = nsl_nl_rule_addr(tb, NETSLICE_A_RULE_SRC, NETSLICE_A_RULE_SRC_LEN, m->family,
+			       m->src, &m->src_len, extack) ?:
+	      nsl_nl_rule_addr(tb, NETSLICE_A_RULE_DST, NETSLICE_A_RULE_DST_LEN, m->family,
+			       m->dst, &m->dst_len, extack) ?:
+	      nsl_nl_rule_ports(tb, NETSLICE_A_RULE_SPORT_MIN, NETSLICE_A_RULE_SPORT_MAX,
+				&m->sport_min, &m->sport_max, extack) ?:
+	      nsl_nl_rule_ports(tb, NETSLICE_A_RULE_DPORT_MIN, NETSLICE_A_RULE_DPORT_MAX,
+				&m->dport_min, &m->dport_max, extack);
 	if (err)
 		return err;
 	if ((m->sport_min || m->sport_max != 65535 || m->dport_min || m->dport_max != 65535) &&
-	    !ns_proto_has_ports(m->proto)) {
+	    !nsl_proto_has_ports(m->proto)) {
 		NL_SET_ERR_MSG(extack, "ports need protocol tcp, udp, udplite, sctp or dccp");
 		return -EINVAL;
 	}
@@ -118,8 +118,8 @@ static int ns_nl_rule_match(struct nlattr **tb, struct ns_rule_match *m,
 }
 
 /* What a nest asks: the command's operation, or in rule-batch its own. */
-static int ns_nl_rule_op(struct nlattr **tb, int cmd_op, struct nlattr *nest,
-			 struct netlink_ext_ack *extack)
+static int nsl_nl_rule_op(struct nlattr **tb, int cmd_op, struct nlattr *nest,
+			  struct netlink_ext_ack *extack)
 {
 	if (!tb[NETSLICE_A_RULE_OP]) {
 		if (cmd_op >= 0)
@@ -137,12 +137,12 @@ static int ns_nl_rule_op(struct nlattr **tb, int cmd_op, struct nlattr *nest,
 }
 
 /* One rule of a request: added, replaced or deleted in batch b. */
-static int ns_nl_rule_one(struct nlattr *nest, int cmd_op, struct ns_rule_batch *b,
-			  struct netlink_ext_ack *extack)
+static int nsl_nl_rule_one(struct nlattr *nest, int cmd_op, struct nsl_rule_batch *b,
+			   struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[NETSLICE_A_RULE_MAX + 1];
-	struct ns_rule_match m;
-	struct ns_rule *rule;
+	struct nsl_rule_match m;
+	struct nsl_rule *rule;
 	int err, op;
 	u32 slice;
 
@@ -150,18 +150,18 @@ static int ns_nl_rule_one(struct nlattr *nest, int cmd_op, struct ns_rule_batch 
 	err = nla_parse_nested(tb, NETSLICE_A_RULE_MAX, nest, NULL, extack);
 	if (err)
 		return err;
-	op = ns_nl_rule_op(tb, cmd_op, nest, extack);
+	op = nsl_nl_rule_op(tb, cmd_op, nest, extack);
 	if (op < 0)
 		return op;
 	if (op == NETSLICE_RULE_OP_DEL && tb[NETSLICE_A_RULE_ID]) {
-		rule = ns_rule_find_id(nla_get_u32(tb[NETSLICE_A_RULE_ID]));
+		rule = nsl_rule_find_id(nla_get_u32(tb[NETSLICE_A_RULE_ID]));
 		goto del;
 	}
-	err = ns_nl_rule_match(tb, &m, extack);
+	err = nsl_nl_rule_match(tb, &m, extack);
 	if (err)
 		return err;
 	if (op == NETSLICE_RULE_OP_DEL) {
-		rule = ns_rule_find(&m);
+		rule = nsl_rule_find(&m);
 		goto del;
 	}
 	if (!tb[NETSLICE_A_RULE_SLICE]) {
@@ -170,18 +170,18 @@ static int ns_nl_rule_one(struct nlattr *nest, int cmd_op, struct ns_rule_batch 
 		return -EINVAL;
 	}
 	slice = nla_get_u32(tb[NETSLICE_A_RULE_SLICE]);
-	if (slice >= ns_nr_slices) {
+	if (slice >= nsl_nr_slices) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[NETSLICE_A_RULE_SLICE], "no such slice");
 		return -EINVAL;
 	}
-	return ns_rule_batch_add(b, &m, slice, op == NETSLICE_RULE_OP_REPLACE, extack);
+	return nsl_rule_batch_add(b, &m, slice, op == NETSLICE_RULE_OP_REPLACE, extack);
 
 del:
 	if (!rule) {
 		NL_SET_ERR_MSG(extack, "no such rule");
 		return -ENOENT;
 	}
-	return ns_rule_batch_del(b, rule, extack);
+	return nsl_rule_batch_del(b, rule, extack);
 }
 
 /*
@@ -189,10 +189,10 @@ del:
  * none, with the ack pointing at the nest that failed. cmd_op is the
  * command's operation, or -1 for rule-batch.
  */
-static int ns_nl_rules(struct genl_info *info, int cmd_op)
+static int nsl_nl_rules(struct genl_info *info, int cmd_op)
 {
-	struct ns_rule_step *steps;
-	struct ns_rule_batch b;
+	struct nsl_rule_step *steps;
+	struct nsl_rule_batch b;
 	unsigned int n = 0, i = 0;
 	struct nlattr *nest;
 	int rem, err = 0;
@@ -209,12 +209,12 @@ static int ns_nl_rules(struct genl_info *info, int cmd_op)
 	if (!steps)
 		return -ENOMEM;
 
-	ns_rules_lock();
-	ns_rule_batch_begin(&b, steps, n);
+	nsl_rules_lock();
+	nsl_rule_batch_begin(&b, steps, n);
 	nlmsg_for_each_attr(nest, info->nlhdr, GENL_HDRLEN, rem) {
 		if (nla_type(nest) != NETSLICE_A_RULES_RULE)
 			continue;
-		err = ns_nl_rule_one(nest, cmd_op, &b, info->extack);
+		err = nsl_nl_rule_one(nest, cmd_op, &b, info->extack);
 		if (err) {
 			NL_SET_BAD_ATTR(info->extack, nest);
 			break;
@@ -223,49 +223,49 @@ static int ns_nl_rules(struct genl_info *info, int cmd_op)
 			cond_resched();
 	}
 	if (err)
-		ns_rule_batch_abort(&b);
+		nsl_rule_batch_abort(&b);
 	else
-		ns_rule_batch_commit(&b);
-	ns_rules_unlock();
+		nsl_rule_batch_commit(&b);
+	nsl_rules_unlock();
 	kvfree(steps);
 	return err;
 }
 
-int ns_nl_rule_add_doit(struct sk_buff *skb, struct genl_info *info)
+int nsl_nl_rule_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ns_nl_rules(info, NETSLICE_RULE_OP_ADD);
+	return nsl_nl_rules(info, NETSLICE_RULE_OP_ADD);
 }
 
-int ns_nl_rule_replace_doit(struct sk_buff *skb, struct genl_info *info)
+int nsl_nl_rule_replace_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ns_nl_rules(info, NETSLICE_RULE_OP_REPLACE);
+	return nsl_nl_rules(info, NETSLICE_RULE_OP_REPLACE);
 }
 
-int ns_nl_rule_del_doit(struct sk_buff *skb, struct genl_info *info)
+int nsl_nl_rule_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ns_nl_rules(info, NETSLICE_RULE_OP_DEL);
+	return nsl_nl_rules(info, NETSLICE_RULE_OP_DEL);
 }
 
-int ns_nl_rule_batch_doit(struct sk_buff *skb, struct genl_info *info)
+int nsl_nl_rule_batch_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ns_nl_rules(info, -1);
+	return nsl_nl_rules(info, -1);
 }
 
-int ns_nl_rule_flush_doit(struct sk_buff *skb, struct genl_info *info)
+int nsl_nl_rule_flush_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	ns_rules_lock();
-	ns_rules_flush();
-	ns_rules_unlock();
+	nsl_rules_lock();
+	nsl_rules_flush();
+	nsl_rules_unlock();
 	return 0;
 }
 
-static int ns_nl_rule_fill(struct sk_buff *skb, const struct ns_rule *rule, u32 portid, u32 seq)
+static int nsl_nl_rule_fill(struct sk_buff *skb, const struct nsl_rule *rule, u32 portid, u32 seq)
 {
-	const struct ns_rule_match *m = &rule->match;
-	unsigned int bytes = ns_family_bytes(m->family);
+	const struct nsl_rule_match *m = &rule->match;
+	unsigned int bytes = nsl_family_bytes(m->family);
 	void *hdr;
 
-	hdr = ns_nl_put(skb, portid, seq, NLM_F_MULTI, NETSLICE_CMD_RULE_GET);
+	hdr = nsl_nl_put(skb, portid, seq, NLM_F_MULTI, NETSLICE_CMD_RULE_GET);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, NETSLICE_A_RULE_ID, rule->id) ||
@@ -280,9 +280,9 @@ static int ns_nl_rule_fill(struct sk_buff *skb, const struct ns_rule *rule, u32 
 	    nla_put_u16(skb, NETSLICE_A_RULE_DPORT_MIN, m->dport_min) ||
 	    nla_put_u16(skb, NETSLICE_A_RULE_DPORT_MAX, m->dport_max) ||
 	    nla_put_u32(skb, NETSLICE_A_RULE_PREF, m->pref) ||
-	    nla_put_u32(skb, NETSLICE_A_RULE_SLICE, ns_rule_slice_now(rule)) ||
+	    nla_put_u32(skb, NETSLICE_A_RULE_SLICE, nsl_rule_slice_now(rule)) ||
 	    (rule->exact && nla_put_flag(skb, NETSLICE_A_RULE_EXACT)) ||
-	    nla_put_u64_64bit(skb, NETSLICE_A_RULE_HITS, ns_rule_hits(rule),
+	    nla_put_u64_64bit(skb, NETSLICE_A_RULE_HITS, nsl_rule_hits(rule),
 			      NETSLICE_A_RULE_PAD)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
@@ -292,18 +292,18 @@ static int ns_nl_rule_fill(struct sk_buff *skb, const struct ns_rule *rule, u32 
 }
 
 /* In id order; cb->args[0] is the next id to send. */
-int ns_nl_rule_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int nsl_nl_rule_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	unsigned long id = cb->args[0];
-	struct ns_rule *rule;
+	struct nsl_rule *rule;
 	int err;
 
-	err = ns_nl_may_see_slices(cb->skb, cb->extack);
+	err = nsl_nl_may_see_slices(cb->skb, cb->extack);
 	if (err)
 		return err;
 	rcu_read_lock();
-	while ((rule = ns_rule_next_rcu(&id))) {
-		err = ns_nl_rule_fill(skb, rule, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq);
+	while ((rule = nsl_rule_next_rcu(&id))) {
+		err = nsl_nl_rule_fill(skb, rule, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq);
 		if (err)
 			break;
 		id++;

@@ -18,12 +18,12 @@
 #include "stats.h"
 #include "store.h"
 
-static_assert(NS_STATS_FIELDS == NETSLICE_A_COUNTERS_TX_ERR_GSO);
+static_assert(NSL_STATS_FIELDS == NETSLICE_A_COUNTERS_TX_ERR_GSO);
 static_assert(NETSLICE_SLICING_MODE_AUTO == NETSLICE_SLICE_AUTO);
 static_assert(NETSLICE_BATCH_FLAGS_MULTI_WRITE == NETSLICE_MULTI_WRITE);
 
 /* The whole list, however many CPUs: no fixed buffer to cut it short. */
-static int ns_nl_put_cpus(struct sk_buff *skb, int attr, const struct cpumask *mask)
+static int nsl_nl_put_cpus(struct sk_buff *skb, int attr, const struct cpumask *mask)
 {
 	char *list = kasprintf(GFP_KERNEL, "%*pbl", cpumask_pr_args(mask));
 	int err;
@@ -35,23 +35,23 @@ static int ns_nl_put_cpus(struct sk_buff *skb, int attr, const struct cpumask *m
 	return err;
 }
 
-static int ns_nl_slice_fill(struct sk_buff *skb, struct ns_slice *slice, u32 portid, u32 seq,
-			    int flags)
+static int nsl_nl_slice_fill(struct sk_buff *skb, struct nsl_slice *slice, u32 portid, u32 seq,
+			     int flags)
 {
 	struct netslice_slicing sl;
 	void *hdr;
 	int err;
 
-	hdr = ns_nl_put(skb, portid, seq, flags, NETSLICE_CMD_SLICE_GET);
+	hdr = nsl_nl_put(skb, portid, seq, flags, NETSLICE_CMD_SLICE_GET);
 	if (!hdr)
 		return -EMSGSIZE;
 	mutex_lock(&slice->lock);
-	ns_slice_slicing(slice, &sl);
+	nsl_slice_slicing(slice, &sl);
 	err = nla_put_u32(skb, NETSLICE_A_SLICE_ID, slice->id) ||
 	      nla_put_u32(skb, NETSLICE_A_SLICE_RING_SIZE, slice->ring_size) ||
 	      nla_put_u32(skb, NETSLICE_A_SLICE_READERS, atomic_read(&slice->open_files)) ||
-	      ns_nl_put_cpus(skb, NETSLICE_A_SLICE_KERNEL_CPUS, slice->kernel_cpus) ||
-	      ns_nl_put_cpus(skb, NETSLICE_A_SLICE_USER_CPUS, slice->user_cpus) ||
+	      nsl_nl_put_cpus(skb, NETSLICE_A_SLICE_KERNEL_CPUS, slice->kernel_cpus) ||
+	      nsl_nl_put_cpus(skb, NETSLICE_A_SLICE_USER_CPUS, slice->user_cpus) ||
 	      nla_put_u32(skb, NETSLICE_A_SLICE_SLICING_MODE, sl.mode) ||
 	      (sl.mode == NETSLICE_SLICE_FIXED &&
 	       nla_put_u32(skb, NETSLICE_A_SLICE_SLICING_LENGTH, sl.length)) ||
@@ -73,8 +73,8 @@ static int ns_nl_slice_fill(struct sk_buff *skb, struct ns_slice *slice, u32 por
 	return 0;
 }
 
-static int ns_nl_stats_fill(struct sk_buff *skb, struct ns_slice *slice, u32 portid, u32 seq,
-			    int flags)
+static int nsl_nl_stats_fill(struct sk_buff *skb, struct nsl_slice *slice, u32 portid, u32 seq,
+			     int flags)
 {
 	struct netslice_stats stats;
 	struct nlattr *nest;
@@ -82,9 +82,9 @@ static int ns_nl_stats_fill(struct sk_buff *skb, struct ns_slice *slice, u32 por
 	unsigned int i;
 	void *hdr;
 
-	ns_stats_read(slice, &stats);
+	nsl_stats_read(slice, &stats);
 	v = (const u64 *)&stats;
-	hdr = ns_nl_put(skb, portid, seq, flags, NETSLICE_CMD_STATS_GET);
+	hdr = nsl_nl_put(skb, portid, seq, flags, NETSLICE_CMD_STATS_GET);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, NETSLICE_A_STATS_SLICE, slice->id))
@@ -92,7 +92,7 @@ static int ns_nl_stats_fill(struct sk_buff *skb, struct ns_slice *slice, u32 por
 	nest = nla_nest_start(skb, NETSLICE_A_STATS_COUNTERS);
 	if (!nest)
 		goto err_cancel;
-	for (i = 0; i < NS_STATS_FIELDS; i++)
+	for (i = 0; i < NSL_STATS_FIELDS; i++)
 		if (nla_put_u64_64bit(skb, i + 1, v[i], NETSLICE_A_COUNTERS_PAD))
 			goto err_cancel;
 	nla_nest_end(skb, nest);
@@ -104,34 +104,34 @@ err_cancel:
 	return -EMSGSIZE;
 }
 
-typedef int (*ns_nl_fill_t)(struct sk_buff *skb, struct ns_slice *slice, u32 portid, u32 seq,
+typedef int (*nsl_nl_fill_t)(struct sk_buff *skb, struct nsl_slice *slice, u32 portid, u32 seq,
 			    int flags);
 
 /* The slice an attribute names; NULL with the ack set if there is none. */
-static struct ns_slice *ns_nl_slice(struct genl_info *info, int attr)
+static struct nsl_slice *nsl_nl_slice(struct genl_info *info, int attr)
 {
 	u32 id;
 
 	if (GENL_REQ_ATTR_CHECK(info, attr))
 		return NULL;
 	id = nla_get_u32(info->attrs[attr]);
-	if (id >= ns_nr_slices) {
+	if (id >= nsl_nr_slices) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[attr], "no such slice");
 		return NULL;
 	}
-	return &ns_slices[id];
+	return &nsl_slices[id];
 }
 
-static int ns_nl_reply(struct sk_buff *skb, struct genl_info *info, int attr, ns_nl_fill_t fill)
+static int nsl_nl_reply(struct sk_buff *skb, struct genl_info *info, int attr, nsl_nl_fill_t fill)
 {
-	struct ns_slice *slice;
+	struct nsl_slice *slice;
 	struct sk_buff *msg;
 	int err;
 
-	err = ns_nl_may_see_slices(skb, info->extack);
+	err = nsl_nl_may_see_slices(skb, info->extack);
 	if (err)
 		return err;
-	slice = ns_nl_slice(info, attr);
+	slice = nsl_nl_slice(info, attr);
 	if (!slice)
 		return -EINVAL;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -146,14 +146,14 @@ static int ns_nl_reply(struct sk_buff *skb, struct genl_info *info, int attr, ns
 }
 
 /* Every slice, or the one the request names; cb->args[0] is the next. */
-static int ns_nl_dump(struct sk_buff *skb, struct netlink_callback *cb, int attr,
-		      ns_nl_fill_t fill)
+static int nsl_nl_dump(struct sk_buff *skb, struct netlink_callback *cb, int attr,
+		       nsl_nl_fill_t fill)
 {
-	struct nlattr **attrs = ns_genl_dump_attrs(cb);
-	unsigned int id = cb->args[0], last = ns_nr_slices;
+	struct nlattr **attrs = nsl_genl_dump_attrs(cb);
+	unsigned int id = cb->args[0], last = nsl_nr_slices;
 	int err;
 
-	err = ns_nl_may_see_slices(cb->skb, cb->extack);
+	err = nsl_nl_may_see_slices(cb->skb, cb->extack);
 	if (err)
 		return err;
 	if (attrs[attr]) {
@@ -162,53 +162,53 @@ static int ns_nl_dump(struct sk_buff *skb, struct netlink_callback *cb, int attr
 		last = min_t(unsigned int, nla_get_u32(attrs[attr]) + 1, last);
 	}
 	for (; id < last; id++)
-		if (fill(skb, &ns_slices[id], NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+		if (fill(skb, &nsl_slices[id], NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			 NLM_F_MULTI))
 			break;
 	cb->args[0] = id;
 	return skb->len;
 }
 
-int ns_nl_slice_get_doit(struct sk_buff *skb, struct genl_info *info)
+int nsl_nl_slice_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ns_nl_reply(skb, info, NETSLICE_A_SLICE_ID, ns_nl_slice_fill);
+	return nsl_nl_reply(skb, info, NETSLICE_A_SLICE_ID, nsl_nl_slice_fill);
 }
 
-int ns_nl_slice_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int nsl_nl_slice_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return ns_nl_dump(skb, cb, NETSLICE_A_SLICE_ID, ns_nl_slice_fill);
+	return nsl_nl_dump(skb, cb, NETSLICE_A_SLICE_ID, nsl_nl_slice_fill);
 }
 
-int ns_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+int nsl_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ns_nl_reply(skb, info, NETSLICE_A_STATS_SLICE, ns_nl_stats_fill);
+	return nsl_nl_reply(skb, info, NETSLICE_A_STATS_SLICE, nsl_nl_stats_fill);
 }
 
-int ns_nl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int nsl_nl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return ns_nl_dump(skb, cb, NETSLICE_A_STATS_SLICE, ns_nl_stats_fill);
+	return nsl_nl_dump(skb, cb, NETSLICE_A_STATS_SLICE, nsl_nl_stats_fill);
 }
 
 /* One slice, or every slice without the attribute. */
-int ns_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
+int nsl_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ns_slice *slice;
+	struct nsl_slice *slice;
 	unsigned int id;
 
 	if (!info->attrs[NETSLICE_A_STATS_SLICE]) {
-		for (id = 0; id < ns_nr_slices; id++)
-			ns_stats_reset(&ns_slices[id]);
+		for (id = 0; id < nsl_nr_slices; id++)
+			nsl_stats_reset(&nsl_slices[id]);
 		return 0;
 	}
-	slice = ns_nl_slice(info, NETSLICE_A_STATS_SLICE);
+	slice = nsl_nl_slice(info, NETSLICE_A_STATS_SLICE);
 	if (!slice)
 		return -EINVAL;
-	ns_stats_reset(slice);
+	nsl_stats_reset(slice);
 	return 0;
 }
 
 /* A CPU list attribute as a checked mask (kfree it); NULL when absent. */
-static int ns_nl_cpus(struct genl_info *info, int attr, struct cpumask **mask)
+static int nsl_nl_cpus(struct genl_info *info, int attr, struct cpumask **mask)
 {
 	struct nlattr *nla = info->attrs[attr];
 
@@ -228,7 +228,7 @@ static int ns_nl_cpus(struct genl_info *info, int attr, struct cpumask **mask)
 		NL_SET_ERR_MSG_ATTR(info->extack, nla, "not a CPU list (like 0-3,8)");
 		return -EINVAL;
 	}
-	if (!ns_cpus_valid(*mask)) {
+	if (!nsl_cpus_valid(*mask)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, nla, "CPU list is empty or names an offline CPU");
 		return -EINVAL;
 	}
@@ -236,12 +236,12 @@ static int ns_nl_cpus(struct genl_info *info, int attr, struct cpumask **mask)
 }
 
 /* The slicing the request asks for, checked, from the slice's current one. */
-static int ns_nl_slicing(struct genl_info *info, struct ns_slice *slice, u32 *cfg)
+static int nsl_nl_slicing(struct genl_info *info, struct nsl_slice *slice, u32 *cfg)
 {
 	struct nlattr **a = info->attrs;
 	struct netslice_slicing sl;
 
-	ns_slicing_to_user(READ_ONCE(slice->slicing), &sl);
+	nsl_slicing_to_user(READ_ONCE(slice->slicing), &sl);
 	if (a[NETSLICE_A_SLICE_SLICING_MODE]) {
 		sl.mode = nla_get_u32(a[NETSLICE_A_SLICE_SLICING_MODE]);
 		sl.length = 0;
@@ -286,7 +286,7 @@ static int ns_nl_slicing(struct genl_info *info, struct ns_slice *slice, u32 *cf
 				    "slicing-gso needs slicing mode fixed or auto");
 		return -EINVAL;
 	}
-	if (ns_slicing_from_user(&sl, cfg)) {
+	if (nsl_slicing_from_user(&sl, cfg)) {
 		NL_SET_ERR_MSG(info->extack, "slicing settings do not fit together");
 		return -EINVAL;
 	}
@@ -300,58 +300,59 @@ static int ns_nl_slicing(struct genl_info *info, struct ns_slice *slice, u32 *cf
  * or neither: the rings are allocated first and swapped in only once the
  * store has taken its size.
  */
-static int ns_nl_slice_sizes(struct genl_info *info, struct ns_slice *slice)
+static int nsl_nl_slice_sizes(struct genl_info *info, struct nsl_slice *slice)
 {
-	struct ns_ring_resize rs = {};
+	struct nsl_ring_resize rs = {};
 	struct nlattr **a = info->attrs;
 	int err;
 
 	if (a[NETSLICE_A_SLICE_RING_SIZE]) {
-		err = ns_slice_ring_resize_prepare(slice,
-						   nla_get_u32(a[NETSLICE_A_SLICE_RING_SIZE]), &rs);
+		u32 size = nla_get_u32(a[NETSLICE_A_SLICE_RING_SIZE]);
+
+		err = nsl_slice_ring_resize_prepare(slice, size, &rs);
 		if (err)
 			return err;
 	}
 	if (a[NETSLICE_A_SLICE_STORE_SIZE]) {
-		err = ns_store_resize(&slice->store, nla_get_u32(a[NETSLICE_A_SLICE_STORE_SIZE]));
+		err = nsl_store_resize(&slice->store, nla_get_u32(a[NETSLICE_A_SLICE_STORE_SIZE]));
 		if (err == -EBUSY)
 			NL_SET_ERR_MSG_ATTR(info->extack, a[NETSLICE_A_SLICE_STORE_SIZE],
 					    "payloads are parked past that size; try again");
 		if (err) {
-			ns_slice_ring_resize_abort(&rs);
+			nsl_slice_ring_resize_abort(&rs);
 			return err;
 		}
 	}
-	ns_slice_ring_resize_commit(slice, &rs);
+	nsl_slice_ring_resize_commit(slice, &rs);
 	if (a[NETSLICE_A_SLICE_STORE_TIMEOUT_MS])
-		ns_store_set_timeout(&slice->store,
-				     nla_get_u32(a[NETSLICE_A_SLICE_STORE_TIMEOUT_MS]));
+		nsl_store_set_timeout(&slice->store,
+				      nla_get_u32(a[NETSLICE_A_SLICE_STORE_TIMEOUT_MS]));
 	return 0;
 }
 
 /* Everything is checked first: a rejected request changes nothing. */
-int ns_nl_slice_set_doit(struct sk_buff *skb, struct genl_info *info)
+int nsl_nl_slice_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct cpumask *kernel_cpus = NULL, *user_cpus = NULL;
 	struct nlattr **a = info->attrs;
-	struct ns_slice *slice;
+	struct nsl_slice *slice;
 	u32 rw_flags, max_batch, cfg;
 	int err;
 
-	slice = ns_nl_slice(info, NETSLICE_A_SLICE_ID);
+	slice = nsl_nl_slice(info, NETSLICE_A_SLICE_ID);
 	if (!slice)
 		return -EINVAL;
 
 	cpus_read_lock();
-	err = ns_nl_cpus(info, NETSLICE_A_SLICE_KERNEL_CPUS, &kernel_cpus);
+	err = nsl_nl_cpus(info, NETSLICE_A_SLICE_KERNEL_CPUS, &kernel_cpus);
 	if (err)
 		goto out_free_cpus;
-	err = ns_nl_cpus(info, NETSLICE_A_SLICE_USER_CPUS, &user_cpus);
+	err = nsl_nl_cpus(info, NETSLICE_A_SLICE_USER_CPUS, &user_cpus);
 	if (err)
 		goto out_free_cpus;
 
 	mutex_lock(&slice->lock);
-	err = ns_nl_slicing(info, slice, &cfg);
+	err = nsl_nl_slicing(info, slice, &cfg);
 	if (err)
 		goto out_unlock;
 	rw_flags = slice->rw_flags;
@@ -365,12 +366,12 @@ int ns_nl_slice_set_doit(struct sk_buff *skb, struct genl_info *info)
 		nla_get_u32(a[NETSLICE_A_SLICE_BATCH_MAX]) : slice->max_batch;
 
 	/* What can fail first: the sizes, which change together or not at all. */
-	err = ns_nl_slice_sizes(info, slice);
+	err = nsl_nl_slice_sizes(info, slice);
 	if (err)
 		goto out_unlock;
-	ns_slice_set_cpus(slice, kernel_cpus, user_cpus);
-	ns_slice_set_batch(slice, rw_flags, max_batch);
-	ns_slice_set_slicing(slice, cfg);
+	nsl_slice_set_cpus(slice, kernel_cpus, user_cpus);
+	nsl_slice_set_batch(slice, rw_flags, max_batch);
+	nsl_slice_set_slicing(slice, cfg);
 out_unlock:
 	mutex_unlock(&slice->lock);
 out_free_cpus:

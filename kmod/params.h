@@ -5,23 +5,23 @@
 #include <linux/types.h>
 
 /* Largest ring_size: bounds the memory queued skbs can pin. */
-#define NS_MAX_RING_SIZE	65536
+#define NSL_MAX_RING_SIZE	65536
 /* Largest store: a slot number fits a handle's 16 slot bits (store.c). */
-#define NS_STORE_MAX_SIZE	65536
+#define NSL_STORE_MAX_SIZE	65536
 /* Longest store timeout. */
-#define NS_MAX_STORE_TIMEOUT_MS	600000
+#define NSL_MAX_STORE_TIMEOUT_MS	600000
 
 /* The module's parameters (params.c): read-only once loaded. */
-extern unsigned int ns_nr_slices;
-extern unsigned int ns_ring_size;
-extern unsigned int ns_store_size;
-extern unsigned int ns_store_timeout_ms;
-extern bool ns_symmetric_hash;
-extern unsigned int ns_max_rules;
+extern unsigned int nsl_nr_slices;
+extern unsigned int nsl_ring_size;
+extern unsigned int nsl_store_size;
+extern unsigned int nsl_store_timeout_ms;
+extern bool nsl_symmetric_hash;
+extern unsigned int nsl_max_rules;
 /* Ring mode's memory, all rings together, in pages (ring_max_mb). */
-extern unsigned long ns_ring_max_pages;
+extern unsigned long nsl_ring_max_pages;
 
 /* The defaults that depend on the machine; before anything else runs. */
-void ns_params_init(void);
+void nsl_params_init(void);
 
 #endif /* _NETSLICE_PARAMS_H */

@@ -10,22 +10,22 @@
 
 #include "parse.h"
 
-unsigned int ns_parse_headers(const struct sk_buff *skb, struct netslice_cut_hdrs *h)
+unsigned int nsl_parse_headers(const struct sk_buff *skb, struct netslice_cut_hdrs *h)
 {
 	return netslice_cut_auto(skb, skb->len, h);
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_parse_headers);
+EXPORT_SYMBOL_IF_KUNIT(nsl_parse_headers);
 
-unsigned int ns_parse_l4_end(const struct sk_buff *skb)
+unsigned int nsl_parse_l4_end(const struct sk_buff *skb)
 {
 	struct netslice_cut_hdrs h;
 
-	return ns_parse_headers(skb, &h);
+	return nsl_parse_headers(skb, &h);
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_parse_l4_end);
+EXPORT_SYMBOL_IF_KUNIT(nsl_parse_l4_end);
 
-unsigned int ns_parse_cut_len(const struct sk_buff *skb, u32 mode, u32 value)
+unsigned int nsl_parse_cut_len(const struct sk_buff *skb, u32 mode, u32 value)
 {
 	return netslice_cut_len(skb, skb->len, mode, value);
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_parse_cut_len);
+EXPORT_SYMBOL_IF_KUNIT(nsl_parse_cut_len);

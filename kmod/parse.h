@@ -14,10 +14,10 @@ static inline const __u8 *netslice_cut_read(const void *src, __u32 frame_len,
 }
 
 /* Offset just past the L4 header of the frame at skb->data, or 0. */
-unsigned int ns_parse_l4_end(const struct sk_buff *skb);
+unsigned int nsl_parse_l4_end(const struct sk_buff *skb);
 /* The same, and where the headers before it are (in *h). */
-unsigned int ns_parse_headers(const struct sk_buff *skb, struct netslice_cut_hdrs *h);
+unsigned int nsl_parse_headers(const struct sk_buff *skb, struct netslice_cut_hdrs *h);
 /* netslice_cut_len() of the frame at skb->data: 0 for the whole frame. */
-unsigned int ns_parse_cut_len(const struct sk_buff *skb, u32 mode, u32 value);
+unsigned int nsl_parse_cut_len(const struct sk_buff *skb, u32 mode, u32 value);
 
 #endif /* _NETSLICE_PARSE_H */

@@ -27,10 +27,10 @@
 #include "slice.h"
 
 /* Packets taken off the rings at once: one lock round for each chunk. */
-#define NS_READ_CHUNK	64
+#define NSL_READ_CHUNK	64
 
 /* The caller's buffer for one packet: base and len of its iov. */
-static int ns_iov_get(const struct netslice_iov __user *uiov, void __user **ubuf, u32 *len)
+static int nsl_iov_get(const struct netslice_iov __user *uiov, void __user **ubuf, u32 *len)
 {
 	u64 base;
 
@@ -47,7 +47,7 @@ efault:
 }
 
 /* What read reports of the packet: every field but base, len and action. */
-static int ns_iov_put(struct netslice_iov __user *uiov, const struct netslice_iov *iov)
+static int nsl_iov_put(struct netslice_iov __user *uiov, const struct netslice_iov *iov)
 {
 	if (!user_access_begin(uiov, sizeof(*uiov)))
 		return -EFAULT;
@@ -69,38 +69,38 @@ efault:
 }
 
 /*
- * Read one packet into the iov at uiov (ns_deliver_fill()). Returns
- * NS_DELIVERED with the packet gone from the caller (parked, or on *done
- * to be freed with the chunk); NS_DELIVER_SEGMENTED as ns_deliver_fill();
- * or NS_DELIVER_FAILED (the iov or its buffer not writable) with *skbp the
+ * Read one packet into the iov at uiov (nsl_deliver_fill()). Returns
+ * NSL_DELIVERED with the packet gone from the caller (parked, or on *done
+ * to be freed with the chunk); NSL_DELIVER_SEGMENTED as nsl_deliver_fill();
+ * or NSL_DELIVER_FAILED (the iov or its buffer not writable) with *skbp the
  * packet, as it was, for the unread queue (NULL if a writer already took
  * it by the handle the failed copy had written).
  */
-static enum ns_deliver_result ns_read_one(struct ns_slice *slice, struct file *file,
-					  struct sk_buff **skbp,
+static enum nsl_deliver_result nsl_read_one(struct nsl_slice *slice, struct file *file,
+					    struct sk_buff **skbp,
 					  struct netslice_iov __user *uiov,
 					  struct sk_buff **done)
 {
-	struct ns_deliver_dst dst = {};
-	enum ns_deliver_result res;
+	struct nsl_deliver_dst dst = {};
+	enum nsl_deliver_result res;
 	struct netslice_iov iov;
 	struct sk_buff *skb;
 	unsigned int off;
 
-	if (ns_iov_get(uiov, &dst.ubuf, &iov.len))
-		return NS_DELIVER_FAILED;
-	res = ns_deliver_fill(slice, file, skbp, &dst, &iov);
-	if (res != NS_DELIVERED)
+	if (nsl_iov_get(uiov, &dst.ubuf, &iov.len))
+		return NSL_DELIVER_FAILED;
+	res = nsl_deliver_fill(slice, file, skbp, &dst, &iov);
+	if (res != NSL_DELIVERED)
 		return res;
 	skb = *skbp;
-	if (ns_iov_put(uiov, &iov))
+	if (nsl_iov_put(uiov, &iov))
 		goto err_unpark;
-	ns_deliver_count(slice, &iov);
+	nsl_deliver_count(slice, &iov);
 	if (!iov.handle) {
 		skb->next = *done;
 		*done = skb;
 	}
-	return NS_DELIVERED;
+	return NSL_DELIVERED;
 
 err_unpark:
 	/*
@@ -109,10 +109,10 @@ err_unpark:
 	 */
 	if (iov.handle) {
 		*skbp = NULL;
-		if (!ns_store_claim(&slice->store, iov.handle, file, skbp, &off))
-			ns_store_finish(&slice->store, iov.handle);
+		if (!nsl_store_claim(&slice->store, iov.handle, file, skbp, &off))
+			nsl_store_finish(&slice->store, iov.handle);
 	}
-	return NS_DELIVER_FAILED;
+	return NSL_DELIVER_FAILED;
 }
 
 /*
@@ -120,7 +120,7 @@ err_unpark:
  * trimmed records (they report packets the RX ring had no room for, as
  * NDP sends trimmed headers ahead), then the RX ring.
  */
-static unsigned int ns_take(struct ns_slice *slice, struct sk_buff **skbs, unsigned int n)
+static unsigned int nsl_take(struct nsl_slice *slice, struct sk_buff **skbs, unsigned int n)
 {
 	unsigned int got = 0;
 
@@ -139,7 +139,7 @@ static unsigned int ns_take(struct ns_slice *slice, struct sk_buff **skbs, unsig
 }
 
 /* Put packets back in front of the unread queue, in their order. */
-static void ns_untake(struct ns_slice *slice, struct sk_buff **skbs, unsigned int n)
+static void nsl_untake(struct nsl_slice *slice, struct sk_buff **skbs, unsigned int n)
 {
 	while (n--)
 		if (skbs[n])
@@ -147,7 +147,7 @@ static void ns_untake(struct ns_slice *slice, struct sk_buff **skbs, unsigned in
 }
 
 /* The same for a list linked by skb->next (a super-packet's segments). */
-static void ns_untake_list(struct ns_slice *slice, struct sk_buff *list)
+static void nsl_untake_list(struct nsl_slice *slice, struct sk_buff *list)
 {
 	struct sk_buff_head segs;
 	struct sk_buff *skb, *next;
@@ -164,11 +164,11 @@ static void ns_untake_list(struct ns_slice *slice, struct sk_buff *list)
 }
 
 /* Up to n packets; *err is set (-errno) when a copy fails or a signal came. */
-static size_t ns_read_batch(struct ns_slice *slice, struct file *file,
-			    struct netslice_iov __user *uiov, size_t n, int *err)
+static size_t nsl_read_batch(struct nsl_slice *slice, struct file *file,
+			     struct netslice_iov __user *uiov, size_t n, int *err)
 {
-	struct sk_buff *skbs[NS_READ_CHUNK], *consumed;
-	enum ns_deliver_result res;
+	struct sk_buff *skbs[NSL_READ_CHUNK], *consumed;
+	enum nsl_deliver_result res;
 	unsigned int got, i;
 	bool segmented;
 	size_t done = 0;
@@ -178,37 +178,37 @@ static size_t ns_read_batch(struct ns_slice *slice, struct file *file,
 			*err = -ERESTARTSYS;
 			break;
 		}
-		got = ns_take(slice, skbs, min_t(size_t, n - done, NS_READ_CHUNK));
+		got = nsl_take(slice, skbs, min_t(size_t, n - done, NSL_READ_CHUNK));
 		mutex_unlock(&slice->read_lock);
 		consumed = NULL;
 		segmented = false;
 		for (i = 0; i < got; i++, done++) {
-			res = ns_read_one(slice, file, &skbs[i], &uiov[done], &consumed);
-			if (res == NS_DELIVER_SEGMENTED) {
+			res = nsl_read_one(slice, file, &skbs[i], &uiov[done], &consumed);
+			if (res == NSL_DELIVER_SEGMENTED) {
 				/* The segments are read next, before what came after. */
-				ns_untake(slice, skbs + i + 1, got - i - 1);
-				ns_untake_list(slice, skbs[i]);
+				nsl_untake(slice, skbs + i + 1, got - i - 1);
+				nsl_untake_list(slice, skbs[i]);
 				segmented = true;
 				break;
 			}
-			if (res == NS_DELIVER_FAILED) {
+			if (res == NSL_DELIVER_FAILED) {
 				*err = -EFAULT;
-				ns_untake(slice, skbs + i, got - i);
+				nsl_untake(slice, skbs + i, got - i);
 				break;
 			}
 		}
-		ns_deliver_free(consumed);
-		if (*err || (got < NS_READ_CHUNK && !segmented))
+		nsl_deliver_free(consumed);
+		if (*err || (got < NSL_READ_CHUNK && !segmented))
 			break;
 	}
 	return done;
 }
 
-ssize_t ns_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
+ssize_t nsl_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 {
 	struct netslice_iov __user *uiov = (struct netslice_iov __user *)buf;
-	struct ns_slice *slice = file->private_data;
-	size_t n = ns_batch_limit(slice, count, NETSLICE_MULTI_READ);
+	struct nsl_slice *slice = file->private_data;
+	size_t n = nsl_batch_limit(slice, count, NETSLICE_MULTI_READ);
 	size_t done;
 	int err;
 
@@ -218,16 +218,16 @@ ssize_t ns_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 		WRITE_ONCE(slice->reader, file);
 	for (;;) {
 		err = 0;
-		done = ns_read_batch(slice, file, uiov, n, &err);
+		done = nsl_read_batch(slice, file, uiov, n, &err);
 		/*
 		 * Short: the queues were found empty. An edge-triggered poller
 		 * sleeps after this without polling again, so arm for it; a
 		 * packet queued since, which saw no arming, wakes it here.
 		 */
 		if (done < n) {
-			ns_slice_arm(slice);
-			if (ns_slice_readable(slice))
-				ns_slice_wake_armed(slice);
+			nsl_slice_arm(slice);
+			if (nsl_slice_readable(slice))
+				nsl_slice_wake_armed(slice);
 		}
 		if (done)
 			return done;
@@ -235,20 +235,20 @@ ssize_t ns_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 			return err;
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		if (wait_event_interruptible(slice->wait, ns_slice_readable_or_arm(slice)))
+		if (wait_event_interruptible(slice->wait, nsl_slice_readable_or_arm(slice)))
 			return -ERESTARTSYS;
 	}
 }
 
 /* Writes never block (a busy egress gives a short count): always POLLOUT. */
-__poll_t ns_poll(struct file *file, poll_table *wait)
+__poll_t nsl_poll(struct file *file, poll_table *wait)
 {
-	struct ns_slice *slice = file->private_data;
+	struct nsl_slice *slice = file->private_data;
 	__poll_t mask = EPOLLOUT | EPOLLWRNORM;
 
 	poll_wait(file, &slice->wait, wait);
 	/* Another file's ring takes the packets: read() says EBUSY, not this. */
-	if (ns_slice_readable_or_arm(slice) && !rcu_access_pointer(slice->ring))
+	if (nsl_slice_readable_or_arm(slice) && !rcu_access_pointer(slice->ring))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	return mask;
 }

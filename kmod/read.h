@@ -6,7 +6,7 @@
 #include <linux/poll.h>
 
 /* read(2) and poll(2) of a file not in ring mode (chrdev.c dispatches). */
-ssize_t ns_read(struct file *file, char __user *buf, size_t count, loff_t *ppos);
-__poll_t ns_poll(struct file *file, poll_table *wait);
+ssize_t nsl_read(struct file *file, char __user *buf, size_t count, loff_t *ppos);
+__poll_t nsl_poll(struct file *file, poll_table *wait);
 
 #endif /* _NETSLICE_READ_H */

@@ -5,13 +5,13 @@
  * the memory-ordering rules are in uapi/linux/netslice.h).
  *
  * Contexts and locks:
- *   RX softirq (ns_ring_rx()): copies each packet (or its slice, parking
+ *   RX softirq (nsl_ring_rx()): copies each packet (or its slice, parking
  *   the rest) into the frame of the next RX entry and keeps the skb for
  *   that entry (rx_skb[], which RX and kicks pass with xchg()), under
  *   rx_lock, which a kick also takes (BHs off) to move trimmed records in.
  *   Kick (ioctl, poll; process context): one at a time under tx_lock,
  *   which is never held with rx_lock. TX goes through write.c's send path
- *   (ns_tx_ring()), the completions come back here.
+ *   (nsl_tx_ring()), the completions come back here.
  *   Setup and release: slice->ring is set under slice->lock and read under
  *   RCU by RX; release clears it and waits for RX (synchronize_net())
  *   before the file's parked payloads and the memory go.
@@ -41,22 +41,22 @@
 #include "write.h"
 
 /* NAPI poll budget per busy-poll round, as sk_busy_loop() uses. */
-#define NS_RING_BUSY_BUDGET	8
-#define NS_RING_MAX_BUSY_US	1000
+#define NSL_RING_BUSY_BUDGET	8
+#define NSL_RING_MAX_BUSY_US	1000
 /* Longest wait before pollers of a stopped egress try again. */
-#define NS_RING_TX_RETRY_MAX_MS	16
+#define NSL_RING_TX_RETRY_MAX_MS	16
 
-static const u64 ns_ring_mmap_off[NS_RING_REGIONS] = {
-	[NS_RING_FRAMES] = NETSLICE_MMAP_FRAMES,
-	[NS_RING_RX] = NETSLICE_MMAP_RX,
-	[NS_RING_TX] = NETSLICE_MMAP_TX,
-	[NS_RING_COMP] = NETSLICE_MMAP_COMP,
+static const u64 nsl_ring_mmap_off[NSL_RING_REGIONS] = {
+	[NSL_RING_FRAMES] = NETSLICE_MMAP_FRAMES,
+	[NSL_RING_RX] = NETSLICE_MMAP_RX,
+	[NSL_RING_TX] = NETSLICE_MMAP_TX,
+	[NSL_RING_COMP] = NETSLICE_MMAP_COMP,
 };
 
-struct ns_ring *ns_ring_of(struct file *file)
+struct nsl_ring *nsl_ring_of(struct file *file)
 {
-	struct ns_slice *slice = file->private_data;
-	struct ns_ring *ring;
+	struct nsl_slice *slice = file->private_data;
+	struct nsl_ring *ring;
 
 	rcu_read_lock();
 	ring = rcu_dereference(slice->ring);
@@ -69,7 +69,7 @@ struct ns_ring *ns_ring_of(struct file *file)
 /* ---- RX: softirq produces ---- */
 
 /* Room for n more RX entries: the user's consumer index, checked. */
-static bool ns_ring_rx_room_for(struct ns_ring *ring, u32 n)
+static bool nsl_ring_rx_room_for(struct nsl_ring *ring, u32 n)
 {
 	u32 size = ring->rx_mask + 1, cons;
 
@@ -87,16 +87,16 @@ static bool ns_ring_rx_room_for(struct ns_ring *ring, u32 n)
 	return ring->rx_prod - cons <= size - n;
 }
 
-static bool ns_ring_rx_room(struct ns_ring *ring)
+static bool nsl_ring_rx_room(struct nsl_ring *ring)
 {
-	return ns_ring_rx_room_for(ring, 1);
+	return nsl_ring_rx_room_for(ring, 1);
 }
 
 /*
  * An skb delivered whole can carry its frame out again: not shared with
  * anyone (no clone, no page fragments), not a super-packet.
  */
-static bool ns_ring_skb_reusable(const struct sk_buff *skb)
+static bool nsl_ring_skb_reusable(const struct sk_buff *skb)
 {
 	return !skb_cloned(skb) && !skb_is_nonlinear(skb) && !skb_is_gso(skb) &&
 	       refcount_read(&skb->users) == 1;
@@ -105,10 +105,10 @@ static bool ns_ring_skb_reusable(const struct sk_buff *skb)
 /*
  * Keep skb (or nothing) as the container of RX slot's frame, freeing the
  * one kept before: a frame sent from its RX slot goes out in the skb it
- * came in (ns_tx_ring()), no allocation on the NF's CPU and no free here.
+ * came in (nsl_tx_ring()), no allocation on the NF's CPU and no free here.
  */
-static void ns_ring_keep(struct ns_ring *ring, u32 slot, struct sk_buff *skb,
-			 struct sk_buff **dead)
+static void nsl_ring_keep(struct nsl_ring *ring, u32 slot, struct sk_buff *skb,
+			  struct sk_buff **dead)
 {
 	struct sk_buff *old = xchg(&ring->rx_skb[slot], skb);
 
@@ -120,28 +120,28 @@ static void ns_ring_keep(struct ns_ring *ring, u32 slot, struct sk_buff *skb,
 
 /*
  * Fill the next RX entry and its frame from *skbp and publish it. Returns
- * NS_DELIVERED, with *skbp parked, kept for its slot, or put on *dead to
- * be freed; NS_DELIVER_SEGMENTED (ns_deliver_fill()) with *skbp its
- * segments, nothing published; or NS_DELIVER_FAILED (a packet the skb
+ * NSL_DELIVERED, with *skbp parked, kept for its slot, or put on *dead to
+ * be freed; NSL_DELIVER_SEGMENTED (nsl_deliver_fill()) with *skbp its
+ * segments, nothing published; or NSL_DELIVER_FAILED (a packet the skb
  * code refused to copy), *skbp on *dead, nothing published or counted.
  */
-static enum ns_deliver_result ns_ring_rx_put(struct ns_ring *ring, struct sk_buff **skbp,
-					     struct sk_buff **dead)
+static enum nsl_deliver_result nsl_ring_rx_put(struct nsl_ring *ring, struct sk_buff **skbp,
+					       struct sk_buff **dead)
 {
 	u32 slot = ring->rx_prod & ring->rx_mask;
 	struct netslice_iov iov = {
 		.base = (u64)slot * ring->frame_size,
 		.len = ring->frame_size,
 	};
-	struct ns_deliver_dst dst = {
-		.kbuf = ring->region[NS_RING_FRAMES].mem + iov.base,
+	struct nsl_deliver_dst dst = {
+		.kbuf = ring->region[NSL_RING_FRAMES].mem + iov.base,
 	};
-	enum ns_deliver_result res;
+	enum nsl_deliver_result res;
 
 	lockdep_assert_held(&ring->rx_lock);
-	res = ns_deliver_fill(ring->slice, ring->file, skbp, &dst, &iov);
-	if (unlikely(res != NS_DELIVERED)) {
-		if (res == NS_DELIVER_FAILED) {
+	res = nsl_deliver_fill(ring->slice, ring->file, skbp, &dst, &iov);
+	if (unlikely(res != NSL_DELIVERED)) {
+		if (res == NSL_DELIVER_FAILED) {
 			(*skbp)->next = *dead;
 			*dead = *skbp;
 		}
@@ -150,26 +150,26 @@ static enum ns_deliver_result ns_ring_rx_put(struct ns_ring *ring, struct sk_buf
 	ring->rx_entries[slot] = iov;
 	/* The entry and its frame before the index that shows them. */
 	smp_store_release(&ring->rx->producer, ++ring->rx_prod);
-	ns_deliver_count(ring->slice, &iov);
-	if (!iov.handle && ns_ring_skb_reusable(*skbp)) {
-		ns_ring_keep(ring, slot, *skbp, dead);
-		return NS_DELIVERED;
+	nsl_deliver_count(ring->slice, &iov);
+	if (!iov.handle && nsl_ring_skb_reusable(*skbp)) {
+		nsl_ring_keep(ring, slot, *skbp, dead);
+		return NSL_DELIVERED;
 	}
-	ns_ring_keep(ring, slot, NULL, dead);
+	nsl_ring_keep(ring, slot, NULL, dead);
 	if (!iov.handle) {
 		(*skbp)->next = *dead;
 		*dead = *skbp;
 	}
-	return NS_DELIVERED;
+	return NSL_DELIVERED;
 }
 
 /*
  * The segments a super-packet became, each whole, in order: all of them,
  * or none when the ring has no room for all (-ENOSPC, freed): one packet
- * counts once. -EIO: segmenting failed (ns_deliver_segment() counted it).
+ * counts once. -EIO: segmenting failed (nsl_deliver_segment() counted it).
  */
-static int ns_ring_rx_segments(struct ns_ring *ring, struct sk_buff *segs,
-			       struct sk_buff **dead)
+static int nsl_ring_rx_segments(struct nsl_ring *ring, struct sk_buff *segs,
+				struct sk_buff **dead)
 {
 	struct sk_buff *seg, *next;
 	u32 n = 0;
@@ -178,14 +178,14 @@ static int ns_ring_rx_segments(struct ns_ring *ring, struct sk_buff *segs,
 		return -EIO;
 	skb_list_walk_safe(segs, seg, next)
 		n++;
-	if (!ns_ring_rx_room_for(ring, n)) {
+	if (!nsl_ring_rx_room_for(ring, n)) {
 		kfree_skb_list(segs);
 		return -ENOSPC;
 	}
 	skb_list_walk_safe(segs, seg, next) {
 		skb_mark_not_on_list(seg);
 		/* Only a copy the skb code refused fails: one segment lost. */
-		ns_ring_rx_put(ring, &seg, dead);
+		nsl_ring_rx_put(ring, &seg, dead);
 	}
 	return 0;
 }
@@ -194,21 +194,21 @@ static int ns_ring_rx_segments(struct ns_ring *ring, struct sk_buff *segs,
  * Move waiting records in, oldest first, while there is room: those a
  * purge (a detach) put back on the slice's unread queue, then trimmed ones.
  */
-static void ns_ring_rx_trimmed(struct ns_ring *ring, struct sk_buff **dead)
+static void nsl_ring_rx_trimmed(struct nsl_ring *ring, struct sk_buff **dead)
 {
-	struct ns_slice *slice = ring->slice;
+	struct nsl_slice *slice = ring->slice;
 	struct sk_buff *rec;
 
 	lockdep_assert_held(&ring->rx_lock);
-	while (ns_ring_rx_room(ring)) {
+	while (nsl_ring_rx_room(ring)) {
 		rec = skb_dequeue(&slice->unread);
 		if (!rec)
 			rec = ptr_ring_consume(&slice->trim_ring);
 		if (!rec)
 			break;
 		/* Records are never GSO; what else a purge kept may be. */
-		if (ns_ring_rx_put(ring, &rec, dead) == NS_DELIVER_SEGMENTED)
-			ns_ring_rx_segments(ring, rec, dead);
+		if (nsl_ring_rx_put(ring, &rec, dead) == NSL_DELIVER_SEGMENTED)
+			nsl_ring_rx_segments(ring, rec, dead);
 	}
 	ring->rx_trim_waiting = !skb_queue_empty_lockless(&slice->unread) ||
 				!ptr_ring_empty(&slice->trim_ring);
@@ -220,24 +220,24 @@ static void ns_ring_rx_trimmed(struct ns_ring *ring, struct sk_buff **dead)
 
 /*
  * Wake the process only if it may sleep on an empty ring
- * (ns_ring_rx_wake_due_at()): a burst wakes a sleeper once, not once per
+ * (nsl_ring_rx_wake_due_at()): a burst wakes a sleeper once, not once per
  * packet, also for an edge-triggered epoll.
  */
-static bool ns_ring_rx_wake_due(struct ns_ring *ring, u32 prod_before)
+static bool nsl_ring_rx_wake_due(struct nsl_ring *ring, u32 prod_before)
 {
 	lockdep_assert_held(&ring->rx_lock);
 	if (ring->rx_prod == prod_before)
 		return false;
-	/* Published before the consumer index is read: pairs with ns_ring_poll(). */
+	/* Published before the consumer index is read: pairs with nsl_ring_poll(). */
 	smp_mb();
-	return ns_ring_rx_wake_due_at(prod_before, ring->rx_prod,
+	return nsl_ring_rx_wake_due_at(prod_before, ring->rx_prod,
 				      READ_ONCE(ring->rx->consumer));
 }
 
-int ns_ring_rx(struct ns_ring *ring, struct sk_buff *skb)
+int nsl_ring_rx(struct nsl_ring *ring, struct sk_buff *skb)
 {
 	struct sk_buff *dead = NULL;
-	enum ns_deliver_result res;
+	enum nsl_deliver_result res;
 	u32 prod_before;
 	bool wake;
 	int err;
@@ -248,36 +248,36 @@ int ns_ring_rx(struct ns_ring *ring, struct sk_buff *skb)
 	prod_before = ring->rx_prod;
 	/* Records of packets that found the ring full go first, as for read. */
 	if (unlikely(ring->rx_trim_waiting))
-		ns_ring_rx_trimmed(ring, &dead);
-	if (!ns_ring_rx_room(ring)) {
+		nsl_ring_rx_trimmed(ring, &dead);
+	if (!nsl_ring_rx_room(ring)) {
 		/* Not taken: the caller trims or drops it, and counts. */
 		err = -ENOSPC;
 	} else {
 		err = 0;
-		res = ns_ring_rx_put(ring, &skb, &dead);
-		if (res == NS_DELIVER_SEGMENTED)
-			err = ns_ring_rx_segments(ring, skb, &dead);
-		if (res == NS_DELIVER_FAILED) {
-			ns_stat_inc(ring->slice, NS_RX_DROP_ERROR);
+		res = nsl_ring_rx_put(ring, &skb, &dead);
+		if (res == NSL_DELIVER_SEGMENTED)
+			err = nsl_ring_rx_segments(ring, skb, &dead);
+		if (res == NSL_DELIVER_FAILED) {
+			nsl_stat_inc(ring->slice, NSL_RX_DROP_ERROR);
 			err = -EIO;
 		}
 		/* Dropped here: counted once, as what it is, and never as queued. */
 		if (err == -ENOSPC)
-			ns_stat_inc(ring->slice, NS_RX_DROP_RING_FULL);
+			nsl_stat_inc(ring->slice, NSL_RX_DROP_RING_FULL);
 		if (err)
 			err = -EIO;
 	}
 	/* Records moved in count too, even when skb found no room. */
-	wake = ns_ring_rx_wake_due(ring, prod_before);
+	wake = nsl_ring_rx_wake_due(ring, prod_before);
 	spin_unlock(&ring->rx_lock);
-	/* The smp_mb() of ns_ring_rx_wake_due() orders this read. */
+	/* The smp_mb() of nsl_ring_rx_wake_due() orders this read. */
 	if (wake && waitqueue_active(&ring->slice->wait))
 		wake_up_interruptible_poll(&ring->slice->wait, EPOLLIN | EPOLLRDNORM);
-	ns_deliver_free(dead);
+	nsl_deliver_free(dead);
 	return err;
 }
 
-void ns_ring_trimmed(struct ns_ring *ring)
+void nsl_ring_trimmed(struct nsl_ring *ring)
 {
 	spin_lock(&ring->rx_lock);
 	ring->rx_trim_waiting = true;
@@ -285,20 +285,20 @@ void ns_ring_trimmed(struct ns_ring *ring)
 	spin_unlock(&ring->rx_lock);
 }
 
-void ns_ring_requeued(struct ns_slice *slice)
+void nsl_ring_requeued(struct nsl_slice *slice)
 {
-	struct ns_ring *ring;
+	struct nsl_ring *ring;
 
 	local_bh_disable();
 	rcu_read_lock();
 	ring = rcu_dereference(slice->ring);
 	if (ring)
-		ns_ring_trimmed(ring);
+		nsl_ring_trimmed(ring);
 	rcu_read_unlock();
 	local_bh_enable();
 }
 
-static bool ns_ring_rx_pending(const struct ns_ring *ring)
+static bool nsl_ring_rx_pending(const struct nsl_ring *ring)
 {
 	return READ_ONCE(ring->rx->consumer) != READ_ONCE(ring->rx_prod) ||
 	       READ_ONCE(ring->rx_trim_waiting);
@@ -307,7 +307,7 @@ static bool ns_ring_rx_pending(const struct ns_ring *ring)
 /* ---- TX: a kick consumes, completions go back ---- */
 
 /* Free completion entries: the user's consumer index, checked (corrupt: none). */
-static u32 ns_ring_comp_room(struct ns_ring *ring)
+static u32 nsl_ring_comp_room(struct nsl_ring *ring)
 {
 	u32 size = ring->comp_mask + 1, cons;
 
@@ -320,9 +320,9 @@ static u32 ns_ring_comp_room(struct ns_ring *ring)
 }
 
 /* Send up to n entries from tx_cons on; returns how many were consumed. */
-static u32 ns_ring_tx_chunk(struct ns_ring *ring, u32 n)
+static u32 nsl_ring_tx_chunk(struct nsl_ring *ring, u32 n)
 {
-	struct ns_ring_region *frames = &ring->region[NS_RING_FRAMES];
+	struct nsl_ring_region *frames = &ring->region[NSL_RING_FRAMES];
 	u32 i, sent;
 
 	/* A copy of each entry: the process may rewrite them meanwhile. */
@@ -338,8 +338,8 @@ static u32 ns_ring_tx_chunk(struct ns_ring *ring, u32 n)
 		    iov->base == slot * ring->frame_size)
 			ring->tx_reuse[i] = xchg(&ring->rx_skb[slot], NULL);
 	}
-	sent = ns_tx_ring(ring->slice, ring->file, ring->tx_batch, n, frames->mem,
-			  frames->len, ring->tx_errs, ring->tx_reuse);
+	sent = nsl_tx_ring(ring->slice, ring->file, ring->tx_batch, n, frames->mem,
+			   frames->len, ring->tx_errs, ring->tx_reuse);
 	for (i = 0; i < sent; i++) {
 		struct netslice_ring_comp *c =
 			&ring->comp_entries[ring->comp_prod++ & ring->comp_mask];
@@ -358,18 +358,18 @@ static u32 ns_ring_tx_chunk(struct ns_ring *ring, u32 n)
 
 /*
  * The egress stopped with entries left: no driver tells us when it wakes,
- * so pollers are woken to try again (ns_ring_poll() kicks): a jiffy
+ * so pollers are woken to try again (nsl_ring_poll() kicks): a jiffy
  * later, then twice as late each time it is still stopped, up to
- * NS_RING_TX_RETRY_MAX_MS, so that a long stop costs a sleeper few wakes.
+ * NSL_RING_TX_RETRY_MAX_MS, so that a long stop costs a sleeper few wakes.
  */
-static void ns_ring_tx_retry(struct timer_list *t)
+static void nsl_ring_tx_retry(struct timer_list *t)
 {
-	struct ns_ring *ring = container_of(t, struct ns_ring, tx_timer);
+	struct nsl_ring *ring = container_of(t, struct nsl_ring, tx_timer);
 
 	wake_up_interruptible_poll(&ring->slice->wait, EPOLLOUT | EPOLLWRNORM);
 }
 
-static long ns_ring_tx(struct ns_ring *ring)
+static long nsl_ring_tx(struct nsl_ring *ring)
 {
 	u32 size = ring->tx_mask + 1, avail = 1, n, sent;
 	long done = 0;
@@ -385,11 +385,11 @@ static long ns_ring_tx(struct ns_ring *ring)
 		avail = smp_load_acquire(&ring->tx->producer) - ring->tx_cons;
 		if (avail > size)
 			return done ?: -EINVAL;
-		n = min3(avail, ns_ring_comp_room(ring), (u32)NS_RING_TX_CHUNK);
+		n = min3(avail, nsl_ring_comp_room(ring), (u32)NSL_RING_TX_CHUNK);
 		n = min_t(u32, n, size - done);
 		if (!n)
 			break;
-		sent = ns_ring_tx_chunk(ring, n);
+		sent = nsl_ring_tx_chunk(ring, n);
 		done += sent;
 		WRITE_ONCE(ring->tx_busy, sent < n);
 		if (sent < n)
@@ -403,40 +403,40 @@ static long ns_ring_tx(struct ns_ring *ring)
 	} else {
 		mod_timer(&ring->tx_timer, jiffies + ring->tx_retry);
 		ring->tx_retry = min(2 * ring->tx_retry,
-				     msecs_to_jiffies(NS_RING_TX_RETRY_MAX_MS) ?: 1);
+				     msecs_to_jiffies(NSL_RING_TX_RETRY_MAX_MS) ?: 1);
 	}
 	return done;
 }
 
-static bool ns_ring_busy_end(void *arg, unsigned long start)
+static bool nsl_ring_busy_end(void *arg, unsigned long start)
 {
-	struct ns_ring *ring = arg;
+	struct nsl_ring *ring = arg;
 
-	return ns_ring_rx_pending(ring) || signal_pending(current) ||
+	return nsl_ring_rx_pending(ring) || signal_pending(current) ||
 	       time_after(busy_loop_current_time(), start + ring->busy_poll_us);
 }
 
 /* Poll the device's NAPI context for a while when nothing waits. */
-static void ns_ring_busy_poll(struct ns_ring *ring)
+static void nsl_ring_busy_poll(struct nsl_ring *ring)
 {
 	unsigned int napi_id = READ_ONCE(ring->napi_id);
 
-	if (!ring->busy_poll_us || napi_id < MIN_NAPI_ID || ns_ring_rx_pending(ring))
+	if (!ring->busy_poll_us || napi_id < MIN_NAPI_ID || nsl_ring_rx_pending(ring))
 		return;
-	napi_busy_loop(napi_id, ns_ring_busy_end, ring, false, NS_RING_BUSY_BUDGET);
+	napi_busy_loop(napi_id, nsl_ring_busy_end, ring, false, NSL_RING_BUSY_BUDGET);
 }
 
 /* Trimmed records in, then TX out; with nowait, skip a kick in progress. */
-static long ns_ring_service(struct ns_ring *ring, bool nowait)
+static long nsl_ring_service(struct nsl_ring *ring, bool nowait)
 {
 	struct sk_buff *dead = NULL;
 	long done;
 
 	if (READ_ONCE(ring->rx_trim_waiting)) {
 		spin_lock_bh(&ring->rx_lock);
-		ns_ring_rx_trimmed(ring, &dead);
+		nsl_ring_rx_trimmed(ring, &dead);
 		spin_unlock_bh(&ring->rx_lock);
-		ns_deliver_free(dead);
+		nsl_deliver_free(dead);
 	}
 	if (nowait) {
 		if (!mutex_trylock(&ring->tx_lock))
@@ -444,31 +444,31 @@ static long ns_ring_service(struct ns_ring *ring, bool nowait)
 	} else if (mutex_lock_interruptible(&ring->tx_lock)) {
 		return -ERESTARTSYS;
 	}
-	done = ns_ring_tx(ring);
+	done = nsl_ring_tx(ring);
 	mutex_unlock(&ring->tx_lock);
 	return done;
 }
 
-long ns_ring_kick(struct ns_ring *ring)
+long nsl_ring_kick(struct nsl_ring *ring)
 {
-	long done = ns_ring_service(ring, false);
+	long done = nsl_ring_service(ring, false);
 
-	ns_ring_busy_poll(ring);
+	nsl_ring_busy_poll(ring);
 	return done;
 }
 
-__poll_t ns_ring_poll(struct ns_ring *ring, struct file *file, poll_table *wait)
+__poll_t nsl_ring_poll(struct nsl_ring *ring, struct file *file, poll_table *wait)
 {
-	struct ns_slice *slice = ring->slice;
+	struct nsl_slice *slice = ring->slice;
 	__poll_t mask = 0;
 	u32 queued;
 
 	poll_wait(file, &slice->wait, wait);
-	/* On the wait queue before the ring is looked at: pairs with ns_ring_rx_wake_due(). */
+	/* On the wait queue before the ring is looked at: pairs with nsl_ring_rx_wake_due(). */
 	smp_mb();
-	ns_ring_service(ring, true);
-	ns_ring_busy_poll(ring);
-	if (ns_ring_rx_pending(ring))
+	nsl_ring_service(ring, true);
+	nsl_ring_busy_poll(ring);
+	if (nsl_ring_rx_pending(ring))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	queued = READ_ONCE(ring->tx->producer) - READ_ONCE(ring->tx_cons);
 	if (queued < ring->tx_mask + 1 && !READ_ONCE(ring->tx_busy))
@@ -478,37 +478,37 @@ __poll_t ns_ring_poll(struct ns_ring *ring, struct file *file, poll_table *wait)
 
 /* ---- mmap ---- */
 
-static void ns_ring_vm_open(struct vm_area_struct *vma)
+static void nsl_ring_vm_open(struct vm_area_struct *vma)
 {
-	struct ns_ring_region *r = vma->vm_private_data;
+	struct nsl_ring_region *r = vma->vm_private_data;
 
 	atomic_inc(&r->maps);
 }
 
-static void ns_ring_vm_close(struct vm_area_struct *vma)
+static void nsl_ring_vm_close(struct vm_area_struct *vma)
 {
-	struct ns_ring_region *r = vma->vm_private_data;
+	struct nsl_ring_region *r = vma->vm_private_data;
 
 	atomic_dec(&r->maps);
 }
 
-static const struct vm_operations_struct ns_ring_vm_ops = {
-	.open	= ns_ring_vm_open,
-	.close	= ns_ring_vm_close,
+static const struct vm_operations_struct nsl_ring_vm_ops = {
+	.open	= nsl_ring_vm_open,
+	.close	= nsl_ring_vm_close,
 };
 
-int ns_ring_mmap(struct file *file, struct vm_area_struct *vma)
+int nsl_ring_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
 	unsigned long size = vma->vm_end - vma->vm_start;
-	struct ns_ring *ring = ns_ring_of(file);
-	struct ns_ring_region *r = NULL;
+	struct nsl_ring *ring = nsl_ring_of(file);
+	struct nsl_ring_region *r = NULL;
 	int i, err;
 
 	if (!ring)
 		return -EINVAL;
-	for (i = 0; i < NS_RING_REGIONS; i++)
-		if (off == ns_ring_mmap_off[i])
+	for (i = 0; i < NSL_RING_REGIONS; i++)
+		if (off == nsl_ring_mmap_off[i])
 			r = &ring->region[i];
 	if (!r || size > r->len || !(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
@@ -521,29 +521,29 @@ int ns_ring_mmap(struct file *file, struct vm_area_struct *vma)
 		return err;
 	}
 	vma->vm_private_data = r;
-	vma->vm_ops = &ns_ring_vm_ops;
+	vma->vm_ops = &nsl_ring_vm_ops;
 	return 0;
 }
 
 /* ---- setup and release ---- */
 
-static bool ns_ring_size_valid(u32 n)
+static bool nsl_ring_size_valid(u32 n)
 {
 	return n >= 2 && n <= NETSLICE_RING_MAX_SIZE && is_power_of_2(n);
 }
 
-static int ns_ring_setup_check(const struct netslice_ring_setup *req)
+static int nsl_ring_setup_check(const struct netslice_ring_setup *req)
 {
 	if (req->reserved || req->flags & ~NETSLICE_RING_BUSY_POLL)
 		return -EINVAL;
 	if (!!(req->flags & NETSLICE_RING_BUSY_POLL) != !!req->busy_poll_us ||
-	    req->busy_poll_us > NS_RING_MAX_BUSY_US)
+	    req->busy_poll_us > NSL_RING_MAX_BUSY_US)
 		return -EINVAL;
 	if (!is_power_of_2(req->frame_size) || req->frame_size < NETSLICE_RING_MIN_FRAME ||
 	    req->frame_size > NETSLICE_RING_MAX_FRAME)
 		return -EINVAL;
-	if (!ns_ring_size_valid(req->rx_size) || !ns_ring_size_valid(req->tx_size) ||
-	    !ns_ring_size_valid(req->comp_size) || req->comp_size < req->tx_size)
+	if (!nsl_ring_size_valid(req->rx_size) || !nsl_ring_size_valid(req->tx_size) ||
+	    !nsl_ring_size_valid(req->comp_size) || req->comp_size < req->tx_size)
 		return -EINVAL;
 	if (req->frame_count < req->rx_size ||
 	    req->frame_count > NETSLICE_RING_MAX_AREA / req->frame_size)
@@ -552,14 +552,14 @@ static int ns_ring_setup_check(const struct netslice_ring_setup *req)
 }
 
 /* The bytes of each region a setup maps, page-aligned. */
-static void ns_ring_region_lens(const struct netslice_ring_setup *req, size_t *len)
+static void nsl_ring_region_lens(const struct netslice_ring_setup *req, size_t *len)
 {
 	const size_t hdr = sizeof(struct netslice_ring_hdr);
 
-	len[NS_RING_FRAMES] = PAGE_ALIGN((size_t)req->frame_count * req->frame_size);
-	len[NS_RING_RX] = PAGE_ALIGN(hdr + req->rx_size * sizeof(struct netslice_iov));
-	len[NS_RING_TX] = PAGE_ALIGN(hdr + req->tx_size * sizeof(struct netslice_iov));
-	len[NS_RING_COMP] = PAGE_ALIGN(hdr + req->comp_size * sizeof(struct netslice_ring_comp));
+	len[NSL_RING_FRAMES] = PAGE_ALIGN((size_t)req->frame_count * req->frame_size);
+	len[NSL_RING_RX] = PAGE_ALIGN(hdr + req->rx_size * sizeof(struct netslice_iov));
+	len[NSL_RING_TX] = PAGE_ALIGN(hdr + req->tx_size * sizeof(struct netslice_iov));
+	len[NSL_RING_COMP] = PAGE_ALIGN(hdr + req->comp_size * sizeof(struct netslice_ring_comp));
 }
 
 /*
@@ -568,9 +568,9 @@ static void ns_ring_region_lens(const struct netslice_ring_setup *req, size_t *l
  * against the user's RLIMIT_MEMLOCK as AF_XDP charges its umem (not for
  * CAP_IPC_LOCK). -ENOBUFS past the user's limit, -ENOMEM past the cap.
  */
-static atomic_long_t ns_ring_pages = ATOMIC_LONG_INIT(0);
+static atomic_long_t nsl_ring_pages = ATOMIC_LONG_INIT(0);
 
-static int ns_ring_charge(struct ns_ring *ring, unsigned long npages)
+static int nsl_ring_charge(struct nsl_ring *ring, unsigned long npages)
 {
 	struct user_struct *user = NULL;
 	unsigned long limit, old;
@@ -586,8 +586,8 @@ static int ns_ring_charge(struct ns_ring *ring, unsigned long npages)
 			}
 		} while (atomic_long_cmpxchg(&user->locked_vm, old, old + npages) != old);
 	}
-	if (atomic_long_add_return(npages, &ns_ring_pages) > READ_ONCE(ns_ring_max_pages)) {
-		atomic_long_sub(npages, &ns_ring_pages);
+	if (atomic_long_add_return(npages, &nsl_ring_pages) > READ_ONCE(nsl_ring_max_pages)) {
+		atomic_long_sub(npages, &nsl_ring_pages);
 		if (user) {
 			atomic_long_sub(npages, &user->locked_vm);
 			free_uid(user);
@@ -599,16 +599,16 @@ static int ns_ring_charge(struct ns_ring *ring, unsigned long npages)
 	return 0;
 }
 
-static void ns_ring_uncharge(struct ns_ring *ring)
+static void nsl_ring_uncharge(struct nsl_ring *ring)
 {
 	if (ring->user) {
 		atomic_long_sub(ring->npages, &ring->user->locked_vm);
 		free_uid(ring->user);
 	}
-	atomic_long_sub(ring->npages, &ns_ring_pages);
+	atomic_long_sub(ring->npages, &nsl_ring_pages);
 }
 
-static void ns_ring_free(struct ns_ring *ring)
+static void nsl_ring_free(struct nsl_ring *ring)
 {
 	u32 i;
 
@@ -616,35 +616,35 @@ static void ns_ring_free(struct ns_ring *ring)
 		for (i = 0; i <= ring->rx_mask; i++)
 			consume_skb(ring->rx_skb[i]);
 	kvfree(ring->rx_skb);
-	for (i = 0; i < NS_RING_REGIONS; i++)
+	for (i = 0; i < NSL_RING_REGIONS; i++)
 		vfree(ring->region[i].mem);
-	ns_ring_uncharge(ring);
+	nsl_ring_uncharge(ring);
 	kvfree(ring);
 }
 
 /* The ring's regions, zeroed, and its pointers into them; charged first. */
-static struct ns_ring *ns_ring_alloc(const struct netslice_ring_setup *req, int *err)
+static struct nsl_ring *nsl_ring_alloc(const struct netslice_ring_setup *req, int *err)
 {
 	const size_t hdr = sizeof(struct netslice_ring_hdr);
-	size_t len[NS_RING_REGIONS];
+	size_t len[NSL_RING_REGIONS];
 	unsigned long npages = 0;
-	struct ns_ring *ring;
+	struct nsl_ring *ring;
 	int i;
 
-	ns_ring_region_lens(req, len);
-	for (i = 0; i < NS_RING_REGIONS; i++)
+	nsl_ring_region_lens(req, len);
+	for (i = 0; i < NSL_RING_REGIONS; i++)
 		npages += len[i] >> PAGE_SHIFT;
 	*err = -ENOMEM;
 	ring = kvzalloc_obj(*ring, GFP_KERNEL_ACCOUNT);
 	if (!ring)
 		return NULL;
-	*err = ns_ring_charge(ring, npages);
+	*err = nsl_ring_charge(ring, npages);
 	if (*err) {
 		kvfree(ring);
 		return NULL;
 	}
 	*err = -ENOMEM;
-	for (i = 0; i < NS_RING_REGIONS; i++) {
+	for (i = 0; i < NSL_RING_REGIONS; i++) {
 		ring->region[i].len = len[i];
 		ring->region[i].mem = vmalloc_user(ring->region[i].len);
 		if (!ring->region[i].mem)
@@ -652,14 +652,14 @@ static struct ns_ring *ns_ring_alloc(const struct netslice_ring_setup *req, int 
 	}
 	ring->frame_size = req->frame_size;
 	ring->busy_poll_us = req->busy_poll_us;
-	ring->rx = ring->region[NS_RING_RX].mem;
-	ring->rx_entries = ring->region[NS_RING_RX].mem + hdr;
+	ring->rx = ring->region[NSL_RING_RX].mem;
+	ring->rx_entries = ring->region[NSL_RING_RX].mem + hdr;
 	ring->rx_mask = req->rx_size - 1;
-	ring->tx = ring->region[NS_RING_TX].mem;
-	ring->tx_entries = ring->region[NS_RING_TX].mem + hdr;
+	ring->tx = ring->region[NSL_RING_TX].mem;
+	ring->tx_entries = ring->region[NSL_RING_TX].mem + hdr;
 	ring->tx_mask = req->tx_size - 1;
-	ring->comp = ring->region[NS_RING_COMP].mem;
-	ring->comp_entries = ring->region[NS_RING_COMP].mem + hdr;
+	ring->comp = ring->region[NSL_RING_COMP].mem;
+	ring->comp_entries = ring->region[NSL_RING_COMP].mem + hdr;
 	ring->comp_mask = req->comp_size - 1;
 	ring->rx_skb = kvcalloc(req->rx_size, sizeof(*ring->rx_skb), GFP_KERNEL_ACCOUNT);
 	if (!ring->rx_skb)
@@ -668,12 +668,12 @@ static struct ns_ring *ns_ring_alloc(const struct netslice_ring_setup *req, int 
 	ring->tx->flags = NETSLICE_RING_NEED_WAKEUP;
 	spin_lock_init(&ring->rx_lock);
 	mutex_init(&ring->tx_lock);
-	timer_setup(&ring->tx_timer, ns_ring_tx_retry, 0);
+	timer_setup(&ring->tx_timer, nsl_ring_tx_retry, 0);
 	ring->tx_retry = 1;
 	return ring;
 
 err_free:
-	ns_ring_free(ring);
+	nsl_ring_free(ring);
 	return NULL;
 }
 
@@ -681,18 +681,18 @@ err_free:
  * Another file reads the slice: ring mode would divert its packets (and
  * the setup purge what is queued for it).
  */
-static bool ns_ring_other_reader(struct ns_slice *slice, struct file *file)
+static bool nsl_ring_other_reader(struct nsl_slice *slice, struct file *file)
 {
 	struct file *reader = READ_ONCE(slice->reader);
 
 	return reader && reader != file;
 }
 
-long ns_ring_setup(struct file *file, void __user *uarg)
+long nsl_ring_setup(struct file *file, void __user *uarg)
 {
-	struct ns_slice *slice = file->private_data;
+	struct nsl_slice *slice = file->private_data;
 	struct netslice_ring_setup req;
-	struct ns_ring *ring;
+	struct nsl_ring *ring;
 	int alloc_err;
 	long err;
 
@@ -701,26 +701,26 @@ long ns_ring_setup(struct file *file, void __user *uarg)
 		return -EBADF;
 	if (copy_from_user(&req, uarg, sizeof(req)))
 		return -EFAULT;
-	err = ns_ring_setup_check(&req);
+	err = nsl_ring_setup_check(&req);
 	if (err)
 		return err;
-	if (rcu_access_pointer(slice->ring) || ns_ring_other_reader(slice, file))
+	if (rcu_access_pointer(slice->ring) || nsl_ring_other_reader(slice, file))
 		return -EBUSY;
-	ring = ns_ring_alloc(&req, &alloc_err);
+	ring = nsl_ring_alloc(&req, &alloc_err);
 	if (!ring)
 		return alloc_err;
 	ring->slice = slice;
 	ring->file = file;
-	req.frames_len = ring->region[NS_RING_FRAMES].len;
-	req.rx_len = ring->region[NS_RING_RX].len;
-	req.tx_len = ring->region[NS_RING_TX].len;
-	req.comp_len = ring->region[NS_RING_COMP].len;
+	req.frames_len = ring->region[NSL_RING_FRAMES].len;
+	req.rx_len = ring->region[NSL_RING_RX].len;
+	req.tx_len = ring->region[NSL_RING_TX].len;
+	req.comp_len = ring->region[NSL_RING_COMP].len;
 	err = -EFAULT;
 	if (copy_to_user(uarg, &req, sizeof(req)))
 		goto err_free;
 
 	mutex_lock(&slice->lock);
-	err = rcu_access_pointer(slice->ring) || ns_ring_other_reader(slice, file) ? -EBUSY : 0;
+	err = rcu_access_pointer(slice->ring) || nsl_ring_other_reader(slice, file) ? -EBUSY : 0;
 	if (!err)
 		rcu_assign_pointer(slice->ring, ring);
 	mutex_unlock(&slice->lock);
@@ -728,18 +728,18 @@ long ns_ring_setup(struct file *file, void __user *uarg)
 		goto err_free;
 	/* Packets queued for read before: nobody will read them now. */
 	synchronize_net();
-	ns_slice_purge(slice, 0);
+	nsl_slice_purge(slice, 0);
 	return 0;
 
 err_free:
-	ns_ring_free(ring);
+	nsl_ring_free(ring);
 	return err;
 }
 
-void ns_ring_release(struct file *file)
+void nsl_ring_release(struct file *file)
 {
-	struct ns_slice *slice = file->private_data;
-	struct ns_ring *ring = ns_ring_of(file);
+	struct nsl_slice *slice = file->private_data;
+	struct nsl_ring *ring = nsl_ring_of(file);
 
 	if (!ring)
 		return;
@@ -751,11 +751,11 @@ void ns_ring_release(struct file *file)
 	/* No kick is left to arm it: this file's calls are over. */
 	timer_shutdown_sync(&ring->tx_timer);
 	mutex_destroy(&ring->tx_lock);
-	ns_ring_free(ring);
+	nsl_ring_free(ring);
 	/*
 	 * Records queued for the ring are not another file's to read; the
-	 * slice's other files may read again (ns_poll()).
+	 * slice's other files may read again (nsl_poll()).
 	 */
-	ns_slice_purge(slice, 0);
+	nsl_slice_purge(slice, 0);
 	wake_up_interruptible_poll(&slice->wait, EPOLLIN | EPOLLRDNORM);
 }

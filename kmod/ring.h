@@ -14,18 +14,18 @@
 #include <linux/netslice.h>
 
 /* TX entries a kick takes at once. */
-#define NS_RING_TX_CHUNK	64
+#define NSL_RING_TX_CHUNK	64
 
-enum ns_ring_region_id {
-	NS_RING_FRAMES,
-	NS_RING_RX,
-	NS_RING_TX,
-	NS_RING_COMP,
-	NS_RING_REGIONS
+enum nsl_ring_region_id {
+	NSL_RING_FRAMES,
+	NSL_RING_RX,
+	NSL_RING_TX,
+	NSL_RING_COMP,
+	NSL_RING_REGIONS
 };
 
 /* One region a process maps: the frame area or a ring. */
-struct ns_ring_region {
+struct nsl_ring_region {
 	void *mem;			/* vmalloc_user(), freed with the ring */
 	size_t len;			/* whole pages */
 	atomic_t maps;			/* vmas mapping it: one mapping at a time */
@@ -36,10 +36,10 @@ struct ns_ring_region {
  * keeps its own copy of the indices it writes, and the last valid value
  * of those it reads: user space can change neither behind its back.
  */
-struct ns_ring {
-	struct ns_slice *slice;
+struct nsl_ring {
+	struct nsl_slice *slice;
 	struct file *file;
-	struct ns_ring_region region[NS_RING_REGIONS];
+	struct nsl_ring_region region[NSL_RING_REGIONS];
 	u32 frame_size;
 	u32 busy_poll_us;		/* 0: no busy polling */
 	unsigned int napi_id;		/* last seen on RX; WRITE_ONCE */
@@ -70,36 +70,36 @@ struct ns_ring {
 	u32 comp_mask;
 	u32 comp_prod;			/* ours; published to comp->producer */
 	u32 comp_cons;			/* comp->consumer, last checked */
-	struct netslice_iov tx_batch[NS_RING_TX_CHUNK];
-	u16 tx_errs[NS_RING_TX_CHUNK];
-	struct sk_buff *tx_reuse[NS_RING_TX_CHUNK];
+	struct netslice_iov tx_batch[NSL_RING_TX_CHUNK];
+	u16 tx_errs[NSL_RING_TX_CHUNK];
+	struct sk_buff *tx_reuse[NSL_RING_TX_CHUNK];
 
-	/* Charged at setup, given back at release (ns_ring_charge()). */
+	/* Charged at setup, given back at release (nsl_ring_charge()). */
 	struct user_struct *user;	/* NULL: CAP_IPC_LOCK, no RLIMIT_MEMLOCK */
 	unsigned long npages;
 };
 
 /* The ring of file, or NULL: the file's own calls keep it alive. */
-struct ns_ring *ns_ring_of(struct file *file);
+struct nsl_ring *nsl_ring_of(struct file *file);
 
-long ns_ring_setup(struct file *file, void __user *uarg);
-long ns_ring_kick(struct ns_ring *ring);
-int ns_ring_mmap(struct file *file, struct vm_area_struct *vma);
-__poll_t ns_ring_poll(struct ns_ring *ring, struct file *file, poll_table *wait);
+long nsl_ring_setup(struct file *file, void __user *uarg);
+long nsl_ring_kick(struct nsl_ring *ring);
+int nsl_ring_mmap(struct file *file, struct vm_area_struct *vma);
+__poll_t nsl_ring_poll(struct nsl_ring *ring, struct file *file, poll_table *wait);
 /* On close, before the file's parked payloads are freed. */
-void ns_ring_release(struct file *file);
+void nsl_ring_release(struct file *file);
 
 /*
- * Softirq: deliver skb (its ns_rx_cb filled). 0: queued, the caller
+ * Softirq: deliver skb (its nsl_rx_cb filled). 0: queued, the caller
  * counts it; -ENOSPC: full, skb still the caller's; -EIO: dropped and
  * counted (a super-packet whose segments the ring cannot all take is
  * dropped whole).
  */
-int ns_ring_rx(struct ns_ring *ring, struct sk_buff *skb);
+int nsl_ring_rx(struct nsl_ring *ring, struct sk_buff *skb);
 /* Softirq: a trimmed record of this ring's slice waits in its trim_ring. */
-void ns_ring_trimmed(struct ns_ring *ring);
+void nsl_ring_trimmed(struct nsl_ring *ring);
 /* Process: a purge put records back on the unread queue of slice. */
-void ns_ring_requeued(struct ns_slice *slice);
+void nsl_ring_requeued(struct nsl_slice *slice);
 
 /*
  * An RX call moved the producer index from prod_before to prod: is a
@@ -110,7 +110,7 @@ void ns_ring_requeued(struct ns_slice *slice);
  * entries to consume: it looks at the ring again before it sleeps. The
  * indexes wrap; a cons past prod is not a consumer index.
  */
-static inline bool ns_ring_rx_wake_due_at(u32 prod_before, u32 prod, u32 cons)
+static inline bool nsl_ring_rx_wake_due_at(u32 prod_before, u32 prod, u32 cons)
 {
 	return prod != prod_before && cons - prod_before <= prod - prod_before;
 }

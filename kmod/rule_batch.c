@@ -31,7 +31,7 @@
 #include "rule_batch.h"
 
 /* How soon the graveyard is looked at again when no batch comes. */
-#define NS_REAP_DELAY	msecs_to_jiffies(100)
+#define NSL_REAP_DELAY	msecs_to_jiffies(100)
 
 static struct {
 	struct mutex lock;		/* protects all fields below, and table writes */
@@ -41,79 +41,79 @@ static struct {
 	unsigned int live;		/* rules alive in the published generation */
 	struct list_head graveyard;	/* dead rules, oldest death first */
 	struct delayed_work reap;
-} ns_rules;
+} nsl_rules;
 
-void ns_rules_lock(void)
+void nsl_rules_lock(void)
 {
-	mutex_lock(&ns_rules.lock);
+	mutex_lock(&nsl_rules.lock);
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_rules_lock);
+EXPORT_SYMBOL_IF_KUNIT(nsl_rules_lock);
 
-void ns_rules_unlock(void)
+void nsl_rules_unlock(void)
 {
-	mutex_unlock(&ns_rules.lock);
+	mutex_unlock(&nsl_rules.lock);
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_rules_unlock);
+EXPORT_SYMBOL_IF_KUNIT(nsl_rules_unlock);
 
-static void ns_rule_free_rcu(struct rcu_head *head)
+static void nsl_rule_free_rcu(struct rcu_head *head)
 {
-	struct ns_rule *rule = container_of(head, struct ns_rule, rcu);
+	struct nsl_rule *rule = container_of(head, struct nsl_rule, rcu);
 
 	free_percpu(rule->hits);
 	kfree(rule);
 }
 
 /* Unlink the dead rules no reader can find any more; all: every one. */
-static void ns_rules_reap(bool all)
+static void nsl_rules_reap(bool all)
 {
-	struct ns_rule *rule, *next;
+	struct nsl_rule *rule, *next;
 
-	lockdep_assert_held(&ns_rules.lock);
-	list_for_each_entry_safe(rule, next, &ns_rules.graveyard, grave) {
+	lockdep_assert_held(&nsl_rules.lock);
+	list_for_each_entry_safe(rule, next, &nsl_rules.graveyard, grave) {
 		if (!all && !poll_state_synchronize_rcu(rule->changed_rcu))
 			break;
 		list_del(&rule->grave);
-		ns_rule_unlink(rule);
-		call_rcu(&rule->rcu, ns_rule_free_rcu);
+		nsl_rule_unlink(rule);
+		call_rcu(&rule->rcu, nsl_rule_free_rcu);
 	}
-	if (!all && !list_empty(&ns_rules.graveyard))
-		mod_delayed_work(system_power_efficient_wq, &ns_rules.reap, NS_REAP_DELAY);
+	if (!all && !list_empty(&nsl_rules.graveyard))
+		mod_delayed_work(system_power_efficient_wq, &nsl_rules.reap, NSL_REAP_DELAY);
 }
 
-static void ns_rules_reap_work(struct work_struct *work)
+static void nsl_rules_reap_work(struct work_struct *work)
 {
-	ns_rules_lock();
-	ns_rules_reap(false);
-	ns_rules_unlock();
+	nsl_rules_lock();
+	nsl_rules_reap(false);
+	nsl_rules_unlock();
 }
 
-void ns_rule_batch_begin(struct ns_rule_batch *b, struct ns_rule_step *steps,
-			 unsigned int cap)
+void nsl_rule_batch_begin(struct nsl_rule_batch *b, struct nsl_rule_step *steps,
+			  unsigned int cap)
 {
-	lockdep_assert_held(&ns_rules.lock);
-	ns_rules_reap(false);
-	*b = (struct ns_rule_batch){
+	lockdep_assert_held(&nsl_rules.lock);
+	nsl_rules_reap(false);
+	*b = (struct nsl_rule_batch){
 		.steps = steps,
 		.cap = cap,
-		.gen = ns_rules_gen() + 1,
+		.gen = nsl_rules_gen() + 1,
 	};
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_rule_batch_begin);
+EXPORT_SYMBOL_IF_KUNIT(nsl_rule_batch_begin);
 
-static void ns_rule_batch_log(struct ns_rule_batch *b, struct ns_rule *rule, u8 kind)
+static void nsl_rule_batch_log(struct nsl_rule_batch *b, struct nsl_rule *rule, u8 kind)
 {
 	if (WARN_ON_ONCE(b->count >= b->cap))
 		return;
-	b->steps[b->count++] = (struct ns_rule_step){
+	b->steps[b->count++] = (struct nsl_rule_step){
 		.rule = rule, .old_slice = rule->slice, .kind = kind,
 	};
 }
 
-static struct ns_rule *ns_rule_create(struct ns_rule_batch *b, const struct ns_rule_match *m,
-				      u32 slice, struct netlink_ext_ack *extack)
+static struct nsl_rule *nsl_rule_create(struct nsl_rule_batch *b, const struct nsl_rule_match *m,
+					u32 slice, struct netlink_ext_ack *extack)
 {
 	static const struct xa_limit ids = XA_LIMIT(1, U32_MAX);
-	struct ns_rule *rule;
+	struct nsl_rule *rule;
 	int err = -ENOMEM;
 
 	rule = kzalloc_obj(*rule, GFP_KERNEL_ACCOUNT);
@@ -123,23 +123,23 @@ static struct ns_rule *ns_rule_create(struct ns_rule_batch *b, const struct ns_r
 	if (!rule->hits)
 		goto err_free_rule;
 	rule->match = *m;
-	rule->exact = ns_rule_match_is_exact(m);
-	ns_rule_key_of(m, &rule->key);
-	rule->seq = ++ns_rules.seq;
+	rule->exact = nsl_rule_match_is_exact(m);
+	nsl_rule_key_of(m, &rule->key);
+	rule->seq = ++nsl_rules.seq;
 	rule->born = b->gen;
-	rule->died = NS_GEN_NEVER;
-	rule->slice = ns_rule_slice_word(b->gen, slice, slice);
+	rule->died = NSL_GEN_NEVER;
+	rule->slice = nsl_rule_slice_word(b->gen, slice, slice);
 
-	if (xa_alloc_cyclic(&ns_rules.ids, &rule->id, rule, ids, &ns_rules.next_id,
+	if (xa_alloc_cyclic(&nsl_rules.ids, &rule->id, rule, ids, &nsl_rules.next_id,
 			    GFP_KERNEL_ACCOUNT) < 0)
 		goto err_free_hits;
-	err = ns_rule_link(rule, extack);
+	err = nsl_rule_link(rule, extack);
 	if (err)
 		goto err_erase_id;
 	return rule;
 
 err_erase_id:
-	xa_erase(&ns_rules.ids, rule->id);
+	xa_erase(&nsl_rules.ids, rule->id);
 err_free_hits:
 	free_percpu(rule->hits);
 err_free_rule:
@@ -151,7 +151,7 @@ err_msg:
 }
 
 /* Point rule at slice from the batch's generation on. */
-static void ns_rule_reslice(struct ns_rule_batch *b, struct ns_rule *rule, u32 slice)
+static void nsl_rule_reslice(struct nsl_rule_batch *b, struct nsl_rule *rule, u32 slice)
 {
 	u64 word = rule->slice;
 
@@ -167,194 +167,194 @@ static void ns_rule_reslice(struct ns_rule_batch *b, struct ns_rule *rule, u32 s
 	 */
 	if (word >> 16 != rule->born)
 		cond_synchronize_rcu(rule->changed_rcu);
-	ns_rule_batch_log(b, rule, NS_STEP_RESLICED);
-	WRITE_ONCE(rule->slice, ns_rule_slice_word(b->gen, ns_rule_slice_at(word, b->gen - 1),
-						   slice));
+	nsl_rule_batch_log(b, rule, NSL_STEP_RESLICED);
+	WRITE_ONCE(rule->slice, nsl_rule_slice_word(b->gen, nsl_rule_slice_at(word, b->gen - 1),
+						    slice));
 }
 
-int ns_rule_batch_add(struct ns_rule_batch *b, const struct ns_rule_match *m, u32 slice,
-		      bool replace, struct netlink_ext_ack *extack)
+int nsl_rule_batch_add(struct nsl_rule_batch *b, const struct nsl_rule_match *m, u32 slice,
+		       bool replace, struct netlink_ext_ack *extack)
 {
-	struct ns_rule *rule;
+	struct nsl_rule *rule;
 
-	lockdep_assert_held(&ns_rules.lock);
-	rule = ns_rule_table_find(m);
+	lockdep_assert_held(&nsl_rules.lock);
+	rule = nsl_rule_table_find(m);
 	if (rule) {
 		if (!replace) {
 			NL_SET_ERR_MSG(extack, "rule exists (replace changes its slice)");
 			return -EEXIST;
 		}
-		ns_rule_reslice(b, rule, slice);
+		nsl_rule_reslice(b, rule, slice);
 		return 0;
 	}
-	if ((int)ns_rules.live + b->live >= (int)ns_max_rules) {
+	if ((int)nsl_rules.live + b->live >= (int)nsl_max_rules) {
 		NL_SET_ERR_MSG(extack, "rule table full (module parameter max_rules)");
 		return -ENOSPC;
 	}
 	/* Masks only dead rules hold count until they are reaped: reap them now. */
-	if (ns_rule_tuples_full(m) && !list_empty(&ns_rules.graveyard)) {
+	if (nsl_rule_tuples_full(m) && !list_empty(&nsl_rules.graveyard)) {
 		synchronize_rcu();
-		ns_rules_reap(false);
+		nsl_rules_reap(false);
 	}
-	rule = ns_rule_create(b, m, slice, extack);
+	rule = nsl_rule_create(b, m, slice, extack);
 	if (IS_ERR(rule))
 		return PTR_ERR(rule);
-	ns_rule_batch_log(b, rule, NS_STEP_ADDED);
+	nsl_rule_batch_log(b, rule, NSL_STEP_ADDED);
 	b->live++;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_rule_batch_add);
+EXPORT_SYMBOL_IF_KUNIT(nsl_rule_batch_add);
 
-int ns_rule_batch_del(struct ns_rule_batch *b, struct ns_rule *rule,
-		      struct netlink_ext_ack *extack)
+int nsl_rule_batch_del(struct nsl_rule_batch *b, struct nsl_rule *rule,
+		       struct netlink_ext_ack *extack)
 {
-	lockdep_assert_held(&ns_rules.lock);
-	if (rule->died != NS_GEN_NEVER) {
+	lockdep_assert_held(&nsl_rules.lock);
+	if (rule->died != NSL_GEN_NEVER) {
 		NL_SET_ERR_MSG(extack, "rule named twice in one request");
 		return -ENOENT;
 	}
-	ns_rule_batch_log(b, rule, NS_STEP_DELETED);
+	nsl_rule_batch_log(b, rule, NSL_STEP_DELETED);
 	WRITE_ONCE(rule->died, b->gen);
 	b->live--;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_rule_batch_del);
+EXPORT_SYMBOL_IF_KUNIT(nsl_rule_batch_del);
 
 /* Dead in the generation just published: off the ids, onto the graveyard. */
-static void ns_rule_bury(struct ns_rule *rule, unsigned long cookie)
+static void nsl_rule_bury(struct nsl_rule *rule, unsigned long cookie)
 {
-	xa_erase(&ns_rules.ids, rule->id);
+	xa_erase(&nsl_rules.ids, rule->id);
 	rule->changed_rcu = cookie;
-	list_add_tail(&rule->grave, &ns_rules.graveyard);
+	list_add_tail(&rule->grave, &nsl_rules.graveyard);
 }
 
-void ns_rule_batch_commit(struct ns_rule_batch *b)
+void nsl_rule_batch_commit(struct nsl_rule_batch *b)
 {
 	unsigned long cookie;
 	unsigned int i;
 
-	lockdep_assert_held(&ns_rules.lock);
-	ns_rules.live += b->live;
-	ns_rules_publish(b->gen, ns_rules.live);
+	lockdep_assert_held(&nsl_rules.lock);
+	nsl_rules.live += b->live;
+	nsl_rules_publish(b->gen, nsl_rules.live);
 	cookie = get_state_synchronize_rcu();
 	for (i = 0; i < b->count; i++) {
-		struct ns_rule *rule = b->steps[i].rule;
+		struct nsl_rule *rule = b->steps[i].rule;
 
 		if (rule->died == b->gen) {
-			if (b->steps[i].kind == NS_STEP_DELETED)
-				ns_rule_bury(rule, cookie);
-		} else if (b->steps[i].kind == NS_STEP_RESLICED) {
+			if (b->steps[i].kind == NSL_STEP_DELETED)
+				nsl_rule_bury(rule, cookie);
+		} else if (b->steps[i].kind == NSL_STEP_RESLICED) {
 			rule->changed_rcu = cookie;
 		}
 	}
-	if (!list_empty(&ns_rules.graveyard))
-		mod_delayed_work(system_power_efficient_wq, &ns_rules.reap, NS_REAP_DELAY);
+	if (!list_empty(&nsl_rules.graveyard))
+		mod_delayed_work(system_power_efficient_wq, &nsl_rules.reap, NSL_REAP_DELAY);
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_rule_batch_commit);
+EXPORT_SYMBOL_IF_KUNIT(nsl_rule_batch_commit);
 
-void ns_rule_batch_abort(struct ns_rule_batch *b)
+void nsl_rule_batch_abort(struct nsl_rule_batch *b)
 {
-	struct ns_rule_step *step;
+	struct nsl_rule_step *step;
 
-	lockdep_assert_held(&ns_rules.lock);
+	lockdep_assert_held(&nsl_rules.lock);
 	while (b->count) {
 		step = &b->steps[--b->count];
 		switch (step->kind) {
-		case NS_STEP_ADDED:
+		case NSL_STEP_ADDED:
 			/* Never visible, but a lookup may be walking past it. */
-			xa_erase(&ns_rules.ids, step->rule->id);
-			ns_rule_unlink(step->rule);
-			call_rcu(&step->rule->rcu, ns_rule_free_rcu);
+			xa_erase(&nsl_rules.ids, step->rule->id);
+			nsl_rule_unlink(step->rule);
+			call_rcu(&step->rule->rcu, nsl_rule_free_rcu);
 			break;
-		case NS_STEP_DELETED:
-			WRITE_ONCE(step->rule->died, NS_GEN_NEVER);
+		case NSL_STEP_DELETED:
+			WRITE_ONCE(step->rule->died, NSL_GEN_NEVER);
 			break;
-		case NS_STEP_RESLICED:
+		case NSL_STEP_RESLICED:
 			WRITE_ONCE(step->rule->slice, step->old_slice);
 			break;
 		}
 	}
 	b->live = 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_rule_batch_abort);
+EXPORT_SYMBOL_IF_KUNIT(nsl_rule_batch_abort);
 
-struct ns_rule *ns_rule_find(const struct ns_rule_match *m)
+struct nsl_rule *nsl_rule_find(const struct nsl_rule_match *m)
 {
-	lockdep_assert_held(&ns_rules.lock);
-	return ns_rule_table_find(m);
+	lockdep_assert_held(&nsl_rules.lock);
+	return nsl_rule_table_find(m);
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_rule_find);
+EXPORT_SYMBOL_IF_KUNIT(nsl_rule_find);
 
-struct ns_rule *ns_rule_find_id(u32 id)
+struct nsl_rule *nsl_rule_find_id(u32 id)
 {
-	struct ns_rule *rule;
+	struct nsl_rule *rule;
 
-	lockdep_assert_held(&ns_rules.lock);
-	rule = xa_load(&ns_rules.ids, id);
-	return rule && rule->died == NS_GEN_NEVER ? rule : NULL;
+	lockdep_assert_held(&nsl_rules.lock);
+	rule = xa_load(&nsl_rules.ids, id);
+	return rule && rule->died == NSL_GEN_NEVER ? rule : NULL;
 }
 
-unsigned int ns_rules_flush(void)
+unsigned int nsl_rules_flush(void)
 {
-	u64 gen = ns_rules_gen() + 1;
+	u64 gen = nsl_rules_gen() + 1;
 	unsigned long cookie, id;
-	struct ns_rule *rule;
+	struct nsl_rule *rule;
 	LIST_HEAD(dead);
 	unsigned int n = 0;
 
-	lockdep_assert_held(&ns_rules.lock);
-	xa_for_each(&ns_rules.ids, id, rule) {
+	lockdep_assert_held(&nsl_rules.lock);
+	xa_for_each(&nsl_rules.ids, id, rule) {
 		WRITE_ONCE(rule->died, gen);
 		list_add_tail(&rule->grave, &dead);
 		if (!(++n % 1024))
 			cond_resched();
 	}
-	ns_rules.live = 0;
-	ns_rules_publish(gen, 0);
+	nsl_rules.live = 0;
+	nsl_rules_publish(gen, 0);
 	cookie = get_state_synchronize_rcu();
 	list_for_each_entry(rule, &dead, grave) {
-		xa_erase(&ns_rules.ids, rule->id);
+		xa_erase(&nsl_rules.ids, rule->id);
 		rule->changed_rcu = cookie;
 	}
-	list_splice_tail(&dead, &ns_rules.graveyard);
+	list_splice_tail(&dead, &nsl_rules.graveyard);
 	if (n)
-		mod_delayed_work(system_power_efficient_wq, &ns_rules.reap, NS_REAP_DELAY);
+		mod_delayed_work(system_power_efficient_wq, &nsl_rules.reap, NSL_REAP_DELAY);
 	return n;
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_rules_flush);
+EXPORT_SYMBOL_IF_KUNIT(nsl_rules_flush);
 
-struct ns_rule *ns_rule_next_rcu(unsigned long *id)
+struct nsl_rule *nsl_rule_next_rcu(unsigned long *id)
 {
-	struct ns_rule *rule;
+	struct nsl_rule *rule;
 
-	while ((rule = xa_find(&ns_rules.ids, id, ULONG_MAX, XA_PRESENT))) {
-		if (ns_rule_visible(rule))
+	while ((rule = xa_find(&nsl_rules.ids, id, ULONG_MAX, XA_PRESENT))) {
+		if (nsl_rule_visible(rule))
 			return rule;
 		(*id)++;
 	}
 	return NULL;
 }
 
-int ns_rules_init(void)
+int nsl_rules_init(void)
 {
-	BUILD_BUG_ON(NETSLICE_MAX_SLICES > 256);	/* ns_rule_slice_word() */
-	mutex_init(&ns_rules.lock);
-	xa_init_flags(&ns_rules.ids, XA_FLAGS_ALLOC1);
-	INIT_LIST_HEAD(&ns_rules.graveyard);
-	INIT_DELAYED_WORK(&ns_rules.reap, ns_rules_reap_work);
-	return ns_rule_table_init();
+	BUILD_BUG_ON(NETSLICE_MAX_SLICES > 256);	/* nsl_rule_slice_word() */
+	mutex_init(&nsl_rules.lock);
+	xa_init_flags(&nsl_rules.ids, XA_FLAGS_ALLOC1);
+	INIT_LIST_HEAD(&nsl_rules.graveyard);
+	INIT_DELAYED_WORK(&nsl_rules.reap, nsl_rules_reap_work);
+	return nsl_rule_table_init();
 }
 
 /* No RX can run any more: every interface is detached. */
-void ns_rules_exit(void)
+void nsl_rules_exit(void)
 {
-	ns_rules_lock();
-	ns_rules_flush();
-	ns_rules_reap(true);
-	ns_rules_unlock();
+	nsl_rules_lock();
+	nsl_rules_flush();
+	nsl_rules_reap(true);
+	nsl_rules_unlock();
 	/* Finds the graveyard empty if it runs: does not come back. */
-	cancel_delayed_work_sync(&ns_rules.reap);
-	ns_rule_table_exit();
-	xa_destroy(&ns_rules.ids);
-	mutex_destroy(&ns_rules.lock);
+	cancel_delayed_work_sync(&nsl_rules.reap);
+	nsl_rule_table_exit();
+	xa_destroy(&nsl_rules.ids);
+	mutex_destroy(&nsl_rules.lock);
 }

@@ -4,7 +4,7 @@
  * to the rule's slice, ahead of the RX queue or flow-hash mapping.
  *
  * Tuple-space search: rules are grouped by mask (which fields, which
- * prefix lengths, single ports or not: struct ns_rule_mask), one hash
+ * prefix lengths, single ports or not: struct nsl_rule_mask), one hash
  * table per mask, keyed by the masked fields. A packet costs one lookup
  * per distinct mask, however many rules share it. Exact rules (family,
  * protocol, both full addresses, one port each way) are the tuples of the
@@ -37,10 +37,10 @@
 #include "rules.h"
 
 /* One mask's rules. */
-struct ns_rule_tuple {
-	struct list_head node;		/* on ns_table.tuples (RCU) */
+struct nsl_rule_tuple {
+	struct list_head node;		/* on nsl_table.tuples (RCU) */
 	struct rhltable table;
-	struct ns_rule_mask mask;
+	struct nsl_rule_mask mask;
 	bool exact;
 	unsigned int linked;		/* rules in table, any generation */
 	struct rcu_work free_work;
@@ -51,17 +51,17 @@ struct ns_rule_tuple {
  * set holding a third flow of a round robin misses every time, so there
  * are four times as many sets as the flows of a busy link's second.
  */
-#define NS_FLOW_CACHE_SETS	1024
+#define NSL_FLOW_CACHE_SETS	1024
 
-struct ns_flow_entry {
-	struct ns_rule_key key;
+struct nsl_flow_entry {
+	struct nsl_rule_key key;
 	u64 gen;			/* 0: empty (generations start at 1) */
-	struct ns_rule *rule;		/* NULL: no rule matched */
+	struct nsl_rule *rule;		/* NULL: no rule matched */
 };
 
-struct ns_flow_cache {
-	struct ns_flow_entry entry[NS_FLOW_CACHE_SETS][2];
-	u8 older[NS_FLOW_CACHE_SETS];	/* the way a miss replaces */
+struct nsl_flow_cache {
+	struct nsl_flow_entry entry[NSL_FLOW_CACHE_SETS][2];
+	u8 older[NSL_FLOW_CACHE_SETS];	/* the way a miss replaces */
 };
 
 static struct {
@@ -69,18 +69,19 @@ static struct {
 	unsigned int nr_tuples;
 	u64 gen;			/* published: smp_store_release by writers */
 	unsigned int visible;		/* rules alive in gen: RX skips when 0 */
-	struct ns_flow_cache * __percpu *cache;	/* 115 KiB each: past alloc_percpu()'s size */
+	/* 115 KiB each: past alloc_percpu()'s size */
+	struct nsl_flow_cache * __percpu *cache;
 	struct workqueue_struct *free_wq;	/* empty tuples, after a grace period */
-} ns_table;
+} nsl_table;
 
-static const struct rhashtable_params ns_rule_params = {
-	.key_len = sizeof(struct ns_rule_key),
-	.key_offset = offsetof(struct ns_rule, key),
-	.head_offset = offsetof(struct ns_rule, node),
+static const struct rhashtable_params nsl_rule_params = {
+	.key_len = sizeof(struct nsl_rule_key),
+	.key_offset = offsetof(struct nsl_rule, key),
+	.head_offset = offsetof(struct nsl_rule, node),
 	.automatic_shrinking = true,
 };
 
-void ns_rule_prefix_mask(__be32 *addr, unsigned int len)
+void nsl_rule_prefix_mask(__be32 *addr, unsigned int len)
 {
 	unsigned int i, keep;
 
@@ -89,24 +90,24 @@ void ns_rule_prefix_mask(__be32 *addr, unsigned int len)
 		addr[i] &= keep ? htonl(~0U << (32 - keep)) : 0;
 	}
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_rule_prefix_mask);
+EXPORT_SYMBOL_IF_KUNIT(nsl_rule_prefix_mask);
 
 /* key as the tuple of mask sees it. */
-static void ns_rule_key_mask(struct ns_rule_key *key, const struct ns_rule_mask *mask)
+static void nsl_rule_key_mask(struct nsl_rule_key *key, const struct nsl_rule_mask *mask)
 {
 	if (!mask->family)
 		key->family = 0;
 	if (!mask->proto)
 		key->proto = 0;
-	ns_rule_prefix_mask(key->src, mask->src_len);
-	ns_rule_prefix_mask(key->dst, mask->dst_len);
+	nsl_rule_prefix_mask(key->src, mask->src_len);
+	nsl_rule_prefix_mask(key->dst, mask->dst_len);
 	if (!mask->sport)
 		key->sport = 0;
 	if (!mask->dport)
 		key->dport = 0;
 }
 
-void ns_rule_mask_of(const struct ns_rule_match *m, struct ns_rule_mask *mask)
+void nsl_rule_mask_of(const struct nsl_rule_match *m, struct nsl_rule_mask *mask)
 {
 	memset(mask, 0, sizeof(*mask));
 	mask->family = m->family;
@@ -117,23 +118,23 @@ void ns_rule_mask_of(const struct ns_rule_match *m, struct ns_rule_mask *mask)
 	mask->dport = m->dport_min == m->dport_max;
 }
 
-static unsigned int ns_family_bits(u8 family)
+static unsigned int nsl_family_bits(u8 family)
 {
 	return family == NETSLICE_RULE_FAMILY_IPV6 ? 128 : 32;
 }
 
-bool ns_rule_match_is_exact(const struct ns_rule_match *m)
+bool nsl_rule_match_is_exact(const struct nsl_rule_match *m)
 {
-	unsigned int bits = ns_family_bits(m->family);
+	unsigned int bits = nsl_family_bits(m->family);
 
 	return m->family != NETSLICE_RULE_FAMILY_ANY && m->proto &&
 	       m->src_len == bits && m->dst_len == bits &&
 	       m->sport_min == m->sport_max && m->dport_min == m->dport_max;
 }
 
-void ns_rule_key_of(const struct ns_rule_match *m, struct ns_rule_key *k)
+void nsl_rule_key_of(const struct nsl_rule_match *m, struct nsl_rule_key *k)
 {
-	struct ns_rule_mask mask;
+	struct nsl_rule_mask mask;
 
 	memset(k, 0, sizeof(*k));
 	memcpy(k->src, m->src, sizeof(k->src));
@@ -142,24 +143,24 @@ void ns_rule_key_of(const struct ns_rule_match *m, struct ns_rule_key *k)
 	k->dport = htons(m->dport_min);
 	k->family = m->family;
 	k->proto = m->proto;
-	ns_rule_mask_of(m, &mask);
-	ns_rule_key_mask(k, &mask);
+	nsl_rule_mask_of(m, &mask);
+	nsl_rule_key_mask(k, &mask);
 }
 
 /* The published generation, for a reader under RCU. */
-static u64 ns_rules_gen_rcu(void)
+static u64 nsl_rules_gen_rcu(void)
 {
-	/* Acquire, pairing with ns_rules_publish(): gen's rules are linked and set up. */
-	return smp_load_acquire(&ns_table.gen);
+	/* Acquire, pairing with nsl_rules_publish(): gen's rules are linked and set up. */
+	return smp_load_acquire(&nsl_table.gen);
 }
 
-static bool ns_rule_alive(const struct ns_rule *rule, u64 gen)
+static bool nsl_rule_alive(const struct nsl_rule *rule, u64 gen)
 {
 	return rule->born <= gen && gen < READ_ONCE(rule->died);
 }
 
 /* The ranges the tuple's hash leaves to each rule. */
-static bool ns_rule_ports_match(const struct ns_rule_match *m, const struct ns_rule_key *k)
+static bool nsl_rule_ports_match(const struct nsl_rule_match *m, const struct nsl_rule_key *k)
 {
 	u16 sport = ntohs(k->sport), dport = ntohs(k->dport);
 
@@ -168,32 +169,32 @@ static bool ns_rule_ports_match(const struct ns_rule_match *m, const struct ns_r
 }
 
 /* a goes before b: lower pref, then older. */
-static bool ns_rule_before(const struct ns_rule *a, const struct ns_rule *b)
+static bool nsl_rule_before(const struct nsl_rule *a, const struct nsl_rule *b)
 {
 	return a->match.pref != b->match.pref ? a->match.pref < b->match.pref : a->seq < b->seq;
 }
 
 /* The rule a packet's key matches in generation gen, or NULL. Under RCU. */
-static struct ns_rule *ns_rules_lookup_gen(const struct ns_rule_key *pkt, u64 gen)
+static struct nsl_rule *nsl_rules_lookup_gen(const struct nsl_rule_key *pkt, u64 gen)
 {
-	struct ns_rule *best = NULL, *rule;
-	struct ns_rule_tuple *tuple;
+	struct nsl_rule *best = NULL, *rule;
+	struct nsl_rule_tuple *tuple;
 	struct rhlist_head *list, *pos;
-	struct ns_rule_key key;
+	struct nsl_rule_key key;
 
-	list_for_each_entry_rcu(tuple, &ns_table.tuples, node) {
+	list_for_each_entry_rcu(tuple, &nsl_table.tuples, node) {
 		/* Exact tuples come first: past them, a found exact rule wins. */
 		if (best && !tuple->exact && best->exact)
 			break;
 		if (tuple->mask.family && tuple->mask.family != pkt->family)
 			continue;
 		key = *pkt;
-		ns_rule_key_mask(&key, &tuple->mask);
-		list = rhltable_lookup(&tuple->table, &key, ns_rule_params);
+		nsl_rule_key_mask(&key, &tuple->mask);
+		list = rhltable_lookup(&tuple->table, &key, nsl_rule_params);
 		rhl_for_each_entry_rcu(rule, pos, list, node) {
-			if (!ns_rule_alive(rule, gen) || !ns_rule_ports_match(&rule->match, pkt))
+			if (!nsl_rule_alive(rule, gen) || !nsl_rule_ports_match(&rule->match, pkt))
 				continue;
-			if (!best || ns_rule_before(rule, best))
+			if (!best || nsl_rule_before(rule, best))
 				best = rule;
 		}
 	}
@@ -202,14 +203,14 @@ static struct ns_rule *ns_rules_lookup_gen(const struct ns_rule_key *pkt, u64 ge
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* The matcher alone, without the flow cache (tests/rules_kunit.c). */
-struct ns_rule *ns_rules_lookup(const struct ns_rule_key *key)
+struct nsl_rule *nsl_rules_lookup(const struct nsl_rule_key *key)
 {
-	return ns_rules_lookup_gen(key, ns_rules_gen_rcu());
+	return nsl_rules_lookup_gen(key, nsl_rules_gen_rcu());
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_rules_lookup);
+EXPORT_SYMBOL_IF_KUNIT(nsl_rules_lookup);
 #endif
 
-static bool ns_rule_key_of_flow(const struct flow_keys *keys, struct ns_rule_key *key)
+static bool nsl_rule_key_of_flow(const struct flow_keys *keys, struct nsl_rule_key *key)
 {
 	memset(key, 0, sizeof(*key));
 	switch (keys->control.addr_type) {
@@ -233,13 +234,13 @@ static bool ns_rule_key_of_flow(const struct flow_keys *keys, struct ns_rule_key
 }
 
 /* The flow cache first: one key compare for a flow seen in this generation. */
-static struct ns_rule *ns_rules_lookup_cached(const struct ns_rule_key *key, u64 gen)
+static struct nsl_rule *nsl_rules_lookup_cached(const struct nsl_rule_key *key, u64 gen)
 {
-	struct ns_flow_cache *cache = *this_cpu_ptr(ns_table.cache);
+	struct nsl_flow_cache *cache = *this_cpu_ptr(nsl_table.cache);
 	unsigned int set, way;
-	struct ns_flow_entry *e;
+	struct nsl_flow_entry *e;
 
-	set = jhash2((const u32 *)key, sizeof(*key) / sizeof(u32), 0) % NS_FLOW_CACHE_SETS;
+	set = jhash2((const u32 *)key, sizeof(*key) / sizeof(u32), 0) % NSL_FLOW_CACHE_SETS;
 	for (way = 0; way < 2; way++) {
 		e = &cache->entry[set][way];
 		if (e->gen == gen && !memcmp(&e->key, key, sizeof(*key))) {
@@ -250,42 +251,42 @@ static struct ns_rule *ns_rules_lookup_cached(const struct ns_rule_key *key, u64
 	way = cache->older[set];
 	cache->older[set] = !way;
 	e = &cache->entry[set][way];
-	e->rule = ns_rules_lookup_gen(key, gen);
+	e->rule = nsl_rules_lookup_gen(key, gen);
 	e->key = *key;
 	e->gen = gen;
 	return e->rule;
 }
 
-int ns_rules_steer(const struct sk_buff *skb, struct flow_keys *keys, bool *dissected)
+int nsl_rules_steer(const struct sk_buff *skb, struct flow_keys *keys, bool *dissected)
 {
-	struct ns_rule_key key;
-	struct ns_rule *rule;
+	struct nsl_rule_key key;
+	struct nsl_rule *rule;
 	u64 gen;
 
 	*dissected = false;
-	if (!READ_ONCE(ns_table.visible))
+	if (!READ_ONCE(nsl_table.visible))
 		return -1;
 	/* Once: the caller hashes the flow from the same keys. */
 	if (!skb_flow_dissect_flow_keys(skb, keys, 0))
 		return -1;
 	*dissected = true;
-	if (!ns_rule_key_of_flow(keys, &key))
+	if (!nsl_rule_key_of_flow(keys, &key))
 		return -1;
-	gen = ns_rules_gen_rcu();
-	rule = ns_rules_lookup_cached(&key, gen);
+	gen = nsl_rules_gen_rcu();
+	rule = nsl_rules_lookup_cached(&key, gen);
 	if (!rule)
 		return -1;
 	this_cpu_inc(*rule->hits);
-	return ns_rule_slice_at(READ_ONCE(rule->slice), gen);
+	return nsl_rule_slice_at(READ_ONCE(rule->slice), gen);
 }
 
-u32 ns_rule_slice_now(const struct ns_rule *rule)
+u32 nsl_rule_slice_now(const struct nsl_rule *rule)
 {
-	return ns_rule_slice_at(READ_ONCE(rule->slice), ns_rules_gen_rcu());
+	return nsl_rule_slice_at(READ_ONCE(rule->slice), nsl_rules_gen_rcu());
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_rule_slice_now);
+EXPORT_SYMBOL_IF_KUNIT(nsl_rule_slice_now);
 
-u64 ns_rule_hits(const struct ns_rule *rule)
+u64 nsl_rule_hits(const struct nsl_rule *rule)
 {
 	u64 sum = 0;
 	int cpu;
@@ -295,107 +296,107 @@ u64 ns_rule_hits(const struct ns_rule *rule)
 	return sum;
 }
 
-bool ns_rule_visible(const struct ns_rule *rule)
+bool nsl_rule_visible(const struct nsl_rule *rule)
 {
-	return ns_rule_alive(rule, ns_rules_gen_rcu());
+	return nsl_rule_alive(rule, nsl_rules_gen_rcu());
 }
 
 /* --- Writers, under the batch lock (rule_batch.c). --- */
 
-u64 ns_rules_gen(void)
+u64 nsl_rules_gen(void)
 {
-	return ns_table.gen;
+	return nsl_table.gen;
 }
 
 /* Make generation gen, with visible rules alive, the one RX sees. */
-void ns_rules_publish(u64 gen, unsigned int visible)
+void nsl_rules_publish(u64 gen, unsigned int visible)
 {
 	/* Release: pairs with RX's acquire; everything gen needs is in place. */
-	smp_store_release(&ns_table.gen, gen);
-	WRITE_ONCE(ns_table.visible, visible);
+	smp_store_release(&nsl_table.gen, gen);
+	WRITE_ONCE(nsl_table.visible, visible);
 }
 
-static void ns_rule_tuple_free(struct work_struct *work)
+static void nsl_rule_tuple_free(struct work_struct *work)
 {
-	struct ns_rule_tuple *tuple = container_of(to_rcu_work(work), struct ns_rule_tuple,
+	struct nsl_rule_tuple *tuple = container_of(to_rcu_work(work), struct nsl_rule_tuple,
 						   free_work);
 
 	rhltable_destroy(&tuple->table);
 	kfree(tuple);
 }
 
-static struct ns_rule_tuple *ns_rule_tuple_find(const struct ns_rule_mask *mask)
+static struct nsl_rule_tuple *nsl_rule_tuple_find(const struct nsl_rule_mask *mask)
 {
-	struct ns_rule_tuple *tuple;
+	struct nsl_rule_tuple *tuple;
 
-	list_for_each_entry(tuple, &ns_table.tuples, node)
+	list_for_each_entry(tuple, &nsl_table.tuples, node)
 		if (!memcmp(&tuple->mask, mask, sizeof(*mask)))
 			return tuple;
 	return NULL;
 }
 
 /* A rule of match m would need a new tuple, and there is no room for one. */
-bool ns_rule_tuples_full(const struct ns_rule_match *m)
+bool nsl_rule_tuples_full(const struct nsl_rule_match *m)
 {
-	struct ns_rule_mask mask;
+	struct nsl_rule_mask mask;
 
-	ns_rule_mask_of(m, &mask);
-	return ns_table.nr_tuples >= NETSLICE_MAX_RULE_MASKS && !ns_rule_tuple_find(&mask);
+	nsl_rule_mask_of(m, &mask);
+	return nsl_table.nr_tuples >= NETSLICE_MAX_RULE_MASKS && !nsl_rule_tuple_find(&mask);
 }
 
-static struct ns_rule_tuple *ns_rule_tuple_get(const struct ns_rule_mask *mask, bool exact,
-					       struct netlink_ext_ack *extack)
+static struct nsl_rule_tuple *nsl_rule_tuple_get(const struct nsl_rule_mask *mask, bool exact,
+						 struct netlink_ext_ack *extack)
 {
-	struct ns_rule_tuple *tuple = ns_rule_tuple_find(mask);
+	struct nsl_rule_tuple *tuple = nsl_rule_tuple_find(mask);
 
 	if (tuple)
 		return tuple;
-	if (ns_table.nr_tuples >= NETSLICE_MAX_RULE_MASKS) {
+	if (nsl_table.nr_tuples >= NETSLICE_MAX_RULE_MASKS) {
 		NL_SET_ERR_MSG(extack, "too many distinct rule masks (NETSLICE_MAX_RULE_MASKS)");
 		return ERR_PTR(-ENOSPC);
 	}
 	tuple = kzalloc(sizeof(*tuple), GFP_KERNEL_ACCOUNT);
-	if (!tuple || rhltable_init(&tuple->table, &ns_rule_params)) {
+	if (!tuple || rhltable_init(&tuple->table, &nsl_rule_params)) {
 		kfree(tuple);
 		NL_SET_ERR_MSG(extack, "no memory for the rule");
 		return ERR_PTR(-ENOMEM);
 	}
 	tuple->mask = *mask;
 	tuple->exact = exact;
-	INIT_RCU_WORK(&tuple->free_work, ns_rule_tuple_free);
+	INIT_RCU_WORK(&tuple->free_work, nsl_rule_tuple_free);
 	/* Exact tuples first, the order lookups rely on. */
 	if (exact)
-		list_add_rcu(&tuple->node, &ns_table.tuples);
+		list_add_rcu(&tuple->node, &nsl_table.tuples);
 	else
-		list_add_tail_rcu(&tuple->node, &ns_table.tuples);
-	ns_table.nr_tuples++;
+		list_add_tail_rcu(&tuple->node, &nsl_table.tuples);
+	nsl_table.nr_tuples++;
 	return tuple;
 }
 
-static void ns_rule_tuple_put(struct ns_rule_tuple *tuple)
+static void nsl_rule_tuple_put(struct nsl_rule_tuple *tuple)
 {
 	if (--tuple->linked)
 		return;
 	list_del_rcu(&tuple->node);
-	ns_table.nr_tuples--;
-	queue_rcu_work(ns_table.free_wq, &tuple->free_work);
+	nsl_table.nr_tuples--;
+	queue_rcu_work(nsl_table.free_wq, &tuple->free_work);
 }
 
 /* Link rule, born and set up, into its mask's table. */
-int ns_rule_link(struct ns_rule *rule, struct netlink_ext_ack *extack)
+int nsl_rule_link(struct nsl_rule *rule, struct netlink_ext_ack *extack)
 {
-	struct ns_rule_tuple *tuple;
-	struct ns_rule_mask mask;
+	struct nsl_rule_tuple *tuple;
+	struct nsl_rule_mask mask;
 	int err;
 
-	ns_rule_mask_of(&rule->match, &mask);
-	tuple = ns_rule_tuple_get(&mask, rule->exact, extack);
+	nsl_rule_mask_of(&rule->match, &mask);
+	tuple = nsl_rule_tuple_get(&mask, rule->exact, extack);
 	if (IS_ERR(tuple))
 		return PTR_ERR(tuple);
 	tuple->linked++;
-	err = rhltable_insert(&tuple->table, &rule->node, ns_rule_params);
+	err = rhltable_insert(&tuple->table, &rule->node, nsl_rule_params);
 	if (err) {
-		ns_rule_tuple_put(tuple);
+		nsl_rule_tuple_put(tuple);
 		NL_SET_ERR_MSG(extack, "no memory for the rule");
 		return err;
 	}
@@ -404,33 +405,33 @@ int ns_rule_link(struct ns_rule *rule, struct netlink_ext_ack *extack)
 }
 
 /* Unlink a rule no reader can find any more in a generation it sees. */
-void ns_rule_unlink(struct ns_rule *rule)
+void nsl_rule_unlink(struct nsl_rule *rule)
 {
-	rhltable_remove(&rule->tuple->table, &rule->node, ns_rule_params);
-	ns_rule_tuple_put(rule->tuple);
+	rhltable_remove(&rule->tuple->table, &rule->node, nsl_rule_params);
+	nsl_rule_tuple_put(rule->tuple);
 }
 
 /* The live rule (not deleted, in any generation up to the next) with match m. */
-struct ns_rule *ns_rule_table_find(const struct ns_rule_match *m)
+struct nsl_rule *nsl_rule_table_find(const struct nsl_rule_match *m)
 {
-	struct ns_rule_tuple *tuple;
+	struct nsl_rule_tuple *tuple;
 	struct rhlist_head *list, *pos;
-	struct ns_rule_mask mask;
-	struct ns_rule_key key;
-	struct ns_rule *rule;
-	bool exact = ns_rule_match_is_exact(m);
+	struct nsl_rule_mask mask;
+	struct nsl_rule_key key;
+	struct nsl_rule *rule;
+	bool exact = nsl_rule_match_is_exact(m);
 
-	ns_rule_mask_of(m, &mask);
-	tuple = ns_rule_tuple_find(&mask);
+	nsl_rule_mask_of(m, &mask);
+	tuple = nsl_rule_tuple_find(&mask);
 	if (!tuple)
 		return NULL;
-	ns_rule_key_of(m, &key);
+	nsl_rule_key_of(m, &key);
 	/* Under the batch lock, which keeps the entries linked: RCU for the walk's sake. */
 	rcu_read_lock();
-	list = rhltable_lookup(&tuple->table, &key, ns_rule_params);
+	list = rhltable_lookup(&tuple->table, &key, nsl_rule_params);
 	rhl_for_each_entry_rcu(rule, pos, list, node) {
 		/* An exact rule is named by its key; a wildcard rule by all of its match. */
-		if (rule->died == NS_GEN_NEVER &&
+		if (rule->died == NSL_GEN_NEVER &&
 		    (exact || !memcmp(&rule->match, m, sizeof(*m))))
 			break;
 	}
@@ -438,46 +439,46 @@ struct ns_rule *ns_rule_table_find(const struct ns_rule_match *m)
 	return pos ? rule : NULL;
 }
 
-static void ns_flow_caches_free(void)
+static void nsl_flow_caches_free(void)
 {
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		kvfree(*per_cpu_ptr(ns_table.cache, cpu));
-	free_percpu(ns_table.cache);
+		kvfree(*per_cpu_ptr(nsl_table.cache, cpu));
+	free_percpu(nsl_table.cache);
 }
 
-int ns_rule_table_init(void)
+int nsl_rule_table_init(void)
 {
 	int cpu;
 
-	INIT_LIST_HEAD(&ns_table.tuples);
-	ns_table.gen = 1;
-	ns_table.cache = alloc_percpu(struct ns_flow_cache *);
-	if (!ns_table.cache)
+	INIT_LIST_HEAD(&nsl_table.tuples);
+	nsl_table.gen = 1;
+	nsl_table.cache = alloc_percpu(struct nsl_flow_cache *);
+	if (!nsl_table.cache)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
-		*per_cpu_ptr(ns_table.cache, cpu) =
-			kvzalloc_node(sizeof(struct ns_flow_cache), GFP_KERNEL, cpu_to_node(cpu));
-		if (!*per_cpu_ptr(ns_table.cache, cpu))
+		*per_cpu_ptr(nsl_table.cache, cpu) =
+			kvzalloc_node(sizeof(struct nsl_flow_cache), GFP_KERNEL, cpu_to_node(cpu));
+		if (!*per_cpu_ptr(nsl_table.cache, cpu))
 			goto err_free_caches;
 	}
-	ns_table.free_wq = alloc_workqueue("netslice_rules", WQ_UNBOUND, 0);
-	if (!ns_table.free_wq)
+	nsl_table.free_wq = alloc_workqueue("netslice_rules", WQ_UNBOUND, 0);
+	if (!nsl_table.free_wq)
 		goto err_free_caches;
 	return 0;
 
 err_free_caches:
-	ns_flow_caches_free();
+	nsl_flow_caches_free();
 	return -ENOMEM;
 }
 
 /* Every rule is unlinked, and no RX can run any more. */
-void ns_rule_table_exit(void)
+void nsl_rule_table_exit(void)
 {
-	WARN_ON(!list_empty(&ns_table.tuples));
+	WARN_ON(!list_empty(&nsl_table.tuples));
 	/* The tuples' frees wait behind grace periods (call_rcu), then run on free_wq. */
 	rcu_barrier();
-	destroy_workqueue(ns_table.free_wq);
-	ns_flow_caches_free();
+	destroy_workqueue(nsl_table.free_wq);
+	nsl_flow_caches_free();
 }

@@ -13,7 +13,7 @@
  * What a rule matches, canonical: addresses zeroed past their prefix, an
  * absent port range 0-65535. family is a NETSLICE_RULE_FAMILY_*.
  */
-struct ns_rule_match {
+struct nsl_rule_match {
 	__be32 src[4];
 	__be32 dst[4];
 	u16 sport_min, sport_max;
@@ -26,7 +26,7 @@ struct ns_rule_match {
 };
 
 /* A packet's fields as rules see them; masked, a tuple's hash key. */
-struct ns_rule_key {
+struct nsl_rule_key {
 	__be32 src[4];
 	__be32 dst[4];
 	__be16 sport;
@@ -41,7 +41,7 @@ struct ns_rule_key {
  * protocol or not, address prefixes, each port or not (a rule with a port
  * range hashes without it and checks the range itself).
  */
-struct ns_rule_mask {
+struct nsl_rule_mask {
 	u8 family;		/* 0: any family (then no addresses) */
 	u8 proto;		/* 1: the protocol is in the key */
 	u8 src_len;
@@ -51,21 +51,21 @@ struct ns_rule_mask {
 	u8 zero[2];
 };
 
-struct ns_rule_tuple;
+struct nsl_rule_tuple;
 
-/* Generation numbers: NS_GEN_NEVER is after every generation. */
-#define NS_GEN_NEVER	U64_MAX
+/* Generation numbers: NSL_GEN_NEVER is after every generation. */
+#define NSL_GEN_NEVER	U64_MAX
 
-struct ns_rule {
+struct nsl_rule {
 	struct rhlist_head node;	/* in its tuple's table, by masked key */
 	struct list_head grave;		/* on the graveyard once deleted */
-	struct ns_rule_key key;		/* the match's key, as the tuple masks it */
-	struct ns_rule_match match;
-	struct ns_rule_tuple *tuple;
+	struct nsl_rule_key key;		/* the match's key, as the tuple masks it */
+	struct nsl_rule_match match;
+	struct nsl_rule_tuple *tuple;
 	u64 seq;			/* creation order: equal prefs, oldest first */
 	u64 born;			/* the first generation that sees it */
-	u64 died;			/* the first that does not (NS_GEN_NEVER) */
-	u64 slice;			/* ns_rule_slice_word(): RX reads it once */
+	u64 died;			/* the first that does not (NSL_GEN_NEVER) */
+	u64 slice;			/* nsl_rule_slice_word(): RX reads it once */
 	unsigned long changed_rcu;	/* RCU state when its last change was published */
 	u64 __percpu *hits;
 	u32 id;
@@ -78,12 +78,12 @@ struct ns_rule {
  * generation gen it was old, from gen on it is new. 48 bits of generation
  * outlast any run; slices fit 8 bits (NETSLICE_MAX_SLICES).
  */
-static inline u64 ns_rule_slice_word(u64 gen, u32 old, u32 new)
+static inline u64 nsl_rule_slice_word(u64 gen, u32 old, u32 new)
 {
 	return gen << 16 | (old & 0xff) << 8 | (new & 0xff);
 }
 
-static inline u32 ns_rule_slice_at(u64 word, u64 gen)
+static inline u32 nsl_rule_slice_at(u64 word, u64 gen)
 {
 	/* Signed 48-bit distance: a switch is behind a reader for a grace period at most. */
 	s64 ahead = (s64)(((word >> 16) - gen) << 16);
@@ -92,35 +92,35 @@ static inline u32 ns_rule_slice_at(u64 word, u64 gen)
 }
 
 /* The table (rules.c). */
-int ns_rule_table_init(void);
-void ns_rule_table_exit(void);
-void ns_rule_prefix_mask(__be32 *addr, unsigned int len);
-void ns_rule_mask_of(const struct ns_rule_match *m, struct ns_rule_mask *mask);
-void ns_rule_key_of(const struct ns_rule_match *m, struct ns_rule_key *k);
-bool ns_rule_match_is_exact(const struct ns_rule_match *m);
-bool ns_rule_visible(const struct ns_rule *rule);
+int nsl_rule_table_init(void);
+void nsl_rule_table_exit(void);
+void nsl_rule_prefix_mask(__be32 *addr, unsigned int len);
+void nsl_rule_mask_of(const struct nsl_rule_match *m, struct nsl_rule_mask *mask);
+void nsl_rule_key_of(const struct nsl_rule_match *m, struct nsl_rule_key *k);
+bool nsl_rule_match_is_exact(const struct nsl_rule_match *m);
+bool nsl_rule_visible(const struct nsl_rule *rule);
 
 /* Under the batch lock (rule_batch.c). */
-u64 ns_rules_gen(void);
-void ns_rules_publish(u64 gen, unsigned int visible);
-bool ns_rule_tuples_full(const struct ns_rule_match *m);
-int ns_rule_link(struct ns_rule *rule, struct netlink_ext_ack *extack);
-void ns_rule_unlink(struct ns_rule *rule);
-struct ns_rule *ns_rule_table_find(const struct ns_rule_match *m);
+u64 nsl_rules_gen(void);
+void nsl_rules_publish(u64 gen, unsigned int visible);
+bool nsl_rule_tuples_full(const struct nsl_rule_match *m);
+int nsl_rule_link(struct nsl_rule *rule, struct netlink_ext_ack *extack);
+void nsl_rule_unlink(struct nsl_rule *rule);
+struct nsl_rule *nsl_rule_table_find(const struct nsl_rule_match *m);
 
 /* Under rcu_read_lock(): a rule's slice and hits as RX sees them now. */
-u32 ns_rule_slice_now(const struct ns_rule *rule);
-u64 ns_rule_hits(const struct ns_rule *rule);
+u32 nsl_rule_slice_now(const struct nsl_rule *rule);
+u64 nsl_rule_hits(const struct nsl_rule *rule);
 
 /*
  * RX, under RCU: the slice a rule sends skb to, or -1. *keys holds the
  * packet's dissection if *dissected (it was needed to look the rules up),
  * for the caller's flow hash.
  */
-int ns_rules_steer(const struct sk_buff *skb, struct flow_keys *keys, bool *dissected);
+int nsl_rules_steer(const struct sk_buff *skb, struct flow_keys *keys, bool *dissected);
 
 #if IS_ENABLED(CONFIG_KUNIT)
-struct ns_rule *ns_rules_lookup(const struct ns_rule_key *key);
+struct nsl_rule *nsl_rules_lookup(const struct nsl_rule_key *key);
 #endif
 
 #endif /* _NETSLICE_RULES_H */

@@ -32,8 +32,8 @@
  * would give, from the dissection the rule lookup made: a flow maps to
  * the same slice whether rules exist or not, for one dissection.
  */
-static u32 ns_rx_flow_hash(struct sk_buff *skb, const struct flow_keys *dissected,
-			   bool symmetric)
+static u32 nsl_rx_flow_hash(struct sk_buff *skb, const struct flow_keys *dissected,
+			    bool symmetric)
 {
 	struct flow_keys keys;
 
@@ -64,8 +64,8 @@ static u32 ns_rx_flow_hash(struct sk_buff *skb, const struct flow_keys *dissecte
  * none. An interface that feeds one slice needs no hash: no dissection
  * beyond the rules' one.
  */
-static struct ns_slice *ns_rx_pick_slice(const struct ns_iface *iface,
-					 struct sk_buff *skb, u16 *queue)
+static struct nsl_slice *nsl_rx_pick_slice(const struct nsl_iface *iface,
+					   struct sk_buff *skb, u16 *queue)
 {
 	bool recorded = !iface->hashed && skb_rx_queue_recorded(skb);
 	struct flow_keys keys;
@@ -73,132 +73,132 @@ static struct ns_slice *ns_rx_pick_slice(const struct ns_iface *iface,
 	int steered;
 	u32 key;
 
-	steered = ns_rules_steer(skb, &keys, &dissected);
+	steered = nsl_rules_steer(skb, &keys, &dissected);
 	*queue = recorded ? skb_get_rx_queue(skb) : NETSLICE_QUEUE_NONE;
 	if (steered >= 0)
-		return &ns_slices[steered];
+		return &nsl_slices[steered];
 	if (iface->slice_count == 1)
-		return &ns_slices[iface->slice_first];
+		return &nsl_slices[iface->slice_first];
 	if (recorded)
 		key = *queue;
 	else if (dissected)
-		key = ns_rx_flow_hash(skb, &keys, ns_symmetric_hash);
+		key = nsl_rx_flow_hash(skb, &keys, nsl_symmetric_hash);
 	else
-		key = ns_symmetric_hash ? __skb_get_hash_symmetric(skb) : skb_get_hash(skb);
-	return &ns_slices[iface->slice_first + key % iface->slice_count];
+		key = nsl_symmetric_hash ? __skb_get_hash_symmetric(skb) : skb_get_hash(skb);
+	return &nsl_slices[iface->slice_first + key % iface->slice_count];
 }
 
 /* The RX ring is full: queue a header-only record if asked to, else drop. */
-static void ns_rx_overflow(struct ns_slice *slice, struct ns_ring *ring, struct sk_buff *skb,
-			   u32 cfg)
+static void nsl_rx_overflow(struct nsl_slice *slice, struct nsl_ring *ring, struct sk_buff *skb,
+			    u32 cfg)
 {
 	struct sk_buff *rec = NULL;
 
-	if (ns_slicing_flags(cfg) & NETSLICE_SLICE_TRIM)
-		rec = ns_trim_record(skb);
+	if (nsl_slicing_flags(cfg) & NETSLICE_SLICE_TRIM)
+		rec = nsl_trim_record(skb);
 	kfree_skb(skb);
 	if (rec && !ptr_ring_produce(&slice->trim_ring, rec)) {
-		ns_stat_inc(slice, NS_RX_TRIMMED);
+		nsl_stat_inc(slice, NSL_RX_TRIMMED);
 		if (!ring) {
-			ns_slice_wake_armed(slice);
+			nsl_slice_wake_armed(slice);
 			return;
 		}
 		/* A kick moves it in: wake the ring's poller to kick. */
-		ns_ring_trimmed(ring);
+		nsl_ring_trimmed(ring);
 		wake_up_interruptible_poll(&slice->wait, EPOLLIN | EPOLLRDNORM);
 		return;
 	}
 	kfree_skb(rec);
-	ns_stat_inc(slice, NS_RX_DROP_RING_FULL);
+	nsl_stat_inc(slice, NSL_RX_DROP_RING_FULL);
 }
 
-/* Queue skb with the slice its reader gets (ns_slice_len() under cfg). */
-static void ns_rx_enqueue(struct ns_slice *slice, struct sk_buff *skb, u32 cfg,
-			  unsigned int slice_len)
+/* Queue skb with the slice its reader gets (nsl_slice_len() under cfg). */
+static void nsl_rx_enqueue(struct nsl_slice *slice, struct sk_buff *skb, u32 cfg,
+			   unsigned int slice_len)
 {
 	/* Once on the ring skb is the reader's: nothing is read from it after. */
 	unsigned int len = skb->len, gso_segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 0;
-	struct ns_ring *ring = rcu_dereference(slice->ring);
+	struct nsl_ring *ring = rcu_dereference(slice->ring);
 	int err;
 
-	ns_rx_cb(skb)->slice_len = slice_len;
+	nsl_rx_cb(skb)->slice_len = slice_len;
 	/* Ring mode: copied to the process's frames here, or not queued at all. */
-	err = ring ? ns_ring_rx(ring, skb) : ptr_ring_produce(&slice->rx_ring, skb);
+	err = ring ? nsl_ring_rx(ring, skb) : ptr_ring_produce(&slice->rx_ring, skb);
 	if (unlikely(err)) {
 		/* Not -ENOSPC: ring mode dropped (and counted) the packet. */
 		if (err == -ENOSPC)
-			ns_rx_overflow(slice, ring, skb, cfg);
+			nsl_rx_overflow(slice, ring, skb, cfg);
 		return;
 	}
-	ns_stat_inc(slice, NS_RX_PACKETS);
-	ns_stat_add(slice, NS_RX_BYTES, len);
+	nsl_stat_inc(slice, NSL_RX_PACKETS);
+	nsl_stat_add(slice, NSL_RX_BYTES, len);
 	if (gso_segs) {
-		ns_stat_inc(slice, NS_RX_GSO_PACKETS);
-		ns_stat_add(slice, NS_RX_GSO_SEGMENTS, gso_segs);
+		nsl_stat_inc(slice, NSL_RX_GSO_PACKETS);
+		nsl_stat_add(slice, NSL_RX_GSO_SEGMENTS, gso_segs);
 	}
-	/* Ring mode woke its poller itself (ns_ring_rx()). */
+	/* Ring mode woke its poller itself (nsl_ring_rx()). */
 	if (!ring)
-		ns_slice_wake_armed(slice);
+		nsl_slice_wake_armed(slice);
 }
 
 /* Queue the segments of a super-packet the slice does not keep whole. */
-static void ns_rx_segment(struct ns_slice *slice, struct sk_buff *skb, u32 cfg)
+static void nsl_rx_segment(struct nsl_slice *slice, struct sk_buff *skb, u32 cfg)
 {
-	struct ns_rx_cb cb = *ns_rx_cb(skb);
+	struct nsl_rx_cb cb = *nsl_rx_cb(skb);
 	struct sk_buff *segs, *seg, *next;
 
-	segs = ns_gso_segment(skb);
+	segs = nsl_gso_segment(skb);
 	if (!segs) {
-		ns_stat_inc(slice, NS_RX_DROP_ERROR);
+		nsl_stat_inc(slice, NSL_RX_DROP_ERROR);
 		kfree_skb(skb);
 		return;
 	}
 	skb_list_walk_safe(segs, seg, next) {
 		skb_mark_not_on_list(seg);
-		*ns_rx_cb(seg) = cb;
-		ns_rx_cb(seg)->flags |= NETSLICE_RX_SEGMENT;
-		ns_stat_inc(slice, NS_RX_SEGMENTS);
-		ns_rx_enqueue(slice, seg, cfg, ns_slice_len(seg, cfg));
+		*nsl_rx_cb(seg) = cb;
+		nsl_rx_cb(seg)->flags |= NETSLICE_RX_SEGMENT;
+		nsl_stat_inc(slice, NSL_RX_SEGMENTS);
+		nsl_rx_enqueue(slice, seg, cfg, nsl_slice_len(seg, cfg));
 	}
 }
 
 /*
  * A super-packet stays whole on a slice that asks for it, if it is one
- * that can be (ns_gso_keep()) and its slice leaves a payload to park:
+ * that can be (nsl_gso_keep()) and its slice leaves a payload to park:
  * its slice length, or 0 to segment it.
  */
-static unsigned int ns_rx_keep_gso(struct sk_buff *skb, u32 cfg)
+static unsigned int nsl_rx_keep_gso(struct sk_buff *skb, u32 cfg)
 {
 	unsigned int hdr_len, slice_len;
 
-	if (!(ns_slicing_flags(cfg) & NETSLICE_SLICE_GSO))
+	if (!(nsl_slicing_flags(cfg) & NETSLICE_SLICE_GSO))
 		return 0;
-	hdr_len = ns_gso_keep(skb);
-	slice_len = hdr_len ? ns_slice_len(skb, cfg) : 0;
+	hdr_len = nsl_gso_keep(skb);
+	slice_len = hdr_len ? nsl_slice_len(skb, cfg) : 0;
 	if (slice_len)
-		ns_rx_cb(skb)->gso_hdr_len = hdr_len;
+		nsl_rx_cb(skb)->gso_hdr_len = hdr_len;
 	return slice_len;
 }
 
-rx_handler_result_t ns_rx_handler(struct sk_buff **pskb)
+rx_handler_result_t nsl_rx_handler(struct sk_buff **pskb)
 {
 	struct sk_buff *skb = *pskb;
-	struct ns_slice *slice;
-	struct ns_iface *iface;
+	struct nsl_slice *slice;
+	struct nsl_iface *iface;
 	unsigned int slice_len;
 	u16 queue;
 	u32 cfg;
 
-	if (unlikely(skb->pkt_type == PACKET_LOOPBACK || ns_xmit_to_host_here()))
+	if (unlikely(skb->pkt_type == PACKET_LOOPBACK || nsl_xmit_to_host_here()))
 		return RX_HANDLER_PASS;
 
 	iface = rcu_dereference(skb->dev->rx_handler_data);
-	slice = ns_rx_pick_slice(iface, skb, &queue);
+	slice = nsl_rx_pick_slice(iface, skb, &queue);
 
 	if (unlikely(!cpumask_test_cpu(smp_processor_id(), slice->kernel_cpus)))
-		ns_stat_inc(slice, NS_RX_OFF_CPU);
+		nsl_stat_inc(slice, NSL_RX_OFF_CPU);
 	if (!atomic_read(&slice->open_files)) {
-		ns_stat_inc(slice, NS_RX_DROP_NO_READER);
+		nsl_stat_inc(slice, NSL_RX_DROP_NO_READER);
 		kfree_skb(skb);
 		return RX_HANDLER_CONSUMED;
 	}
@@ -221,7 +221,7 @@ rx_handler_result_t ns_rx_handler(struct sk_buff **pskb)
 			goto err_count;
 	}
 
-	*ns_rx_cb(skb) = (struct ns_rx_cb) {
+	*nsl_rx_cb(skb) = (struct nsl_rx_cb) {
 		.ifindex = skb->dev->ifindex,
 		.port = iface->port,
 		.queue = queue,
@@ -229,22 +229,22 @@ rx_handler_result_t ns_rx_handler(struct sk_buff **pskb)
 	/* One read of the mode: the packet is kept and sliced under the same. */
 	cfg = READ_ONCE(slice->slicing);
 	if (skb_is_gso(skb)) {
-		slice_len = ns_rx_keep_gso(skb, cfg);
+		slice_len = nsl_rx_keep_gso(skb, cfg);
 		if (!slice_len) {
-			ns_rx_segment(slice, skb, cfg);
+			nsl_rx_segment(slice, skb, cfg);
 			return RX_HANDLER_CONSUMED;
 		}
 	} else {
 		if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
 			goto err_drop;
-		slice_len = ns_slice_len(skb, cfg);
+		slice_len = nsl_slice_len(skb, cfg);
 	}
-	ns_rx_enqueue(slice, skb, cfg, slice_len);
+	nsl_rx_enqueue(slice, skb, cfg, slice_len);
 	return RX_HANDLER_CONSUMED;
 
 err_drop:
 	kfree_skb(skb);
 err_count:
-	ns_stat_inc(slice, NS_RX_DROP_ERROR);
+	nsl_stat_inc(slice, NSL_RX_DROP_ERROR);
 	return RX_HANDLER_CONSUMED;
 }

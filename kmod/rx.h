@@ -5,6 +5,6 @@
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 
-rx_handler_result_t ns_rx_handler(struct sk_buff **pskb);
+rx_handler_result_t nsl_rx_handler(struct sk_buff **pskb);
 
 #endif /* _NETSLICE_RX_H */

@@ -9,7 +9,7 @@
  * written by RX (rx.c, slicing.c), read by everything that delivers or
  * parks the packet.
  */
-struct ns_rx_cb {
+struct nsl_rx_cb {
 	int ifindex;
 	u32 port;		/* of the interface it arrived on */
 	u16 queue;
@@ -20,10 +20,10 @@ struct ns_rx_cb {
 };
 
 /* skb->cb is the queue owner's to use; const skbs are only read through it. */
-static inline struct ns_rx_cb *ns_rx_cb(const struct sk_buff *skb)
+static inline struct nsl_rx_cb *nsl_rx_cb(const struct sk_buff *skb)
 {
-	BUILD_BUG_ON(sizeof(struct ns_rx_cb) > sizeof(skb->cb));
-	return (struct ns_rx_cb *)skb->cb;
+	BUILD_BUG_ON(sizeof(struct nsl_rx_cb) > sizeof(skb->cb));
+	return (struct nsl_rx_cb *)skb->cb;
 }
 
 #endif /* _NETSLICE_SKB_CB_H */

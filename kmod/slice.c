@@ -17,7 +17,7 @@
 #include "slicing.h"
 
 /* The n-th online CPU, wrapping around the online set. */
-static unsigned int ns_nth_online_cpu(unsigned int n)
+static unsigned int nsl_nth_online_cpu(unsigned int n)
 {
 	unsigned int cpu;
 
@@ -33,9 +33,9 @@ static unsigned int ns_nth_online_cpu(unsigned int n)
  * siblings, so NF and softirq share a core's caches without competing for
  * one hardware thread; without SMT, the CPU itself.
  */
-static void ns_slice_default_cpus(struct ns_slice *slice)
+static void nsl_slice_default_cpus(struct nsl_slice *slice)
 {
-	unsigned int cpu = ns_nth_online_cpu(slice->id);
+	unsigned int cpu = nsl_nth_online_cpu(slice->id);
 
 	cpumask_clear(slice->kernel_cpus);
 	cpumask_set_cpu(cpu, slice->kernel_cpus);
@@ -47,13 +47,13 @@ static void ns_slice_default_cpus(struct ns_slice *slice)
 		cpumask_copy(slice->user_cpus, slice->kernel_cpus);
 }
 
-bool ns_cpus_valid(const struct cpumask *mask)
+bool nsl_cpus_valid(const struct cpumask *mask)
 {
 	return !cpumask_empty(mask) && cpumask_subset(mask, cpu_online_mask);
 }
 
-void ns_slice_set_cpus(struct ns_slice *slice, const struct cpumask *kernel_cpus,
-		       const struct cpumask *user_cpus)
+void nsl_slice_set_cpus(struct nsl_slice *slice, const struct cpumask *kernel_cpus,
+			const struct cpumask *user_cpus)
 {
 	lockdep_assert_held(&slice->lock);
 	if (kernel_cpus)
@@ -62,24 +62,24 @@ void ns_slice_set_cpus(struct ns_slice *slice, const struct cpumask *kernel_cpus
 		cpumask_copy(slice->user_cpus, user_cpus);
 }
 
-void ns_slice_set_batch(struct ns_slice *slice, u32 rw_flags, u32 max_batch)
+void nsl_slice_set_batch(struct nsl_slice *slice, u32 rw_flags, u32 max_batch)
 {
 	lockdep_assert_held(&slice->lock);
 	WRITE_ONCE(slice->rw_flags, rw_flags);
 	WRITE_ONCE(slice->max_batch, max_batch);
 }
 
-void ns_slice_set_slicing(struct ns_slice *slice, u32 cfg)
+void nsl_slice_set_slicing(struct nsl_slice *slice, u32 cfg)
 {
 	lockdep_assert_held(&slice->lock);
 	WRITE_ONCE(slice->slicing, cfg);
 }
 
 /* The slice's slicing settings, its store's size and timeout included. */
-void ns_slice_slicing(struct ns_slice *slice, struct netslice_slicing *out)
+void nsl_slice_slicing(struct nsl_slice *slice, struct netslice_slicing *out)
 {
-	ns_slicing_to_user(READ_ONCE(slice->slicing), out);
-	ns_store_limits(&slice->store, &out->store_size, &out->store_timeout_ms);
+	nsl_slicing_to_user(READ_ONCE(slice->slicing), out);
+	nsl_store_limits(&slice->store, &out->store_size, &out->store_timeout_ms);
 }
 
 /*
@@ -89,38 +89,38 @@ void ns_slice_slicing(struct ns_slice *slice, struct netslice_slicing *out)
  * it is not in hard IRQ context, and a BH enable there could run NET_RX
  * into the producer lock this CPU holds): they are freed after.
  */
-static DEFINE_MUTEX(ns_resize_lock);	/* protects ns_resize_dead, ns_resize_dropped */
-static struct sk_buff *ns_resize_dead;
-static unsigned int ns_resize_dropped;
+static DEFINE_MUTEX(nsl_resize_lock);	/* protects nsl_resize_dead, nsl_resize_dropped */
+static struct sk_buff *nsl_resize_dead;
+static unsigned int nsl_resize_dropped;
 
-/* A packet a smaller ring has no room for: kept for ns_slice_ring_resize_commit() to free. */
-static void ns_slice_resize_drop(void *ptr)
+/* A packet a smaller ring has no room for: kept for nsl_slice_ring_resize_commit() to free. */
+static void nsl_slice_resize_drop(void *ptr)
 {
 	struct sk_buff *skb = ptr;
 
-	skb->next = ns_resize_dead;
-	ns_resize_dead = skb;
-	ns_resize_dropped++;
+	skb->next = nsl_resize_dead;
+	nsl_resize_dead = skb;
+	nsl_resize_dropped++;
 }
 
-int ns_slice_ring_resize_prepare(struct ns_slice *slice, unsigned int size,
-				 struct ns_ring_resize *rs)
+int nsl_slice_ring_resize_prepare(struct nsl_slice *slice, unsigned int size,
+				  struct nsl_ring_resize *rs)
 {
 	lockdep_assert_held(&slice->lock);
 	memset(rs, 0, sizeof(*rs));
 	if (size == slice->ring_size)
 		return 0;
-	rs->rx_queue = ns_ptr_ring_queue_alloc(size, GFP_KERNEL);
-	rs->trim_queue = ns_ptr_ring_queue_alloc(size, GFP_KERNEL);
+	rs->rx_queue = nsl_ptr_ring_queue_alloc(size, GFP_KERNEL);
+	rs->trim_queue = nsl_ptr_ring_queue_alloc(size, GFP_KERNEL);
 	if (!rs->rx_queue || !rs->trim_queue) {
-		ns_slice_ring_resize_abort(rs);
+		nsl_slice_ring_resize_abort(rs);
 		return -ENOMEM;
 	}
 	rs->size = size;
 	return 0;
 }
 
-void ns_slice_ring_resize_abort(struct ns_ring_resize *rs)
+void nsl_slice_ring_resize_abort(struct nsl_ring_resize *rs)
 {
 	kvfree(rs->rx_queue);
 	kvfree(rs->trim_queue);
@@ -128,14 +128,14 @@ void ns_slice_ring_resize_abort(struct ns_ring_resize *rs)
 }
 
 /* ptr_ring_resize() with the queue allocated ahead; returns the old queue. */
-static void **ns_ptr_ring_swap(struct ptr_ring *r, void **queue, unsigned int size)
+static void **nsl_ptr_ring_swap(struct ptr_ring *r, void **queue, unsigned int size)
 {
 	unsigned long flags;
 	void **old;
 
 	spin_lock_irqsave(&r->consumer_lock, flags);
 	spin_lock(&r->producer_lock);
-	old = __ptr_ring_swap_queue(r, queue, size, GFP_KERNEL, ns_slice_resize_drop);
+	old = __ptr_ring_swap_queue(r, queue, size, GFP_KERNEL, nsl_slice_resize_drop);
 	spin_unlock(&r->producer_lock);
 	spin_unlock_irqrestore(&r->consumer_lock, flags);
 	return old;
@@ -145,35 +145,35 @@ static void **ns_ptr_ring_swap(struct ptr_ring *r, void **queue, unsigned int si
  * Resize the RX ring (and the trim ring with it) while packets flow: what
  * a smaller ring has no room for is freed and counted as purged.
  */
-void ns_slice_ring_resize_commit(struct ns_slice *slice, struct ns_ring_resize *rs)
+void nsl_slice_ring_resize_commit(struct nsl_slice *slice, struct nsl_ring_resize *rs)
 {
 	lockdep_assert_held(&slice->lock);
 	if (!rs->rx_queue)
 		return;
 	/* Readers test the trim ring without its lock, under read_lock. */
 	mutex_lock(&slice->read_lock);
-	mutex_lock(&ns_resize_lock);
-	ns_resize_dropped = 0;
-	rs->trim_queue = ns_ptr_ring_swap(&slice->trim_ring, rs->trim_queue, rs->size);
-	rs->rx_queue = ns_ptr_ring_swap(&slice->rx_ring, rs->rx_queue, rs->size);
+	mutex_lock(&nsl_resize_lock);
+	nsl_resize_dropped = 0;
+	rs->trim_queue = nsl_ptr_ring_swap(&slice->trim_ring, rs->trim_queue, rs->size);
+	rs->rx_queue = nsl_ptr_ring_swap(&slice->rx_ring, rs->rx_queue, rs->size);
 	WRITE_ONCE(slice->ring_size, rs->size);
-	atomic64_add(ns_resize_dropped, &slice->rx_purged);
+	atomic64_add(nsl_resize_dropped, &slice->rx_purged);
 	/* IRQs on again: free as any consumer of the rings does. */
 	local_bh_disable();
-	kfree_skb_list(ns_resize_dead);
+	kfree_skb_list(nsl_resize_dead);
 	local_bh_enable();
-	ns_resize_dead = NULL;
-	mutex_unlock(&ns_resize_lock);
+	nsl_resize_dead = NULL;
+	mutex_unlock(&nsl_resize_lock);
 	mutex_unlock(&slice->read_lock);
 	/* The old queues. */
-	ns_slice_ring_resize_abort(rs);
+	nsl_slice_ring_resize_abort(rs);
 }
 
 /*
  * Free what a ring still holds, BHs off as every consumer of the rings
  * takes their lock (ring-mode RX consumes the trim ring in softirq).
  */
-static void ns_ptr_ring_drain(struct ptr_ring *r)
+static void nsl_ptr_ring_drain(struct ptr_ring *r)
 {
 	struct sk_buff *skb;
 
@@ -186,11 +186,11 @@ static void ns_ptr_ring_drain(struct ptr_ring *r)
  * mode's RX and kicks) drain first, so the packets kept stay in the order
  * they arrived in; those of port go. True when packets were kept: readers
  * are woken, and a ring-mode file's RX should be told
- * (ns_ring_requeued()), which the caller does.
+ * (nsl_ring_requeued()), which the caller does.
  * Readers hold read_lock only to take packets, never across a user copy,
  * so this waits for no user space (it runs under RTNL on detach).
  */
-bool ns_slice_purge(struct ns_slice *slice, u32 port)
+bool nsl_slice_purge(struct nsl_slice *slice, u32 port)
 {
 	struct sk_buff_head queued, dead;
 	struct sk_buff *skb, *tmp;
@@ -206,7 +206,7 @@ bool ns_slice_purge(struct ns_slice *slice, u32 port)
 	while ((skb = ptr_ring_consume_bh(&slice->rx_ring)))
 		__skb_queue_tail(&queued, skb);
 	skb_queue_walk_safe(&queued, skb, tmp) {
-		if (port && ns_rx_cb(skb)->port != port)
+		if (port && nsl_rx_cb(skb)->port != port)
 			continue;
 		__skb_unlink(skb, &queued);
 		__skb_queue_tail(&dead, skb);
@@ -224,7 +224,7 @@ bool ns_slice_purge(struct ns_slice *slice, u32 port)
 	return true;
 }
 
-static int ns_slice_init(struct ns_slice *slice, unsigned int id, unsigned int ring_size)
+static int nsl_slice_init(struct nsl_slice *slice, unsigned int id, unsigned int ring_size)
 {
 	int err = -ENOMEM;
 
@@ -237,7 +237,7 @@ static int ns_slice_init(struct ns_slice *slice, unsigned int id, unsigned int r
 	if (!zalloc_cpumask_var(&slice->user_cpus, GFP_KERNEL))
 		goto err_free_kernel_cpus;
 	/* A failure is reported by the caller, naming the slice. */
-	slice->stats = alloc_percpu_gfp(struct ns_stats, GFP_KERNEL | __GFP_NOWARN);
+	slice->stats = alloc_percpu_gfp(struct nsl_stats, GFP_KERNEL | __GFP_NOWARN);
 	if (!slice->stats)
 		goto err_free_user_cpus;
 	err = ptr_ring_init(&slice->rx_ring, ring_size, GFP_KERNEL | __GFP_NOWARN);
@@ -246,7 +246,7 @@ static int ns_slice_init(struct ns_slice *slice, unsigned int id, unsigned int r
 	err = ptr_ring_init(&slice->trim_ring, ring_size, GFP_KERNEL | __GFP_NOWARN);
 	if (err)
 		goto err_cleanup_rx_ring;
-	err = ns_store_init(&slice->store, id, ns_store_size, ns_store_timeout_ms);
+	err = nsl_store_init(&slice->store, id, nsl_store_size, nsl_store_timeout_ms);
 	if (err)
 		goto err_cleanup_trim_ring;
 	skb_queue_head_init(&slice->unread);
@@ -255,7 +255,7 @@ static int ns_slice_init(struct ns_slice *slice, unsigned int id, unsigned int r
 	mutex_init(&slice->read_lock);
 	mutex_init(&slice->lock);
 	atomic_set(&slice->open_files, 0);
-	ns_slice_default_cpus(slice);
+	nsl_slice_default_cpus(slice);
 	return 0;
 
 err_cleanup_trim_ring:
@@ -272,33 +272,33 @@ err_free_kernel_cpus:
 }
 
 /* No RX handler and no file may reach the slice any more. */
-static void ns_slice_exit(struct ns_slice *slice)
+static void nsl_slice_exit(struct nsl_slice *slice)
 {
 	mutex_destroy(&slice->lock);
 	mutex_destroy(&slice->read_lock);
-	ns_store_destroy(&slice->store);
+	nsl_store_destroy(&slice->store);
 	skb_queue_purge(&slice->unread);
-	ns_ptr_ring_drain(&slice->trim_ring);
+	nsl_ptr_ring_drain(&slice->trim_ring);
 	ptr_ring_cleanup(&slice->trim_ring, NULL);
-	ns_ptr_ring_drain(&slice->rx_ring);
+	nsl_ptr_ring_drain(&slice->rx_ring);
 	ptr_ring_cleanup(&slice->rx_ring, NULL);
 	free_percpu(slice->stats);
 	free_cpumask_var(slice->user_cpus);
 	free_cpumask_var(slice->kernel_cpus);
 }
 
-void ns_slices_destroy(struct ns_slice *slices, unsigned int count)
+void nsl_slices_destroy(struct nsl_slice *slices, unsigned int count)
 {
 	while (count--)
-		ns_slice_exit(&slices[count]);
+		nsl_slice_exit(&slices[count]);
 	kfree(slices);
 }
 
-struct ns_slice *ns_slices;
+struct nsl_slice *nsl_slices;
 
-struct ns_slice *ns_slices_create(unsigned int count, unsigned int ring_size)
+struct nsl_slice *nsl_slices_create(unsigned int count, unsigned int ring_size)
 {
-	struct ns_slice *slices;
+	struct nsl_slice *slices;
 	unsigned int i;
 	int err;
 
@@ -308,7 +308,7 @@ struct ns_slice *ns_slices_create(unsigned int count, unsigned int ring_size)
 
 	cpus_read_lock();
 	for (i = 0; i < count; i++) {
-		err = ns_slice_init(&slices[i], i, ring_size);
+		err = nsl_slice_init(&slices[i], i, ring_size);
 		if (err)
 			goto err_destroy_initialized;
 	}
@@ -317,6 +317,6 @@ struct ns_slice *ns_slices_create(unsigned int count, unsigned int ring_size)
 
 err_destroy_initialized:
 	cpus_read_unlock();
-	ns_slices_destroy(slices, i);
+	nsl_slices_destroy(slices, i);
 	return ERR_PTR(err);
 }

@@ -16,14 +16,14 @@
 
 #include "store.h"
 
-struct ns_ring;
-struct ns_stats;
+struct nsl_ring;
+struct nsl_stats;
 
 /*
  * One slice: the unit of spatial partitioning. Slices share nothing; each
  * is reached through its own character device.
  */
-struct ns_slice {
+struct nsl_slice {
 	unsigned int id;
 
 	/* RX: produced in softirq, consumed by readers under read_lock. */
@@ -35,8 +35,8 @@ struct ns_slice {
 	/*
 	 * Read mode: a reader found the slice empty and may sleep. The next
 	 * packet queued wakes it and clears this; the ones after it, queued
-	 * while it wakes, do not (ns_slice_wake_armed()). Ring mode does
-	 * without: ns_ring_rx() reads the process's consumer index instead.
+	 * while it wakes, do not (nsl_slice_wake_armed()). Ring mode does
+	 * without: nsl_ring_rx() reads the process's consumer index instead.
 	 */
 	atomic_t rx_armed;
 	struct mutex read_lock;		/* protects consuming the rings */
@@ -47,10 +47,10 @@ struct ns_slice {
 	 */
 	struct file *reader;
 	atomic64_t rx_purged;		/* queued, freed unread (detach, last close) */
-	struct ns_stats __percpu *stats;
-	struct ns_store store;		/* payloads of sliced packets read */
+	struct nsl_stats __percpu *stats;
+	struct nsl_store store;		/* payloads of sliced packets read */
 	/* The file in ring mode, if any: RX delivers there. Set under lock. */
-	struct ns_ring __rcu *ring;
+	struct nsl_ring __rcu *ring;
 
 	struct mutex lock;		/* protects the fields below */
 	cpumask_var_t kernel_cpus;	/* read locklessly by RX (advisory) */
@@ -62,11 +62,11 @@ struct ns_slice {
 	struct netslice_stats stats_base; /* counters at the last reset */
 } ____cacheline_aligned_in_smp;
 
-/* The slices, ns_nr_slices of them (ns_slices_create()). */
-extern struct ns_slice *ns_slices;
+/* The slices, nsl_nr_slices of them (nsl_slices_create()). */
+extern struct nsl_slice *nsl_slices;
 
 /* Batch size for this call: the caller's count, capped by the slice mode. */
-static inline size_t ns_batch_limit(const struct ns_slice *slice, size_t count, u32 multi_flag)
+static inline size_t nsl_batch_limit(const struct nsl_slice *slice, size_t count, u32 multi_flag)
 {
 	size_t n = min_t(size_t, count, READ_ONCE(slice->max_batch));
 
@@ -76,17 +76,17 @@ static inline size_t ns_batch_limit(const struct ns_slice *slice, size_t count, 
 }
 
 /* Anything for a reader: a packet or a trimmed record. */
-static inline bool ns_slice_readable(struct ns_slice *slice)
+static inline bool nsl_slice_readable(struct nsl_slice *slice)
 {
 	return !skb_queue_empty_lockless(&slice->unread) || !ptr_ring_empty_bh(&slice->rx_ring) ||
 	       !ptr_ring_empty_bh(&slice->trim_ring);
 }
 
-/* The next packet wakes the readers (ns_slice_wake_armed()): look again after. */
-static inline void ns_slice_arm(struct ns_slice *slice)
+/* The next packet wakes the readers (nsl_slice_wake_armed()): look again after. */
+static inline void nsl_slice_arm(struct nsl_slice *slice)
 {
 	atomic_set(&slice->rx_armed, 1);
-	/* Armed before the queues are looked at again: pairs with ns_slice_wake_armed(). */
+	/* Armed before the queues are looked at again: pairs with nsl_slice_wake_armed(). */
 	smp_mb();
 }
 
@@ -96,9 +96,9 @@ static inline void ns_slice_arm(struct ns_slice *slice)
  * is on the wait queue already (poll_wait() and prepare_to_wait() come
  * before the arming), or not sleeping at all.
  */
-static inline void ns_slice_wake_armed(struct ns_slice *slice)
+static inline void nsl_slice_wake_armed(struct nsl_slice *slice)
 {
-	/* Queued before the flag is read: pairs with ns_slice_arm(). */
+	/* Queued before the flag is read: pairs with nsl_slice_arm(). */
 	smp_mb();
 	if (!atomic_read(&slice->rx_armed) || !atomic_xchg(&slice->rx_armed, 0))
 		return;
@@ -108,29 +108,29 @@ static inline void ns_slice_wake_armed(struct ns_slice *slice)
 }
 
 /* Readable, or armed: a reader that sleeps on false is woken by the next packet. */
-static inline bool ns_slice_readable_or_arm(struct ns_slice *slice)
+static inline bool nsl_slice_readable_or_arm(struct nsl_slice *slice)
 {
-	if (ns_slice_readable(slice))
+	if (nsl_slice_readable(slice))
 		return true;
-	ns_slice_arm(slice);
-	return ns_slice_readable(slice);
+	nsl_slice_arm(slice);
+	return nsl_slice_readable(slice);
 }
 
 /*
  * Free the queued packets that arrived on port (0: all), counted. True
  * when some were kept (never for port 0).
  */
-bool ns_slice_purge(struct ns_slice *slice, u32 port);
+bool nsl_slice_purge(struct nsl_slice *slice, u32 port);
 
 /* Non-empty and online only. */
-bool ns_cpus_valid(const struct cpumask *mask);
+bool nsl_cpus_valid(const struct cpumask *mask);
 
 /* Caller holds slice->lock; values already checked. NULL masks: keep. */
-void ns_slice_set_cpus(struct ns_slice *slice, const struct cpumask *kernel_cpus,
-		       const struct cpumask *user_cpus);
-void ns_slice_set_batch(struct ns_slice *slice, u32 rw_flags, u32 max_batch);
-void ns_slice_set_slicing(struct ns_slice *slice, u32 cfg);
-void ns_slice_slicing(struct ns_slice *slice, struct netslice_slicing *out);
+void nsl_slice_set_cpus(struct nsl_slice *slice, const struct cpumask *kernel_cpus,
+			const struct cpumask *user_cpus);
+void nsl_slice_set_batch(struct nsl_slice *slice, u32 rw_flags, u32 max_batch);
+void nsl_slice_set_slicing(struct nsl_slice *slice, u32 cfg);
+void nsl_slice_slicing(struct nsl_slice *slice, struct netslice_slicing *out);
 
 /*
  * A new size for a slice's RX and trim rings, in two steps so a request
@@ -138,18 +138,18 @@ void ns_slice_slicing(struct ns_slice *slice, struct netslice_slicing *out);
  * allocates (the only step that can fail), commit applies and cannot fail,
  * abort frees what prepare allocated. Caller holds slice->lock throughout.
  */
-struct ns_ring_resize {
+struct nsl_ring_resize {
 	void **rx_queue;		/* NULL: the size stays */
 	void **trim_queue;
 	unsigned int size;
 };
 
-int ns_slice_ring_resize_prepare(struct ns_slice *slice, unsigned int size,
-				 struct ns_ring_resize *rs);
-void ns_slice_ring_resize_commit(struct ns_slice *slice, struct ns_ring_resize *rs);
-void ns_slice_ring_resize_abort(struct ns_ring_resize *rs);
+int nsl_slice_ring_resize_prepare(struct nsl_slice *slice, unsigned int size,
+				  struct nsl_ring_resize *rs);
+void nsl_slice_ring_resize_commit(struct nsl_slice *slice, struct nsl_ring_resize *rs);
+void nsl_slice_ring_resize_abort(struct nsl_ring_resize *rs);
 
-struct ns_slice *ns_slices_create(unsigned int count, unsigned int ring_size);
-void ns_slices_destroy(struct ns_slice *slices, unsigned int count);
+struct nsl_slice *nsl_slices_create(unsigned int count, unsigned int ring_size);
+void nsl_slices_destroy(struct nsl_slice *slices, unsigned int count);
 
 #endif /* _NETSLICE_SLICE_H */

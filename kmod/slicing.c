@@ -12,19 +12,19 @@
 #include "skb_cb.h"
 #include "slicing.h"
 
-#define NS_SLICING(mode, flags, value)	((mode) | (flags) << 8 | (value) << 16)
+#define NSL_SLICING(mode, flags, value)	((mode) | (flags) << 8 | (value) << 16)
 
-static u32 ns_slicing_mode(u32 cfg)
+static u32 nsl_slicing_mode(u32 cfg)
 {
 	return cfg & 0xff;
 }
 
-static u32 ns_slicing_value(u32 cfg)
+static u32 nsl_slicing_value(u32 cfg)
 {
 	return cfg >> 16;
 }
 
-int ns_slicing_from_user(const struct netslice_slicing *req, u32 *cfg)
+int nsl_slicing_from_user(const struct netslice_slicing *req, u32 *cfg)
 {
 	if (req->reserved[0] || req->reserved[1] ||
 	    req->flags & ~(NETSLICE_SLICE_TRIM | NETSLICE_SLICE_GSO))
@@ -34,68 +34,68 @@ int ns_slicing_from_user(const struct netslice_slicing *req, u32 *cfg)
 		/* A super-packet kept whole needs a slice to park its payload. */
 		if (req->length || req->extra || req->flags & NETSLICE_SLICE_GSO)
 			return -EINVAL;
-		*cfg = NS_SLICING(req->mode, req->flags, 0);
+		*cfg = NSL_SLICING(req->mode, req->flags, 0);
 		return 0;
 	case NETSLICE_SLICE_FIXED:
 		if (!req->length || req->length > NETSLICE_MAX_HEADER || req->extra)
 			return -EINVAL;
-		*cfg = NS_SLICING(req->mode, req->flags, req->length);
+		*cfg = NSL_SLICING(req->mode, req->flags, req->length);
 		return 0;
 	case NETSLICE_SLICE_AUTO:
 		if (req->length || req->extra > NETSLICE_MAX_EXTRA)
 			return -EINVAL;
-		*cfg = NS_SLICING(req->mode, req->flags, req->extra);
+		*cfg = NSL_SLICING(req->mode, req->flags, req->extra);
 		return 0;
 	default:
 		return -EINVAL;
 	}
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_slicing_from_user);
+EXPORT_SYMBOL_IF_KUNIT(nsl_slicing_from_user);
 
-void ns_slicing_to_user(u32 cfg, struct netslice_slicing *out)
+void nsl_slicing_to_user(u32 cfg, struct netslice_slicing *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->mode = ns_slicing_mode(cfg);
-	out->flags = ns_slicing_flags(cfg);
+	out->mode = nsl_slicing_mode(cfg);
+	out->flags = nsl_slicing_flags(cfg);
 	if (out->mode == NETSLICE_SLICE_FIXED)
-		out->length = ns_slicing_value(cfg);
+		out->length = nsl_slicing_value(cfg);
 	else if (out->mode == NETSLICE_SLICE_AUTO)
-		out->extra = ns_slicing_value(cfg);
+		out->extra = nsl_slicing_value(cfg);
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_slicing_to_user);
+EXPORT_SYMBOL_IF_KUNIT(nsl_slicing_to_user);
 
 /*
  * Bytes of skb (from its link-layer header) a reader gets under cfg, or 0
  * for the whole packet. RX softirq, once per packet.
  */
-unsigned int ns_slice_len(const struct sk_buff *skb, u32 cfg)
+unsigned int nsl_slice_len(const struct sk_buff *skb, u32 cfg)
 {
-	return ns_parse_cut_len(skb, ns_slicing_mode(cfg), ns_slicing_value(cfg));
+	return nsl_parse_cut_len(skb, nsl_slicing_mode(cfg), nsl_slicing_value(cfg));
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_slice_len);
+EXPORT_SYMBOL_IF_KUNIT(nsl_slice_len);
 
 /*
  * A header-only copy of skb for a full ring, with skb's RX metadata, or
  * NULL without memory. Its length is the packet's slice, or its "auto"
  * headers, or its Ethernet header.
  */
-struct sk_buff *ns_trim_record(const struct sk_buff *skb)
+struct sk_buff *nsl_trim_record(const struct sk_buff *skb)
 {
-	const struct ns_rx_cb *cb = ns_rx_cb(skb);
+	const struct nsl_rx_cb *cb = nsl_rx_cb(skb);
 	unsigned int len = cb->slice_len;
 	struct sk_buff *rec;
 
 	if (!len)
-		len = ns_parse_l4_end(skb) ?: ETH_HLEN;
+		len = nsl_parse_l4_end(skb) ?: ETH_HLEN;
 	/* A record is a header as a slice is: never longer than one. */
 	len = min3(len, skb->len, (unsigned int)NETSLICE_MAX_HEADER);
 	rec = alloc_skb(len, GFP_ATOMIC);
 	if (!rec)
 		return NULL;
 	skb_copy_bits(skb, 0, skb_put(rec, len), len);
-	*ns_rx_cb(rec) = *cb;
-	ns_rx_cb(rec)->flags |= NETSLICE_RX_TRIMMED;
-	ns_rx_cb(rec)->slice_len = 0;
-	ns_rx_cb(rec)->wire_len = skb->len;
+	*nsl_rx_cb(rec) = *cb;
+	nsl_rx_cb(rec)->flags |= NETSLICE_RX_TRIMMED;
+	nsl_rx_cb(rec)->slice_len = 0;
+	nsl_rx_cb(rec)->wire_len = skb->len;
 	return rec;
 }

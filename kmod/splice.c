@@ -16,7 +16,7 @@
  * points at hlen private, linear bytes for the caller to fill. On error
  * (-ENOMEM) skb->data and the payload are unchanged.
  */
-int ns_splice_front(struct sk_buff *skb, unsigned int off, unsigned int hlen)
+int nsl_splice_front(struct sk_buff *skb, unsigned int off, unsigned int hlen)
 {
 	int err;
 
@@ -33,4 +33,4 @@ int ns_splice_front(struct sk_buff *skb, unsigned int off, unsigned int hlen)
 	}
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_splice_front);
+EXPORT_SYMBOL_IF_KUNIT(nsl_splice_front);

@@ -4,6 +4,6 @@
 
 #include <linux/skbuff.h>
 
-int ns_splice_front(struct sk_buff *skb, unsigned int off, unsigned int hlen);
+int nsl_splice_front(struct sk_buff *skb, unsigned int off, unsigned int hlen);
 
 #endif /* _NETSLICE_SPLICE_H */

@@ -9,12 +9,12 @@
 #include "stats.h"
 
 /* One index per field (libnetslice's build checks each field's place). */
-static_assert(NS_STAT_COUNT == NS_STATS_FIELDS);
+static_assert(NSL_STAT_COUNT == NSL_STATS_FIELDS);
 
 /* The gauges among the store's counters; a reset leaves them be. */
-static bool ns_stat_is_gauge(unsigned int i)
+static bool nsl_stat_is_gauge(unsigned int i)
 {
-	return i == NS_STORE_USED || i == NS_STORE_HIGH_WATER;
+	return i == NSL_STORE_USED || i == NSL_STORE_HIGH_WATER;
 }
 
 /*
@@ -22,7 +22,7 @@ static bool ns_stat_is_gauge(unsigned int i)
  * lower bound of each (on 32-bit kernels a 64-bit counter may be read torn
  * while it is updated).
  */
-static void ns_stats_read_raw(struct ns_slice *slice, struct netslice_stats *out)
+static void nsl_stats_read_raw(struct nsl_slice *slice, struct netslice_stats *out)
 {
 	u64 *sum = (u64 *)out;
 	unsigned int cpu, i;
@@ -31,9 +31,9 @@ static void ns_stats_read_raw(struct ns_slice *slice, struct netslice_stats *out
 
 	memset(out, 0, sizeof(*out));
 	for_each_possible_cpu(cpu) {
-		const struct ns_stats *s = per_cpu_ptr(slice->stats, cpu);
+		const struct nsl_stats *s = per_cpu_ptr(slice->stats, cpu);
 
-		for (i = 0; i < NS_STAT_COUNT; i++)
+		for (i = 0; i < NSL_STAT_COUNT; i++)
 			sum[i] += READ_ONCE(s->v[i]);
 	}
 
@@ -51,16 +51,16 @@ static void ns_stats_read_raw(struct ns_slice *slice, struct netslice_stats *out
  * under the lock that orders resets, so a read never sees a base newer
  * than its sums (which would make a counter wrap below zero).
  */
-void ns_stats_read(struct ns_slice *slice, struct netslice_stats *out)
+void nsl_stats_read(struct nsl_slice *slice, struct netslice_stats *out)
 {
 	const u64 *base = (const u64 *)&slice->stats_base;
 	u64 *v = (u64 *)out;
 	unsigned int i;
 
 	mutex_lock(&slice->lock);
-	ns_stats_read_raw(slice, out);
-	for (i = 0; i < NS_STATS_FIELDS; i++)
-		if (!ns_stat_is_gauge(i))
+	nsl_stats_read_raw(slice, out);
+	for (i = 0; i < NSL_STATS_FIELDS; i++)
+		if (!nsl_stat_is_gauge(i))
 			v[i] -= base[i];
 	mutex_unlock(&slice->lock);
 }
@@ -70,10 +70,10 @@ void ns_stats_read(struct ns_slice *slice, struct netslice_stats *out)
  * current sums as a base that reads subtract; the high-water mark starts
  * again from what is parked now.
  */
-void ns_stats_reset(struct ns_slice *slice)
+void nsl_stats_reset(struct nsl_slice *slice)
 {
 	mutex_lock(&slice->lock);
-	ns_stats_read_raw(slice, &slice->stats_base);
+	nsl_stats_read_raw(slice, &slice->stats_base);
 	mutex_unlock(&slice->lock);
 
 	spin_lock_bh(&slice->store.lock);

@@ -37,41 +37,41 @@
 #include "skb_cb.h"
 #include "store.h"
 
-#define NS_HANDLE_SLOT_BITS	16
-#define NS_HANDLE_SLICE_SHIFT	16
-#define NS_HANDLE_TAG_SHIFT	24
-#define NS_HANDLE_TAG_MASK	GENMASK_ULL(63 - NS_HANDLE_TAG_SHIFT, 0)
+#define NSL_HANDLE_SLOT_BITS	16
+#define NSL_HANDLE_SLICE_SHIFT	16
+#define NSL_HANDLE_TAG_SHIFT	24
+#define NSL_HANDLE_TAG_MASK	GENMASK_ULL(63 - NSL_HANDLE_TAG_SHIFT, 0)
 
 /* The handle of the payload parked in slot with tag (40 bits, not 0). */
-VISIBLE_IF_KUNIT u64 ns_handle_make(unsigned int slice_id, unsigned int slot, u64 tag)
+VISIBLE_IF_KUNIT u64 nsl_handle_make(unsigned int slice_id, unsigned int slot, u64 tag)
 {
-	return slot | (u64)slice_id << NS_HANDLE_SLICE_SHIFT | tag << NS_HANDLE_TAG_SHIFT;
+	return slot | (u64)slice_id << NSL_HANDLE_SLICE_SHIFT | tag << NSL_HANDLE_TAG_SHIFT;
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_handle_make);
+EXPORT_SYMBOL_IF_KUNIT(nsl_handle_make);
 
 /* The next park's tag: the count goes on, skipping 0 when it wraps. */
-static u64 ns_store_next_tag(struct ns_store *st)
+static u64 nsl_store_next_tag(struct nsl_store *st)
 {
 	lockdep_assert_held(&st->lock);
-	st->tag = (st->tag + 1) & NS_HANDLE_TAG_MASK;
+	st->tag = (st->tag + 1) & NSL_HANDLE_TAG_MASK;
 	if (!st->tag)
 		st->tag = 1;
 	return st->tag;
 }
 
-static unsigned int ns_handle_slot(u64 handle)
+static unsigned int nsl_handle_slot(u64 handle)
 {
-	return handle & (BIT(NS_HANDLE_SLOT_BITS) - 1);
+	return handle & (BIT(NSL_HANDLE_SLOT_BITS) - 1);
 }
 
 /* The free FIFO: slot numbers, oldest freed first; capacity - used of them. */
-static void ns_store_push_free(struct ns_store *st, struct ns_store_entry *e)
+static void nsl_store_push_free(struct nsl_store *st, struct nsl_store_entry *e)
 {
 	lockdep_assert_held(&st->lock);
 	st->free[st->free_tail++ & st->free_mask] = e - st->slots;
 }
 
-static struct ns_store_entry *ns_store_pop_free(struct ns_store *st)
+static struct nsl_store_entry *nsl_store_pop_free(struct nsl_store *st)
 {
 	lockdep_assert_held(&st->lock);
 	if (st->used == st->capacity)
@@ -80,23 +80,23 @@ static struct ns_store_entry *ns_store_pop_free(struct ns_store *st)
 }
 
 /* e's payload is gone: e, on no list now, goes to the free FIFO. */
-static void ns_store_free_slot(struct ns_store *st, struct ns_store_entry *e)
+static void nsl_store_free_slot(struct nsl_store *st, struct nsl_store_entry *e)
 {
 	lockdep_assert_held(&st->lock);
 	e->skb = NULL;
 	e->owner = NULL;
-	e->state = NS_SLOT_FREE;
+	e->state = NSL_SLOT_FREE;
 	e->prev_handle = e->handle;
 	e->handle = 0;
-	ns_store_push_free(st, e);
+	nsl_store_push_free(st, e);
 	st->used--;
 }
 
 /* Free every parked payload older than the timeout; caller frees *dead. */
-static void __ns_store_expire(struct ns_store *st, unsigned long now,
+static void __ns_store_expire(struct nsl_store *st, unsigned long now,
 			      struct sk_buff_head *dead)
 {
-	struct ns_store_entry *e, *tmp;
+	struct nsl_store_entry *e, *tmp;
 
 	lockdep_assert_held(&st->lock);
 	list_for_each_entry_safe(e, tmp, &st->parked, node) {
@@ -104,12 +104,12 @@ static void __ns_store_expire(struct ns_store *st, unsigned long now,
 			break;
 		__skb_queue_tail(dead, e->skb);
 		list_del(&e->node);
-		ns_store_free_slot(st, e);
+		nsl_store_free_slot(st, e);
 		st->aged++;
 	}
 }
 
-VISIBLE_IF_KUNIT void ns_store_expire(struct ns_store *st, unsigned long now)
+VISIBLE_IF_KUNIT void nsl_store_expire(struct nsl_store *st, unsigned long now)
 {
 	struct sk_buff_head dead;
 
@@ -119,18 +119,18 @@ VISIBLE_IF_KUNIT void ns_store_expire(struct ns_store *st, unsigned long now)
 	spin_unlock_bh(&st->lock);
 	__skb_queue_purge(&dead);
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_store_expire);
+EXPORT_SYMBOL_IF_KUNIT(nsl_store_expire);
 
-static void ns_store_ageing_work(struct work_struct *work)
+static void nsl_store_ageing_work(struct work_struct *work)
 {
-	struct ns_store *st = container_of(to_delayed_work(work), struct ns_store, ageing);
+	struct nsl_store *st = container_of(to_delayed_work(work), struct nsl_store, ageing);
 	unsigned long next = 0;
-	struct ns_store_entry *oldest;
+	struct nsl_store_entry *oldest;
 
-	ns_store_expire(st, jiffies);
+	nsl_store_expire(st, jiffies);
 
 	spin_lock_bh(&st->lock);
-	oldest = list_first_entry_or_null(&st->parked, struct ns_store_entry, node);
+	oldest = list_first_entry_or_null(&st->parked, struct nsl_store_entry, node);
 	if (oldest)
 		next = oldest->parked_at + st->timeout;
 	spin_unlock_bh(&st->lock);
@@ -140,23 +140,23 @@ static void ns_store_ageing_work(struct work_struct *work)
 }
 
 /* The free FIFO of a store of capacity slots: a power of two of slot numbers. */
-static u16 *ns_store_alloc_free(unsigned int capacity)
+static u16 *nsl_store_alloc_free(unsigned int capacity)
 {
 	return kvcalloc(roundup_pow_of_two(capacity), sizeof(u16), GFP_KERNEL | __GFP_NOWARN);
 }
 
-int ns_store_init(struct ns_store *st, unsigned int slice_id, unsigned int capacity,
-		  unsigned int timeout_ms)
+int nsl_store_init(struct nsl_store *st, unsigned int slice_id, unsigned int capacity,
+		   unsigned int timeout_ms)
 {
 	unsigned int i;
 
-	if (!capacity || capacity > NS_STORE_MAX_SIZE)
+	if (!capacity || capacity > NSL_STORE_MAX_SIZE)
 		return -EINVAL;
 	/* Sized by a module parameter; a failure is reported by the caller. */
 	st->slots = kvcalloc(capacity, sizeof(*st->slots), GFP_KERNEL | __GFP_NOWARN);
 	if (!st->slots)
 		return -ENOMEM;
-	st->free = ns_store_alloc_free(capacity);
+	st->free = nsl_store_alloc_free(capacity);
 	if (!st->free) {
 		kvfree(st->slots);
 		return -ENOMEM;
@@ -169,7 +169,7 @@ int ns_store_init(struct ns_store *st, unsigned int slice_id, unsigned int capac
 	for (i = 0; i < capacity; i++)
 		st->free[st->free_tail++] = i;
 	/* A random start: handles of a reloaded module are not the last one's. */
-	st->tag = get_random_u64() & NS_HANDLE_TAG_MASK;
+	st->tag = get_random_u64() & NSL_HANDLE_TAG_MASK;
 	st->capacity = capacity;
 	st->used = 0;
 	st->high_water = 0;
@@ -178,13 +178,13 @@ int ns_store_init(struct ns_store *st, unsigned int slice_id, unsigned int capac
 	st->timeout = msecs_to_jiffies(timeout_ms);
 	st->timeout_ms = timeout_ms;
 	st->slice_id = slice_id;
-	INIT_DELAYED_WORK(&st->ageing, ns_store_ageing_work);
+	INIT_DELAYED_WORK(&st->ageing, nsl_store_ageing_work);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_store_init);
+EXPORT_SYMBOL_IF_KUNIT(nsl_store_init);
 
 /* No file holds a handle any more: free what is still parked. */
-void ns_store_destroy(struct ns_store *st)
+void nsl_store_destroy(struct nsl_store *st)
 {
 	unsigned int i;
 
@@ -194,21 +194,21 @@ void ns_store_destroy(struct ns_store *st)
 	kvfree(st->free);
 	kvfree(st->slots);
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_store_destroy);
+EXPORT_SYMBOL_IF_KUNIT(nsl_store_destroy);
 
 /*
  * Put e (on no list) back on the ageing list, which is in park order, by
  * e->parked_at: a payload ages from when it was parked, however often a
  * writer claims it and gives it back. Returns true if the list was empty.
- * (A new payload is the youngest: ns_store_park() adds it at the tail.)
+ * (A new payload is the youngest: nsl_store_park() adds it at the tail.)
  */
-static bool ns_store_age(struct ns_store *st, struct ns_store_entry *e)
+static bool nsl_store_age(struct nsl_store *st, struct nsl_store_entry *e)
 {
 	bool first = list_empty(&st->parked);
-	struct ns_store_entry *prev;
+	struct nsl_store_entry *prev;
 
 	lockdep_assert_held(&st->lock);
-	e->state = NS_SLOT_PARKED;
+	e->state = NSL_SLOT_PARKED;
 	/* Most payloads are the youngest: the search is short from the tail. */
 	list_for_each_entry_reverse(prev, &st->parked, node)
 		if (!time_after(prev->parked_at, e->parked_at))
@@ -218,7 +218,7 @@ static bool ns_store_age(struct ns_store *st, struct ns_store_entry *e)
 }
 
 /* The ageing work runs while anything is parked. */
-static void ns_store_start_ageing(struct ns_store *st)
+static void nsl_store_start_ageing(struct nsl_store *st)
 {
 	queue_delayed_work(system_power_efficient_wq, &st->ageing, st->timeout + 1);
 }
@@ -229,11 +229,11 @@ static void ns_store_start_ageing(struct ns_store *st)
  * claims the handle back. Returns the handle, or 0 (skb still the
  * caller's) when every slot holds a payload younger than the timeout.
  */
-u64 ns_store_park(struct ns_store *st, struct sk_buff *skb, const void *owner,
-		  unsigned int off)
+u64 nsl_store_park(struct nsl_store *st, struct sk_buff *skb, const void *owner,
+		   unsigned int off)
 {
 	struct sk_buff_head dead;
-	struct ns_store_entry *e;
+	struct nsl_store_entry *e;
 	bool first;
 	u64 handle;
 
@@ -241,7 +241,7 @@ u64 ns_store_park(struct ns_store *st, struct sk_buff *skb, const void *owner,
 	spin_lock_bh(&st->lock);
 	if (st->used == st->capacity)
 		__ns_store_expire(st, jiffies, &dead);
-	e = ns_store_pop_free(st);
+	e = nsl_store_pop_free(st);
 	if (!e) {
 		spin_unlock_bh(&st->lock);
 		return 0;
@@ -250,9 +250,9 @@ u64 ns_store_park(struct ns_store *st, struct sk_buff *skb, const void *owner,
 	e->owner = owner;
 	e->off = off;
 	e->parked_at = jiffies;
-	handle = ns_handle_make(st->slice_id, e - st->slots, ns_store_next_tag(st));
+	handle = nsl_handle_make(st->slice_id, e - st->slots, nsl_store_next_tag(st));
 	e->handle = handle;
-	e->state = NS_SLOT_PARKED;
+	e->state = NSL_SLOT_PARKED;
 	/* Parked now, so the youngest: no search for its place. */
 	first = list_empty(&st->parked);
 	list_add_tail(&e->node, &st->parked);
@@ -262,64 +262,64 @@ u64 ns_store_park(struct ns_store *st, struct sk_buff *skb, const void *owner,
 
 	__skb_queue_purge(&dead);
 	if (first)
-		ns_store_start_ageing(st);
+		nsl_store_start_ageing(st);
 	return handle;
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_store_park);
+EXPORT_SYMBOL_IF_KUNIT(nsl_store_park);
 
 /* The entry a handle names, or why it names none. */
-static enum ns_txerr ns_store_lookup(struct ns_store *st, u64 handle, const void *owner,
-				     struct ns_store_entry **entry)
+static enum nsl_txerr nsl_store_lookup(struct nsl_store *st, u64 handle, const void *owner,
+				       struct nsl_store_entry **entry)
 {
-	unsigned int slot = ns_handle_slot(handle);
-	struct ns_store_entry *e;
+	unsigned int slot = nsl_handle_slot(handle);
+	struct nsl_store_entry *e;
 
 	lockdep_assert_held(&st->lock);
 	if (!handle)	/* never issued: it means "no payload" on write */
-		return NS_TXERR_FORGED;
-	if ((handle >> NS_HANDLE_SLICE_SHIFT & 0xff) != st->slice_id)
-		return NS_TXERR_FOREIGN;
+		return NSL_TXERR_FORGED;
+	if ((handle >> NSL_HANDLE_SLICE_SHIFT & 0xff) != st->slice_id)
+		return NSL_TXERR_FOREIGN;
 	if (slot >= st->capacity)
-		return NS_TXERR_FORGED;
+		return NSL_TXERR_FORGED;
 	e = &st->slots[slot];
 	if (handle != e->handle)
-		return handle == e->prev_handle ? NS_TXERR_STALE : NS_TXERR_FORGED;
-	if (e->state != NS_SLOT_PARKED)
-		return NS_TXERR_STALE;
+		return handle == e->prev_handle ? NSL_TXERR_STALE : NSL_TXERR_FORGED;
+	if (e->state != NSL_SLOT_PARKED)
+		return NSL_TXERR_STALE;
 	if (e->owner != owner)
-		return NS_TXERR_FOREIGN;
+		return NSL_TXERR_FOREIGN;
 	*entry = e;
-	return NS_TXERR_NONE;
+	return NSL_TXERR_NONE;
 }
 
 /* The port a parked payload arrived on, or 0 (no such payload of owner's). */
-u32 ns_store_port(struct ns_store *st, u64 handle, const void *owner)
+u32 nsl_store_port(struct nsl_store *st, u64 handle, const void *owner)
 {
-	struct ns_store_entry *e;
+	struct nsl_store_entry *e;
 	u32 port = 0;
 
 	spin_lock_bh(&st->lock);
-	if (!ns_store_lookup(st, handle, owner, &e))
-		port = ns_rx_cb(e->skb)->port;
+	if (!nsl_store_lookup(st, handle, owner, &e))
+		port = nsl_rx_cb(e->skb)->port;
 	spin_unlock_bh(&st->lock);
 	return port;
 }
 
 /*
  * Take the payload a handle names for a splice: it leaves the ageing list
- * and no other writer can take it, until ns_store_finish() frees the slot
- * or ns_store_unclaim() parks it again. Returns 0, or why not.
+ * and no other writer can take it, until nsl_store_finish() frees the slot
+ * or nsl_store_unclaim() parks it again. Returns 0, or why not.
  */
-enum ns_txerr ns_store_claim(struct ns_store *st, u64 handle, const void *owner,
-			     struct sk_buff **skb, unsigned int *off)
+enum nsl_txerr nsl_store_claim(struct nsl_store *st, u64 handle, const void *owner,
+			       struct sk_buff **skb, unsigned int *off)
 {
-	struct ns_store_entry *e;
-	enum ns_txerr err;
+	struct nsl_store_entry *e;
+	enum nsl_txerr err;
 
 	spin_lock_bh(&st->lock);
-	err = ns_store_lookup(st, handle, owner, &e);
+	err = nsl_store_lookup(st, handle, owner, &e);
 	if (!err) {
-		e->state = NS_SLOT_CLAIMED;
+		e->state = NSL_SLOT_CLAIMED;
 		list_del(&e->node);
 		*skb = e->skb;
 		*off = e->off;
@@ -327,55 +327,55 @@ enum ns_txerr ns_store_claim(struct ns_store *st, u64 handle, const void *owner,
 	spin_unlock_bh(&st->lock);
 	return err;
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_store_claim);
+EXPORT_SYMBOL_IF_KUNIT(nsl_store_claim);
 
 /*
  * Park a claimed payload again, under the same handle, starting at off. It
  * keeps its park time: a writer that keeps failing does not keep it alive.
  */
-void ns_store_unclaim(struct ns_store *st, u64 handle, unsigned int off)
+void nsl_store_unclaim(struct nsl_store *st, u64 handle, unsigned int off)
 {
-	struct ns_store_entry *e;
+	struct nsl_store_entry *e;
 	bool first;
 
 	spin_lock_bh(&st->lock);
-	/* Under the lock: a resize (ns_store_resize()) moves the slots. */
-	e = &st->slots[ns_handle_slot(handle)];
-	WARN_ON_ONCE(e->state != NS_SLOT_CLAIMED);
+	/* Under the lock: a resize (nsl_store_resize()) moves the slots. */
+	e = &st->slots[nsl_handle_slot(handle)];
+	WARN_ON_ONCE(e->state != NSL_SLOT_CLAIMED);
 	e->off = off;
-	first = ns_store_age(st, e);
+	first = nsl_store_age(st, e);
 	spin_unlock_bh(&st->lock);
 	if (first)
-		ns_store_start_ageing(st);
+		nsl_store_start_ageing(st);
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_store_unclaim);
+EXPORT_SYMBOL_IF_KUNIT(nsl_store_unclaim);
 
 /*
  * The claimed skb references are the caller's now: the slots and handles
  * are gone. One lock round for a whole run of sent frames (write.c).
  */
-void ns_store_finish_many(struct ns_store *st, const u64 *handles, unsigned int n)
+void nsl_store_finish_many(struct nsl_store *st, const u64 *handles, unsigned int n)
 {
-	struct ns_store_entry *e;
+	struct nsl_store_entry *e;
 	unsigned int i;
 
 	spin_lock_bh(&st->lock);
 	for (i = 0; i < n; i++) {
-		e = &st->slots[ns_handle_slot(handles[i])];
-		WARN_ON_ONCE(e->state != NS_SLOT_CLAIMED);
-		ns_store_free_slot(st, e);
+		e = &st->slots[nsl_handle_slot(handles[i])];
+		WARN_ON_ONCE(e->state != NSL_SLOT_CLAIMED);
+		nsl_store_free_slot(st, e);
 	}
 	spin_unlock_bh(&st->lock);
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_store_finish_many);
+EXPORT_SYMBOL_IF_KUNIT(nsl_store_finish_many);
 
 /*
  * Free what owner still holds, when its file closes. No call on that file
  * is in progress then, so none of its payloads is claimed.
  */
-void ns_store_release(struct ns_store *st, const void *owner)
+void nsl_store_release(struct nsl_store *st, const void *owner)
 {
-	struct ns_store_entry *e, *tmp;
+	struct nsl_store_entry *e, *tmp;
 	struct sk_buff_head dead;
 
 	__skb_queue_head_init(&dead);
@@ -385,13 +385,13 @@ void ns_store_release(struct ns_store *st, const void *owner)
 			continue;
 		__skb_queue_tail(&dead, e->skb);
 		list_del(&e->node);
-		ns_store_free_slot(st, e);
+		nsl_store_free_slot(st, e);
 		st->closed++;
 	}
 	spin_unlock_bh(&st->lock);
 	__skb_queue_purge(&dead);
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_store_release);
+EXPORT_SYMBOL_IF_KUNIT(nsl_store_release);
 
 /*
  * Change the capacity while payloads come and go: the slots move to a new
@@ -399,24 +399,24 @@ EXPORT_SYMBOL_IF_KUNIT(ns_store_release);
  * slot past a smaller capacity holds a payload (it frees as it is
  * written or ages out: try again), -ENOMEM without memory.
  */
-int ns_store_resize(struct ns_store *st, unsigned int capacity)
+int nsl_store_resize(struct nsl_store *st, unsigned int capacity)
 {
-	struct ns_store_entry *slots, *old, *e;
+	struct nsl_store_entry *slots, *old, *e;
 	u32 free_mask, free_tail = 0, slot;
 	LIST_HEAD(parked);
 	u16 *free, *old_free;
 	unsigned int i;
 
-	if (!capacity || capacity > NS_STORE_MAX_SIZE)
+	if (!capacity || capacity > NSL_STORE_MAX_SIZE)
 		return -EINVAL;
 	slots = kvcalloc(capacity, sizeof(*slots), GFP_KERNEL | __GFP_NOWARN);
-	free = ns_store_alloc_free(capacity);
+	free = nsl_store_alloc_free(capacity);
 	if (!slots || !free)
 		goto err_free;
 	free_mask = roundup_pow_of_two(capacity) - 1;
 	spin_lock_bh(&st->lock);
 	for (i = capacity; i < st->capacity; i++) {
-		if (st->slots[i].state != NS_SLOT_FREE) {
+		if (st->slots[i].state != NSL_SLOT_FREE) {
 			spin_unlock_bh(&st->lock);
 			kvfree(free);
 			kvfree(slots);
@@ -454,10 +454,10 @@ err_free:
 	kvfree(slots);
 	return -ENOMEM;
 }
-EXPORT_SYMBOL_IF_KUNIT(ns_store_resize);
+EXPORT_SYMBOL_IF_KUNIT(nsl_store_resize);
 
 /* Payloads parked from now on, and those parked already, age by timeout_ms. */
-void ns_store_set_timeout(struct ns_store *st, unsigned int timeout_ms)
+void nsl_store_set_timeout(struct nsl_store *st, unsigned int timeout_ms)
 {
 	spin_lock_bh(&st->lock);
 	st->timeout = msecs_to_jiffies(timeout_ms);
@@ -468,7 +468,7 @@ void ns_store_set_timeout(struct ns_store *st, unsigned int timeout_ms)
 }
 
 /* What the slice's settings report. */
-void ns_store_limits(struct ns_store *st, u32 *capacity, u32 *timeout_ms)
+void nsl_store_limits(struct nsl_store *st, u32 *capacity, u32 *timeout_ms)
 {
 	spin_lock_bh(&st->lock);
 	*capacity = st->capacity;

@@ -10,13 +10,13 @@
 
 #include "txerr.h"
 
-enum ns_store_state {
-	NS_SLOT_FREE,
-	NS_SLOT_PARKED,		/* on the parked list, ageing */
-	NS_SLOT_CLAIMED,	/* taken by a writer for a splice in progress */
+enum nsl_store_state {
+	NSL_SLOT_FREE,
+	NSL_SLOT_PARKED,		/* on the parked list, ageing */
+	NSL_SLOT_CLAIMED,	/* taken by a writer for a splice in progress */
 };
 
-struct ns_store_entry {
+struct nsl_store_entry {
 	struct sk_buff *skb;
 	const void *owner;		/* the file that read the packet */
 	struct list_head node;		/* on parked when parked; else on no list */
@@ -33,9 +33,9 @@ struct ns_store_entry {
  * release, the ageing work) with BHs off, and softirq: ring mode parks
  * on receive.
  */
-struct ns_store {
+struct nsl_store {
 	spinlock_t lock;		/* protects every field below */
-	struct ns_store_entry *slots;
+	struct nsl_store_entry *slots;
 	u16 *free;			/* FIFO of slot numbers: reused round robin */
 	u32 free_head;			/* next slot to park in: free[head & mask] */
 	u32 free_tail;			/* where the next freed slot goes */
@@ -53,32 +53,32 @@ struct ns_store {
 	struct delayed_work ageing;
 };
 
-int ns_store_init(struct ns_store *st, unsigned int slice_id, unsigned int capacity,
-		  unsigned int timeout_ms);
-void ns_store_destroy(struct ns_store *st);
+int nsl_store_init(struct nsl_store *st, unsigned int slice_id, unsigned int capacity,
+		   unsigned int timeout_ms);
+void nsl_store_destroy(struct nsl_store *st);
 
-u64 ns_store_park(struct ns_store *st, struct sk_buff *skb, const void *owner,
-		  unsigned int off);
-u32 ns_store_port(struct ns_store *st, u64 handle, const void *owner);
-enum ns_txerr ns_store_claim(struct ns_store *st, u64 handle, const void *owner,
-			     struct sk_buff **skb, unsigned int *off);
-void ns_store_unclaim(struct ns_store *st, u64 handle, unsigned int off);
-void ns_store_finish_many(struct ns_store *st, const u64 *handles, unsigned int n);
-void ns_store_release(struct ns_store *st, const void *owner);
+u64 nsl_store_park(struct nsl_store *st, struct sk_buff *skb, const void *owner,
+		   unsigned int off);
+u32 nsl_store_port(struct nsl_store *st, u64 handle, const void *owner);
+enum nsl_txerr nsl_store_claim(struct nsl_store *st, u64 handle, const void *owner,
+			       struct sk_buff **skb, unsigned int *off);
+void nsl_store_unclaim(struct nsl_store *st, u64 handle, unsigned int off);
+void nsl_store_finish_many(struct nsl_store *st, const u64 *handles, unsigned int n);
+void nsl_store_release(struct nsl_store *st, const void *owner);
 
-static inline void ns_store_finish(struct ns_store *st, u64 handle)
+static inline void nsl_store_finish(struct nsl_store *st, u64 handle)
 {
-	ns_store_finish_many(st, &handle, 1);
+	nsl_store_finish_many(st, &handle, 1);
 }
 
 /* Run-time settings (slice-set), with payloads parked. */
-int ns_store_resize(struct ns_store *st, unsigned int capacity);
-void ns_store_set_timeout(struct ns_store *st, unsigned int timeout_ms);
-void ns_store_limits(struct ns_store *st, u32 *capacity, u32 *timeout_ms);
+int nsl_store_resize(struct nsl_store *st, unsigned int capacity);
+void nsl_store_set_timeout(struct nsl_store *st, unsigned int timeout_ms);
+void nsl_store_limits(struct nsl_store *st, u32 *capacity, u32 *timeout_ms);
 
 #if IS_ENABLED(CONFIG_KUNIT)
-u64 ns_handle_make(unsigned int slice_id, unsigned int slot, u64 tag);
-void ns_store_expire(struct ns_store *st, unsigned long now);
+u64 nsl_handle_make(unsigned int slice_id, unsigned int slot, u64 tag);
+void nsl_store_expire(struct nsl_store *st, unsigned long now);
 #endif
 
 #endif /* _NETSLICE_STORE_H */

@@ -39,23 +39,23 @@
 /* Each code write reports: the errno a first bad iov returns, and its counter. */
 static const struct {
 	int code;
-	enum ns_stat stat;
-} ns_txerr[NS_TXERR_UAPI_MAX + 1] = {
-	[NS_TXERR_INVALID] = { EINVAL, NS_TX_ERR_INVALID },
-	[NS_TXERR_LENGTH] = { EMSGSIZE, NS_TX_ERR_LENGTH },
-	[NS_TXERR_IFINDEX] = { ENODEV, NS_TX_ERR_IFINDEX },
-	[NS_TXERR_FAULT] = { EFAULT, NS_TX_ERR_FAULT },
-	[NS_TXERR_NOMEM] = { ENOMEM, NS_TX_ERR_NOMEM },
-	[NS_TXERR_DOWN] = { ENETDOWN, NS_TX_ERR_DOWN },
-	[NS_TXERR_STALE] = { ESTALE, NS_TX_ERR_STALE },
-	[NS_TXERR_FOREIGN] = { EACCES, NS_TX_ERR_FOREIGN },
-	[NS_TXERR_FORGED] = { EBADMSG, NS_TX_ERR_FORGED },
-	[NS_TXERR_DROPPED] = { ENOBUFS, NS_TX_ERR_DROPPED },
-	[NS_TXERR_GSO] = { EPROTO, NS_TX_ERR_GSO },
+	enum nsl_stat stat;
+} nsl_txerr[NSL_TXERR_UAPI_MAX + 1] = {
+	[NSL_TXERR_INVALID] = { EINVAL, NSL_TX_ERR_INVALID },
+	[NSL_TXERR_LENGTH] = { EMSGSIZE, NSL_TX_ERR_LENGTH },
+	[NSL_TXERR_IFINDEX] = { ENODEV, NSL_TX_ERR_IFINDEX },
+	[NSL_TXERR_FAULT] = { EFAULT, NSL_TX_ERR_FAULT },
+	[NSL_TXERR_NOMEM] = { ENOMEM, NSL_TX_ERR_NOMEM },
+	[NSL_TXERR_DOWN] = { ENETDOWN, NSL_TX_ERR_DOWN },
+	[NSL_TXERR_STALE] = { ESTALE, NSL_TX_ERR_STALE },
+	[NSL_TXERR_FOREIGN] = { EACCES, NSL_TX_ERR_FOREIGN },
+	[NSL_TXERR_FORGED] = { EBADMSG, NSL_TX_ERR_FORGED },
+	[NSL_TXERR_DROPPED] = { ENOBUFS, NSL_TX_ERR_DROPPED },
+	[NSL_TXERR_GSO] = { EPROTO, NSL_TX_ERR_GSO },
 };
 
 /* A frame of a run, built and not yet sent: what its accounting needs. */
-struct ns_tx_frame {
+struct nsl_tx_frame {
 	u64 handle;		/* the payload spliced in, or 0 */
 	u32 index;		/* of its iov in the call */
 	u32 len;
@@ -68,7 +68,7 @@ struct ns_tx_frame {
  * held from its first iov to the end of the call, or until an iov names
  * another.
  */
-struct ns_tx_run {
+struct nsl_tx_run {
 	/* Where iov errors go: the caller's iovs (write), or errs[] (ring mode). */
 	struct netslice_iov __user *uiov;
 	u16 *errs;
@@ -76,25 +76,25 @@ struct ns_tx_run {
 	u32 port;			/* the iov fields dev was resolved from */
 	u32 ifindex;
 	u16 action;
-	enum ns_txerr first_err;	/* the first iov's, if it failed */
+	enum nsl_txerr first_err;	/* the first iov's, if it failed */
 	/* The egress's queue stopped: the call ends at iov stopped_at, unsent. */
 	bool stopped;
 	u32 stopped_at;
 	struct netslice_iov port_iov;	/* an iov with its payload's port filled in */
 	unsigned int count;
-	/* The burst as ns_xmit_burst() takes it, then each frame's own. */
-	struct sk_buff *skb[NS_XMIT_BURST];
-	u8 res[NS_XMIT_BURST];
-	struct ns_tx_frame frame[NS_XMIT_BURST];
+	/* The burst as nsl_xmit_burst() takes it, then each frame's own. */
+	struct sk_buff *skb[NSL_XMIT_BURST];
+	u8 res[NSL_XMIT_BURST];
+	struct nsl_tx_frame frame[NSL_XMIT_BURST];
 };
 
 /* wire_len, queue, flags and gso_* are what read reported; write ignores them. */
-static bool ns_iov_valid(const struct netslice_iov *iov)
+static bool nsl_iov_valid(const struct netslice_iov *iov)
 {
 	return iov->action <= NETSLICE_TX_PORT;
 }
 
-static bool ns_tx_to_dev(u16 action)
+static bool nsl_tx_to_dev(u16 action)
 {
 	return action != NETSLICE_TX_HOST && action != NETSLICE_TX_DROP;
 }
@@ -105,7 +105,7 @@ static bool ns_tx_to_dev(u16 action)
  * first means an iov that cannot take its result is not sent, so no frame
  * goes out that the count leaves out.
  */
-static int ns_tx_iov_get(struct netslice_iov __user *uiov, struct netslice_iov *iov)
+static int nsl_tx_iov_get(struct netslice_iov __user *uiov, struct netslice_iov *iov)
 {
 	int err = -EAGAIN;
 
@@ -128,7 +128,7 @@ out:
 	return err;
 }
 
-static void ns_tx_put_error(struct netslice_iov __user *uiov, enum ns_txerr err)
+static void nsl_tx_put_error(struct netslice_iov __user *uiov, enum nsl_txerr err)
 {
 	pagefault_disable();
 	(void)put_user((u16)err, &uiov->error);
@@ -136,34 +136,34 @@ static void ns_tx_put_error(struct netslice_iov __user *uiov, enum ns_txerr err)
 }
 
 /* The error code and counter of the call's index-th iov. */
-static void ns_tx_fail(struct ns_slice *slice, const struct ns_tx_run *run, u32 index,
-		       enum ns_txerr err)
+static void nsl_tx_fail(struct nsl_slice *slice, const struct nsl_tx_run *run, u32 index,
+			enum nsl_txerr err)
 {
 	if (run->errs)
 		run->errs[index] = err;
 	else
 		/*
-		 * Written a moment ago, by ns_tx_iov_get(); with an egress
+		 * Written a moment ago, by nsl_tx_iov_get(); with an egress
 		 * held this may not wait on a fault: a racing munmap or
 		 * write-protection only loses the code.
 		 */
-		ns_tx_put_error(&run->uiov[index], err);
-	ns_stat_inc(slice, ns_txerr[err].stat);
+		nsl_tx_put_error(&run->uiov[index], err);
+	nsl_stat_inc(slice, nsl_txerr[err].stat);
 }
 
 /*
  * len bytes of an iov's data: at kdata (ring mode), else at its user base,
- * page faults off (NS_TXERR_REFAULT: not at hand, or not there at all).
+ * page faults off (NSL_TXERR_REFAULT: not at hand, or not there at all).
  */
-static enum ns_txerr ns_tx_fetch(void *dst, const struct netslice_iov *iov,
-				 const void *kdata, unsigned int len)
+static enum nsl_txerr nsl_tx_fetch(void *dst, const struct netslice_iov *iov,
+				   const void *kdata, unsigned int len)
 {
 	if (kdata) {
 		memcpy(dst, kdata, len);
-		return NS_TXERR_NONE;
+		return NSL_TXERR_NONE;
 	}
 	return copy_from_user_nofault(dst, u64_to_user_ptr(iov->base), len) ?
-	       NS_TXERR_REFAULT : NS_TXERR_NONE;
+	       NSL_TXERR_REFAULT : NSL_TXERR_NONE;
 }
 
 /*
@@ -172,20 +172,20 @@ static enum ns_txerr ns_tx_fetch(void *dst, const struct netslice_iov *iov,
  * only). A port names the interface the same in every namespace; an
  * ifindex (TX_IFINDEX, or a zero port) is the writer's namespace's.
  */
-static struct net_device *ns_tx_dev_get(const struct ns_slice *slice,
-					const struct netslice_iov *iov)
+static struct net_device *nsl_tx_dev_get(const struct nsl_slice *slice,
+					 const struct netslice_iov *iov)
 {
 	struct net_device *dev = NULL;
-	struct ns_iface *iface;
+	struct nsl_iface *iface;
 
 	rcu_read_lock();
 	if (iov->action == NETSLICE_TX_PORT || (iov->port && iov->action != NETSLICE_TX_IFINDEX))
-		iface = ns_iface_by_port_rcu(iov->port);
+		iface = nsl_iface_by_port_rcu(iov->port);
 	else
-		iface = ns_iface_find_rcu(current->nsproxy->net_ns, iov->ifindex);
+		iface = nsl_iface_find_rcu(current->nsproxy->net_ns, iov->ifindex);
 	if (iface && iov->action == NETSLICE_TX_DEFAULT)
-		iface = ns_iface_by_port_rcu(READ_ONCE(iface->pair_port));
-	if (iface && ns_iface_feeds(iface, slice->id)) {
+		iface = nsl_iface_by_port_rcu(READ_ONCE(iface->pair_port));
+	if (iface && nsl_iface_feeds(iface, slice->id)) {
 		dev = iface->dev;
 		dev_hold(dev);
 	}
@@ -194,7 +194,7 @@ static struct net_device *ns_tx_dev_get(const struct ns_slice *slice,
 }
 
 /* Longest frame dev takes: MTU, link header and one VLAN tag. */
-static unsigned int ns_tx_max_len(const struct net_device *dev)
+static unsigned int nsl_tx_max_len(const struct net_device *dev)
 {
 	return dev->mtu + dev->hard_header_len + VLAN_HLEN;
 }
@@ -204,7 +204,7 @@ static unsigned int ns_tx_max_len(const struct net_device *dev)
  * (ring mode: the skb its RX frame came in), reset as a new frame; false
  * if it has not the room.
  */
-static bool ns_tx_reuse(struct sk_buff *skb, struct net_device *dev, unsigned int len)
+static bool nsl_tx_reuse(struct sk_buff *skb, struct net_device *dev, unsigned int len)
 {
 	if (skb_headroom(skb) < LL_RESERVED_SPACE(dev) ||
 	    len > skb_headlen(skb) + skb_tailroom(skb) || skb_tailroom(skb) < dev->needed_tailroom)
@@ -223,16 +223,16 @@ static bool ns_tx_reuse(struct sk_buff *skb, struct net_device *dev, unsigned in
  * A whole frame from user space (or the frame area), for dev, in *reuse
  * if it can be (then taken: *reuse NULL) or a new skb; *skbp NULL on error.
  */
-static enum ns_txerr ns_tx_copy(struct ns_slice *slice, struct net_device *dev,
-				const struct netslice_iov *iov, const void *kdata,
+static enum nsl_txerr nsl_tx_copy(struct nsl_slice *slice, struct net_device *dev,
+				  const struct netslice_iov *iov, const void *kdata,
 				struct sk_buff **reuse, struct sk_buff **skbp)
 {
 	unsigned int size = LL_RESERVED_SPACE(dev) + iov->rlen + dev->needed_tailroom;
 	struct sk_buff *skb;
 
-	if (iov->rlen > iov->len || iov->rlen < ETH_HLEN || iov->rlen > ns_tx_max_len(dev))
-		return NS_TXERR_LENGTH;
-	if (reuse && *reuse && ns_tx_reuse(*reuse, dev, iov->rlen)) {
+	if (iov->rlen > iov->len || iov->rlen < ETH_HLEN || iov->rlen > nsl_tx_max_len(dev))
+		return NSL_TXERR_LENGTH;
+	if (reuse && *reuse && nsl_tx_reuse(*reuse, dev, iov->rlen)) {
 		skb = *reuse;
 		*reuse = NULL;
 		memcpy(skb->data, kdata, iov->rlen);
@@ -240,7 +240,7 @@ static enum ns_txerr ns_tx_copy(struct ns_slice *slice, struct net_device *dev,
 	}
 	/*
 	 * The head from this CPU's NAPI skb cache (BHs off is the context
-	 * it needs), which read refills (ns_deliver_free()): no slab allocation.
+	 * it needs), which read refills (nsl_deliver_free()): no slab allocation.
 	 * Not __netdev_alloc_skb()'s page fragments: measured, refilling
 	 * them cost more than the slab. Only without memory at hand, wait.
 	 */
@@ -250,72 +250,72 @@ static enum ns_txerr ns_tx_copy(struct ns_slice *slice, struct net_device *dev,
 	if (!skb)
 		skb = alloc_skb(size, GFP_KERNEL);
 	if (!skb)
-		return NS_TXERR_NOMEM;
+		return NSL_TXERR_NOMEM;
 	skb_reserve(skb, LL_RESERVED_SPACE(dev));
-	if (ns_tx_fetch(skb_put(skb, iov->rlen), iov, kdata, iov->rlen)) {
+	if (nsl_tx_fetch(skb_put(skb, iov->rlen), iov, kdata, iov->rlen)) {
 		kfree_skb(skb);
-		return NS_TXERR_REFAULT;
+		return NSL_TXERR_REFAULT;
 	}
 out:
-	ns_stat_add(slice, NS_WRITE_BYTES, iov->rlen);
+	nsl_stat_add(slice, NSL_WRITE_BYTES, iov->rlen);
 	skb->dev = dev;
 	*skbp = skb;
-	return NS_TXERR_NONE;
+	return NSL_TXERR_NONE;
 }
 
 /*
  * A header from user space in front of the payload its handle parked, for
  * dev; with rlen 0, the header it was parked with, copying nothing. A
- * super-packet kept whole is made ready for segmentation (ns_gso_prepare())
+ * super-packet kept whole is made ready for segmentation (nsl_gso_prepare())
  * and *gso_hdr is what a retry needs of it. On success the payload stays
- * claimed until the frame is sent (ns_store_finish) or found busy
- * (ns_store_unclaim, with *hlen, the header bytes it now has, and
+ * claimed until the frame is sent (nsl_store_finish) or found busy
+ * (nsl_store_unclaim, with *hlen, the header bytes it now has, and
  * *gso_hdr back in its RX metadata). Whatever fails here leaves the
  * payload parked under the same handle, so the iov can be written again.
  */
-static enum ns_txerr ns_tx_splice(struct ns_slice *slice, struct file *file,
-				  struct net_device *dev, const struct netslice_iov *iov,
+static enum nsl_txerr nsl_tx_splice(struct nsl_slice *slice, struct file *file,
+				    struct net_device *dev, const struct netslice_iov *iov,
 				  const void *kdata, struct sk_buff **skbp, unsigned int *hlen,
 				  u16 *gso_hdr)
 {
-	struct ns_store *store = &slice->store;
+	struct nsl_store *store = &slice->store;
 	struct sk_buff *skb;
 	bool gso, too_long;
-	enum ns_txerr err;
+	enum nsl_txerr err;
 	unsigned int off;
 
 	if (iov->rlen > iov->len || (iov->rlen && iov->rlen < ETH_HLEN) ||
 	    iov->rlen > NETSLICE_MAX_HEADER)
-		return NS_TXERR_LENGTH;
-	err = ns_store_claim(store, iov->handle, file, &skb, &off);
+		return NSL_TXERR_LENGTH;
+	err = nsl_store_claim(store, iov->handle, file, &skb, &off);
 	if (err)
 		return err;
 
 	/* A super-packet's segments must fit dev, not the whole of it. */
 	gso = skb_is_gso(skb);
-	too_long = !gso && skb->len - off + (iov->rlen ?: off) > ns_tx_max_len(dev);
+	too_long = !gso && skb->len - off + (iov->rlen ?: off) > nsl_tx_max_len(dev);
 	if (iov->rlen) {
-		err = NS_TXERR_NOMEM;
-		if (ns_splice_front(skb, off, iov->rlen))
+		err = NSL_TXERR_NOMEM;
+		if (nsl_splice_front(skb, off, iov->rlen))
 			goto err_unclaim;
 		/* From here on a retry splices in place of the bytes just made room for. */
 		off = iov->rlen;
-		err = ns_tx_fetch(skb->data, iov, kdata, iov->rlen);
+		err = nsl_tx_fetch(skb->data, iov, kdata, iov->rlen);
 		if (err)
 			goto err_unclaim;
-		ns_stat_add(slice, NS_WRITE_BYTES, iov->rlen);
+		nsl_stat_add(slice, NSL_WRITE_BYTES, iov->rlen);
 	}
-	*gso_hdr = gso ? ns_rx_cb(skb)->gso_hdr_len : 0;
+	*gso_hdr = gso ? nsl_rx_cb(skb)->gso_hdr_len : 0;
 	if (too_long) {
 		/* Too long for dev: only TCP can be cut to fit. */
-		err = NS_TXERR_LENGTH;
-		*gso_hdr = ns_gso_from_tcp(skb);
+		err = NSL_TXERR_LENGTH;
+		*gso_hdr = nsl_gso_from_tcp(skb);
 		if (!*gso_hdr)
 			goto err_unclaim;
 		gso = true;
 	}
 	if (gso) {
-		err = ns_gso_prepare(skb, dev, *gso_hdr);
+		err = nsl_gso_prepare(skb, dev, *gso_hdr);
 		if (err) {
 			/* Parked again as it came: a packet, not a super-packet. */
 			if (too_long)
@@ -332,29 +332,29 @@ static enum ns_txerr ns_tx_splice(struct ns_slice *slice, struct file *file,
 	skb->dev = dev;
 	*skbp = skb;
 	*hlen = off;
-	return NS_TXERR_NONE;
+	return NSL_TXERR_NONE;
 
 err_unclaim:
-	ns_store_unclaim(store, iov->handle, off);
+	nsl_store_unclaim(store, iov->handle, off);
 	return err;
 }
 
 /* Free a parked payload unsent (NETSLICE_TX_DROP with a handle). */
-static enum ns_txerr ns_tx_release(struct ns_slice *slice, struct file *file, u64 handle)
+static enum nsl_txerr nsl_tx_release(struct nsl_slice *slice, struct file *file, u64 handle)
 {
 	struct sk_buff *skb;
-	enum ns_txerr err;
+	enum nsl_txerr err;
 	unsigned int off;
 
-	err = ns_store_claim(&slice->store, handle, file, &skb, &off);
+	err = nsl_store_claim(&slice->store, handle, file, &skb, &off);
 	if (err)
 		return err;
-	ns_store_finish(&slice->store, handle);
+	nsl_store_finish(&slice->store, handle);
 	consume_skb(skb);
-	return NS_TXERR_NONE;
+	return NSL_TXERR_NONE;
 }
 
-static void ns_tx_run_end(struct ns_tx_run *run)
+static void nsl_tx_run_end(struct nsl_tx_run *run)
 {
 	if (run->dev)
 		dev_put(run->dev);
@@ -362,29 +362,30 @@ static void ns_tx_run_end(struct ns_tx_run *run)
 }
 
 /* The iov names the egress the run resolved last (the same fields). */
-static bool ns_tx_run_names(const struct ns_tx_run *run, const struct netslice_iov *iov)
+static bool nsl_tx_run_names(const struct nsl_tx_run *run, const struct netslice_iov *iov)
 {
 	return iov->action == run->action && iov->port == run->port &&
 	       iov->ifindex == run->ifindex;
 }
 
 /* The egress of an iov (held by the run), resolved only if it is another. */
-static struct net_device *ns_tx_run_dev(struct ns_slice *slice, struct ns_tx_run *run,
-					const struct netslice_iov *iov)
+static struct net_device *nsl_tx_run_dev(struct nsl_slice *slice, struct nsl_tx_run *run,
+					 const struct netslice_iov *iov)
 {
-	if (run->dev && ns_tx_run_names(run, iov))
+	if (run->dev && nsl_tx_run_names(run, iov))
 		return run->dev;
-	ns_tx_run_end(run);
-	run->dev = ns_tx_dev_get(slice, iov);
+	nsl_tx_run_end(run);
+	run->dev = nsl_tx_dev_get(slice, iov);
 	run->action = iov->action;
 	run->port = iov->port;
 	run->ifindex = iov->ifindex;
 	return run->dev;
 }
 
-static bool ns_tx_run_joins(const struct ns_tx_run *run, const struct netslice_iov *iov)
+static bool nsl_tx_run_joins(const struct nsl_tx_run *run, const struct netslice_iov *iov)
 {
-	return run->count < NS_XMIT_BURST && ns_tx_to_dev(iov->action) && ns_tx_run_names(run, iov);
+	return run->count < NSL_XMIT_BURST && nsl_tx_to_dev(iov->action) &&
+	       nsl_tx_run_names(run, iov);
 }
 
 /*
@@ -392,11 +393,11 @@ static bool ns_tx_run_joins(const struct ns_tx_run *run, const struct netslice_i
  * take, and all after it, are freed or their payloads parked again: the
  * run is then stopped at that frame's iov (and true is returned).
  */
-static bool ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run)
+static bool nsl_tx_run_flush(struct nsl_slice *slice, struct nsl_tx_run *run)
 {
 	unsigned int i, txqs, n = run->count, done = 0;
 	struct net_device *dev = run->dev;
-	u64 sent_handles[NS_XMIT_BURST];
+	u64 sent_handles[NSL_XMIT_BURST];
 
 	/* A stopped run holds no frames: stopped is set only below. */
 	if (!n)
@@ -405,26 +406,26 @@ static bool ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run)
 	/* dev is held, but may be unregistering: its queue count then is 0. */
 	txqs = READ_ONCE(dev->real_num_tx_queues);
 	if (likely(txqs)) {
-		ns_xmit_burst(dev, slice->id % txqs, run->skb, n, run->res);
+		nsl_xmit_burst(dev, slice->id % txqs, run->skb, n, run->res);
 	} else {
 		for (i = 0; i < n; i++) {
 			kfree_skb(run->skb[i]);
-			run->res[i] = NS_XMIT_DOWN;
+			run->res[i] = NSL_XMIT_DOWN;
 		}
 	}
 
 	for (i = 0; i < n; i++) {
-		const struct ns_tx_frame *frame = &run->frame[i];
-		enum ns_txerr err;
+		const struct nsl_tx_frame *frame = &run->frame[i];
+		enum nsl_txerr err;
 
-		if (run->res[i] == NS_XMIT_BUSY) {
+		if (run->res[i] == NSL_XMIT_BUSY) {
 			if (!run->stopped) {
 				run->stopped = true;
 				run->stopped_at = frame->index;
 			}
 			if (frame->handle) {
-				ns_rx_cb(run->skb[i])->gso_hdr_len = frame->gso_hdr;
-				ns_store_unclaim(&slice->store, frame->handle, frame->hlen);
+				nsl_rx_cb(run->skb[i])->gso_hdr_len = frame->gso_hdr;
+				nsl_store_unclaim(&slice->store, frame->handle, frame->hlen);
 			} else {
 				kfree_skb(run->skb[i]);
 			}
@@ -433,24 +434,24 @@ static bool ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run)
 		/* Gone either way: its slot is freed with the run's others below. */
 		if (frame->handle)
 			sent_handles[done++] = frame->handle;
-		if (run->res[i] == NS_XMIT_SENT) {
-			ns_stat_inc(slice, NS_TX_PACKETS);
-			ns_stat_add(slice, NS_TX_BYTES, frame->len);
+		if (run->res[i] == NSL_XMIT_SENT) {
+			nsl_stat_inc(slice, NSL_TX_PACKETS);
+			nsl_stat_add(slice, NSL_TX_BYTES, frame->len);
 			if (frame->handle)
-				ns_stat_inc(slice, NS_TX_SPLICED);
+				nsl_stat_inc(slice, NSL_TX_SPLICED);
 			if (frame->gso_hdr)
-				ns_stat_inc(slice, NS_TX_GSO);
+				nsl_stat_inc(slice, NSL_TX_GSO);
 			continue;
 		}
-		err = run->res[i] == NS_XMIT_DOWN ? NS_TXERR_DOWN : NS_TXERR_DROPPED;
-		ns_tx_fail(slice, run, frame->index, err);
+		err = run->res[i] == NSL_XMIT_DOWN ? NSL_TXERR_DOWN : NSL_TXERR_DROPPED;
+		nsl_tx_fail(slice, run, frame->index, err);
 		if (!frame->index)
 			run->first_err = err;
 	}
 	if (done)
-		ns_store_finish_many(&slice->store, sent_handles, done);
+		nsl_store_finish_many(&slice->store, sent_handles, done);
 	if (run->stopped)
-		ns_stat_inc(slice, NS_TX_BUSY);
+		nsl_stat_inc(slice, NSL_TX_BUSY);
 	return run->stopped;
 }
 
@@ -459,23 +460,23 @@ static bool ns_tx_run_flush(struct ns_slice *slice, struct ns_tx_run *run)
  * caller has sent any run it does not join); anything else is done now.
  * Returns why it failed, if it did.
  */
-static enum ns_txerr ns_tx_one(struct ns_slice *slice, struct file *file,
-			       struct ns_tx_run *run, const struct netslice_iov *iov,
+static enum nsl_txerr nsl_tx_one(struct nsl_slice *slice, struct file *file,
+				 struct nsl_tx_run *run, const struct netslice_iov *iov,
 			       const void *kdata, struct sk_buff **reuse, u32 index)
 {
-	struct ns_tx_frame *frame;
+	struct nsl_tx_frame *frame;
 	struct net_device *dev;
 	unsigned int hlen = 0;
 	struct sk_buff *skb;
-	enum ns_txerr err;
+	enum nsl_txerr err;
 	u16 gso_hdr = 0;
 
-	if (!ns_iov_valid(iov))
-		return NS_TXERR_INVALID;
+	if (!nsl_iov_valid(iov))
+		return NSL_TXERR_INVALID;
 	if (iov->action == NETSLICE_TX_DROP) {
-		err = iov->handle ? ns_tx_release(slice, file, iov->handle) : NS_TXERR_NONE;
+		err = iov->handle ? nsl_tx_release(slice, file, iov->handle) : NSL_TXERR_NONE;
 		if (!err)
-			ns_stat_inc(slice, NS_TX_NF_DROP);
+			nsl_stat_inc(slice, NSL_TX_NF_DROP);
 		return err;
 	}
 	/*
@@ -488,33 +489,33 @@ static enum ns_txerr ns_tx_one(struct ns_slice *slice, struct file *file,
 		struct netslice_iov *own = &run->port_iov;
 
 		*own = *iov;
-		own->port = ns_store_port(&slice->store, iov->handle, file);
+		own->port = nsl_store_port(&slice->store, iov->handle, file);
 		if (own->port)
 			iov = own;
 	}
-	dev = ns_tx_run_dev(slice, run, iov);
+	dev = nsl_tx_run_dev(slice, run, iov);
 	if (!dev)
-		return NS_TXERR_IFINDEX;
+		return NSL_TXERR_IFINDEX;
 	if (iov->handle)
-		err = ns_tx_splice(slice, file, dev, iov, kdata, &skb, &hlen, &gso_hdr);
+		err = nsl_tx_splice(slice, file, dev, iov, kdata, &skb, &hlen, &gso_hdr);
 	else
-		err = ns_tx_copy(slice, dev, iov, kdata, reuse, &skb);
+		err = nsl_tx_copy(slice, dev, iov, kdata, reuse, &skb);
 	if (err)
 		return err;
 	skb_reset_mac_header(skb);
-	if (!ns_tx_to_dev(iov->action)) {
+	if (!nsl_tx_to_dev(iov->action)) {
 		/* Up the host stack, as if received on dev. */
 		if (iov->handle) {
-			ns_store_finish(&slice->store, iov->handle);
-			ns_stat_inc(slice, NS_TX_SPLICED);
+			nsl_store_finish(&slice->store, iov->handle);
+			nsl_stat_inc(slice, NSL_TX_SPLICED);
 		}
 		if (gso_hdr)
-			ns_stat_inc(slice, NS_TX_GSO);
-		ns_xmit_to_host(skb);
-		ns_stat_inc(slice, NS_TX_HOST);
-		return NS_TXERR_NONE;
+			nsl_stat_inc(slice, NSL_TX_GSO);
+		nsl_xmit_to_host(skb);
+		nsl_stat_inc(slice, NSL_TX_HOST);
+		return NSL_TXERR_NONE;
 	}
-	/* A super-packet's headers were found by ns_gso_prepare(). */
+	/* A super-packet's headers were found by nsl_gso_prepare(). */
 	if (!gso_hdr) {
 		skb_set_network_header(skb, ETH_HLEN);
 		skb->protocol = eth_hdr(skb)->h_proto;
@@ -526,60 +527,60 @@ static enum ns_txerr ns_tx_one(struct ns_slice *slice, struct file *file,
 	frame->len = skb->len;
 	frame->hlen = hlen;
 	frame->gso_hdr = gso_hdr;
-	return NS_TXERR_NONE;
+	return NSL_TXERR_NONE;
 }
 
-static void ns_tx_run_init(struct ns_tx_run *run, struct netslice_iov __user *uiov, u16 *errs)
+static void nsl_tx_run_init(struct nsl_tx_run *run, struct netslice_iov __user *uiov, u16 *errs)
 {
 	run->uiov = uiov;
 	run->errs = errs;
 	run->dev = NULL;
 	run->count = 0;
-	run->first_err = NS_TXERR_NONE;
+	run->first_err = NSL_TXERR_NONE;
 	run->stopped = false;
 }
 
 /* iov index fails with err: send what came before first, so that the count covers it. */
-static void ns_tx_reject(struct ns_slice *slice, struct ns_tx_run *run, u32 index,
-			 enum ns_txerr err)
+static void nsl_tx_reject(struct nsl_slice *slice, struct nsl_tx_run *run, u32 index,
+			  enum nsl_txerr err)
 {
-	if (!ns_tx_run_flush(slice, run))
-		ns_tx_fail(slice, run, index, err);
+	if (!nsl_tx_run_flush(slice, run))
+		nsl_tx_fail(slice, run, index, err);
 }
 
 /*
  * The call's index-th iov, after those before it; the call ends if the
  * run stops here. Returns the iov's own failure, if any, its error and
- * counter already set (not NS_TXERR_REFAULT's: the caller faults the
+ * counter already set (not NSL_TXERR_REFAULT's: the caller faults the
  * memory in, with no egress held, and retries).
  */
-static enum ns_txerr ns_tx_step(struct ns_slice *slice, struct file *file,
-				struct ns_tx_run *run, const struct netslice_iov *iov,
+static enum nsl_txerr nsl_tx_step(struct nsl_slice *slice, struct file *file,
+				  struct nsl_tx_run *run, const struct netslice_iov *iov,
 				const void *kdata, struct sk_buff **reuse, u32 index)
 {
-	enum ns_txerr err;
+	enum nsl_txerr err;
 
-	if (run->count && !ns_tx_run_joins(run, iov) && ns_tx_run_flush(slice, run))
-		return NS_TXERR_NONE;
-	err = ns_tx_one(slice, file, run, iov, kdata, reuse, index);
-	if (err && err != NS_TXERR_REFAULT)
-		ns_tx_reject(slice, run, index, err);
+	if (run->count && !nsl_tx_run_joins(run, iov) && nsl_tx_run_flush(slice, run))
+		return NSL_TXERR_NONE;
+	err = nsl_tx_one(slice, file, run, iov, kdata, reuse, index);
+	if (err && err != NSL_TXERR_REFAULT)
+		nsl_tx_reject(slice, run, index, err);
 	return err;
 }
 
 /* Before a fault on user memory: send the run and let go of its egress. */
-static void ns_tx_unhold(struct ns_slice *slice, struct ns_tx_run *run)
+static void nsl_tx_unhold(struct nsl_slice *slice, struct nsl_tx_run *run)
 {
-	ns_tx_run_flush(slice, run);
-	ns_tx_run_end(run);
+	nsl_tx_run_flush(slice, run);
+	nsl_tx_run_end(run);
 }
 
 /* At the end of the call: send what is left, unless stopped, and let go. */
-static void ns_tx_finish(struct ns_slice *slice, struct ns_tx_run *run)
+static void nsl_tx_finish(struct nsl_slice *slice, struct nsl_tx_run *run)
 {
 	if (!run->stopped)
-		ns_tx_run_flush(slice, run);
-	ns_tx_run_end(run);
+		nsl_tx_run_flush(slice, run);
+	nsl_tx_run_end(run);
 }
 
 /*
@@ -590,14 +591,14 @@ static void ns_tx_finish(struct ns_slice *slice, struct ns_tx_run *run)
  * out in: taken, or freed here. Returns the number consumed, fewer than
  * n when the egress stopped.
  */
-size_t ns_tx_ring(struct ns_slice *slice, struct file *file, struct netslice_iov *iovs,
-		  size_t n, const void *frames, size_t frames_len, u16 *errs,
+size_t nsl_tx_ring(struct nsl_slice *slice, struct file *file, struct netslice_iov *iovs,
+		   size_t n, const void *frames, size_t frames_len, u16 *errs,
 		  struct sk_buff **reuse)
 {
-	struct ns_tx_run run;
+	struct nsl_tx_run run;
 	size_t i;
 
-	ns_tx_run_init(&run, NULL, errs);
+	nsl_tx_run_init(&run, NULL, errs);
 	for (i = 0; i < n && !run.stopped; i++) {
 		struct netslice_iov *iov = &iovs[i];
 
@@ -605,37 +606,37 @@ size_t ns_tx_ring(struct ns_slice *slice, struct file *file, struct netslice_iov
 		/* The entry names its frame by offset: checked, then kernel memory. */
 		iov->len = iov->rlen;
 		if (iov->rlen > frames_len || iov->base > frames_len - iov->rlen)
-			ns_tx_reject(slice, &run, i, NS_TXERR_FAULT);
+			nsl_tx_reject(slice, &run, i, NSL_TXERR_FAULT);
 		else
-			ns_tx_step(slice, file, &run, iov, frames + iov->base, &reuse[i], i);
+			nsl_tx_step(slice, file, &run, iov, frames + iov->base, &reuse[i], i);
 	}
-	ns_tx_finish(slice, &run);
+	nsl_tx_finish(slice, &run);
 	/* Containers not used: a bad entry, a handle, too small, not reached. */
 	for (i = 0; i < n; i++)
 		consume_skb(reuse[i]);
 	return run.stopped ? run.stopped_at : n;
 }
 
-ssize_t ns_write(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
+ssize_t nsl_write(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
 {
 	struct netslice_iov __user *uiov = (struct netslice_iov __user *)buf;
-	struct ns_slice *slice = file->private_data;
-	size_t n = ns_batch_limit(slice, count, NETSLICE_MULTI_WRITE);
+	struct nsl_slice *slice = file->private_data;
+	size_t n = nsl_batch_limit(slice, count, NETSLICE_MULTI_WRITE);
 	struct netslice_iov iov;
-	struct ns_tx_run run;
+	struct nsl_tx_run run;
 	bool fault = false;
-	enum ns_txerr err;
+	enum nsl_txerr err;
 	size_t i;
 
-	ns_tx_run_init(&run, uiov, NULL);
+	nsl_tx_run_init(&run, uiov, NULL);
 	for (i = 0; i < n; i++) {
 		/* At most one fault-in each for the iov and its data: then, a fault. */
 		unsigned int refaults = 0;
 
 again:
-		if (ns_tx_iov_get(&uiov[i], &iov)) {
+		if (nsl_tx_iov_get(&uiov[i], &iov)) {
 			if (refaults++ < 2) {
-				ns_tx_unhold(slice, &run);
+				nsl_tx_unhold(slice, &run);
 				if (run.stopped)
 					break;
 				if (!fault_in_writeable((char __user *)&uiov[i], sizeof(*uiov)))
@@ -644,19 +645,19 @@ again:
 			fault = true;
 			break;
 		}
-		err = ns_tx_step(slice, file, &run, &iov, NULL, NULL, i);
+		err = nsl_tx_step(slice, file, &run, &iov, NULL, NULL, i);
 		if (run.stopped)
 			break;
-		if (err == NS_TXERR_REFAULT) {
+		if (err == NSL_TXERR_REFAULT) {
 			if (refaults++ < 2) {
-				ns_tx_unhold(slice, &run);
+				nsl_tx_unhold(slice, &run);
 				if (run.stopped)
 					break;
 				if (!fault_in_readable(u64_to_user_ptr(iov.base), iov.rlen))
 					goto again;
 			}
-			err = NS_TXERR_FAULT;
-			ns_tx_reject(slice, &run, i, err);
+			err = NSL_TXERR_FAULT;
+			nsl_tx_reject(slice, &run, i, err);
 			if (run.stopped)
 				break;
 		}
@@ -667,12 +668,12 @@ again:
 			break;
 		}
 	}
-	ns_tx_finish(slice, &run);
+	nsl_tx_finish(slice, &run);
 
 	if (run.stopped)
 		i = run.stopped_at;
 	if (i == 1 && run.first_err)
-		return -ns_txerr[run.first_err].code;
+		return -nsl_txerr[run.first_err].code;
 	if (!i && fault)
 		return -EFAULT;
 	if (!i && run.stopped && (file->f_flags & O_NONBLOCK))

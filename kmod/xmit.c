@@ -21,18 +21,18 @@
 
 #include "xmit.h"
 
-DEFINE_PER_CPU(bool, ns_xmit_to_host_running);
+DEFINE_PER_CPU(bool, nsl_xmit_to_host_running);
 
-void ns_xmit_to_host(struct sk_buff *skb)
+void nsl_xmit_to_host(struct sk_buff *skb)
 {
 	skb->protocol = eth_type_trans(skb, skb->dev);
 	local_bh_disable();
-	__this_cpu_write(ns_xmit_to_host_running, true);
+	__this_cpu_write(nsl_xmit_to_host_running, true);
 	/* Not netif_rx(): the flag must cover the whole receive on this CPU. */
 	rcu_read_lock();
 	netif_receive_skb_core(skb);
 	rcu_read_unlock();
-	__this_cpu_write(ns_xmit_to_host_running, false);
+	__this_cpu_write(nsl_xmit_to_host_running, false);
 	local_bh_enable();
 }
 
@@ -41,7 +41,7 @@ void ns_xmit_to_host(struct sk_buff *skb)
  * sent, freed. A super-packet dev cannot take whole comes back as its
  * segments, linked by skb->next, in *skbp: the original is gone.
  */
-static bool ns_xmit_validate(struct sk_buff **skbp, struct net_device *dev)
+static bool nsl_xmit_validate(struct sk_buff **skbp, struct net_device *dev)
 {
 	bool again = false;
 
@@ -50,8 +50,8 @@ static bool ns_xmit_validate(struct sk_buff **skbp, struct net_device *dev)
 }
 
 /* One frame to the driver, taps first. */
-static netdev_tx_t ns_xmit_one(struct sk_buff *skb, struct net_device *dev,
-			       struct netdev_queue *txq, bool more)
+static netdev_tx_t nsl_xmit_one(struct sk_buff *skb, struct net_device *dev,
+				struct netdev_queue *txq, bool more)
 {
 	if (dev_nit_active(dev))
 		dev_queue_xmit_nit(skb, dev);
@@ -63,29 +63,29 @@ static netdev_tx_t ns_xmit_one(struct sk_buff *skb, struct net_device *dev,
  * All go, or the first the driver does not take and every one after it
  * is dropped: a super-packet cut by software GSO cannot be taken back.
  */
-static int ns_xmit_segments(struct sk_buff *segs, struct net_device *dev,
-			    struct netdev_queue *txq, bool more)
+static int nsl_xmit_segments(struct sk_buff *segs, struct net_device *dev,
+			     struct netdev_queue *txq, bool more)
 {
-	int res = NS_XMIT_SENT;
+	int res = NSL_XMIT_SENT;
 	struct sk_buff *seg, *next;
 
 	skb_list_walk_safe(segs, seg, next) {
 		netdev_tx_t rc;
 
 		skb_mark_not_on_list(seg);
-		if (res != NS_XMIT_SENT || netif_xmit_frozen_or_drv_stopped(txq)) {
+		if (res != NSL_XMIT_SENT || netif_xmit_frozen_or_drv_stopped(txq)) {
 			kfree_skb(seg);
 			dev_core_stats_tx_dropped_inc(dev);
-			res = NS_XMIT_DROPPED;
+			res = NSL_XMIT_DROPPED;
 			continue;
 		}
-		rc = ns_xmit_one(seg, dev, txq, next || more);
+		rc = nsl_xmit_one(seg, dev, txq, next || more);
 		if (rc == NETDEV_TX_BUSY) {
 			kfree_skb(seg);
 			dev_core_stats_tx_dropped_inc(dev);
 		}
 		if (rc != NETDEV_TX_OK)
-			res = NS_XMIT_DROPPED;
+			res = NSL_XMIT_DROPPED;
 	}
 	return res;
 }
@@ -94,24 +94,24 @@ static int ns_xmit_segments(struct sk_buff *segs, struct net_device *dev,
  * Send skbs[0..n) out of dev's TX queue @queue, in order, each with
  * skb->dev = dev and skb->data at its link-layer header; res[i] says what
  * became of each. Once the queue stops, every frame not yet sent is
- * NS_XMIT_BUSY and still the caller's. A frame that fails validation is
- * freed (NS_XMIT_DROPPED) wherever it is in the burst, even past a frame
+ * NSL_XMIT_BUSY and still the caller's. A frame that fails validation is
+ * freed (NSL_XMIT_DROPPED) wherever it is in the burst, even past a frame
  * that then finds the queue stopped; so is a super-packet that had to be
  * segmented here and was not sent, for it no longer exists whole.
  */
-void ns_xmit_burst(struct net_device *dev, u16 queue, struct sk_buff **skbs, unsigned int n,
-		   u8 *res)
+void nsl_xmit_burst(struct net_device *dev, u16 queue, struct sk_buff **skbs, unsigned int n,
+		    u8 *res)
 {
 	struct netdev_queue *txq = netdev_get_tx_queue(dev, queue);
 	unsigned long segmented = 0;	/* validation made these segments */
 	unsigned int i, last = n;
 
-	BUILD_BUG_ON(NS_XMIT_BURST > BITS_PER_LONG);
+	BUILD_BUG_ON(NSL_XMIT_BURST > BITS_PER_LONG);
 	if (unlikely(!netif_running(dev) || !netif_carrier_ok(dev))) {
 		for (i = 0; i < n; i++) {
 			kfree_skb(skbs[i]);
 			dev_core_stats_tx_dropped_inc(dev);
-			res[i] = NS_XMIT_DOWN;
+			res[i] = NSL_XMIT_DOWN;
 		}
 		return;
 	}
@@ -119,8 +119,8 @@ void ns_xmit_burst(struct net_device *dev, u16 queue, struct sk_buff **skbs, uns
 		struct sk_buff *skb = skbs[i];
 
 		skb_set_queue_mapping(skb, queue);
-		res[i] = ns_xmit_validate(&skbs[i], dev) ? NS_XMIT_BUSY : NS_XMIT_DROPPED;
-		if (res[i] != NS_XMIT_BUSY)
+		res[i] = nsl_xmit_validate(&skbs[i], dev) ? NSL_XMIT_BUSY : NSL_XMIT_DROPPED;
+		if (res[i] != NSL_XMIT_BUSY)
 			continue;
 		last = i;
 		if (skbs[i] != skb)
@@ -135,18 +135,18 @@ void ns_xmit_burst(struct net_device *dev, u16 queue, struct sk_buff **skbs, uns
 	for (i = 0; i <= last; i++) {
 		netdev_tx_t rc;
 
-		if (res[i] != NS_XMIT_BUSY)
+		if (res[i] != NSL_XMIT_BUSY)
 			continue;
 		if (netif_xmit_frozen_or_drv_stopped(txq))
 			break;
 		if (test_bit(i, &segmented)) {
-			res[i] = ns_xmit_segments(skbs[i], dev, txq, i < last);
+			res[i] = nsl_xmit_segments(skbs[i], dev, txq, i < last);
 			continue;
 		}
-		rc = ns_xmit_one(skbs[i], dev, txq, i < last);
+		rc = nsl_xmit_one(skbs[i], dev, txq, i < last);
 		if (rc == NETDEV_TX_BUSY)
 			break;
-		res[i] = rc == NETDEV_TX_OK ? NS_XMIT_SENT : NS_XMIT_DROPPED;
+		res[i] = rc == NETDEV_TX_OK ? NSL_XMIT_SENT : NSL_XMIT_DROPPED;
 	}
 	HARD_TX_UNLOCK(dev, txq);
 	dev_xmit_recursion_dec();
@@ -154,10 +154,10 @@ void ns_xmit_burst(struct net_device *dev, u16 queue, struct sk_buff **skbs, uns
 
 	/* Segments left unsent: the super-packet they were is gone. */
 	for (; i <= last; i++) {
-		if (res[i] == NS_XMIT_BUSY && test_bit(i, &segmented)) {
+		if (res[i] == NSL_XMIT_BUSY && test_bit(i, &segmented)) {
 			kfree_skb_list(skbs[i]);
 			dev_core_stats_tx_dropped_inc(dev);
-			res[i] = NS_XMIT_DROPPED;
+			res[i] = NSL_XMIT_DROPPED;
 		}
 	}
 }

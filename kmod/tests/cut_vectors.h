@@ -10,24 +10,24 @@
 #ifndef _NETSLICE_CUT_VECTORS_H
 #define _NETSLICE_CUT_VECTORS_H
 
-#define NS_CUT_FRAME_MAX	1024
+#define NSL_CUT_FRAME_MAX	1024
 
 /* A frame under construction, with the offsets length fields need. */
-struct ns_frame {
-	__u8 b[NS_CUT_FRAME_MAX];
+struct nsl_frame {
+	__u8 b[NSL_CUT_FRAME_MAX];
 	unsigned int len;
 	int ip4;		/* offset of the IPv4 header, or -1 */
 	int ip6;		/* offset of the IPv6 header, or -1 */
 };
 
-static inline void ns_frame_init(struct ns_frame *f)
+static inline void nsl_frame_init(struct nsl_frame *f)
 {
 	f->len = 0;
 	f->ip4 = -1;
 	f->ip6 = -1;
 }
 
-static __u8 *put(struct ns_frame *f, unsigned int n)
+static __u8 *put(struct nsl_frame *f, unsigned int n)
 {
 	__u8 *p = f->b + f->len;
 
@@ -42,26 +42,26 @@ static void be16(__u8 *p, unsigned int v)
 	p[1] = v;
 }
 
-static void put_be16(struct ns_frame *f, unsigned int v)
+static void put_be16(struct nsl_frame *f, unsigned int v)
 {
 	be16(put(f, 2), v);
 }
 
 /* Addresses, then the first EtherType. */
-static void eth(struct ns_frame *f, unsigned int proto)
+static void eth(struct nsl_frame *f, unsigned int proto)
 {
 	memset(put(f, 12), 0x02, 12);
 	put_be16(f, proto);
 }
 
 /* A VLAN tag's TCI and the EtherType after it. */
-static void tag(struct ns_frame *f, unsigned int inner)
+static void tag(struct nsl_frame *f, unsigned int inner)
 {
 	put_be16(f, 100);
 	put_be16(f, inner);
 }
 
-static void ipv4(struct ns_frame *f, __u8 proto, unsigned int ihl, unsigned int frag)
+static void ipv4(struct nsl_frame *f, __u8 proto, unsigned int ihl, unsigned int frag)
 {
 	__u8 *p;
 
@@ -73,7 +73,7 @@ static void ipv4(struct ns_frame *f, __u8 proto, unsigned int ihl, unsigned int 
 	p[9] = proto;
 }
 
-static void ipv6(struct ns_frame *f, __u8 nexthdr)
+static void ipv6(struct nsl_frame *f, __u8 nexthdr)
 {
 	__u8 *p;
 
@@ -85,7 +85,7 @@ static void ipv6(struct ns_frame *f, __u8 nexthdr)
 }
 
 /* An options-style extension header of (len8 + 1) * 8 bytes. */
-static void ext(struct ns_frame *f, __u8 nexthdr, __u8 len8)
+static void ext(struct nsl_frame *f, __u8 nexthdr, __u8 len8)
 {
 	__u8 *p = put(f, (len8 + 1) * 8);
 
@@ -93,7 +93,7 @@ static void ext(struct ns_frame *f, __u8 nexthdr, __u8 len8)
 	p[1] = len8;
 }
 
-static void ah(struct ns_frame *f, __u8 nexthdr, __u8 len4)
+static void ah(struct nsl_frame *f, __u8 nexthdr, __u8 len4)
 {
 	__u8 *p = put(f, (len4 + 2) * 4);
 
@@ -101,7 +101,7 @@ static void ah(struct ns_frame *f, __u8 nexthdr, __u8 len4)
 	p[1] = len4;
 }
 
-static void frag6(struct ns_frame *f, __u8 nexthdr, unsigned int offset8)
+static void frag6(struct nsl_frame *f, __u8 nexthdr, unsigned int offset8)
 {
 	__u8 *p = put(f, 8);
 
@@ -109,7 +109,7 @@ static void frag6(struct ns_frame *f, __u8 nexthdr, unsigned int offset8)
 	be16(p + 2, offset8 << 3);
 }
 
-static void tcp(struct ns_frame *f, unsigned int doff)
+static void tcp(struct nsl_frame *f, unsigned int doff)
 {
 	__u8 *p = put(f, doff * 4);
 
@@ -117,7 +117,7 @@ static void tcp(struct ns_frame *f, unsigned int doff)
 }
 
 /* Payload bytes, then the IP length fields that cover them. */
-static void finish(struct ns_frame *f, unsigned int payload)
+static void finish(struct nsl_frame *f, unsigned int payload)
 {
 	unsigned int i;
 	__u8 *p = put(f, payload);
@@ -130,209 +130,209 @@ static void finish(struct ns_frame *f, unsigned int payload)
 		be16(f->b + f->ip6 + 4, f->len - f->ip6 - 40);
 }
 
-struct ns_cut_case {
+struct nsl_cut_case {
 	const char *name;
-	void (*build)(struct ns_frame *f);
+	void (*build)(struct nsl_frame *f);
 	unsigned int want;	/* offset past the L4 header; 0: unparsable */
 };
 
-static void b_ipv4_tcp(struct ns_frame *f)
+static void b_ipv4_tcp(struct nsl_frame *f)
 {
 	eth(f, 0x0800); ipv4(f, 6, 5, 0); tcp(f, 5); finish(f, 100);
 }
 
-static void b_ipv4_tcp_opts(struct ns_frame *f)
+static void b_ipv4_tcp_opts(struct nsl_frame *f)
 {
 	eth(f, 0x0800); ipv4(f, 6, 5, 0); tcp(f, 8); finish(f, 100);
 }
 
-static void b_ipv4_opts_tcp(struct ns_frame *f)
+static void b_ipv4_opts_tcp(struct nsl_frame *f)
 {
 	eth(f, 0x0800); ipv4(f, 6, 6, 0); tcp(f, 5); finish(f, 100);
 }
 
-static void b_ipv4_max_opts_udp(struct ns_frame *f)
+static void b_ipv4_max_opts_udp(struct nsl_frame *f)
 {
 	eth(f, 0x0800); ipv4(f, 17, 15, 0); put(f, 8); finish(f, 100);
 }
 
-static void b_ipv4_udp(struct ns_frame *f)
+static void b_ipv4_udp(struct nsl_frame *f)
 {
 	eth(f, 0x0800); ipv4(f, 17, 5, 0); put(f, 8); finish(f, 100);
 }
 
-static void b_ipv4_icmp(struct ns_frame *f)
+static void b_ipv4_icmp(struct nsl_frame *f)
 {
 	eth(f, 0x0800); ipv4(f, 1, 5, 0); put(f, 8); finish(f, 56);
 }
 
 /* Destination unreachable quoting 28 bytes: read whole, never sliced. */
-static void b_ipv4_icmp_error(struct ns_frame *f)
+static void b_ipv4_icmp_error(struct nsl_frame *f)
 {
 	eth(f, 0x0800); ipv4(f, 1, 5, 0); put(f, 8)[0] = 3;
 	finish(f, 28);
 }
 
-static void b_ipv6_icmp6_error(struct ns_frame *f)
+static void b_ipv6_icmp6_error(struct nsl_frame *f)
 {
 	eth(f, 0x86dd); ipv6(f, 58); put(f, 8)[0] = 2;
 	finish(f, 48);
 }
 
-static void b_vlan_udp(struct ns_frame *f)
+static void b_vlan_udp(struct nsl_frame *f)
 {
 	eth(f, 0x8100); tag(f, 0x0800); ipv4(f, 17, 5, 0); put(f, 8);
 	finish(f, 100);
 }
 
-static void b_qinq_tcp(struct ns_frame *f)
+static void b_qinq_tcp(struct nsl_frame *f)
 {
 	eth(f, 0x88a8); tag(f, 0x8100); tag(f, 0x0800);
 	ipv4(f, 6, 5, 0); tcp(f, 5); finish(f, 100);
 }
 
-static void b_three_tags(struct ns_frame *f)
+static void b_three_tags(struct nsl_frame *f)
 {
 	eth(f, 0x88a8); tag(f, 0x8100); tag(f, 0x8100); tag(f, 0x0800);
 	ipv4(f, 6, 5, 0); tcp(f, 5); finish(f, 100);
 }
 
-static void b_ipv4_frag_first(struct ns_frame *f)
+static void b_ipv4_frag_first(struct nsl_frame *f)
 {
 	eth(f, 0x0800); ipv4(f, 6, 5, 0x2000); tcp(f, 5); finish(f, 100);
 }
 
-static void b_ipv4_frag_later(struct ns_frame *f)
+static void b_ipv4_frag_later(struct nsl_frame *f)
 {
 	eth(f, 0x0800); ipv4(f, 6, 5, 185); finish(f, 100);
 }
 
-static void b_ipv6_tcp(struct ns_frame *f)
+static void b_ipv6_tcp(struct nsl_frame *f)
 {
 	eth(f, 0x86dd); ipv6(f, 6); tcp(f, 5); finish(f, 100);
 }
 
-static void b_ipv6_udp(struct ns_frame *f)
+static void b_ipv6_udp(struct nsl_frame *f)
 {
 	eth(f, 0x86dd); ipv6(f, 17); put(f, 8); finish(f, 100);
 }
 
-static void b_ipv6_icmp6(struct ns_frame *f)
+static void b_ipv6_icmp6(struct nsl_frame *f)
 {
 	eth(f, 0x86dd); ipv6(f, 58); put(f, 8); finish(f, 56);
 }
 
-static void b_ipv6_hop_udp(struct ns_frame *f)
+static void b_ipv6_hop_udp(struct nsl_frame *f)
 {
 	eth(f, 0x86dd); ipv6(f, 0); ext(f, 17, 0); put(f, 8);
 	finish(f, 100);
 }
 
-static void b_ipv6_chain_tcp(struct ns_frame *f)
+static void b_ipv6_chain_tcp(struct nsl_frame *f)
 {
 	eth(f, 0x86dd); ipv6(f, 0); ext(f, 60, 0);
 	ext(f, 43, 1); ext(f, 6, 2); tcp(f, 5); finish(f, 100);
 }
 
-static void b_ipv6_ah_tcp(struct ns_frame *f)
+static void b_ipv6_ah_tcp(struct nsl_frame *f)
 {
 	eth(f, 0x86dd); ipv6(f, 51); ah(f, 6, 4); tcp(f, 5);
 	finish(f, 100);
 }
 
-static void b_ipv6_frag_first(struct ns_frame *f)
+static void b_ipv6_frag_first(struct nsl_frame *f)
 {
 	eth(f, 0x86dd); ipv6(f, 44); frag6(f, 17, 0); put(f, 8);
 	finish(f, 100);
 }
 
-static void b_ipv6_frag_later(struct ns_frame *f)
+static void b_ipv6_frag_later(struct nsl_frame *f)
 {
 	eth(f, 0x86dd); ipv6(f, 44); frag6(f, 17, 100);
 	finish(f, 100);
 }
 
-static void b_ipv4_padded(struct ns_frame *f)
+static void b_ipv4_padded(struct nsl_frame *f)
 {
 	eth(f, 0x0800); ipv4(f, 17, 5, 0); put(f, 8); finish(f, 0);
 	put(f, 18);	/* Ethernet padding past the datagram */
 }
 
-static void b_arp(struct ns_frame *f)
+static void b_arp(struct nsl_frame *f)
 {
 	eth(f, 0x0806); finish(f, 46);
 }
 
-static void b_ipv4_gre(struct ns_frame *f)
+static void b_ipv4_gre(struct nsl_frame *f)
 {
 	eth(f, 0x0800); ipv4(f, 47, 5, 0); finish(f, 100);
 }
 
-static void b_cut_eth(struct ns_frame *f)
+static void b_cut_eth(struct nsl_frame *f)
 {
 	put(f, 12);
 	put(f, 1)[0] = 0x08;
 }
 
-static void b_cut_vlan(struct ns_frame *f)
+static void b_cut_vlan(struct nsl_frame *f)
 {
 	eth(f, 0x8100); put(f, 1);
 }
 
-static void b_cut_ipv4(struct ns_frame *f)
+static void b_cut_ipv4(struct nsl_frame *f)
 {
 	eth(f, 0x0800); ipv4(f, 6, 5, 0); f->len -= 8;
 }
 
-static void b_cut_tcp(struct ns_frame *f)
+static void b_cut_tcp(struct nsl_frame *f)
 {
 	eth(f, 0x0800); ipv4(f, 6, 5, 0); put(f, 10); finish(f, 0);
 }
 
-static void b_tcp_doff_small(struct ns_frame *f)
+static void b_tcp_doff_small(struct nsl_frame *f)
 {
 	eth(f, 0x0800); ipv4(f, 6, 5, 0); tcp(f, 5); finish(f, 100);
 	f->b[14 + 20 + 12] = 4 << 4;
 }
 
-static void b_tcp_doff_past_datagram(struct ns_frame *f)
+static void b_tcp_doff_past_datagram(struct nsl_frame *f)
 {
 	eth(f, 0x0800); ipv4(f, 6, 5, 0); tcp(f, 5); finish(f, 20);
 	f->b[14 + 20 + 12] = 15 << 4;
 	put(f, 40);	/* bytes beyond the datagram do not count */
 }
 
-static void b_ipv4_ihl_small(struct ns_frame *f)
+static void b_ipv4_ihl_small(struct nsl_frame *f)
 {
 	b_ipv4_tcp(f);
 	f->b[14] = 0x44;
 }
 
-static void b_ipv4_totlen_short(struct ns_frame *f)
+static void b_ipv4_totlen_short(struct nsl_frame *f)
 {
 	b_ipv4_tcp(f);
 	be16(f->b + f->ip4 + 2, 16);
 }
 
-static void b_ipv4_totlen_past_frame(struct ns_frame *f)
+static void b_ipv4_totlen_past_frame(struct nsl_frame *f)
 {
 	b_ipv4_tcp(f);
 	be16(f->b + f->ip4 + 2, f->len);
 }
 
-static void b_ipv4_version6(struct ns_frame *f)
+static void b_ipv4_version6(struct nsl_frame *f)
 {
 	b_ipv4_tcp(f);
 	f->b[14] = 0x65;
 }
 
-static void b_ipv6_jumbo(struct ns_frame *f)
+static void b_ipv6_jumbo(struct nsl_frame *f)
 {
 	b_ipv6_tcp(f);
 	be16(f->b + f->ip6 + 4, 0);
 }
 
-static void b_ipv6_long_chain(struct ns_frame *f)
+static void b_ipv6_long_chain(struct nsl_frame *f)
 {
 	int i;
 
@@ -342,14 +342,14 @@ static void b_ipv6_long_chain(struct ns_frame *f)
 	ext(f, 17, 0); put(f, 8); finish(f, 100);
 }
 
-static void b_ipv6_ext_past_datagram(struct ns_frame *f)
+static void b_ipv6_ext_past_datagram(struct nsl_frame *f)
 {
 	eth(f, 0x86dd); ipv6(f, 0); ext(f, 17, 0); finish(f, 0);
 	f->b[f->len - 7] = 20;	/* hop-by-hop now claims 168 bytes */
 	put(f, 200);
 }
 
-static const struct ns_cut_case ns_cut_cases[] = {
+static const struct nsl_cut_case nsl_cut_cases[] = {
 	{ "ipv4 tcp", b_ipv4_tcp, 14 + 20 + 20 },
 	{ "ipv4 tcp with options", b_ipv4_tcp_opts, 14 + 20 + 32 },
 	{ "ipv4 options, tcp", b_ipv4_opts_tcp, 14 + 24 + 20 },
@@ -390,12 +390,12 @@ static const struct ns_cut_case ns_cut_cases[] = {
 };
 
 /* The cut each mode gives the frame of b_ipv4_tcp: 54 bytes of headers, 154 in all. */
-struct ns_cut_len_case {
+struct nsl_cut_len_case {
 	__u32 mode, value;	/* the fixed length or the auto extra bytes */
 	__u32 want;		/* 0: the whole frame */
 };
 
-static const struct ns_cut_len_case ns_cut_len_cases[] = {
+static const struct nsl_cut_len_case nsl_cut_len_cases[] = {
 	{ NETSLICE_SLICE_OFF, 0, 0 },
 	{ NETSLICE_SLICE_AUTO, 0, 54 },
 	{ NETSLICE_SLICE_AUTO, 16, 70 },

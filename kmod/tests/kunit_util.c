@@ -11,19 +11,19 @@
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit suites for netslice");
 
-#define NS_TEST_HEADROOM	64
+#define NSL_TEST_HEADROOM	64
 
-struct sk_buff *ns_test_skb(struct kunit *test, const u8 *data, unsigned int len,
-			    unsigned int headlen)
+struct sk_buff *nsl_test_skb(struct kunit *test, const u8 *data, unsigned int len,
+			     unsigned int headlen)
 {
 	struct sk_buff *skb;
 	struct page *page;
 
 	headlen = min(headlen, len);
 	KUNIT_ASSERT_LE(test, len - headlen, (unsigned int)PAGE_SIZE);
-	skb = alloc_skb(NS_TEST_HEADROOM + headlen, GFP_KERNEL);
+	skb = alloc_skb(NSL_TEST_HEADROOM + headlen, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
-	skb_reserve(skb, NS_TEST_HEADROOM);
+	skb_reserve(skb, NSL_TEST_HEADROOM);
 	skb_put_data(skb, data, headlen);
 	if (len > headlen) {
 		page = alloc_page(GFP_KERNEL);
@@ -37,8 +37,8 @@ struct sk_buff *ns_test_skb(struct kunit *test, const u8 *data, unsigned int len
 	return skb;
 }
 
-bool ns_test_skb_equals(const struct sk_buff *skb, unsigned int off, const u8 *want,
-			unsigned int len)
+bool nsl_test_skb_equals(const struct sk_buff *skb, unsigned int off, const u8 *want,
+			 unsigned int len)
 {
 	u8 *got = kmalloc(len ?: 1, GFP_KERNEL);
 	bool same;

@@ -6,17 +6,17 @@
 #include <linux/skbuff.h>
 
 /* Largest frame the tests build. */
-#define NS_TEST_FRAME_MAX	1024
+#define NSL_TEST_FRAME_MAX	1024
 
 /*
  * A real skb holding data[0..len): the first headlen bytes in its linear
  * head, the rest in one page fragment. skb->data is the first byte.
  */
-struct sk_buff *ns_test_skb(struct kunit *test, const u8 *data, unsigned int len,
-			    unsigned int headlen);
+struct sk_buff *nsl_test_skb(struct kunit *test, const u8 *data, unsigned int len,
+			     unsigned int headlen);
 
 /* skb's bytes [off, off + len) equal want. */
-bool ns_test_skb_equals(const struct sk_buff *skb, unsigned int off, const u8 *want,
-			unsigned int len);
+bool nsl_test_skb_equals(const struct sk_buff *skb, unsigned int off, const u8 *want,
+			 unsigned int len);
 
 #endif /* _NETSLICE_KUNIT_UTIL_H */

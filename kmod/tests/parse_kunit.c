@@ -16,112 +16,113 @@
 #include "cut_vectors.h"
 #include "kunit_util.h"
 
-static void ns_parse_case_desc(const struct ns_cut_case *c, char *desc)
+static void nsl_parse_case_desc(const struct nsl_cut_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(ns_parse, ns_cut_cases, ns_parse_case_desc);
+KUNIT_ARRAY_PARAM(nsl_parse, nsl_cut_cases, nsl_parse_case_desc);
 
 /* Where the skb's head ends: everything linear, or split inside headers. */
-static const unsigned int ns_splits[] = { NS_TEST_FRAME_MAX, 0, 1, ETH_HLEN, 23, 40 };
+static const unsigned int nsl_splits[] = { NSL_TEST_FRAME_MAX, 0, 1, ETH_HLEN, 23, 40 };
 
-static void ns_parse_test(struct kunit *test)
+static void nsl_parse_test(struct kunit *test)
 {
-	const struct ns_cut_case *c = test->param_value;
-	struct ns_frame *f;
+	const struct nsl_cut_case *c = test->param_value;
+	struct nsl_frame *f;
 	struct sk_buff *skb;
 	unsigned int i;
 
 	/* Arrange */
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
-	ns_frame_init(f);
+	nsl_frame_init(f);
 	c->build(f);
-	KUNIT_ASSERT_LE(test, f->len, (unsigned int)NS_TEST_FRAME_MAX);
+	KUNIT_ASSERT_LE(test, f->len, (unsigned int)NSL_TEST_FRAME_MAX);
 
-	for (i = 0; i < ARRAY_SIZE(ns_splits); i++) {
-		skb = ns_test_skb(test, f->b, f->len, ns_splits[i]);
+	for (i = 0; i < ARRAY_SIZE(nsl_splits); i++) {
+		skb = nsl_test_skb(test, f->b, f->len, nsl_splits[i]);
 		/* Act, Assert */
-		KUNIT_EXPECT_EQ_MSG(test, ns_parse_l4_end(skb), c->want,
+		KUNIT_EXPECT_EQ_MSG(test, nsl_parse_l4_end(skb), c->want,
 				    "head of %u bytes", skb_headlen(skb));
 		kfree_skb(skb);
 	}
 }
 
-static u32 ns_cfg(u32 mode, u32 length, u32 extra, u32 flags)
+static u32 nsl_cfg(u32 mode, u32 length, u32 extra, u32 flags)
 {
 	struct netslice_slicing req = {
 		.mode = mode, .length = length, .extra = extra, .flags = flags,
 	};
 	u32 cfg = 0;
 
-	if (ns_slicing_from_user(&req, &cfg))
+	if (nsl_slicing_from_user(&req, &cfg))
 		return U32_MAX;
 	return cfg;
 }
 
-static void ns_slice_len_test(struct kunit *test)
+static void nsl_slice_len_test(struct kunit *test)
 {
-	struct ns_frame *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
-	const struct ns_cut_len_case *c;
+	struct nsl_frame *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	const struct nsl_cut_len_case *c;
 	struct sk_buff *skb;
 	u32 cfg;
 
 	KUNIT_ASSERT_NOT_NULL(test, f);
-	ns_frame_init(f);
+	nsl_frame_init(f);
 	b_ipv4_tcp(f);
-	skb = ns_test_skb(test, f->b, f->len, 64);
+	skb = nsl_test_skb(test, f->b, f->len, 64);
 
-	for (c = ns_cut_len_cases; c < ns_cut_len_cases + ARRAY_SIZE(ns_cut_len_cases); c++) {
-		cfg = c->mode == NETSLICE_SLICE_FIXED ? ns_cfg(c->mode, c->value, 0, 0) :
-							 ns_cfg(c->mode, 0, c->value, 0);
-		KUNIT_EXPECT_EQ_MSG(test, ns_slice_len(skb, cfg), c->want,
+	for (c = nsl_cut_len_cases; c < nsl_cut_len_cases + ARRAY_SIZE(nsl_cut_len_cases); c++) {
+		cfg = c->mode == NETSLICE_SLICE_FIXED ? nsl_cfg(c->mode, c->value, 0, 0) :
+							 nsl_cfg(c->mode, 0, c->value, 0);
+		KUNIT_EXPECT_EQ_MSG(test, nsl_slice_len(skb, cfg), c->want,
 				    "mode %u value %u", c->mode, c->value);
 	}
 	kfree_skb(skb);
 }
 
-static void ns_slicing_from_user_test(struct kunit *test)
+static void nsl_slicing_from_user_test(struct kunit *test)
 {
 	struct netslice_slicing req = { .mode = NETSLICE_SLICE_FIXED, .length = 64 };
 	struct netslice_slicing out;
 	u32 cfg;
 
-	KUNIT_EXPECT_EQ(test, ns_slicing_from_user(&req, &cfg), 0);
-	ns_slicing_to_user(cfg, &out);
+	KUNIT_EXPECT_EQ(test, nsl_slicing_from_user(&req, &cfg), 0);
+	nsl_slicing_to_user(cfg, &out);
 	KUNIT_EXPECT_EQ(test, out.mode, (u32)NETSLICE_SLICE_FIXED);
 	KUNIT_EXPECT_EQ(test, out.length, 64U);
 
-	KUNIT_EXPECT_NE(test, ns_cfg(NETSLICE_SLICE_AUTO, 0, 8, NETSLICE_SLICE_TRIM), U32_MAX);
-	KUNIT_EXPECT_NE(test, ns_cfg(NETSLICE_SLICE_OFF, 0, 0, NETSLICE_SLICE_TRIM), U32_MAX);
-	KUNIT_EXPECT_EQ(test, ns_cfg(NETSLICE_SLICE_FIXED, 0, 0, 0), U32_MAX);
-	KUNIT_EXPECT_EQ(test, ns_cfg(NETSLICE_SLICE_FIXED, NETSLICE_MAX_HEADER + 1, 0, 0), U32_MAX);
-	KUNIT_EXPECT_EQ(test, ns_cfg(NETSLICE_SLICE_FIXED, 64, 1, 0), U32_MAX);
-	KUNIT_EXPECT_EQ(test, ns_cfg(NETSLICE_SLICE_AUTO, 1, 0, 0), U32_MAX);
-	KUNIT_EXPECT_EQ(test, ns_cfg(NETSLICE_SLICE_AUTO, 0, NETSLICE_MAX_EXTRA + 1, 0), U32_MAX);
-	KUNIT_EXPECT_EQ(test, ns_cfg(NETSLICE_SLICE_OFF, 1, 0, 0), U32_MAX);
-	KUNIT_EXPECT_EQ(test, ns_cfg(3, 0, 0, 0), U32_MAX);
-	KUNIT_EXPECT_EQ(test, ns_cfg(NETSLICE_SLICE_AUTO, 0, 0, 4), U32_MAX);
+	KUNIT_EXPECT_NE(test, nsl_cfg(NETSLICE_SLICE_AUTO, 0, 8, NETSLICE_SLICE_TRIM), U32_MAX);
+	KUNIT_EXPECT_NE(test, nsl_cfg(NETSLICE_SLICE_OFF, 0, 0, NETSLICE_SLICE_TRIM), U32_MAX);
+	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_SLICE_FIXED, 0, 0, 0), U32_MAX);
+	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_SLICE_FIXED, NETSLICE_MAX_HEADER + 1, 0, 0),
+			U32_MAX);
+	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_SLICE_FIXED, 64, 1, 0), U32_MAX);
+	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_SLICE_AUTO, 1, 0, 0), U32_MAX);
+	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_SLICE_AUTO, 0, NETSLICE_MAX_EXTRA + 1, 0), U32_MAX);
+	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_SLICE_OFF, 1, 0, 0), U32_MAX);
+	KUNIT_EXPECT_EQ(test, nsl_cfg(3, 0, 0, 0), U32_MAX);
+	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_SLICE_AUTO, 0, 0, 4), U32_MAX);
 	/* Super-packets kept whole need a slice to park in. */
-	KUNIT_EXPECT_NE(test, ns_cfg(NETSLICE_SLICE_AUTO, 0, 0, NETSLICE_SLICE_GSO), U32_MAX);
-	KUNIT_EXPECT_NE(test, ns_cfg(NETSLICE_SLICE_FIXED, 64, 0,
-				     NETSLICE_SLICE_GSO | NETSLICE_SLICE_TRIM), U32_MAX);
-	KUNIT_EXPECT_EQ(test, ns_cfg(NETSLICE_SLICE_OFF, 0, 0, NETSLICE_SLICE_GSO), U32_MAX);
+	KUNIT_EXPECT_NE(test, nsl_cfg(NETSLICE_SLICE_AUTO, 0, 0, NETSLICE_SLICE_GSO), U32_MAX);
+	KUNIT_EXPECT_NE(test, nsl_cfg(NETSLICE_SLICE_FIXED, 64, 0,
+				      NETSLICE_SLICE_GSO | NETSLICE_SLICE_TRIM), U32_MAX);
+	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_SLICE_OFF, 0, 0, NETSLICE_SLICE_GSO), U32_MAX);
 	req.reserved[1] = 1;
-	KUNIT_EXPECT_EQ(test, ns_slicing_from_user(&req, &cfg), -EINVAL);
+	KUNIT_EXPECT_EQ(test, nsl_slicing_from_user(&req, &cfg), -EINVAL);
 }
 
-static struct kunit_case ns_parse_test_cases[] = {
-	KUNIT_CASE_PARAM(ns_parse_test, ns_parse_gen_params),
-	KUNIT_CASE(ns_slice_len_test),
-	KUNIT_CASE(ns_slicing_from_user_test),
+static struct kunit_case nsl_parse_test_cases[] = {
+	KUNIT_CASE_PARAM(nsl_parse_test, nsl_parse_gen_params),
+	KUNIT_CASE(nsl_slice_len_test),
+	KUNIT_CASE(nsl_slicing_from_user_test),
 	{}
 };
 
-static struct kunit_suite ns_parse_suite = {
+static struct kunit_suite nsl_parse_suite = {
 	.name = "netslice_parse",
-	.test_cases = ns_parse_test_cases,
+	.test_cases = nsl_parse_test_cases,
 };
 
-kunit_test_suite(ns_parse_suite);
+kunit_test_suite(nsl_parse_suite);

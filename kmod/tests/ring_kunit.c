@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: when ring mode's RX wakes the process (ns_ring_rx_wake_due_at()).
+ * KUnit: when ring mode's RX wakes the process (nsl_ring_rx_wake_due_at()).
  * A burst must wake a sleeper once; a process that emptied the ring while
  * one RX call was still publishing must be woken (test_gso.sh's store of
  * 2 stalled for good when only the call's first entry counted).
@@ -9,13 +9,13 @@
 
 #include "../ring.h"
 
-struct ns_wake_case {
+struct nsl_wake_case {
 	const char *name;
 	u32 prod_before, prod, cons;
 	bool due;
 };
 
-static const struct ns_wake_case ns_wake_cases[] = {
+static const struct nsl_wake_case nsl_wake_cases[] = {
 	{ "nothing published", 100, 100, 100, false },
 	{ "one entry to an emptied ring", 100, 101, 100, true },
 	{ "one entry while older ones wait", 100, 101, 97, false },
@@ -28,28 +28,28 @@ static const struct ns_wake_case ns_wake_cases[] = {
 	{ "a consumer index past the producer", 100, 102, 200, false },
 };
 
-static void ns_wake_case_desc(const struct ns_wake_case *c, char *desc)
+static void nsl_wake_case_desc(const struct nsl_wake_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(ns_wake, ns_wake_cases, ns_wake_case_desc);
+KUNIT_ARRAY_PARAM(nsl_wake, nsl_wake_cases, nsl_wake_case_desc);
 
-static void ns_wake_test(struct kunit *test)
+static void nsl_wake_test(struct kunit *test)
 {
-	const struct ns_wake_case *c = test->param_value;
+	const struct nsl_wake_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, ns_ring_rx_wake_due_at(c->prod_before, c->prod, c->cons), c->due);
+	KUNIT_EXPECT_EQ(test, nsl_ring_rx_wake_due_at(c->prod_before, c->prod, c->cons), c->due);
 }
 
-static struct kunit_case ns_ring_test_cases[] = {
-	KUNIT_CASE_PARAM(ns_wake_test, ns_wake_gen_params),
+static struct kunit_case nsl_ring_test_cases[] = {
+	KUNIT_CASE_PARAM(nsl_wake_test, nsl_wake_gen_params),
 	{}
 };
 
-static struct kunit_suite ns_ring_suite = {
+static struct kunit_suite nsl_ring_suite = {
 	.name = "netslice_ring",
-	.test_cases = ns_ring_test_cases,
+	.test_cases = nsl_ring_test_cases,
 };
 
-kunit_test_suite(ns_ring_suite);
+kunit_test_suite(nsl_ring_suite);

@@ -14,13 +14,13 @@
 #include "../compat.h"
 #include "../rule_batch.h"
 
-ns_kunit_import_ns();
+nsl_kunit_import_ns();
 
 #define V4	NETSLICE_RULE_FAMILY_IPV4
 #define V6	NETSLICE_RULE_FAMILY_IPV6
 #define NONE	(-1)
 
-struct ns_rt_rule {
+struct nsl_rt_rule {
 	u8 family, proto;
 	const char *src;		/* NULL: any */
 	u8 src_len;
@@ -30,20 +30,20 @@ struct ns_rt_rule {
 	u32 pref, slice;
 };
 
-struct ns_rt_pkt {
+struct nsl_rt_pkt {
 	u8 family, proto;
 	const char *src, *dst;
 	u16 sport, dport;
 	int want;			/* slice, or NONE */
 };
 
-struct ns_rt_case {
+struct nsl_rt_case {
 	const char *name;
-	struct ns_rt_rule rules[4];
-	struct ns_rt_pkt pkts[6];
+	struct nsl_rt_rule rules[4];
+	struct nsl_rt_pkt pkts[6];
 };
 
-static const struct ns_rt_case ns_rt_cases[] = {
+static const struct nsl_rt_case nsl_rt_cases[] = {
 	{ "ipv4 /8 prefix edges",
 	  { { V4, 0, "10.0.0.0", 8, NULL, 0, 0, 65535, 0, 65535, 0, 1 } },
 	  { { V4, 17, "10.0.0.0", "1.1.1.1", 1, 2, 1 },
@@ -97,7 +97,7 @@ static const struct ns_rt_case ns_rt_cases[] = {
 	    { V6, 17, "::1", "::2", 1, 2, NONE } } },
 };
 
-static void ns_rt_addr(struct kunit *test, u8 family, const char *s, __be32 *addr)
+static void nsl_rt_addr(struct kunit *test, u8 family, const char *s, __be32 *addr)
 {
 	memset(addr, 0, 16);
 	if (!s)
@@ -109,17 +109,17 @@ static void ns_rt_addr(struct kunit *test, u8 family, const char *s, __be32 *add
 }
 
 /* The canonical match netlink would make of r. */
-static void ns_rt_match(struct kunit *test, const struct ns_rt_rule *r, struct ns_rule_match *m)
+static void nsl_rt_match(struct kunit *test, const struct nsl_rt_rule *r, struct nsl_rule_match *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->family = r->family;
 	m->proto = r->proto;
-	ns_rt_addr(test, r->family, r->src, m->src);
-	ns_rt_addr(test, r->family, r->dst, m->dst);
+	nsl_rt_addr(test, r->family, r->src, m->src);
+	nsl_rt_addr(test, r->family, r->dst, m->dst);
 	m->src_len = r->src ? r->src_len : 0;
 	m->dst_len = r->dst ? r->dst_len : 0;
-	ns_rule_prefix_mask(m->src, m->src_len);
-	ns_rule_prefix_mask(m->dst, m->dst_len);
+	nsl_rule_prefix_mask(m->src, m->src_len);
+	nsl_rule_prefix_mask(m->dst, m->dst_len);
 	m->sport_min = r->sport_min;
 	m->sport_max = r->sport_max;
 	m->dport_min = r->dport_min;
@@ -127,46 +127,46 @@ static void ns_rt_match(struct kunit *test, const struct ns_rt_rule *r, struct n
 	m->pref = r->pref;
 }
 
-static int ns_rt_lookup(struct kunit *test, const struct ns_rt_pkt *p)
+static int nsl_rt_lookup(struct kunit *test, const struct nsl_rt_pkt *p)
 {
-	struct ns_rule_key key = { .family = p->family, .proto = p->proto,
+	struct nsl_rule_key key = { .family = p->family, .proto = p->proto,
 				   .sport = htons(p->sport), .dport = htons(p->dport) };
-	struct ns_rule *rule;
+	struct nsl_rule *rule;
 	int slice = NONE;
 
-	ns_rt_addr(test, p->family, p->src, key.src);
-	ns_rt_addr(test, p->family, p->dst, key.dst);
+	nsl_rt_addr(test, p->family, p->src, key.src);
+	nsl_rt_addr(test, p->family, p->dst, key.dst);
 	rcu_read_lock();
-	rule = ns_rules_lookup(&key);
+	rule = nsl_rules_lookup(&key);
 	if (rule)
-		slice = ns_rule_slice_now(rule);
+		slice = nsl_rule_slice_now(rule);
 	rcu_read_unlock();
 	return slice;
 }
 
 /* Apply one batch of adds (replace: replaces) of rules[0..n); its error. */
-static int ns_rt_apply(struct kunit *test, const struct ns_rt_rule *rules, unsigned int n,
-		       bool replace)
+static int nsl_rt_apply(struct kunit *test, const struct nsl_rt_rule *rules, unsigned int n,
+			bool replace)
 {
-	struct ns_rule_step steps[8];
-	struct ns_rule_batch b;
-	struct ns_rule_match m;
+	struct nsl_rule_step steps[8];
+	struct nsl_rule_batch b;
+	struct nsl_rule_match m;
 	unsigned int i;
 	int err = 0;
 
-	ns_rule_batch_begin(&b, steps, ARRAY_SIZE(steps));
+	nsl_rule_batch_begin(&b, steps, ARRAY_SIZE(steps));
 	for (i = 0; i < n && !err; i++) {
-		ns_rt_match(test, &rules[i], &m);
-		err = ns_rule_batch_add(&b, &m, rules[i].slice, replace, NULL);
+		nsl_rt_match(test, &rules[i], &m);
+		err = nsl_rule_batch_add(&b, &m, rules[i].slice, replace, NULL);
 	}
 	if (err)
-		ns_rule_batch_abort(&b);
+		nsl_rule_batch_abort(&b);
 	else
-		ns_rule_batch_commit(&b);
+		nsl_rule_batch_commit(&b);
 	return err;
 }
 
-static unsigned int ns_rt_count(const struct ns_rt_rule *rules, unsigned int max)
+static unsigned int nsl_rt_count(const struct nsl_rt_rule *rules, unsigned int max)
 {
 	unsigned int n = 0;
 
@@ -175,141 +175,141 @@ static unsigned int ns_rt_count(const struct ns_rt_rule *rules, unsigned int max
 	return n;
 }
 
-static void ns_rules_test_cases(struct kunit *test)
+static void nsl_rules_test_cases(struct kunit *test)
 {
-	const struct ns_rt_case *c;
+	const struct nsl_rt_case *c;
 	unsigned int i;
 
-	for (c = ns_rt_cases; c < ns_rt_cases + ARRAY_SIZE(ns_rt_cases); c++) {
-		ns_rules_lock();
-		KUNIT_ASSERT_EQ_MSG(test, ns_rt_apply(test, c->rules,
-						      ns_rt_count(c->rules, ARRAY_SIZE(c->rules)),
+	for (c = nsl_rt_cases; c < nsl_rt_cases + ARRAY_SIZE(nsl_rt_cases); c++) {
+		nsl_rules_lock();
+		KUNIT_ASSERT_EQ_MSG(test, nsl_rt_apply(test, c->rules,
+						       nsl_rt_count(c->rules, ARRAY_SIZE(c->rules)),
 						      false), 0, "%s", c->name);
 		for (i = 0; i < ARRAY_SIZE(c->pkts) && c->pkts[i].family; i++)
-			KUNIT_EXPECT_EQ_MSG(test, ns_rt_lookup(test, &c->pkts[i]), c->pkts[i].want,
+			KUNIT_EXPECT_EQ_MSG(test, nsl_rt_lookup(test, &c->pkts[i]), c->pkts[i].want,
 					    "%s, packet %u", c->name, i);
-		ns_rules_flush();
-		ns_rules_unlock();
+		nsl_rules_flush();
+		nsl_rules_unlock();
 	}
 }
 
-static const struct ns_rt_rule ns_rt_a = {
+static const struct nsl_rt_rule nsl_rt_a = {
 	V4, 17, NULL, 0, "10.0.0.1", 32, 0, 65535, 0, 65535, 5, 1
 };
 
-static const struct ns_rt_rule ns_rt_b = {
+static const struct nsl_rt_rule nsl_rt_b = {
 	V4, 17, "10.9.0.0", 16, NULL, 0, 0, 65535, 0, 65535, 5, 2
 };
 
-static const struct ns_rt_pkt ns_rt_pa = { V4, 17, "1.1.1.1", "10.0.0.1", 1, 2, 0 };
-static const struct ns_rt_pkt ns_rt_pb = { V4, 17, "10.9.1.1", "3.3.3.3", 1, 2, 0 };
+static const struct nsl_rt_pkt nsl_rt_pa = { V4, 17, "1.1.1.1", "10.0.0.1", 1, 2, 0 };
+static const struct nsl_rt_pkt nsl_rt_pb = { V4, 17, "10.9.1.1", "3.3.3.3", 1, 2, 0 };
 
 /* Replace changes the slice; a batch is invisible until it commits. */
-static void ns_rules_test_replace_and_generation(struct kunit *test)
+static void nsl_rules_test_replace_and_generation(struct kunit *test)
 {
-	struct ns_rt_rule a2 = ns_rt_a;
-	struct ns_rule_step steps[4];
-	struct ns_rule_batch b;
-	struct ns_rule_match m;
+	struct nsl_rt_rule a2 = nsl_rt_a;
+	struct nsl_rule_step steps[4];
+	struct nsl_rule_batch b;
+	struct nsl_rule_match m;
 
-	ns_rules_lock();
-	KUNIT_ASSERT_EQ(test, ns_rt_apply(test, &ns_rt_a, 1, false), 0);
-	KUNIT_EXPECT_EQ(test, ns_rt_apply(test, &ns_rt_a, 1, false), -EEXIST);
+	nsl_rules_lock();
+	KUNIT_ASSERT_EQ(test, nsl_rt_apply(test, &nsl_rt_a, 1, false), 0);
+	KUNIT_EXPECT_EQ(test, nsl_rt_apply(test, &nsl_rt_a, 1, false), -EEXIST);
 	a2.slice = 7;
-	KUNIT_EXPECT_EQ(test, ns_rt_apply(test, &a2, 1, true), 0);
-	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pa), 7);
+	KUNIT_EXPECT_EQ(test, nsl_rt_apply(test, &a2, 1, true), 0);
+	KUNIT_EXPECT_EQ(test, nsl_rt_lookup(test, &nsl_rt_pa), 7);
 	/* Replaced again at once: waits for readers of the last switch, then holds. */
-	KUNIT_EXPECT_EQ(test, ns_rt_apply(test, &ns_rt_a, 1, true), 0);
-	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pa), 1);
+	KUNIT_EXPECT_EQ(test, nsl_rt_apply(test, &nsl_rt_a, 1, true), 0);
+	KUNIT_EXPECT_EQ(test, nsl_rt_lookup(test, &nsl_rt_pa), 1);
 
 	/* In flight: replace a, add b, delete a; RX still sees the rules before. */
-	ns_rule_batch_begin(&b, steps, ARRAY_SIZE(steps));
-	ns_rt_match(test, &a2, &m);
-	KUNIT_EXPECT_EQ(test, ns_rule_batch_add(&b, &m, 7, true, NULL), 0);
-	ns_rt_match(test, &ns_rt_b, &m);
-	KUNIT_EXPECT_EQ(test, ns_rule_batch_add(&b, &m, ns_rt_b.slice, false, NULL), 0);
-	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pa), 1);
-	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pb), NONE);
-	ns_rt_match(test, &ns_rt_a, &m);
-	KUNIT_EXPECT_EQ(test, ns_rule_batch_del(&b, ns_rule_find(&m), NULL), 0);
-	KUNIT_EXPECT_NULL(test, ns_rule_find(&m));
-	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pa), 1);
-	ns_rule_batch_commit(&b);
-	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pa), NONE);
-	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pb), 2);
-	ns_rules_flush();
-	ns_rules_unlock();
+	nsl_rule_batch_begin(&b, steps, ARRAY_SIZE(steps));
+	nsl_rt_match(test, &a2, &m);
+	KUNIT_EXPECT_EQ(test, nsl_rule_batch_add(&b, &m, 7, true, NULL), 0);
+	nsl_rt_match(test, &nsl_rt_b, &m);
+	KUNIT_EXPECT_EQ(test, nsl_rule_batch_add(&b, &m, nsl_rt_b.slice, false, NULL), 0);
+	KUNIT_EXPECT_EQ(test, nsl_rt_lookup(test, &nsl_rt_pa), 1);
+	KUNIT_EXPECT_EQ(test, nsl_rt_lookup(test, &nsl_rt_pb), NONE);
+	nsl_rt_match(test, &nsl_rt_a, &m);
+	KUNIT_EXPECT_EQ(test, nsl_rule_batch_del(&b, nsl_rule_find(&m), NULL), 0);
+	KUNIT_EXPECT_NULL(test, nsl_rule_find(&m));
+	KUNIT_EXPECT_EQ(test, nsl_rt_lookup(test, &nsl_rt_pa), 1);
+	nsl_rule_batch_commit(&b);
+	KUNIT_EXPECT_EQ(test, nsl_rt_lookup(test, &nsl_rt_pa), NONE);
+	KUNIT_EXPECT_EQ(test, nsl_rt_lookup(test, &nsl_rt_pb), 2);
+	nsl_rules_flush();
+	nsl_rules_unlock();
 }
 
 /* A batch that fails part way leaves every rule as it was. */
-static void ns_rules_test_undo(struct kunit *test)
+static void nsl_rules_test_undo(struct kunit *test)
 {
-	struct ns_rt_rule a2 = ns_rt_a, bad[3] = { ns_rt_b, ns_rt_a, ns_rt_a };
+	struct nsl_rt_rule a2 = nsl_rt_a, bad[3] = { nsl_rt_b, nsl_rt_a, nsl_rt_a };
 	struct netlink_ext_ack extack = {};
-	struct ns_rule_step steps[4];
-	struct ns_rule_batch b;
-	struct ns_rule_match m;
-	struct ns_rule *rule;
+	struct nsl_rule_step steps[4];
+	struct nsl_rule_batch b;
+	struct nsl_rule_match m;
+	struct nsl_rule *rule;
 
-	ns_rules_lock();
-	KUNIT_ASSERT_EQ(test, ns_rt_apply(test, &ns_rt_a, 1, false), 0);
+	nsl_rules_lock();
+	KUNIT_ASSERT_EQ(test, nsl_rt_apply(test, &nsl_rt_a, 1, false), 0);
 	/* b added, then a fails (exists): b goes again. */
-	KUNIT_EXPECT_EQ(test, ns_rt_apply(test, bad, 2, false), -EEXIST);
-	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pb), NONE);
-	ns_rt_match(test, &ns_rt_b, &m);
-	KUNIT_EXPECT_NULL(test, ns_rule_find(&m));
+	KUNIT_EXPECT_EQ(test, nsl_rt_apply(test, bad, 2, false), -EEXIST);
+	KUNIT_EXPECT_EQ(test, nsl_rt_lookup(test, &nsl_rt_pb), NONE);
+	nsl_rt_match(test, &nsl_rt_b, &m);
+	KUNIT_EXPECT_NULL(test, nsl_rule_find(&m));
 
 	/* Replace, delete, add, then abort: a keeps its slice and stays. */
-	ns_rule_batch_begin(&b, steps, ARRAY_SIZE(steps));
+	nsl_rule_batch_begin(&b, steps, ARRAY_SIZE(steps));
 	a2.slice = 9;
-	ns_rt_match(test, &a2, &m);
-	KUNIT_EXPECT_EQ(test, ns_rule_batch_add(&b, &m, a2.slice, true, NULL), 0);
-	KUNIT_EXPECT_EQ(test, ns_rule_batch_del(&b, ns_rule_find(&m), NULL), 0);
-	KUNIT_EXPECT_EQ(test, ns_rule_batch_add(&b, &m, 3, false, NULL), 0);
-	ns_rule_batch_abort(&b);
-	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pa), 1);
-	KUNIT_EXPECT_NOT_NULL(test, ns_rule_find(&m));
+	nsl_rt_match(test, &a2, &m);
+	KUNIT_EXPECT_EQ(test, nsl_rule_batch_add(&b, &m, a2.slice, true, NULL), 0);
+	KUNIT_EXPECT_EQ(test, nsl_rule_batch_del(&b, nsl_rule_find(&m), NULL), 0);
+	KUNIT_EXPECT_EQ(test, nsl_rule_batch_add(&b, &m, 3, false, NULL), 0);
+	nsl_rule_batch_abort(&b);
+	KUNIT_EXPECT_EQ(test, nsl_rt_lookup(test, &nsl_rt_pa), 1);
+	KUNIT_EXPECT_NOT_NULL(test, nsl_rule_find(&m));
 	/* Named twice in one batch: the second fails, saying so. */
-	ns_rule_batch_begin(&b, steps, ARRAY_SIZE(steps));
-	rule = ns_rule_find(&m);
+	nsl_rule_batch_begin(&b, steps, ARRAY_SIZE(steps));
+	rule = nsl_rule_find(&m);
 	KUNIT_EXPECT_NOT_NULL(test, rule);
 	if (rule) {
-		KUNIT_EXPECT_EQ(test, ns_rule_batch_del(&b, rule, NULL), 0);
-		KUNIT_EXPECT_NULL(test, ns_rule_find(&m));
-		KUNIT_EXPECT_EQ(test, ns_rule_batch_del(&b, rule, &extack), -ENOENT);
+		KUNIT_EXPECT_EQ(test, nsl_rule_batch_del(&b, rule, NULL), 0);
+		KUNIT_EXPECT_NULL(test, nsl_rule_find(&m));
+		KUNIT_EXPECT_EQ(test, nsl_rule_batch_del(&b, rule, &extack), -ENOENT);
 		KUNIT_EXPECT_STREQ(test, extack._msg, "rule named twice in one request");
 	}
-	ns_rule_batch_abort(&b);
-	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pa), 1);
-	KUNIT_EXPECT_EQ(test, ns_rules_flush(), 1U);
-	KUNIT_EXPECT_EQ(test, ns_rt_lookup(test, &ns_rt_pa), NONE);
-	ns_rules_unlock();
+	nsl_rule_batch_abort(&b);
+	KUNIT_EXPECT_EQ(test, nsl_rt_lookup(test, &nsl_rt_pa), 1);
+	KUNIT_EXPECT_EQ(test, nsl_rules_flush(), 1U);
+	KUNIT_EXPECT_EQ(test, nsl_rt_lookup(test, &nsl_rt_pa), NONE);
+	nsl_rules_unlock();
 }
 
 /* The slice word: old before its generation, new from it on, across wrap. */
-static void ns_rules_test_slice_word(struct kunit *test)
+static void nsl_rules_test_slice_word(struct kunit *test)
 {
-	u64 w = ns_rule_slice_word(100, 3, 4);
+	u64 w = nsl_rule_slice_word(100, 3, 4);
 
-	KUNIT_EXPECT_EQ(test, ns_rule_slice_at(w, 99), 3U);
-	KUNIT_EXPECT_EQ(test, ns_rule_slice_at(w, 100), 4U);
-	KUNIT_EXPECT_EQ(test, ns_rule_slice_at(w, 1ULL << 40), 4U);
-	w = ns_rule_slice_word(255, 255, 0);
-	KUNIT_EXPECT_EQ(test, ns_rule_slice_at(w, 254), 255U);
-	KUNIT_EXPECT_EQ(test, ns_rule_slice_at(w, 256), 0U);
+	KUNIT_EXPECT_EQ(test, nsl_rule_slice_at(w, 99), 3U);
+	KUNIT_EXPECT_EQ(test, nsl_rule_slice_at(w, 100), 4U);
+	KUNIT_EXPECT_EQ(test, nsl_rule_slice_at(w, 1ULL << 40), 4U);
+	w = nsl_rule_slice_word(255, 255, 0);
+	KUNIT_EXPECT_EQ(test, nsl_rule_slice_at(w, 254), 255U);
+	KUNIT_EXPECT_EQ(test, nsl_rule_slice_at(w, 256), 0U);
 }
 
-static struct kunit_case ns_rules_cases[] = {
-	KUNIT_CASE(ns_rules_test_cases),
-	KUNIT_CASE(ns_rules_test_replace_and_generation),
-	KUNIT_CASE(ns_rules_test_undo),
-	KUNIT_CASE(ns_rules_test_slice_word),
+static struct kunit_case nsl_rules_cases[] = {
+	KUNIT_CASE(nsl_rules_test_cases),
+	KUNIT_CASE(nsl_rules_test_replace_and_generation),
+	KUNIT_CASE(nsl_rules_test_undo),
+	KUNIT_CASE(nsl_rules_test_slice_word),
 	{}
 };
 
-static struct kunit_suite ns_rules_suite = {
+static struct kunit_suite nsl_rules_suite = {
 	.name = "netslice_rules",
-	.test_cases = ns_rules_cases,
+	.test_cases = nsl_rules_cases,
 };
 
-kunit_test_suite(ns_rules_suite);
+kunit_test_suite(nsl_rules_suite);

@@ -62,7 +62,7 @@ with open(os.path.join(d, "kallsyms"), "w") as f:
     f.write("ffffffff81000000 T _stext\nffffffff81000100 T later\n")
 for seq, *_ in rows:
     with open(os.path.join(d, f"modsyms-{seq}"), "w") as f:
-        f.write("ffffffffc0000000 t ns_read\t[netslice]\nffffffffc0000400 t ns_ring_rx\t[netslice]\n")
+        f.write("ffffffffc0000000 t nsl_read\t[netslice]\nffffffffc0000400 t nsl_ring_rx\t[netslice]\n")
 # An earlier run of the same commit whose ring_vs_afxdp_64 was 0.5: this
 # one's (median of 0.5 and 0.5) is 0% off; ring_vs_bridge is not measured.
 with open(os.path.join(d, "previous-targets.json"), "w") as f:
@@ -106,7 +106,7 @@ check(rep.get("value") == 2.04 and rep.get("met") is False and t.get("commit") =
       "the repeat check against the run this one replaces: (0.5 - 0.49) / 0.49 (%s)" % rep)
 prof = os.path.join(base + "-insn-profile", "ring-fwd-off-64.folded")
 text = open(prof).read() if os.path.exists(prof) else ""
-check("kernel;netslice;ns_ring_rx 14" in text and "kernel;vmlinux;_stext 6" in text and
+check("kernel;netslice;nsl_ring_rx 14" in text and "kernel;vmlinux;_stext 6" in text and
       "99" not in text,
       "samples by instruction count, named from kallsyms and the module's symbols, "
       "the generator's vCPU left out (%r)" % text)

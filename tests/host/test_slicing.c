@@ -20,7 +20,7 @@
  * The cut of f read as exactly len bytes of a buffer that size, so
  * AddressSanitizer fails a read past the frame.
  */
-static __u32 cut_of(const struct ns_frame *f, __u32 len)
+static __u32 cut_of(const struct nsl_frame *f, __u32 len)
 {
 	struct netslice_cut_hdrs h;
 	__u8 *copy = malloc(len ? len : 1);
@@ -35,12 +35,12 @@ static __u32 cut_of(const struct ns_frame *f, __u32 len)
 /* Each frame's cut, and every prefix of it cut inside the prefix or not at all. */
 static void check_cut_cases(void)
 {
-	const struct ns_cut_case *c;
-	struct ns_frame f;
+	const struct nsl_cut_case *c;
+	struct nsl_frame f;
 	__u32 len, cut, bad;
 
-	for (c = ns_cut_cases; c < ns_cut_cases + ARRAY_LEN(ns_cut_cases); c++) {
-		ns_frame_init(&f);
+	for (c = nsl_cut_cases; c < nsl_cut_cases + ARRAY_LEN(nsl_cut_cases); c++) {
+		nsl_frame_init(&f);
 		c->build(&f);
 		cut = cut_of(&f, f.len);
 		for (bad = 0, len = 0; len < f.len && !bad; len++)
@@ -54,13 +54,13 @@ static void check_cut_cases(void)
 /* The bytes each mode hands over, as netslice_cut_len() says for offline mode. */
 static void check_cut_len_cases(void)
 {
-	const struct ns_cut_len_case *c;
-	struct ns_frame f;
+	const struct nsl_cut_len_case *c;
+	struct nsl_frame f;
 	__u32 len;
 
-	ns_frame_init(&f);
+	nsl_frame_init(&f);
 	b_ipv4_tcp(&f);
-	for (c = ns_cut_len_cases; c < ns_cut_len_cases + ARRAY_LEN(ns_cut_len_cases); c++) {
+	for (c = nsl_cut_len_cases; c < nsl_cut_len_cases + ARRAY_LEN(nsl_cut_len_cases); c++) {
 		len = netslice_cut_len(f.b, f.len, c->mode, c->value);
 		ktap_check(len == c->want, "cut length: mode %u value %u: %u (want %u)",
 			   c->mode, c->value, len, c->want);
@@ -147,7 +147,7 @@ int main(void)
 	for (i = 0; i < n; i++)
 		ok += cases[i].ok;
 	ktap_header("libnetslice-slicing",
-		    (int)(n + ok + 4 + ARRAY_LEN(ns_cut_cases) + ARRAY_LEN(ns_cut_len_cases)));
+		    (int)(n + ok + 4 + ARRAY_LEN(nsl_cut_cases) + ARRAY_LEN(nsl_cut_len_cases)));
 	for (i = 0; i < n; i++) {
 		const struct slicing_case *c = &cases[i];
 
