@@ -243,7 +243,7 @@ static long nsl_ioctl_info_get(struct nsl_slice *slice, void __user *uarg)
 		return -ENOMEM;
 	info->slice = slice->id;
 	info->nr_slices = nsl_nr_slices;
-	info->ring_size = READ_ONCE(slice->ring_size);
+	info->ring_size = READ_ONCE(slice->rxq_size);
 	info->flags = NETSLICE_INFO_KEEP_HEADER | NETSLICE_INFO_GSO | NETSLICE_INFO_RING;
 	if (nsl_symmetric_hash)
 		info->flags |= NETSLICE_INFO_SYMMETRIC_HASH;

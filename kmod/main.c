@@ -11,7 +11,7 @@
  *   Slices share no lock and no written cache line.
  *
  *   Attached interfaces (iface.c) carry an rx_handler (rx.c) that takes
- *   every received packet and queues it on one slice's bounded RX ring
+ *   every received packet and queues it on one slice's bounded RX queue
  *   (a ptr_ring), by recorded RX queue or flow hash. Readers (read.c) copy
  *   batches of packets to user iovs; writers (write.c) build one skb per
  *   iov and send a run of them for one egress in bursts under one lock
@@ -21,8 +21,9 @@
  *   parse.c); a reader copies only that and parks the skb in the slice's
  *   payload store (store.c) under a handle; a write with the handle puts
  *   the new header in front of the parked payload (splice.c) and sends
- *   the same skb. With the trim option a full RX ring turns packets into
- *   header-only records on a second ring.
+ *   the same skb. With the trim option a full RX queue turns packets into
+ *   header-only records on a second queue (rxq and trimq: ptr_rings; "ring"
+ *   means ring mode's mapped rings).
  *
  *   Ring mode (ring.c): one file per slice may take its packets through
  *   memory mapped into the process instead: RX copies each packet (or
@@ -67,15 +68,15 @@
  *   a TX queue's xmit lock (HARD_TX_LOCK, BHs off): one burst at a time;
  *     nothing else is taken inside it.
  *   nsl_slice::read_lock (mutex): one reader at a time takes a chunk of
- *     packets off the unread queue and the rings, never across a user
+ *     packets off the unread queue, trimq and rxq, never across a user
  *     access; a packet whose copy fails goes back to the unread queue
- *     (its own spinlock, taken inside read_lock or alone). A ring
+ *     (its own spinlock, taken inside read_lock or alone). A queue
  *     resize (slice-set, under nsl_slice::lock) and a purge take it too.
  *   nsl_ring::tx_lock (mutex): one kick at a time; the writers' path runs
  *     inside it (device xmit locks, the store lock).
  *   nsl_ring::rx_lock (spinlock; softirq, or BHs off in a kick): producing
- *     a file's RX ring; inside it the store lock (parking) and the trim
- *     ring's consumer lock (moving records in). Never held with tx_lock.
+ *     a file's RX ring; inside it the store lock (parking) and the trimq's
+ *     consumer lock (moving records in). Never held with tx_lock.
  *   ptr_ring producer/consumer spinlocks: RX takes the producer lock in
  *     softirq; readers take the consumer lock with BHs off (_bh).
  *   rules lock (mutex, rule_batch.c): rule writers, one batch at a time;
@@ -116,7 +117,7 @@ static int __init netslice_init(void)
 	int err;
 
 	nsl_params_init();
-	nsl_slices = nsl_slices_create(nsl_nr_slices, nsl_ring_size);
+	nsl_slices = nsl_slices_create(nsl_nr_slices, nsl_rxq_size);
 	if (IS_ERR(nsl_slices))
 		return PTR_ERR(nsl_slices);
 

@@ -48,7 +48,7 @@ static int nsl_nl_slice_fill(struct sk_buff *skb, struct nsl_slice *slice, u32 p
 	mutex_lock(&slice->lock);
 	nsl_slice_slicing(slice, &sl);
 	err = nla_put_u32(skb, NETSLICE_A_SLICE_ID, slice->id) ||
-	      nla_put_u32(skb, NETSLICE_A_SLICE_RING_SIZE, slice->ring_size) ||
+	      nla_put_u32(skb, NETSLICE_A_SLICE_RING_SIZE, slice->rxq_size) ||
 	      nla_put_u32(skb, NETSLICE_A_SLICE_READERS, atomic_read(&slice->open_files)) ||
 	      nsl_nl_put_cpus(skb, NETSLICE_A_SLICE_KERNEL_CPUS, slice->kernel_cpus) ||
 	      nsl_nl_put_cpus(skb, NETSLICE_A_SLICE_USER_CPUS, slice->user_cpus) ||
@@ -294,7 +294,7 @@ static int nsl_nl_slicing(struct genl_info *info, struct nsl_slice *slice, u32 *
 }
 
 /*
- * The store's size and timeout and the RX ring's size, applied while
+ * The store's size and timeout and the RX queue's size, applied while
  * packets flow: the store keeps every parked payload's handle, a smaller
  * ring frees what it cannot hold (counted as rx_purged). Both sizes change
  * or neither: the rings are allocated first and swapped in only once the
@@ -302,14 +302,14 @@ static int nsl_nl_slicing(struct genl_info *info, struct nsl_slice *slice, u32 *
  */
 static int nsl_nl_slice_sizes(struct genl_info *info, struct nsl_slice *slice)
 {
-	struct nsl_ring_resize rs = {};
+	struct nsl_rxq_resize rs = {};
 	struct nlattr **a = info->attrs;
 	int err;
 
 	if (a[NETSLICE_A_SLICE_RING_SIZE]) {
 		u32 size = nla_get_u32(a[NETSLICE_A_SLICE_RING_SIZE]);
 
-		err = nsl_slice_ring_resize_prepare(slice, size, &rs);
+		err = nsl_slice_rxq_resize_prepare(slice, size, &rs);
 		if (err)
 			return err;
 	}
@@ -319,11 +319,11 @@ static int nsl_nl_slice_sizes(struct genl_info *info, struct nsl_slice *slice)
 			NL_SET_ERR_MSG_ATTR(info->extack, a[NETSLICE_A_SLICE_STORE_SIZE],
 					    "payloads are parked past that size; try again");
 		if (err) {
-			nsl_slice_ring_resize_abort(&rs);
+			nsl_slice_rxq_resize_abort(&rs);
 			return err;
 		}
 	}
-	nsl_slice_ring_resize_commit(slice, &rs);
+	nsl_slice_rxq_resize_commit(slice, &rs);
 	if (a[NETSLICE_A_SLICE_STORE_TIMEOUT_MS])
 		nsl_store_set_timeout(&slice->store,
 				      nla_get_u32(a[NETSLICE_A_SLICE_STORE_TIMEOUT_MS]));

@@ -59,12 +59,12 @@ module_param_cb(slices, &nsl_range_param_ops, &nsl_slices_range, 0444);
 MODULE_PARM_DESC(slices, "number of slices, 1.." __stringify(NETSLICE_MAX_SLICES)
 		 " (default: number of online CPUs)");
 
-unsigned int nsl_ring_size = 1024;
-static struct nsl_uint_range nsl_ring_size_range = {
-	&nsl_ring_size, 2, NSL_MAX_RING_SIZE, "packet count"
+unsigned int nsl_rxq_size = 1024;
+static struct nsl_uint_range nsl_rxq_size_range = {
+	&nsl_rxq_size, 2, NSL_MAX_RXQ_SIZE, "packet count"
 };
-module_param_cb(ring_size, &nsl_range_param_ops, &nsl_ring_size_range, 0444);
-MODULE_PARM_DESC(ring_size, "RX ring capacity per slice in packets (default 1024)");
+module_param_cb(ring_size, &nsl_range_param_ops, &nsl_rxq_size_range, 0444);
+MODULE_PARM_DESC(ring_size, "RX queue capacity per slice in packets (default 1024)");
 
 /* Parked payloads pin driver pages: keep the store well below ring sizes. */
 unsigned int nsl_store_size = 256;

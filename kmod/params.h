@@ -4,8 +4,8 @@
 
 #include <linux/types.h>
 
-/* Largest ring_size: bounds the memory queued skbs can pin. */
-#define NSL_MAX_RING_SIZE	65536
+/* Largest ring_size, a slice's rxq: bounds the memory queued skbs can pin. */
+#define NSL_MAX_RXQ_SIZE	65536
 /* Largest store: a slot number fits a handle's 16 slot bits (store.c). */
 #define NSL_STORE_MAX_SIZE	65536
 /* Longest store timeout. */
@@ -13,7 +13,7 @@
 
 /* The module's parameters (params.c): read-only once loaded. */
 extern unsigned int nsl_nr_slices;
-extern unsigned int nsl_ring_size;
+extern unsigned int nsl_rxq_size;
 extern unsigned int nsl_store_size;
 extern unsigned int nsl_store_timeout_ms;
 extern bool nsl_symmetric_hash;

@@ -117,8 +117,8 @@ err_unpark:
 
 /*
  * Take up to n packets off the slice: the unread queue first, then
- * trimmed records (they report packets the RX ring had no room for, as
- * NDP sends trimmed headers ahead), then the RX ring.
+ * trimmed records (they report packets the rxq had no room for, as
+ * NDP sends trimmed headers ahead), then the rxq.
  */
 static unsigned int nsl_take(struct nsl_slice *slice, struct sk_buff **skbs, unsigned int n)
 {
@@ -131,10 +131,10 @@ static unsigned int nsl_take(struct nsl_slice *slice, struct sk_buff **skbs, uns
 			break;
 		got++;
 	}
-	if (got < n && !__ptr_ring_empty(&slice->trim_ring))
-		got += ptr_ring_consume_batched_bh(&slice->trim_ring, (void **)skbs + got, n - got);
+	if (got < n && !__ptr_ring_empty(&slice->trimq))
+		got += ptr_ring_consume_batched_bh(&slice->trimq, (void **)skbs + got, n - got);
 	if (got < n)
-		got += ptr_ring_consume_batched_bh(&slice->rx_ring, (void **)skbs + got, n - got);
+		got += ptr_ring_consume_batched_bh(&slice->rxq, (void **)skbs + got, n - got);
 	return got;
 }
 

@@ -203,7 +203,7 @@ static void nsl_ring_rx_trimmed(struct nsl_ring *ring, struct sk_buff **dead)
 	while (nsl_ring_rx_room(ring)) {
 		rec = skb_dequeue(&slice->unread);
 		if (!rec)
-			rec = ptr_ring_consume(&slice->trim_ring);
+			rec = ptr_ring_consume(&slice->trimq);
 		if (!rec)
 			break;
 		/* Records are never GSO; what else a purge kept may be. */
@@ -211,7 +211,7 @@ static void nsl_ring_rx_trimmed(struct nsl_ring *ring, struct sk_buff **dead)
 			nsl_ring_rx_segments(ring, rec, dead);
 	}
 	ring->rx_trim_waiting = !skb_queue_empty_lockless(&slice->unread) ||
-				!ptr_ring_empty(&slice->trim_ring);
+				!ptr_ring_empty(&slice->trimq);
 	if (ring->rx_trim_waiting)
 		ring->rx->flags |= NETSLICE_RING_NEED_WAKEUP;
 	else

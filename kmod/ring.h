@@ -50,7 +50,7 @@ struct nsl_ring {
 	u32 rx_mask;
 	u32 rx_prod;			/* ours; published to rx->producer */
 	u32 rx_cons;			/* rx->consumer, last checked */
-	bool rx_trim_waiting;		/* records wait: the slice's trim_ring or unread */
+	bool rx_trim_waiting;		/* records wait: the slice's trimq or unread */
 	/*
 	 * Per RX entry, the skb its frame was copied from, kept for the TX of
 	 * that frame to send in (xchg() passes it between RX and a kick).
@@ -96,7 +96,7 @@ void nsl_ring_release(struct file *file);
  * dropped whole).
  */
 int nsl_ring_rx(struct nsl_ring *ring, struct sk_buff *skb);
-/* Softirq: a trimmed record of this ring's slice waits in its trim_ring. */
+/* Softirq: a trimmed record of this ring's slice waits in its trimq. */
 void nsl_ring_trimmed(struct nsl_ring *ring);
 /* Process: a purge put records back on the unread queue of slice. */
 void nsl_ring_requeued(struct nsl_slice *slice);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The receive path: an rx_handler on each attached interface takes every
- * packet from the host stack and queues it on one slice's RX ring.
+ * packet from the host stack and queues it on one slice's RX queue (rxq).
  *
  * Runs in softirq (NAPI or the backlog), on whatever CPU the driver or RPS
  * chose: per-slice state is found from the packet, never from the CPU.
@@ -88,7 +88,7 @@ static struct nsl_slice *nsl_rx_pick_slice(const struct nsl_iface *iface,
 	return &nsl_slices[iface->slice_first + key % iface->slice_count];
 }
 
-/* The RX ring is full: queue a header-only record if asked to, else drop. */
+/* The rxq is full: queue a header-only record if asked to, else drop. */
 static void nsl_rx_overflow(struct nsl_slice *slice, struct nsl_ring *ring, struct sk_buff *skb,
 			    u32 cfg)
 {
@@ -97,7 +97,7 @@ static void nsl_rx_overflow(struct nsl_slice *slice, struct nsl_ring *ring, stru
 	if (nsl_slicing_flags(cfg) & NETSLICE_SLICE_TRIM)
 		rec = nsl_trim_record(skb);
 	kfree_skb(skb);
-	if (rec && !ptr_ring_produce(&slice->trim_ring, rec)) {
+	if (rec && !ptr_ring_produce(&slice->trimq, rec)) {
 		nsl_stat_inc(slice, NSL_RX_TRIMMED);
 		if (!ring) {
 			nsl_slice_wake_armed(slice);
@@ -123,7 +123,7 @@ static void nsl_rx_enqueue(struct nsl_slice *slice, struct sk_buff *skb, u32 cfg
 
 	nsl_rx_cb(skb)->slice_len = slice_len;
 	/* Ring mode: copied to the process's frames here, or not queued at all. */
-	err = ring ? nsl_ring_rx(ring, skb) : ptr_ring_produce(&slice->rx_ring, skb);
+	err = ring ? nsl_ring_rx(ring, skb) : ptr_ring_produce(&slice->rxq, skb);
 	if (unlikely(err)) {
 		/* Not -ENOSPC: ring mode dropped (and counted) the packet. */
 		if (err == -ENOSPC)

@@ -93,7 +93,7 @@ static DEFINE_MUTEX(nsl_resize_lock);	/* protects nsl_resize_dead, nsl_resize_dr
 static struct sk_buff *nsl_resize_dead;
 static unsigned int nsl_resize_dropped;
 
-/* A packet a smaller ring has no room for: kept for nsl_slice_ring_resize_commit() to free. */
+/* A packet a smaller ring has no room for: kept for nsl_slice_rxq_resize_commit() to free. */
 static void nsl_slice_resize_drop(void *ptr)
 {
 	struct sk_buff *skb = ptr;
@@ -103,24 +103,24 @@ static void nsl_slice_resize_drop(void *ptr)
 	nsl_resize_dropped++;
 }
 
-int nsl_slice_ring_resize_prepare(struct nsl_slice *slice, unsigned int size,
-				  struct nsl_ring_resize *rs)
+int nsl_slice_rxq_resize_prepare(struct nsl_slice *slice, unsigned int size,
+				 struct nsl_rxq_resize *rs)
 {
 	lockdep_assert_held(&slice->lock);
 	memset(rs, 0, sizeof(*rs));
-	if (size == slice->ring_size)
+	if (size == slice->rxq_size)
 		return 0;
 	rs->rx_queue = nsl_ptr_ring_queue_alloc(size, GFP_KERNEL);
 	rs->trim_queue = nsl_ptr_ring_queue_alloc(size, GFP_KERNEL);
 	if (!rs->rx_queue || !rs->trim_queue) {
-		nsl_slice_ring_resize_abort(rs);
+		nsl_slice_rxq_resize_abort(rs);
 		return -ENOMEM;
 	}
 	rs->size = size;
 	return 0;
 }
 
-void nsl_slice_ring_resize_abort(struct nsl_ring_resize *rs)
+void nsl_slice_rxq_resize_abort(struct nsl_rxq_resize *rs)
 {
 	kvfree(rs->rx_queue);
 	kvfree(rs->trim_queue);
@@ -142,21 +142,21 @@ static void **nsl_ptr_ring_swap(struct ptr_ring *r, void **queue, unsigned int s
 }
 
 /*
- * Resize the RX ring (and the trim ring with it) while packets flow: what
- * a smaller ring has no room for is freed and counted as purged.
+ * Resize the rxq (and the trimq with it) while packets flow: what
+ * a smaller queue has no room for is freed and counted as purged.
  */
-void nsl_slice_ring_resize_commit(struct nsl_slice *slice, struct nsl_ring_resize *rs)
+void nsl_slice_rxq_resize_commit(struct nsl_slice *slice, struct nsl_rxq_resize *rs)
 {
 	lockdep_assert_held(&slice->lock);
 	if (!rs->rx_queue)
 		return;
-	/* Readers test the trim ring without its lock, under read_lock. */
+	/* Readers test the trimq without its lock, under read_lock. */
 	mutex_lock(&slice->read_lock);
 	mutex_lock(&nsl_resize_lock);
 	nsl_resize_dropped = 0;
-	rs->trim_queue = nsl_ptr_ring_swap(&slice->trim_ring, rs->trim_queue, rs->size);
-	rs->rx_queue = nsl_ptr_ring_swap(&slice->rx_ring, rs->rx_queue, rs->size);
-	WRITE_ONCE(slice->ring_size, rs->size);
+	rs->trim_queue = nsl_ptr_ring_swap(&slice->trimq, rs->trim_queue, rs->size);
+	rs->rx_queue = nsl_ptr_ring_swap(&slice->rxq, rs->rx_queue, rs->size);
+	WRITE_ONCE(slice->rxq_size, rs->size);
 	atomic64_add(nsl_resize_dropped, &slice->rx_purged);
 	/* IRQs on again: free as any consumer of the rings does. */
 	local_bh_disable();
@@ -166,12 +166,12 @@ void nsl_slice_ring_resize_commit(struct nsl_slice *slice, struct nsl_ring_resiz
 	mutex_unlock(&nsl_resize_lock);
 	mutex_unlock(&slice->read_lock);
 	/* The old queues. */
-	nsl_slice_ring_resize_abort(rs);
+	nsl_slice_rxq_resize_abort(rs);
 }
 
 /*
  * Free what a ring still holds, BHs off as every consumer of the rings
- * takes their lock (ring-mode RX consumes the trim ring in softirq).
+ * takes their lock (ring-mode RX consumes the trimq in softirq).
  */
 static void nsl_ptr_ring_drain(struct ptr_ring *r)
 {
@@ -201,9 +201,9 @@ bool nsl_slice_purge(struct nsl_slice *slice, u32 port)
 	spin_lock_bh(&slice->unread.lock);
 	skb_queue_splice_init(&slice->unread, &queued);
 	spin_unlock_bh(&slice->unread.lock);
-	while ((skb = ptr_ring_consume_bh(&slice->trim_ring)))
+	while ((skb = ptr_ring_consume_bh(&slice->trimq)))
 		__skb_queue_tail(&queued, skb);
-	while ((skb = ptr_ring_consume_bh(&slice->rx_ring)))
+	while ((skb = ptr_ring_consume_bh(&slice->rxq)))
 		__skb_queue_tail(&queued, skb);
 	skb_queue_walk_safe(&queued, skb, tmp) {
 		if (port && nsl_rx_cb(skb)->port != port)
@@ -224,12 +224,12 @@ bool nsl_slice_purge(struct nsl_slice *slice, u32 port)
 	return true;
 }
 
-static int nsl_slice_init(struct nsl_slice *slice, unsigned int id, unsigned int ring_size)
+static int nsl_slice_init(struct nsl_slice *slice, unsigned int id, unsigned int rxq_size)
 {
 	int err = -ENOMEM;
 
 	slice->id = id;
-	slice->ring_size = ring_size;
+	slice->rxq_size = rxq_size;
 	slice->rw_flags = NETSLICE_MULTI_READ | NETSLICE_MULTI_WRITE;
 	slice->max_batch = NETSLICE_MAX_BATCH;
 	if (!zalloc_cpumask_var(&slice->kernel_cpus, GFP_KERNEL))
@@ -240,15 +240,15 @@ static int nsl_slice_init(struct nsl_slice *slice, unsigned int id, unsigned int
 	slice->stats = alloc_percpu_gfp(struct nsl_stats, GFP_KERNEL | __GFP_NOWARN);
 	if (!slice->stats)
 		goto err_free_user_cpus;
-	err = ptr_ring_init(&slice->rx_ring, ring_size, GFP_KERNEL | __GFP_NOWARN);
+	err = ptr_ring_init(&slice->rxq, rxq_size, GFP_KERNEL | __GFP_NOWARN);
 	if (err)
 		goto err_free_stats;
-	err = ptr_ring_init(&slice->trim_ring, ring_size, GFP_KERNEL | __GFP_NOWARN);
+	err = ptr_ring_init(&slice->trimq, rxq_size, GFP_KERNEL | __GFP_NOWARN);
 	if (err)
-		goto err_cleanup_rx_ring;
+		goto err_cleanup_rxq;
 	err = nsl_store_init(&slice->store, id, nsl_store_size, nsl_store_timeout_ms);
 	if (err)
-		goto err_cleanup_trim_ring;
+		goto err_cleanup_trimq;
 	skb_queue_head_init(&slice->unread);
 	atomic64_set(&slice->rx_purged, 0);
 	init_waitqueue_head(&slice->wait);
@@ -258,10 +258,10 @@ static int nsl_slice_init(struct nsl_slice *slice, unsigned int id, unsigned int
 	nsl_slice_default_cpus(slice);
 	return 0;
 
-err_cleanup_trim_ring:
-	ptr_ring_cleanup(&slice->trim_ring, NULL);
-err_cleanup_rx_ring:
-	ptr_ring_cleanup(&slice->rx_ring, NULL);
+err_cleanup_trimq:
+	ptr_ring_cleanup(&slice->trimq, NULL);
+err_cleanup_rxq:
+	ptr_ring_cleanup(&slice->rxq, NULL);
 err_free_stats:
 	free_percpu(slice->stats);
 err_free_user_cpus:
@@ -278,10 +278,10 @@ static void nsl_slice_exit(struct nsl_slice *slice)
 	mutex_destroy(&slice->read_lock);
 	nsl_store_destroy(&slice->store);
 	skb_queue_purge(&slice->unread);
-	nsl_ptr_ring_drain(&slice->trim_ring);
-	ptr_ring_cleanup(&slice->trim_ring, NULL);
-	nsl_ptr_ring_drain(&slice->rx_ring);
-	ptr_ring_cleanup(&slice->rx_ring, NULL);
+	nsl_ptr_ring_drain(&slice->trimq);
+	ptr_ring_cleanup(&slice->trimq, NULL);
+	nsl_ptr_ring_drain(&slice->rxq);
+	ptr_ring_cleanup(&slice->rxq, NULL);
 	free_percpu(slice->stats);
 	free_cpumask_var(slice->user_cpus);
 	free_cpumask_var(slice->kernel_cpus);
@@ -296,7 +296,7 @@ void nsl_slices_destroy(struct nsl_slice *slices, unsigned int count)
 
 struct nsl_slice *nsl_slices;
 
-struct nsl_slice *nsl_slices_create(unsigned int count, unsigned int ring_size)
+struct nsl_slice *nsl_slices_create(unsigned int count, unsigned int rxq_size)
 {
 	struct nsl_slice *slices;
 	unsigned int i;
@@ -308,7 +308,7 @@ struct nsl_slice *nsl_slices_create(unsigned int count, unsigned int ring_size)
 
 	cpus_read_lock();
 	for (i = 0; i < count; i++) {
-		err = nsl_slice_init(&slices[i], i, ring_size);
+		err = nsl_slice_init(&slices[i], i, rxq_size);
 		if (err)
 			goto err_destroy_initialized;
 	}

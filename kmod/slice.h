@@ -27,8 +27,8 @@ struct nsl_slice {
 	unsigned int id;
 
 	/* RX: produced in softirq, consumed by readers under read_lock. */
-	struct ptr_ring rx_ring;
-	struct ptr_ring trim_ring;	/* NETSLICE_RX_TRIMMED records, read first */
+	struct ptr_ring rxq;
+	struct ptr_ring trimq;	/* NETSLICE_RX_TRIMMED records, read first */
 	/* Taken off the rings but not read (a copy failed, a purge): read first. */
 	struct sk_buff_head unread;
 	wait_queue_head_t wait;
@@ -58,7 +58,7 @@ struct nsl_slice {
 	u32 rw_flags;			/* NETSLICE_MULTI_*; READ_ONCE outside lock */
 	u32 max_batch;			/* READ_ONCE outside lock */
 	u32 slicing;			/* see slicing.h; READ_ONCE outside lock */
-	u32 ring_size;			/* rx_ring's; READ_ONCE outside lock */
+	u32 rxq_size;			/* rxq's; READ_ONCE outside lock */
 	struct netslice_stats stats_base; /* counters at the last reset */
 } ____cacheline_aligned_in_smp;
 
@@ -78,8 +78,8 @@ static inline size_t nsl_batch_limit(const struct nsl_slice *slice, size_t count
 /* Anything for a reader: a packet or a trimmed record. */
 static inline bool nsl_slice_readable(struct nsl_slice *slice)
 {
-	return !skb_queue_empty_lockless(&slice->unread) || !ptr_ring_empty_bh(&slice->rx_ring) ||
-	       !ptr_ring_empty_bh(&slice->trim_ring);
+	return !skb_queue_empty_lockless(&slice->unread) || !ptr_ring_empty_bh(&slice->rxq) ||
+	       !ptr_ring_empty_bh(&slice->trimq);
 }
 
 /* The next packet wakes the readers (nsl_slice_wake_armed()): look again after. */
@@ -133,23 +133,23 @@ void nsl_slice_set_slicing(struct nsl_slice *slice, u32 cfg);
 void nsl_slice_slicing(struct nsl_slice *slice, struct netslice_slicing *out);
 
 /*
- * A new size for a slice's RX and trim rings, in two steps so a request
- * that sets more than the rings can fail before anything changes: prepare
+ * A new size for a slice's rxq and trimq, in two steps so a request
+ * that sets more than the queues can fail before anything changes: prepare
  * allocates (the only step that can fail), commit applies and cannot fail,
  * abort frees what prepare allocated. Caller holds slice->lock throughout.
  */
-struct nsl_ring_resize {
+struct nsl_rxq_resize {
 	void **rx_queue;		/* NULL: the size stays */
 	void **trim_queue;
 	unsigned int size;
 };
 
-int nsl_slice_ring_resize_prepare(struct nsl_slice *slice, unsigned int size,
-				  struct nsl_ring_resize *rs);
-void nsl_slice_ring_resize_commit(struct nsl_slice *slice, struct nsl_ring_resize *rs);
-void nsl_slice_ring_resize_abort(struct nsl_ring_resize *rs);
+int nsl_slice_rxq_resize_prepare(struct nsl_slice *slice, unsigned int size,
+				 struct nsl_rxq_resize *rs);
+void nsl_slice_rxq_resize_commit(struct nsl_slice *slice, struct nsl_rxq_resize *rs);
+void nsl_slice_rxq_resize_abort(struct nsl_rxq_resize *rs);
 
-struct nsl_slice *nsl_slices_create(unsigned int count, unsigned int ring_size);
+struct nsl_slice *nsl_slices_create(unsigned int count, unsigned int rxq_size);
 void nsl_slices_destroy(struct nsl_slice *slices, unsigned int count);
 
 #endif /* _NETSLICE_SLICE_H */

@@ -97,7 +97,7 @@ LIMITS = [  # (attribute set, attribute, check, expression of the constants)
     ("link", "slice-first", "max", "NETSLICE_MAX_SLICES - 1"),
     ("link", "slice-count", "max", "NETSLICE_MAX_SLICES"),
     ("slice", "id", "max", "NETSLICE_MAX_SLICES - 1"),
-    ("slice", "ring-size", "max", "NSL_MAX_RING_SIZE"),
+    ("slice", "ring-size", "max", "NSL_MAX_RXQ_SIZE"),
     ("slice", "slicing-length", "max", "NETSLICE_MAX_HEADER"),
     ("slice", "slicing-extra", "max", "NETSLICE_MAX_EXTRA"),
     ("slice", "store-size", "max", "NSL_STORE_MAX_SIZE"),
