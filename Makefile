@@ -3,8 +3,9 @@
 # make            module (kmod/netslice.ko), libnetslice and tools
 # make check      deps, everything, make check-host, KUnit and the module (W=1)
 #                 on each of KERNELS (default 6.1 6.12 7.2; any subset), the
-#                 guest suite on each of FULL_KERNELS (6.1 7.2) and its smoke
-#                 subset on the others (docs/testing.md)
+#                 guest suite on each of FULL_KERNELS (6.1 7.2; the tests of
+#                 NETSLICE_ONCE_TESTS on the last only) and its smoke subset
+#                 on the others (docs/testing.md)
 # make check-host  every test that needs no guest, no kernel tree, no package
 #                 installation and no network (packagers, a developer's loop)
 # make check-newest  before a release: the module (W=1), checkpatch and KUnit
