@@ -77,7 +77,7 @@ bench_ns_up() {
 	local slices=$1
 	shift
 	ns_module_loaded && rmmod netslice
-	bench_insmod "${bench_ko:-$NS_KO}" slices="$slices" ring_size=4096 \
+	bench_insmod "${bench_ko:-$NS_KO}" slices="$slices" rxq_size=4096 \
 		ifaces="$bench_in:$bench_out" || return 1
 	if [ -n "${bench_pin:-}" ]; then
 		netslicectl slice set 0 kernel-cpus "$bench_kcpu" user-cpus "$bench_ucpu" || return 1

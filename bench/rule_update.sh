@@ -22,7 +22,7 @@ last_cpu=$(($(nproc) - 1))
 
 ns_module_loaded && rmmod netslice
 ns_topology 1 || exit 1
-ns_load slices=2 ring_size=4096 ifaces=dut0:dut1 || exit 1
+ns_load slices=2 rxq_size=4096 ifaces=dut0:dut1 || exit 1
 ns_start_fwd || exit 1
 netslicectl rule add $rule slice 0 || exit 1
 

@@ -41,7 +41,7 @@ printf '%x\n' $((1 << kcpu)) >/sys/class/net/dut0/queues/rx-0/rps_cpus
 printf '%x\n' $((1 << kcpu)) >/sys/class/net/dut1/queues/rx-0/rps_cpus
 
 ns_up() {
-	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
+	ns_load ifaces=dut0:dut1 rxq_size=4096 || return 1
 	netslicectl slice set 0 kernel-cpus "$kcpu" user-cpus "$ucpu" || return 1
 	ns_start_bg "running on" "$@" || { cat "$bg_out" >&2; return 1; }
 	nf_pid=$bg_pid

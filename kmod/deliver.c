@@ -68,7 +68,7 @@ static void nsl_deliver_segment(struct nsl_slice *slice, struct sk_buff **skbp)
 		kfree_skb(*skbp);
 	}
 	cb.flags |= NETSLICE_RX_SEGMENT | NETSLICE_RX_STORE_FULL;
-	cb.slice_len = 0;
+	cb.cut_len = 0;
 	for (seg = segs; seg; seg = seg->next)
 		*nsl_rx_cb(seg) = cb;
 	*skbp = segs;
@@ -104,10 +104,10 @@ enum nsl_deliver_result nsl_deliver_fill(struct nsl_slice *slice, struct file *f
 	if (skb_is_gso(skb))
 		nsl_gso_flags(skb, &iov->flags, &iov->gso_size, &iov->gso_segs);
 
-	len = cb->slice_len ? min_t(unsigned int, cb->slice_len, iov->rlen) : iov->rlen;
+	len = cb->cut_len ? min_t(unsigned int, cb->cut_len, iov->rlen) : iov->rlen;
 	if (nsl_copy_out(skb, dst, 0, len))
 		return NSL_DELIVER_FAILED;
-	if (cb->slice_len) {
+	if (cb->cut_len) {
 		/* From here the store owns skb; only the handle reaches it. */
 		handle = nsl_store_park(&slice->store, skb, file, len);
 		if (!handle && skb_is_gso(skb)) {
@@ -115,7 +115,7 @@ enum nsl_deliver_result nsl_deliver_fill(struct nsl_slice *slice, struct file *f
 			return NSL_DELIVER_SEGMENTED;
 		}
 		if (handle) {
-			iov->flags |= NETSLICE_RX_SLICED;
+			iov->flags |= NETSLICE_RX_CUT;
 			iov->rlen = len;
 		} else {
 			iov->flags |= NETSLICE_RX_STORE_FULL;

@@ -32,7 +32,7 @@ static inline void nsl_deliver_count(struct nsl_slice *slice, const struct netsl
 {
 	nsl_stat_inc(slice, NSL_READ_PACKETS);
 	nsl_stat_add(slice, NSL_READ_BYTES, iov->rlen);
-	if (iov->flags & NETSLICE_RX_SLICED)
+	if (iov->flags & NETSLICE_RX_CUT)
 		nsl_stat_inc(slice, NSL_READ_SLICED);
 	else if (!(iov->flags & NETSLICE_RX_TRIMMED))
 		nsl_stat_inc(slice, NSL_READ_WHOLE);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Super-packets (GSO/GRO skbs): segmenting them for readers that get
- * wire-size packets, and, on a slice with NETSLICE_SLICE_GSO, keeping a
+ * wire-size packets, and, on a slice with NETSLICE_CUT_GSO, keeping a
  * TCP or UDP one whole so that its reader sees one header for it and the
  * egress segments it (TSO, or software GSO in nsl_xmit_burst()) only as it
  * leaves. A kept super-packet's header comes back from user space, so

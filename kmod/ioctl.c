@@ -20,7 +20,7 @@
 #include "port.h"
 #include "ring.h"
 #include "slice.h"
-#include "slicing.h"
+#include "cut.h"
 #include "stats.h"
 
 /*
@@ -196,26 +196,26 @@ static long nsl_ioctl_rw_multi_set(struct nsl_slice *slice, void __user *uarg)
 
 static long nsl_ioctl_slice_get(struct nsl_slice *slice, void __user *uarg)
 {
-	struct netslice_slicing req;
+	struct netslice_cut req;
 
-	nsl_slice_slicing(slice, &req);
+	nsl_slice_cut(slice, &req);
 	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
 }
 
 static long nsl_ioctl_slice_set(struct nsl_slice *slice, void __user *uarg)
 {
-	struct netslice_slicing req;
+	struct netslice_cut req;
 	long err;
 	u32 cfg;
 
 	if (copy_from_user(&req, uarg, sizeof(req)))
 		return -EFAULT;
-	if (nsl_slicing_from_user(&req, &cfg))
+	if (nsl_cut_from_user(&req, &cfg))
 		return -EINVAL;
 	mutex_lock(&slice->lock);
-	err = cfg == slice->slicing ? 0 : nsl_may_change();
+	err = cfg == slice->cut ? 0 : nsl_may_change();
 	if (!err)
-		nsl_slice_set_slicing(slice, cfg);
+		nsl_slice_set_cut(slice, cfg);
 	mutex_unlock(&slice->lock);
 	return err;
 }
@@ -243,11 +243,11 @@ static long nsl_ioctl_info_get(struct nsl_slice *slice, void __user *uarg)
 		return -ENOMEM;
 	info->slice = slice->id;
 	info->nr_slices = nsl_nr_slices;
-	info->ring_size = READ_ONCE(slice->rxq_size);
+	info->rxq_size = READ_ONCE(slice->rxq_size);
 	info->flags = NETSLICE_INFO_KEEP_HEADER | NETSLICE_INFO_GSO | NETSLICE_INFO_RING;
 	if (nsl_symmetric_hash)
 		info->flags |= NETSLICE_INFO_SYMMETRIC_HASH;
-	nsl_slice_slicing(slice, &info->slicing);
+	nsl_slice_cut(slice, &info->cut);
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(iface, &nsl_ifaces, list) {
@@ -300,9 +300,9 @@ long nsl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return nsl_ioctl_info_get(slice, uarg);
 	case NETSLICE_STATS_GET:
 		return nsl_ioctl_stats_get(slice, uarg);
-	case NETSLICE_SLICE_GET:
+	case NETSLICE_CUT_GET:
 		return nsl_ioctl_slice_get(slice, uarg);
-	case NETSLICE_SLICE_SET:
+	case NETSLICE_CUT_SET:
 		return nsl_ioctl_slice_set(slice, uarg);
 	case NETSLICE_RING_SETUP:
 		return nsl_ring_setup(file, uarg);

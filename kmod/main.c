@@ -17,7 +17,7 @@
  *   iov and send a run of them for one egress in bursts under one lock
  *   of the slice's TX queue of that device (xmit.c).
  *
- *   Header slicing: RX decides each packet's slice length (slicing.c,
+ *   Header slicing: RX decides where each packet is cut (cut.c,
  *   parse.c); a reader copies only that and parks the skb in the slice's
  *   payload store (store.c) under a handle; a write with the handle puts
  *   the new header in front of the parked payload (splice.c) and sends

@@ -12,7 +12,7 @@
 #include <linux/netslice_netlink.h>
 
 /* Integer value ranges */
-static const struct netlink_range_validation netslice_a_slice_ring_size_range = {
+static const struct netlink_range_validation netslice_a_slice_rxq_size_range = {
 	.min	= 2ULL,
 	.max	= 65536ULL,
 };
@@ -70,18 +70,18 @@ static const struct nla_policy netslice_slice_get_do_nl_policy[NETSLICE_A_SLICE_
 };
 
 /* NETSLICE_CMD_SLICE_SET - do */
-static const struct nla_policy netslice_slice_set_nl_policy[NETSLICE_A_SLICE_SLICING_GSO + 1] = {
+static const struct nla_policy netslice_slice_set_nl_policy[NETSLICE_A_SLICE_CUT_GSO + 1] = {
 	[NETSLICE_A_SLICE_ID] = NLA_POLICY_MAX(NLA_U32, 255),
 	[NETSLICE_A_SLICE_KERNEL_CPUS] = { .type = NLA_NUL_STRING, .len = 1023, },
 	[NETSLICE_A_SLICE_USER_CPUS] = { .type = NLA_NUL_STRING, .len = 1023, },
-	[NETSLICE_A_SLICE_SLICING_MODE] = NLA_POLICY_MAX(NLA_U32, 2),
-	[NETSLICE_A_SLICE_SLICING_LENGTH] = NLA_POLICY_RANGE(NLA_U32, 1, 512),
-	[NETSLICE_A_SLICE_SLICING_EXTRA] = NLA_POLICY_MAX(NLA_U32, 256),
-	[NETSLICE_A_SLICE_SLICING_TRIM] = NLA_POLICY_MAX(NLA_U8, 1),
+	[NETSLICE_A_SLICE_CUT_MODE] = NLA_POLICY_MAX(NLA_U32, 2),
+	[NETSLICE_A_SLICE_CUT_LENGTH] = NLA_POLICY_RANGE(NLA_U32, 1, 512),
+	[NETSLICE_A_SLICE_CUT_EXTRA] = NLA_POLICY_MAX(NLA_U32, 256),
+	[NETSLICE_A_SLICE_CUT_TRIM] = NLA_POLICY_MAX(NLA_U8, 1),
 	[NETSLICE_A_SLICE_BATCH_FLAGS] = NLA_POLICY_BITFIELD32(3),
 	[NETSLICE_A_SLICE_BATCH_MAX] = NLA_POLICY_RANGE(NLA_U32, 1, 1024),
-	[NETSLICE_A_SLICE_SLICING_GSO] = NLA_POLICY_MAX(NLA_U8, 1),
-	[NETSLICE_A_SLICE_RING_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &netslice_a_slice_ring_size_range),
+	[NETSLICE_A_SLICE_CUT_GSO] = NLA_POLICY_MAX(NLA_U8, 1),
+	[NETSLICE_A_SLICE_RXQ_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &netslice_a_slice_rxq_size_range),
 	[NETSLICE_A_SLICE_STORE_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &netslice_a_slice_store_size_range),
 	[NETSLICE_A_SLICE_STORE_TIMEOUT_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &netslice_a_slice_store_timeout_ms_range),
 };

@@ -14,12 +14,12 @@
 #include "netlink.h"
 #include "params.h"
 #include "slice.h"
-#include "slicing.h"
+#include "cut.h"
 #include "stats.h"
 #include "store.h"
 
 static_assert(NSL_STATS_FIELDS == NETSLICE_A_COUNTERS_TX_ERR_GSO);
-static_assert(NETSLICE_SLICING_MODE_AUTO == NETSLICE_SLICE_AUTO);
+static_assert(NETSLICE_CUT_MODE_AUTO == NETSLICE_CUT_AUTO);
 static_assert(NETSLICE_BATCH_FLAGS_MULTI_WRITE == NETSLICE_MULTI_WRITE);
 
 /* The whole list, however many CPUs: no fixed buffer to cut it short. */
@@ -38,7 +38,7 @@ static int nsl_nl_put_cpus(struct sk_buff *skb, int attr, const struct cpumask *
 static int nsl_nl_slice_fill(struct sk_buff *skb, struct nsl_slice *slice, u32 portid, u32 seq,
 			     int flags)
 {
-	struct netslice_slicing sl;
+	struct netslice_cut sl;
 	void *hdr;
 	int err;
 
@@ -46,24 +46,24 @@ static int nsl_nl_slice_fill(struct sk_buff *skb, struct nsl_slice *slice, u32 p
 	if (!hdr)
 		return -EMSGSIZE;
 	mutex_lock(&slice->lock);
-	nsl_slice_slicing(slice, &sl);
+	nsl_slice_cut(slice, &sl);
 	err = nla_put_u32(skb, NETSLICE_A_SLICE_ID, slice->id) ||
-	      nla_put_u32(skb, NETSLICE_A_SLICE_RING_SIZE, slice->rxq_size) ||
+	      nla_put_u32(skb, NETSLICE_A_SLICE_RXQ_SIZE, slice->rxq_size) ||
 	      nla_put_u32(skb, NETSLICE_A_SLICE_READERS, atomic_read(&slice->open_files)) ||
 	      nsl_nl_put_cpus(skb, NETSLICE_A_SLICE_KERNEL_CPUS, slice->kernel_cpus) ||
 	      nsl_nl_put_cpus(skb, NETSLICE_A_SLICE_USER_CPUS, slice->user_cpus) ||
-	      nla_put_u32(skb, NETSLICE_A_SLICE_SLICING_MODE, sl.mode) ||
-	      (sl.mode == NETSLICE_SLICE_FIXED &&
-	       nla_put_u32(skb, NETSLICE_A_SLICE_SLICING_LENGTH, sl.length)) ||
-	      (sl.mode == NETSLICE_SLICE_AUTO &&
-	       nla_put_u32(skb, NETSLICE_A_SLICE_SLICING_EXTRA, sl.extra)) ||
-	      nla_put_u8(skb, NETSLICE_A_SLICE_SLICING_TRIM, !!(sl.flags & NETSLICE_SLICE_TRIM)) ||
+	      nla_put_u32(skb, NETSLICE_A_SLICE_CUT_MODE, sl.mode) ||
+	      (sl.mode == NETSLICE_CUT_FIXED &&
+	       nla_put_u32(skb, NETSLICE_A_SLICE_CUT_LENGTH, sl.length)) ||
+	      (sl.mode == NETSLICE_CUT_AUTO &&
+	       nla_put_u32(skb, NETSLICE_A_SLICE_CUT_EXTRA, sl.extra)) ||
+	      nla_put_u8(skb, NETSLICE_A_SLICE_CUT_TRIM, !!(sl.flags & NETSLICE_CUT_TRIM)) ||
 	      nla_put_u32(skb, NETSLICE_A_SLICE_STORE_SIZE, sl.store_size) ||
 	      nla_put_u32(skb, NETSLICE_A_SLICE_STORE_TIMEOUT_MS, sl.store_timeout_ms) ||
 	      nla_put_bitfield32(skb, NETSLICE_A_SLICE_BATCH_FLAGS, slice->rw_flags,
 				 NETSLICE_MULTI_READ | NETSLICE_MULTI_WRITE) ||
 	      nla_put_u32(skb, NETSLICE_A_SLICE_BATCH_MAX, slice->max_batch) ||
-	      nla_put_u8(skb, NETSLICE_A_SLICE_SLICING_GSO, !!(sl.flags & NETSLICE_SLICE_GSO));
+	      nla_put_u8(skb, NETSLICE_A_SLICE_CUT_GSO, !!(sl.flags & NETSLICE_CUT_GSO));
 	mutex_unlock(&slice->lock);
 	if (err) {
 		genlmsg_cancel(skb, hdr);
@@ -236,58 +236,58 @@ static int nsl_nl_cpus(struct genl_info *info, int attr, struct cpumask **mask)
 }
 
 /* The slicing the request asks for, checked, from the slice's current one. */
-static int nsl_nl_slicing(struct genl_info *info, struct nsl_slice *slice, u32 *cfg)
+static int nsl_nl_cut(struct genl_info *info, struct nsl_slice *slice, u32 *cfg)
 {
 	struct nlattr **a = info->attrs;
-	struct netslice_slicing sl;
+	struct netslice_cut sl;
 
-	nsl_slicing_to_user(READ_ONCE(slice->slicing), &sl);
-	if (a[NETSLICE_A_SLICE_SLICING_MODE]) {
-		sl.mode = nla_get_u32(a[NETSLICE_A_SLICE_SLICING_MODE]);
+	nsl_cut_to_user(READ_ONCE(slice->cut), &sl);
+	if (a[NETSLICE_A_SLICE_CUT_MODE]) {
+		sl.mode = nla_get_u32(a[NETSLICE_A_SLICE_CUT_MODE]);
 		sl.length = 0;
 		sl.extra = 0;
 	}
-	if (a[NETSLICE_A_SLICE_SLICING_LENGTH]) {
-		if (sl.mode != NETSLICE_SLICE_FIXED) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a[NETSLICE_A_SLICE_SLICING_LENGTH],
-					    "a slicing length needs slicing mode fixed");
+	if (a[NETSLICE_A_SLICE_CUT_LENGTH]) {
+		if (sl.mode != NETSLICE_CUT_FIXED) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[NETSLICE_A_SLICE_CUT_LENGTH],
+					    "cut-length needs cut-mode fixed");
 			return -EINVAL;
 		}
-		sl.length = nla_get_u32(a[NETSLICE_A_SLICE_SLICING_LENGTH]);
+		sl.length = nla_get_u32(a[NETSLICE_A_SLICE_CUT_LENGTH]);
 	}
-	if (a[NETSLICE_A_SLICE_SLICING_EXTRA]) {
-		if (sl.mode != NETSLICE_SLICE_AUTO) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a[NETSLICE_A_SLICE_SLICING_EXTRA],
-					    "slicing extra bytes need slicing mode auto");
+	if (a[NETSLICE_A_SLICE_CUT_EXTRA]) {
+		if (sl.mode != NETSLICE_CUT_AUTO) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[NETSLICE_A_SLICE_CUT_EXTRA],
+					    "cut-extra needs cut-mode auto");
 			return -EINVAL;
 		}
-		sl.extra = nla_get_u32(a[NETSLICE_A_SLICE_SLICING_EXTRA]);
+		sl.extra = nla_get_u32(a[NETSLICE_A_SLICE_CUT_EXTRA]);
 	}
-	if (a[NETSLICE_A_SLICE_SLICING_TRIM]) {
-		sl.flags &= ~NETSLICE_SLICE_TRIM;
-		if (nla_get_u8(a[NETSLICE_A_SLICE_SLICING_TRIM]))
-			sl.flags |= NETSLICE_SLICE_TRIM;
+	if (a[NETSLICE_A_SLICE_CUT_TRIM]) {
+		sl.flags &= ~NETSLICE_CUT_TRIM;
+		if (nla_get_u8(a[NETSLICE_A_SLICE_CUT_TRIM]))
+			sl.flags |= NETSLICE_CUT_TRIM;
 	}
-	/* Slicing off reads every packet whole: super-packets too, unless asked. */
-	if (sl.mode == NETSLICE_SLICE_OFF)
-		sl.flags &= ~NETSLICE_SLICE_GSO;
-	if (a[NETSLICE_A_SLICE_SLICING_GSO]) {
-		sl.flags &= ~NETSLICE_SLICE_GSO;
-		if (nla_get_u8(a[NETSLICE_A_SLICE_SLICING_GSO]))
-			sl.flags |= NETSLICE_SLICE_GSO;
+	/* Cut off reads every packet whole: super-packets too, unless asked. */
+	if (sl.mode == NETSLICE_CUT_OFF)
+		sl.flags &= ~NETSLICE_CUT_GSO;
+	if (a[NETSLICE_A_SLICE_CUT_GSO]) {
+		sl.flags &= ~NETSLICE_CUT_GSO;
+		if (nla_get_u8(a[NETSLICE_A_SLICE_CUT_GSO]))
+			sl.flags |= NETSLICE_CUT_GSO;
 	}
-	if (sl.mode == NETSLICE_SLICE_FIXED && !sl.length) {
-		NL_SET_ERR_MSG(info->extack, "slicing mode fixed needs a length");
-		NL_SET_ERR_ATTR_MISS(info->extack, NULL, NETSLICE_A_SLICE_SLICING_LENGTH);
+	if (sl.mode == NETSLICE_CUT_FIXED && !sl.length) {
+		NL_SET_ERR_MSG(info->extack, "cut-mode fixed needs a cut-length");
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, NETSLICE_A_SLICE_CUT_LENGTH);
 		return -EINVAL;
 	}
-	if (sl.flags & NETSLICE_SLICE_GSO && sl.mode == NETSLICE_SLICE_OFF) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[NETSLICE_A_SLICE_SLICING_GSO],
-				    "slicing-gso needs slicing mode fixed or auto");
+	if (sl.flags & NETSLICE_CUT_GSO && sl.mode == NETSLICE_CUT_OFF) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[NETSLICE_A_SLICE_CUT_GSO],
+				    "cut-gso needs cut-mode fixed or auto");
 		return -EINVAL;
 	}
-	if (nsl_slicing_from_user(&sl, cfg)) {
-		NL_SET_ERR_MSG(info->extack, "slicing settings do not fit together");
+	if (nsl_cut_from_user(&sl, cfg)) {
+		NL_SET_ERR_MSG(info->extack, "cut settings do not fit together");
 		return -EINVAL;
 	}
 	return 0;
@@ -306,8 +306,8 @@ static int nsl_nl_slice_sizes(struct genl_info *info, struct nsl_slice *slice)
 	struct nlattr **a = info->attrs;
 	int err;
 
-	if (a[NETSLICE_A_SLICE_RING_SIZE]) {
-		u32 size = nla_get_u32(a[NETSLICE_A_SLICE_RING_SIZE]);
+	if (a[NETSLICE_A_SLICE_RXQ_SIZE]) {
+		u32 size = nla_get_u32(a[NETSLICE_A_SLICE_RXQ_SIZE]);
 
 		err = nsl_slice_rxq_resize_prepare(slice, size, &rs);
 		if (err)
@@ -352,7 +352,7 @@ int nsl_nl_slice_set_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out_free_cpus;
 
 	mutex_lock(&slice->lock);
-	err = nsl_nl_slicing(info, slice, &cfg);
+	err = nsl_nl_cut(info, slice, &cfg);
 	if (err)
 		goto out_unlock;
 	rw_flags = slice->rw_flags;
@@ -371,7 +371,7 @@ int nsl_nl_slice_set_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out_unlock;
 	nsl_slice_set_cpus(slice, kernel_cpus, user_cpus);
 	nsl_slice_set_batch(slice, rw_flags, max_batch);
-	nsl_slice_set_slicing(slice, cfg);
+	nsl_slice_set_cut(slice, cfg);
 out_unlock:
 	mutex_unlock(&slice->lock);
 out_free_cpus:

@@ -63,10 +63,13 @@ unsigned int nsl_rxq_size = 1024;
 static struct nsl_uint_range nsl_rxq_size_range = {
 	&nsl_rxq_size, 2, NSL_MAX_RXQ_SIZE, "packet count"
 };
+module_param_cb(rxq_size, &nsl_range_param_ops, &nsl_rxq_size_range, 0444);
+MODULE_PARM_DESC(rxq_size, "RX queue capacity per slice in packets (default 1024)");
+/* Its name before 0.6: one variable, so the last of the two given wins. */
 module_param_cb(ring_size, &nsl_range_param_ops, &nsl_rxq_size_range, 0444);
-MODULE_PARM_DESC(ring_size, "RX queue capacity per slice in packets (default 1024)");
+MODULE_PARM_DESC(ring_size, "deprecated name of rxq_size");
 
-/* Parked payloads pin driver pages: keep the store well below ring sizes. */
+/* Parked payloads pin driver pages: keep the store well below rxq sizes. */
 unsigned int nsl_store_size = 256;
 static struct nsl_uint_range nsl_store_size_range = {
 	&nsl_store_size, 1, NSL_STORE_MAX_SIZE, "payload count"

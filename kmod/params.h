@@ -4,7 +4,7 @@
 
 #include <linux/types.h>
 
-/* Largest ring_size, a slice's rxq: bounds the memory queued skbs can pin. */
+/* Largest rxq_size, a slice's rxq: bounds the memory queued skbs can pin. */
 #define NSL_MAX_RXQ_SIZE	65536
 /* Largest store: a slot number fits a handle's 16 slot bits (store.c). */
 #define NSL_STORE_MAX_SIZE	65536

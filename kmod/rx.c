@@ -24,7 +24,7 @@
 #include "rx.h"
 #include "skb_cb.h"
 #include "slice.h"
-#include "slicing.h"
+#include "cut.h"
 #include "xmit.h"
 
 /*
@@ -94,7 +94,7 @@ static void nsl_rx_overflow(struct nsl_slice *slice, struct nsl_ring *ring, stru
 {
 	struct sk_buff *rec = NULL;
 
-	if (nsl_slicing_flags(cfg) & NETSLICE_SLICE_TRIM)
+	if (nsl_cut_flags(cfg) & NETSLICE_CUT_TRIM)
 		rec = nsl_trim_record(skb);
 	kfree_skb(skb);
 	if (rec && !ptr_ring_produce(&slice->trimq, rec)) {
@@ -112,16 +112,16 @@ static void nsl_rx_overflow(struct nsl_slice *slice, struct nsl_ring *ring, stru
 	nsl_stat_inc(slice, NSL_RX_DROP_RING_FULL);
 }
 
-/* Queue skb with the slice its reader gets (nsl_slice_len() under cfg). */
+/* Queue skb with the slice its reader gets (nsl_cut_len() under cfg). */
 static void nsl_rx_enqueue(struct nsl_slice *slice, struct sk_buff *skb, u32 cfg,
-			   unsigned int slice_len)
+			   unsigned int cut_len)
 {
 	/* Once on the ring skb is the reader's: nothing is read from it after. */
 	unsigned int len = skb->len, gso_segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 0;
 	struct nsl_ring *ring = rcu_dereference(slice->ring);
 	int err;
 
-	nsl_rx_cb(skb)->slice_len = slice_len;
+	nsl_rx_cb(skb)->cut_len = cut_len;
 	/* Ring mode: copied to the process's frames here, or not queued at all. */
 	err = ring ? nsl_ring_rx(ring, skb) : ptr_ring_produce(&slice->rxq, skb);
 	if (unlikely(err)) {
@@ -158,26 +158,26 @@ static void nsl_rx_segment(struct nsl_slice *slice, struct sk_buff *skb, u32 cfg
 		*nsl_rx_cb(seg) = cb;
 		nsl_rx_cb(seg)->flags |= NETSLICE_RX_SEGMENT;
 		nsl_stat_inc(slice, NSL_RX_SEGMENTS);
-		nsl_rx_enqueue(slice, seg, cfg, nsl_slice_len(seg, cfg));
+		nsl_rx_enqueue(slice, seg, cfg, nsl_cut_len(seg, cfg));
 	}
 }
 
 /*
  * A super-packet stays whole on a slice that asks for it, if it is one
  * that can be (nsl_gso_keep()) and its slice leaves a payload to park:
- * its slice length, or 0 to segment it.
+ * its cut length, or 0 to segment it.
  */
 static unsigned int nsl_rx_keep_gso(struct sk_buff *skb, u32 cfg)
 {
-	unsigned int hdr_len, slice_len;
+	unsigned int hdr_len, cut_len;
 
-	if (!(nsl_slicing_flags(cfg) & NETSLICE_SLICE_GSO))
+	if (!(nsl_cut_flags(cfg) & NETSLICE_CUT_GSO))
 		return 0;
 	hdr_len = nsl_gso_keep(skb);
-	slice_len = hdr_len ? nsl_slice_len(skb, cfg) : 0;
-	if (slice_len)
+	cut_len = hdr_len ? nsl_cut_len(skb, cfg) : 0;
+	if (cut_len)
 		nsl_rx_cb(skb)->gso_hdr_len = hdr_len;
-	return slice_len;
+	return cut_len;
 }
 
 rx_handler_result_t nsl_rx_handler(struct sk_buff **pskb)
@@ -185,7 +185,7 @@ rx_handler_result_t nsl_rx_handler(struct sk_buff **pskb)
 	struct sk_buff *skb = *pskb;
 	struct nsl_slice *slice;
 	struct nsl_iface *iface;
-	unsigned int slice_len;
+	unsigned int cut_len;
 	u16 queue;
 	u32 cfg;
 
@@ -227,19 +227,19 @@ rx_handler_result_t nsl_rx_handler(struct sk_buff **pskb)
 		.queue = queue,
 	};
 	/* One read of the mode: the packet is kept and sliced under the same. */
-	cfg = READ_ONCE(slice->slicing);
+	cfg = READ_ONCE(slice->cut);
 	if (skb_is_gso(skb)) {
-		slice_len = nsl_rx_keep_gso(skb, cfg);
-		if (!slice_len) {
+		cut_len = nsl_rx_keep_gso(skb, cfg);
+		if (!cut_len) {
 			nsl_rx_segment(slice, skb, cfg);
 			return RX_HANDLER_CONSUMED;
 		}
 	} else {
 		if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
 			goto err_drop;
-		slice_len = nsl_slice_len(skb, cfg);
+		cut_len = nsl_cut_len(skb, cfg);
 	}
-	nsl_rx_enqueue(slice, skb, cfg, slice_len);
+	nsl_rx_enqueue(slice, skb, cfg, cut_len);
 	return RX_HANDLER_CONSUMED;
 
 err_drop:

@@ -14,7 +14,7 @@ struct nsl_rx_cb {
 	u32 port;		/* of the interface it arrived on */
 	u16 queue;
 	u16 flags;
-	u16 slice_len;		/* bytes a reader gets; 0: the whole packet */
+	u16 cut_len;		/* bytes a reader gets; 0: the whole packet */
 	u16 gso_hdr_len;	/* a kept super-packet's IP-to-payload bytes */
 	u32 wire_len;		/* of a NETSLICE_RX_TRIMMED record: the packet's */
 };

@@ -14,7 +14,7 @@
 #include "params.h"
 #include "skb_cb.h"
 #include "slice.h"
-#include "slicing.h"
+#include "cut.h"
 
 /* The n-th online CPU, wrapping around the online set. */
 static unsigned int nsl_nth_online_cpu(unsigned int n)
@@ -69,16 +69,16 @@ void nsl_slice_set_batch(struct nsl_slice *slice, u32 rw_flags, u32 max_batch)
 	WRITE_ONCE(slice->max_batch, max_batch);
 }
 
-void nsl_slice_set_slicing(struct nsl_slice *slice, u32 cfg)
+void nsl_slice_set_cut(struct nsl_slice *slice, u32 cfg)
 {
 	lockdep_assert_held(&slice->lock);
-	WRITE_ONCE(slice->slicing, cfg);
+	WRITE_ONCE(slice->cut, cfg);
 }
 
 /* The slice's slicing settings, its store's size and timeout included. */
-void nsl_slice_slicing(struct nsl_slice *slice, struct netslice_slicing *out)
+void nsl_slice_cut(struct nsl_slice *slice, struct netslice_cut *out)
 {
-	nsl_slicing_to_user(READ_ONCE(slice->slicing), out);
+	nsl_cut_to_user(READ_ONCE(slice->cut), out);
 	nsl_store_limits(&slice->store, &out->store_size, &out->store_timeout_ms);
 }
 

@@ -57,7 +57,7 @@ struct nsl_slice {
 	cpumask_var_t user_cpus;
 	u32 rw_flags;			/* NETSLICE_MULTI_*; READ_ONCE outside lock */
 	u32 max_batch;			/* READ_ONCE outside lock */
-	u32 slicing;			/* see slicing.h; READ_ONCE outside lock */
+	u32 cut;			/* see slicing.h; READ_ONCE outside lock */
 	u32 rxq_size;			/* rxq's; READ_ONCE outside lock */
 	struct netslice_stats stats_base; /* counters at the last reset */
 } ____cacheline_aligned_in_smp;
@@ -129,8 +129,8 @@ bool nsl_cpus_valid(const struct cpumask *mask);
 void nsl_slice_set_cpus(struct nsl_slice *slice, const struct cpumask *kernel_cpus,
 			const struct cpumask *user_cpus);
 void nsl_slice_set_batch(struct nsl_slice *slice, u32 rw_flags, u32 max_batch);
-void nsl_slice_set_slicing(struct nsl_slice *slice, u32 cfg);
-void nsl_slice_slicing(struct nsl_slice *slice, struct netslice_slicing *out);
+void nsl_slice_set_cut(struct nsl_slice *slice, u32 cfg);
+void nsl_slice_cut(struct nsl_slice *slice, struct netslice_cut *out);
 
 /*
  * A new size for a slice's rxq and trimq, in two steps so a request

@@ -109,6 +109,7 @@ part "host: libnetslice packets" build/tests/test_pkt
 part "host: NFs offline (pcapng)" python3 tests/host/test_nf.py
 part "host: NFs offline, ASan+UBSan" tests/host/test_nf_san.sh
 part "host: command lines, no module" tests/host/test_cli.sh
+part "host: uapi names before 0.6" tests/host/test_old_names.sh
 part "host: library install + example" tests/host/test_install_lib.sh
 part "host: systemd units, NF configs" tests/host/test_units.sh
 # Debian's python3, which has matplotlib (tools/deps.sh).

@@ -97,9 +97,9 @@ LIMITS = [  # (attribute set, attribute, check, expression of the constants)
     ("link", "slice-first", "max", "NETSLICE_MAX_SLICES - 1"),
     ("link", "slice-count", "max", "NETSLICE_MAX_SLICES"),
     ("slice", "id", "max", "NETSLICE_MAX_SLICES - 1"),
-    ("slice", "ring-size", "max", "NSL_MAX_RXQ_SIZE"),
-    ("slice", "slicing-length", "max", "NETSLICE_MAX_HEADER"),
-    ("slice", "slicing-extra", "max", "NETSLICE_MAX_EXTRA"),
+    ("slice", "rxq-size", "max", "NSL_MAX_RXQ_SIZE"),
+    ("slice", "cut-length", "max", "NETSLICE_MAX_HEADER"),
+    ("slice", "cut-extra", "max", "NETSLICE_MAX_EXTRA"),
     ("slice", "store-size", "max", "NSL_STORE_MAX_SIZE"),
     ("slice", "store-timeout-ms", "max", "NSL_MAX_STORE_TIMEOUT_MS"),
     ("slice", "batch-max", "max", "NETSLICE_MAX_BATCH"),
@@ -167,9 +167,9 @@ def check_header(spec):
 # netslicectl's word for each slice-set attribute (None: the slice number).
 SLICE_SET_WORDS = {
     "id": None, "kernel-cpus": "kernel-cpus", "user-cpus": "user-cpus",
-    "slicing-mode": "slicing", "slicing-length": "fixed:", "slicing-extra": "auto+",
-    "slicing-trim": "trim", "batch-flags": "multi-read", "batch-max": "batch",
-    "slicing-gso": "gso", "ring-size": "ring-size", "store-size": "store-size",
+    "cut-mode": "cut", "cut-length": "fixed:", "cut-extra": "auto+",
+    "cut-trim": "trim", "batch-flags": "multi-read", "batch-max": "batch",
+    "cut-gso": "gso", "rxq-size": "rxq-size", "store-size": "store-size",
     "store-timeout-ms": "store-timeout",
 }
 # Labels of a permission cell's parts ("get: ...; set: ..."), by the ops they cover.

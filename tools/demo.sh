@@ -103,7 +103,7 @@ printf '  %-22s %12s %14s %16s %10s\n' mode "bytes arrived" "copied to user" \
 	"copied from user" "per packet"
 moved "off (whole packets)" "$before" "$mid"
 moved "auto (headers only)" "$mid" "$after"
-netslice-info -s 0 | grep -o 'slicing [^)]*)'
+netslice-info -s 0 | grep -o 'cut [^)]*)'
 
 step "nf-firewall on live traffic: an ordered rule file, per-rule hit counters"
 rules=$(mktemp)

@@ -21,7 +21,7 @@ static int show_stats;
 
 static int show_details(int fd, unsigned int slice)
 {
-	char slicing[NS_SLICING_STRLEN];
+	char cut[NS_CUT_STRLEN];
 	struct netslice_stats st;
 	struct netslice_info info;
 	unsigned int i;
@@ -30,10 +30,10 @@ static int show_details(int fd, unsigned int slice)
 		fprintf(stderr, "netslice-info: slice %u: %s\n", slice, strerror(errno));
 		return -1;
 	}
-	if (ns_slicing_format(&info.slicing, slicing, sizeof(slicing)))
-		snprintf(slicing, sizeof(slicing), "?");
-	printf("slice %u: ring %u, slicing %s (store %u, %u ms), %u interfaces:", slice,
-	       info.ring_size, slicing, info.slicing.store_size, info.slicing.store_timeout_ms,
+	if (ns_cut_format(&info.cut, cut, sizeof(cut)))
+		snprintf(cut, sizeof(cut), "?");
+	printf("slice %u: rxq %u, cut %s (store %u, %u ms), %u interfaces:", slice,
+	       info.rxq_size, cut, info.cut.store_size, info.cut.store_timeout_ms,
 	       info.nr_ifaces);
 	for (i = 0; i < info.nr_ifaces && i < NETSLICE_MAX_IFACES; i++)
 		printf(" %u->%u(%s 0x%llx)", info.ifaces[i].ifindex, info.ifaces[i].pair_ifindex,

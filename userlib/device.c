@@ -72,14 +72,14 @@ int ns_rw_multi_set(int fd, __u32 flags, __u32 max_batch)
 	return (int)ns_sysret(ioctl(fd, NETSLICE_RW_MULTI_SET, &rw));
 }
 
-int ns_slicing_get(int fd, struct netslice_slicing *slicing)
+int ns_cut_get(int fd, struct netslice_cut *cut)
 {
-	return (int)ns_sysret(ioctl(fd, NETSLICE_SLICE_GET, slicing));
+	return (int)ns_sysret(ioctl(fd, NETSLICE_CUT_GET, cut));
 }
 
-int ns_slicing_set(int fd, const struct netslice_slicing *slicing)
+int ns_cut_set(int fd, const struct netslice_cut *cut)
 {
-	return (int)ns_sysret(ioctl(fd, NETSLICE_SLICE_SET, slicing));
+	return (int)ns_sysret(ioctl(fd, NETSLICE_CUT_SET, cut));
 }
 
 int ns_info_get(int fd, struct netslice_info *info)

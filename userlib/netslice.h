@@ -56,26 +56,26 @@ int ns_pin_to_user_cpus(int fd);
 int ns_rw_multi_get(int fd, struct netslice_rw_multi *rw);
 int ns_rw_multi_set(int fd, __u32 flags, __u32 max_batch);
 
-/* Header slicing mode of the slice (NETSLICE_SLICE_GET/SET; -EINVAL out of range). */
-int ns_slicing_get(int fd, struct netslice_slicing *slicing);
-int ns_slicing_set(int fd, const struct netslice_slicing *slicing);
+/* Header slicing mode of the slice (NETSLICE_CUT_GET/SET; -EINVAL out of range). */
+int ns_cut_get(int fd, struct netslice_cut *cut);
+int ns_cut_set(int fd, const struct netslice_cut *cut);
 
 /*
  * Parse a slicing mode: "off", "auto", "auto+EXTRA", "fixed:LENGTH", any
- * of them followed by ",trim" (NETSLICE_SLICE_TRIM) and, but "off", by
- * ",gso" (NETSLICE_SLICE_GSO), in either order. -EINVAL on anything else
+ * of them followed by ",trim" (NETSLICE_CUT_TRIM) and, but "off", by
+ * ",gso" (NETSLICE_CUT_GSO), in either order. -EINVAL on anything else
  * or a length out of range.
  */
-int ns_slicing_parse(const char *spec, struct netslice_slicing *slicing);
+int ns_cut_parse(const char *spec, struct netslice_cut *cut);
 
 /*
- * The same spelling back, for any mode ns_slicing_parse() takes: "auto",
+ * The same spelling back, for any mode ns_cut_parse() takes: "auto",
  * "auto+EXTRA", "fixed:LENGTH" or "off", then ",trim", then ",gso".
- * NS_SLICING_STRLEN bytes always suffice. -EINVAL for a mode the module
+ * NS_CUT_STRLEN bytes always suffice. -EINVAL for a mode the module
  * does not have, -ENOSPC (nothing written) if size is too small.
  */
-#define NS_SLICING_STRLEN 32
-int ns_slicing_format(const struct netslice_slicing *slicing, char *buf, size_t size);
+#define NS_CUT_STRLEN 32
+int ns_cut_format(const struct netslice_cut *cut, char *buf, size_t size);
 
 /* The slice's configuration and counters. */
 int ns_info_get(int fd, struct netslice_info *info);
@@ -292,7 +292,7 @@ struct ns_run_config {
 	unsigned int nr_slices;
 	unsigned int batch;		/* iovs per read (default 64) */
 	unsigned int buf_size;		/* bytes per iov (default 2048) */
-	const struct netslice_slicing *slicing;	/* set on every slice first; NULL: leave */
+	const struct netslice_cut *cut;	/* set on every slice first; NULL: leave */
 	int no_pin;			/* don't pin workers to user-side CPUs */
 	void *arg;			/* passed to every callback */
 
@@ -336,7 +336,7 @@ struct ns_run_config {
  * Returns 0, or the first error: -EINVAL cfg->size smaller than 0.6's
  * config; -E2BIG a field past this library's config set; -ENOENT module
  * not loaded, -ENODEV no
- * such slice, an error of ns_open()/ns_slicing_set()/worker_init, or of a
+ * such slice, an error of ns_open()/ns_cut_set()/worker_init, or of a
  * worker's read or write (also in its err).
  */
 int ns_run(const struct ns_run_config *cfg);
@@ -366,6 +366,39 @@ ssize_t ns_worker_write(struct ns_worker *w, struct netslice_iov *iov, unsigned 
 
 /* Worker counters read while workers run (relaxed atomic loads). */
 uint64_t ns_worker_counter(const uint64_t *counter);
+
+/*
+ * Names before 0.6, deprecated like the uapi's (<linux/netslice.h>): the
+ * header cut's functions were ns_slicing_*(). They go in the release after
+ * 0.6; NETSLICE_NO_DEPRECATED hides them.
+ */
+#ifdef __NETSLICE_OLD_NAMES
+#define NS_SLICING_STRLEN \
+	__NETSLICE_OLD("deprecated: use NS_CUT_STRLEN") NS_CUT_STRLEN
+__NETSLICE_DEPRECATED("ns_cut_get")
+static inline int ns_slicing_get(int fd, struct netslice_cut *cut)
+{
+	return ns_cut_get(fd, cut);
+}
+
+__NETSLICE_DEPRECATED("ns_cut_set")
+static inline int ns_slicing_set(int fd, const struct netslice_cut *cut)
+{
+	return ns_cut_set(fd, cut);
+}
+
+__NETSLICE_DEPRECATED("ns_cut_parse")
+static inline int ns_slicing_parse(const char *spec, struct netslice_cut *cut)
+{
+	return ns_cut_parse(spec, cut);
+}
+
+__NETSLICE_DEPRECATED("ns_cut_format")
+static inline int ns_slicing_format(const struct netslice_cut *cut, char *buf, size_t size)
+{
+	return ns_cut_format(cut, buf, size);
+}
+#endif
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,7 @@
  * no kernel, no global state, safe from any thread.
  *
  * A buffer may hold a whole frame or, when the slice cuts headers
- * (NETSLICE_RX_SLICED), only its first bytes: parsing checks every header
+ * (NETSLICE_RX_CUT), only its first bytes: parsing checks every header
  * against the bytes captured and the IP lengths against the wire length,
  * so the same code serves both. Multi-byte fields in the views are in
  * network order, as on the wire.

@@ -258,8 +258,8 @@ static int ns_worker_ring(struct ns_worker_lib *lw, const struct netslice_info *
 	    (cfg->mode == NS_RUN_AUTO && !(info->flags & NETSLICE_INFO_RING)))
 		return 0;
 	ns_ring_config_default(&setup, batch);
-	/* As deep as the slice's own ring (the ring_size the admin chose). */
-	while (setup.rx_size < info->ring_size && setup.rx_size < NETSLICE_RING_MAX_SIZE)
+	/* As deep as the slice's own rxq (the rxq_size the admin chose). */
+	while (setup.rx_size < info->rxq_size && setup.rx_size < NETSLICE_RING_MAX_SIZE)
 		setup.rx_size *= 2;
 	setup.frame_count = setup.rx_size + setup.tx_size;
 	return ns_ring_open(&lw->ring, lw->pub.fd, &setup);
@@ -324,20 +324,20 @@ out:
  * (NETSLICE_INFO_GSO) gets the mode without them, and reads them
  * segmented, as it always did.
  */
-static int ns_run_slicing_set(int fd, const struct netslice_slicing *slicing)
+static int ns_run_cut_set(int fd, const struct netslice_cut *cut)
 {
-	struct netslice_slicing mode = *slicing;
+	struct netslice_cut mode = *cut;
 	struct netslice_info info;
 	int err;
 
-	if (mode.flags & NETSLICE_SLICE_GSO) {
+	if (mode.flags & NETSLICE_CUT_GSO) {
 		err = ns_info_get(fd, &info);
 		if (err)
 			return err;
 		if (!(info.flags & NETSLICE_INFO_GSO))
-			mode.flags &= ~NETSLICE_SLICE_GSO;
+			mode.flags &= ~NETSLICE_CUT_GSO;
 	}
-	return ns_slicing_set(fd, &mode);
+	return ns_cut_set(fd, &mode);
 }
 
 /* Open the slices and set their slicing mode, before any worker reads. */
@@ -363,8 +363,8 @@ static int ns_run_open(struct ns_run *run, const unsigned int *slices, unsigned 
 			return fd;
 		w->fd = fd;
 		run->nr_workers = i + 1;
-		if (cfg->slicing) {
-			err = ns_run_slicing_set(fd, cfg->slicing);
+		if (cfg->cut) {
+			err = ns_run_cut_set(fd, cfg->cut);
 			if (err)
 				return err;
 		}

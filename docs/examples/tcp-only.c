@@ -25,12 +25,12 @@ static void process(struct ns_worker *w, struct netslice_iov *iov, unsigned int 
 
 int main(void)
 {
-	struct netslice_slicing headers;
+	struct netslice_cut headers;
 	struct ns_run_config cfg = { .size = sizeof(cfg), .process = process,
-				     .slicing = &headers };
+				     .cut = &headers };
 	int err;
 
-	ns_slicing_parse("auto", &headers);
+	ns_cut_parse("auto", &headers);
 	err = ns_run(&cfg);		/* until SIGINT or SIGTERM */
 	if (err)
 		fprintf(stderr, "tcp-only: %s\n", strerror(-err));

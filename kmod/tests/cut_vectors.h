@@ -396,16 +396,16 @@ struct nsl_cut_len_case {
 };
 
 static const struct nsl_cut_len_case nsl_cut_len_cases[] = {
-	{ NETSLICE_SLICE_OFF, 0, 0 },
-	{ NETSLICE_SLICE_AUTO, 0, 54 },
-	{ NETSLICE_SLICE_AUTO, 16, 70 },
-	{ NETSLICE_SLICE_AUTO, 100, 0 },
-	{ NETSLICE_SLICE_FIXED, 64, 64 },
-	{ NETSLICE_SLICE_FIXED, 90, 90 },
+	{ NETSLICE_CUT_OFF, 0, 0 },
+	{ NETSLICE_CUT_AUTO, 0, 54 },
+	{ NETSLICE_CUT_AUTO, 16, 70 },
+	{ NETSLICE_CUT_AUTO, 100, 0 },
+	{ NETSLICE_CUT_FIXED, 64, 64 },
+	{ NETSLICE_CUT_FIXED, 90, 90 },
 	/* Fewer than NETSLICE_MIN_PARK bytes beyond the cut: never parked. */
-	{ NETSLICE_SLICE_FIXED, 91, 0 },
-	{ NETSLICE_SLICE_FIXED, 154, 0 },
-	{ NETSLICE_SLICE_FIXED, 512, 0 },
+	{ NETSLICE_CUT_FIXED, 91, 0 },
+	{ NETSLICE_CUT_FIXED, 154, 0 },
+	{ NETSLICE_CUT_FIXED, 512, 0 },
 };
 
 #endif /* _NETSLICE_CUT_VECTORS_H */

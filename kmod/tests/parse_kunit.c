@@ -2,7 +2,7 @@
 /*
  * KUnit: the header cut over cut_vectors.h's frames (the host test runs
  * the same ones over flat buffers), each as a linear skb and split across
- * a page fragment at several points, and the slice length each slicing
+ * a page fragment at several points, and the cut length each cut
  * mode gives.
  */
 #include <kunit/test.h>
@@ -12,7 +12,7 @@
 #include <linux/netslice.h>
 
 #include "../parse.h"
-#include "../slicing.h"
+#include "../cut.h"
 #include "cut_vectors.h"
 #include "kunit_util.h"
 
@@ -51,17 +51,17 @@ static void nsl_parse_test(struct kunit *test)
 
 static u32 nsl_cfg(u32 mode, u32 length, u32 extra, u32 flags)
 {
-	struct netslice_slicing req = {
+	struct netslice_cut req = {
 		.mode = mode, .length = length, .extra = extra, .flags = flags,
 	};
 	u32 cfg = 0;
 
-	if (nsl_slicing_from_user(&req, &cfg))
+	if (nsl_cut_from_user(&req, &cfg))
 		return U32_MAX;
 	return cfg;
 }
 
-static void nsl_slice_len_test(struct kunit *test)
+static void nsl_cut_len_test(struct kunit *test)
 {
 	struct nsl_frame *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	const struct nsl_cut_len_case *c;
@@ -74,49 +74,49 @@ static void nsl_slice_len_test(struct kunit *test)
 	skb = nsl_test_skb(test, f->b, f->len, 64);
 
 	for (c = nsl_cut_len_cases; c < nsl_cut_len_cases + ARRAY_SIZE(nsl_cut_len_cases); c++) {
-		cfg = c->mode == NETSLICE_SLICE_FIXED ? nsl_cfg(c->mode, c->value, 0, 0) :
+		cfg = c->mode == NETSLICE_CUT_FIXED ? nsl_cfg(c->mode, c->value, 0, 0) :
 							 nsl_cfg(c->mode, 0, c->value, 0);
-		KUNIT_EXPECT_EQ_MSG(test, nsl_slice_len(skb, cfg), c->want,
+		KUNIT_EXPECT_EQ_MSG(test, nsl_cut_len(skb, cfg), c->want,
 				    "mode %u value %u", c->mode, c->value);
 	}
 	kfree_skb(skb);
 }
 
-static void nsl_slicing_from_user_test(struct kunit *test)
+static void nsl_cut_from_user_test(struct kunit *test)
 {
-	struct netslice_slicing req = { .mode = NETSLICE_SLICE_FIXED, .length = 64 };
-	struct netslice_slicing out;
+	struct netslice_cut req = { .mode = NETSLICE_CUT_FIXED, .length = 64 };
+	struct netslice_cut out;
 	u32 cfg;
 
-	KUNIT_EXPECT_EQ(test, nsl_slicing_from_user(&req, &cfg), 0);
-	nsl_slicing_to_user(cfg, &out);
-	KUNIT_EXPECT_EQ(test, out.mode, (u32)NETSLICE_SLICE_FIXED);
+	KUNIT_EXPECT_EQ(test, nsl_cut_from_user(&req, &cfg), 0);
+	nsl_cut_to_user(cfg, &out);
+	KUNIT_EXPECT_EQ(test, out.mode, (u32)NETSLICE_CUT_FIXED);
 	KUNIT_EXPECT_EQ(test, out.length, 64U);
 
-	KUNIT_EXPECT_NE(test, nsl_cfg(NETSLICE_SLICE_AUTO, 0, 8, NETSLICE_SLICE_TRIM), U32_MAX);
-	KUNIT_EXPECT_NE(test, nsl_cfg(NETSLICE_SLICE_OFF, 0, 0, NETSLICE_SLICE_TRIM), U32_MAX);
-	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_SLICE_FIXED, 0, 0, 0), U32_MAX);
-	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_SLICE_FIXED, NETSLICE_MAX_HEADER + 1, 0, 0),
+	KUNIT_EXPECT_NE(test, nsl_cfg(NETSLICE_CUT_AUTO, 0, 8, NETSLICE_CUT_TRIM), U32_MAX);
+	KUNIT_EXPECT_NE(test, nsl_cfg(NETSLICE_CUT_OFF, 0, 0, NETSLICE_CUT_TRIM), U32_MAX);
+	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_CUT_FIXED, 0, 0, 0), U32_MAX);
+	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_CUT_FIXED, NETSLICE_MAX_HEADER + 1, 0, 0),
 			U32_MAX);
-	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_SLICE_FIXED, 64, 1, 0), U32_MAX);
-	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_SLICE_AUTO, 1, 0, 0), U32_MAX);
-	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_SLICE_AUTO, 0, NETSLICE_MAX_EXTRA + 1, 0), U32_MAX);
-	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_SLICE_OFF, 1, 0, 0), U32_MAX);
+	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_CUT_FIXED, 64, 1, 0), U32_MAX);
+	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_CUT_AUTO, 1, 0, 0), U32_MAX);
+	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_CUT_AUTO, 0, NETSLICE_MAX_EXTRA + 1, 0), U32_MAX);
+	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_CUT_OFF, 1, 0, 0), U32_MAX);
 	KUNIT_EXPECT_EQ(test, nsl_cfg(3, 0, 0, 0), U32_MAX);
-	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_SLICE_AUTO, 0, 0, 4), U32_MAX);
+	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_CUT_AUTO, 0, 0, 4), U32_MAX);
 	/* Super-packets kept whole need a slice to park in. */
-	KUNIT_EXPECT_NE(test, nsl_cfg(NETSLICE_SLICE_AUTO, 0, 0, NETSLICE_SLICE_GSO), U32_MAX);
-	KUNIT_EXPECT_NE(test, nsl_cfg(NETSLICE_SLICE_FIXED, 64, 0,
-				      NETSLICE_SLICE_GSO | NETSLICE_SLICE_TRIM), U32_MAX);
-	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_SLICE_OFF, 0, 0, NETSLICE_SLICE_GSO), U32_MAX);
+	KUNIT_EXPECT_NE(test, nsl_cfg(NETSLICE_CUT_AUTO, 0, 0, NETSLICE_CUT_GSO), U32_MAX);
+	KUNIT_EXPECT_NE(test, nsl_cfg(NETSLICE_CUT_FIXED, 64, 0,
+				      NETSLICE_CUT_GSO | NETSLICE_CUT_TRIM), U32_MAX);
+	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_CUT_OFF, 0, 0, NETSLICE_CUT_GSO), U32_MAX);
 	req.reserved[1] = 1;
-	KUNIT_EXPECT_EQ(test, nsl_slicing_from_user(&req, &cfg), -EINVAL);
+	KUNIT_EXPECT_EQ(test, nsl_cut_from_user(&req, &cfg), -EINVAL);
 }
 
 static struct kunit_case nsl_parse_test_cases[] = {
 	KUNIT_CASE_PARAM(nsl_parse_test, nsl_parse_gen_params),
-	KUNIT_CASE(nsl_slice_len_test),
-	KUNIT_CASE(nsl_slicing_from_user_test),
+	KUNIT_CASE(nsl_cut_len_test),
+	KUNIT_CASE(nsl_cut_from_user_test),
 	{}
 };
 

@@ -136,7 +136,7 @@ static void check_read(struct dev_thread *t, struct netslice_iov *iov, ssize_t g
 		       size_t n, int slot)
 {
 	const uint16_t known = NETSLICE_RX_TRUNCATED | NETSLICE_RX_SEGMENT |
-		NETSLICE_RX_SLICED | NETSLICE_RX_STORE_FULL | NETSLICE_RX_TRIMMED |
+		NETSLICE_RX_CUT | NETSLICE_RX_STORE_FULL | NETSLICE_RX_TRIMMED |
 		NETSLICE_RX_GSO | NETSLICE_RX_GSO_TCPV4 | NETSLICE_RX_GSO_TCPV6 |
 		NETSLICE_RX_GSO_UDP_L4 | NETSLICE_RX_GSO_ECN;
 	ssize_t i;
@@ -147,7 +147,7 @@ static void check_read(struct dev_thread *t, struct netslice_iov *iov, ssize_t g
 		const struct netslice_iov *v = &iov[i];
 
 		if (v->rlen > v->len || v->rlen > v->wire_len || v->error || !v->port ||
-		    (v->flags & ~known) || (!!(v->flags & NETSLICE_RX_SLICED) != !!v->handle) ||
+		    (v->flags & ~known) || (!!(v->flags & NETSLICE_RX_CUT) != !!v->handle) ||
 		    (!!(v->flags & NETSLICE_RX_GSO) != !!v->gso_segs) ||
 		    (!(v->flags & NETSLICE_RX_GSO) && v->gso_size))
 			fz_fail("read iov %zd: len %u rlen %u wire %u flags %#x handle %#llx port %u gso %u/%u",
@@ -286,8 +286,8 @@ static const struct ioc iocs[] = {
 	{ NETSLICE_RW_MULTI_SET, sizeof(struct netslice_rw_multi), false },
 	{ NETSLICE_INFO_GET, sizeof(struct netslice_info), true },
 	{ NETSLICE_STATS_GET, sizeof(struct netslice_stats), true },
-	{ NETSLICE_SLICE_GET, sizeof(struct netslice_slicing), true },
-	{ NETSLICE_SLICE_SET, sizeof(struct netslice_slicing), false },
+	{ NETSLICE_CUT_GET, sizeof(struct netslice_cut), true },
+	{ NETSLICE_CUT_SET, sizeof(struct netslice_cut), false },
 	{ NETSLICE_RING_SETUP, sizeof(struct netslice_ring_setup), false },
 	{ NETSLICE_RING_KICK, 0, false },
 };
@@ -314,16 +314,16 @@ static void fill_arg(struct dev_thread *t, unsigned long cmd, unsigned char *a)
 
 		m->flags = fz_chance(r, 80) ? fz_below(r, 4) : (uint32_t)fz_next(r);
 		m->max_batch = fz_chance(r, 80) ? 1 + fz_below(r, 1024) : (uint32_t)fz_next(r);
-	} else if (cmd == NETSLICE_SLICE_SET) {
-		struct netslice_slicing *s = (void *)a;
+	} else if (cmd == NETSLICE_CUT_SET) {
+		struct netslice_cut *s = (void *)a;
 
 		memset(s, 0, sizeof(*s));
 		s->mode = fz_below(r, 4);
-		if (s->mode == NETSLICE_SLICE_FIXED || fz_chance(r, 5))
+		if (s->mode == NETSLICE_CUT_FIXED || fz_chance(r, 5))
 			s->length = fz_below(r, 600);
-		if (s->mode == NETSLICE_SLICE_AUTO || fz_chance(r, 5))
+		if (s->mode == NETSLICE_CUT_AUTO || fz_chance(r, 5))
 			s->extra = fz_below(r, 300);
-		/* NETSLICE_SLICE_TRIM and NETSLICE_SLICE_GSO, or junk. */
+		/* NETSLICE_CUT_TRIM and NETSLICE_CUT_GSO, or junk. */
 		s->flags = fz_chance(r, 80) ? fz_below(r, 4) : (uint32_t)fz_next(r);
 		if (fz_chance(r, 5))
 			s->reserved[fz_below(r, 2)] = (uint32_t)fz_next(r);

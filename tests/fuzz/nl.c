@@ -238,13 +238,13 @@ static size_t build_valid(struct nl_thread *t)
 		if (fz_chance(r, 20))
 			len += put_attr(p + len, ROOM, NETSLICE_A_SLICE_USER_CPUS, "0", 2);
 		if (fz_chance(r, 50))
-			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_SLICING_MODE, fz_below(r, 3));
+			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_CUT_MODE, fz_below(r, 3));
 		if (fz_chance(r, 30))
-			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_SLICING_LENGTH, fz_below(r, 600));
+			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_CUT_LENGTH, fz_below(r, 600));
 		if (fz_chance(r, 30))
-			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_SLICING_EXTRA, fz_below(r, 300));
+			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_CUT_EXTRA, fz_below(r, 300));
 		if (fz_chance(r, 30))
-			len += put_u8(p + len, ROOM, NETSLICE_A_SLICE_SLICING_TRIM, (uint8_t)fz_below(r, 2));
+			len += put_u8(p + len, ROOM, NETSLICE_A_SLICE_CUT_TRIM, (uint8_t)fz_below(r, 2));
 		if (fz_chance(r, 30))
 			len += put_bitfield32(p + len, ROOM, NETSLICE_A_SLICE_BATCH_FLAGS,
 					      fz_below(r, 8), fz_below(r, 8));
@@ -252,7 +252,7 @@ static size_t build_valid(struct nl_thread *t)
 			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_BATCH_MAX, fz_below(r, 1100));
 		/* Resizes race RX (page_pool skbs where XDP runs), reads and rings. */
 		if (fz_chance(r, 20))
-			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_RING_SIZE, 1u << fz_below(r, 14));
+			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_RXQ_SIZE, 1u << fz_below(r, 14));
 		if (fz_chance(r, 10))
 			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_STORE_SIZE, 1 + fz_below(r, 512));
 		break;

@@ -13,7 +13,7 @@ json() { $py -c "import json,sys; j=json.load(sys.stdin); print($1)"; }
 # every slice; interfaces are attached by the test.
 setup() {
 	ns_topology 1 || return 1
-	ns_load slices=4 ring_size=16384 "$@" || return 1
+	ns_load slices=4 rxq_size=16384 "$@" || return 1
 	ns_start_fwd || return 1
 }
 

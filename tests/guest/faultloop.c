@@ -175,7 +175,7 @@ static void forward(int round)
  */
 static long slices_visit(bool auto_slicing)
 {
-	struct netslice_slicing sl = { .mode = NETSLICE_SLICE_AUTO };
+	struct netslice_cut sl = { .mode = NETSLICE_CUT_AUTO };
 	struct netslice_stats st;
 	long used = 0;
 	int n;
@@ -188,7 +188,7 @@ static long slices_visit(bool auto_slicing)
 		fd = open(path, O_RDWR);
 		if (fd < 0)
 			break;
-		if ((auto_slicing && ioctl(fd, NETSLICE_SLICE_SET, &sl)) ||
+		if ((auto_slicing && ioctl(fd, NETSLICE_CUT_SET, &sl)) ||
 		    ioctl(fd, NETSLICE_STATS_GET, &st))
 			used = -1;
 		else if (used >= 0)
@@ -528,7 +528,7 @@ static int hold(int seconds)
 
 			for (ssize_t i = 0; i < got; i++) {
 				read_n++;
-				sliced += !!(iov[i].flags & NETSLICE_RX_SLICED);
+				sliced += !!(iov[i].flags & NETSLICE_RX_CUT);
 				full += !!(iov[i].flags & NETSLICE_RX_STORE_FULL);
 			}
 		}

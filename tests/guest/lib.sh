@@ -388,7 +388,7 @@ ns_tcp_transfer() {
 # (module loaded on a fresh topology), intact; the forwarder exits cleanly.
 ns_tcp_via_fwd() {
 	ns_topology 1 || return 1
-	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
+	ns_load ifaces=dut0:dut1 rxq_size=4096 || return 1
 	ns_start_fwd "$@" || return 1
 	ns_tcp_transfer $((8 * 1024 * 1024)) && ns_stop_fwd
 }

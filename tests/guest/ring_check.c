@@ -230,14 +230,14 @@ static void test_rx_corruption(int fd)
 {
 	struct netslice_ring_setup setup;
 	struct netslice_stats s0, s1;
-	struct netslice_slicing off;
+	struct netslice_cut off;
 	struct netslice_iov iov[4];
 	struct ns_ring *r;
 	unsigned int n;
 	int i;
 
-	ns_slicing_parse("off", &off);
-	ns_slicing_set(fd, &off);
+	ns_cut_parse("off", &off);
+	ns_cut_set(fd, &off);
 	ns_ring_config_default(&setup, 8);
 	setup.rx_size = 2;
 	if (ns_ring_open(&r, fd, &setup)) {
@@ -302,17 +302,17 @@ static void test_comp_full(struct ns_ring *r)
 
 static void test_slicing(struct ns_ring *r)
 {
-	struct netslice_slicing sl;
+	struct netslice_cut sl;
 	struct netslice_iov iov[2];
 	unsigned int n;
 	__u64 handle;
 
-	ns_slicing_parse("fixed:64", &sl);
-	ns_slicing_set(r->fd, &sl);
+	ns_cut_parse("fixed:64", &sl);
+	ns_cut_set(r->fd, &sl);
 	drain_b();
 	inject(5, 1000);
 	n = rx_wait(r, 1) ? ns_ring_peek(r, iov, 1) : 0;
-	ktap_check(n == 1 && iov[0].flags & NETSLICE_RX_SLICED && iov[0].rlen == 64 &&
+	ktap_check(n == 1 && iov[0].flags & NETSLICE_RX_CUT && iov[0].rlen == 64 &&
 			   iov[0].wire_len == 1000 && iov[0].handle &&
 			   !memcmp(ns_iov_data(&iov[0]), frame(5, 64), 64),
 		   "sliced: 64 header bytes in the frame, a handle, wire_len 1000");
@@ -637,7 +637,7 @@ static int test_pollout(const char *b, const char *cmd)
 int main(int argc, char **argv)
 {
 	struct netslice_ring_setup good;
-	struct netslice_slicing sl;
+	struct netslice_cut sl;
 	struct netslice_stats st;
 	struct ns_ring *r;
 	int fd, fd2;
@@ -678,8 +678,8 @@ int main(int argc, char **argv)
 	test_rx_corruption(fd);
 	close(fd);
 	fd = ns_open(0, O_NONBLOCK);
-	ns_slicing_parse("fixed:64,trim", &sl);
-	ns_slicing_set(fd, &sl);
+	ns_cut_parse("fixed:64,trim", &sl);
+	ns_cut_set(fd, &sl);
 	test_trim(fd);
 	close(fd);
 	test_kick_bounded();

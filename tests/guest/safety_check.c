@@ -109,7 +109,7 @@ static void *race_reader(void *arg)
 static int race(const char *a, const char *b)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	struct netslice_slicing sl = { .mode = NETSLICE_SLICE_AUTO };
+	struct netslice_cut sl = { .mode = NETSLICE_CUT_AUTO };
 	unsigned char frame[300], hdr[200], buf[2048], got[2048];
 	struct uffdio_writeprotect wp;
 	struct uffdio_register reg;
@@ -127,7 +127,7 @@ static int race(const char *a, const char *b)
 	ktap_header("safety_check race", 6);
 	fd = ns_open(0, O_RDWR);
 	sock_b = pkt_open(if_nametoindex(b));
-	if (fd < 0 || sock_b < 0 || ns_slicing_set(fd, &sl))
+	if (fd < 0 || sock_b < 0 || ns_cut_set(fd, &sl))
 		return 2;
 
 	uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
@@ -348,7 +348,7 @@ static int ring_requeue(const char *a, const char *d)
 {
 	struct pollfd pfd = { .events = POLLIN };
 	struct netslice_ring_setup s;
-	struct netslice_slicing sl;
+	struct netslice_cut sl;
 	struct netslice_iov iov;
 	unsigned char buf[2048];
 	unsigned int records = 0, i;
@@ -362,8 +362,8 @@ static int ring_requeue(const char *a, const char *d)
 	sock = pkt_open((int)if_nametoindex(d));
 	ns_ring_config_default(&s, 8);
 	s.rx_size = 2;
-	if (fd < 0 || other < 0 || sock < 0 || ns_slicing_parse("fixed:64,trim", &sl) ||
-	    ns_slicing_set(fd, &sl) || ns_ring_open(&r, fd, &s)) {
+	if (fd < 0 || other < 0 || sock < 0 || ns_cut_parse("fixed:64,trim", &sl) ||
+	    ns_cut_set(fd, &sl) || ns_ring_open(&r, fd, &s)) {
 		printf("# bail out: no trimming ring on slice 0\n");
 		return 2;
 	}
@@ -446,7 +446,7 @@ static int tap_write_tso(int tap, unsigned int segs)
 static int ring_gso(void)
 {
 	struct netslice_ring_setup s;
-	struct netslice_slicing sl;
+	struct netslice_cut sl;
 	struct netslice_stats st;
 	struct ns_ring *r;
 	int tap, i;
@@ -456,7 +456,7 @@ static int ring_gso(void)
 	tap = tap_attached("nstapgso");
 	ns_ring_config_default(&s, 8);
 	s.rx_size = 2;
-	if (fd < 0 || tap < 0 || ns_slicing_parse("fixed:64,gso", &sl) || ns_slicing_set(fd, &sl) ||
+	if (fd < 0 || tap < 0 || ns_cut_parse("fixed:64,gso", &sl) || ns_cut_set(fd, &sl) ||
 	    ns_ring_open(&r, fd, &s)) {
 		printf("# bail out: no tap, or no ring keeping super-packets on slice 0\n");
 		return 2;
@@ -570,7 +570,7 @@ static int uffd_unregister(const char *a)
 
 static int perms(const char *a)
 {
-	struct netslice_slicing sl, other;
+	struct netslice_cut sl, other;
 	struct netslice_rw_multi rw;
 	cpu_set_t kcpus, ucpus, all;
 	struct netslice_iov tx;
@@ -584,22 +584,22 @@ static int perms(const char *a)
 		       fd < 0 ? strerror(-fd) : "still root");
 		return 2;
 	}
-	ktap_check(!ns_slicing_get(fd, &sl) && !ns_rw_multi_get(fd, &rw) &&
+	ktap_check(!ns_cut_get(fd, &sl) && !ns_rw_multi_get(fd, &rw) &&
 		   !ns_cpumask_get(fd, &kcpus, &ucpus),
 		   "an unprivileged holder of the node reads the configuration");
-	ktap_check(!ns_slicing_set(fd, &sl) && !ns_rw_multi_set(fd, rw.flags, rw.max_batch) &&
+	ktap_check(!ns_cut_set(fd, &sl) && !ns_rw_multi_set(fd, rw.flags, rw.max_batch) &&
 		   !ns_cpumask_set(fd, &kcpus, &ucpus),
 		   "a SET that changes nothing succeeds without privilege");
 	other = sl;
-	other.mode = sl.mode == NETSLICE_SLICE_AUTO ? NETSLICE_SLICE_OFF : NETSLICE_SLICE_AUTO;
+	other.mode = sl.mode == NETSLICE_CUT_AUTO ? NETSLICE_CUT_OFF : NETSLICE_CUT_AUTO;
 	CPU_ZERO(&all);
 	for (cpu = 0; cpu < sysconf(_SC_NPROCESSORS_ONLN); cpu++)
 		CPU_SET(cpu, &all);
-	ktap_check(ns_slicing_set(fd, &other) == -EPERM &&
+	ktap_check(ns_cut_set(fd, &other) == -EPERM &&
 		   ns_rw_multi_set(fd, rw.flags, rw.max_batch == 1 ? 2 : 1) == -EPERM &&
 		   (CPU_EQUAL(&all, &ucpus) || ns_cpumask_set(fd, &kcpus, &all) == -EPERM),
 		   "every change of slice-wide state fails EPERM");
-	ktap_check(!ns_slicing_get(fd, &other) && other.mode == sl.mode &&
+	ktap_check(!ns_cut_get(fd, &other) && other.mode == sl.mode &&
 		   !ns_rw_multi_get(fd, &rw) && rw.max_batch == NETSLICE_MAX_BATCH,
 		   "and nothing changed");
 	memset(frame, 0xff, sizeof(frame));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * slice_check A B: header slicing on slice 0, end to end. Load the module
- * with slices=1 ifaces=A ring_size=16 store_size=8 store_timeout_ms=300;
+ * with slices=1 ifaces=A rxq_size=16 store_size=8 store_timeout_ms=300;
  * B is A's veth peer. UDP/IPv4 frames (42 bytes of headers) are injected
  * on B, read from the slice, and written out of A: they arrive on B.
  */
@@ -92,9 +92,9 @@ static int arrives_bytes(const unsigned char *want, unsigned int len)
 
 static int set_slicing(const char *spec)
 {
-	struct netslice_slicing s;
+	struct netslice_cut s;
 
-	return ns_slicing_parse(spec, &s) || ns_slicing_set(fd, &s) ? -1 : 0;
+	return ns_cut_parse(spec, &s) || ns_cut_set(fd, &s) ? -1 : 0;
 }
 
 /* Read one packet into buf (len bytes of room); returns read's result. */
@@ -114,40 +114,40 @@ static ssize_t write_out(int f, struct netslice_iov *iov)
 
 static void test_config(void)
 {
-	struct netslice_slicing s, bad;
+	struct netslice_cut s, bad;
 	struct netslice_info info;
 
-	ktap_check(ns_slicing_get(fd, &s) == 0 && s.mode == NETSLICE_SLICE_OFF && !s.flags &&
+	ktap_check(ns_cut_get(fd, &s) == 0 && s.mode == NETSLICE_CUT_OFF && !s.flags &&
 		   s.store_size == STORE && s.store_timeout_ms == 300,
 		   "SLICE_GET: off by default; store size and timeout reported");
 	memset(&bad, 0, sizeof(bad));
-	bad.mode = NETSLICE_SLICE_FIXED;
-	ktap_check(ioctl(fd, NETSLICE_SLICE_SET, &bad) == -1 && errno == EINVAL,
+	bad.mode = NETSLICE_CUT_FIXED;
+	ktap_check(ioctl(fd, NETSLICE_CUT_SET, &bad) == -1 && errno == EINVAL,
 		   "SLICE_SET fixed with length 0: EINVAL");
 	bad.length = NETSLICE_MAX_HEADER + 1;
-	ktap_check(ioctl(fd, NETSLICE_SLICE_SET, &bad) == -1 && errno == EINVAL,
+	ktap_check(ioctl(fd, NETSLICE_CUT_SET, &bad) == -1 && errno == EINVAL,
 		   "SLICE_SET fixed longer than NETSLICE_MAX_HEADER: EINVAL");
 	bad.length = 64;
 	bad.reserved[0] = 1;
-	ktap_check(ioctl(fd, NETSLICE_SLICE_SET, &bad) == -1 && errno == EINVAL,
+	ktap_check(ioctl(fd, NETSLICE_CUT_SET, &bad) == -1 && errno == EINVAL,
 		   "SLICE_SET reserved set: EINVAL");
 	memset(&bad, 0, sizeof(bad));
 	bad.mode = 7;
-	ktap_check(ioctl(fd, NETSLICE_SLICE_SET, &bad) == -1 && errno == EINVAL,
+	ktap_check(ioctl(fd, NETSLICE_CUT_SET, &bad) == -1 && errno == EINVAL,
 		   "SLICE_SET unknown mode: EINVAL");
-	bad.mode = NETSLICE_SLICE_AUTO;
+	bad.mode = NETSLICE_CUT_AUTO;
 	bad.flags = 4;
-	ktap_check(ioctl(fd, NETSLICE_SLICE_SET, &bad) == -1 && errno == EINVAL,
+	ktap_check(ioctl(fd, NETSLICE_CUT_SET, &bad) == -1 && errno == EINVAL,
 		   "SLICE_SET unknown flag: EINVAL");
-	ktap_check(ioctl(fd, NETSLICE_SLICE_SET, unmapped) == -1 && errno == EFAULT,
+	ktap_check(ioctl(fd, NETSLICE_CUT_SET, unmapped) == -1 && errno == EFAULT,
 		   "SLICE_SET unmapped: EFAULT");
-	ktap_check(ns_slicing_get(fd, &s) == 0 && s.mode == NETSLICE_SLICE_OFF,
+	ktap_check(ns_cut_get(fd, &s) == 0 && s.mode == NETSLICE_CUT_OFF,
 		   "failed SLICE_SETs change nothing");
-	ktap_check(set_slicing("fixed:128,trim") == 0 && ns_slicing_get(fd, &s) == 0 &&
-		   s.mode == NETSLICE_SLICE_FIXED && s.length == 128 &&
-		   s.flags == NETSLICE_SLICE_TRIM, "SLICE_SET then GET round-trips");
+	ktap_check(set_slicing("fixed:128,trim") == 0 && ns_cut_get(fd, &s) == 0 &&
+		   s.mode == NETSLICE_CUT_FIXED && s.length == 128 &&
+		   s.flags == NETSLICE_CUT_TRIM, "SLICE_SET then GET round-trips");
 	ktap_check(set_slicing("auto+8") == 0 && ns_info_get(fd, &info) == 0 &&
-		   info.slicing.mode == NETSLICE_SLICE_AUTO && info.slicing.extra == 8,
+		   info.cut.mode == NETSLICE_CUT_AUTO && info.cut.extra == 8,
 		   "INFO_GET reports the slicing mode");
 }
 
@@ -162,7 +162,7 @@ static void test_splice(void)
 	inject(1, LEN, 1, 1);
 	frame(want, 1, LEN, 1);
 	r = read_one(fd, &iov, buf, sizeof(buf));
-	ktap_check(r == 1 && iov.flags == NETSLICE_RX_SLICED && iov.rlen == HDR &&
+	ktap_check(r == 1 && iov.flags == NETSLICE_RX_CUT && iov.rlen == HDR &&
 		   iov.wire_len == LEN && iov.handle && !memcmp(buf, want, HDR) &&
 		   STAT(read_sliced) == 1 && STAT(read_bytes) == HDR && STAT(store_used) == 1,
 		   "auto: a 600-byte UDP frame reads as its 42 header bytes and a handle");
@@ -187,7 +187,7 @@ static void test_splice(void)
 	/* The iov shorter than the slice: the payload starts where the copy ended. */
 	inject(4, LEN, 1, 1);
 	r = read_one(fd, &iov, buf, 20);
-	ktap_check(r == 1 && iov.flags == NETSLICE_RX_SLICED && iov.rlen == 20 &&
+	ktap_check(r == 1 && iov.flags == NETSLICE_RX_CUT && iov.rlen == 20 &&
 		   write_out(fd, &iov) == 1 && arrives(4, LEN),
 		   "an iov shorter than the slice slices there; the frame goes out whole");
 
@@ -204,7 +204,7 @@ static void test_splice(void)
 	set_slicing("fixed:128");
 	inject(5, LEN, 1, 1);
 	r = read_one(fd, &iov, buf, sizeof(buf));
-	ktap_check(r == 1 && iov.rlen == 128 && iov.flags == NETSLICE_RX_SLICED &&
+	ktap_check(r == 1 && iov.rlen == 128 && iov.flags == NETSLICE_RX_CUT &&
 		   write_out(fd, &iov) == 1 && arrives(5, LEN),
 		   "fixed:128: 128 bytes read, the frame goes out whole");
 	set_slicing("auto");
@@ -300,7 +300,7 @@ static void test_store_limits(void)
 		iov_for(&iov[i], bufs[i], sizeof(bufs[i]));
 	ktap_check(read(fd, iov, 12) == 12, "12 packets read in one batch");
 	for (i = 0; i < 12; i++) {
-		sliced += iov[i].flags == NETSLICE_RX_SLICED && iov[i].rlen == HDR;
+		sliced += iov[i].flags == NETSLICE_RX_CUT && iov[i].rlen == HDR;
 		full += iov[i].flags == NETSLICE_RX_STORE_FULL && iov[i].rlen == LEN &&
 			!iov[i].handle;
 	}

@@ -10,7 +10,7 @@
  *   slice_nf hold:N [SLICING]    read until N payloads are parked, then
  *                                hold them (print "holding N") until killed
  *
- * SLICING is a mode for ns_slicing_parse() (default "auto"). Frames go out
+ * SLICING is a mode for ns_cut_parse() (default "auto"). Frames go out
  * of their default egress. Prints "serving" when ready; on SIGTERM, the
  * counts.
  */
@@ -99,7 +99,7 @@ static unsigned int vlan(uint8_t *f, unsigned int len)
 int main(int argc, char **argv)
 {
 	struct netslice_iov iov[BATCH];
-	struct netslice_slicing slicing;
+	struct netslice_cut cut;
 	unsigned long long in = 0, sliced = 0, rewritten = 0, errors = 0;
 	unsigned int hold = 0, i;
 	const char *mode;
@@ -108,7 +108,7 @@ int main(int argc, char **argv)
 	ssize_t n;
 	int fd;
 
-	if (argc < 2 || argc > 3 || ns_slicing_parse(argc == 3 ? argv[2] : "auto", &slicing)) {
+	if (argc < 2 || argc > 3 || ns_cut_parse(argc == 3 ? argv[2] : "auto", &cut)) {
 		fprintf(stderr, "usage: slice_nf rewrite|vlan|hold:N [SLICING]\n");
 		return 2;
 	}
@@ -119,7 +119,7 @@ int main(int argc, char **argv)
 		return 2;
 
 	fd = ns_open(0, 0);
-	if (fd < 0 || ns_slicing_set(fd, &slicing)) {
+	if (fd < 0 || ns_cut_set(fd, &cut)) {
 		perror("slice_nf: slice 0");
 		return 1;
 	}
@@ -153,7 +153,7 @@ int main(int argc, char **argv)
 		for (i = 0; i < (unsigned int)n; i++) {
 			uint8_t *f = (uint8_t *)(unsigned long)iov[i].base;
 
-			sliced += !!(iov[i].flags & NETSLICE_RX_SLICED);
+			sliced += !!(iov[i].flags & NETSLICE_RX_CUT);
 			if (!strcmp(mode, "rewrite"))
 				rewritten += rewrite(f, iov[i].rlen);
 			else if (!strcmp(mode, "vlan"))

@@ -75,40 +75,45 @@ show_round_trip() {
 	local s l said
 	setup || return 1
 	ctl link attach dev dut0 peer dut1 slices 2-3 || return 1
-	ctl slice set 1 slicing fixed:128,trim,gso batch 64 multi-write off kernel-cpus 1 \
+	ctl slice set 1 cut fixed:128,trim,gso batch 64 multi-write off kernel-cpus 1 \
 		user-cpus 0 || return 1
-	ctl slice set 2 slicing auto+16 || return 1
+	ctl slice set 2 cut auto+16 || return 1
 	s=$(ctl -j slice show 1)
 	l=$(ctl -j link show dev dut0)
 	ns_diag "slice 1: $s"
 	ns_diag "link: $l"
-	[ "$(json 'j[0]["slicing"], j[0]["length"], j[0]["trim"], j[0]["gso"], j[0]["batch"], j[0]["multi_read"], j[0]["multi_write"], j[0]["kernel_cpus"], j[0]["user_cpus"]' <<<"$s")" = \
+	[ "$(json 'j[0]["cut"], j[0]["length"], j[0]["trim"], j[0]["gso"], j[0]["batch"], j[0]["multi_read"], j[0]["multi_write"], j[0]["kernel_cpus"], j[0]["user_cpus"]' <<<"$s")" = \
 		"fixed 128 on on 64 on off 1 0" ] || return 1
-	[ "$(ctl -j slice show 2 | json 'j[0]["slicing"], j[0]["extra"]')" = "auto 16" ] || return 1
+	[ "$(ctl -j slice show 2 | json 'j[0]["cut"], j[0]["extra"]')" = "auto 16" ] || return 1
 	[ "$(json 'j[0]["dev"], j[0]["peer"], j[0]["slice_first"], j[0]["slice_count"], j[0]["steering"]' <<<"$l")" = \
 		"dut0 dut1 2 2 hash" ] || return 1
 	# The ioctl view of the same slice agrees; the table spells it as set.
-	netslice-info -s 1 | grep -q 'slicing fixed:128,trim,gso' ||
+	netslice-info -s 1 | grep -q 'cut fixed:128,trim,gso' ||
 		{ netslice-info -s 1 | ns_indent; return 1; }
 	ctl slice show 1 | grep -q '^1 .* fixed:128,trim,gso ' || { ctl slice show 1 | ns_indent; return 1; }
 	ctl slice show 2 | grep -q '^2 .* auto+16 ' || return 1
 	# A mode is all of it, as an NF's -m: no trim or gso unless it says so.
-	ctl slice set 1 slicing auto || return 1
-	netslice-info -s 1 | grep -q 'slicing auto (' || return 1
+	ctl slice set 1 cut auto || return 1
+	netslice-info -s 1 | grep -q 'cut auto (' || return 1
 	# A trim or gso setting of its own has the last word, wherever it is.
-	ctl slice set 1 gso on slicing fixed:64,trim trim off || return 1
-	netslice-info -s 1 | grep -q 'slicing fixed:64,gso (' || return 1
+	ctl slice set 1 gso on cut fixed:64,trim trim off || return 1
+	netslice-info -s 1 | grep -q 'cut fixed:64,gso (' || return 1
 	# The old spelling changes the mode only, and says it is deprecated.
 	said=$(ctl slice set 1 slicing auto 8 2>&1 >/dev/null) || return 1
-	[[ $said == *'deprecated: write "slicing auto+8"'* ]] &&
-		netslice-info -s 1 | grep -q 'slicing auto+8,gso (' || return 1
+	[[ $said == *'deprecated: write "cut auto+8"'* ]] &&
+		netslice-info -s 1 | grep -q 'cut auto+8,gso (' || return 1
 	ctl slice set 1 slicing fixed 100 2>/dev/null &&
-		netslice-info -s 1 | grep -q 'slicing fixed:100,gso (' || return 1
-	ctl slice set 1 slicing fixed:128,trim,gso || return 1
+		netslice-info -s 1 | grep -q 'cut fixed:100,gso (' || return 1
+	# So is "slicing", cut's name before 0.6.
+	said=$(ctl slice set 1 slicing fixed:128,trim,gso 2>&1 >/dev/null) || return 1
+	[[ $said == *'"slicing" is deprecated: write "cut"'* ]] || return 1
+	said=$(ctl slice set 2 ring-size 512 2>&1 >/dev/null) || return 1
+	[[ $said == *'"ring-size" is deprecated: write "rxq-size"'* ]] &&
+		[ "$(ctl -j slice show 2 | json 'j[0]["rxq_size"]')" = 512 ] || return 1
 	# Super-packets kept whole need a slice: slicing off takes the flag with it.
-	ctl slice set 1 slicing off gso on 2>/dev/null && return 1
-	ctl slice set 1 slicing off multi-write on || return 1
-	[ "$(ctl -j slice show 1 | json 'j[0]["slicing"], j[0]["gso"], j[0]["multi_write"], j[0]["batch"]')" = \
+	ctl slice set 1 cut off gso on 2>/dev/null && return 1
+	ctl slice set 1 cut off multi-write on || return 1
+	[ "$(ctl -j slice show 1 | json 'j[0]["cut"], j[0]["gso"], j[0]["multi_write"], j[0]["batch"]')" = \
 		"off off on 64" ] || return 1
 	# One batch flag alone: its bit in the selector, the other bit kept.
 	ctl slice set 1 multi-read off || return 1
@@ -126,27 +131,27 @@ slice_numbers() {
 runtime_sizes() {
 	local s i bpid chunks got purged drops want
 	# read/write mode: a ring-mode NF receives into its own ring instead.
-	ns_topology 1 && ns_load slices=4 ring_size=1024 store_size=64 store_timeout_ms=1000 &&
+	ns_topology 1 && ns_load slices=4 rxq_size=1024 store_size=64 store_timeout_ms=1000 &&
 		ns_start_fwd -M rw || return 1
 	ctl link attach dev dut0 peer dut1 || return 1
-	for s in 0 1 2 3; do ctl slice set $s slicing auto || return 1; done
+	for s in 0 1 2 3; do ctl slice set $s cut auto || return 1; done
 	# Growing while frames flow: nothing lost, handles of parked payloads kept.
 	ip netns exec "$gen" sh -c "for i in \$(seq 40); do nstraffic send gen0 $sink_mac 200 4 >/dev/null || exit 1; done" &
 	bpid=$!
 	ns_defer ns_kill_job $bpid
 	for i in 2048 4096 16384; do
 		for s in 0 1 2 3; do
-			ctl slice set $s ring-size $i store-size $((i / 4)) store-timeout $((i / 2)) ||
+			ctl slice set $s rxq-size $i store-size $((i / 4)) store-timeout $((i / 2)) ||
 				return 1
 		done
 	done
 	wait $bpid || return 1
 	ns_busywait 10000 ns_at_least 8000 ns_stat_sum tx_packets || true
 	got=$(ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets)
-	ns_diag "8000 frames while growing: sink got $got; settings $(slice_numbers ring_size store_size store_timeout_ms)"
-	[ "$(slice_numbers ring_size store_size store_timeout_ms)" = \
+	ns_diag "8000 frames while growing: sink got $got; settings $(slice_numbers rxq_size store_size store_timeout_ms)"
+	[ "$(slice_numbers rxq_size store_size store_timeout_ms)" = \
 		"16384 4096 8192 16384 4096 8192 16384 4096 8192 16384 4096 8192" ] || return 1
-	netslice-info -s 0 | grep -q 'ring 16384.*store 4096, 8192 ms' ||
+	netslice-info -s 0 | grep -q 'rxq 16384.*store 4096, 8192 ms' ||
 		{ netslice-info -s 0 | ns_indent; return 1; }
 	stat_is tx_packets 8000 && stat_is rx_purged 0 || return 1
 	# Shrinking to 2 while frames flow: what the ring cannot hold is purged
@@ -156,7 +161,7 @@ runtime_sizes() {
 	bpid=$!
 	ns_defer ns_kill_job $bpid
 	for i in 2 16384 2 64; do
-		for s in 0 1 2 3; do ctl slice set $s ring-size $i || return 1; done
+		for s in 0 1 2 3; do ctl slice set $s rxq-size $i || return 1; done
 	done
 	wait $bpid || return 1
 	# Counted since the reset: queued or dropped on arrival, all 4000.
@@ -170,7 +175,7 @@ runtime_sizes() {
 	purged=$(ns_stat_sum rx_purged)
 	drops=$(ns_stat_sum rx_drop_ring_full)
 	ns_diag "4000 frames while shrinking: tx $(ns_stat_sum tx_packets), purged $purged, ring full $drops"
-	[ "$(shrunk_total)" -eq 4000 ] && [ "$(slice_numbers ring_size)" = "64 64 64 64" ] ||
+	[ "$(shrunk_total)" -eq 4000 ] && [ "$(slice_numbers rxq_size)" = "64 64 64 64" ] ||
 		return 1
 	# With the NF stopped, one flow fills its slice's ring of 64 (the rest
 	# is dropped on arrival; a ptr_ring reclaims consumed slots in batches,
@@ -180,7 +185,7 @@ runtime_sizes() {
 	ns_defer kill -CONT "$fwd_pid"
 	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 200 1 >/dev/null || return 1
 	ns_busywait 10000 ns_at_least 200 arrived || return 1
-	for s in 0 1 2 3; do ctl slice set $s ring-size 2 || return 1; done
+	for s in 0 1 2 3; do ctl slice set $s rxq-size 2 || return 1; done
 	kill -CONT "$fwd_pid"
 	ns_busywait 10000 ns_at_least 2 ns_stat_sum tx_packets || return 1
 	ns_diag "200 frames, NF stopped, ring 64 -> 2: queued $(ns_stat_sum rx_packets), ring full $(ns_stat_sum rx_drop_ring_full), purged $(ns_stat_sum rx_purged), sent $(ns_stat_sum tx_packets)"

@@ -152,9 +152,9 @@ sizes() {
 # does not retry with vmalloc: their failure is ENOMEM.
 slice_set() {
 	local n from to injected rc ok=0 bad=0 after
-	local -A arg=([small]="ring-size 128 store-size 64" [large]="ring-size 512 store-size 128")
-	local -A show=([small]='"ring_size":128 "store_size":64 ' [large]='"ring_size":512 "store_size":128 ')
-	ns_load slices=2 ring_size=128 store_size=64 || return 1
+	local -A arg=([small]="rxq-size 128 store-size 64" [large]="rxq-size 512 store-size 128")
+	local -A show=([small]='"rxq_size":128 "store_size":64 ' [large]='"rxq_size":512 "store_size":128 ')
+	ns_load slices=2 rxq_size=128 store_size=64 || return 1
 	from=small to=large
 	[ "$(sizes)" = "${show[$from]}" ] || return 1
 	fi_arm 0 N

@@ -115,7 +115,7 @@ ns_run_cleanups
 memory_pressure() {
 	local hog
 	ns_topology 1 || return 1
-	ns_load ifaces=dut0:dut1 store_size=64 store_timeout_ms=60000 ring_size=256 || return 1
+	ns_load ifaces=dut0:dut1 store_size=64 store_timeout_ms=60000 rxq_size=256 || return 1
 	/usr/bin/python3 -c '
 import sys, time
 chunks = []

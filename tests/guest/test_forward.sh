@@ -25,7 +25,7 @@ counters_exact() {
 # single_queue MODE: nf-fwd -M MODE (ring mode, or read/write).
 single_queue() {
 	ns_topology 1 || return 1
-	ns_load ifaces=dut0:dut1 ring_size=16384 || return 1
+	ns_load ifaces=dut0:dut1 rxq_size=16384 || return 1
 	ns_start_fwd -M "$1" || return 1
 	if [ -n "${NS_FWD_BIN:-}" ]; then
 		ns_diag "$(grep -o '/[^ ]*libnetslice[^ ]*' "/proc/$fwd_pid/maps" | sort -u)"
@@ -45,7 +45,7 @@ ns_run_cleanups
 four_queues() {
 	local s rx total=0 busy=0
 	ns_topology 4 || return 1
-	ns_load ifaces=dut0:dut1 slices=4 ring_size=16384 || return 1
+	ns_load ifaces=dut0:dut1 slices=4 rxq_size=16384 || return 1
 	ns_start_fwd || return 1
 	ns_traffic $N || return 1
 	for s in 0 1 2 3; do
@@ -74,7 +74,7 @@ ns_run_cleanups
 ring_overflow() {
 	local fd rx full
 	ns_topology 1 || return 1
-	ns_load ifaces=dut0:dut1 slices=1 ring_size=64 || return 1
+	ns_load ifaces=dut0:dut1 slices=1 rxq_size=64 || return 1
 	exec {fd}<>/dev/netslice-0 || return 1
 	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 1000 >/dev/null || return 1
 	rx=$(ns_stat_sum rx_packets)
@@ -119,7 +119,7 @@ slice_range() {
 	local s0 s1
 	ns_topology 1 || return 1
 	ns_dmesg_mark
-	ns_load slices=2 ring_size=4096 ifaces=dut0:dut1@1,gen9@2-1 || return 1
+	ns_load slices=2 rxq_size=4096 ifaces=dut0:dut1@1,gen9@2-1 || return 1
 	ns_dmesg_since | grep -q "cannot attach gen9: bad slice range (slices are 0-1)" ||
 		{ ns_diag "no message for a bad slice range"; return 1; }
 	netslice-info -s 0 | grep -q "0 interfaces:" || return 1

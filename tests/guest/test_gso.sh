@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Super-packets kept whole (NETSLICE_SLICE_GSO): the sender's TSO packets
+# Super-packets kept whole (NETSLICE_CUT_GSO): the sender's TSO packets
 # (up to 64 KiB) cross each per-header NF as one header each, and every
 # byte arrives. A random file's sha256 at the receiver must be the
 # sender's, through nf-fwd, nf-firewall, nf-nat (the receiver sees the
@@ -87,7 +87,7 @@ gso_counters() {
 # via NF ARGS...: the file through NF ARGS on a fresh topology.
 via() {
 	ns_topology 1 && ns_addrs || return 1
-	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
+	ns_load ifaces=dut0:dut1 rxq_size=4096 || return 1
 	ns_start_bg "running on" "$@" || { sed 's/^/# nf: /' "$bg_out"; return 1; }
 	file_transfer 10.99.0.2 5001 && gso_counters whole &&
 		ns_stop_bg "$bg_pid" "$bg_out" "$1"
@@ -102,7 +102,7 @@ ns_run_cleanups
 # NAT: the receiver must see the public address, so it answers it.
 nat() {
 	ns_topology 1 && ns_addrs || return 1
-	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
+	ns_load ifaces=dut0:dut1 rxq_size=4096 || return 1
 	ns_start_bg "running on" nf-nat -m auto --inside dut0 --outside dut1 --public 10.99.0.100 ||
 		return 1
 	file_transfer 10.99.0.2 5002 && gso_counters whole && ns_stop_bg "$bg_pid" "$bg_out" nf-nat
@@ -117,7 +117,7 @@ lb() {
 	be=$(mktemp)
 	ns_defer rm -f "$be"
 	echo 10.99.0.2 >"$be"
-	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
+	ns_load ifaces=dut0:dut1 rxq_size=4096 || return 1
 	ns_start_bg "running on" nf-lb -m auto --vip 10.99.0.100:5003 --client-if dut0 \
 		--backend-if dut1 --backends "$be" || { sed 's/^/# nf: /' "$bg_out"; return 1; }
 	file_transfer 10.99.0.100 5003 && gso_counters whole && ns_stop_bg "$bg_pid" "$bg_out" nf-lb
@@ -149,7 +149,7 @@ narrow() {
 	local frames want
 	ns_topology 1 && ns_addrs || return 1
 	ip link set dut1 mtu 1300 && ethtool -K dut1 tso off gso off >/dev/null || return 1
-	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
+	ns_load ifaces=dut0:dut1 rxq_size=4096 || return 1
 	ns_start_fwd -m auto || return 1
 	file_transfer 10.99.0.2 5004 && gso_counters || return 1
 	frames=$(ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets)
@@ -165,7 +165,7 @@ ns_run_cleanups
 store_full() {
 	local full
 	ns_topology 1 && ns_addrs || return 1
-	ns_load ifaces=dut0:dut1 ring_size=4096 store_size=2 || return 1
+	ns_load ifaces=dut0:dut1 rxq_size=4096 store_size=2 || return 1
 	ns_start_fwd -m auto || return 1
 	file_transfer 10.99.0.2 5006 || return 1
 	full=$(ns_stat_sum read_store_full)
@@ -180,7 +180,7 @@ ns_run_cleanups
 segmented() {
 	local segs
 	ns_topology 1 && ns_addrs || return 1
-	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
+	ns_load ifaces=dut0:dut1 rxq_size=4096 || return 1
 	ns_start_fwd -m auto --no-gso || return 1
 	file_transfer 10.99.0.2 5005 || return 1
 	segs=$(ns_stat_sum rx_segments)

@@ -42,7 +42,7 @@ firewall() {
 	# One slice: one worker decides every packet in arrival order; a ring
 	# that holds all 20,000 frames, so a worker paused by reloads drops
 	# none (with 4096, 4,026 were lost once on 7.2).
-	ns_load slices=1 ifaces=dut0:dut1 ring_size=32768 || return 1
+	ns_load slices=1 ifaces=dut0:dut1 rxq_size=32768 || return 1
 	rules=$(mktemp)
 	# The sink's ICMP errors (port unreachable for 53 and 9, rate-limited:
 	# a count no test can know) and IPv6 have rules of their own, so the
@@ -115,7 +115,7 @@ ns_run_cleanups
 nat() {
 	local out back ttl
 	ns_topology 1 && ns_addrs || return 1
-	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
+	ns_load ifaces=dut0:dut1 rxq_size=4096 || return 1
 	serve "$sink" 80 sink && serve "$gen" 80 gen || return 1
 	nf_start nf-nat --inside dut0 --outside dut1 --public 10.99.0.100 \
 		--forward tcp:8080=10.99.0.1:80 || return 1
@@ -157,7 +157,7 @@ lb() {
 		serve "${!ns}" 80 "b$b" || return 1
 		[ "$b" -le 3 ] && echo "10.99.0.1$b" >>"$be"
 	done
-	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
+	ns_load ifaces=dut0:dut1 rxq_size=4096 || return 1
 	nf_start nf-lb --vip 10.99.0.100:80 --client-if dut0 --backend-if dut1 --backends "$be" ||
 		return 1
 	counts=$(ip netns exec "$gen" nfclient flows 10.99.0.100 80 300 20000) ||
@@ -214,7 +214,7 @@ ipsec() {
 	ip -n "$gen" addr add 10.1.0.1/24 dev gen0 && ip -n "$gen" route add default via 10.1.0.254
 	ip -n "$sink" addr add 10.2.0.1/24 dev sink0 && ip -n "$sink" route add default via 10.2.0.254
 	ns_sysctl net.core.netdev_max_backlog 100000
-	ns_load slices=2 ring_size=4096 ifaces=dut0:dut1@0,dut2:dut3@1 || return 1
+	ns_load slices=2 rxq_size=4096 ifaces=dut0:dut1@0,dut2:dut3@1 || return 1
 	a=$(ipsec_conf dut0 dut1 10.1.0.254 192.0.2.1 192.0.2.2 0x1001 $IPSEC_KEY_AB 0x2002 $IPSEC_KEY_BA)
 	b=$(ipsec_conf dut3 dut2 10.2.0.254 192.0.2.2 192.0.2.1 0x2002 $IPSEC_KEY_BA 0x1001 $IPSEC_KEY_AB)
 	chmod 600 "$a" "$b"
@@ -249,7 +249,7 @@ ns_run_cleanups
 
 monitor() {
 	ns_topology 1 || return 1
-	ns_load ifaces=dut0:dut1 ring_size=16384 || return 1
+	ns_load ifaces=dut0:dut1 rxq_size=16384 || return 1
 	nf_start nf-monitor --top 0 || return 1
 	ns_traffic 5000 10 || return 1
 	nf_stop || return 1
@@ -324,7 +324,7 @@ errors() {
 	ns_topology 1 || return 1
 	ns_load ifaces=dut0:dut1 slices=2 || return 1
 	config_error "no such slice in '7'" nf-fwd -s 7 &&
-		config_error "bad slicing mode" nf-monitor -m half &&
+		config_error "bad cut mode" nf-monitor -m half &&
 		config_error "cannot read rule file" nf-firewall --rules /nonexistent &&
 		config_error "no such interface: nope" nf-nat --inside dut0 --outside nope --public 10.0.0.1
 }

@@ -60,7 +60,7 @@ forward_real() {
 	# A ring that holds every frame, and payloads kept a minute: nf-fwd
 	# may lag (the sanitizer kernel under emulation lost 113 of 2,000
 	# frames read, none sent, none counted as a send error, with 1 s).
-	ns_load ifaces="$a:$b" ring_size=4096 store_timeout_ms=60000 || return 1
+	ns_load ifaces="$a:$b" rxq_size=4096 store_timeout_ms=60000 || return 1
 	ns_start_fwd -m auto || return 1
 	ns_traffic_between "$gen" "$g" "$sink" "$s" "$sink_mac" 2000 16 || rc=1
 	ns_diag "slices: rx $(ns_stat_sum rx_packets), ring full $(ns_stat_sum rx_drop_ring_full)," \

@@ -46,7 +46,7 @@ queue_irqs() {
 queues_feed_slices() {
 	local i irq0=() irq rc=0 out line sl q n total=0 per=()
 	queue_topology || return 1
-	ns_load slices="$nq" ifaces="$a:$b" ring_size=4096 || return 1
+	ns_load slices="$nq" ifaces="$a:$b" rxq_size=4096 || return 1
 	for ((i = 0; i < nq; i++)); do
 		netslicectl slice set "$i" kernel-cpus "$i" user-cpus "$i" || return 1
 		irq0[i]=$(queue_irqs "$i" "$i") per[i]=0
@@ -76,7 +76,7 @@ queues_feed_slices() {
 queues_forward() {
 	local i rc=0
 	queue_topology || return 1
-	ns_load slices="$nq" ifaces="$a:$b" ring_size=4096 store_timeout_ms=60000 || return 1
+	ns_load slices="$nq" ifaces="$a:$b" rxq_size=4096 store_timeout_ms=60000 || return 1
 	for ((i = 0; i < nq; i++)); do
 		netslicectl slice set "$i" kernel-cpus "$i" user-cpus "$i" || return 1
 	done
@@ -97,7 +97,7 @@ gro_reaches_slices() {
 	queue_topology || return 1
 	ip -n "$gen" addr add 10.99.0.1/24 dev "$g" && ip -n "$sink" addr add 10.99.0.2/24 dev "$s" ||
 		return 1
-	ns_load slices="$nq" ifaces="$a:$b" ring_size=4096 store_timeout_ms=60000 || return 1
+	ns_load slices="$nq" ifaces="$a:$b" rxq_size=4096 store_timeout_ms=60000 || return 1
 	ns_start_fwd -m auto || return 1
 	NS_TCP_IF=$g ns_tcp_stream 10.99.0.2 $((8 * 1024 * 1024)) || return 1
 	gso=$(ns_stat_sum rx_gso_packets)

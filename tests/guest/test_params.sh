@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 bad=(0 257 4096 -1 abc 3x "")
-ns_plan ${#bad[@]}
+ns_plan $((${#bad[@]} + 1))
 ns_module_loaded && rmmod netslice
 
 rejects() {
@@ -24,5 +24,16 @@ rejects() {
 for v in "${bad[@]}"; do
 	ns_check "slices='$v' is rejected with a message" rejects "$v"
 done
+
+# ring_size, rxq_size's name before 0.6, still sizes the slice's rxq.
+old_name() {
+	local rc=0
+	insmod "$NS_KO" slices=1 ring_size=64 || return 1
+	[ "$(cat /sys/module/netslice/parameters/rxq_size)" = 64 ] &&
+		netslice-info -s 0 | grep -q 'rxq 64,' || { netslice-info -s 0 | ns_indent; rc=1; }
+	rmmod netslice || rc=1
+	return $rc
+}
+ns_check "ring_size=64, the name before 0.6, gives each slice an rxq of 64" old_name
 
 ns_done

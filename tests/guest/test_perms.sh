@@ -55,7 +55,7 @@ all_changes_refused() {
 		"link attach dev nsperm0"
 		"link detach dev dut0"
 		"slice set 0 batch 8"
-		"slice set 1 slicing auto"
+		"slice set 1 cut auto"
 		"stats reset"
 		"rule add proto udp dport 10 slice 0"
 		"rule replace proto udp dport 9 slice 0"
@@ -112,7 +112,7 @@ ns_run_cleanups
 
 no_kernel_addresses() {
 	setup || return 1
-	netslicectl slice set 1 slicing auto || return 1
+	netslicectl slice set 1 cut auto || return 1
 	ns_start_fwd || return 1
 	ns_traffic 100 || return 1
 	nsfuzz -x | sed 's/^/# /'

@@ -138,7 +138,7 @@ nat_pmtu() {
 	# The router knows the inside network is behind the public address (an
 	# attacker's route): only the NAT stands in the way.
 	ip -n "$rtr" route add 10.77.0.0/24 via 198.51.100.100
-	ns_load ifaces=dut0:dut1 ring_size=4096 || return 1
+	ns_load ifaces=dut0:dut1 rxq_size=4096 || return 1
 	nf_start nf-nat --inside dut0 --outside dut1 --public 198.51.100.100 \
 		--inside-address 10.77.0.1 --gateway 198.51.100.2 || return 1
 	ns_start_bg "listening on" ip netns exec "$rtr" tcpdump -l -n -i r0 arp || return 1
@@ -196,7 +196,7 @@ ipsec_kernel() {
 		"$KEY_AB" "$KEY_BA" >"$conf"
 	chmod 600 "$conf"
 	ns_sysctl net.core.netdev_max_backlog 100000
-	ns_load slices=2 ring_size=4096 ifaces=dut0:dut1 || return 1
+	ns_load slices=2 rxq_size=4096 ifaces=dut0:dut1 || return 1
 	nf_start nf-ipsec ${1:+--io "$1"} --config "$conf" || return 1
 	ours=$(mktemp) theirs=$(mktemp)
 	capture "$kgw" k0 'esp and src host 192.0.2.1' "$ours" &&

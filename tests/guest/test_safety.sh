@@ -81,7 +81,7 @@ twin_namespaces() {
 ports_across_namespaces() {
 	local x n=2000
 	declare -A ns
-	ns_load slices=1 ring_size=16384 || return 1
+	ns_load slices=1 rxq_size=16384 || return 1
 	twin_namespaces || return 1
 	ns_start_fwd -m off || return 1
 	for x in p q; do
@@ -108,7 +108,7 @@ port0_payload() {
 	local held out
 	declare -A ns
 	ns_load slices=1 || return 1
-	netslicectl slice set 0 slicing auto || return 1
+	netslicectl slice set 0 cut auto || return 1
 	twin_namespaces || return 1
 	exec {held}<>/dev/netslice-0 || return 1
 	ns_defer eval "exec $held<&-"
@@ -202,7 +202,7 @@ gro_setup() {
 	# A ring that holds a whole 10,000-frame stream: under TCG nf-fwd can
 	# fall behind netem's 64-frame slots, and 4,096 entries once overflowed
 	# (1,102 counted as rx_drop_ring_full on 7.2 in a CI run).
-	ns_load ifaces=dut0:dut1 ring_size=16384 || return 1
+	ns_load ifaces=dut0:dut1 rxq_size=16384 || return 1
 	ns_start_fwd -m off || return 1
 	# Off first: veth enables NAPI when GRO is turned on.
 	ethtool -K dut0 gro off && ethtool -K dut0 gro on rx-gro-list "$1" || return 1
@@ -354,12 +354,12 @@ shrink_page_pool() {
 	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
 	veth_pair nsa nsb || return 1
 	ns_xdp_pass nsa || return 1
-	ns_load slices=1 ifaces=nsa ring_size=64 || return 1
+	ns_load slices=1 ifaces=nsa rxq_size=64 || return 1
 	exec {held}<>/dev/netslice-0 || return 1
 	ns_defer eval "exec $held<&-"
 	inject nsb 50 100 || return 1
 	ns_busywait 5000 stat_is rx_packets 50 >/dev/null || { stat_is rx_packets 50; return 1; }
-	netslicectl slice set 0 ring-size 4 || return 1
+	netslicectl slice set 0 rxq-size 4 || return 1
 	stat_is rx_purged 46
 }
 ns_check "a ring shrunk under XDP (page_pool) packets frees the 46 it drops with IRQs on" shrink_page_pool
@@ -461,8 +461,8 @@ trim_capped() {
 	local held out
 	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
 	veth_pair nsa nsb || return 1
-	ns_load slices=1 ifaces=nsa ring_size=2 || return 1
-	netslicectl slice set 0 slicing off,trim || return 1
+	ns_load slices=1 ifaces=nsa rxq_size=2 || return 1
+	netslicectl slice set 0 cut off,trim || return 1
 	exec {held}<>/dev/netslice-0 || return 1
 	ns_defer eval "exec $held<&-"
 	$py - <<'EOF' || return 1

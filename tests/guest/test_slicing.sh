@@ -17,7 +17,7 @@ slice_semantics() {
 	ip link add nsa type veth peer name nsb || return 1
 	ns_defer ip link del nsa
 	ip link set nsa up && ip link set nsb up || return 1
-	ns_load slices=1 ifaces=nsa ring_size=16 store_size=8 store_timeout_ms=300 || return 1
+	ns_load slices=1 ifaces=nsa rxq_size=16 store_size=8 store_timeout_ms=300 || return 1
 	slice_check nsa nsb | ns_indent
 }
 ns_check "slice_check: modes, handles, store, ageing, trimming" slice_semantics
@@ -37,7 +37,7 @@ auto_forward() {
 	ns_topology 1 || return 1
 	# A store as deep as the ring: in ring mode a packet is parked as it
 	# enters the ring, and one that finds the store full is read whole.
-	ns_load ifaces=dut0:dut1 ring_size=16384 store_size=16384 || return 1
+	ns_load ifaces=dut0:dut1 rxq_size=16384 store_size=16384 || return 1
 	ns_start_fwd -m auto || return 1
 	ns_traffic $N || return 1
 	bytes_moved
@@ -61,7 +61,7 @@ fixed_forward() {
 	ns_topology 1 || return 1
 	# A store as deep as the ring, as auto_forward's: else a lagging NF's
 	# frames find it full and are read whole, past 128 bytes.
-	ns_load ifaces=dut0:dut1 ring_size=16384 store_size=16384 || return 1
+	ns_load ifaces=dut0:dut1 rxq_size=16384 store_size=16384 || return 1
 	ns_start_fwd -m fixed:128 || return 1
 	ns_traffic $N || return 1
 	bytes_moved
@@ -88,7 +88,7 @@ stop_nf() { ns_stop_bg "$nf_pid" "$nf_out" nf; }
 
 rewrite_headers() {
 	ns_topology 1 || return 1
-	ns_load slices=1 ifaces=dut0:dut1 ring_size=16384 || return 1
+	ns_load slices=1 ifaces=dut0:dut1 rxq_size=16384 || return 1
 	start_nf rewrite auto || return 1
 	# The sink recomputes both checksums: the NF's incremental updates must match.
 	ns_traffic $N 64 rewritten || return 1
@@ -109,7 +109,7 @@ vlan_push_pop() {
 	ns_defer ip link del dutA
 	ip link set dutA up && ip link set dutB up || return 1
 	# dut0 -> push a tag -> dutA ... dutB -> pop it -> dut1
-	ns_load slices=1 ifaces=dut0:dutA,dutB:dut1 ring_size=16384 || return 1
+	ns_load slices=1 ifaces=dut0:dutA,dutB:dut1 rxq_size=16384 || return 1
 	# The wire between the pushes and the pops, and the egress after them:
 	# the sink's kernel strips any tag, so only these tell a pop from a
 	# second push. (libpcap shows a tag whether in the bytes or offloaded.)
@@ -156,7 +156,7 @@ ns_run_cleanups
 
 kill_holder() {
 	ns_topology 1 || return 1
-	ns_load slices=1 ifaces=dut0:dut1 ring_size=2048 store_size=1024 store_timeout_ms=600000 ||
+	ns_load slices=1 ifaces=dut0:dut1 rxq_size=2048 store_size=1024 store_timeout_ms=600000 ||
 		return 1
 	local parked
 	read -r parked _ < <(nstraffic split 1000 $HDR)
@@ -174,7 +174,7 @@ ns_run_cleanups
 unload_after_kill() {
 	# The unload frees what is parked: nothing leaks (the guest log is checked).
 	ns_topology 1 || return 1
-	ns_load slices=1 ifaces=dut0:dut1 ring_size=2048 || return 1
+	ns_load slices=1 ifaces=dut0:dut1 rxq_size=2048 || return 1
 	local parked
 	read -r parked _ < <(nstraffic split 100 $HDR)
 	start_nf "hold:$parked" auto || return 1

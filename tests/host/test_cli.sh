@@ -47,8 +47,8 @@ result "netslicectl help and --help print the usage without the module (exit 0)"
 
 ok=0
 for cmd in "slice set 0 bogus on" "slice set 0 multi-read maybe" "slice set 0" \
-	"slice set 0 slicing" "slice set 0 slicing fixed:0" "slice set 0 slicing off,gso" \
-	"slice set 0 slicing auto slicing off" "slice set 0 slicing fixed" \
+	"slice set 0 slicing" "slice set 0 cut fixed:0" "slice set 0 cut off,gso" \
+	"slice set 0 cut auto cut off" "slice set 0 cut fixed" \
 	"rule add dport 0- slice 1" "rule add proto tcp" "rule add dport 80 dport 81 slice 1" \
 	"rule add from 10.0.0.0/8 src 10.1.0.0/16 slice 1" "link attach" "link show dev" \
 	"stats reset slice x" "monitor now" "frob"; do
@@ -60,7 +60,7 @@ result "a malformed command is a usage error (exit 1, one line), not a missing m
 
 ok=0
 for cmd in "link show" "slice show 0" "slice set 0 multi-read on" "rule show" \
-	"slice set 0 slicing fixed:128,trim" "slice set 0 slicing auto+16,gso trim on" \
+	"slice set 0 cut fixed:128,trim" "slice set 0 cut auto+16,gso trim on" \
 	"stats reset" "monitor" "rule load /nonexistent"; do
 	# shellcheck disable=SC2086
 	run 2 "$bin/netslicectl" $cmd && one_line 'the netslice module is not loaded' || ok=1
@@ -118,10 +118,10 @@ settings=$(complete_words slice set 0 "" | tr '\n' ' ')
 # Every protocol name of the one table (not the old spelling icmp6).
 table=$(grep -o '{ "[a-z0-9]*", [0-9]* }' "$top/tools/lib/proto.c" | cut -d'"' -f2 | grep -vx icmp6 | sort | tr '\n' ' ')
 protos=$(complete_words rule add proto "" | tr '\n' ' ')
-[[ " $settings" == *" ring-size "* && " $settings" == *" store-size "* && " $settings" == *" store-timeout "* ]] &&
+[[ " $settings" == *" rxq-size "* && " $settings" == *" store-size "* && " $settings" == *" store-timeout "* ]] &&
 	[ -n "$table" ] && [ "$protos" = "$table" ]
 ok=$?
 [ "$ok" -eq 0 ] || echo "# slice set: $settings; proto: $protos; the table: $table"
-result "bash completion: slice set offers ring-size, store-size and store-timeout; proto offers the protocol table's names" $ok
+result "bash completion: slice set offers rxq-size, store-size and store-timeout; proto offers the protocol table's names" $ok
 
 ktap_done

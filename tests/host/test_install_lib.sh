@@ -143,8 +143,8 @@ int main()
 	arp[13] = 0x06;
 	ns_csum_update16(&csum, 0x0001, 0x0002);
 	std::printf("%04x %d %u %u\n", csum, ns_slice_count() < 0,
-		    netslice_cut_len(arp, sizeof(arp), NETSLICE_SLICE_AUTO, 0),
-		    netslice_cut_len(arp, sizeof(arp), NETSLICE_SLICE_FIXED, 64));
+		    netslice_cut_len(arp, sizeof(arp), NETSLICE_CUT_AUTO, 0),
+		    netslice_cut_len(arp, sizeof(arp), NETSLICE_CUT_FIXED, 64));
 	return 0;
 }
 CXX

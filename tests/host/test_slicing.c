@@ -71,24 +71,24 @@ struct slicing_case {
 	const char *in;
 	int ok;
 	__u32 mode, length, extra, flags;
-	const char *canon;	/* as ns_slicing_format() writes it, if not in */
+	const char *canon;	/* as ns_cut_format() writes it, if not in */
 };
 
 static const struct slicing_case cases[] = {
-	{ "off", 1, NETSLICE_SLICE_OFF, 0, 0, 0, NULL },
-	{ "auto", 1, NETSLICE_SLICE_AUTO, 0, 0, 0, NULL },
-	{ "auto+16", 1, NETSLICE_SLICE_AUTO, 0, 16, 0, NULL },
-	{ "auto+256", 1, NETSLICE_SLICE_AUTO, 0, 256, 0, NULL },
-	{ "fixed:128", 1, NETSLICE_SLICE_FIXED, 128, 0, 0, NULL },
-	{ "fixed:1", 1, NETSLICE_SLICE_FIXED, 1, 0, 0, NULL },
-	{ "fixed:512", 1, NETSLICE_SLICE_FIXED, 512, 0, 0, NULL },
-	{ "auto,trim", 1, NETSLICE_SLICE_AUTO, 0, 0, NETSLICE_SLICE_TRIM, NULL },
-	{ "off,trim", 1, NETSLICE_SLICE_OFF, 0, 0, NETSLICE_SLICE_TRIM, NULL },
-	{ "fixed:64,trim", 1, NETSLICE_SLICE_FIXED, 64, 0, NETSLICE_SLICE_TRIM, NULL },
-	{ "auto,gso", 1, NETSLICE_SLICE_AUTO, 0, 0, NETSLICE_SLICE_GSO, NULL },
-	{ "auto+8,gso,trim", 1, NETSLICE_SLICE_AUTO, 0, 8, NETSLICE_SLICE_GSO | NETSLICE_SLICE_TRIM,
+	{ "off", 1, NETSLICE_CUT_OFF, 0, 0, 0, NULL },
+	{ "auto", 1, NETSLICE_CUT_AUTO, 0, 0, 0, NULL },
+	{ "auto+16", 1, NETSLICE_CUT_AUTO, 0, 16, 0, NULL },
+	{ "auto+256", 1, NETSLICE_CUT_AUTO, 0, 256, 0, NULL },
+	{ "fixed:128", 1, NETSLICE_CUT_FIXED, 128, 0, 0, NULL },
+	{ "fixed:1", 1, NETSLICE_CUT_FIXED, 1, 0, 0, NULL },
+	{ "fixed:512", 1, NETSLICE_CUT_FIXED, 512, 0, 0, NULL },
+	{ "auto,trim", 1, NETSLICE_CUT_AUTO, 0, 0, NETSLICE_CUT_TRIM, NULL },
+	{ "off,trim", 1, NETSLICE_CUT_OFF, 0, 0, NETSLICE_CUT_TRIM, NULL },
+	{ "fixed:64,trim", 1, NETSLICE_CUT_FIXED, 64, 0, NETSLICE_CUT_TRIM, NULL },
+	{ "auto,gso", 1, NETSLICE_CUT_AUTO, 0, 0, NETSLICE_CUT_GSO, NULL },
+	{ "auto+8,gso,trim", 1, NETSLICE_CUT_AUTO, 0, 8, NETSLICE_CUT_GSO | NETSLICE_CUT_TRIM,
 	  "auto+8,trim,gso" },
-	{ "fixed:64,trim,gso", 1, NETSLICE_SLICE_FIXED, 64, 0, NETSLICE_SLICE_GSO | NETSLICE_SLICE_TRIM,
+	{ "fixed:64,trim,gso", 1, NETSLICE_CUT_FIXED, 64, 0, NETSLICE_CUT_GSO | NETSLICE_CUT_TRIM,
 	  NULL },
 	{ .in = "" },
 	{ .in = "auto+" },
@@ -110,37 +110,37 @@ static const struct slicing_case cases[] = {
 };
 
 /* The mode spelled back as it is parsed, and parsed again to the same. */
-static void check_format(const struct netslice_slicing *s, const char *want)
+static void check_format(const struct netslice_cut *s, const char *want)
 {
-	char buf[NS_SLICING_STRLEN];
-	struct netslice_slicing again;
+	char buf[NS_CUT_STRLEN];
+	struct netslice_cut again;
 
-	ktap_check(ns_slicing_format(s, buf, sizeof(buf)) == 0 && !strcmp(buf, want) &&
-		   !ns_slicing_parse(buf, &again) && !memcmp(&again, s, sizeof(again)),
+	ktap_check(ns_cut_format(s, buf, sizeof(buf)) == 0 && !strcmp(buf, want) &&
+		   !ns_cut_parse(buf, &again) && !memcmp(&again, s, sizeof(again)),
 		   "\"%s\" formats back as itself", want);
 }
 
 static void check_format_errors(void)
 {
-	struct netslice_slicing s = { .mode = NETSLICE_SLICE_FIXED, .length = 4294967295u,
-				      .flags = NETSLICE_SLICE_TRIM | NETSLICE_SLICE_GSO };
-	char buf[NS_SLICING_STRLEN];
+	struct netslice_cut s = { .mode = NETSLICE_CUT_FIXED, .length = 4294967295u,
+				      .flags = NETSLICE_CUT_TRIM | NETSLICE_CUT_GSO };
+	char buf[NS_CUT_STRLEN];
 
-	ktap_check(ns_slicing_format(&s, buf, sizeof(buf)) == 0 &&
-		   !strcmp(buf, "fixed:4294967295,trim,gso"), "the longest fits NS_SLICING_STRLEN");
+	ktap_check(ns_cut_format(&s, buf, sizeof(buf)) == 0 &&
+		   !strcmp(buf, "fixed:4294967295,trim,gso"), "the longest fits NS_CUT_STRLEN");
 	memset(buf, 'x', sizeof(buf));
-	ktap_check(ns_slicing_format(&s, buf, 25) == -ENOSPC && errno == ENOSPC && buf[0] == 'x',
+	ktap_check(ns_cut_format(&s, buf, 25) == -ENOSPC && errno == ENOSPC && buf[0] == 'x',
 		   "one byte short: ENOSPC, nothing written");
-	ktap_check(ns_slicing_format(&s, buf, 26) == 0 && strlen(buf) == 25, "exactly enough: written");
+	ktap_check(ns_cut_format(&s, buf, 26) == 0 && strlen(buf) == 25, "exactly enough: written");
 	s.mode = 3;
-	ktap_check(ns_slicing_format(&s, buf, sizeof(buf)) == -EINVAL && errno == EINVAL,
+	ktap_check(ns_cut_format(&s, buf, sizeof(buf)) == -EINVAL && errno == EINVAL,
 		   "mode 3: EINVAL");
 }
 
 int main(void)
 {
 	const unsigned int n = sizeof(cases) / sizeof(cases[0]);
-	struct netslice_slicing s;
+	struct netslice_cut s;
 	unsigned int i, ok = 0;
 	int rc;
 
@@ -153,7 +153,7 @@ int main(void)
 
 		memset(&s, 0xa5, sizeof(s));
 		errno = 0;
-		rc = ns_slicing_parse(c->in, &s);
+		rc = ns_cut_parse(c->in, &s);
 		if (c->ok)
 			ktap_check(rc == 0 && s.mode == c->mode && s.length == c->length &&
 				   s.extra == c->extra && s.flags == c->flags && !s.reserved[0] &&

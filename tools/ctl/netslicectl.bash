@@ -15,7 +15,7 @@ _netslicectl()
 	case $prev in
 	-b|--batch) _filedir; return ;;
 	dev|peer) COMPREPLY=($(compgen -W "$(ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
-	slicing) COMPREPLY=($(compgen -W "off auto auto,trim auto,gso fixed: off,trim" -- "$cur")); return ;;
+	cut|slicing) COMPREPLY=($(compgen -W "off auto auto,trim auto,gso fixed: off,trim" -- "$cur")); return ;;
 	trim|gso|multi-read|multi-write) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
 	family) COMPREPLY=($(compgen -W "ipv4 ipv6" -- "$cur")); return ;;
 	# The names of tools/lib/proto.c (test_cli.sh checks they agree).
@@ -46,7 +46,7 @@ _netslicectl()
 	case ${args[0]}:${args[1]} in
 	link:attach) COMPREPLY=($(compgen -W "dev peer slices" -- "$cur")) ;;
 	link:detach|link:show) COMPREPLY=($(compgen -W "dev" -- "$cur")) ;;
-	slice:set) COMPREPLY=($(compgen -W "slicing trim gso batch multi-read multi-write kernel-cpus user-cpus ring-size store-size store-timeout" -- "$cur")) ;;
+	slice:set) COMPREPLY=($(compgen -W "cut trim gso batch multi-read multi-write kernel-cpus user-cpus rxq-size store-size store-timeout" -- "$cur")) ;;
 	stats:reset) COMPREPLY=($(compgen -W "slice" -- "$cur")) ;;
 	rule:add|rule:replace|rule:del)
 		COMPREPLY=($(compgen -W "family proto src dst sport dport pref slice id" -- "$cur")) ;;

@@ -17,16 +17,16 @@
 
 static const char *const ctl_modes[] = { "off", "fixed", "auto" };
 
-/* The ioctl's (and libnetslice's) mode of each netlink slicing-mode, and back. */
+/* The ioctl's (and libnetslice's) mode of each netlink cut-mode, and back. */
 static const uint32_t ctl_netlink_modes[] = {
-	[NETSLICE_SLICING_MODE_OFF] = NETSLICE_SLICE_OFF,
-	[NETSLICE_SLICING_MODE_FIXED] = NETSLICE_SLICE_FIXED,
-	[NETSLICE_SLICING_MODE_AUTO] = NETSLICE_SLICE_AUTO,
+	[NETSLICE_CUT_MODE_OFF] = NETSLICE_CUT_OFF,
+	[NETSLICE_CUT_MODE_FIXED] = NETSLICE_CUT_FIXED,
+	[NETSLICE_CUT_MODE_AUTO] = NETSLICE_CUT_AUTO,
 };
 static const uint32_t ctl_ioctl_modes[] = {
-	[NETSLICE_SLICE_OFF] = NETSLICE_SLICING_MODE_OFF,
-	[NETSLICE_SLICE_FIXED] = NETSLICE_SLICING_MODE_FIXED,
-	[NETSLICE_SLICE_AUTO] = NETSLICE_SLICING_MODE_AUTO,
+	[NETSLICE_CUT_OFF] = NETSLICE_CUT_MODE_OFF,
+	[NETSLICE_CUT_FIXED] = NETSLICE_CUT_MODE_FIXED,
+	[NETSLICE_CUT_AUTO] = NETSLICE_CUT_MODE_AUTO,
 };
 
 static uint32_t ctl_get_u32(struct nlattr **tb, int attr)
@@ -52,36 +52,36 @@ static uint32_t ctl_get_batch_flags(struct nlattr **tb)
 
 static int ctl_slice_row(struct nlattr **tb, uint8_t cmd, void *arg)
 {
-	uint32_t mode = ctl_get_u32(tb, NETSLICE_A_SLICE_SLICING_MODE);
+	uint32_t mode = ctl_get_u32(tb, NETSLICE_A_SLICE_CUT_MODE);
 	uint32_t flags = ctl_get_batch_flags(tb);
-	bool trim = tb[NETSLICE_A_SLICE_SLICING_TRIM] &&
-		    nla_get_u8(tb[NETSLICE_A_SLICE_SLICING_TRIM]);
-	bool gso = tb[NETSLICE_A_SLICE_SLICING_GSO] &&
-		   nla_get_u8(tb[NETSLICE_A_SLICE_SLICING_GSO]);
-	struct netslice_slicing mode_set = {
+	bool trim = tb[NETSLICE_A_SLICE_CUT_TRIM] &&
+		    nla_get_u8(tb[NETSLICE_A_SLICE_CUT_TRIM]);
+	bool gso = tb[NETSLICE_A_SLICE_CUT_GSO] &&
+		   nla_get_u8(tb[NETSLICE_A_SLICE_CUT_GSO]);
+	struct netslice_cut mode_set = {
 		.mode = ctl_netlink_modes[mode < 3 ? mode : 0],
-		.length = ctl_get_u32(tb, NETSLICE_A_SLICE_SLICING_LENGTH),
-		.extra = ctl_get_u32(tb, NETSLICE_A_SLICE_SLICING_EXTRA),
-		.flags = (trim ? NETSLICE_SLICE_TRIM : 0) | (gso ? NETSLICE_SLICE_GSO : 0),
+		.length = ctl_get_u32(tb, NETSLICE_A_SLICE_CUT_LENGTH),
+		.extra = ctl_get_u32(tb, NETSLICE_A_SLICE_CUT_EXTRA),
+		.flags = (trim ? NETSLICE_CUT_TRIM : 0) | (gso ? NETSLICE_CUT_GSO : 0),
 	};
-	char slicing[NS_SLICING_STRLEN];
+	char cut[NS_CUT_STRLEN];
 	unsigned int *shown = arg;
 
 	(void)cmd;
-	if (mode > NETSLICE_SLICING_MODE_AUTO || !tb[NETSLICE_A_SLICE_ID])
+	if (mode > NETSLICE_CUT_MODE_AUTO || !tb[NETSLICE_A_SLICE_ID])
 		return 0;
 	if (ctl.json) {
 		json_open(&ctl.j, NULL, '{');
 		json_u64(&ctl.j, "slice", ctl_get_u32(tb, NETSLICE_A_SLICE_ID));
-		json_u64(&ctl.j, "ring_size", ctl_get_u32(tb, NETSLICE_A_SLICE_RING_SIZE));
+		json_u64(&ctl.j, "rxq_size", ctl_get_u32(tb, NETSLICE_A_SLICE_RXQ_SIZE));
 		json_u64(&ctl.j, "readers", ctl_get_u32(tb, NETSLICE_A_SLICE_READERS));
 		json_str(&ctl.j, "kernel_cpus", ctl_get_str(tb, NETSLICE_A_SLICE_KERNEL_CPUS));
 		json_str(&ctl.j, "user_cpus", ctl_get_str(tb, NETSLICE_A_SLICE_USER_CPUS));
-		json_str(&ctl.j, "slicing", ctl_modes[mode]);
-		if (mode == NETSLICE_SLICING_MODE_FIXED)
-			json_u64(&ctl.j, "length", ctl_get_u32(tb, NETSLICE_A_SLICE_SLICING_LENGTH));
-		if (mode == NETSLICE_SLICING_MODE_AUTO)
-			json_u64(&ctl.j, "extra", ctl_get_u32(tb, NETSLICE_A_SLICE_SLICING_EXTRA));
+		json_str(&ctl.j, "cut", ctl_modes[mode]);
+		if (mode == NETSLICE_CUT_MODE_FIXED)
+			json_u64(&ctl.j, "length", ctl_get_u32(tb, NETSLICE_A_SLICE_CUT_LENGTH));
+		if (mode == NETSLICE_CUT_MODE_AUTO)
+			json_u64(&ctl.j, "extra", ctl_get_u32(tb, NETSLICE_A_SLICE_CUT_EXTRA));
 		json_str(&ctl.j, "trim", trim ? "on" : "off");
 		json_str(&ctl.j, "gso", gso ? "on" : "off");
 		json_u64(&ctl.j, "store_size", ctl_get_u32(tb, NETSLICE_A_SLICE_STORE_SIZE));
@@ -96,16 +96,16 @@ static int ctl_slice_row(struct nlattr **tb, uint8_t cmd, void *arg)
 		return 0;
 	}
 	/* Spelled as the NFs' -m and slice set take it. */
-	if (ns_slicing_format(&mode_set, slicing, sizeof(slicing)))
-		snprintf(slicing, sizeof(slicing), "?");
+	if (ns_cut_format(&mode_set, cut, sizeof(cut)))
+		snprintf(cut, sizeof(cut), "?");
 	if (!(*shown)++)
-		printf("%-5s %-7s %-7s %-11s %-11s %-20s %-12s %-5s %s\n", "SLICE", "RING",
-		       "READERS", "KERNEL-CPUS", "USER-CPUS", "SLICING", "STORE", "BATCH", "MULTI");
+		printf("%-5s %-7s %-7s %-11s %-11s %-20s %-12s %-5s %s\n", "SLICE", "RXQ",
+		       "READERS", "KERNEL-CPUS", "USER-CPUS", "CUT", "STORE", "BATCH", "MULTI");
 	printf("%-5u %-7u %-7u %-11s %-11s %-20s %5u/%-6u %-5u %s\n",
-	       ctl_get_u32(tb, NETSLICE_A_SLICE_ID), ctl_get_u32(tb, NETSLICE_A_SLICE_RING_SIZE),
+	       ctl_get_u32(tb, NETSLICE_A_SLICE_ID), ctl_get_u32(tb, NETSLICE_A_SLICE_RXQ_SIZE),
 	       ctl_get_u32(tb, NETSLICE_A_SLICE_READERS),
 	       ctl_get_str(tb, NETSLICE_A_SLICE_KERNEL_CPUS),
-	       ctl_get_str(tb, NETSLICE_A_SLICE_USER_CPUS), slicing,
+	       ctl_get_str(tb, NETSLICE_A_SLICE_USER_CPUS), cut,
 	       ctl_get_u32(tb, NETSLICE_A_SLICE_STORE_SIZE),
 	       ctl_get_u32(tb, NETSLICE_A_SLICE_STORE_TIMEOUT_MS),
 	       ctl_get_u32(tb, NETSLICE_A_SLICE_BATCH_MAX),
@@ -144,7 +144,7 @@ static int ctl_slice_number(const char *key)
 {
 	static const struct { const char *name; int attr; } numbers[] = {
 		{ "batch", NETSLICE_A_SLICE_BATCH_MAX },
-		{ "ring-size", NETSLICE_A_SLICE_RING_SIZE },
+		{ "rxq-size", NETSLICE_A_SLICE_RXQ_SIZE },
 		{ "store-size", NETSLICE_A_SLICE_STORE_SIZE },
 		{ "store-timeout", NETSLICE_A_SLICE_STORE_TIMEOUT_MS },
 	};
@@ -157,10 +157,11 @@ static int ctl_slice_number(const char *key)
 }
 
 /*
- * "slicing fixed LEN" and "slicing auto EXTRA", the spelling before the
- * NFs' one: mode and number only, trim and gso as they were. Deprecated.
+ * "slicing fixed LEN" and "slicing auto EXTRA", the spelling before "cut"
+ * took the NFs' one: mode and number only, trim and gso as they were.
+ * Deprecated.
  */
-static int ctl_slicing_old(struct nl_msg *msg, int argc, char **argv, int *i)
+static int ctl_cut_old(struct nl_msg *msg, int argc, char **argv, int *i)
 {
 	const char *mode = argv[*i + 1];
 	bool fixed = ctl_is(mode, "fixed");
@@ -169,17 +170,17 @@ static int ctl_slicing_old(struct nl_msg *msg, int argc, char **argv, int *i)
 	if (ctl_u32(fixed ? "fixed length" : "auto extra", *i + 2 < argc ? argv[*i + 2] : NULL,
 		    65535, &v))
 		return -1;
-	fprintf(stderr, "netslicectl: \"slicing %s %s\" is deprecated: write \"slicing %s%s%s\"\n",
+	fprintf(stderr, "netslicectl: \"slicing %s %s\" is deprecated: write \"cut %s%s%s\"\n",
 		mode, argv[*i + 2], mode, fixed ? ":" : "+", argv[*i + 2]);
-	nla_put_u32(msg, NETSLICE_A_SLICE_SLICING_MODE,
-		    fixed ? NETSLICE_SLICING_MODE_FIXED : NETSLICE_SLICING_MODE_AUTO);
-	nla_put_u32(msg, fixed ? NETSLICE_A_SLICE_SLICING_LENGTH : NETSLICE_A_SLICE_SLICING_EXTRA, v);
+	nla_put_u32(msg, NETSLICE_A_SLICE_CUT_MODE,
+		    fixed ? NETSLICE_CUT_MODE_FIXED : NETSLICE_CUT_MODE_AUTO);
+	nla_put_u32(msg, fixed ? NETSLICE_A_SLICE_CUT_LENGTH : NETSLICE_A_SLICE_CUT_EXTRA, v);
 	*i += 2;
 	return 0;
 }
 
 /* The old spelling: "fixed" (its length follows), or "auto" and a number. */
-static bool ctl_slicing_is_old(int argc, char **argv, int i)
+static bool ctl_cut_is_old(int argc, char **argv, int i)
 {
 	const char *next = i + 2 < argc ? argv[i + 2] : "";
 
@@ -188,29 +189,29 @@ static bool ctl_slicing_is_old(int argc, char **argv, int i)
 }
 
 /*
- * "slicing MODE", as the NFs' -m spells it: the whole of it (mode, length
+ * "cut MODE", as the NFs' -m spells it: the whole of it (mode, length
  * or extra, trim and gso), but for a trim or gso setting of its own,
  * which has the last word.
  */
-static void ctl_slicing_put(struct nl_msg *msg, const struct netslice_slicing *mode, int trim,
+static void ctl_cut_put(struct nl_msg *msg, const struct netslice_cut *mode, int trim,
 			    int gso)
 {
-	nla_put_u32(msg, NETSLICE_A_SLICE_SLICING_MODE, ctl_ioctl_modes[mode->mode]);
-	if (mode->mode == NETSLICE_SLICE_FIXED)
-		nla_put_u32(msg, NETSLICE_A_SLICE_SLICING_LENGTH, mode->length);
-	if (mode->mode == NETSLICE_SLICE_AUTO)
-		nla_put_u32(msg, NETSLICE_A_SLICE_SLICING_EXTRA, mode->extra);
+	nla_put_u32(msg, NETSLICE_A_SLICE_CUT_MODE, ctl_ioctl_modes[mode->mode]);
+	if (mode->mode == NETSLICE_CUT_FIXED)
+		nla_put_u32(msg, NETSLICE_A_SLICE_CUT_LENGTH, mode->length);
+	if (mode->mode == NETSLICE_CUT_AUTO)
+		nla_put_u32(msg, NETSLICE_A_SLICE_CUT_EXTRA, mode->extra);
 	if (trim < 0)
-		nla_put_u8(msg, NETSLICE_A_SLICE_SLICING_TRIM, !!(mode->flags & NETSLICE_SLICE_TRIM));
+		nla_put_u8(msg, NETSLICE_A_SLICE_CUT_TRIM, !!(mode->flags & NETSLICE_CUT_TRIM));
 	if (gso < 0)
-		nla_put_u8(msg, NETSLICE_A_SLICE_SLICING_GSO, !!(mode->flags & NETSLICE_SLICE_GSO));
+		nla_put_u8(msg, NETSLICE_A_SLICE_CUT_GSO, !!(mode->flags & NETSLICE_CUT_GSO));
 }
 
 static int ctl_slice_set(int argc, char **argv)
 {
 	uint32_t id, v, flags = 0, flags_set = 0;
 	struct nl_msg *msg, *settings;
-	struct netslice_slicing mode;
+	struct netslice_cut mode;
 	bool on, have_mode = false;
 	int trim = -1, gso = -1;
 	int attr;
@@ -227,26 +228,30 @@ static int ctl_slice_set(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 
-		if (ctl_is(key, "slicing") && val && ctl_slicing_is_old(argc, argv, i)) {
-			if (ctl_slicing_old(msg, argc, argv, &i))
+		if (ctl_is(key, "slicing") && val && ctl_cut_is_old(argc, argv, i)) {
+			if (ctl_cut_old(msg, argc, argv, &i))
 				goto err_usage;
-		} else if (ctl_is(key, "slicing")) {
-			if (!val || have_mode || ns_slicing_parse(val, &mode)) {
-				ctl_usage_error("slicing takes one MODE: off, auto[+EXTRA] or "
+		} else if (ctl_is(key, "cut") || ctl_is(key, "slicing")) {
+			if (!val || have_mode || ns_cut_parse(val, &mode)) {
+				ctl_usage_error("cut takes one MODE: off, auto[+EXTRA] or "
 						"fixed:LEN, then ,trim and ,gso (\"%s\")",
 						val ? val : "");
 				goto err_usage;
 			}
+			if (ctl_is(key, "slicing"))
+				fprintf(stderr, "netslicectl: \"slicing\" is deprecated: write \"cut\"\n");
 			have_mode = true;
 			i++;
 		} else if (ctl_is(key, "trim") || ctl_is(key, "gso")) {
 			if (ctl_on_off(key, val, &on))
 				goto err_usage;
 			*(ctl_is(key, "trim") ? &trim : &gso) = on;
-			nla_put_u8(msg, ctl_is(key, "trim") ? NETSLICE_A_SLICE_SLICING_TRIM :
-				   NETSLICE_A_SLICE_SLICING_GSO, on);
+			nla_put_u8(msg, ctl_is(key, "trim") ? NETSLICE_A_SLICE_CUT_TRIM :
+				   NETSLICE_A_SLICE_CUT_GSO, on);
 			i++;
-		} else if ((attr = ctl_slice_number(key))) {
+		} else if ((attr = ctl_slice_number(ctl_is(key, "ring-size") ? "rxq-size" : key))) {
+			if (ctl_is(key, "ring-size"))
+				fprintf(stderr, "netslicectl: \"ring-size\" is deprecated: write \"rxq-size\"\n");
 			/* The kernel checks the range and says it. */
 			if (ctl_u32(key, val, UINT32_MAX, &v))
 				goto err_usage;
@@ -279,7 +284,7 @@ static int ctl_slice_set(int argc, char **argv)
 		goto err_usage;
 	}
 	if (have_mode)
-		ctl_slicing_put(msg, &mode, trim, gso);
+		ctl_cut_put(msg, &mode, trim, gso);
 	settings = msg;
 	msg = ctl_msg(NETSLICE_CMD_SLICE_SET, false);
 	ctl_subject_begin(msg, "slice %u", id);

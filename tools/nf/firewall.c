@@ -546,7 +546,7 @@ int main(int argc, char **argv)
 		.usage = "      --rules FILE     the rule file (required); SIGHUP reloads it\n"
 			 "File: 'default accept|drop', 'nonip accept|drop', and rules\n"
 			 "  ACTION PROTO [src CIDR] [dst CIDR] [sport P[-Q]] [dport P[-Q]] [type T[/C]]\n",
-		.slicing = "auto",
+		.cut = "auto",
 		.gso = true,
 		.options = options,
 		.arg = &fw_state,

@@ -21,7 +21,7 @@ int main(int argc, char **argv)
 	static const struct nf fwd = {
 		.name = "nf-fwd",
 		.summary = "Forward every packet out of the ingress interface's pair, unchanged.",
-		.slicing = "auto",
+		.cut = "auto",
 		.gso = true,
 		.process = fwd_process,
 	};

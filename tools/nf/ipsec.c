@@ -474,7 +474,7 @@ static void ipsec_one(struct ipsec *is, struct ns_worker *w, struct netslice_iov
 		ns_iov_drop(iov);
 		return;
 	}
-	if (iov->flags & (NETSLICE_RX_SLICED | NETSLICE_RX_TRUNCATED | NETSLICE_RX_TRIMMED)) {
+	if (iov->flags & (NETSLICE_RX_CUT | NETSLICE_RX_TRUNCATED | NETSLICE_RX_TRIMMED)) {
 		ipsec_count(&is->not_whole);
 		ns_iov_drop(iov);
 		return;
@@ -746,7 +746,7 @@ int main(int argc, char **argv)
 			 "  [replay-window N (1024, at most 4096)]\n"
 			 "HEXKEY is the AES-128 or AES-256 key followed by a 4-byte salt (40 or\n"
 			 "72 hex digits). The tunnel link's MTU must exceed the plain side's by 57.\n",
-		.slicing = "off",
+		.cut = "off",
 		.options = options,
 		.arg = &ipsec_state,
 		.option = ipsec_option,

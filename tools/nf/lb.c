@@ -652,7 +652,7 @@ int main(int argc, char **argv)
 			 "      --affinity-timeout SEC  idle time before a flow may move (300)\n"
 			 "      --flows N          flows remembered per slice (65536, buckets of 8)\n"
 			 "      --seed N           hash seed (fixed by default: same spread every run)\n",
-		.slicing = "auto",
+		.cut = "auto",
 		.gso = true,
 		.options = options,
 		.arg = &lb_state,

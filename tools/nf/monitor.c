@@ -266,7 +266,7 @@ int main(int argc, char **argv)
 		.usage = "      --top N          flows in the table and the JSON dump (default 10,\n"
 			 "                       0 = all)\n"
 			 "      --max-flows N    flows tracked per slice (default 65536)\n",
-		.slicing = "auto",
+		.cut = "auto",
 		.gso = true,
 		.options = options,
 		.arg = &mon_state,

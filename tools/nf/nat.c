@@ -744,7 +744,7 @@ int main(int argc, char **argv)
 			 "      --max-conns N    connection table size (65536)\n"
 			 "      --timeout-tcp SEC, --timeout-tcp-transitory SEC, --timeout-udp SEC,\n"
 			 "      --timeout-icmp SEC   idle timeouts (7440, 240, 300, 60)\n",
-		.slicing = "auto",
+		.cut = "auto",
 		.gso = true,
 		.options = options,
 		.arg = &nat_state,

@@ -30,7 +30,8 @@ enum {
 static const struct option nf_common_options[] = {
 	{ "slices", required_argument, NULL, 's' },
 	{ "batch", required_argument, NULL, 'b' },
-	{ "slicing", required_argument, NULL, 'm' },
+	{ "cut", required_argument, NULL, 'm' },
+	{ "slicing", required_argument, NULL, 'm' },	/* before 0.6 */
 	{ "io", required_argument, NULL, 'M' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "json", no_argument, NULL, 'j' },
@@ -232,7 +233,7 @@ static void nf_usage(const struct nf *nf, FILE *f)
 		"  -s, --slices LIST    slices to serve, \"0-3,8\" or \"all\" (default all);\n"
 		"                       one worker thread each, pinned to the slice's user CPUs\n"
 		"  -b, --batch N        packets per read, 1..%u (default %u)\n"
-		"  -m, --slicing MODE   off | auto[+EXTRA] | fixed:LEN, optionally ,trim\n"
+		"  -m, --cut MODE       off | auto[+EXTRA] | fixed:LEN, optionally ,trim\n"
 		"                       and ,gso (default %s)\n"
 		"  -M, --io MODE        ring | rw: packets through mapped rings, or read(2)\n"
 		"                       and write(2) (default: ring where the module has it)\n"
@@ -251,7 +252,7 @@ static void nf_usage(const struct nf *nf, FILE *f)
 		"                       (\"-\": stdout; the summary goes to stderr)\n"
 		"  -h, --help           this text\n"
 		"  -V, --version        the version\n",
-		NETSLICE_MAX_BATCH, NF_BATCH_DEFAULT, nf->slicing,
+		NETSLICE_MAX_BATCH, NF_BATCH_DEFAULT, nf->cut,
 		nf->gso ? "      --no-gso         read TCP/UDP super-packets segmented even when\n"
 			  "                       slicing (by default one header for each)\n" : "");
 	if (nf->usage)
@@ -615,7 +616,7 @@ static void nf_prom(FILE *f)
 }
 
 static int nf_online(const struct nf *nf, const unsigned int *slices, unsigned int nr,
-		     const struct netslice_slicing *slicing, unsigned int batch, int no_pin,
+		     const struct netslice_cut *cut, unsigned int batch, int no_pin,
 		     enum ns_run_mode mode)
 {
 	struct ns_run_config cfg = {
@@ -624,7 +625,7 @@ static int nf_online(const struct nf *nf, const unsigned int *slices, unsigned i
 		.slices = slices,
 		.nr_slices = nr,
 		.batch = batch,
-		.slicing = slicing,
+		.cut = cut,
 		.no_pin = no_pin,
 		.arg = nf->arg,
 		.worker_init = nf->worker_init,
@@ -698,7 +699,7 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 	static unsigned int slices[NETSLICE_MAX_SLICES];
 	struct option opts[NF_MAX_OPTIONS + 1];
 	const char *slice_list = "all", *pcap_in = NULL, *pcap_out = NULL;
-	struct netslice_slicing slicing;
+	struct netslice_cut cut;
 	unsigned long v, batch = NF_BATCH_DEFAULT;
 	unsigned int n = 0, i;
 	struct pcapng_file pf;
@@ -713,7 +714,7 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 	for (i = 0; nf->options && nf->options[i].name && n < NF_MAX_OPTIONS; i++)
 		opts[n++] = nf->options[i];
 	memset(&opts[n], 0, sizeof(opts[n]));
-	ns_slicing_parse(nf->slicing, &slicing);
+	ns_cut_parse(nf->cut, &cut);
 
 	while ((c = getopt_long(argc, argv, ":s:b:m:M:i:jhV", opts, NULL)) != -1) {
 		switch (c) {
@@ -725,8 +726,8 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 				return 2;
 			break;
 		case 'm':
-			if (ns_slicing_parse(optarg, &slicing)) {
-				nf_err("bad slicing mode '%s' (off, auto[+EXTRA] or fixed:LEN, then ,trim and ,gso)",
+			if (ns_cut_parse(optarg, &cut)) {
+				nf_err("bad cut mode '%s' (off, auto[+EXTRA] or fixed:LEN, then ,trim and ,gso)",
 				       optarg);
 				return 2;
 			}
@@ -795,8 +796,8 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 		return 2;
 	}
 	/* A per-header NF takes super-packets whole whenever it slices. */
-	if (nf->gso && !no_gso && slicing.mode != NETSLICE_SLICE_OFF)
-		slicing.flags |= NETSLICE_SLICE_GSO;
+	if (nf->gso && !no_gso && cut.mode != NETSLICE_CUT_OFF)
+		cut.flags |= NETSLICE_CUT_GSO;
 	if (pcap_in) {
 		nr = nf_offline_slices(slice_list, slices);
 		if (nr < 0)
@@ -807,7 +808,7 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 		}
 		nf_set_offline(&pf);
 		ret = nf->setup && nf->setup(nf->arg) ? 2 :
-		      nf_offline(nf, &pf, pcap_out, &slicing, slices, (unsigned int)nr,
+		      nf_offline(nf, &pf, pcap_out, &cut, slices, (unsigned int)nr,
 				 (unsigned int)batch, nf_live_state.json);
 		pcapng_close(&pf);
 		return ret;
@@ -817,6 +818,6 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 		return 2;
 	if (nf->setup && nf->setup(nf->arg))
 		return 2;
-	return nf_online(nf, slices, (unsigned int)nr, &slicing, (unsigned int)batch, no_pin,
+	return nf_online(nf, slices, (unsigned int)nr, &cut, (unsigned int)batch, no_pin,
 			 mode);
 }

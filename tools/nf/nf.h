@@ -23,7 +23,7 @@ struct nf {
 	const char *name;
 	const char *summary;		/* one line for --help */
 	const char *usage;		/* the NF's own options, for --help */
-	const char *slicing;		/* default slicing mode: "auto" or "off" */
+	const char *cut;		/* default slicing mode: "auto" or "off" */
 	bool gso;			/* decides per header: super-packets whole when slicing */
 	const struct option *options;	/* the NF's long options, zero-terminated */
 	void *arg;			/* passed to every callback */
@@ -106,7 +106,7 @@ int nf_parse_uint(const char *opt, const char *s, unsigned long min, unsigned lo
  */
 struct pcapng_file;
 int nf_offline(const struct nf *nf, struct pcapng_file *pf, const char *out,
-	       const struct netslice_slicing *slicing, const unsigned int *slices,
+	       const struct netslice_cut *cut, const unsigned int *slices,
 	       unsigned int nr, unsigned int batch, int json);
 
 /* Internal to nf.c and offline.c. */

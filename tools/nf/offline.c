@@ -63,11 +63,11 @@ static int offline_inject(const void *frame, uint32_t len, int ifindex)
 	return 0;
 }
 
-/* Bytes of the frame the module would hand over under this slicing mode. */
-static uint32_t offline_slice_len(const struct netslice_slicing *s, const uint8_t *frame,
+/* Bytes of the frame the module would hand over under this cut. */
+static uint32_t offline_cut_len(const struct netslice_cut *s, const uint8_t *frame,
 				  uint32_t len)
 {
-	uint32_t value = s->mode == NETSLICE_SLICE_FIXED ? s->length : s->extra;
+	uint32_t value = s->mode == NETSLICE_CUT_FIXED ? s->length : s->extra;
 
 	return netslice_cut_len(frame, len, s->mode, value) ?: len;
 }
@@ -168,7 +168,7 @@ static FILE *offline_open_out(const char *path, const struct pcapng_file *pf)
 
 /* A frame into its worker's next slot. */
 static int offline_take(struct offline_worker *ow, const struct pcapng_packet *pk,
-			const struct netslice_slicing *slicing)
+			const struct netslice_cut *cut)
 {
 	struct offline_slot *sl = &ow->slot[ow->n];
 	struct netslice_iov *iov = &ow->iov[ow->n];
@@ -181,7 +181,7 @@ static int offline_take(struct offline_worker *ow, const struct pcapng_packet *p
 	sl->pk.data = sl->orig;
 	memcpy(sl->orig, pk->data, pk->len);
 	memcpy(sl->buf, pk->data, pk->len);
-	sl->cut = whole ? offline_slice_len(slicing, sl->buf, pk->len) : pk->len;
+	sl->cut = whole ? offline_cut_len(cut, sl->buf, pk->len) : pk->len;
 	*iov = (struct netslice_iov) {
 		.base = (uintptr_t)sl->buf,
 		.len = sl->buf_size,
@@ -194,7 +194,7 @@ static int offline_take(struct offline_worker *ow, const struct pcapng_packet *p
 		static uint64_t handle;
 
 		iov->handle = ++handle;
-		iov->flags = NETSLICE_RX_SLICED;
+		iov->flags = NETSLICE_RX_CUT;
 	} else if (!whole) {
 		iov->flags = NETSLICE_RX_TRUNCATED;
 	}
@@ -239,7 +239,7 @@ static void offline_free(struct offline_worker *ow, unsigned int nr, unsigned in
 }
 
 int nf_offline(const struct nf *nf, struct pcapng_file *pf, const char *out_path,
-	       const struct netslice_slicing *slicing, const unsigned int *slices,
+	       const struct netslice_cut *cut, const unsigned int *slices,
 	       unsigned int nr, unsigned int batch, int json)
 {
 	struct ns_worker *wp[NETSLICE_MAX_SLICES];
@@ -302,7 +302,7 @@ int nf_offline(const struct nf *nf, struct pcapng_file *pf, const char *out_path
 			if (!got++)
 				first_ts = pk.ts_ns;
 			k = pk.queue % nr;
-			if (offline_take(&ow[k], &pk, slicing)) {
+			if (offline_take(&ow[k], &pk, cut)) {
 				nf_err("out of memory");
 				goto out_fini;
 			}

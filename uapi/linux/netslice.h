@@ -22,6 +22,12 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
+/* User space sees the names before 0.6 too, deprecated (the end of this file). */
+#if !defined(__KERNEL__) && !defined(NETSLICE_NO_DEPRECATED)
+#define __NETSLICE_OLD_NAMES
+#define __NETSLICE_DEPRECATED(new) __attribute__((deprecated("use " new)))
+#endif
+
 /* Largest number of slices (device nodes) one module instance creates. */
 #define NETSLICE_MAX_SLICES	256
 
@@ -90,7 +96,7 @@ struct netslice_cpumask {
  * @action:   write (in): NETSLICE_TX_*. read: ignored, left as it is.
  * @error:    write (out): NETSLICE_TXERR_* for this iov, 0 when consumed
  *            without error. read: set to 0.
- * @handle:   read (out): for a NETSLICE_RX_SLICED packet, the handle of its
+ * @handle:   read (out): for a NETSLICE_RX_CUT packet, the handle of its
  *            parked payload; 0 otherwise.
  *            write (in): 0 to send @rlen bytes as a whole frame; a handle
  *            to send @rlen bytes of header followed by its payload (with
@@ -135,7 +141,7 @@ struct netslice_iov {
 /* iov flags on read */
 #define NETSLICE_RX_TRUNCATED	(1U << 0)	/* @len was shorter than the packet */
 #define NETSLICE_RX_SEGMENT	(1U << 1)	/* one segment of a GSO/GRO packet */
-#define NETSLICE_RX_SLICED	(1U << 2)	/* headers only; @handle holds the payload */
+#define NETSLICE_RX_CUT	(1U << 2)	/* headers only; @handle holds the payload */
 #define NETSLICE_RX_STORE_FULL	(1U << 3)	/* delivered whole: the store was full */
 #define NETSLICE_RX_TRIMMED	(1U << 4)	/* header-only record: ring full, payload freed */
 #define NETSLICE_RX_GSO		(1U << 5)	/* a whole GSO/GRO super-packet, sliced */
@@ -183,10 +189,10 @@ struct netslice_rw_multi {
 #define NETSLICE_MAX_BATCH	1024
 
 /*
- * struct netslice_slicing - NETSLICE_SLICE_GET / NETSLICE_SLICE_SET
- * @mode:     NETSLICE_SLICE_OFF (default): whole packets.
- *            NETSLICE_SLICE_FIXED: the first @length bytes.
- *            NETSLICE_SLICE_AUTO: through the end of the L4 header, plus
+ * struct netslice_cut - NETSLICE_CUT_GET / NETSLICE_CUT_SET
+ * @mode:     NETSLICE_CUT_OFF (default): whole packets.
+ *            NETSLICE_CUT_FIXED: the first @length bytes.
+ *            NETSLICE_CUT_AUTO: through the end of the L4 header, plus
  *            @extra bytes. Parsed: Ethernet with up to two 802.1Q/802.1ad
  *            tags; IPv4 with options; IPv6 with hop-by-hop, routing,
  *            destination-options, fragment and AH extension headers; then
@@ -203,16 +209,16 @@ struct netslice_rw_multi {
  *            NETSLICE_MAX_HEADER bytes, is delivered whole. The mode
  *            applies to packets as they arrive; packets already queued
  *            keep the mode they arrived under.
- * @length:   NETSLICE_SLICE_FIXED: 1 .. NETSLICE_MAX_HEADER; else 0.
- * @extra:    NETSLICE_SLICE_AUTO: 0 .. NETSLICE_MAX_EXTRA; else 0.
- * @flags:    NETSLICE_SLICE_TRIM: deliver header-only records instead of
+ * @length:   NETSLICE_CUT_FIXED: 1 .. NETSLICE_MAX_HEADER; else 0.
+ * @extra:    NETSLICE_CUT_AUTO: 0 .. NETSLICE_MAX_EXTRA; else 0.
+ * @flags:    NETSLICE_CUT_TRIM: deliver header-only records instead of
  *            dropping packets when the RX ring is full (docs/uapi.md,
  *            "Overload"). The
  *            record holds the packet's slice, or with slicing off its
  *            "auto" headers, or its Ethernet header if none parse.
- *            NETSLICE_SLICE_GSO: read TCP and UDP super-packets whole,
- *            sliced (docs/uapi.md, "Super-packets"); with NETSLICE_SLICE_FIXED
- *            or NETSLICE_SLICE_AUTO only (EINVAL with NETSLICE_SLICE_OFF).
+ *            NETSLICE_CUT_GSO: read TCP and UDP super-packets whole,
+ *            sliced (docs/uapi.md, "Super-packets"); with NETSLICE_CUT_FIXED
+ *            or NETSLICE_CUT_AUTO only (EINVAL with NETSLICE_CUT_OFF).
  * @store_size:       out: capacity of the slice's payload store; ignored
  *                    on SET.
  * @store_timeout_ms: out: how long a payload may stay parked; ignored on
@@ -221,7 +227,7 @@ struct netslice_rw_multi {
  *
  * The configuration belongs to the slice, shared by all its open files.
  */
-struct netslice_slicing {
+struct netslice_cut {
 	__u32 mode;
 	__u32 length;
 	__u32 extra;
@@ -231,12 +237,12 @@ struct netslice_slicing {
 	__u32 reserved[2];
 };
 
-#define NETSLICE_SLICE_OFF	0
-#define NETSLICE_SLICE_FIXED	1
-#define NETSLICE_SLICE_AUTO	2
+#define NETSLICE_CUT_OFF	0
+#define NETSLICE_CUT_FIXED	1
+#define NETSLICE_CUT_AUTO	2
 
-#define NETSLICE_SLICE_TRIM	(1U << 0)
-#define NETSLICE_SLICE_GSO	(1U << 1)
+#define NETSLICE_CUT_TRIM	(1U << 0)
+#define NETSLICE_CUT_GSO	(1U << 1)
 
 /* Longest slice, and longest header written back with a handle. */
 #define NETSLICE_MAX_HEADER	512
@@ -271,30 +277,44 @@ struct netslice_iface_info {
  * struct netslice_info - NETSLICE_INFO_GET
  * @slice:     this slice's number.
  * @nr_slices: slices of the module.
- * @ring_size: capacity of the slice's RX ring in packets, which read
- *             consumes (a file in ring mode receives into its own RX
- *             ring, as deep as it set it up).
+ * @rxq_size:  capacity of the slice's RX queue (rxq) in packets, which
+ *             read consumes (a file in ring mode receives into its own RX
+ *             ring, as deep as it set it up). @ring_size: its name before
+ *             0.6, deprecated.
  * @nr_ifaces: attached interfaces; the first NETSLICE_MAX_IFACES are in
  *             @ifaces.
  * @flags:     NETSLICE_INFO_SYMMETRIC_HASH when the flow hash is symmetric;
  *             NETSLICE_INFO_KEEP_HEADER when write takes @rlen 0 with a
  *             handle (the header as parked: modules before it refuse it
  *             with NETSLICE_TXERR_LENGTH); NETSLICE_INFO_GSO when
- *             NETSLICE_SLICE_SET takes NETSLICE_SLICE_GSO (modules before
+ *             NETSLICE_CUT_SET takes NETSLICE_CUT_GSO (modules before
  *             it refuse it with EINVAL); NETSLICE_INFO_RING when the
  *             module offers ring mode (NETSLICE_RING_SETUP).
  * @reserved:  zero.
- * @slicing:   the slice's slicing mode, as NETSLICE_SLICE_GET reports it.
+ * @cut:       the slice's header cut, as NETSLICE_CUT_GET reports it
+ *             (@slicing: its name before 0.6, deprecated).
  * @ifaces:    the attached interfaces.
  */
 struct netslice_info {
 	__u32 slice;
 	__u32 nr_slices;
-	__u32 ring_size;
+	/* __extension__: C99 has no anonymous unions. */
+	__extension__ union {
+		__u32 rxq_size;
+#ifdef __NETSLICE_OLD_NAMES
+		__u32 ring_size __NETSLICE_DEPRECATED("rxq_size");
+#endif
+	};
 	__u32 nr_ifaces;
 	__u32 flags;
 	__u32 reserved;
-	struct netslice_slicing slicing;
+	/* __extension__: C99 has no anonymous unions. */
+	__extension__ union {
+		struct netslice_cut cut;
+#ifdef __NETSLICE_OLD_NAMES
+		struct netslice_cut slicing __NETSLICE_DEPRECATED("cut");
+#endif
+	};
 	struct netslice_iface_info ifaces[NETSLICE_MAX_IFACES];
 };
 
@@ -307,7 +327,7 @@ struct netslice_info {
  * struct netslice_stats - NETSLICE_STATS_GET: counters of one slice since
  * the module loaded. Packet counters count the packets a reader gets: a
  * GSO/GRO packet segmented on receive once per segment, a super-packet
- * read whole (NETSLICE_SLICE_GSO) once, its segments in rx_gso_segments.
+ * read whole (NETSLICE_CUT_GSO) once, its segments in rx_gso_segments.
  * Every frame the slice receives ends in
  * exactly one of rx_packets (queued), rx_trimmed and rx_drop_* (a GSO
  * packet dropped before segmentation counts once there); every queued
@@ -389,7 +409,7 @@ struct netslice_stats {
 	__u64 store_high_water;		/* most payloads parked at once */
 	__u64 rx_purged;		/* queued, freed unread: detach, close, ring shrunk */
 	__u64 tx_err_dropped;		/* NETSLICE_TXERR_DROPPED */
-	__u64 rx_gso_packets;		/* super-packets queued whole (NETSLICE_SLICE_GSO) */
+	__u64 rx_gso_packets;		/* super-packets queued whole (NETSLICE_CUT_GSO) */
 	__u64 rx_gso_segments;		/* the segments they stand for */
 	__u64 tx_gso;			/* super-packets sent (of tx_spliced) */
 	__u64 tx_err_gso;		/* NETSLICE_TXERR_GSO */
@@ -491,10 +511,60 @@ struct netslice_ring_comp {
 #define NETSLICE_RW_MULTI_SET	_IOW(NETSLICE_IOC_MAGIC, 0x04, struct netslice_rw_multi)
 #define NETSLICE_INFO_GET	_IOR(NETSLICE_IOC_MAGIC, 0x05, struct netslice_info)
 #define NETSLICE_STATS_GET	_IOR(NETSLICE_IOC_MAGIC, 0x06, struct netslice_stats)
-#define NETSLICE_SLICE_GET	_IOR(NETSLICE_IOC_MAGIC, 0x07, struct netslice_slicing)
-#define NETSLICE_SLICE_SET	_IOW(NETSLICE_IOC_MAGIC, 0x08, struct netslice_slicing)
+#define NETSLICE_CUT_GET	_IOR(NETSLICE_IOC_MAGIC, 0x07, struct netslice_cut)
+#define NETSLICE_CUT_SET	_IOW(NETSLICE_IOC_MAGIC, 0x08, struct netslice_cut)
 #define NETSLICE_RING_SETUP	_IOWR(NETSLICE_IOC_MAGIC, 0x09, struct netslice_ring_setup)
 /* Ring mode: send what the TX ring holds; returns the entries consumed. */
 #define NETSLICE_RING_KICK	_IO(NETSLICE_IOC_MAGIC, 0x0a)
+
+/*
+ * Names before 0.6, deprecated: they compile, each use with a warning that
+ * names its replacement, and go in the release after 0.6. Header slicing's
+ * setting is the "cut" (CUT_*): "slice" names only the partition, a
+ * /dev/netslice-N; a slice's RX queue is its "rxq" ("ring" is ring
+ * mode's). The netlink names resolve once
+ * <linux/netslice_netlink.h> is included too. Define NETSLICE_NO_DEPRECATED
+ * to see which old names a program still uses, as errors.
+ */
+#ifdef __NETSLICE_OLD_NAMES
+#define __NETSLICE_PRAGMA(x) _Pragma(#x)
+#define __NETSLICE_OLD(msg) __NETSLICE_PRAGMA(GCC warning msg)
+#define netslice_slicing \
+	__NETSLICE_OLD("deprecated: use struct netslice_cut") netslice_cut
+#define NETSLICE_SLICE_GET \
+	__NETSLICE_OLD("deprecated: use NETSLICE_CUT_GET") NETSLICE_CUT_GET
+#define NETSLICE_SLICE_SET \
+	__NETSLICE_OLD("deprecated: use NETSLICE_CUT_SET") NETSLICE_CUT_SET
+#define NETSLICE_SLICE_OFF \
+	__NETSLICE_OLD("deprecated: use NETSLICE_CUT_OFF") NETSLICE_CUT_OFF
+#define NETSLICE_SLICE_FIXED \
+	__NETSLICE_OLD("deprecated: use NETSLICE_CUT_FIXED") NETSLICE_CUT_FIXED
+#define NETSLICE_SLICE_AUTO \
+	__NETSLICE_OLD("deprecated: use NETSLICE_CUT_AUTO") NETSLICE_CUT_AUTO
+#define NETSLICE_SLICE_TRIM \
+	__NETSLICE_OLD("deprecated: use NETSLICE_CUT_TRIM") NETSLICE_CUT_TRIM
+#define NETSLICE_SLICE_GSO \
+	__NETSLICE_OLD("deprecated: use NETSLICE_CUT_GSO") NETSLICE_CUT_GSO
+#define NETSLICE_RX_SLICED \
+	__NETSLICE_OLD("deprecated: use NETSLICE_RX_CUT") NETSLICE_RX_CUT
+#define NETSLICE_SLICING_MODE_OFF \
+	__NETSLICE_OLD("deprecated: use NETSLICE_CUT_MODE_OFF") NETSLICE_CUT_MODE_OFF
+#define NETSLICE_SLICING_MODE_FIXED \
+	__NETSLICE_OLD("deprecated: use NETSLICE_CUT_MODE_FIXED") NETSLICE_CUT_MODE_FIXED
+#define NETSLICE_SLICING_MODE_AUTO \
+	__NETSLICE_OLD("deprecated: use NETSLICE_CUT_MODE_AUTO") NETSLICE_CUT_MODE_AUTO
+#define NETSLICE_A_SLICE_SLICING_MODE \
+	__NETSLICE_OLD("deprecated: use NETSLICE_A_SLICE_CUT_MODE") NETSLICE_A_SLICE_CUT_MODE
+#define NETSLICE_A_SLICE_SLICING_LENGTH \
+	__NETSLICE_OLD("deprecated: use NETSLICE_A_SLICE_CUT_LENGTH") NETSLICE_A_SLICE_CUT_LENGTH
+#define NETSLICE_A_SLICE_SLICING_EXTRA \
+	__NETSLICE_OLD("deprecated: use NETSLICE_A_SLICE_CUT_EXTRA") NETSLICE_A_SLICE_CUT_EXTRA
+#define NETSLICE_A_SLICE_SLICING_TRIM \
+	__NETSLICE_OLD("deprecated: use NETSLICE_A_SLICE_CUT_TRIM") NETSLICE_A_SLICE_CUT_TRIM
+#define NETSLICE_A_SLICE_SLICING_GSO \
+	__NETSLICE_OLD("deprecated: use NETSLICE_A_SLICE_CUT_GSO") NETSLICE_A_SLICE_CUT_GSO
+#define NETSLICE_A_SLICE_RING_SIZE \
+	__NETSLICE_OLD("deprecated: use NETSLICE_A_SLICE_RXQ_SIZE") NETSLICE_A_SLICE_RXQ_SIZE
+#endif
 
 #endif /* _UAPI_LINUX_NETSLICE_H */

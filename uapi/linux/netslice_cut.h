@@ -25,7 +25,7 @@
  *   unparsable, and an unparsable frame is never cut.
  *
  * The semantics of the modes themselves are documented with struct
- * netslice_slicing in <linux/netslice.h>.
+ * netslice_cut in <linux/netslice.h>.
  */
 #ifndef _UAPI_LINUX_NETSLICE_CUT_H
 #define _UAPI_LINUX_NETSLICE_CUT_H
@@ -230,7 +230,7 @@ static inline __u32 netslice_cut_auto(const void *src, __u32 frame_len,
 }
 
 /*
- * Bytes of a frame a reader gets under a slicing mode (NETSLICE_SLICE_*;
+ * Bytes of a frame a reader gets under a slicing mode (NETSLICE_CUT_*;
  * value: the fixed length or the auto extra bytes), or 0 for the whole
  * frame: as when too few bytes, under NETSLICE_MIN_PARK, would be left to
  * park, or the cut would make a header longer than NETSLICE_MAX_HEADER.
@@ -242,10 +242,10 @@ static inline __u32 netslice_cut_len(const void *src, __u32 frame_len, __u32 mod
 	__u32 cut;
 
 	switch (mode) {
-	case NETSLICE_SLICE_FIXED:
+	case NETSLICE_CUT_FIXED:
 		cut = value;
 		break;
-	case NETSLICE_SLICE_AUTO:
+	case NETSLICE_CUT_AUTO:
 		cut = netslice_cut_auto(src, frame_len, &h);
 		if (!cut)
 			return 0;

@@ -30,70 +30,70 @@ static int ns_parse_uint(const char *s, const char *end, unsigned int min, unsig
 static const struct {
 	const char *name;
 	__u32 flag;
-} ns_slicing_suffixes[] = {
-	{ ",trim", NETSLICE_SLICE_TRIM },
-	{ ",gso", NETSLICE_SLICE_GSO },
+} ns_cut_suffixes[] = {
+	{ ",trim", NETSLICE_CUT_TRIM },
+	{ ",gso", NETSLICE_CUT_GSO },
 };
 
-int ns_slicing_parse(const char *spec, struct netslice_slicing *slicing)
+int ns_cut_parse(const char *spec, struct netslice_cut *cut)
 {
 	const char *end = spec + strlen(spec);
 	bool found = true;
 	int err = 0;
 	size_t i;
 
-	memset(slicing, 0, sizeof(*slicing));
+	memset(cut, 0, sizeof(*cut));
 	while (found) {
 		found = false;
-		for (i = 0; i < sizeof(ns_slicing_suffixes) / sizeof(ns_slicing_suffixes[0]); i++) {
-			size_t len = strlen(ns_slicing_suffixes[i].name);
+		for (i = 0; i < sizeof(ns_cut_suffixes) / sizeof(ns_cut_suffixes[0]); i++) {
+			size_t len = strlen(ns_cut_suffixes[i].name);
 
-			if ((size_t)(end - spec) > len && !(slicing->flags & ns_slicing_suffixes[i].flag) &&
-			    !strncmp(end - len, ns_slicing_suffixes[i].name, len)) {
-				slicing->flags |= ns_slicing_suffixes[i].flag;
+			if ((size_t)(end - spec) > len && !(cut->flags & ns_cut_suffixes[i].flag) &&
+			    !strncmp(end - len, ns_cut_suffixes[i].name, len)) {
+				cut->flags |= ns_cut_suffixes[i].flag;
 				end -= len;
 				found = true;
 			}
 		}
 	}
 	if ((size_t)(end - spec) == 3 && !strncmp(spec, "off", 3)) {
-		slicing->mode = NETSLICE_SLICE_OFF;
+		cut->mode = NETSLICE_CUT_OFF;
 	} else if ((size_t)(end - spec) == 4 && !strncmp(spec, "auto", 4)) {
-		slicing->mode = NETSLICE_SLICE_AUTO;
+		cut->mode = NETSLICE_CUT_AUTO;
 	} else if (!strncmp(spec, "auto+", 5)) {
-		slicing->mode = NETSLICE_SLICE_AUTO;
-		err = ns_parse_uint(spec + 5, end, 0, NETSLICE_MAX_EXTRA, &slicing->extra);
+		cut->mode = NETSLICE_CUT_AUTO;
+		err = ns_parse_uint(spec + 5, end, 0, NETSLICE_MAX_EXTRA, &cut->extra);
 	} else if (!strncmp(spec, "fixed:", 6)) {
-		slicing->mode = NETSLICE_SLICE_FIXED;
-		err = ns_parse_uint(spec + 6, end, 1, NETSLICE_MAX_HEADER, &slicing->length);
+		cut->mode = NETSLICE_CUT_FIXED;
+		err = ns_parse_uint(spec + 6, end, 1, NETSLICE_MAX_HEADER, &cut->length);
 	} else {
 		err = -1;
 	}
 	/* A super-packet kept whole needs a slice to park its payload in. */
-	if (slicing->mode == NETSLICE_SLICE_OFF && slicing->flags & NETSLICE_SLICE_GSO)
+	if (cut->mode == NETSLICE_CUT_OFF && cut->flags & NETSLICE_CUT_GSO)
 		err = -1;
 	return err ? ns_fail(EINVAL) : 0;
 }
 
-int ns_slicing_format(const struct netslice_slicing *slicing, char *buf, size_t size)
+int ns_cut_format(const struct netslice_cut *cut, char *buf, size_t size)
 {
-	char out[NS_SLICING_STRLEN];
+	char out[NS_CUT_STRLEN];
 	int len;
 
-	if (slicing->mode == NETSLICE_SLICE_OFF)
+	if (cut->mode == NETSLICE_CUT_OFF)
 		len = snprintf(out, sizeof(out), "off");
-	else if (slicing->mode == NETSLICE_SLICE_FIXED)
-		len = snprintf(out, sizeof(out), "fixed:%u", slicing->length);
-	else if (slicing->mode == NETSLICE_SLICE_AUTO && slicing->extra)
-		len = snprintf(out, sizeof(out), "auto+%u", slicing->extra);
-	else if (slicing->mode == NETSLICE_SLICE_AUTO)
+	else if (cut->mode == NETSLICE_CUT_FIXED)
+		len = snprintf(out, sizeof(out), "fixed:%u", cut->length);
+	else if (cut->mode == NETSLICE_CUT_AUTO && cut->extra)
+		len = snprintf(out, sizeof(out), "auto+%u", cut->extra);
+	else if (cut->mode == NETSLICE_CUT_AUTO)
 		len = snprintf(out, sizeof(out), "auto");
 	else
 		return ns_fail(EINVAL);
 	/* The flags in one order, whatever order they were parsed in. */
 	snprintf(out + len, sizeof(out) - (size_t)len, "%s%s",
-		 slicing->flags & NETSLICE_SLICE_TRIM ? ",trim" : "",
-		 slicing->flags & NETSLICE_SLICE_GSO ? ",gso" : "");
+		 cut->flags & NETSLICE_CUT_TRIM ? ",trim" : "",
+		 cut->flags & NETSLICE_CUT_GSO ? ",gso" : "");
 	if (strlen(out) >= size)
 		return ns_fail(ENOSPC);
 	memcpy(buf, out, strlen(out) + 1);

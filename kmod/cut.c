@@ -2,7 +2,7 @@
 /*
  * Slicing modes: how much of a packet a reader gets (the slice), decided
  * on RX for each packet, and the header-only records of the overload
- * mode. The semantics are documented with struct netslice_slicing.
+ * mode. The semantics are documented with struct netslice_cut.
  */
 #include <linux/if_ether.h>
 #include <linux/minmax.h>
@@ -10,69 +10,69 @@
 
 #include "parse.h"
 #include "skb_cb.h"
-#include "slicing.h"
+#include "cut.h"
 
-#define NSL_SLICING(mode, flags, value)	((mode) | (flags) << 8 | (value) << 16)
+#define NSL_CUT(mode, flags, value)	((mode) | (flags) << 8 | (value) << 16)
 
-static u32 nsl_slicing_mode(u32 cfg)
+static u32 nsl_cut_mode(u32 cfg)
 {
 	return cfg & 0xff;
 }
 
-static u32 nsl_slicing_value(u32 cfg)
+static u32 nsl_cut_value(u32 cfg)
 {
 	return cfg >> 16;
 }
 
-int nsl_slicing_from_user(const struct netslice_slicing *req, u32 *cfg)
+int nsl_cut_from_user(const struct netslice_cut *req, u32 *cfg)
 {
 	if (req->reserved[0] || req->reserved[1] ||
-	    req->flags & ~(NETSLICE_SLICE_TRIM | NETSLICE_SLICE_GSO))
+	    req->flags & ~(NETSLICE_CUT_TRIM | NETSLICE_CUT_GSO))
 		return -EINVAL;
 	switch (req->mode) {
-	case NETSLICE_SLICE_OFF:
+	case NETSLICE_CUT_OFF:
 		/* A super-packet kept whole needs a slice to park its payload. */
-		if (req->length || req->extra || req->flags & NETSLICE_SLICE_GSO)
+		if (req->length || req->extra || req->flags & NETSLICE_CUT_GSO)
 			return -EINVAL;
-		*cfg = NSL_SLICING(req->mode, req->flags, 0);
+		*cfg = NSL_CUT(req->mode, req->flags, 0);
 		return 0;
-	case NETSLICE_SLICE_FIXED:
+	case NETSLICE_CUT_FIXED:
 		if (!req->length || req->length > NETSLICE_MAX_HEADER || req->extra)
 			return -EINVAL;
-		*cfg = NSL_SLICING(req->mode, req->flags, req->length);
+		*cfg = NSL_CUT(req->mode, req->flags, req->length);
 		return 0;
-	case NETSLICE_SLICE_AUTO:
+	case NETSLICE_CUT_AUTO:
 		if (req->length || req->extra > NETSLICE_MAX_EXTRA)
 			return -EINVAL;
-		*cfg = NSL_SLICING(req->mode, req->flags, req->extra);
+		*cfg = NSL_CUT(req->mode, req->flags, req->extra);
 		return 0;
 	default:
 		return -EINVAL;
 	}
 }
-EXPORT_SYMBOL_IF_KUNIT(nsl_slicing_from_user);
+EXPORT_SYMBOL_IF_KUNIT(nsl_cut_from_user);
 
-void nsl_slicing_to_user(u32 cfg, struct netslice_slicing *out)
+void nsl_cut_to_user(u32 cfg, struct netslice_cut *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->mode = nsl_slicing_mode(cfg);
-	out->flags = nsl_slicing_flags(cfg);
-	if (out->mode == NETSLICE_SLICE_FIXED)
-		out->length = nsl_slicing_value(cfg);
-	else if (out->mode == NETSLICE_SLICE_AUTO)
-		out->extra = nsl_slicing_value(cfg);
+	out->mode = nsl_cut_mode(cfg);
+	out->flags = nsl_cut_flags(cfg);
+	if (out->mode == NETSLICE_CUT_FIXED)
+		out->length = nsl_cut_value(cfg);
+	else if (out->mode == NETSLICE_CUT_AUTO)
+		out->extra = nsl_cut_value(cfg);
 }
-EXPORT_SYMBOL_IF_KUNIT(nsl_slicing_to_user);
+EXPORT_SYMBOL_IF_KUNIT(nsl_cut_to_user);
 
 /*
  * Bytes of skb (from its link-layer header) a reader gets under cfg, or 0
  * for the whole packet. RX softirq, once per packet.
  */
-unsigned int nsl_slice_len(const struct sk_buff *skb, u32 cfg)
+unsigned int nsl_cut_len(const struct sk_buff *skb, u32 cfg)
 {
-	return nsl_parse_cut_len(skb, nsl_slicing_mode(cfg), nsl_slicing_value(cfg));
+	return nsl_parse_cut_len(skb, nsl_cut_mode(cfg), nsl_cut_value(cfg));
 }
-EXPORT_SYMBOL_IF_KUNIT(nsl_slice_len);
+EXPORT_SYMBOL_IF_KUNIT(nsl_cut_len);
 
 /*
  * A header-only copy of skb for a full ring, with skb's RX metadata, or
@@ -82,7 +82,7 @@ EXPORT_SYMBOL_IF_KUNIT(nsl_slice_len);
 struct sk_buff *nsl_trim_record(const struct sk_buff *skb)
 {
 	const struct nsl_rx_cb *cb = nsl_rx_cb(skb);
-	unsigned int len = cb->slice_len;
+	unsigned int len = cb->cut_len;
 	struct sk_buff *rec;
 
 	if (!len)
@@ -95,7 +95,7 @@ struct sk_buff *nsl_trim_record(const struct sk_buff *skb)
 	skb_copy_bits(skb, 0, skb_put(rec, len), len);
 	*nsl_rx_cb(rec) = *cb;
 	nsl_rx_cb(rec)->flags |= NETSLICE_RX_TRIMMED;
-	nsl_rx_cb(rec)->slice_len = 0;
+	nsl_rx_cb(rec)->cut_len = 0;
 	nsl_rx_cb(rec)->wire_len = skb->len;
 	return rec;
 }

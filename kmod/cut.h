@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _NETSLICE_CUT_H
+#define _NETSLICE_CUT_H
+
+#include <linux/skbuff.h>
+#include <linux/types.h>
+
+#include <linux/netslice.h>
+
+/*
+ * A slice's slicing mode in one word, so RX reads it with one READ_ONCE:
+ * bits 0..7 NETSLICE_CUT_* mode, 8..15 NETSLICE_CUT_* flags, 16..31
+ * the fixed length or the auto extra bytes.
+ */
+static inline u32 nsl_cut_flags(u32 cfg)
+{
+	return cfg >> 8 & 0xff;
+}
+
+int nsl_cut_from_user(const struct netslice_cut *req, u32 *cfg);
+/* cfg as the uapi struct, store fields zero (nsl_slice_cut() fills them). */
+void nsl_cut_to_user(u32 cfg, struct netslice_cut *out);
+
+unsigned int nsl_cut_len(const struct sk_buff *skb, u32 cfg);
+struct sk_buff *nsl_trim_record(const struct sk_buff *skb);
+
+#endif /* _NETSLICE_CUT_H */
