@@ -141,7 +141,7 @@ struct netslice_iov {
 /* iov flags on read */
 #define NETSLICE_RX_TRUNCATED	(1U << 0)	/* @len was shorter than the packet */
 #define NETSLICE_RX_SEGMENT	(1U << 1)	/* one segment of a GSO/GRO packet */
-#define NETSLICE_RX_CUT	(1U << 2)	/* headers only; @handle holds the payload */
+#define NETSLICE_RX_CUT		(1U << 2)	/* headers only; @handle holds the payload */
 #define NETSLICE_RX_STORE_FULL	(1U << 3)	/* delivered whole: the store was full */
 #define NETSLICE_RX_TRIMMED	(1U << 4)	/* header-only record: ring full, payload freed */
 #define NETSLICE_RX_GSO		(1U << 5)	/* a whole GSO/GRO super-packet, sliced */
@@ -204,18 +204,18 @@ struct netslice_rw_multi {
  *            L4 protocol, a header cut short or inconsistent) is delivered
  *            whole.
  *            In every mode a packet with fewer than NETSLICE_MIN_PARK
- *            bytes beyond its slice (parking so few costs more than
- *            copying them), or whose slice would exceed
+ *            bytes beyond its cut (parking so few costs more than
+ *            copying them), or whose cut would exceed
  *            NETSLICE_MAX_HEADER bytes, is delivered whole. The mode
  *            applies to packets as they arrive; packets already queued
  *            keep the mode they arrived under.
  * @length:   NETSLICE_CUT_FIXED: 1 .. NETSLICE_MAX_HEADER; else 0.
  * @extra:    NETSLICE_CUT_AUTO: 0 .. NETSLICE_MAX_EXTRA; else 0.
  * @flags:    NETSLICE_CUT_TRIM: deliver header-only records instead of
- *            dropping packets when the RX ring is full (docs/uapi.md,
- *            "Overload"). The
- *            record holds the packet's slice, or with slicing off its
- *            "auto" headers, or its Ethernet header if none parse.
+ *            dropping packets when the RX queue is full (docs/uapi.md,
+ *            "Overload"). The record holds the packet's headers as cut,
+ *            or with the cut off its "auto" headers, or its Ethernet
+ *            header if none parse.
  *            NETSLICE_CUT_GSO: read TCP and UDP super-packets whole,
  *            sliced (docs/uapi.md, "Super-packets"); with NETSLICE_CUT_FIXED
  *            or NETSLICE_CUT_AUTO only (EINVAL with NETSLICE_CUT_OFF).
@@ -244,10 +244,10 @@ struct netslice_cut {
 #define NETSLICE_CUT_TRIM	(1U << 0)
 #define NETSLICE_CUT_GSO	(1U << 1)
 
-/* Longest slice, and longest header written back with a handle. */
+/* Longest cut, and longest header written back with a handle. */
 #define NETSLICE_MAX_HEADER	512
 #define NETSLICE_MAX_EXTRA	256
-/* Fewest payload bytes a slice parks; a shorter payload is read whole. */
+/* Fewest payload bytes a cut parks; a shorter payload is read whole. */
 #define NETSLICE_MIN_PARK	64
 
 /*
