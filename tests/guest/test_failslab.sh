@@ -141,15 +141,15 @@ ns_check "open with its N-th allocation failing, for every N: refused or opened,
 ns_run_cleanups
 
 sizes() {
-	netslicectl -j slice show 1 | grep -o '"\(ring\|store\)_size":[0-9]*' | tr '\n' ' '
+	netslicectl -j slice show 1 | grep -o '"\(rxq\|store\)_size":[0-9]*' | tr '\n' ' '
 }
 
 # A slice-set of both sizes with its N-th allocation failing (fail-nth,
 # module-area stack filter), for every N until none fails: each either
-# takes both sizes or leaves both as they were (the rings are allocated
-# before the store resizes and swapped in after). It goes back and forth
-# between two pairs of sizes. Rings of at most a page, which kvmalloc()
-# does not retry with vmalloc: their failure is ENOMEM.
+# takes both sizes or leaves both as they were (the rxq and trimq are
+# allocated before the store resizes and swapped in after). It goes back
+# and forth between two pairs of sizes. Queues of at most a page, which
+# kvmalloc() does not retry with vmalloc: their failure is ENOMEM.
 slice_set() {
 	local n from to injected rc ok=0 bad=0 after
 	local -A arg=([small]="rxq-size 128 store-size 64" [large]="rxq-size 512 store-size 128")
