@@ -106,7 +106,7 @@ if [ -n "${NICS:-}" ]; then
 	}
 	accel="host, NICs $NICS"
 else
-	kver=$(ns_kernel_version "${KERNEL:-6.12}")
+	kver=$(tst_kernel_version "${KERNEL:-6.12}")
 	[ -n "$kver" ] || { echo "bench: no ${KERNEL:-6.12} kernel; run tools/deps.sh" >&2; exit 2; }
 	ko=$(tools/kbuild.sh "$kver")
 	if [ -n "${BASELINE:-}" ]; then

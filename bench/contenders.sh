@@ -76,8 +76,8 @@ bench_insmod() {
 bench_ns_up() {
 	local slices=$1
 	shift
-	ns_module_loaded && rmmod netslice
-	bench_insmod "${bench_ko:-$NS_KO}" slices="$slices" rxq_size=4096 \
+	tst_module_loaded && rmmod netslice
+	bench_insmod "${bench_ko:-$TST_KO}" slices="$slices" rxq_size=4096 \
 		ifaces="$bench_in:$bench_out" || return 1
 	if [ -n "${bench_pin:-}" ]; then
 		netslicectl slice set 0 kernel-cpus "$bench_kcpu" user-cpus "$bench_ucpu" || return 1
@@ -85,7 +85,7 @@ bench_ns_up() {
 			netslicectl slice set 1 kernel-cpus "$bench_ucpu" user-cpus "$bench_kcpu" || return 1
 		bench_rps $(((1 << bench_kcpu) | (slices > 1 ? 1 << bench_ucpu : 0)))
 	fi
-	ns_start_bg "running on" "$@" || return 1
+	tst_start_bg "running on" "$@" || return 1
 	bench_pid=$bg_pid
 	bench_out_file=$bg_out
 }
@@ -108,7 +108,7 @@ bench_peer_up() {
 	else
 		bench_rps $((1 << bench_kcpu))
 	fi
-	ns_start_bg "$ready" taskset -c "${bench_peer_cpus:-$bench_ucpu}" "$@" ||
+	tst_start_bg "$ready" taskset -c "${bench_peer_cpus:-$bench_ucpu}" "$@" ||
 		{ cat "$bg_out" >&2; return 1; }
 	bench_pid=$bg_pid
 	bench_out_file=$bg_out
@@ -136,7 +136,7 @@ bench_up() {
 	ns-fw-off | ns-fw-auto | ring-fw-auto)
 		[ -s "${bench_fw_file:-}" ] || {
 			bench_fw_file=$(mktemp)
-			ns_defer rm -f "$bench_fw_file"
+			tst_defer rm -f "$bench_fw_file"
 			bench_fw_rules >"$bench_fw_file"
 		}
 		bench_ns_up 1 nf-firewall -M "$([[ $1 == ring-* ]] && echo ring || echo rw)" \

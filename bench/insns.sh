@@ -99,16 +99,16 @@ bench_insn_row() {
 bench_insn_lost() {
 	local slice=""
 	case $1 in ns-* | ring-* | base-*)
-		slice=", the slice dropped $(ns_stat_sum rx_drop_ring_full) (ring full)"
-		slice+=" $(ns_stat_sum rx_drop_error) (error) $(ns_stat_sum tx_err_dropped) (egress)" ;;
+		slice=", the slice dropped $(tst_stat_sum rx_drop_ring_full) (ring full)"
+		slice+=" $(tst_stat_sum rx_drop_error) (error) $(tst_stat_sum tx_err_dropped) (egress)" ;;
 	esac
-	echo "# lost, where: $(ns_hops "$slice" "$gen_if" "$bench_in" "$bench_out" "$sink_if")"
+	echo "# lost, where: $(tst_hops "$slice" "$gen_if" "$bench_in" "$bench_out" "$sink_if")"
 }
 
 # bench_insn_pktgen SIZE PPS: bench_insn_pkts frames of SIZE at PPS (0: as
 # fast as pktgen goes) from the generator's CPU; pktgen.sh's summary line.
 bench_insn_pktgen() {
-	ip netns exec "$gen" taskset -c 0 "$NS_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" "$1" "$2" \
+	ip netns exec "$gen" taskset -c 0 "$TST_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" "$1" "$2" \
 		"count:$bench_insn_pkts"
 }
 
@@ -195,7 +195,7 @@ bench_insns() {
 				[ "$item" != "$BENCH_INSN_END" ] || break
 				bench_up "$name" || { echo "bench: $name did not start" >&2; return 1; }
 				# Warm-up, not measured: tables, caches and neighbours fill.
-				ip netns exec "$gen" taskset -c 0 "$NS_TOP/bench/pktgen.sh" "$gen_if" \
+				ip netns exec "$gen" taskset -c 0 "$TST_TOP/bench/pktgen.sh" "$gen_if" \
 					"$sink_mac" 64 "$bench_insn_pps" count:2000 >/dev/null || return 1
 				drain
 				# Each contender's capacity, once, in the warm-up round.

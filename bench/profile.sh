@@ -30,7 +30,7 @@ bench_profile_hz=1000
 bench_profile_one() {
 	local name=$1 size=$2 data perf_pid rc=0 rx0 rx1
 	data=$(mktemp)
-	ns_defer rm -f "$data"
+	tst_defer rm -f "$data"
 	bench_up "$name" || return 1
 	# perf starts its workload once it samples: the workload says so.
 	# --synth=task: under TCG, reading every process's mappings takes
@@ -39,11 +39,11 @@ bench_profile_one() {
 	perf record -q -e cpu-clock -F "$bench_profile_hz" -g -C "$bench_kcpu,$bench_ucpu" --synth=task -o "$data" \
 		-- sh -c "touch $data.on; exec sleep 600" >"$data.log" 2>&1 &
 	perf_pid=$!
-	ns_defer rm -f "$data.on" "$data.log"
-	ns_wait_job "$perf_pid" "$data.log" 300000 test -e "$data.on" || { ns_show_log "$data.log"; rc=1; }
+	tst_defer rm -f "$data.on" "$data.log"
+	tst_wait_job "$perf_pid" "$data.log" 300000 test -e "$data.on" || { tst_show_log "$data.log"; rc=1; }
 	sink_rx rx0
 	if [ "$rc" = 0 ]; then
-		ip netns exec "$gen" taskset -c 0 "$NS_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" \
+		ip netns exec "$gen" taskset -c 0 "$TST_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" \
 			"$size" 0 "$bench_profile_secs" >/dev/null || rc=1
 	fi
 	kill -INT "$perf_pid" 2>/dev/null
@@ -55,7 +55,7 @@ bench_profile_one() {
 	echo "profcount: $name,$size,$((rx1 - rx0)),$bench_profile_hz"
 	# Folded while the module is loaded: its symbols come from kallsyms.
 	[ "$rc" = 0 ] && perf script -i "$data" -F comm,ip,sym 2>/dev/null |
-		/usr/bin/python3 "$NS_TOP/bench/flame.py" fold /proc/kallsyms |
+		/usr/bin/python3 "$TST_TOP/bench/flame.py" fold /proc/kallsyms |
 		sed "s/^/fold: $name,$size,/"
 	bench_down "$name" || rc=1
 	rm -f "$data"

@@ -20,19 +20,19 @@ csv=$(mktemp)
 rule="proto udp src 10.99.1.1 dst 10.99.9.9 sport 10000 dport 9"
 last_cpu=$(($(nproc) - 1))
 
-ns_module_loaded && rmmod netslice
-ns_topology 1 || exit 1
-ns_load slices=2 rxq_size=4096 ifaces=dut0:dut1 || exit 1
-ns_start_fwd || exit 1
+tst_module_loaded && rmmod netslice
+tst_topology 1 || exit 1
+tst_load slices=2 rxq_size=4096 ifaces=dut0:dut1 || exit 1
+tst_start_fwd || exit 1
 netslicectl rule add $rule slice 0 || exit 1
 
 batch=$(mktemp)
-ns_defer rm -f "$batch" "$batch.err" "$batch.load"
+tst_defer rm -f "$batch" "$batch.err" "$batch.load"
 sink_rx() { ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets; }
 
 # A warm-up second, not measured: the first load after nf-fwd starts runs
 # cold (the 2026-11-26 run's 0/s row forwarded 0.56x its 1,000/s row).
-ip netns exec "$gen" "$NS_TOP/bench/pktgen.sh" gen0 "$sink_mac" 64 0 1 >/dev/null || exit 1
+ip netns exec "$gen" "$TST_TOP/bench/pktgen.sh" gen0 "$sink_mac" 64 0 1 >/dev/null || exit 1
 echo "replaces_per_s_asked,replaces_per_s_done,seconds,forwarded_pps,drops" >"$csv"
 printf '%-12s %-12s %-14s %s\n' "asked/s" "done/s" "forwarded/s" "drops"
 for rate in $rates; do
@@ -40,7 +40,7 @@ for rate in $rates; do
 		'BEGIN { for (i = 0; i < n; i++) print "rule replace " r " slice " i % 2 }' >"$batch"
 	netslicectl stats reset
 	rx0=$(sink_rx)
-	ip netns exec "$gen" "$NS_TOP/bench/pktgen.sh" gen0 "$sink_mac" 64 0 "$secs" 1 >"$batch.load" &
+	ip netns exec "$gen" "$TST_TOP/bench/pktgen.sh" gen0 "$sink_mac" 64 0 "$secs" 1 >"$batch.load" &
 	gpid=$!
 	achieved=0
 	if [ "$rate" -gt 0 ]; then
@@ -56,7 +56,7 @@ for rate in $rates; do
 	sleep 1
 	rx1=$(sink_rx)
 	read -r _ _ _ _ _ usec _ <"$batch.load"
-	drops=$(($(ns_stat_sum rx_drop_ring_full) + $(ns_stat_sum rx_drop_error)))
+	drops=$(($(tst_stat_sum rx_drop_ring_full) + $(tst_stat_sum rx_drop_error)))
 	pps=$(((rx1 - rx0) * 1000000 / usec))
 	printf '%-12s %-12s %-14s %s\n' "$rate" "$achieved" "$pps" "$drops"
 	echo "$rate,$achieved,$secs,$pps,$drops" >>"$csv"
@@ -80,5 +80,5 @@ printf 'ruleload: rules,seconds,rules_per_s\nruleload: %d,%s,%d\n' "$nload" \
 	"$(awk -v ns=$((t1 - t0)) 'BEGIN { printf "%.3f", ns / 1e9 }')" \
 	$((nload * 1000000000 / (t1 - t0)))
 echo "# $nload rules loaded in $(((t1 - t0) / 1000000)) ms"
-ns_stop_fwd >/dev/null
-ns_run_cleanups
+tst_stop_fwd >/dev/null
+tst_run_cleanups

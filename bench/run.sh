@@ -21,9 +21,9 @@
 # "rules: " and "tcp: " lines, which bench/bench.sh files (the
 # guest cannot write the checkout).
 . "$(dirname "$0")/../tests/guest/lib.sh"
-. "$NS_TOP/bench/contenders.sh"
-. "$NS_TOP/bench/profile.sh"
-. "$NS_TOP/bench/insns.sh"
+. "$TST_TOP/bench/contenders.sh"
+. "$TST_TOP/bench/profile.sh"
+. "$TST_TOP/bench/insns.sh"
 
 # Quick: fewer rounds, shorter measurements, no 512-byte size.
 quick=${NETSLICE_BENCH_QUICK:-0}
@@ -40,10 +40,10 @@ zl_steps=${NETSLICE_BENCH_ZEROLOSS_STEPS:-$zl_steps}
 # Counting instructions: the harness keeps to CPU 0 with the generator, so
 # that the DUT's CPUs run only the DUT (and the kernel's own work).
 [ "${NETSLICE_BENCH_MEASURE:-ticks}" != insns ] || taskset -pc 0 $$ >/dev/null
-ns_module_loaded && rmmod netslice
+tst_module_loaded && rmmod netslice
 # Kernel warnings as they happen: if the guest dies, the log shows why.
 dmesg -w --level=emerg,alert,crit,err,warn | sed -u 's/^/kmsg: /' &
-ns_defer kill $!
+tst_defer kill $!
 [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ] || modprobe pktgen
 modprobe bridge
 if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
@@ -72,7 +72,7 @@ bench_nic_guest() {
 	# NIC takes it only in promiscuous mode (netslice's attach and the
 	# bridge set it themselves; AF_XDP and AF_PACKET forwarders do not).
 	ip link set "$bench_in" promisc on || return 1
-	ns_defer ip link set "$bench_in" promisc off
+	tst_defer ip link set "$bench_in" promisc off
 	for d in "$bench_in:$bench_kcpu" "$bench_out:$bench_kcpu" "gen:0" "sink:0"; do
 		cpu=${d#*:} d=${d%%:*}
 		case $d in
@@ -91,14 +91,14 @@ bench_nic_guest() {
 # multi-queue virtio-net ports of tests/vm/run, generator :11 -> DUT :1a,
 # DUT :1b -> sink :12, over the host's taps and bridges.
 if [ "${NETSLICE_BENCH_TOPOLOGY:-veth}" = nic ]; then
-	NETSLICE_BENCH_NICS=$(ns_nic 11),$(ns_nic 1a),$(ns_nic 1b),$(ns_nic 12)
+	NETSLICE_BENCH_NICS=$(tst_nic 11),$(tst_nic 1a),$(tst_nic 1b),$(tst_nic 12)
 	[[ $NETSLICE_BENCH_NICS != *,,* && $NETSLICE_BENCH_NICS != ,* && $NETSLICE_BENCH_NICS != *, ]] ||
 		{ echo "bench: no multi-queue NICs in this guest ($NETSLICE_BENCH_NICS)" >&2; exit 1; }
 fi
 
 if [ -n "${NETSLICE_BENCH_NICS:-}" ]; then
 	IFS=, read -r gen_if bench_in bench_out sink_if <<<"$NETSLICE_BENCH_NICS"
-	ns_netns_create gen sink || exit 1
+	tst_netns_create gen sink || exit 1
 	# Physical interfaces return to the initial namespace when these go.
 	ip link set "$gen_if" netns "$gen" && ip link set "$sink_if" netns "$sink" || exit 1
 	for d in "$bench_in" "$bench_out"; do ip link set "$d" up; done
@@ -106,9 +106,9 @@ if [ -n "${NETSLICE_BENCH_NICS:-}" ]; then
 	sink_mac=$(ip -n "$sink" -br link show "$sink_if" | awk '{print $3}')
 else
 	gen_if=gen0 sink_if=sink0
-	ns_topology 1 || exit 1
+	tst_topology 1 || exit 1
 	# The kernel's default backlog, a little deeper for TCG's bursts.
-	ns_sysctl net.core.netdev_max_backlog 10000
+	tst_sysctl net.core.netdev_max_backlog 10000
 	# The sink receives on CPU 0 with pktgen; each contender sets the DUT's.
 	ip netns exec "$sink" sh -c "echo 1 >/sys/class/net/$sink_if/queues/rx-0/rps_cpus"
 	bench_pin=1
@@ -194,7 +194,7 @@ if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
 		{ [ -z "${NETSLICE_BENCH_NICS:-}" ] || bench_coalesce - "$bench_out" "$bench_kcpu"; } || exit 1
 fi
 # AF_PACKET taps do not stop the stack: nothing may route the frames too.
-ns_sysctl net.ipv4.conf.all.forwarding 0
+tst_sysctl net.ipv4.conf.all.forwarding 0
 
 # sink_rx VAR: frames delivered to the sink. On veth, what dut1 sent is
 # what sink0 received, and reading it needs no process (which costs more
@@ -226,7 +226,7 @@ drain() {
 trial() {
 	local load rx0 rx1
 	sink_rx rx0
-	load=$(ip netns exec "$gen" taskset -c 0 "$NS_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" \
+	load=$(ip netns exec "$gen" taskset -c 0 "$TST_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" \
 		"$1" "$2" "$secs") || return 1
 	drain
 	sink_rx rx1
@@ -330,7 +330,7 @@ echo "meta: rounds $rounds secs $secs sizes $sizes lat_pps $lat_rates"
 # Under the nsinsn plugin (bench/bench.sh): instruction counts only.
 if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
 	bench_insns || exit 1
-	ns_run_cleanups
+	tst_run_cleanups
 	exit 0
 fi
 
@@ -360,8 +360,8 @@ bench_profile || exit 1
 
 if [ -z "${NETSLICE_BENCH_NICS:-}" ] && [[ " ${contenders[*]} " == *" ns-fwd-auto "* ]]; then
 	echo "# rule-update run: nf-fwd while rules are replaced"
-	ns_run_cleanups
-	NETSLICE_BENCH_SECS=$((secs < 2 ? 2 : secs)) "$NS_TOP/bench/rule_update.sh" |
+	tst_run_cleanups
+	NETSLICE_BENCH_SECS=$((secs < 2 ? 2 : secs)) "$TST_TOP/bench/rule_update.sh" |
 		sed -n -e 's/^csv: /rules: /p' -e '/^ruleload: /p' -e '/^# /p'
 fi
 
@@ -369,11 +369,11 @@ fi
 # kernel's own forwarding and masquerade. Quick: 3 rounds of 128 MiB.
 if [ -z "${NETSLICE_BENCH_NICS:-}" ]; then
 	echo "# TCP run: bulk transfers through the DUT"
-	ns_run_cleanups
+	tst_run_cleanups
 	[ "$quick" = 1 ] && tcp_rounds=3 tcp_mib=128 || tcp_rounds=5 tcp_mib=256
 	NETSLICE_BENCH_TCP_ROUNDS=${NETSLICE_BENCH_TCP_ROUNDS:-$tcp_rounds} \
 		NETSLICE_BENCH_TCP_MIB=${NETSLICE_BENCH_TCP_MIB:-$tcp_mib} \
-		"$NS_TOP/bench/tcp.sh" | sed -u 's/^csv: /tcp: /'
+		"$TST_TOP/bench/tcp.sh" | sed -u 's/^csv: /tcp: /'
 	[ "${PIPESTATUS[0]}" = 0 ] || exit 1
 fi
-ns_run_cleanups
+tst_run_cleanups

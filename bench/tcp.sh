@@ -31,23 +31,23 @@ read -ra contenders <<<"${NETSLICE_BENCH_TCP:-bridge ns-fwd ns-fwd-nogso ns-nat 
 kcpu=1 ucpu=2
 [ "$(nproc)" -ge 3 ] || ucpu=1
 
-ns_module_loaded && rmmod netslice
+tst_module_loaded && rmmod netslice
 modprobe bridge
-ns_topology 1 && ns_addrs || exit 1
-ns_sysctl net.ipv4.conf.all.forwarding 0
+tst_topology 1 && tst_addrs || exit 1
+tst_sysctl net.ipv4.conf.all.forwarding 0
 
 # The DUT's receive work on kcpu, as for the packet-rate contenders.
 printf '%x\n' $((1 << kcpu)) >/sys/class/net/dut0/queues/rx-0/rps_cpus
 printf '%x\n' $((1 << kcpu)) >/sys/class/net/dut1/queues/rx-0/rps_cpus
 
-ns_up() {
-	ns_load ifaces=dut0:dut1 rxq_size=4096 || return 1
+netslice_up() {
+	tst_load ifaces=dut0:dut1 rxq_size=4096 || return 1
 	netslicectl slice set 0 kernel-cpus "$kcpu" user-cpus "$ucpu" || return 1
-	ns_start_bg "running on" "$@" || { cat "$bg_out" >&2; return 1; }
+	tst_start_bg "running on" "$@" || { cat "$bg_out" >&2; return 1; }
 	nf_pid=$bg_pid
 }
 
-ns_down() {
+netslice_down() {
 	kill -TERM "$nf_pid" && wait "$nf_pid"
 	rmmod netslice
 }
@@ -84,9 +84,9 @@ tcp_up() {
 			ip link set dut0 master nsbench-br && ip link set dut1 master nsbench-br &&
 			ip link set nsbench-br up
 		;;
-	ns-fwd) ns_up nf-fwd -m auto ;;
-	ns-fwd-nogso) ns_up nf-fwd -m auto --no-gso ;;
-	ns-nat) ns_up nf-nat -m auto --inside dut0 --outside dut1 --public 10.99.0.100 ;;
+	ns-fwd) netslice_up nf-fwd -m auto ;;
+	ns-fwd-nogso) netslice_up nf-fwd -m auto --no-gso ;;
+	ns-nat) netslice_up nf-nat -m auto --inside dut0 --outside dut1 --public 10.99.0.100 ;;
 	masq) masq_up ;;
 	*) echo "tcp: unknown contender $1" >&2; return 1 ;;
 	esac
@@ -95,7 +95,7 @@ tcp_up() {
 tcp_down() {
 	case $1 in
 	bridge) ip link del nsbench-br ;;
-	ns-*) ns_down ;;
+	ns-*) netslice_down ;;
 	masq) masq_down ;;
 	esac
 }
@@ -110,7 +110,7 @@ transfer() {
 		ip netns exec "$sink" nstraffic tcp-recv $((5101 + i)) "$per" \
 			"$ready/$i" >"$ready/$i.out" 2>&1 &
 		rpids+=($!)
-		ns_wait_job "${rpids[i]}" "$ready/$i.out" 0 test -e "$ready/$i" || { rc=1; break; }
+		tst_wait_job "${rpids[i]}" "$ready/$i.out" 0 test -e "$ready/$i" || { rc=1; break; }
 	done
 	t0=$(date +%s%N)
 	for ((i = 0; i < conns && !rc; i++)); do
@@ -138,7 +138,7 @@ for ((round = 1; round <= rounds; round++)); do
 			case $name in ns-*) netslicectl stats reset || exit 1 ;; esac
 			transfer "$conns" || { echo "tcp: $name, $conns connections: a stream failed" >&2; exit 1; }
 			reads=
-			case $name in ns-*) reads=$(($(ns_stat_sum read_packets) / mib)) ;; esac
+			case $name in ns-*) reads=$(($(tst_stat_sum read_packets) / mib)) ;; esac
 			awk -v r="$round" -v c="$name" -v n="$conns" -v m="$mib" -v us="$usec" \
 				-v rd="$reads" -v rounds="$rounds" 'BEGIN {
 				s = us / 1e6; g = s ? m * 1048576 / s / 1e6 : 0
@@ -150,4 +150,4 @@ for ((round = 1; round <= rounds; round++)); do
 		tcp_down "$name" || { echo "tcp: $name did not stop cleanly" >&2; exit 1; }
 	done
 done
-ns_run_cleanups
+tst_run_cleanups

@@ -29,7 +29,7 @@ mkdir -p "$log_dir"
 # The line carrying a part's totals. A guest suite's is run_all's own
 # ("# guest VERSION: ..."), not the last of its tests': a suite whose guest
 # died must not pass for the tests that finished.
-part_summary="# .*$ns_totals_re"
+part_summary="# .*$tst_totals_re"
 
 # tally NAME LOG RC: add the part's totals to the make check's.
 tally() {
@@ -41,7 +41,7 @@ tally() {
 		failures+=("$name: no summary line")
 		return
 	fi
-	ns_totals_read "$line"
+	tst_totals_read "$line"
 	p=$totals_p f=$totals_f s=$totals_s
 	[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
 	passed=$((passed + p))
@@ -68,7 +68,7 @@ part() {
 		skips+=("$name: ${line#"${line%%[![:space:]]*}"}")
 	done < <(grep -E '^[[:space:]]*ok .*# SKIP' "$log")
 	# A part that is one KTAP program: its plan matches its results.
-	if [ "$(grep -cE '^1\.\.[0-9]+$' "$log")" = 1 ] && ! line=$(ns_plan_check "$log"); then
+	if [ "$(grep -cE '^1\.\.[0-9]+$' "$log")" = 1 ] && ! line=$(tst_plan_check "$log"); then
 		failed=$((failed + 1))
 		failures+=("$name: ${line#\# }")
 	fi
@@ -168,7 +168,7 @@ for k in $kernels; do
 		failures+=("module build against $k")
 		continue
 	fi
-	kver=$(ns_kernel_version "$k")
+	kver=$(tst_kernel_version "$k")
 	echo "check: module for $kver built with W=1, no warnings"
 	passed=$((passed + 1))
 	suite=() what=guest
@@ -186,7 +186,7 @@ for k in $kernels; do
 	# runner's default limit (30 min) left too little room for a slow host.
 	# NETSLICE_VM_NICS: virtio-net ports on QEMU hubs for test_nic.sh.
 	NETSLICE_KO=$ko NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-3000} NETSLICE_VM_NICS=1 \
-		part_summary="^# guest .*: $ns_totals_re" \
+		part_summary="^# guest .*: $tst_totals_re" \
 		part "$what: $k" tests/vm/run --kernel "$kver" -- tests/guest/run_all.sh "${suite[@]}"
 done
 

@@ -15,7 +15,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 if [ "${1:-}" != --guest ]; then
 	. "$top/tests/vm/kernels.sh"
-	kver=$(ns_kernel_version "${NETSLICE_DEMO_KERNEL:-6.12}")
+	kver=$(tst_kernel_version "${NETSLICE_DEMO_KERNEL:-6.12}")
 	[ -n "$kver" ] || { echo "demo: kernel not installed; run tools/deps.sh" >&2; exit 1; }
 	ko=$("$top/tools/kbuild.sh" "$kver")
 	echo "demo: booting $kver in a guest (under TCG this takes about half a minute)"
@@ -33,15 +33,15 @@ step() {
 }
 demo_exit() {
 	local rc=$?
-	ns_run_cleanups
+	tst_run_cleanups
 	[ "$rc" -eq 0 ] || echo "demo: FAILED (exit $rc) in step: $step_name" >&2
 	exit "$rc"
 }
 trap demo_exit EXIT
 
 step "topology: gen -- veth -- dut0 [netslice + nf-fwd] dut1 -- veth -- sink"
-ns_module_loaded && rmmod netslice
-ns_topology 2
+tst_module_loaded && rmmod netslice
+tst_topology 2
 ip -n "$gen" addr add 10.99.0.1/24 dev gen0
 ip -n "$sink" addr add 10.99.0.2/24 dev sink0
 echo "netns $gen:";  ip -n "$gen" -br addr show gen0
@@ -49,7 +49,7 @@ echo "DUT:";         ip -br link show dut0; ip -br link show dut1
 echo "netns $sink:"; ip -n "$sink" -br addr show sink0
 
 step "load the module: insmod netslice.ko ifaces=dut0:dut1 (one slice per CPU)"
-ns_load ifaces=dut0:dut1
+tst_load ifaces=dut0:dut1
 dmesg | grep 'netslice:' | tail -n 3
 
 step "slice devices and their CPUs (netslice-info)"
@@ -57,27 +57,27 @@ ls -l /dev/netslice-*
 netslice-info
 
 step "start the forwarder: one thread per slice, read batch -> write batch"
-ns_start_fwd
+tst_start_fwd
 cat "$fwd_out"
 
 step "gen pings sink through the forwarder"
-ns_busywait 10000 ip netns exec "$gen" ping -c 1 -W 1 10.99.0.2 >/dev/null
+tst_busywait 10000 ip netns exec "$gen" ping -c 1 -W 1 10.99.0.2 >/dev/null
 ip netns exec "$gen" ping -c 5 -i 0.2 -W 10 10.99.0.2 | tail -n 2
 
 step "10000 UDP frames of 60..1514 bytes, 64 flows, checked byte by byte at the sink"
-ns_traffic 10000
+tst_traffic 10000
 
 step "per-slice counters"
 netslice-info -s | grep -o '^slice [0-9]*: rx_packets=[0-9]*\|read_bytes=[0-9]*\|rx_drop_[a-z_]*=[0-9]*\|tx_packets=[0-9]*\|tx_err_down=[0-9]*' |
 	paste -d' ' - - - - - - - | sed 's/^/  /'
 
 step "stop the forwarder"
-ns_stop_fwd
+tst_stop_fwd
 
 # sums: rx_bytes read_bytes write_bytes read_packets over all slices.
 sums() {
-	echo "$(ns_stat_sum rx_bytes) $(ns_stat_sum read_bytes) $(ns_stat_sum write_bytes)" \
-		"$(ns_stat_sum read_packets)"
+	echo "$(tst_stat_sum rx_bytes) $(tst_stat_sum read_bytes) $(tst_stat_sum write_bytes)" \
+		"$(tst_stat_sum read_packets)"
 }
 
 # moved LABEL BEFORE AFTER: one row of the bytes-moved table.
@@ -91,13 +91,13 @@ moved() {
 
 step "header slicing: the same 10000 frames, whole and then sliced (-m auto)"
 before=$(sums)
-ns_start_fwd -m off
-ns_traffic 10000
-ns_stop_fwd >/dev/null
+tst_start_fwd -m off
+tst_traffic 10000
+tst_stop_fwd >/dev/null
 mid=$(sums)
-ns_start_fwd -m auto
-ns_traffic 10000
-ns_stop_fwd >/dev/null
+tst_start_fwd -m auto
+tst_traffic 10000
+tst_stop_fwd >/dev/null
 after=$(sums)
 printf '  %-22s %12s %14s %16s %10s\n' mode "bytes arrived" "copied to user" \
 	"copied from user" "per packet"
@@ -111,7 +111,7 @@ printf '%s\n' "default drop" "accept icmp type 8" "accept icmp type 0" \
 	"accept udp dport 9 sport 10000-10015" "drop   udp dport 9 sport 10016-10031" \
 	"nonip accept" >"$rules"
 sed 's/^/  /' "$rules"
-ns_start_bg "running on" nf-firewall --rules "$rules"
+tst_start_bg "running on" nf-firewall --rules "$rules"
 fw_pid=$bg_pid fw_out=$bg_out
 ip netns exec "$gen" ping -c 3 -i 0.2 -W 10 10.99.0.2 | tail -n 2
 echo "gen sends 10000 UDP frames in 64 flows (source ports 10000-10063)"
@@ -120,6 +120,6 @@ kill -TERM "$fw_pid" && wait "$fw_pid"
 cat "$fw_out"
 
 step "unload"
-ns_run_cleanups
-ns_no_nodes
+tst_run_cleanups
+tst_no_nodes
 echo "module unloaded, no /dev/netslice-* left"

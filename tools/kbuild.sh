@@ -19,12 +19,12 @@ elif [ -d "/lib/modules/$kver/build" ]; then
 else
 	# shellcheck source=tests/vm/kernels.sh
 	. "$top/tests/vm/kernels.sh"
-	v=$(ns_kernel_version "$kver")
+	v=$(tst_kernel_version "$kver")
 	if [ -z "$v" ] && [[ $kver =~ ^([0-9]+\.[0-9]+|newest)$ ]]; then
 		v=$("$top/tools/fetch-kernel.sh" "$kver") || exit 1
 	fi
 	kver=${v:-$kver}
-	kdir=$(ns_kernel_build_dir "$kver") || exit 1
+	kdir=$(tst_kernel_build_dir "$kver") || exit 1
 fi
 out=$top/build/kmod/$kver
 

@@ -26,7 +26,7 @@ case $series in
 	ver=$("$top/tools/fetch-kernel.sh" "$series") || exit 1
 	# shellcheck source=tests/vm/kernels.sh
 	. "$top/tests/vm/kernels.sh"
-	tarball=$(ls -1 "$ns_fetched_kernels/$ver"/linux-source-*.tar.xz)
+	tarball=$(ls -1 "$tst_fetched_kernels/$ver"/linux-source-*.tar.xz)
 	;;
 esac
 src=$cache/linux-source-$ver

@@ -21,7 +21,7 @@ fi
 scripts=("$cp61")
 # shellcheck source=tests/vm/kernels.sh
 . "$top/tests/vm/kernels.sh"
-newest=$(ls -1d "$ns_fetched_kernels"/*/build/scripts/checkpatch.pl 2>/dev/null | sort -V | tail -n 1 || true)
+newest=$(ls -1d "$tst_fetched_kernels"/*/build/scripts/checkpatch.pl 2>/dev/null | sort -V | tail -n 1 || true)
 [ -z "$newest" ] || scripts+=("$newest")
 
 cd "$top"

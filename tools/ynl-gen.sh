@@ -19,8 +19,8 @@ cd "$top"
 check=0
 [ "${1:-}" = --check ] && check=1
 series=${NETSLICE_YNL_KERNEL:-7.2}
-ver=$(ns_kernel_version "$series")
-tree=$ns_fetched_kernels/$ver/build
+ver=$(tst_kernel_version "$series")
+tree=$tst_fetched_kernels/$ver/build
 gen=$tree/tools/net/ynl/pyynl/ynl_gen_c.py
 if [ -z "$ver" ] || [ ! -f "$gen" ]; then
 	echo "ynl-gen: no ynl_gen_c.py of Linux $series here (tools/deps.sh fetches it)" >&2

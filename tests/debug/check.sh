@@ -74,9 +74,9 @@ env "${sizes[@]}" NETSLICE_VM_NICS=1 NETSLICE_KO="$ko" NETSLICE_KUNIT_KO="$(dirn
 	tests/vm/run --kernel "$dk/bzImage" --memory 3G --init minimal -- tests/debug/guest.sh $tests 2>&1 |
 	tee "$log"
 rc=${PIPESTATUS[0]}
-line=$(grep -E "^# debug guest .*: $ns_totals_re" "$log" | tail -n 1)
+line=$(grep -E "^# debug guest .*: $tst_totals_re" "$log" | tail -n 1)
 p=0 f=1 s=0
-ns_totals_read "$line" && p=$totals_p f=$totals_f s=$totals_s
+tst_totals_read "$line" && p=$totals_p f=$totals_f s=$totals_s
 # The runner's verdict (kernel reports, kmemleak) counts as one more check.
 if [ "$rc" -eq 0 ]; then p=$((p + 1)); elif [ "$f" -eq 0 ]; then f=1; fi
 # Repeated at the end: CI shows only the tail of a long run.

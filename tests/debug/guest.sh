@@ -52,9 +52,9 @@ skipped=$kunit_skipped
 
 out=$(mktemp)
 "$here/../guest/run_all.sh" "$@" | tee "$out"
-line=$(grep -E "^# guest .*: $ns_totals_re" "$out" | tail -n 1)
+line=$(grep -E "^# guest .*: $tst_totals_re" "$out" | tail -n 1)
 rm -f "$out"
-if ns_totals_read "$line"; then
+if tst_totals_read "$line"; then
 	passed=$((passed + totals_p))
 	failed=$((failed + totals_f))
 	skipped=$((skipped + totals_s))

@@ -12,9 +12,9 @@ json() { $py -c "import json,sys; j=json.load(sys.stdin); print($1)"; }
 # A fresh topology with the module loaded bare (slices=4) and nf-fwd on
 # every slice; interfaces are attached by the test.
 setup() {
-	ns_topology 1 || return 1
-	ns_load slices=4 rxq_size=16384 "$@" || return 1
-	ns_start_fwd || return 1
+	tst_topology 1 || return 1
+	tst_load slices=4 rxq_size=16384 "$@" || return 1
+	tst_start_fwd || return 1
 }
 
 # state: everything the control plane shows, to compare before and after.
@@ -31,8 +31,8 @@ expect_refusal() {
 	out=$("$@" 2>&1)
 	rc=$?
 	after=$(state)
-	ns_diag "$* -> $rc: $out"
-	[ "$rc" -eq 2 ] || { ns_diag "exit $rc, want 2"; return 1; }
-	[ "$out" = "$want" ] || { ns_diag "want: $want"; return 1; }
-	[ "$before" = "$after" ] || { ns_diag "state changed"; return 1; }
+	tst_diag "$* -> $rc: $out"
+	[ "$rc" -eq 2 ] || { tst_diag "exit $rc, want 2"; return 1; }
+	[ "$out" = "$want" ] || { tst_diag "want: $want"; return 1; }
+	[ "$before" = "$after" ] || { tst_diag "state changed"; return 1; }
 }

@@ -6,151 +6,151 @@
 # uniquely named network namespaces, and waits on conditions instead of
 # fixed sleeps.
 #
-# A test sources this file, calls ns_plan N, runs its cases with
-# ns_result, and ends with ns_done.
+# A test sources this file, calls tst_plan N, runs its cases with
+# tst_result, and ends with tst_done.
 
-NS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-NS_KO=${NETSLICE_KO:-$NS_TOP/kmod/netslice.ko}
-NS_BIN=$NS_TOP/build/bin
-NS_TBIN=$NS_TOP/build/tests
-NS_BBIN=$NS_TOP/build/bench
-export PATH=$NS_BIN:$NS_TBIN:$NS_BBIN:$PATH
+TST_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+TST_KO=${NETSLICE_KO:-$TST_TOP/kmod/netslice.ko}
+TST_BIN=$TST_TOP/build/bin
+TST_TBIN=$TST_TOP/build/tests
+TST_BBIN=$TST_TOP/build/bench
+export PATH=$TST_BIN:$TST_TBIN:$TST_BBIN:$PATH
 
 ksft_skip=4
-ns_passed=0
-ns_failed=0
-ns_skipped=0
-ns_count=0
-ns_cleanups=()
+tst_passed=0
+tst_failed=0
+tst_skipped=0
+tst_count=0
+tst_cleanups=()
 
-ns_planned=
-ns_plan() {
-	ns_planned=$1
+tst_planned=
+tst_plan() {
+	tst_planned=$1
 	echo "KTAP version 1"
 	echo "# suite: $(basename "$0" .sh)"
 	echo "1..$1"
 }
 
-# A case that returns $ksft_skip sets ns_skip_why first: a skip says why.
-ns_skip_why=
+# A case that returns $ksft_skip sets tst_skip_why first: a skip says why.
+tst_skip_why=
 
-# ns_result NAME STATUS: STATUS 0 is a pass, $ksft_skip a skip.
-ns_result() {
-	ns_count=$((ns_count + 1))
+# tst_result NAME STATUS: STATUS 0 is a pass, $ksft_skip a skip.
+tst_result() {
+	tst_count=$((tst_count + 1))
 	if [ "$2" -eq "$ksft_skip" ]; then
-		ns_skipped=$((ns_skipped + 1))
+		tst_skipped=$((tst_skipped + 1))
 		case $1 in
-		*"# SKIP"*) echo "ok $ns_count $1" ;;
-		*) echo "ok $ns_count $1 # SKIP ${ns_skip_why:-no reason given}" ;;
+		*"# SKIP"*) echo "ok $tst_count $1" ;;
+		*) echo "ok $tst_count $1 # SKIP ${tst_skip_why:-no reason given}" ;;
 		esac
-		ns_skip_why=
+		tst_skip_why=
 	elif [ "$2" -eq 0 ]; then
-		ns_passed=$((ns_passed + 1))
-		echo "ok $ns_count $1"
+		tst_passed=$((tst_passed + 1))
+		echo "ok $tst_count $1"
 	else
-		ns_failed=$((ns_failed + 1))
-		echo "not ok $ns_count $1"
+		tst_failed=$((tst_failed + 1))
+		echo "not ok $tst_count $1"
 	fi
 }
 
-# ns_check NAME COMMAND...: runs COMMAND, records its status as the result;
+# tst_check NAME COMMAND...: runs COMMAND, records its status as the result;
 # a case that took 10 s or more says how long after its result line. A
 # tier may leave cases out: NETSLICE_SKIP_CASES, an extended regex, skips
 # (and says so) every case whose name it matches.
-ns_check() {
+tst_check() {
 	local name=$1 rc=0 start=$SECONDS
 	shift
 	if [ -n "${NETSLICE_SKIP_CASES:-}" ] && [[ $name =~ $NETSLICE_SKIP_CASES ]]; then
-		ns_skip_why="left out of this tier (NETSLICE_SKIP_CASES)"
-		ns_result "$name" "$ksft_skip"
+		tst_skip_why="left out of this tier (NETSLICE_SKIP_CASES)"
+		tst_result "$name" "$ksft_skip"
 		return 0
 	fi
 	"$@" || rc=$?
-	ns_result "$name" "$rc"
+	tst_result "$name" "$rc"
 	# Where a suite's minutes go, for planning tiers (docs/testing.md).
-	[ $((SECONDS - start)) -lt 10 ] || ns_diag "took $((SECONDS - start)) s"
+	[ $((SECONDS - start)) -lt 10 ] || tst_diag "took $((SECONDS - start)) s"
 	return 0
 }
 
-ns_diag() { echo "# $*"; }
+tst_diag() { echo "# $*"; }
 
-# ns_indent: nest a KTAP program's output as a subtest.
-ns_indent() { sed 's/^/    /'; }
+# tst_indent: nest a KTAP program's output as a subtest.
+tst_indent() { sed 's/^/    /'; }
 
-# ns_skip NAME REASON: KTAP's "ok N NAME # SKIP REASON", neither pass nor fail.
-ns_skip() { ns_result "$1 # SKIP $2" "$ksft_skip"; }
+# tst_skip NAME REASON: KTAP's "ok N NAME # SKIP REASON", neither pass nor fail.
+tst_skip() { tst_result "$1 # SKIP $2" "$ksft_skip"; }
 
-# ns_done: the totals line; a plan that does not match the results run
+# tst_done: the totals line; a plan that does not match the results run
 # fails the test (a case skipped by mistake or run twice).
-ns_done() {
+tst_done() {
 	local e
-	ns_run_cleanups
-	for e in "${ns_cleanup_errors[@]}"; do
-		ns_diag "cleanup: $e"
-		ns_failed=$((ns_failed + 1))
+	tst_run_cleanups
+	for e in "${tst_cleanup_errors[@]}"; do
+		tst_diag "cleanup: $e"
+		tst_failed=$((tst_failed + 1))
 	done
-	if [ -n "$ns_planned" ] && [ "$ns_count" -ne "$ns_planned" ]; then
-		ns_diag "planned $ns_planned results, printed $ns_count"
-		ns_failed=$((ns_failed + 1))
+	if [ -n "$tst_planned" ] && [ "$tst_count" -ne "$tst_planned" ]; then
+		tst_diag "planned $tst_planned results, printed $tst_count"
+		tst_failed=$((tst_failed + 1))
 	fi
-	echo "# $ns_passed passed, $ns_failed failed, $ns_skipped skipped"
-	[ "$ns_failed" -eq 0 ]
+	echo "# $tst_passed passed, $tst_failed failed, $tst_skipped skipped"
+	[ "$tst_failed" -eq 0 ]
 	exit $?
 }
 
-# ns_defer COMMAND...: run COMMAND at exit, last registered first.
-ns_defer() {
+# tst_defer COMMAND...: run COMMAND at exit, last registered first.
+tst_defer() {
 	local cmd
 	printf -v cmd '%q ' "$@"
-	ns_cleanups+=("$cmd")
+	tst_cleanups+=("$cmd")
 }
 
-ns_run_cleanups() {
+tst_run_cleanups() {
 	local i
-	for ((i = ${#ns_cleanups[@]} - 1; i >= 0; i--)); do
-		eval "${ns_cleanups[i]}" >/dev/null 2>&1 || true
+	for ((i = ${#tst_cleanups[@]} - 1; i >= 0; i--)); do
+		eval "${tst_cleanups[i]}" >/dev/null 2>&1 || true
 	done
-	ns_cleanups=()
+	tst_cleanups=()
 }
-trap ns_run_cleanups EXIT
+trap tst_run_cleanups EXIT
 
-# ns_scaled MS: MS times NETSLICE_TIMEOUT_SCALE, which multiplies every
+# tst_scaled MS: MS times NETSLICE_TIMEOUT_SCALE, which multiplies every
 # timeout (the sanitizer kernel runs the same work several times slower).
-ns_scaled() { echo $(($1 * ${NETSLICE_TIMEOUT_SCALE:-1})); }
+tst_scaled() { echo $(($1 * ${NETSLICE_TIMEOUT_SCALE:-1})); }
 
 # Waits are for things that must happen. Their deadlines only bound a run
 # that fails, and a loaded host slows an emulated guest many times over,
-# so no deadline is shorter than NS_WAIT_MIN_MS (scaled): a slow machine
+# so no deadline is shorter than TST_WAIT_MIN_MS (scaled): a slow machine
 # passes, a failing run just takes longer to say so.
-NS_WAIT_MIN_MS=${NETSLICE_WAIT_MIN_MS:-30000}
+TST_WAIT_MIN_MS=${NETSLICE_WAIT_MIN_MS:-30000}
 
-# ns_wait_job PID LOG TIMEOUT_MS COMMAND...: poll COMMAND until it succeeds.
+# tst_wait_job PID LOG TIMEOUT_MS COMMAND...: poll COMMAND until it succeeds.
 # PID, if not empty, is the background job COMMAND waits on: if it ends
 # first, the wait fails at once and shows LOG, its output. A wait that
 # fails says what it waited for.
-ns_wait_job() {
+tst_wait_job() {
 	local pid=$1 log=$2 timeout_ms start
-	timeout_ms=$(ns_scaled $(($3 > NS_WAIT_MIN_MS ? $3 : NS_WAIT_MIN_MS)))
+	timeout_ms=$(tst_scaled $(($3 > TST_WAIT_MIN_MS ? $3 : TST_WAIT_MIN_MS)))
 	shift 3
 	start=$(date +%s%3N)
 	until "$@"; do
 		if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
 			"$@" && return 0
-			ns_diag "waited for: $*; the process it waits on (pid $pid) ended first"
-			[ -z "$log" ] || ns_show_log "$log"
+			tst_diag "waited for: $*; the process it waits on (pid $pid) ended first"
+			[ -z "$log" ] || tst_show_log "$log"
 			return 1
 		fi
 		if [ $(($(date +%s%3N) - start)) -ge "$timeout_ms" ]; then
-			ns_diag "gave up after $((timeout_ms / 1000)) s waiting for: $*"
+			tst_diag "gave up after $((timeout_ms / 1000)) s waiting for: $*"
 			return 1
 		fi
 		sleep 0.05
 	done
 }
 
-# ns_show_log FILE: a program's output as diagnostics; of a long one, the
+# tst_show_log FILE: a program's output as diagnostics; of a long one, the
 # first lines (where errors usually are) and the last.
-ns_show_log() {
+tst_show_log() {
 	if [ "$(wc -l <"$1")" -le 24 ]; then
 		sed 's/^/# | /' "$1"
 	else
@@ -158,21 +158,21 @@ ns_show_log() {
 	fi
 }
 
-# ns_busywait TIMEOUT_MS COMMAND...: poll COMMAND until it succeeds.
-ns_busywait() { ns_wait_job "" "" "$@"; }
+# tst_busywait TIMEOUT_MS COMMAND...: poll COMMAND until it succeeds.
+tst_busywait() { tst_wait_job "" "" "$@"; }
 
-# ns_at_least MIN COMMAND...: COMMAND prints a number >= MIN. For
-# ns_busywait, which runs it again each time (a "$(...)" argument would
+# tst_at_least MIN COMMAND...: COMMAND prints a number >= MIN. For
+# tst_busywait, which runs it again each time (a "$(...)" argument would
 # be expanded once, before the wait).
-ns_at_least() {
+tst_at_least() {
 	local min=$1
 	shift
 	[ "$("$@")" -ge "$min" ]
 }
 
-# ns_poll TIMEOUT_MS COMMAND...: poll COMMAND for TIMEOUT_MS exactly, quietly;
+# tst_poll TIMEOUT_MS COMMAND...: poll COMMAND for TIMEOUT_MS exactly, quietly;
 # for a probe that a retry loop expects to fail now and then.
-ns_poll() {
+tst_poll() {
 	local timeout_ms=$1 start
 	shift
 	start=$(date +%s%3N)
@@ -182,195 +182,195 @@ ns_poll() {
 	done
 }
 
-# ns_netns_create VAR...: make a uniquely named netns per VAR, set VAR to
+# tst_netns_create VAR...: make a uniquely named netns per VAR, set VAR to
 # its name, and register its deletion.
-ns_netns_create() {
+tst_netns_create() {
 	local var name
 	for var in "$@"; do
 		name=$var-$(mktemp -u XXXXXX)
 		ip netns add "$name" || return 1
-		ns_defer ip netns del "$name"
+		tst_defer ip netns del "$name"
 		ip -n "$name" link set lo up
 		printf -v "$var" '%s' "$name"
 	done
 }
 
-ns_module_loaded() { [ -d /sys/module/netslice ]; }
+tst_module_loaded() { [ -d /sys/module/netslice ]; }
 
-# ns_load [PARAM=VALUE...]: load the module under test, unload at exit.
-ns_load() {
-	insmod "$NS_KO" "$@" || return 1
-	ns_defer ns_unload
+# tst_load [PARAM=VALUE...]: load the module under test, unload at exit.
+tst_load() {
+	insmod "$TST_KO" "$@" || return 1
+	tst_defer tst_unload
 }
 
-# ns_unload: rmmod, retried while something still lets go of the module
+# tst_unload: rmmod, retried while something still lets go of the module
 # (an NF's files close as it exits). One that stays loaded is a failure of
-# the test that loaded it (ns_done counts it), not of whichever test next
+# the test that loaded it (tst_done counts it), not of whichever test next
 # tries insmod.
-ns_cleanup_errors=()
-ns_unload() {
-	ns_module_loaded || return 0
+tst_cleanup_errors=()
+tst_unload() {
+	tst_module_loaded || return 0
 	rmmod netslice 2>/dev/null && return 0
-	ns_busywait 5000 eval 'rmmod netslice 2>/dev/null || ! ns_module_loaded' >/dev/null && return 0
-	ns_cleanup_errors+=("rmmod netslice failed: $(rmmod netslice 2>&1)")
+	tst_busywait 5000 eval 'rmmod netslice 2>/dev/null || ! tst_module_loaded' >/dev/null && return 0
+	tst_cleanup_errors+=("rmmod netslice failed: $(rmmod netslice 2>&1)")
 	return 1
 }
 
-ns_nodes() { find /dev -maxdepth 1 -name 'netslice-*' | wc -l; }
+tst_nodes() { find /dev -maxdepth 1 -name 'netslice-*' | wc -l; }
 
-ns_no_nodes() { [ "$(ns_nodes)" -eq 0 ] && [ ! -e /sys/class/netslice ]; }
+tst_no_nodes() { [ "$(tst_nodes)" -eq 0 ] && [ ! -e /sys/class/netslice ]; }
 
-# ns_dmesg_mark / ns_dmesg_since: kernel log lines printed after the mark.
-ns_dmesg_mark() { ns_mark=$(dmesg | wc -l); }
-ns_dmesg_since() { dmesg | tail -n +$((ns_mark + 1)); }
+# tst_dmesg_mark / tst_dmesg_since: kernel log lines printed after the mark.
+tst_dmesg_mark() { tst_mark=$(dmesg | wc -l); }
+tst_dmesg_since() { dmesg | tail -n +$((tst_mark + 1)); }
 
-# ns_topology [QUEUES]: gen -- veth -- dut0 [DUT] dut1 -- veth -- sink, with
+# tst_topology [QUEUES]: gen -- veth -- dut0 [DUT] dut1 -- veth -- sink, with
 # QUEUES RX/TX queues per veth (default 1) and IPv6 off, so that only test
 # traffic crosses. Sets $gen, $sink and $sink_mac.
-ns_topology() {
+tst_topology() {
 	local q=${1:-1}
-	ns_netns_create gen sink || return 1
-	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	tst_netns_create gen sink || return 1
+	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
 	ip netns exec "$gen" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 	ip netns exec "$sink" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 	ip link add dut0 numtxqueues "$q" numrxqueues "$q" type veth \
 		peer name gen0 numtxqueues "$q" numrxqueues "$q" netns "$gen" || return 1
-	ns_defer ip link del dut0
+	tst_defer ip link del dut0
 	ip link add dut1 numtxqueues "$q" numrxqueues "$q" type veth \
 		peer name sink0 numtxqueues "$q" numrxqueues "$q" netns "$sink" || return 1
-	ns_defer ip link del dut1
+	tst_defer ip link del dut1
 	ip link set dut0 up && ip link set dut1 up &&
 		ip -n "$gen" link set gen0 up && ip -n "$sink" link set sink0 up || return 1
 	sink_mac=$(ip -n "$sink" -br link show sink0 | awk '{print $3}')
 	# Bursts of thousands of frames must not overflow the veth backlogs.
-	ns_sysctl net.core.netdev_max_backlog 100000
+	tst_sysctl net.core.netdev_max_backlog 100000
 }
 
-# ns_link_stat NETNS DEV COUNTER: an interface's counter ("" for this
+# tst_link_stat NETNS DEV COUNTER: an interface's counter ("" for this
 # namespace).
-ns_link_stat() {
+tst_link_stat() {
 	${1:+ip netns exec "$1"} cat "/sys/class/net/$2/statistics/$3"
 }
 
-# ns_hops MIDDLE [GEN_IF IN OUT SINK_IF]: where frames went, hop by hop,
-# through ns_topology's namespaces ($gen, the DUT's, $sink): what the
+# tst_hops MIDDLE [GEN_IF IN OUT SINK_IF]: where frames went, hop by hop,
+# through tst_topology's namespaces ($gen, the DUT's, $sink): what the
 # generator sent, the DUT received and sent, the sink received, each with
 # its drops. MIDDLE (text) goes between the DUT's in and out.
-ns_hops() {
+tst_hops() {
 	local g=${2:-gen0} i=${3:-dut0} o=${4:-dut1} s=${5:-sink0}
-	echo "$g sent $(ns_link_stat "$gen" "$g" tx_packets)" \
-		"(dropped $(ns_link_stat "$gen" "$g" tx_dropped)), $i received" \
-		"$(ns_link_stat "" "$i" rx_packets) (dropped $(ns_link_stat "" "$i" rx_dropped))$1," \
-		"$o sent $(ns_link_stat "" "$o" tx_packets) (dropped $(ns_link_stat "" "$o" tx_dropped))," \
-		"$s received $(ns_link_stat "$sink" "$s" rx_packets) (dropped $(ns_link_stat "$sink" "$s" rx_dropped))"
+	echo "$g sent $(tst_link_stat "$gen" "$g" tx_packets)" \
+		"(dropped $(tst_link_stat "$gen" "$g" tx_dropped)), $i received" \
+		"$(tst_link_stat "" "$i" rx_packets) (dropped $(tst_link_stat "" "$i" rx_dropped))$1," \
+		"$o sent $(tst_link_stat "" "$o" tx_packets) (dropped $(tst_link_stat "" "$o" tx_dropped))," \
+		"$s received $(tst_link_stat "$sink" "$s" rx_packets) (dropped $(tst_link_stat "$sink" "$s" rx_dropped))"
 }
 
-# ns_nic SUFFIX: the interface whose MAC is 52:54:00:4e:53:SUFFIX (one of
+# tst_nic SUFFIX: the interface whose MAC is 52:54:00:4e:53:SUFFIX (one of
 # tests/vm/run's NICs), or nothing.
-ns_nic() {
+tst_nic() {
 	local f
 	for f in /sys/class/net/*/address; do
 		[ "$(cat "$f")" = "52:54:00:4e:53:$1" ] && basename "$(dirname "$f")" && return
 	done
 }
 
-# ns_nic_topology G A B S: NICs of tests/vm/run wired G--A and B--S: G
+# tst_nic_topology G A B S: NICs of tests/vm/run wired G--A and B--S: G
 # into the gen namespace and S into sink (back to the initial one at
 # cleanup, for the next case), A and B here, all up, no IPv6 chatter
 # (only the test's frames cross); sets sink_mac to S's MAC.
-ns_nic_topology() {
+tst_nic_topology() {
 	local g=$1 a=$2 b=$3 s=$4
 	[ -n "$g" ] && [ -n "$a" ] && [ -n "$b" ] && [ -n "$s" ] ||
-		{ ns_diag "NICs: G '$g' A '$a' B '$b' S '$s'"; return 1; }
-	ns_netns_create gen sink || return 1
-	ns_sysctl "net.ipv6.conf.$a.disable_ipv6" 1
-	ns_sysctl "net.ipv6.conf.$b.disable_ipv6" 1
+		{ tst_diag "NICs: G '$g' A '$a' B '$b' S '$s'"; return 1; }
+	tst_netns_create gen sink || return 1
+	tst_sysctl "net.ipv6.conf.$a.disable_ipv6" 1
+	tst_sysctl "net.ipv6.conf.$b.disable_ipv6" 1
 	ip netns exec "$gen" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 	ip netns exec "$sink" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 	sink_mac=$(cat "/sys/class/net/$s/address")
 	ip link set "$g" netns "$gen" && ip link set "$s" netns "$sink" || return 1
-	ns_defer ip -n "$gen" link set "$g" netns 1
-	ns_defer ip -n "$sink" link set "$s" netns 1
+	tst_defer ip -n "$gen" link set "$g" netns 1
+	tst_defer ip -n "$sink" link set "$s" netns 1
 	ip -n "$gen" link set "$g" up && ip -n "$sink" link set "$s" up &&
 		ip link set "$a" up && ip link set "$b" up
 }
 
-# ns_sysctl KEY VALUE: set a sysctl, restore it at cleanup.
-ns_sysctl() {
-	ns_defer sysctl -qw "$1=$(sysctl -n "$1")"
+# tst_sysctl KEY VALUE: set a sysctl, restore it at cleanup.
+tst_sysctl() {
+	tst_defer sysctl -qw "$1=$(sysctl -n "$1")"
 	sysctl -qw "$1=$2"
 }
 
-# ns_start_bg READY COMMAND...: run COMMAND in the background until
+# tst_start_bg READY COMMAND...: run COMMAND in the background until
 # cleanup, and wait until its output says READY. Sets bg_pid and bg_out.
-ns_start_bg() {
+tst_start_bg() {
 	local ready=$1
 	shift
 	bg_out=$(mktemp)
 	"$@" >"$bg_out" 2>&1 &
 	bg_pid=$!
-	ns_defer ns_kill_job "$bg_pid"
-	ns_wait_job "$bg_pid" "$bg_out" 0 grep -q "$ready" "$bg_out"
+	tst_defer tst_kill_job "$bg_pid"
+	tst_wait_job "$bg_pid" "$bg_out" 0 grep -q "$ready" "$bg_out"
 }
 
-# ns_stop_bg PID OUT LABEL: SIGTERM, its exit status, its output as
+# tst_stop_bg PID OUT LABEL: SIGTERM, its exit status, its output as
 # diagnostics (on stderr too if it failed, where a caller that hides the
 # output still shows it).
-ns_stop_bg() {
+tst_stop_bg() {
 	kill -TERM "$1" && wait "$1"
 	local rc=$?
 	if [ "$rc" -eq 0 ]; then
 		sed "s/^/# $3: /" "$2"
 	else
-		{ sed "s/^/# $3: /" "$2"; ns_diag "$3 exited with status $rc"; } | tee /dev/stderr
+		{ sed "s/^/# $3: /" "$2"; tst_diag "$3 exited with status $rc"; } | tee /dev/stderr
 	fi
 	return $rc
 }
 
-# ns_start_fwd [ARGS]: run nf-fwd (NS_FWD_BIN if set) in the background until cleanup.
-ns_start_fwd() {
-	ns_start_bg "running on" "${NS_FWD_BIN:-nf-fwd}" "$@"
+# tst_start_fwd [ARGS]: run nf-fwd (TST_FWD_BIN if set) in the background until cleanup.
+tst_start_fwd() {
+	tst_start_bg "running on" "${TST_FWD_BIN:-nf-fwd}" "$@"
 	local rc=$?
 	fwd_pid=$bg_pid
 	fwd_out=$bg_out
 	return $rc
 }
 
-# ns_kill_job PID: kill a background job of this shell if it is still one,
+# tst_kill_job PID: kill a background job of this shell if it is still one,
 # and wait for it: its files are closed before the next cleanup runs (an
 # NF in ring mode takes a moment to release its rings, and rmmod must not
 # find them open). A job already reaped is left alone: its PID may belong
 # to another process by now (the guest's console agent, once, ended a run
 # that way).
-ns_kill_job() {
+tst_kill_job() {
 	jobs -p | grep -qx "$1" || return 0
 	kill "$1" && wait "$1"
 	return 0
 }
 
-ns_stop_fwd() { ns_stop_bg "$fwd_pid" "$fwd_out" fwd; }
+tst_stop_fwd() { tst_stop_bg "$fwd_pid" "$fwd_out" fwd; }
 
-# ns_addrs: gen0 10.99.0.1/24, sink0 10.99.0.2/24. Needs ns_topology.
-ns_addrs() {
+# tst_addrs: gen0 10.99.0.1/24, sink0 10.99.0.2/24. Needs tst_topology.
+tst_addrs() {
 	ip -n "$gen" addr add 10.99.0.1/24 dev gen0 &&
 		ip -n "$sink" addr add 10.99.0.2/24 dev sink0
 }
 
-# ns_tcp_stream DST BYTES: a TCP stream of BYTES from gen to DST (a sink
-# address) out of NS_TCP_IF (gen0), the sender's TSO on (64 KiB segments
-# reach the DUT whole) unless NS_TCP_TSO=off; it must arrive intact.
-ns_tcp_stream() {
-	local dst=$1 bytes=$2 ready rpid limit_s rc=0 tso=${NS_TCP_TSO:-on}
-	limit_s=$(($(ns_scaled 120000) / 1000))
-	ip netns exec "$gen" ethtool -K "${NS_TCP_IF:-gen0}" tso "$tso" gso "$tso" tx on >/dev/null || return 1
+# tst_tcp_stream DST BYTES: a TCP stream of BYTES from gen to DST (a sink
+# address) out of TST_TCP_IF (gen0), the sender's TSO on (64 KiB segments
+# reach the DUT whole) unless TST_TCP_TSO=off; it must arrive intact.
+tst_tcp_stream() {
+	local dst=$1 bytes=$2 ready rpid limit_s rc=0 tso=${TST_TCP_TSO:-on}
+	limit_s=$(($(tst_scaled 120000) / 1000))
+	ip netns exec "$gen" ethtool -K "${TST_TCP_IF:-gen0}" tso "$tso" gso "$tso" tx on >/dev/null || return 1
 	ready=$(mktemp -u)
 	ip netns exec "$sink" timeout "$limit_s" nstraffic tcp-recv 5001 "$bytes" "$ready" >"$ready.out" 2>&1 &
 	rpid=$!
-	ns_defer ns_kill_job "$rpid"
-	ns_wait_job "$rpid" "$ready.out" 0 test -e "$ready" || return 1
+	tst_defer tst_kill_job "$rpid"
+	tst_wait_job "$rpid" "$ready.out" 0 test -e "$ready" || return 1
 	if ! ip netns exec "$gen" timeout "$limit_s" nstraffic tcp-send "$dst" 5001 "$bytes"; then
-		ns_diag "tcp-send to $dst failed"
-		ns_kill_job "$rpid"
+		tst_diag "tcp-send to $dst failed"
+		tst_kill_job "$rpid"
 		rc=1
 	fi
 	wait "$rpid" || rc=1
@@ -379,36 +379,36 @@ ns_tcp_stream() {
 	return $rc
 }
 
-# ns_tcp_transfer BYTES: ns_addrs, then BYTES gen -> sink through the DUT.
-ns_tcp_transfer() {
-	ns_addrs && ns_tcp_stream 10.99.0.2 "$1"
+# tst_tcp_transfer BYTES: tst_addrs, then BYTES gen -> sink through the DUT.
+tst_tcp_transfer() {
+	tst_addrs && tst_tcp_stream 10.99.0.2 "$1"
 }
 
-# ns_tcp_via_fwd [FWD_ARGS...]: 8 MiB over TCP through nf-fwd FWD_ARGS
+# tst_tcp_via_fwd [FWD_ARGS...]: 8 MiB over TCP through nf-fwd FWD_ARGS
 # (module loaded on a fresh topology), intact; the forwarder exits cleanly.
-ns_tcp_via_fwd() {
-	ns_topology 1 || return 1
-	ns_load ifaces=dut0:dut1 rxq_size=4096 || return 1
-	ns_start_fwd "$@" || return 1
-	ns_tcp_transfer $((8 * 1024 * 1024)) && ns_stop_fwd
+tst_tcp_via_fwd() {
+	tst_topology 1 || return 1
+	tst_load ifaces=dut0:dut1 rxq_size=4096 || return 1
+	tst_start_fwd "$@" || return 1
+	tst_tcp_transfer $((8 * 1024 * 1024)) && tst_stop_fwd
 }
 
-# ns_stat_sum NAME: a counter summed over all slices.
-ns_stat_sum() {
+# tst_stat_sum NAME: a counter summed over all slices.
+tst_stat_sum() {
 	netslice-info -s | grep -o " $1=[0-9]*" | cut -d= -f2 | awk '{s += $1} END {print s + 0}'
 }
 
-# stat_is NAME VALUE: the counter summed over slices equals VALUE.
-stat_is() {
+# tst_stat_is NAME VALUE: the counter summed over slices equals VALUE.
+tst_stat_is() {
 	local v
-	v=$(ns_stat_sum "$1")
-	[ "$v" -eq "$2" ] || { ns_diag "$1 = $v, want $2"; return 1; }
+	v=$(tst_stat_sum "$1")
+	[ "$v" -eq "$2" ] || { tst_diag "$1 = $v, want $2"; return 1; }
 }
 
-# ns_xdp_pass DEV: a native XDP program that passes everything on DEV (veth's
+# tst_xdp_pass DEV: a native XDP program that passes everything on DEV (veth's
 # XDP path then puts what it receives in page_pool pages, from 6.3 on),
 # loaded with the bpf() system call (no compiler here) and pinned.
-ns_xdp_pass() {
+tst_xdp_pass() {
 	local pin=/sys/fs/bpf/netslice_pass_$1
 	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf || return 1
 	/usr/bin/python3 - "$pin" <<'EOF' || return 1
@@ -428,60 +428,60 @@ struct.pack_into("=QI", attr, 0, ctypes.addressof(path), fd)
 if libc.syscall(NR_BPF, BPF_OBJ_PIN, attr, 128):
     sys.exit("BPF_OBJ_PIN: errno %d" % ctypes.get_errno())
 EOF
-	ns_defer rm -f "$pin"
+	tst_defer rm -f "$pin"
 	ip link set dev "$1" xdp pinned "$pin" || return 1
-	ns_defer ip link set dev "$1" xdp off
+	tst_defer ip link set dev "$1" xdp off
 }
 
-# ns_frames_accounted IFACE [quiet]: every frame IFACE received was queued
+# tst_frames_accounted IFACE [quiet]: every frame IFACE received was queued
 # on a slice, kept as a trimmed record or counted as a drop: exactly one. Says how many of each, unless "quiet"
-# and they match (for ns_busywait).
-ns_frames_accounted() {
+# and they match (for tst_busywait).
+tst_frames_accounted() {
 	local got sum
 	got=$(cat "/sys/class/net/$1/statistics/rx_packets")
-	sum=$(($(ns_stat_sum rx_packets) + $(ns_stat_sum rx_trimmed) +
-	       $(ns_stat_sum rx_drop_ring_full) + $(ns_stat_sum rx_drop_no_reader) +
-	       $(ns_stat_sum rx_drop_error)))
+	sum=$(($(tst_stat_sum rx_packets) + $(tst_stat_sum rx_trimmed) +
+	       $(tst_stat_sum rx_drop_ring_full) + $(tst_stat_sum rx_drop_no_reader) +
+	       $(tst_stat_sum rx_drop_error)))
 	if [ "$got" -ne "$sum" ] || [ -z "${2:-}" ]; then
-		ns_diag "$1 received $got, slices queued or dropped $sum"
+		tst_diag "$1 received $got, slices queued or dropped $sum"
 	fi
 	[ "$got" -eq "$sum" ]
 }
 
-# ns_pair_check CHECKER: run the C checker on a veth pair nsa (attached,
+# tst_pair_check CHECKER: run the C checker on a veth pair nsa (attached,
 # the module loaded with one slice on it) -- nsb (not attached); then
 # every frame nsa received must be queued, trimmed or dropped, once.
-ns_pair_check() {
-	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+tst_pair_check() {
+	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
 	ip link add nsa type veth peer name nsb || return 1
-	ns_defer ip link del nsa
+	tst_defer ip link del nsa
 	ip link set nsa up && ip link set nsb up || return 1
-	ns_load slices=1 ifaces=nsa || return 1
-	"$1" nsa nsb | ns_indent || return 1
-	ns_frames_accounted nsa
+	tst_load slices=1 ifaces=nsa || return 1
+	"$1" nsa nsb | tst_indent || return 1
+	tst_frames_accounted nsa
 }
 
-# ns_traffic_between SNS SIF RNS RIF DSTMAC COUNT FLOWS [RECV_ARGS...]: send
+# tst_traffic_between SNS SIF RNS RIF DSTMAC COUNT FLOWS [RECV_ARGS...]: send
 # COUNT frames out of SIF in netns SNS; all must arrive at RIF in netns RNS
 # exactly once and byte-identical (or as RECV_ARGS say, see nstraffic).
 # The receiver's idle limit starts once the sender is done (SIGUSR1):
 # a slow start, however slow, is not taken for lost frames.
-ns_traffic_between() {
+tst_traffic_between() {
 	local sns=$1 sif=$2 rns=$3 rif=$4 mac=$5 count=$6 flows=$7 ready rpid rc=0
 	shift 7
 	ready=$(mktemp -u)
 	ip netns exec "$rns" nstraffic recv -f "$flows" "$rif" "$count" \
-		"$(ns_scaled 15000)" "$ready" "$@" \
+		"$(tst_scaled 15000)" "$ready" "$@" \
 		>"$ready.out" 2>&1 &
 	rpid=$!
-	ns_defer ns_kill_job "$rpid"
-	ns_wait_job "$rpid" "$ready.out" 0 test -e "$ready" || return 1
+	tst_defer tst_kill_job "$rpid"
+	tst_wait_job "$rpid" "$ready.out" 0 test -e "$ready" || return 1
 	if ip netns exec "$sns" nstraffic send "$sif" "$mac" "$count" "$flows" >/dev/null; then
 		# It may have counted every frame and exited already.
 		kill -USR1 "$rpid" 2>/dev/null || true
 	else
-		ns_diag "nstraffic send $count frames out of $sif failed"
-		ns_kill_job "$rpid"
+		tst_diag "nstraffic send $count frames out of $sif failed"
+		tst_kill_job "$rpid"
 		rc=1
 	fi
 	wait "$rpid" || rc=1
@@ -490,8 +490,8 @@ ns_traffic_between() {
 	return $rc
 }
 
-# ns_traffic COUNT [FLOWS [rewritten]]: send COUNT frames gen -> sink; all
+# tst_traffic COUNT [FLOWS [rewritten]]: send COUNT frames gen -> sink; all
 # must arrive exactly once and byte-identical (or as slice_nf rewrites them).
-ns_traffic() {
-	ns_traffic_between "$gen" gen0 "$sink" sink0 "$sink_mac" "$1" "${2:-64}" "${@:3}"
+tst_traffic() {
+	tst_traffic_between "$gen" gen0 "$sink" sink0 "$sink_mac" "$1" "${2:-64}" "${@:3}"
 }

@@ -4,7 +4,7 @@
 
 # nf_start NAME ARGS...: run an NF with --json until cleanup; sets nf_pid, nf_out.
 nf_start() {
-	ns_start_bg "running on" "$@" --json || { sed 's/^/# nf: /' "$bg_out"; return 1; }
+	tst_start_bg "running on" "$@" --json || { sed 's/^/# nf: /' "$bg_out"; return 1; }
 	nf_pid=$bg_pid
 	nf_out=$bg_out
 }

@@ -37,16 +37,16 @@ for t in "${tests[@]}"; do
 	bash "./$t" 2>&1 | tee "$out"
 	rc=${PIPESTATUS[0]}
 	echo "# $t took $((SECONDS - start)) s"
-	sums=$(grep -E "^# $ns_totals_re" "$out" | tail -n 1)
+	sums=$(grep -E "^# $tst_totals_re" "$out" | tail -n 1)
 	plan_ok=1
-	ns_plan_check "$out" || plan_ok=0
+	tst_plan_check "$out" || plan_ok=0
 	rm -f "$out"
 	if [ -z "$sums" ]; then
 		echo "# $t: no summary (exit $rc)"
 		broken=$((broken + 1))
 		continue
 	fi
-	ns_totals_read "$sums"
+	tst_totals_read "$sums"
 	passed=$((passed + totals_p))
 	failed=$((failed + totals_f))
 	skipped=$((skipped + totals_s))

@@ -9,57 +9,57 @@
 . "$(dirname "$0")/lib.sh"
 # Two vCPUs here: the forwarders share the kernel side's CPU.
 bench_kcpu=1 bench_ucpu=1
-. "$NS_TOP/bench/contenders.sh"
+. "$TST_TOP/bench/contenders.sh"
 
 N=1000
 # The default contenders and the ones a user may name (bench_extra).
 contenders=("${bench_contenders[@]}" "${bench_extra[@]}")
-ns_plan $((${#contenders[@]} + 1))
-ns_module_loaded && rmmod netslice
+tst_plan $((${#contenders[@]} + 1))
+tst_module_loaded && rmmod netslice
 
 forwards_intact() {
 	local name=$1 rc=0
-	ns_topology 1 || return 1
-	ns_sysctl net.ipv4.conf.all.forwarding 0
+	tst_topology 1 || return 1
+	tst_sysctl net.ipv4.conf.all.forwarding 0
 	bench_up "$name" || return 1
 	if [[ $name == ns-nat-* ]]; then
-		ns_traffic $N 16 nat "$bench_nat_public" || rc=1
+		tst_traffic $N 16 nat "$bench_nat_public" || rc=1
 	else
-		ns_traffic $N 16 || rc=1
+		tst_traffic $N 16 || rc=1
 	fi
 	bench_down "$name" || rc=1
-	[ $rc = 0 ] || ns_diag "$(ns_hops "${bench_report:+, $name said \"$bench_report\"}")"
+	[ $rc = 0 ] || tst_diag "$(tst_hops "${bench_report:+, $name said \"$bench_report\"}")"
 	return $rc
 }
 for name in "${contenders[@]}"; do
-	ns_check "$name forwards $N frames intact" forwards_intact "$name"
-	ns_run_cleanups
+	tst_check "$name forwards $N frames intact" forwards_intact "$name"
+	tst_run_cleanups
 done
 
 # A fixed-rate count of pktgen frames through the bridge: the sink counts
 # every one and measures a latency.
 load_and_sink() {
 	local out sent lat pid
-	ns_topology 1 || return 1
+	tst_topology 1 || return 1
 	modprobe pktgen || return 1
 	bench_up bridge || return 1
-	ns_defer bench_down bridge
+	tst_defer bench_down bridge
 	out=$(mktemp)
-	ns_defer rm -f "$out"
+	tst_defer rm -f "$out"
 	ip netns exec "$sink" bench-sink sink0 >"$out" &
 	pid=$!
-	ns_defer ns_kill_job "$pid"
-	ns_busywait 5000 grep -q ready "$out" || return 1
-	sent=$(ip netns exec "$gen" "$NS_TOP/bench/pktgen.sh" gen0 "$sink_mac" 512 5000 count:2000 16)
-	ns_busywait 5000 ns_at_least 2000 ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets
+	tst_defer tst_kill_job "$pid"
+	tst_busywait 5000 grep -q ready "$out" || return 1
+	sent=$(ip netns exec "$gen" "$TST_TOP/bench/pktgen.sh" gen0 "$sink_mac" 512 5000 count:2000 16)
+	tst_busywait 5000 tst_at_least 2000 ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets
 	kill -TERM "$pid" && wait "$pid" || return 1
 	lat=$(grep '^packets' "$out")
-	ns_diag "pktgen: $sent; sink: $lat"
+	tst_diag "pktgen: $sent; sink: $lat"
 	set -- $lat
 	[[ $sent == "sent 2000 errors 0 "* ]] && [ "$2" -eq 2000 ] && [ "$6" -gt 0 ] &&
 		[ "$(wc -w < <(sed -n 's/^cdf://p' "$out"))" -eq 101 ]
 }
-ns_check "pktgen sends 2000 frames at a fixed rate; the sink counts and times each" load_and_sink
-ns_run_cleanups
+tst_check "pktgen sends 2000 frames at a fixed rate; the sink counts and times each" load_and_sink
+tst_run_cleanups
 
-ns_done
+tst_done

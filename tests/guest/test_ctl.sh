@@ -10,18 +10,18 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ctl_lib.sh"
 
-ns_plan 9
-ns_module_loaded && rmmod netslice
+tst_plan 9
+tst_module_loaded && rmmod netslice
 
 # monitor_ready FILE: attach and detach a probe interface until the
 # monitor writing FILE reports it, i.e. it has joined its group.
 monitor_ready() {
 	local i
 	ip link add nsprobe0 type veth peer name nsprobe1 || return 1
-	ns_defer ip link del nsprobe0
+	tst_defer ip link del nsprobe0
 	for ((i = 0; i < 30; i++)); do
 		ctl link attach dev nsprobe0 && ctl link detach dev nsprobe0 || return 1
-		ns_poll 1000 grep -q nsprobe0 "$1" && return 0
+		tst_poll 1000 grep -q nsprobe0 "$1" && return 0
 	done
 	return 1
 }
@@ -29,47 +29,47 @@ monitor_ready() {
 
 spec_policies() {
 	local dump
-	ns_load slices=2 || return 1
+	tst_load slices=2 || return 1
 	dump=$(mktemp)
 	genl ctrl policy name netslice >"$dump" || return 1
-	$py "$NS_TOP/tests/spec_check.py" policy "$dump" | ns_indent
+	$py "$TST_TOP/tests/spec_check.py" policy "$dump" | tst_indent
 	[ "${PIPESTATUS[0]}" -eq 0 ]
 }
-ns_check "the module's policies follow uapi/netslice.yaml" spec_policies
-ns_run_cleanups
+tst_check "the module's policies follow uapi/netslice.yaml" spec_policies
+tst_run_cleanups
 
 attach_detach_under_traffic() {
 	local mon sent rx_before rx_after
 	setup || return 1
 	mon=$(mktemp)
 	ctl monitor >"$mon" 2>&1 &
-	ns_defer ns_kill_job $!
+	tst_defer tst_kill_job $!
 	monitor_ready "$mon" || return 1
 	ctl link attach dev dut0 peer dut1 || return 1
-	ns_traffic 2000 || return 1
+	tst_traffic 2000 || return 1
 	# Detach while a sender runs; the frames after it go to the host stack.
 	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 20000 >/dev/null &
 	sent=$!
 	ctl link detach dev dut0 || return 1
 	wait "$sent" || return 1
 	[ "$(ctl -j link show | json 'len(j)')" -eq 0 ] || return 1
-	rx_before=$(ns_stat_sum rx_packets)
+	rx_before=$(tst_stat_sum rx_packets)
 	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 100 >/dev/null || return 1
-	rx_after=$(ns_stat_sum rx_packets)
-	ns_diag "rx_packets $rx_before after the detach, $rx_after after 100 more frames"
+	rx_after=$(tst_stat_sum rx_packets)
+	tst_diag "rx_packets $rx_before after the detach, $rx_after after 100 more frames"
 	[ "$rx_before" -eq "$rx_after" ] || return 1
 	ctl link attach dev dut1 peer dut0 slices 1-2 || return 1
-	ns_traffic 2000 || return 1
-	ns_busywait 3000 ns_at_least 2 grep -c 'slices 1-2$' "$mon" || true
+	tst_traffic 2000 || return 1
+	tst_busywait 3000 tst_at_least 2 grep -c 'slices 1-2$' "$mon" || true
 	sed 's/^/# monitor: /' "$mon"
 	[ "$(grep -c '^attach dev dut0 peer dut1 slices 0-3$' "$mon")" -eq 1 ] &&
 		[ "$(grep -c '^detach dev dut[01] peer dut[01] slices 0-3 reason request$' "$mon")" -eq 2 ] &&
 		[ "$(grep -c '^attach dev dut[01] peer dut[01] slices 1-2$' "$mon")" -eq 2 ] &&
-		ns_stop_fwd
+		tst_stop_fwd
 }
-ns_check "attach and detach at run time under traffic, with monitor events" \
+tst_check "attach and detach at run time under traffic, with monitor events" \
 	attach_detach_under_traffic
-ns_run_cleanups
+tst_run_cleanups
 
 show_round_trip() {
 	local s l said
@@ -80,8 +80,8 @@ show_round_trip() {
 	ctl slice set 2 cut auto+16 || return 1
 	s=$(ctl -j slice show 1)
 	l=$(ctl -j link show dev dut0)
-	ns_diag "slice 1: $s"
-	ns_diag "link: $l"
+	tst_diag "slice 1: $s"
+	tst_diag "link: $l"
 	[ "$(json 'j[0]["cut"], j[0]["length"], j[0]["trim"], j[0]["gso"], j[0]["batch"], j[0]["multi_read"], j[0]["multi_write"], j[0]["kernel_cpus"], j[0]["user_cpus"]' <<<"$s")" = \
 		"fixed 128 on on 64 on off 1 0" ] || return 1
 	[ "$(ctl -j slice show 2 | json 'j[0]["cut"], j[0]["extra"]')" = "auto 16" ] || return 1
@@ -89,8 +89,8 @@ show_round_trip() {
 		"dut0 dut1 2 2 hash" ] || return 1
 	# The ioctl view of the same slice agrees; the table spells it as set.
 	netslice-info -s 1 | grep -q 'cut fixed:128,trim,gso' ||
-		{ netslice-info -s 1 | ns_indent; return 1; }
-	ctl slice show 1 | grep -q '^1 .* fixed:128,trim,gso ' || { ctl slice show 1 | ns_indent; return 1; }
+		{ netslice-info -s 1 | tst_indent; return 1; }
+	ctl slice show 1 | grep -q '^1 .* fixed:128,trim,gso ' || { ctl slice show 1 | tst_indent; return 1; }
 	ctl slice show 2 | grep -q '^2 .* auto+16 ' || return 1
 	# A mode is all of it, as an NF's -m: no trim or gso unless it says so.
 	ctl slice set 1 cut auto || return 1
@@ -119,8 +119,8 @@ show_round_trip() {
 	ctl slice set 1 multi-read off || return 1
 	[ "$(ctl -j slice show 1 | json 'j[0]["multi_read"], j[0]["multi_write"]')" = "off on" ]
 }
-ns_check "configuration round-trips through show -j (and the ioctl view)" show_round_trip
-ns_run_cleanups
+tst_check "configuration round-trips through show -j (and the ioctl view)" show_round_trip
+tst_run_cleanups
 
 # slice_numbers FIELD...: those fields of every slice's settings, one line.
 slice_numbers() {
@@ -131,14 +131,14 @@ slice_numbers() {
 runtime_sizes() {
 	local s i bpid chunks got purged drops want
 	# read/write mode: a ring-mode NF receives into its own ring instead.
-	ns_topology 1 && ns_load slices=4 rxq_size=1024 store_size=64 store_timeout_ms=1000 &&
-		ns_start_fwd -M rw || return 1
+	tst_topology 1 && tst_load slices=4 rxq_size=1024 store_size=64 store_timeout_ms=1000 &&
+		tst_start_fwd -M rw || return 1
 	ctl link attach dev dut0 peer dut1 || return 1
 	for s in 0 1 2 3; do ctl slice set $s cut auto || return 1; done
 	# Growing while frames flow: nothing lost, handles of parked payloads kept.
 	ip netns exec "$gen" sh -c "for i in \$(seq 40); do nstraffic send gen0 $sink_mac 200 4 >/dev/null || exit 1; done" &
 	bpid=$!
-	ns_defer ns_kill_job $bpid
+	tst_defer tst_kill_job $bpid
 	for i in 2048 4096 16384; do
 		for s in 0 1 2 3; do
 			ctl slice set $s rxq-size $i store-size $((i / 4)) store-timeout $((i / 2)) ||
@@ -146,35 +146,35 @@ runtime_sizes() {
 		done
 	done
 	wait $bpid || return 1
-	ns_busywait 10000 ns_at_least 8000 ns_stat_sum tx_packets || true
+	tst_busywait 10000 tst_at_least 8000 tst_stat_sum tx_packets || true
 	got=$(ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets)
-	ns_diag "8000 frames while growing: sink got $got; settings $(slice_numbers rxq_size store_size store_timeout_ms)"
+	tst_diag "8000 frames while growing: sink got $got; settings $(slice_numbers rxq_size store_size store_timeout_ms)"
 	[ "$(slice_numbers rxq_size store_size store_timeout_ms)" = \
 		"16384 4096 8192 16384 4096 8192 16384 4096 8192 16384 4096 8192" ] || return 1
 	netslice-info -s 0 | grep -q 'rxq 16384.*store 4096, 8192 ms' ||
-		{ netslice-info -s 0 | ns_indent; return 1; }
-	stat_is tx_packets 8000 && stat_is rx_purged 0 || return 1
+		{ netslice-info -s 0 | tst_indent; return 1; }
+	tst_stat_is tx_packets 8000 && tst_stat_is rx_purged 0 || return 1
 	# Shrinking to 2 while frames flow: what the ring cannot hold is purged
 	# and counted; every frame is still accounted for.
 	ctl stats reset || return 1
 	ip netns exec "$gen" sh -c "for i in \$(seq 20); do nstraffic send gen0 $sink_mac 200 4 >/dev/null || exit 1; done" &
 	bpid=$!
-	ns_defer ns_kill_job $bpid
+	tst_defer tst_kill_job $bpid
 	for i in 2 16384 2 64; do
 		for s in 0 1 2 3; do ctl slice set $s rxq-size $i || return 1; done
 	done
 	wait $bpid || return 1
 	# Counted since the reset: queued or dropped on arrival, all 4000.
-	arrived() { echo $(($(ns_stat_sum rx_packets) + $(ns_stat_sum rx_drop_ring_full))); }
-	ns_busywait 10000 ns_at_least 4000 arrived || return 1
+	arrived() { echo $(($(tst_stat_sum rx_packets) + $(tst_stat_sum rx_drop_ring_full))); }
+	tst_busywait 10000 tst_at_least 4000 arrived || return 1
 	shrunk_total() {
-		echo $(($(ns_stat_sum tx_packets) + $(ns_stat_sum rx_purged) +
-			$(ns_stat_sum rx_drop_ring_full)))
+		echo $(($(tst_stat_sum tx_packets) + $(tst_stat_sum rx_purged) +
+			$(tst_stat_sum rx_drop_ring_full)))
 	}
-	ns_busywait 10000 ns_at_least 4000 shrunk_total || true
-	purged=$(ns_stat_sum rx_purged)
-	drops=$(ns_stat_sum rx_drop_ring_full)
-	ns_diag "4000 frames while shrinking: tx $(ns_stat_sum tx_packets), purged $purged, ring full $drops"
+	tst_busywait 10000 tst_at_least 4000 shrunk_total || true
+	purged=$(tst_stat_sum rx_purged)
+	drops=$(tst_stat_sum rx_drop_ring_full)
+	tst_diag "4000 frames while shrinking: tx $(tst_stat_sum tx_packets), purged $purged, ring full $drops"
 	[ "$(shrunk_total)" -eq 4000 ] && [ "$(slice_numbers rxq_size)" = "64 64 64 64" ] ||
 		return 1
 	# With the NF stopped, one flow fills its slice's ring of 64 (the rest
@@ -182,44 +182,44 @@ runtime_sizes() {
 	# so up to 15 of the 64 may still be taken); shrunk to 2, the ring
 	# purges all but 2 and counts them.
 	ctl stats reset && kill -STOP "$fwd_pid" || return 1
-	ns_defer kill -CONT "$fwd_pid"
+	tst_defer kill -CONT "$fwd_pid"
 	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 200 1 >/dev/null || return 1
-	ns_busywait 10000 ns_at_least 200 arrived || return 1
+	tst_busywait 10000 tst_at_least 200 arrived || return 1
 	for s in 0 1 2 3; do ctl slice set $s rxq-size 2 || return 1; done
 	kill -CONT "$fwd_pid"
-	ns_busywait 10000 ns_at_least 2 ns_stat_sum tx_packets || return 1
-	ns_diag "200 frames, NF stopped, ring 64 -> 2: queued $(ns_stat_sum rx_packets), ring full $(ns_stat_sum rx_drop_ring_full), purged $(ns_stat_sum rx_purged), sent $(ns_stat_sum tx_packets)"
+	tst_busywait 10000 tst_at_least 2 tst_stat_sum tx_packets || return 1
+	tst_diag "200 frames, NF stopped, ring 64 -> 2: queued $(tst_stat_sum rx_packets), ring full $(tst_stat_sum rx_drop_ring_full), purged $(tst_stat_sum rx_purged), sent $(tst_stat_sum tx_packets)"
 	local queued
-	queued=$(ns_stat_sum rx_packets)
-	[ "$queued" -le 64 ] && [ "$queued" -ge 49 ] && stat_is rx_drop_ring_full $((200 - queued)) &&
-		stat_is rx_purged $((queued - 2)) && stat_is tx_packets 2 && ns_stop_fwd
+	queued=$(tst_stat_sum rx_packets)
+	[ "$queued" -le 64 ] && [ "$queued" -ge 49 ] && tst_stat_is rx_drop_ring_full $((200 - queued)) &&
+		tst_stat_is rx_purged $((queued - 2)) && tst_stat_is tx_packets 2 && tst_stop_fwd
 }
-ns_check "ring and store sizes and the store timeout change under traffic" runtime_sizes
-ns_run_cleanups
+tst_check "ring and store sizes and the store timeout change under traffic" runtime_sizes
+tst_run_cleanups
 
 stats_reset() {
 	local before after
 	setup || return 1
 	ctl link attach dev dut0 peer dut1 || return 1
-	ns_traffic 1000 || return 1
+	tst_traffic 1000 || return 1
 	before=$(ctl -j stats | json 'sum(s["rx_packets"] for s in j)')
 	ctl stats reset || return 1
 	after=$(ctl -j stats | json 'sum(s["rx_packets"] + s["tx_packets"] + s["read_packets"] for s in j)')
-	ns_diag "rx_packets $before before the reset, rx+read+tx $after after"
-	[ "$before" -eq 1000 ] && [ "$after" -eq 0 ] && [ "$(ns_stat_sum rx_packets)" -eq 0 ] || return 1
-	ns_traffic 300 || return 1
+	tst_diag "rx_packets $before before the reset, rx+read+tx $after after"
+	[ "$before" -eq 1000 ] && [ "$after" -eq 0 ] && [ "$(tst_stat_sum rx_packets)" -eq 0 ] || return 1
+	tst_traffic 300 || return 1
 	[ "$(ctl -j stats | json 'sum(s["tx_packets"] for s in j)')" -eq 300 ] &&
 		ctl -s stats slice 0 | grep -q 'rx_drop_ring_full'
 }
-ns_check "counters read through netlink, reset to zero, count again" stats_reset
-ns_run_cleanups
+tst_check "counters read through netlink, reset to zero, count again" stats_reset
+tst_run_cleanups
 
 bad_input() {
 	local n out
 	setup || return 1
 	ctl link attach dev dut0 peer dut1 || return 1
-	ip link add brp0 type veth peer name brp1 && ns_defer ip link del brp0
-	ip link add nsbr0 type bridge && ns_defer ip link del nsbr0
+	ip link add brp0 type veth peer name brp1 && tst_defer ip link del brp0
+	ip link add nsbr0 type bridge && tst_defer ip link del nsbr0
 	ip link set brp0 master nsbr0 || return 1
 	n=0
 	expect_refusal "Error: dev nosuch0: no such interface in this network namespace." \
@@ -251,27 +251,27 @@ bad_input() {
 		ctl rule add proto udp dport 9 slice 2 && n=$((n + 1))
 	ctl rule flush || return 1
 	# Raw requests netslicectl never sends: a missing and a malformed attribute.
-	out=$($py "$NS_TOP/tests/guest/nlraw.py" 5 13:u32:8)
-	ns_diag "slice-set without id: $out"
+	out=$($py "$TST_TOP/tests/guest/nlraw.py" 5 13:u32:8)
+	tst_diag "slice-set without id: $out"
 	[ "$out" = "errno 22 missing 1" ] && n=$((n + 1))
-	out=$($py "$NS_TOP/tests/guest/nlraw.py" 1 2:str:dut1 5:u32:300)
-	ns_diag "link-attach slice-first 300: $out"
+	out=$($py "$TST_TOP/tests/guest/nlraw.py" 1 2:str:dut1 5:u32:300)
+	tst_diag "link-attach slice-first 300: $out"
 	[ "$out" = "errno 34 msg integer out of range offset 32" ] && n=$((n + 1))
 	# A rule nest (NLA_F_NESTED | 1) whose u8 family attribute is 4 bytes long.
-	out=$($py "$NS_TOP/tests/guest/nlraw.py" 8 32769:hex:0800020004000000)
-	ns_diag "rule-add with a malformed attribute in its nest: $out"
+	out=$($py "$TST_TOP/tests/guest/nlraw.py" 8 32769:hex:0800020004000000)
+	tst_diag "rule-add with a malformed attribute in its nest: $out"
 	[ "$out" = "errno 22 msg invalid attribute length offset 24" ] && n=$((n + 1))
 	# A rule whose source address is 17 bytes: a policy dump does not show a
 	# binary attribute's maximum (NLA_POLICY_MAX_LEN), so try it.
-	out=$($py "$NS_TOP/tests/guest/nlraw.py" 8 "32769:hex:15000400$(printf '%034d' 0)000000")
-	ns_diag "rule-add with a 17-byte source address: $out"
+	out=$($py "$TST_TOP/tests/guest/nlraw.py" 8 "32769:hex:15000400$(printf '%034d' 0)000000")
+	tst_diag "rule-add with a 17-byte source address: $out"
 	[ "$out" = "errno 34 msg binary attribute size out of range offset 24" ] && n=$((n + 1))
 	# batch-flags (a bitfield32 of two bits): a selector bit past them and a
 	# value bit outside the selector (EINVAL), and the u32 of ABI 0.5
 	# (ERANGE: the wrong length) are refused.
 	for bf in 22:0100000004000000 22:0100000002000000 34:01000000; do
-		out=$($py "$NS_TOP/tests/guest/nlraw.py" 5 1:u32:0 12:hex:${bf#*:})
-		ns_diag "slice-set batch-flags ${bf#*:}: $out"
+		out=$($py "$TST_TOP/tests/guest/nlraw.py" 5 1:u32:0 12:hex:${bf#*:})
+		tst_diag "slice-set batch-flags ${bf#*:}: $out"
 		[ "$out" = "errno ${bf%%:*} msg Attribute failed policy validation offset 28" ] &&
 			n=$((n + 1))
 	done
@@ -284,17 +284,17 @@ bad_input() {
 	expect_refusal "Error: rule: Operation not permitted." \
 		setpriv --reuid=65534 --regid=65534 --clear-groups netslicectl rule add proto udp slice 1 &&
 		n=$((n + 1))
-	ns_diag "$n of 24 refused as they should be"
+	tst_diag "$n of 24 refused as they should be"
 	[ "$n" -eq 24 ]
 }
-ns_check "bad input: each refusal has its message and changes nothing" bad_input
-ns_run_cleanups
+tst_check "bad input: each refusal has its message and changes nothing" bad_input
+tst_run_cleanups
 
 other_namespace() {
 	local other
 	setup || return 1
 	ctl link attach dev dut0 peer dut1 || return 1
-	ns_netns_create other || return 1
+	tst_netns_create other || return 1
 	ip -n "$other" link add xd0 type veth peer name xd1 || return 1
 	[ "$(ip netns exec "$other" netslicectl -j link show | json 'len(j)')" -eq 0 ] || return 1
 	expect_refusal "Error: dev dut0: no such interface in this network namespace." \
@@ -307,65 +307,65 @@ other_namespace() {
 	ip -n "$other" link del xd0 || return 1
 	[ "$(ip netns exec "$other" netslicectl -j link show | json 'len(j)')" -eq 0 ]
 }
-ns_check "another namespace's interfaces are neither seen nor touched" other_namespace
-ns_run_cleanups
+tst_check "another namespace's interfaces are neither seen nor touched" other_namespace
+tst_run_cleanups
 
 gone_and_unload_events() {
 	local mon
-	ns_topology 1 || return 1
-	insmod "$NS_KO" slices=2 || return 1
-	ns_defer ns_unload
+	tst_topology 1 || return 1
+	insmod "$TST_KO" slices=2 || return 1
+	tst_defer tst_unload
 	mon=$(mktemp)
 	netslicectl -j monitor >"$mon" 2>&1 &
-	ns_defer ns_kill_job $!
+	tst_defer tst_kill_job $!
 	monitor_ready "$mon" || return 1
 	ctl link attach dev dut0 && ctl link attach dev dut1 || return 1
-	ns_busywait 3000 ns_at_least 2 grep -c '"event":"attach".*"dev":"dut' "$mon" || return 1
+	tst_busywait 3000 tst_at_least 2 grep -c '"event":"attach".*"dev":"dut' "$mon" || return 1
 	ip link del dut0 || return 1
-	ns_busywait 3000 grep -q '"reason":"unregister"' "$mon" || return 1
+	tst_busywait 3000 grep -q '"reason":"unregister"' "$mon" || return 1
 	rmmod netslice || return 1
-	ns_busywait 3000 grep -q '"reason":"unload"' "$mon" || true
+	tst_busywait 3000 grep -q '"reason":"unload"' "$mon" || true
 	sed 's/^/# monitor: /' "$mon"
 	grep -q '"event":"detach","ifindex":[0-9]*,"dev":"dut0".*"reason":"unregister"' "$mon" &&
 		grep -q '"dev":"dut1".*"reason":"unload"' "$mon"
 }
-ns_check "monitor reports an interface deleted and the module unloaded" gone_and_unload_events
-ns_run_cleanups
+tst_check "monitor reports an interface deleted and the module unloaded" gone_and_unload_events
+tst_run_cleanups
 
 cli_usage() {
 	local out rc file protos
-	ns_load slices=2 || return 1
+	tst_load slices=2 || return 1
 	out=$(netslicectl rule add proto udp 2>&1)
 	rc=$?
-	ns_diag "$out"
+	tst_diag "$out"
 	[ "$rc" -eq 1 ] && [ "$out" = "netslicectl: the rule needs a slice: ... slice N (see netslicectl --help)" ] ||
 		return 1
 	# A rule file as users write it: comments anywhere, one 3,000 bytes
 	# long; protocols by name. A bad number says FILE:LINE:COL.
 	file=$(mktemp)
-	ns_defer rm -f "$file"
+	tst_defer rm -f "$file"
 	{
 		printf '# %s\n' "$(head -c 3000 /dev/zero | tr '\0' c)"
 		printf 'proto gre slice 0   # tunnels\nproto esp slice 1\nproto ah slice 1\nproto sctp slice 0\n'
 	} >"$file"
 	netslicectl rule load "$file" || return 1
 	protos=$(netslicectl -j rule show | python3 -c 'import json, sys; print(" ".join(sorted(r["proto"] for r in json.load(sys.stdin))))')
-	ns_diag "loaded: $protos"
+	tst_diag "loaded: $protos"
 	[ "$protos" = "ah esp gre sctp" ] && netslicectl rule flush || return 1
 	printf 'proto udp slice 0\nproto udp dport +53 slice 1\n' >"$file"
 	out=$(netslicectl rule load "$file" 2>&1)
 	rc=$?
-	ns_diag "$out"
+	tst_diag "$out"
 	[ "$rc" -eq 1 ] &&
 		[ "$out" = "netslicectl: $file:2:11: dport: \"+53\" is not a number from 0 to 65535 (see netslicectl --help)" ] &&
 		[ "$(netslicectl -j rule show | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))')" = 0 ] ||
 		return 1
-	ns_unload || return 1
+	tst_unload || return 1
 	out=$(netslicectl link show 2>&1)
 	rc=$?
-	ns_diag "$out"
+	tst_diag "$out"
 	[ "$rc" -eq 2 ] && [[ $out == *"netslice module is not loaded"* ]]
 }
-ns_check "usage errors exit 1 (a rule file's with FILE:LINE:COL); comments anywhere, protocols by name; no module exits 2 and says so" cli_usage
+tst_check "usage errors exit 1 (a rule file's with FILE:LINE:COL); comments anywhere, protocols by name; no module exits 2 and says so" cli_usage
 
-ns_done
+tst_done

@@ -14,8 +14,8 @@
 # below 100, the load sweep fails one allocation in 100/ROUNDS.
 . "$(dirname "$0")/lib.sh"
 
-ns_plan 6
-ns_module_loaded && rmmod netslice
+tst_plan 6
+tst_module_loaded && rmmod netslice
 ROUNDS=${NETSLICE_FAILSLAB_ROUNDS:-100}
 FI=/sys/kernel/debug
 # x86-64 with CONFIG_RANDOMIZE_BASE: MODULES_VADDR .. MODULES_END.
@@ -25,9 +25,9 @@ TIMES=1000000
 
 if [ ! -d $FI/failslab ] || [ ! -d $FI/fail_page_alloc ]; then
 	for name in load attach open "slice-set" "rule insert" "traffic"; do
-		ns_skip "$name under allocation failures" "kernel without failslab"
+		tst_skip "$name under allocation failures" "kernel without failslab"
 	done
-	ns_done
+	tst_done
 fi
 
 # fi_arm PERCENT TASK_FILTER [START END]: fail that share of the module's
@@ -62,7 +62,7 @@ fi_disarm() {
 	done
 	echo "$n"
 }
-ns_defer eval 'fi_disarm >/dev/null'
+tst_defer eval 'fi_disarm >/dev/null'
 
 # failing COMMAND...: run COMMAND as a task whose allocations may fail.
 failing() {
@@ -71,13 +71,13 @@ failing() {
 
 # tally OK FAILED INJECTED WHAT: one line, and the case needs both outcomes.
 tally() {
-	ns_diag "$4: $1 succeeded, $2 failed cleanly, $3 allocations failed"
+	tst_diag "$4: $1 succeeded, $2 failed cleanly, $3 allocations failed"
 	[ "$2" -gt 0 ] && [ "$3" -gt 0 ]
 }
 
 feeds() {
-	ip link add fsa0 type veth peer name fsb0 && ns_defer ip link del fsa0 &&
-		ip link add fsa1 type veth peer name fsb1 && ns_defer ip link del fsa1 || return 1
+	ip link add fsa0 type veth peer name fsb0 && tst_defer ip link del fsa0 &&
+		ip link add fsa1 type veth peer name fsb1 && tst_defer ip link del fsa1 || return 1
 	local i
 	for i in fsa0 fsb0 fsa1 fsb1; do ip link set "$i" up || return 1; done
 }
@@ -89,56 +89,56 @@ feeds() {
 load() {
 	feeds || return 1
 	fi_arm 0 N
-	faultloop failload "$NS_KO" "slices=4 ifaces=fsa0:fsa1" 4 $(((99 + ROUNDS) / ROUNDS)) |
+	faultloop failload "$TST_KO" "slices=4 ifaces=fsa0:fsa1" 4 $(((99 + ROUNDS) / ROUNDS)) |
 		sed 's/^/# /'
 	local rc=${PIPESTATUS[0]}
 	fi_disarm >/dev/null
-	[ "$rc" -eq 0 ] && ! ns_module_loaded && ns_no_nodes
+	[ "$rc" -eq 0 ] && ! tst_module_loaded && tst_no_nodes
 }
-ns_check "load with its N-th allocation failing, for every N: whole or not at all" load
-ns_run_cleanups
+tst_check "load with its N-th allocation failing, for every N: whole or not at all" load
+tst_run_cleanups
 
 linked() { netslicectl -j link show | grep -q '"fsa1"'; }
 
 attach() {
 	local i ok=0 bad=0 injected
 	feeds || return 1
-	ns_load slices=4 || return 1
+	tst_load slices=4 || return 1
 	# One allocation in three: ten rounds still see both outcomes.
 	fi_arm 30 Y
 	for ((i = 0; i < ROUNDS; i++)); do
 		if failing netslicectl link attach dev fsa1 peer fsb1 >/dev/null 2>&1; then
 			ok=$((ok + 1))
-			linked || { ns_diag "round $i: attach succeeded, link missing"; break; }
+			linked || { tst_diag "round $i: attach succeeded, link missing"; break; }
 			# Detach may fail too; then again, with nothing failing.
 			failing netslicectl link detach dev fsa1 >/dev/null 2>&1 ||
 				netslicectl link detach dev fsa1 || break
 		else
 			bad=$((bad + 1))
-			linked && { ns_diag "round $i: attach failed, link present"; break; }
+			linked && { tst_diag "round $i: attach failed, link present"; break; }
 		fi
 	done
 	injected=$(fi_disarm)
 	[ "$i" -eq "$ROUNDS" ] && tally "$ok" "$bad" "$injected" "link attach"
 }
-ns_check "link attach under allocation failures: attached or not at all" attach
-ns_run_cleanups
+tst_check "link attach under allocation failures: attached or not at all" attach
+tst_run_cleanups
 
 # The module's open allocates nothing itself, so open's failures are those
 # of the VFS around it: the N-th allocation of the open(2) call fails
 # (fail-nth, no stack filter), for every N until the open goes through.
 opens() {
-	ns_load slices=2 || return 1
+	tst_load slices=2 || return 1
 	fi_arm 0 N 0 -1
 	faultloop failopen /dev/netslice-1 | sed 's/^/# /'
 	local rc=${PIPESTATUS[0]}
 	fi_disarm >/dev/null
 	# Nothing half-open holds the slice.
-	netslicectl -j slice show 1 | grep -q '"readers":0[,}]' || { ns_diag "readers left"; return 1; }
+	netslicectl -j slice show 1 | grep -q '"readers":0[,}]' || { tst_diag "readers left"; return 1; }
 	[ "$rc" -eq 0 ]
 }
-ns_check "open with its N-th allocation failing, for every N: refused or opened, no reader left" opens
-ns_run_cleanups
+tst_check "open with its N-th allocation failing, for every N: refused or opened, no reader left" opens
+tst_run_cleanups
 
 sizes() {
 	netslicectl -j slice show 1 | grep -o '"\(rxq\|store\)_size":[0-9]*' | tr '\n' ' '
@@ -154,7 +154,7 @@ slice_set() {
 	local n from to injected rc ok=0 bad=0 after
 	local -A arg=([small]="rxq-size 128 store-size 64" [large]="rxq-size 512 store-size 128")
 	local -A show=([small]='"rxq_size":128 "store_size":64 ' [large]='"rxq_size":512 "store_size":128 ')
-	ns_load slices=2 rxq_size=128 store_size=64 || return 1
+	tst_load slices=2 rxq_size=128 store_size=64 || return 1
 	from=small to=large
 	[ "$(sizes)" = "${show[$from]}" ] || return 1
 	fi_arm 0 N
@@ -167,24 +167,24 @@ slice_set() {
 		after=$(sizes)
 		if [ "$rc" -eq 0 ]; then
 			ok=$((ok + 1))
-			[ "$after" = "${show[$to]}" ] || { ns_diag "N=$n: succeeded, $after"; return 1; }
+			[ "$after" = "${show[$to]}" ] || { tst_diag "N=$n: succeeded, $after"; return 1; }
 			[ "$injected" -eq 0 ] && break
 			set -- "$to" "$from"
 			from=$1 to=$2
 		else
 			bad=$((bad + 1))
-			[ "$after" = "${show[$from]}" ] || { ns_diag "N=$n: failed, left $after"; return 1; }
+			[ "$after" = "${show[$from]}" ] || { tst_diag "N=$n: failed, left $after"; return 1; }
 		fi
 	done
 	fi_disarm >/dev/null
 	[ "$injected" -eq 0 ] && tally "$ok" "$bad" "$((n - 1))" "slice-set of both sizes"
 }
-ns_check "slice-set with its N-th allocation failing, for every N: both sizes or neither" slice_set
-ns_run_cleanups
+tst_check "slice-set with its N-th allocation failing, for every N: both sizes or neither" slice_set
+tst_run_cleanups
 
 rule_insert() {
 	local i ok=0 bad=0 injected want=() have
-	ns_load slices=4 || return 1
+	tst_load slices=4 || return 1
 	fi_arm 30 Y
 	for ((i = 1; i <= ROUNDS; i++)); do
 		# Exact (5-tuple) and wildcard rules take different tables.
@@ -206,35 +206,35 @@ rule_insert() {
 for r in json.load(sys.stdin):
     print("%s:%d" % (r["table"], r["sport_min"] if r["table"] == "exact" else r["dport_min"]))' |
 		sort)
-	ns_diag "rules in the table: $(wc -l <<<"$have"), adds that succeeded: ${#want[@]}"
+	tst_diag "rules in the table: $(wc -l <<<"$have"), adds that succeeded: ${#want[@]}"
 	[ "$have" = "$(printf '%s\n' "${want[@]}" | sort)" ] &&
 		netslicectl rule flush && tally "$ok" "$bad" "$injected" "rule adds"
 }
-ns_check "rule insert under allocation failures: exactly the rules whose add succeeded are in" rule_insert
-ns_run_cleanups
+tst_check "rule insert under allocation failures: exactly the rules whose add succeeded are in" rule_insert
+tst_run_cleanups
 
 # The receive path (softirq: segmentation, clones), parking and splicing,
 # under traffic: any allocation with a netslice frame may fail.
 traffic() {
 	local injected sliced
-	ns_topology 1 || return 1
-	ns_load slices=2 ifaces=dut0:dut1 store_timeout_ms=100 || return 1
-	ns_start_fwd -m auto -b 32 || return 1
+	tst_topology 1 || return 1
+	tst_load slices=2 ifaces=dut0:dut1 store_timeout_ms=100 || return 1
+	tst_start_fwd -m auto -b 32 || return 1
 	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 100000000 >/dev/null &
 	local tpid=$!
-	ns_defer ns_kill_job "$tpid"
+	tst_defer tst_kill_job "$tpid"
 	fi_arm 5 N
-	ns_busywait 20000 eval '[ "$(ns_stat_sum read_sliced)" -gt 2000 ]'
+	tst_busywait 20000 eval '[ "$(tst_stat_sum read_sliced)" -gt 2000 ]'
 	injected=$(fi_disarm)
 	kill "$tpid" && wait "$tpid" 2>/dev/null
-	ns_stop_fwd >/dev/null || return 1
+	tst_stop_fwd >/dev/null || return 1
 	# Frames still in the veth backlog are counted by dut0 first.
-	ns_busywait 5000 ns_frames_accounted dut0 quiet
-	ns_frames_accounted dut0 || return 1
-	sliced=$(ns_stat_sum read_sliced)
-	ns_diag "sliced $sliced; $injected allocations failed; store_used $(ns_stat_sum store_used)"
-	[ "$(ns_stat_sum store_used)" -eq 0 ] && [ "$injected" -gt 0 ] && [ "$sliced" -gt 0 ]
+	tst_busywait 5000 tst_frames_accounted dut0 quiet
+	tst_frames_accounted dut0 || return 1
+	sliced=$(tst_stat_sum read_sliced)
+	tst_diag "sliced $sliced; $injected allocations failed; store_used $(tst_stat_sum store_used)"
+	[ "$(tst_stat_sum store_used)" -eq 0 ] && [ "$injected" -gt 0 ] && [ "$sliced" -gt 0 ]
 }
-ns_check "traffic with parking and splicing under allocation failures: every frame accounted for" traffic
+tst_check "traffic with parking and splicing under allocation failures: every frame accounted for" traffic
 
-ns_done
+tst_done

@@ -8,8 +8,8 @@
 # netlink messages (make check-debug raises both), NETSLICE_FUZZ_SEED.
 . "$(dirname "$0")/lib.sh"
 
-ns_plan 3
-ns_module_loaded && rmmod netslice
+tst_plan 3
+tst_module_loaded && rmmod netslice
 OPS=${NETSLICE_FUZZ_OPS:-100000}
 MSGS=${NETSLICE_FUZZ_NL:-10000}
 SEED=${NETSLICE_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
@@ -20,20 +20,20 @@ link0=fzl0$tag link1=fzl1$tag feed0=fzf0$tag feed1=fzf1$tag
 fuzz() {
 	local out rc
 	out=$(mktemp) || return 1
-	ns_defer rm -f "$out"
+	tst_defer rm -f "$out"
 	ip link add "$link0" type veth peer name "$feed0" || return 1
-	ns_defer ip link del "$link0"
+	tst_defer ip link del "$link0"
 	ip link add "$link1" type veth peer name "$feed1" || return 1
-	ns_defer ip link del "$link1"
+	tst_defer ip link del "$link1"
 	for i in "$link0" "$link1" "$feed0" "$feed1"; do
 		ip link set "$i" up || return 1
 	done
 	# XDP on the links: their frames come in page_pool pages (from 6.3 on),
 	# which ring resizes and rings must free with IRQs on.
-	ns_xdp_pass "$link0" && ns_xdp_pass "$link1" || return 1
+	tst_xdp_pass "$link0" && tst_xdp_pass "$link1" || return 1
 	# Ring memory under limits: a 16 MiB module cap (ENOMEM), and no
 	# CAP_IPC_LOCK with RLIMIT_MEMLOCK 8 MiB (ENOBUFS).
-	ns_load slices=4 store_timeout_ms=200 ring_max_mb=16 "ifaces=$link0:$link1" || return 1
+	tst_load slices=4 store_timeout_ms=200 ring_max_mb=16 "ifaces=$link0:$link1" || return 1
 	# A time limit far above what the counts take: a hang is a failure.
 	setpriv --bounding-set=-ipc_lock prlimit --memlock=8388608:8388608 \
 		nsfuzz -s "$SEED" -t 3 -d "$OPS" -n "$MSGS" -T $((OPS / 100 + MSGS / 10 + 300)) \
@@ -44,7 +44,7 @@ fuzz() {
 	# The limits were met, not just set.
 	grep -Eq '\([1-9][0-9]* over a memory limit\)' "$out"
 }
-ns_check "nsfuzz: $OPS device operations, $MSGS netlink messages, seed $SEED" fuzz
+tst_check "nsfuzz: $OPS device operations, $MSGS netlink messages, seed $SEED" fuzz
 
 # Every file is closed: nothing may stay parked, and every parked payload
 # must be accounted for. Two things keep this from an equality: the
@@ -56,19 +56,19 @@ ns_check "nsfuzz: $OPS device operations, $MSGS netlink messages, seed $SEED" fu
 # count the same ends exactly, without a fuzzer.
 settled() {
 	local used sliced ended
-	used=$(ns_stat_sum store_used)
-	sliced=$(ns_stat_sum read_sliced)
-	ended=$(($(ns_stat_sum tx_spliced) + $(ns_stat_sum tx_nf_drop) + $(ns_stat_sum tx_err_down) +
-		 $(ns_stat_sum tx_err_dropped) + $(ns_stat_sum store_aged) + $(ns_stat_sum store_closed)))
-	ns_diag "store_used $used; read_sliced $sliced; counters that may end a payload: $ended"
+	used=$(tst_stat_sum store_used)
+	sliced=$(tst_stat_sum read_sliced)
+	ended=$(($(tst_stat_sum tx_spliced) + $(tst_stat_sum tx_nf_drop) + $(tst_stat_sum tx_err_down) +
+		 $(tst_stat_sum tx_err_dropped) + $(tst_stat_sum store_aged) + $(tst_stat_sum store_closed)))
+	tst_diag "store_used $used; read_sliced $sliced; counters that may end a payload: $ended"
 	[ "$used" -eq 0 ] && [ "$sliced" -le "$ended" ]
 }
-ns_check "after the fuzzer: no payload parked, every parked payload accounted for" settled
+tst_check "after the fuzzer: no payload parked, every parked payload accounted for" settled
 
 unloads() {
-	ns_run_cleanups
-	! ns_module_loaded && ns_no_nodes
+	tst_run_cleanups
+	! tst_module_loaded && tst_no_nodes
 }
-ns_check "the module unloads after the fuzzer" unloads
+tst_check "the module unloads after the fuzzer" unloads
 
-ns_done
+tst_done

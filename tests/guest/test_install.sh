@@ -9,10 +9,10 @@
 # open), reloaded and stopping; then `make uninstall` takes it all away.
 . "$(dirname "$0")/lib.sh"
 
-ns_plan 6
-ns_module_loaded && rmmod netslice
+tst_plan 6
+tst_module_loaded && rmmod netslice
 kver=$(uname -r)
-mk() { make -s -C "$NS_TOP" KVER="$kver" KO="$NS_KO" PREFIX=/usr/local "$@"; }
+mk() { make -s -C "$TST_TOP" KVER="$kver" KO="$TST_KO" PREFIX=/usr/local "$@"; }
 
 # make install runs depmod -a, which over Debian's 4,000-odd modules takes
 # 2-5 minutes under emulation (290 s measured on 6.12 with the host busy,
@@ -26,25 +26,25 @@ lean_modules() {
 		mount -t tmpfs netslice-test-modules "$dir" || return 1
 	# Lazily: udevd keeps the lean tree's index files mapped, and a tree
 	# left mounted would hide every module from the tests after this one.
-	ns_defer umount -l "$dir"
+	tst_defer umount -l "$dir"
 	cp -a "$keep"/. "$dir"/ && rm -rf "$keep"
 }
 
 installed() {
 	lean_modules || return 1
 	mk install >/dev/null || return 1
-	ns_defer mk uninstall
+	tst_defer mk uninstall
 	echo "options netslice slices=3" >/etc/modprobe.d/netslice-test.conf
-	ns_defer rm -f /etc/modprobe.d/netslice-test.conf
+	tst_defer rm -f /etc/modprobe.d/netslice-test.conf
 	[ "$(modinfo -n netslice)" = "/lib/modules/$kver/updates/netslice.ko" ] || return 1
 	modprobe netslice || return 1
-	ns_defer ns_unload
+	tst_defer tst_unload
 	udevadm settle
-	ns_diag "$(ls -l /dev/netslice-*)"
+	tst_diag "$(ls -l /dev/netslice-*)"
 	[ "$(ls /dev/netslice-* | wc -l)" -eq 3 ] &&
 		[ "$(stat -c '%G %a' /dev/netslice-0)" = "netslice 660" ]
 }
-ns_check "make install; modprobe loads it with modprobe.d options; udev: group netslice 0660" installed
+tst_check "make install; modprobe loads it with modprobe.d options; udev: group netslice 0660" installed
 
 group_access() {
 	local gid
@@ -53,12 +53,12 @@ group_access() {
 	setpriv --reuid=65534 --regid=65534 --groups="$gid" netslice-info -s 0 >/dev/null || return 1
 	! setpriv --reuid=65534 --regid=65534 --clear-groups netslice-info -s 0 >/dev/null 2>&1
 }
-ns_check "a member of group netslice opens a slice; another user cannot" group_access
+tst_check "a member of group netslice opens a slice; another user cannot" group_access
 
 installed_tools() {
 	local ver sover
-	ver=$(sed -n 's/^VERSION := //p' "$NS_TOP/Makefile")
-	sover=$(sed -n 's/^SOVERSION := //p' "$NS_TOP/Makefile")
+	ver=$(sed -n 's/^VERSION := //p' "$TST_TOP/Makefile")
+	sover=$(sed -n 's/^SOVERSION := //p' "$TST_TOP/Makefile")
 	[ "$(/usr/local/sbin/netslicectl --version)" = "netslicectl $ver" ] &&
 		[ "$(/usr/local/sbin/netslicectl -j slice show | /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" -eq 3 ] &&
 		[ -e /usr/local/share/man/man8/netslicectl.8 ] &&
@@ -66,7 +66,7 @@ installed_tools() {
 		pkg-config --exists --print-errors netslice &&
 		ldconfig -p | grep -q "libnetslice.so.$sover .*/usr/local/lib/libnetslice.so.$sover\$"
 }
-PKG_CONFIG_PATH=/usr/local/lib/pkgconfig ns_check "the installed netslicectl, man pages, pkg-config file work; ldconfig knows the library" installed_tools
+PKG_CONFIG_PATH=/usr/local/lib/pkgconfig tst_check "the installed netslicectl, man pages, pkg-config file work; ldconfig knows the library" installed_tools
 
 # What systemd would run for netslice-nf@firewall: ExecStart with %i and
 # NF_OPTIONS from the EnvironmentFile expanded, under the unit's bounding
@@ -79,32 +79,32 @@ unit_command() {
 	# shellcheck disable=SC1090
 	opts=$(. "$envf" && echo "$NF_OPTIONS")
 	cmd=${cmd/\$NF_OPTIONS/$opts}
-	ns_diag "ExecStart: $cmd"
+	tst_diag "ExecStart: $cmd"
 	# shellcheck disable=SC2086
 	out=$(setpriv --bounding-set=-all,+net_admin --no-new-privs \
-		python3 "$NS_TOP/tests/guest/notify_check.py" --reload $cmd 2>&1)
+		python3 "$TST_TOP/tests/guest/notify_check.py" --reload $cmd 2>&1)
 	grep -E '^(ready|reloading|stopping|exit|no |nf-firewall: )' <<<"$out" | sed 's/^/# | /'
 	grep -qx "ready running on 3 slices nodes=3" <<<"$out" && grep -qx reloading <<<"$out" &&
 		grep -qx ready-again <<<"$out" && grep -qx stopping <<<"$out" &&
 		grep -qx "exit 0" <<<"$out" && grep -q "rules from $(dirname "$envf")/firewall.rules (1 reloads)" <<<"$out"
 }
-ns_check "netslice-nf@firewall's command line, bounded to CAP_NET_ADMIN: READY=1 with its 3 slices open, SIGHUP reloads (RELOADING=1, READY=1), SIGTERM: STOPPING=1, exit 0" \
+tst_check "netslice-nf@firewall's command line, bounded to CAP_NET_ADMIN: READY=1 with its 3 slices open, SIGHUP reloads (RELOADING=1, READY=1), SIGTERM: STOPPING=1, exit 0" \
 	unit_command
 
 uninstalled() {
-	ns_unload || return 1
+	tst_unload || return 1
 	mk uninstall >/dev/null || return 1
 	! modinfo netslice >/dev/null 2>&1 && [ ! -e /usr/local/sbin/netslicectl ] &&
 		[ ! -e /usr/local/lib/systemd/system/netslice-nf@.service ] &&
 		[ ! -e /etc/udev/rules.d/70-netslice.rules ] &&
 		! ldconfig -p | grep -q libnetslice
 }
-ns_check "make uninstall: modprobe no longer finds it, the tools are gone" uninstalled
-ns_run_cleanups
+tst_check "make uninstall: modprobe no longer finds it, the tools are gone" uninstalled
+tst_run_cleanups
 
 # The tests after this one load modules from the real tree again.
 # (/lib/modules/VERSION may itself be a mount: a fetched kernel's modules.)
 real_modules_back() { ! grep -q netslice-test-modules /proc/mounts && modinfo tun >/dev/null; }
-ns_check "the kernel's own modules are found again (the lean tree is gone)" real_modules_back
+tst_check "the kernel's own modules are found again (the lean tree is gone)" real_modules_back
 
-ns_done
+tst_done

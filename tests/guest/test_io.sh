@@ -7,14 +7,14 @@
 . "$(dirname "$0")/lib.sh"
 set -o pipefail
 
-ns_plan 3
-ns_module_loaded && rmmod netslice
+tst_plan 3
+tst_module_loaded && rmmod netslice
 
-ns_check "io_check: read, write, poll, ioctls, bad input" ns_pair_check io_check
-ns_run_cleanups
-ns_check "wake_check: every edge-triggered wake-up, and a burst to a sleeper" \
-	ns_pair_check wake_check
-ns_run_cleanups
+tst_check "io_check: read, write, poll, ioctls, bad input" tst_pair_check io_check
+tst_run_cleanups
+tst_check "wake_check: every edge-triggered wake-up, and a burst to a sleeper" \
+	tst_pair_check wake_check
+tst_run_cleanups
 
 # A sender on this host (a packet socket on the veth peer, same namespace:
 # its frames arrive still charged to its send buffer) must not stall
@@ -23,13 +23,13 @@ ns_run_cleanups
 # completes, and every frame nsc received is queued or a counted drop.
 local_sender() {
 	local sent held
-	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
 	ip link add nsc type veth peer name nsd || return 1
-	ns_defer ip link del nsc
+	tst_defer ip link del nsc
 	ip link set nsc up && ip link set nsd up || return 1
-	ns_load slices=1 ifaces=nsc || return 1
+	tst_load slices=1 ifaces=nsc || return 1
 	exec {held}<>/dev/netslice-0 || return 1
-	ns_defer eval "exec $held<&-"
+	tst_defer eval "exec $held<&-"
 	sent=$(/usr/bin/python3 -c '
 import socket
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
@@ -45,10 +45,10 @@ try:
 except socket.timeout:
     pass
 print(sent)') || return 1
-	ns_diag "sent $sent"
+	tst_diag "sent $sent"
 	[ "$sent" -eq 2000 ] && [ "$(cat /sys/class/net/nsc/statistics/rx_packets)" -ge 2000 ] &&
-		ns_frames_accounted nsc
+		tst_frames_accounted nsc
 }
-ns_check "a local sender is not held up by frames waiting in an unread slice" local_sender
+tst_check "a local sender is not held up by frames waiting in an unread slice" local_sender
 
-ns_done
+tst_done

@@ -9,9 +9,9 @@
 #   gen: G (52:54:00:4e:53:01) --hub 0-- A (:0a) [netslice + nf-fwd] B (:0b) --hub 1-- sink: S (:02)
 . "$(dirname "$0")/lib.sh"
 
-ns_plan 4
+tst_plan 4
 set -o pipefail
-ns_module_loaded && rmmod netslice
+tst_module_loaded && rmmod netslice
 
 promiscuity() {
 	ip -d -j link show dev "$1" | /usr/bin/python3 -c 'import json, sys
@@ -22,35 +22,35 @@ print(json.load(sys.stdin)[0]["promiscuity"])'
 # goes up by one and back; a user's own setting (on B) survives.
 promisc_count() {
 	local a=$1 b=$2 seen
-	ns_topology 1 || return 1
+	tst_topology 1 || return 1
 	ip link set dut1 promisc on || return 1
-	ns_load ifaces=dut0:dut1 || return 1
+	tst_load ifaces=dut0:dut1 || return 1
 	seen="$(promiscuity dut0) $(promiscuity dut1)"
-	ns_unload || return 1
+	tst_unload || return 1
 	seen+=" / $(promiscuity dut0) $(promiscuity dut1)"
-	ns_load || return 1
+	tst_load || return 1
 	netslicectl link attach dev dut0 peer dut1 || return 1
 	seen+=" / $(promiscuity dut0) $(promiscuity dut1)"
 	netslicectl link detach dev dut0 || return 1
 	seen+=" / $(promiscuity dut0) $(promiscuity dut1)"
-	ns_diag "promiscuity of dut0 dut1: attached / unloaded / attached / detached: $seen"
+	tst_diag "promiscuity of dut0 dut1: attached / unloaded / attached / detached: $seen"
 	[ "$seen" = "1 2 / 0 1 / 1 2 / 0 1" ]
 }
-ns_check "attach makes a port promiscuous and detach gives it back; a user's own setting survives" \
+tst_check "attach makes a port promiscuous and detach gives it back; a user's own setting survives" \
 	promisc_count
-ns_run_cleanups
+tst_run_cleanups
 
-g=$(ns_nic 01) a=$(ns_nic 0a) b=$(ns_nic 0b) s=$(ns_nic 02)
+g=$(tst_nic 01) a=$(tst_nic 0a) b=$(tst_nic 0b) s=$(tst_nic 02)
 if [ -z "$g$a$b$s" ] && [ "${NETSLICE_VM_NICS:-0}" != 1 ]; then
-	ns_skip "nf-fwd between two virtio-net ports forwards frames for other MACs" \
+	tst_skip "nf-fwd between two virtio-net ports forwards frames for other MACs" \
 		"no hub NICs (the runner adds them with NETSLICE_VM_NICS=1)"
-	ns_skip "and with no module, A takes only the frame for its own MAC" "no hub NICs"
-	ns_skip "ring mode: a POLLOUT waiter wakes when a stopped virtio queue drains" "no hub NICs"
-	ns_done
+	tst_skip "and with no module, A takes only the frame for its own MAC" "no hub NICs"
+	tst_skip "ring mode: a POLLOUT waiter wakes when a stopped virtio queue drains" "no hub NICs"
+	tst_done
 fi
 
 # The hub NICs in place: G in gen, S in sink, A and B here, all up.
-nic_topology() { ns_nic_topology "$g" "$a" "$b" "$s"; }
+nic_topology() { tst_nic_topology "$g" "$a" "$b" "$s"; }
 
 # 2,000 frames for S's MAC: A must take them (not its MAC), nf-fwd sends
 # them out of B, S gets each once and byte for byte.
@@ -60,19 +60,19 @@ forward_real() {
 	# A ring that holds every frame, and payloads kept a minute: nf-fwd
 	# may lag (the sanitizer kernel under emulation lost 113 of 2,000
 	# frames read, none sent, none counted as a send error, with 1 s).
-	ns_load ifaces="$a:$b" rxq_size=4096 store_timeout_ms=60000 || return 1
-	ns_start_fwd -m auto || return 1
-	ns_traffic_between "$gen" "$g" "$sink" "$s" "$sink_mac" 2000 16 || rc=1
-	ns_diag "slices: rx $(ns_stat_sum rx_packets), ring full $(ns_stat_sum rx_drop_ring_full)," \
-		"read $(ns_stat_sum read_packets), tx $(ns_stat_sum tx_packets)," \
-		"busy $(ns_stat_sum tx_busy), aged $(ns_stat_sum store_aged)," \
-		"stale $(ns_stat_sum tx_err_stale), NF drops $(ns_stat_sum tx_nf_drop)," \
-		"down $(ns_stat_sum tx_err_down), dropped $(ns_stat_sum tx_err_dropped)"
-	[ "$rc" = 0 ] && ns_stop_fwd
+	tst_load ifaces="$a:$b" rxq_size=4096 store_timeout_ms=60000 || return 1
+	tst_start_fwd -m auto || return 1
+	tst_traffic_between "$gen" "$g" "$sink" "$s" "$sink_mac" 2000 16 || rc=1
+	tst_diag "slices: rx $(tst_stat_sum rx_packets), ring full $(tst_stat_sum rx_drop_ring_full)," \
+		"read $(tst_stat_sum read_packets), tx $(tst_stat_sum tx_packets)," \
+		"busy $(tst_stat_sum tx_busy), aged $(tst_stat_sum store_aged)," \
+		"stale $(tst_stat_sum tx_err_stale), NF drops $(tst_stat_sum tx_nf_drop)," \
+		"down $(tst_stat_sum tx_err_down), dropped $(tst_stat_sum tx_err_dropped)"
+	[ "$rc" = 0 ] && tst_stop_fwd
 }
-ns_check "nf-fwd between two virtio-net ports forwards frames for other MACs, each once, intact" \
+tst_check "nf-fwd between two virtio-net ports forwards frames for other MACs, each once, intact" \
 	forward_real
-ns_run_cleanups
+tst_run_cleanups
 
 # Without the module, A is not promiscuous and takes only its own frames:
 # of 200 frames for S and then one for A (the hub keeps their order), A
@@ -83,14 +83,14 @@ own_frames_only() {
 	rx0=$(cat "/sys/class/net/$a/statistics/rx_packets")
 	ip netns exec "$gen" nstraffic send "$g" "$sink_mac" 200 16 >/dev/null &&
 		ip netns exec "$gen" nstraffic send "$g" 52:54:00:4e:53:0a 1 1 >/dev/null || return 1
-	ns_busywait 5000 ns_at_least $((rx0 + 1)) cat "/sys/class/net/$a/statistics/rx_packets" ||
+	tst_busywait 5000 tst_at_least $((rx0 + 1)) cat "/sys/class/net/$a/statistics/rx_packets" ||
 		return 1
 	rx1=$(cat "/sys/class/net/$a/statistics/rx_packets")
-	ns_diag "A received $((rx1 - rx0)) of 201 frames, 1 of them for its MAC"
+	tst_diag "A received $((rx1 - rx0)) of 201 frames, 1 of them for its MAC"
 	[ "$((rx1 - rx0))" -eq 1 ]
 }
-ns_check "and with no module, A takes only the frame for its own MAC" own_frames_only
-ns_run_cleanups
+tst_check "and with no module, A takes only the frame for its own MAC" own_frames_only
+tst_run_cleanups
 
 # A stopped egress: with S down its receive buffers fill, the hub holds
 # B's frames back and B's virtio queue stops. A ring-mode sender waiting
@@ -98,11 +98,11 @@ ns_run_cleanups
 # comes up and B's queue drains: no driver tells the module when.
 pollout_wake() {
 	nic_topology || return 1
-	ns_load ifaces="$a:$b" || return 1
+	tst_load ifaces="$a:$b" || return 1
 	ip -n "$sink" link set "$s" down || return 1
-	ring_check pollout "$b" "ip -n $sink link set $s up" | ns_indent
+	ring_check pollout "$b" "ip -n $sink link set $s up" | tst_indent
 }
-ns_check "ring mode: a POLLOUT waiter wakes when a stopped virtio queue drains" pollout_wake
-ns_run_cleanups
+tst_check "ring mode: a POLLOUT waiter wakes when a stopped virtio queue drains" pollout_wake
+tst_run_cleanups
 
-ns_done
+tst_done

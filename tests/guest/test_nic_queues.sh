@@ -12,22 +12,22 @@
 #        B (:1b, N queues) --bridge, tap-- sink: S (:12)
 . "$(dirname "$0")/lib.sh"
 
-ns_plan 4
+tst_plan 4
 set -o pipefail
-ns_module_loaded && rmmod netslice
+tst_module_loaded && rmmod netslice
 
-g=$(ns_nic 11) a=$(ns_nic 1a) b=$(ns_nic 1b) s=$(ns_nic 12) c=$(ns_nic 0c) cpeer=$(ns_nic 0b)
+g=$(tst_nic 11) a=$(tst_nic 1a) b=$(tst_nic 1b) s=$(tst_nic 12) c=$(tst_nic 0c) cpeer=$(tst_nic 0b)
 if [ -z "$g$a$b$s" ]; then
 	why="no multi-queue NICs (tests/vm/run adds them with NETSLICE_VM_NICS=1 where the host can)"
-	ns_skip "each RX queue of a multi-queue NIC feeds its own slice, on its CPU" "$why"
-	ns_skip "nf-fwd on every slice forwards each frame once and intact" "$why"
-	ns_skip "the driver's GRO reaches a slice that reads super-packets whole" "$why"
+	tst_skip "each RX queue of a multi-queue NIC feeds its own slice, on its CPU" "$why"
+	tst_skip "nf-fwd on every slice forwards each frame once and intact" "$why"
+	tst_skip "the driver's GRO reaches a slice that reads super-packets whole" "$why"
 else
 	nq=$(find "/sys/class/net/$a/queues" -maxdepth 1 -name 'rx-*' | wc -l)
 fi
 
 # queue_topology: G in gen, S in sink, A and B here, all up, no IPv6.
-queue_topology() { ns_nic_topology "$g" "$a" "$b" "$s"; }
+queue_topology() { tst_nic_topology "$g" "$a" "$b" "$s"; }
 
 # slice_stat SLICE NAME
 slice_stat() { netslice-info -s | sed -n "s/^slice $1:.* $2=\([0-9]*\).*/\1/p"; }
@@ -46,28 +46,28 @@ queue_irqs() {
 queues_feed_slices() {
 	local i irq0=() irq rc=0 out line sl q n total=0 per=()
 	queue_topology || return 1
-	ns_load slices="$nq" ifaces="$a:$b" rxq_size=4096 || return 1
+	tst_load slices="$nq" ifaces="$a:$b" rxq_size=4096 || return 1
 	for ((i = 0; i < nq; i++)); do
 		netslicectl slice set "$i" kernel-cpus "$i" user-cpus "$i" || return 1
 		irq0[i]=$(queue_irqs "$i" "$i") per[i]=0
 	done
-	ns_start_bg reading queue_read "$nq" 4000 "$(ns_scaled 5000)" || return 1
+	tst_start_bg reading queue_read "$nq" 4000 "$(tst_scaled 5000)" || return 1
 	ip netns exec "$gen" nstraffic send "$g" "$sink_mac" 4000 64 >/dev/null || return 1
 	wait "$bg_pid" || return 1
 	out=$bg_out
 	while read -r line; do
 		[[ $line =~ ^slice\ ([0-9]+)\ queue\ ([0-9a-z]+)\ packets\ ([0-9]+)$ ]] || continue
 		sl=${BASH_REMATCH[1]} q=${BASH_REMATCH[2]} n=${BASH_REMATCH[3]}
-		ns_diag "slice $sl: $n frames from RX queue $q"
+		tst_diag "slice $sl: $n frames from RX queue $q"
 		[ "$sl" = "$q" ] || rc=1
 		total=$((total + n)) per[sl]=$((per[sl] + n))
 	done <"$out"
 	for ((i = 0; i < nq; i++)); do
 		irq=$(($(queue_irqs "$i" "$i") - irq0[i]))
-		ns_diag "queue $i: $irq interrupts on CPU $i"
+		tst_diag "queue $i: $irq interrupts on CPU $i"
 		[ "${per[i]}" -gt 0 ] && [ "$irq" -gt 0 ] || rc=1
 	done
-	ns_diag "$total of 4000 frames read"
+	tst_diag "$total of 4000 frames read"
 	[ "$total" = 4000 ] && [ "$rc" = 0 ]
 }
 
@@ -76,17 +76,17 @@ queues_feed_slices() {
 queues_forward() {
 	local i rc=0
 	queue_topology || return 1
-	ns_load slices="$nq" ifaces="$a:$b" rxq_size=4096 store_timeout_ms=60000 || return 1
+	tst_load slices="$nq" ifaces="$a:$b" rxq_size=4096 store_timeout_ms=60000 || return 1
 	for ((i = 0; i < nq; i++)); do
 		netslicectl slice set "$i" kernel-cpus "$i" user-cpus "$i" || return 1
 	done
-	ns_start_fwd -m off || return 1
-	ns_traffic_between "$gen" "$g" "$sink" "$s" "$sink_mac" 4000 64 || rc=1
+	tst_start_fwd -m off || return 1
+	tst_traffic_between "$gen" "$g" "$sink" "$s" "$sink_mac" 4000 64 || rc=1
 	for ((i = 0; i < nq; i++)); do
-		ns_diag "slice $i: rx $(slice_stat "$i" rx_packets), tx $(slice_stat "$i" tx_packets)"
+		tst_diag "slice $i: rx $(slice_stat "$i" rx_packets), tx $(slice_stat "$i" tx_packets)"
 		[ "$(slice_stat "$i" tx_packets)" -gt 0 ] || rc=1
 	done
-	[ "$rc" = 0 ] && ns_stop_fwd
+	[ "$rc" = 0 ] && tst_stop_fwd
 }
 
 # 8 MiB of TCP from G to S, the sender's TSO on: what the driver hands up
@@ -97,12 +97,12 @@ gro_reaches_slices() {
 	queue_topology || return 1
 	ip -n "$gen" addr add 10.99.0.1/24 dev "$g" && ip -n "$sink" addr add 10.99.0.2/24 dev "$s" ||
 		return 1
-	ns_load slices="$nq" ifaces="$a:$b" rxq_size=4096 store_timeout_ms=60000 || return 1
-	ns_start_fwd -m auto || return 1
-	NS_TCP_IF=$g ns_tcp_stream 10.99.0.2 $((8 * 1024 * 1024)) || return 1
-	gso=$(ns_stat_sum rx_gso_packets)
-	ns_diag "rx_gso_packets $gso (segments $(ns_stat_sum rx_gso_segments)), tx_gso $(ns_stat_sum tx_gso)"
-	[ "$gso" -gt 0 ] && ns_stop_fwd
+	tst_load slices="$nq" ifaces="$a:$b" rxq_size=4096 store_timeout_ms=60000 || return 1
+	tst_start_fwd -m auto || return 1
+	TST_TCP_IF=$g tst_tcp_stream 10.99.0.2 $((8 * 1024 * 1024)) || return 1
+	gso=$(tst_stat_sum rx_gso_packets)
+	tst_diag "rx_gso_packets $gso (segments $(tst_stat_sum rx_gso_segments)), tx_gso $(tst_stat_sum tx_gso)"
+	[ "$gso" -gt 0 ] && tst_stop_fwd
 }
 
 # A vmxnet3 port with LRO on; attached, it is off: LRO merges what a
@@ -110,29 +110,29 @@ gro_reaches_slices() {
 # guest once had it off before attach (a CI run; the others had it on).
 lro_off() {
 	local before after
-	[ -n "$c" ] && [ -n "$cpeer" ] || { ns_diag "no vmxnet3 port (:0c) or hub port (:0b)"; return 1; }
+	[ -n "$c" ] && [ -n "$cpeer" ] || { tst_diag "no vmxnet3 port (:0c) or hub port (:0b)"; return 1; }
 	ip link set "$c" up && ip link set "$cpeer" up && ethtool -K "$c" lro on || return 1
 	before=$(ethtool -k "$c" | sed -n 's/^large-receive-offload: //p')
-	ns_load || return 1
+	tst_load || return 1
 	netslicectl link attach dev "$c" peer "$cpeer" || return 1
 	after=$(ethtool -k "$c" | sed -n 's/^large-receive-offload: //p')
-	ns_diag "vmxnet3 $c: LRO $before before attach, $after attached"
+	tst_diag "vmxnet3 $c: LRO $before before attach, $after attached"
 	[ "$before" = on ] && [ "$after" = off ]
 }
 
 if [ -n "$g$a$b$s" ]; then
-	ns_check "each RX queue of a $nq-queue virtio-net port feeds its own slice, on its CPU" \
+	tst_check "each RX queue of a $nq-queue virtio-net port feeds its own slice, on its CPU" \
 		queues_feed_slices
-	ns_run_cleanups
-	ns_check "nf-fwd on every slice forwards each frame once and intact" queues_forward
-	ns_run_cleanups
-	ns_check "the driver's GRO reaches a slice that reads super-packets whole" gro_reaches_slices
-	ns_run_cleanups
+	tst_run_cleanups
+	tst_check "nf-fwd on every slice forwards each frame once and intact" queues_forward
+	tst_run_cleanups
+	tst_check "the driver's GRO reaches a slice that reads super-packets whole" gro_reaches_slices
+	tst_run_cleanups
 fi
 if [ -n "$c" ]; then
-	ns_check "attach turns a vmxnet3 port's LRO off" lro_off
+	tst_check "attach turns a vmxnet3 port's LRO off" lro_off
 else
-	ns_skip "attach turns a vmxnet3 port's LRO off" "no vmxnet3 port (NETSLICE_VM_NICS=1)"
+	tst_skip "attach turns a vmxnet3 port's LRO off" "no vmxnet3 port (NETSLICE_VM_NICS=1)"
 fi
-ns_run_cleanups
-ns_done
+tst_run_cleanups
+tst_done

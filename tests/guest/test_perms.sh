@@ -8,8 +8,8 @@
 # another namespace's interfaces neither seen nor touched in test_ctl.)
 . "$(dirname "$0")/lib.sh"
 
-ns_plan 4
-ns_module_loaded && rmmod netslice
+tst_plan 4
+tst_module_loaded && rmmod netslice
 py=/usr/bin/python3
 nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 
@@ -19,32 +19,32 @@ state() {
 }
 
 setup() {
-	ns_topology 1 || return 1
-	ns_load slices=2 ifaces=dut0:dut1 || return 1
+	tst_topology 1 || return 1
+	tst_load slices=2 ifaces=dut0:dut1 || return 1
 	netslicectl rule add proto udp dport 9 slice 1 || return 1
 	ip link add nsperm0 type veth peer name nsperm1 || return 1
-	ns_defer ip link del nsperm0
+	tst_defer ip link del nsperm0
 }
 
 nodes_root_only() {
 	local node mode
 	setup || return 1
 	if compgen -G '/etc/udev/rules.d/*netslice*' >/dev/null; then
-		ns_diag "a netslice udev rule is installed; this case needs none"
+		tst_diag "a netslice udev rule is installed; this case needs none"
 		return 1
 	fi
 	for node in /dev/netslice-*; do
 		mode=$(stat -c '%a %U %G' "$node")
-		[ "$mode" = "600 root root" ] || { ns_diag "$node: $mode"; return 1; }
+		[ "$mode" = "600 root root" ] || { tst_diag "$node: $mode"; return 1; }
 	done
 	# shellcheck disable=SC2016
 	if "${nobody[@]}" bash -c 'exec 3<>/dev/netslice-0' 2>/dev/null; then
-		ns_diag "an unprivileged user opened /dev/netslice-0"
+		tst_diag "an unprivileged user opened /dev/netslice-0"
 		return 1
 	fi
 }
-ns_check "device nodes are root's, mode 0600: an unprivileged user cannot open one" nodes_root_only
-ns_run_cleanups
+tst_check "device nodes are root's, mode 0600: an unprivileged user cannot open one" nodes_root_only
+tst_run_cleanups
 
 # Every change netslicectl can ask for, run with "$@" in front: each must
 # fail with exit 2 and EPERM's message, and the module's state must be as
@@ -71,12 +71,12 @@ all_changes_refused() {
 		if [ "$rc" -eq 2 ] && [[ $out == *"Operation not permitted." ]]; then
 			n=$((n + 1))
 		else
-			ns_diag "$cmd -> exit $rc: $out"
+			tst_diag "$cmd -> exit $rc: $out"
 		fi
 	done
-	ns_diag "$n of $total changes refused with EPERM"
+	tst_diag "$n of $total changes refused with EPERM"
 	[ "$n" -eq "$total" ] || return 1
-	[ "$(state)" = "$before" ] || { ns_diag "the state changed"; return 1; }
+	[ "$(state)" = "$before" ] || { tst_diag "the state changed"; return 1; }
 }
 
 unprivileged() {
@@ -85,8 +85,8 @@ unprivileged() {
 	"${nobody[@]}" netslicectl slice show >/dev/null || return 1
 	all_changes_refused "${nobody[@]}"
 }
-ns_check "an unprivileged user: reads work; every change is refused (EPERM), nothing changes" unprivileged
-ns_run_cleanups
+tst_check "an unprivileged user: reads work; every change is refused (EPERM), nothing changes" unprivileged
+tst_run_cleanups
 
 # Root of a user namespace of its own has CAP_NET_ADMIN over its own
 # network namespace only: not enough to feed the host's slices.
@@ -107,14 +107,14 @@ userns_root() {
 		[ "$(netslicectl -j link show)" = "[]" ]' || return 1
 	all_changes_refused "${nobody[@]}" "${uns[@]}"
 }
-ns_check "root of an unprivileged user namespace: even its own interface is refused" userns_root
-ns_run_cleanups
+tst_check "root of an unprivileged user namespace: even its own interface is refused" userns_root
+tst_run_cleanups
 
 no_kernel_addresses() {
 	setup || return 1
 	netslicectl slice set 1 cut auto || return 1
-	ns_start_fwd || return 1
-	ns_traffic 100 || return 1
+	tst_start_fwd || return 1
+	tst_traffic 100 || return 1
 	nsfuzz -x | sed 's/^/# /'
 	[ "${PIPESTATUS[0]}" -eq 0 ] || return 1
 	# netslicectl's JSON too: no number in the kernel's upper half.
@@ -131,8 +131,8 @@ while text[pos:].strip():
     doc, pos = dec.raw_decode(text, pos)
     walk(doc)
 print("# numbers in the kernel half:", big)
-sys.exit(1 if big else 0)' && ns_stop_fwd >/dev/null
+sys.exit(1 if big else 0)' && tst_stop_fwd >/dev/null
 }
-ns_check "no ioctl or netlink reply holds a kernel address" no_kernel_addresses
+tst_check "no ioctl or netlink reply holds a kernel address" no_kernel_addresses
 
-ns_done
+tst_done

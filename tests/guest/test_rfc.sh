@@ -33,8 +33,8 @@
 # NETSLICE_IPSEC_ROUNDS=N runs the IPsec case N times, its NF in ring mode
 # and read/write mode in turn (to show a rare failure is gone).
 ipsec_rounds=${NETSLICE_IPSEC_ROUNDS:-1}
-ns_plan $((1 + ipsec_rounds))
-ns_module_loaded && rmmod netslice
+tst_plan $((1 + ipsec_rounds))
+tst_module_loaded && rmmod netslice
 
 KEY_AB=000102030405060708090a0b0c0d0e0fa1a2a3a4
 KEY_BA=101112131415161718191a1b1c1d1e1fb1b2b3b4
@@ -46,9 +46,9 @@ veth() {
 	ip link add "$a" ${5:+mtu "$5"} ${na:+netns "$na"} type veth \
 		peer name "$b" ${6:+mtu "$6"} ${nb:+netns "$nb"} || return 1
 	if [ -z "$na" ]; then
-		ns_defer ip link del "$a"
+		tst_defer ip link del "$a"
 	else
-		ns_defer ip -n "$na" link del "$a"
+		tst_defer ip -n "$na" link del "$a"
 	fi
 	ip ${na:+-n "$na"} link set "$a" up && ip ${nb:+-n "$nb"} link set "$b" up
 }
@@ -56,7 +56,7 @@ veth() {
 # capture NS IFACE FILTER FILE: tcpdump's first packet matching FILTER
 # into FILE, in the background (its pid in cap_pids) once it listens.
 capture() {
-	ns_start_bg "listening on" ip netns exec "$1" tcpdump -U -n -i "$2" -c 1 -w "$4" "$3" ||
+	tst_start_bg "listening on" ip netns exec "$1" tcpdump -U -n -i "$2" -c 1 -w "$4" "$3" ||
 		return 1
 	cap_pids+=("$bg_pid")
 }
@@ -80,14 +80,14 @@ replay() {
 # FROM to DST (in TO) at once; every byte must arrive.
 streams() {
 	local from=$1 to=$2 dst=$3 n=$4 bytes=$5 i rc=0 ready pids=() limit_s
-	limit_s=$(($(ns_scaled 180000) / 1000))
+	limit_s=$(($(tst_scaled 180000) / 1000))
 	for ((i = 0; i < n; i++)); do
 		ready=$(mktemp -u)
 		ip netns exec "$to" timeout "$limit_s" nstraffic tcp-recv $((6001 + i)) "$bytes" \
 			"$ready" >"$ready.out" 2>&1 &
 		pids+=($!)
-		ns_defer ns_kill_job "$!"
-		ns_wait_job "$!" "$ready.out" 0 test -e "$ready" || return 1
+		tst_defer tst_kill_job "$!"
+		tst_wait_job "$!" "$ready.out" 0 test -e "$ready" || return 1
 	done
 	for ((i = 0; i < n; i++)); do
 		ip netns exec "$from" timeout "$limit_s" nstraffic tcp-send "$dst" $((6001 + i)) \
@@ -125,7 +125,7 @@ xfrm_stat() { ip netns exec "$1" awk -v k="$2" '$1 == k {print $2}' /proc/net/xf
 
 nat_pmtu() {
 	local arp out mtu
-	ns_netns_create gen rtr srv || return 1
+	tst_netns_create gen rtr srv || return 1
 	veth dut0 "" gen0 "$gen" && veth dut1 "" r0 "$rtr" &&
 		veth r1 "$rtr" s0 "$srv" 1280 1500 || return 1
 	ip -n "$gen" addr add 10.77.0.11/24 dev gen0 &&
@@ -138,34 +138,34 @@ nat_pmtu() {
 	# The router knows the inside network is behind the public address (an
 	# attacker's route): only the NAT stands in the way.
 	ip -n "$rtr" route add 10.77.0.0/24 via 198.51.100.100
-	ns_load ifaces=dut0:dut1 rxq_size=4096 || return 1
+	tst_load ifaces=dut0:dut1 rxq_size=4096 || return 1
 	nf_start nf-nat --inside dut0 --outside dut1 --public 198.51.100.100 \
 		--inside-address 10.77.0.1 --gateway 198.51.100.2 || return 1
-	ns_start_bg "listening on" ip netns exec "$rtr" tcpdump -l -n -i r0 arp || return 1
+	tst_start_bg "listening on" ip netns exec "$rtr" tcpdump -l -n -i r0 arp || return 1
 	arp=$bg_out
-	ns_busywait 15000 ip netns exec "$gen" ping -c 1 -W 1 203.0.113.10 >/dev/null || return 1
+	tst_busywait 15000 ip netns exec "$gen" ping -c 1 -W 1 203.0.113.10 >/dev/null || return 1
 	# Upload: gen's segments are 1500 bytes; r1 takes 1280.
 	local sink=$srv
-	NS_TCP_TSO=on ns_tcp_stream 203.0.113.10 $((4 << 20)) ||
-		{ ns_diag "the upload through the NAT across MTU 1280 failed"; return 1; }
+	TST_TCP_TSO=on tst_tcp_stream 203.0.113.10 $((4 << 20)) ||
+		{ tst_diag "the upload through the NAT across MTU 1280 failed"; return 1; }
 	mtu=$(ip -n "$gen" route get 203.0.113.10 | grep -o 'mtu [0-9]*')
-	ns_diag "gen's route to the server after the upload: $mtu"
+	tst_diag "gen's route to the server after the upload: $mtu"
 	out=$(ip netns exec "$rtr" ping -c 2 -i 0.2 -W 1 10.77.0.11 2>&1) &&
-		{ ns_diag "the router reached an inside address: $out"; return 1; }
+		{ tst_diag "the router reached an inside address: $out"; return 1; }
 	nf_stop || return 1
-	ns_diag "nat: $(js 'j["nf-nat"]')"
-	ns_diag "ARP on the outside link: $(grep ARP "$arp" | cut -d' ' -f2- | sort -u | head -n 6 | tr '\n' ';')"
+	tst_diag "nat: $(js 'j["nf-nat"]')"
+	tst_diag "ARP on the outside link: $(grep ARP "$arp" | cut -d' ' -f2- | sort -u | head -n 6 | tr '\n' ';')"
 	[ "$mtu" = "mtu 1280" ] && ! grep -q '10\.77\.' "$arp" &&
 		grep -q 'who-has 198.51.100.2 tell 198.51.100.100' "$arp" &&
 		[ "$(js 'j["nf-nat"]["icmp_errors"] >= 1 and j["nf-nat"]["dropped_not_public"] >= 2')" = True ]
 }
-ns_check "nf-nat: PMTU discovery through the NAT (a 4 MiB upload across MTU 1280); no inside ARP outside; unsolicited traffic to inside addresses dropped" nat_pmtu
-ns_run_cleanups
+tst_check "nf-nat: PMTU discovery through the NAT (a 4 MiB upload across MTU 1280); no inside ARP outside; unsolicited traffic to inside addresses dropped" nat_pmtu
+tst_run_cleanups
 
 ipsec_kernel() {
 	local conf cap_pids=() ours theirs ttl seq0 seq1 drop0 wire wire_pid order sent late
 	local rx_wire rx_wire_pid beyond
-	ns_netns_create gen kgw sink || return 1
+	tst_netns_create gen kgw sink || return 1
 	veth dut0 "" gen0 "$gen" && veth dut1 "" k0 "$kgw" 1600 1600 &&
 		veth k1 "$kgw" s0 "$sink" || return 1
 	ip -n "$gen" addr add 10.1.0.1/24 dev gen0 && ip -n "$gen" route add default via 10.1.0.254 &&
@@ -195,47 +195,47 @@ ipsec_kernel() {
 	printf 'plain dut0\ntunnel dut1\nplain-address 10.1.0.254\nlocal 192.0.2.1\nremote 192.0.2.2\nsa-out 0x1001 %s\nsa-in 0x2002 %s\nreplay-window 64\n' \
 		"$KEY_AB" "$KEY_BA" >"$conf"
 	chmod 600 "$conf"
-	ns_sysctl net.core.netdev_max_backlog 100000
-	ns_load slices=2 rxq_size=4096 ifaces=dut0:dut1 || return 1
+	tst_sysctl net.core.netdev_max_backlog 100000
+	tst_load slices=2 rxq_size=4096 ifaces=dut0:dut1 || return 1
 	nf_start nf-ipsec ${1:+--io "$1"} --config "$conf" || return 1
 	ours=$(mktemp) theirs=$(mktemp)
 	capture "$kgw" k0 'esp and src host 192.0.2.1' "$ours" &&
 		capture "$kgw" k0 'esp and src host 192.0.2.2' "$theirs" || return 1
-	ns_busywait 20000 ip netns exec "$gen" ping -c 1 -W 1 10.2.0.1 >/dev/null || return 1
+	tst_busywait 20000 ip netns exec "$gen" ping -c 1 -W 1 10.2.0.1 >/dev/null || return 1
 	ip netns exec "$sink" ping -c 3 -i 0.2 -W 2 10.1.0.1 >/dev/null ||
-		{ ns_diag "ping from the kernel's side failed"; return 1; }
+		{ tst_diag "ping from the kernel's side failed"; return 1; }
 	wait "${cap_pids[@]}"
 	ttl=$(ip netns exec "$gen" ping -c 1 -t 1 -W 2 10.2.0.1 2>&1 | grep -o 'From [0-9.]* .*exceeded')
-	ns_diag "ping -t 1: $ttl"
+	tst_diag "ping -t 1: $ttl"
 	wire=$(mktemp) rx_wire=$(mktemp)
-	ns_defer rm -f "$wire" "$rx_wire"
-	ns_start_bg "listening on" tcpdump -B 65536 -U -n -i dut1 -w "$wire" 'esp and src host 192.0.2.1' ||
+	tst_defer rm -f "$wire" "$rx_wire"
+	tst_start_bg "listening on" tcpdump -B 65536 -U -n -i dut1 -w "$wire" 'esp and src host 192.0.2.1' ||
 		return 1
 	wire_pid=$bg_pid
-	ns_start_bg "listening on" tcpdump -B 65536 -U -n -i dut1 -w "$rx_wire" \
+	tst_start_bg "listening on" tcpdump -B 65536 -U -n -i dut1 -w "$rx_wire" \
 		'esp and src host 192.0.2.2' || return 1
 	rx_wire_pid=$bg_pid
 	streams "$gen" "$sink" 10.2.0.1 4 $((1 << 20)) ||
-		{ ns_diag "streams into the kernel's gateway failed"; return 1; }
+		{ tst_diag "streams into the kernel's gateway failed"; return 1; }
 	kill -INT "$wire_pid" && wait "$wire_pid"
 	order=$(esp_order "$wire")
 	read -r sent late _ _ <<<"$order"
-	ns_diag "ESP on the wire: $sent packets, $late out of order"
+	tst_diag "ESP on the wire: $sent packets, $late out of order"
 	streams "$sink" "$gen" 10.1.0.1 4 $((1 << 20)) ||
-		{ ns_diag "streams from the kernel's gateway failed"; return 1; }
+		{ tst_diag "streams from the kernel's gateway failed"; return 1; }
 	kill -INT "$rx_wire_pid" && wait "$rx_wire_pid"
 	# Where the kernel's ESP reached us out of order, and how deep.
 	order=$(esp_order "$rx_wire" 64)
-	ns_diag "the kernel's ESP as received: ${order// /, } (packets, late, deepest, 64 or more behind)"
+	tst_diag "the kernel's ESP as received: ${order// /, } (packets, late, deepest, 64 or more behind)"
 	read -r _ _ _ beyond <<<"$order"
 	seq0=$(xfrm_stat "$kgw" XfrmInStateSeqError)
-	ns_diag "kernel: $(ip netns exec "$kgw" awk '$2 != 0' /proc/net/xfrm_stat | tr '\n' ' ')"
+	tst_diag "kernel: $(ip netns exec "$kgw" awk '$2 != 0' /proc/net/xfrm_stat | tr '\n' ' ')"
 	# Replays, both ways: three copies of a packet each side accepted before.
 	replay "" dut1 "$ours" 3 && replay "$kgw" k0 "$theirs" 3 || return 1
-	ns_busywait 10000 ns_at_least $((seq0 + 3)) xfrm_stat "$kgw" XfrmInStateSeqError || return 1
+	tst_busywait 10000 tst_at_least $((seq0 + 3)) xfrm_stat "$kgw" XfrmInStateSeqError || return 1
 	seq1=$(xfrm_stat "$kgw" XfrmInStateSeqError)
 	nf_stop || return 1
-	ns_diag "nf-ipsec: $(js 'j["nf-ipsec"]')"
+	tst_diag "nf-ipsec: $(js 'j["nf-ipsec"]')"
 	# The 3 replays were captured at the start: far behind now, too old.
 	# Nothing else is, unless it reached us a window behind (each slice
 	# judges by its own queue, so no more than the wire's count).
@@ -249,9 +249,9 @@ ipsec_kernel() {
 for ((round = 0; round < ipsec_rounds; round++)); do
 	io=
 	[ "$ipsec_rounds" -gt 1 ] && io=$( ((round % 2)) && echo rw || echo ring)
-	ns_check "nf-ipsec${io:+ ($io)} with the kernel's ESP (rfc4106, replay windows 32 and 64): ping, 4+4 TCP streams over 2 slices, ESP on the wire in order, no replay drops either side; 3 replays each refused; TTL expiry answered" \
+	tst_check "nf-ipsec${io:+ ($io)} with the kernel's ESP (rfc4106, replay windows 32 and 64): ping, 4+4 TCP streams over 2 slices, ESP on the wire in order, no replay drops either side; 3 replays each refused; TTL expiry answered" \
 		ipsec_kernel $io
-	ns_run_cleanups
+	tst_run_cleanups
 done
 
-ns_done
+tst_done

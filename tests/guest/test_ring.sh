@@ -9,12 +9,12 @@
 . "$(dirname "$0")/lib.sh"
 set -o pipefail
 
-ns_plan 2
-ns_module_loaded && rmmod netslice
+tst_plan 2
+tst_module_loaded && rmmod netslice
 
-ns_check "ring_check: setup, mmap, RX, TX, completions, bad entries, corruption" \
-	ns_pair_check ring_check
-ns_run_cleanups
+tst_check "ring_check: setup, mmap, RX, TX, completions, bad entries, corruption" \
+	tst_pair_check ring_check
+tst_run_cleanups
 
 # Busy polling polls: with GRO on, veth receives in a NAPI context, and
 # ring_check's waits on an empty busy-polling ring must call
@@ -25,26 +25,26 @@ busy_poll() {
 	tracing=/sys/kernel/tracing
 	[ -e "$tracing/kprobe_events" ] || mount -t tracefs nodev "$tracing" 2>/dev/null
 	if ! echo 'p:netslice_busy napi_busy_loop' >>"$tracing/kprobe_events" 2>/dev/null; then
-		ns_skip_why="no kprobe events in this kernel"
+		tst_skip_why="no kprobe events in this kernel"
 		return "$ksft_skip"
 	fi
-	ns_defer eval "echo -:netslice_busy >>$tracing/kprobe_events"
+	tst_defer eval "echo -:netslice_busy >>$tracing/kprobe_events"
 	echo 1 >"$tracing/events/kprobes/netslice_busy/enable" || return 1
-	ns_defer eval "echo 0 >$tracing/events/kprobes/netslice_busy/enable"
-	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	tst_defer eval "echo 0 >$tracing/events/kprobes/netslice_busy/enable"
+	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
 	ip link add nsa type veth peer name nsb || return 1
-	ns_defer ip link del nsa
+	tst_defer ip link del nsa
 	# Off first: veth enables NAPI when GRO is turned on; and it takes a
 	# packet socket's frames through NAPI only from a peer without TSO.
 	ip link set nsa up && ip link set nsb up && ethtool -K nsa gro off &&
 		ethtool -K nsa gro on && ethtool -K nsb tso off || return 1
-	ns_load slices=1 ifaces=nsa || return 1
-	ring_check nsa nsb | ns_indent && ns_frames_accounted nsa || return 1
+	tst_load slices=1 ifaces=nsa || return 1
+	ring_check nsa nsb | tst_indent && tst_frames_accounted nsa || return 1
 	polls=$(busy_polls)
-	ns_diag "napi_busy_loop called $polls times"
+	tst_diag "napi_busy_loop called $polls times"
 	[ "$polls" -gt 0 ]
 }
-ns_check "ring_check again on a NAPI receiver: busy polling calls napi_busy_loop" busy_poll
-ns_run_cleanups
+tst_check "ring_check again on a NAPI receiver: busy polling calls napi_busy_loop" busy_poll
+tst_run_cleanups
 
-ns_done
+tst_done

@@ -9,8 +9,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ctl_lib.sh"
 
-ns_plan 6
-ns_module_loaded && rmmod netslice
+tst_plan 6
+tst_module_loaded && rmmod netslice
 
 rules_steer() {
 	local per
@@ -21,17 +21,17 @@ rules_steer() {
 		ctl rule add proto udp src 10.99.1.0/24 sport 10032-10063 pref 5 slice 2 &&
 		ctl rule add proto udp src 10.99.1.1 dst 10.99.9.9 sport 10040 dport 9 slice 3 ||
 		return 1
-	ctl rule show | ns_indent
-	ns_traffic 6400 || return 1
+	ctl rule show | tst_indent
+	tst_traffic 6400 || return 1
 	per=$(ctl -j stats | json '" ".join(str(s["rx_packets"]) for s in j)')
-	ns_diag "rx_packets per slice: $per"
-	ctl rule show | ns_indent
+	tst_diag "rx_packets per slice: $per"
+	ctl rule show | tst_indent
 	[ "$per" = "0 3200 3100 100" ] &&
 		[ "$(ctl -j rule show | json '" ".join(r["table"] + ":" + str(r["hits"]) for r in j)')" = \
-			"wildcard:3200 wildcard:3100 exact:100" ] && ns_stop_fwd
+			"wildcard:3200 wildcard:3100 exact:100" ] && tst_stop_fwd
 }
-ns_check "rules steer flows: exact ahead of wildcard, ranges and prefixes" rules_steer
-ns_run_cleanups
+tst_check "rules steer flows: exact ahead of wildcard, ranges and prefixes" rules_steer
+tst_run_cleanups
 
 # rule_hits: "TABLE:HITS ..." of every rule, exact ones first.
 rule_hits() {
@@ -55,7 +55,7 @@ atomic_replace() {
 	# whole file is five rule-batch requests).
 	ctl -b "$batch" --rate 4000 &
 	local bpid=$!
-	ns_defer ns_kill_job $bpid
+	tst_defer tst_kill_job $bpid
 	while kill -0 $bpid 2>/dev/null; do
 		ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 200 1 >/dev/null || return 1
 		chunks=$((chunks + 1))
@@ -63,21 +63,21 @@ atomic_replace() {
 	wait $bpid || return 1
 	ip netns exec "$gen" nstraffic send gen0 "$sink_mac" 200 1 >/dev/null || return 1
 	chunks=$((chunks + 1))
-	ns_busywait 10000 ns_at_least $((chunks * 200)) ns_stat_sum tx_packets || true
+	tst_busywait 10000 tst_at_least $((chunks * 200)) tst_stat_sum tx_packets || true
 	sink_rx1=$(ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets)
 	per=$(ctl -j stats | json '" ".join(str(s["rx_packets"]) for s in j)')
 	drops=$(ctl -j stats | json 'sum(s["rx_drop_ring_full"] + s["rx_drop_no_reader"] + s["rx_drop_error"] for s in j)')
-	ns_diag "$((chunks * 200)) frames sent during 10000 replaces; per slice: $per; drops $drops; sink got $((sink_rx1 - sink_rx0))"
+	tst_diag "$((chunks * 200)) frames sent during 10000 replaces; per slice: $per; drops $drops; sink got $((sink_rx1 - sink_rx0))"
 	hits=$(rule_hits)
-	ns_diag "rule hits: $hits"
+	tst_diag "rule hits: $hits"
 	read -r s0 s1 s2 s3 <<<"$per"
 	[ "$s0" -eq 0 ] && [ "$s3" -eq 0 ] && [ "$s1" -gt 0 ] && [ "$s2" -gt 0 ] &&
 		[ $((s1 + s2)) -eq $((chunks * 200)) ] && [ "$drops" -eq 0 ] &&
 		[ "$hits" = "exact:$((chunks * 200)) wildcard:0" ] &&
-		[ $((sink_rx1 - sink_rx0)) -eq $((chunks * 200)) ] && ns_stop_fwd
+		[ $((sink_rx1 - sink_rx0)) -eq $((chunks * 200)) ] && tst_stop_fwd
 }
-ns_check "10,000 atomic replaces under traffic: no loss, only the two named slices" atomic_replace
-ns_run_cleanups
+tst_check "10,000 atomic replaces under traffic: no loss, only the two named slices" atomic_replace
+tst_run_cleanups
 
 # traffic_while PID: nstraffic's 64 flows in chunks of 200 while PID runs,
 # and one chunk after; prints how many chunks.
@@ -102,7 +102,7 @@ batch_seen_whole() {
 	local wild="proto udp src 10.99.1.0/24 sport 10000 pref 5"
 	ctl rule add proto udp pref 100 slice 3 && ctl rule add $exact slice 1 || return 1
 	batch=$(mktemp)
-	ns_defer rm -f "$batch"
+	tst_defer rm -f "$batch"
 	# "slice show" ends each request: one pair per request.
 	for ((i = 0; i < 1000; i++)); do
 		echo "rule del $exact"; echo "rule add $wild slice 2"; echo "slice show 0"
@@ -110,27 +110,27 @@ batch_seen_whole() {
 	done >"$batch"
 	ctl -b "$batch" >/dev/null &
 	bpid=$!
-	ns_defer ns_kill_job $bpid
+	tst_defer tst_kill_job $bpid
 	chunks=$(traffic_while $bpid) || return 1
 	wait $bpid || return 1
-	ns_busywait 10000 ns_at_least $((chunks * 200)) ns_stat_sum tx_packets || true
+	tst_busywait 10000 tst_at_least $((chunks * 200)) tst_stat_sum tx_packets || true
 	per=$(ctl -j stats | json '" ".join(str(s["rx_packets"]) for s in j)')
-	ns_diag "$((chunks * 200)) frames during 2000 two-rule requests; per slice: $per"
+	tst_diag "$((chunks * 200)) frames during 2000 two-rule requests; per slice: $per"
 	read -r s0 s1 s2 s3 <<<"$per"
 	# The catch-all, the only rule left of the two pairs' tables, met nothing.
 	[ "$s0" -eq 0 ] && [ "$s3" -eq 0 ] && [ "$s1" -gt 0 ] && [ "$s2" -gt 0 ] &&
 		[ $((s1 + s2)) -eq $((chunks * 200)) ] &&
 		[ "$(ctl -j rule show | json '[r["hits"] for r in j if r["pref"] == 100]')" = "[0]" ] &&
-		ns_stop_fwd
+		tst_stop_fwd
 }
-ns_check "a batch is seen whole under traffic: del+add pairs never leave a gap" batch_seen_whole
-ns_run_cleanups
+tst_check "a batch is seen whole under traffic: del+add pairs never leave a gap" batch_seen_whole
+tst_run_cleanups
 
 batch_failing_line() {
 	local batch
 	setup || return 1
 	batch=$(mktemp)
-	ns_defer rm -f "$batch"
+	tst_defer rm -f "$batch"
 	cat >"$batch" <<-EOF
 	rule add proto udp dport 1 slice 1
 	rule add proto tcp src 192.0.2.0/24 slice 2
@@ -144,15 +144,15 @@ batch_failing_line() {
 	sed -i '4d' "$batch"
 	ctl -b "$batch" && [ "$(ctl -j rule show | json 'len(j)')" -eq 4 ] && ctl rule flush
 }
-ns_check "a failing line fails its whole batch, and the ack names the line" batch_failing_line
-ns_run_cleanups
+tst_check "a failing line fails its whole batch, and the ack names the line" batch_failing_line
+tst_run_cleanups
 
 wildcard_scale() {
 	local file per
 	setup || return 1
 	ctl link attach dev dut0 peer dut1 || return 1
 	file=$(mktemp)
-	ns_defer rm -f "$file"
+	tst_defer rm -f "$file"
 	# 10,000 wildcard rules over 100 masks (25 source by 4 destination
 	# prefix lengths), none matching 10.99/16, then one that sends
 	# nstraffic's flows (UDP from 10.99.1.1) to slice 2.
@@ -171,9 +171,9 @@ wildcard_scale() {
 	# A catch-all on slice 3 under them all: a frame the rule misses
 	# lands there, not on a per-boot hash's slice.
 	ctl rule add proto udp pref 1000000 slice 3 || return 1
-	ns_traffic 640 1 || return 1
+	tst_traffic 640 1 || return 1
 	per=$(ctl -j stats | json '" ".join(str(s["rx_packets"]) for s in j)')
-	ns_diag "rx_packets per slice: $per"
+	tst_diag "rx_packets per slice: $per"
 	[ "$per" = "0 0 640 0" ] &&
 		[ "$(ctl -j rule show | json '[r["hits"] for r in j if r.get("src") == "10.99.1.0/24"]')" = "[640]" ] ||
 		return 1
@@ -186,10 +186,10 @@ wildcard_scale() {
 	        f.write(f"proto udp src 10.{i % 200}.0.0/{i % 33} dst 10.0.0.0/{i // 33} slice 0\n")
 	EOF
 	expect_refusal "Error: $file:1025: too many distinct rule masks (NETSLICE_MAX_RULE_MASKS)." \
-		ctl rule load "$file" && ns_stop_fwd
+		ctl rule load "$file" && tst_stop_fwd
 }
-ns_check "10,000 wildcard rules over 100 masks steer; mask 1,025 is refused" wildcard_scale
-ns_run_cleanups
+tst_check "10,000 wildcard rules over 100 masks steer; mask 1,025 is refused" wildcard_scale
+tst_run_cleanups
 
 bulk_load() {
 	local file bad t0 t1
@@ -208,11 +208,11 @@ bulk_load() {
 	t0=$(date +%s%N)
 	ctl rule load "$file" || return 1
 	t1=$(date +%s%N)
-	ns_diag "100000 rules loaded in $(((t1 - t0) / 1000000)) ms"
+	tst_diag "100000 rules loaded in $(((t1 - t0) / 1000000)) ms"
 	[ "$(ctl rule show | tail -n +2 | grep -c ' exact ')" -eq 100000 ] || return 1
 	# A catch-all on slice 0: a frame the exact rule misses lands there.
 	ctl rule add proto udp pref 100 slice 0 || return 1
-	ns_traffic 500 1 || return 1
+	tst_traffic 500 1 || return 1
 	[ "$(ctl -j stats slice 3 | json 'j[0]["rx_packets"]')" -eq 500 ] &&
 		[ "$(ctl -j rule show | json '[r["hits"] for r in j if r["slice"] == 3 and r["hits"]] + [r["hits"] for r in j if r["table"] == "wildcard"]')" = "[500, 0]" ] ||
 		return 1
@@ -221,9 +221,9 @@ bulk_load() {
 	bad=$(mktemp)
 	sed '50001s/slice [0-9]/slice 9/' "$file" >"$bad"
 	expect_refusal "Error: $bad:50001: no such slice." ctl rule load "$bad" &&
-		[ "$(ctl -j rule show | json 'len(j)')" -eq 0 ] && ns_stop_fwd
+		[ "$(ctl -j rule show | json 'len(j)')" -eq 0 ] && tst_stop_fwd
 }
-ns_check "100,000 rules in bulk, one of them steering; a bad line loads nothing" bulk_load
-ns_run_cleanups
+tst_check "100,000 rules in bulk, one of them steering; a bad line loads nothing" bulk_load
+tst_run_cleanups
 
-ns_done
+tst_done

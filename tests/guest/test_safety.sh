@@ -12,15 +12,15 @@
 . "$(dirname "$0")/lib.sh"
 set -o pipefail
 
-ns_plan 16
-ns_module_loaded && rmmod netslice
+tst_plan 16
+tst_module_loaded && rmmod netslice
 py=/usr/bin/python3
 nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 
 # veth_pair A B: a veth pair in this namespace, up, deleted at cleanup.
 veth_pair() {
 	ip link add "$1" type veth peer name "$2" || return 1
-	ns_defer ip link del "$1"
+	tst_defer ip link del "$1"
 	ip link set "$1" up && ip link set "$2" up
 }
 
@@ -40,19 +40,19 @@ EOF
 
 race() {
 	local rc
-	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
 	veth_pair nsa nsb || return 1
-	ns_load slices=1 ifaces=nsa || return 1
-	safety_check race nsa nsb | ns_indent
+	tst_load slices=1 ifaces=nsa || return 1
+	safety_check race nsa nsb | tst_indent
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" -eq 4 ]; then
-		ns_skip_why="no userfaultfd write-protect in this kernel"
+		tst_skip_why="no userfaultfd write-protect in this kernel"
 		return "$ksft_skip"
 	fi
 	return "$rc"
 }
-ns_check "a handle visible while its splice races the read: no crash, spliced once" race
-ns_run_cleanups
+tst_check "a handle visible while its splice races the read: no crash, spliced once" race
+tst_run_cleanups
 
 # twin_namespaces: namespaces $ns_p and $ns_q (ns[p], ns[q] in the
 # caller's "declare -A ns"), each with gen xg -- x0 [attached, peer x1]
@@ -61,7 +61,7 @@ twin_namespaces() {
 	local x d var
 	for x in p q; do
 		var=ns_$x
-		ns_netns_create "$var" || return 1
+		tst_netns_create "$var" || return 1
 		ns[$x]=${!var}
 		ip netns exec "${ns[$x]}" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
 			net.ipv6.conf.default.disable_ipv6=1 || return 1
@@ -72,7 +72,7 @@ twin_namespaces() {
 	done
 	[ "$(ip netns exec "${ns[p]}" cat /sys/class/net/x0/ifindex)" = \
 	  "$(ip netns exec "${ns[q]}" cat /sys/class/net/x0/ifindex)" ] ||
-		{ ns_diag "ifindexes do not collide"; return 1; }
+		{ tst_diag "ifindexes do not collide"; return 1; }
 }
 
 # Two namespaces, each with the same interfaces (so the same ifindexes),
@@ -81,25 +81,25 @@ twin_namespaces() {
 ports_across_namespaces() {
 	local x n=2000
 	declare -A ns
-	ns_load slices=1 rxq_size=16384 || return 1
+	tst_load slices=1 rxq_size=16384 || return 1
 	twin_namespaces || return 1
-	ns_start_fwd -m off || return 1
+	tst_start_fwd -m off || return 1
 	for x in p q; do
 		local other=q
 		[ "$x" = q ] && other=p
 		local mac before
 		mac=$(ip -n "${ns[$x]}" -br link show xs | awk '{print $3}')
 		before=$(ip netns exec "${ns[$other]}" cat /sys/class/net/xs/statistics/rx_packets)
-		ns_diag "namespace $x:"
-		ns_traffic_between "${ns[$x]}" xg "${ns[$x]}" xs "$mac" $n 16 || return 1
+		tst_diag "namespace $x:"
+		tst_traffic_between "${ns[$x]}" xg "${ns[$x]}" xs "$mac" $n 16 || return 1
 		[ "$(ip netns exec "${ns[$other]}" cat /sys/class/net/xs/statistics/rx_packets)" = \
-		  "$before" ] || { ns_diag "frames of $x reached $other's sink"; return 1; }
+		  "$before" ] || { tst_diag "frames of $x reached $other's sink"; return 1; }
 	done
-	stat_is tx_err_ifindex 0 && ns_stop_fwd
+	tst_stat_is tx_err_ifindex 0 && tst_stop_fwd
 }
-ns_check "ports: frames of two namespaces with colliding ifindexes each leave by their own pair" \
+tst_check "ports: frames of two namespaces with colliding ifindexes each leave by their own pair" \
 	ports_across_namespaces
-ns_run_cleanups
+tst_run_cleanups
 
 # Port 0 on write: a sliced frame read from p's x0 and written back by an
 # NF in q with TX_DEFAULT and port 0 leaves by p's pair, where its
@@ -107,11 +107,11 @@ ns_run_cleanups
 port0_payload() {
 	local held out
 	declare -A ns
-	ns_load slices=1 || return 1
+	tst_load slices=1 || return 1
 	netslicectl slice set 0 cut auto || return 1
 	twin_namespaces || return 1
 	exec {held}<>/dev/netslice-0 || return 1
-	ns_defer eval "exec $held<&-"
+	tst_defer eval "exec $held<&-"
 	# One UDP/IPv4 frame of 600 bytes into p's x0: a payload to park.
 	ip netns exec "${ns[p]}" $py -c '
 import socket
@@ -120,20 +120,20 @@ s.bind(("xg", 0))
 ip = bytes([0x45, 0, 2, 0x4a, 0, 1, 0, 0, 64, 17, 0, 0, 10, 99, 0, 1, 10, 99, 0, 2])
 s.send(b"\xff" * 6 + b"\x02\x00\x00\x00\x00\x05" + b"\x08\x00" + ip +
        bytes([0, 9, 0, 9, 2, 0x36, 0, 0]) + bytes(558))' || return 1
-	ns_busywait 5000 stat_is rx_packets 1 >/dev/null || { stat_is rx_packets 1; return 1; }
+	tst_busywait 5000 tst_stat_is rx_packets 1 >/dev/null || { tst_stat_is rx_packets 1; return 1; }
 	out=$(ip netns exec "${ns[q]}" safety_check forward port0)
-	ns_diag "written back from q with port 0: $out"
-	[ "$out" = "write 1 errno 0 error 0" ] && stat_is read_sliced 1 && stat_is tx_spliced 1 ||
+	tst_diag "written back from q with port 0: $out"
+	[ "$out" = "write 1 errno 0 error 0" ] && tst_stat_is read_sliced 1 && tst_stat_is tx_spliced 1 ||
 		return 1
-	ns_busywait 5000 ns_at_least 1 \
+	tst_busywait 5000 tst_at_least 1 \
 		ip netns exec "${ns[p]}" cat /sys/class/net/xs/statistics/rx_packets ||
-		{ ns_diag "p's sink got nothing"; return 1; }
+		{ tst_diag "p's sink got nothing"; return 1; }
 	out=$(ip netns exec "${ns[q]}" cat /sys/class/net/xs/statistics/rx_packets)
-	[ "$out" = 0 ] || { ns_diag "q's sink got $out"; return 1; }
+	[ "$out" = 0 ] || { tst_diag "q's sink got $out"; return 1; }
 }
-ns_check "port 0 on write: a payload goes back by the pair it came from, not an ifindex twin" \
+tst_check "port 0 on write: a payload goes back by the pair it came from, not an ifindex twin" \
 	port0_payload
-ns_run_cleanups
+tst_run_cleanups
 
 # A tap writer's TCP super-packet with a vnet header and no NEEDS_CSUM
 # (checksum state NONE): the transmit-path segmentation warned on it.
@@ -142,17 +142,17 @@ tun_node() {
 	modprobe tun 2>/dev/null
 	if [ ! -c /dev/net/tun ]; then
 		mkdir -p /dev/net && mknod /dev/net/tun c 10 200 || return 1
-		ns_defer rm -f /dev/net/tun
+		tst_defer rm -f /dev/net/tun
 	fi
 }
 
 tap_gso() {
 	local held out
 	tun_node || return 1
-	ns_load slices=1 || return 1
+	tst_load slices=1 || return 1
 	exec {held}<>/dev/netslice-0 || return 1
-	ns_defer eval "exec $held<&-"
-	ns_dmesg_mark
+	tst_defer eval "exec $held<&-"
+	tst_dmesg_mark
 	out=$($py - <<'EOF'
 import fcntl, os, struct, subprocess, time
 TUNSETIFF, TUNSETVNETHDRSZ = 0x400454ca, 0x400454d8
@@ -181,10 +181,10 @@ EOF
 	sed 's/^/# /' <<<"$out"
 	# Three wire-size segments, each flagged NETSLICE_RX_SEGMENT (2).
 	[ "$(grep -c ' len 1078 rlen 1078 flags 2$' <<<"$out")" -eq 3 ] || return 1
-	! ns_dmesg_since | grep -E 'WARNING|bad offload|Call Trace'
+	! tst_dmesg_since | grep -E 'WARNING|bad offload|Call Trace'
 }
-ns_check "a tap writer's GSO frame without NEEDS_CSUM: every segment arrives, no warning" tap_gso
-ns_run_cleanups
+tst_check "a tap writer's GSO frame without NEEDS_CSUM: every segment arrives, no warning" tap_gso
+tst_run_cleanups
 
 # GRO on the DUT's veth (NAPI, so frames are aggregated before the RX
 # handler), with nf-fwd forwarding. The sender's TSO is off, so every
@@ -197,16 +197,16 @@ gro_setup() {
 	# super-packets or their segments at once, on this CPU's backlog: at
 	# the default 1,000 it is one place frames can go (147 of 10,000
 	# went missing once; where was not seen).
-	ns_sysctl net.core.netdev_max_backlog 100000
-	ns_topology 1 && ns_addrs || return 1
+	tst_sysctl net.core.netdev_max_backlog 100000
+	tst_topology 1 && tst_addrs || return 1
 	# A ring that holds a whole 10,000-frame stream: under TCG nf-fwd can
 	# fall behind netem's 64-frame slots, and 4,096 entries once overflowed
 	# (1,102 counted as rx_drop_ring_full on 7.2 in a CI run).
-	ns_load ifaces=dut0:dut1 rxq_size=16384 || return 1
-	ns_start_fwd -m off || return 1
+	tst_load ifaces=dut0:dut1 rxq_size=16384 || return 1
+	tst_start_fwd -m off || return 1
 	# Off first: veth enables NAPI when GRO is turned on.
 	ethtool -K dut0 gro off && ethtool -K dut0 gro on rx-gro-list "$1" || return 1
-	ns_diag "dut0: $(ethtool -k dut0 | grep -E '^(generic-receive-offload|rx-gro-list):' | tr -s '\n\t ' ' ')"
+	tst_diag "dut0: $(ethtool -k dut0 | grep -E '^(generic-receive-offload|rx-gro-list):' | tr -s '\n\t ' ' ')"
 }
 
 # gro_segments COMMAND...: COMMAND sends a stream, up to three times until
@@ -216,18 +216,18 @@ gro_segments() {
 	local try
 	for try in 1 2 3; do
 		"$@" || return 1
-		ns_diag "rx_segments after stream $try: $(ns_stat_sum rx_segments)"
-		[ "$(ns_stat_sum rx_segments)" -gt 0 ] && break
+		tst_diag "rx_segments after stream $try: $(tst_stat_sum rx_segments)"
+		[ "$(tst_stat_sum rx_segments)" -gt 0 ] && break
 	done
-	[ "$(ns_stat_sum rx_segments)" -gt 0 ] && stat_is rx_drop_error 0 && ns_stop_fwd
+	[ "$(tst_stat_sum rx_segments)" -gt 0 ] && tst_stat_is rx_drop_error 0 && tst_stop_fwd
 }
 
 # Plain GRO: a TCP stream, byte for byte.
 veth_gro() {
-	gro_setup off && NS_TCP_TSO=off gro_segments ns_tcp_stream 10.99.0.2 $((4 << 20))
+	gro_setup off && TST_TCP_TSO=off gro_segments tst_tcp_stream 10.99.0.2 $((4 << 20))
 }
-ns_check "veth with GRO: TCP super-packets segmented, the stream intact, no warning" veth_gro
-ns_run_cleanups
+tst_check "veth with GRO: TCP super-packets segmented, the stream intact, no warning" veth_gro
+tst_run_cleanups
 
 # Fraglist GRO (rx-gro-list): on every kernel since 5.6, UDP with no local
 # socket is merged only as a fraglist, so a UDP super-packet is one (TCP
@@ -250,10 +250,10 @@ veth_fraglist() {
 	local try out rx tx probe
 	# Known before the topology is built: on the sanitizer kernel that
 	# took 47 s only to skip.
-	ns_netns_create probe || return 1
+	tst_netns_create probe || return 1
 	if ! ip netns exec "$probe" tc qdisc add dev lo root netem slot 1ms 1ms packets 64 \
 		2>/dev/null; then
-		ns_skip_why="no netem qdisc in this kernel to batch the datagrams"
+		tst_skip_why="no netem qdisc in this kernel to batch the datagrams"
 		return "$ksft_skip"
 	fi
 	gro_setup on || return 1
@@ -261,88 +261,88 @@ veth_fraglist() {
 	ip netns exec "$gen" tc qdisc add dev gen0 root netem slot 1ms 1ms packets 64 \
 		limit 100000 || return 1
 	out=$(mktemp)
-	ns_defer rm -f "$out"
+	tst_defer rm -f "$out"
 	for try in 1 2 3; do
-		gro_segments ns_traffic 10000 1 >"$out" && { cat "$out"; return 0; }
+		gro_segments tst_traffic 10000 1 >"$out" && { cat "$out"; return 0; }
 		cat "$out"
-		rx=$(ns_stat_sum rx_packets) tx=$(ns_stat_sum tx_packets)
-		ns_diag "try $try (counts add up over tries):" \
-			"$(ns_hops ", the slice queued $rx and sent $tx")"
+		rx=$(tst_stat_sum rx_packets) tx=$(tst_stat_sum tx_packets)
+		tst_diag "try $try (counts add up over tries):" \
+			"$(tst_hops ", the slice queued $rx and sent $tx")"
 		grep -q 'duplicates 0, corrupt 0,' "$out" && [ "$rx" = "$tx" ] &&
-			stat_is rx_drop_ring_full 0 && stat_is rx_drop_error 0 || return 1
+			tst_stat_is rx_drop_ring_full 0 && tst_stat_is rx_drop_error 0 || return 1
 	done
 	return 1
 }
 
-ns_check "veth with rx-gro-list: UDP fraglist super-packets segmented, every frame intact" veth_fraglist
-ns_run_cleanups
+tst_check "veth with rx-gro-list: UDP fraglist super-packets segmented, every frame intact" veth_fraglist
+tst_run_cleanups
 
 # Detach frees the detached interface's queued frames, counted; the other
 # interface's stay, in order. The last close frees the rest.
 leftovers() {
 	local held out nsc_frames
-	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
 	veth_pair nsa nsb && veth_pair nsc nsd || return 1
-	ns_load slices=1 ifaces=nsa,nsc || return 1
+	tst_load slices=1 ifaces=nsa,nsc || return 1
 	exec {held}<>/dev/netslice-0 || return 1
 	inject nsb 10 100 && inject nsd 5 200 || return 1
-	ns_busywait 5000 stat_is rx_packets 15 >/dev/null || { stat_is rx_packets 15; return 1; }
+	tst_busywait 5000 tst_stat_is rx_packets 15 >/dev/null || { tst_stat_is rx_packets 15; return 1; }
 	netslicectl link detach dev nsa || return 1
-	stat_is rx_purged 10 || return 1
+	tst_stat_is rx_purged 10 || return 1
 	out=$(safety_check drain) || return 1
 	nsc_frames=$(grep -c "ifindex $(cat /sys/class/net/nsc/ifindex) len 200 " <<<"$out")
-	ns_diag "after detaching nsa: $(tail -n 1 <<<"$out"), of nsc: $nsc_frames"
+	tst_diag "after detaching nsa: $(tail -n 1 <<<"$out"), of nsc: $nsc_frames"
 	[ "$(tail -n 1 <<<"$out")" = "count 5" ] && [ "$nsc_frames" -eq 5 ] || return 1
 	inject nsd 7 200 || return 1
-	ns_busywait 5000 stat_is rx_packets 22 >/dev/null || { stat_is rx_packets 22; return 1; }
+	tst_busywait 5000 tst_stat_is rx_packets 22 >/dev/null || { tst_stat_is rx_packets 22; return 1; }
 	exec {held}<&-
-	stat_is rx_purged 17 || return 1
+	tst_stat_is rx_purged 17 || return 1
 	out=$(safety_check drain) || return 1
-	[ "$(tail -n 1 <<<"$out")" = "count 0" ] || { ns_diag "reopened: $out"; return 1; }
+	[ "$(tail -n 1 <<<"$out")" = "count 0" ] || { tst_diag "reopened: $out"; return 1; }
 }
-ns_check "detach frees the interface's queued frames, the last close the rest; counted" leftovers
-ns_run_cleanups
+tst_check "detach frees the interface's queued frames, the last close the rest; counted" leftovers
+tst_run_cleanups
 
 # Ring mode keeps read's promises: records a detach keeps reach the ring
 # (they went to an unread queue only read() drained), another file sees
 # no POLLIN it cannot read, and a closed ring's records are not read
 # later. Every frame nsc received ends queued, trimmed or dropped.
 ring_requeue() {
-	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
 	veth_pair nsa nsb && veth_pair nsc nsd || return 1
-	ns_load slices=1 ifaces=nsa,nsc || return 1
-	safety_check ring-requeue nsa nsd | ns_indent || return 1
-	ns_frames_accounted nsc
+	tst_load slices=1 ifaces=nsa,nsc || return 1
+	safety_check ring-requeue nsa nsd | tst_indent || return 1
+	tst_frames_accounted nsc
 }
-ns_check "ring mode: records a detach keeps are delivered, none read after; counted once" \
+tst_check "ring mode: records a detach keeps are delivered, none read after; counted once" \
 	ring_requeue
-ns_run_cleanups
+tst_run_cleanups
 
 # A kept super-packet that must be segmented (the store is full) and
 # finds the ring short of room for all its segments is dropped whole:
 # counted once, never as queued as well.
 ring_gso() {
 	tun_node || return 1
-	ns_load slices=1 store_size=1 || return 1
-	safety_check ring-gso | ns_indent
+	tst_load slices=1 store_size=1 || return 1
+	safety_check ring-gso | tst_indent
 }
-ns_check "ring mode: a super-packet's segments the ring cannot all take: dropped whole, once" \
+tst_check "ring mode: a super-packet's segments the ring cannot all take: dropped whole, once" \
 	ring_gso
-ns_run_cleanups
+tst_run_cleanups
 
 # A write waiting on its iov's memory (userfaultfd here; FUSE alike)
 # holds no device: the interface it names deletes meanwhile.
 uffd_unregister() {
-	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
 	ip link add nsa type veth peer name nsb || return 1
-	ns_defer eval "ip link del nsa 2>/dev/null; true"
+	tst_defer eval "ip link del nsa 2>/dev/null; true"
 	ip link set nsa up && ip link set nsb up || return 1
-	ns_load slices=1 ifaces=nsa || return 1
-	safety_check uffd-unregister nsa | ns_indent
+	tst_load slices=1 ifaces=nsa || return 1
+	safety_check uffd-unregister nsa | tst_indent
 }
-ns_check "a write waiting on a userfaultfd page holds no device: its egress deletes meanwhile" \
+tst_check "a write waiting on a userfaultfd page holds no device: its egress deletes meanwhile" \
 	uffd_unregister
-ns_run_cleanups
+tst_run_cleanups
 
 
 # A ring shrunk at run time under page_pool packets frees what it drops
@@ -351,60 +351,60 @@ ns_run_cleanups
 # kernel's lockdep, and a BH enable there could deadlock on the ring.
 shrink_page_pool() {
 	local held
-	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
 	veth_pair nsa nsb || return 1
-	ns_xdp_pass nsa || return 1
-	ns_load slices=1 ifaces=nsa rxq_size=64 || return 1
+	tst_xdp_pass nsa || return 1
+	tst_load slices=1 ifaces=nsa rxq_size=64 || return 1
 	exec {held}<>/dev/netslice-0 || return 1
-	ns_defer eval "exec $held<&-"
+	tst_defer eval "exec $held<&-"
 	inject nsb 50 100 || return 1
-	ns_busywait 5000 stat_is rx_packets 50 >/dev/null || { stat_is rx_packets 50; return 1; }
+	tst_busywait 5000 tst_stat_is rx_packets 50 >/dev/null || { tst_stat_is rx_packets 50; return 1; }
 	netslicectl slice set 0 rxq-size 4 || return 1
-	stat_is rx_purged 46
+	tst_stat_is rx_purged 46
 }
-ns_check "a ring shrunk under XDP (page_pool) packets frees the 46 it drops with IRQs on" shrink_page_pool
-ns_run_cleanups
+tst_check "a ring shrunk under XDP (page_pool) packets frees the 46 it drops with IRQs on" shrink_page_pool
+tst_run_cleanups
 
 # Ring memory is charged: to the module's cap and the user's
 # RLIMIT_MEMLOCK, given back on close; and a setup takes no other file's
 # packets.
 ring_memory() {
-	ns_load slices=2 ring_max_mb=8 || return 1
-	safety_check ringmem-root | ns_indent
+	tst_load slices=2 ring_max_mb=8 || return 1
+	safety_check ringmem-root | tst_indent
 	[ "${PIPESTATUS[0]}" -eq 0 ] || return 1
 	! command -v udevadm >/dev/null || udevadm settle
 	chmod 0666 /dev/netslice-0 /dev/netslice-1 || return 1
-	"${nobody[@]}" prlimit --memlock=8388608:8388608 safety_check ringmem-user | ns_indent
+	"${nobody[@]}" prlimit --memlock=8388608:8388608 safety_check ringmem-user | tst_indent
 	[ "${PIPESTATUS[0]}" -eq 0 ]
 }
-ns_check "ring memory: charged to ring_max_mb and RLIMIT_MEMLOCK, given back; EBADF, EBUSY" \
+tst_check "ring memory: charged to ring_max_mb and RLIMIT_MEMLOCK, given back; EBADF, EBUSY" \
 	ring_memory
-ns_run_cleanups
+tst_run_cleanups
 
 # A pair whose peer goes away: the survivor has no default egress (its
 # frames fail NETSLICE_TXERR_IFINDEX), not the dead peer's number, which a
 # new interface may take.
 peer_gone() {
 	local j out held
-	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
 	veth_pair nsa nsb && veth_pair nsc nsd || return 1
-	ns_load slices=1 ifaces=nsa:nsc || return 1
+	tst_load slices=1 ifaces=nsa:nsc || return 1
 	# A file open on the slice, so that the frames are queued, not dropped.
 	exec {held}<>/dev/netslice-0 || return 1
-	ns_defer eval "exec $held<&-"
+	tst_defer eval "exec $held<&-"
 	# While the peer is there, a frame from nsa leaves by default through it.
 	inject nsb 1 100 || return 1
 	out=$(safety_check forward)
-	ns_diag "with its peer: $out"
+	tst_diag "with its peer: $out"
 	[ "$out" = "write 1 errno 0 error 0" ] || return 1
 	ip link del nsc || return 1
 	inject nsb 1 100 || return 1
 	out=$(safety_check forward)
-	ns_diag "without: $out"
+	tst_diag "without: $out"
 	# ENODEV (19), NETSLICE_TXERR_IFINDEX (3)
 	[ "$out" = "write -1 errno 19 error 3" ] || return 1
 	j=$(netslicectl -j link show) || return 1
-	ns_diag "$j"
+	tst_diag "$j"
 	$py -c '
 import json, sys
 links = json.loads(sys.argv[1])
@@ -413,58 +413,58 @@ l = links[0]
 assert l["dev"] == "nsa" and l["peer_ifindex"] == 0, l
 ' "$j"
 }
-ns_check "a detached peer leaves its pair without a default egress: a frame fails TXERR_IFINDEX" peer_gone
-ns_run_cleanups
+tst_check "a detached peer leaves its pair without a default egress: a frame fails TXERR_IFINDEX" peer_gone
+tst_run_cleanups
 
 # Opening the node is the data-path right; changing the slice needs
 # CAP_NET_ADMIN; a write goes only out of the slice's own interfaces.
 ioctl_privilege() {
-	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
 	veth_pair nsa nsb || return 1
-	ns_load slices=2 ifaces=nsa@1 || return 1
+	tst_load slices=2 ifaces=nsa@1 || return 1
 	# udev may still be applying the node's add event; its chmod must not
 	# land after ours.
 	! command -v udevadm >/dev/null || udevadm settle
 	chmod 0666 /dev/netslice-0 || return 1
-	ns_diag "$(stat -c '%n %a' /dev/netslice-0)"
-	"${nobody[@]}" safety_check perms nsa | ns_indent
+	tst_diag "$(stat -c '%n %a' /dev/netslice-0)"
+	"${nobody[@]}" safety_check perms nsa | tst_indent
 }
-ns_check "ioctl: unprivileged reads; changes need CAP_NET_ADMIN; writes only to own interfaces" \
+tst_check "ioctl: unprivileged reads; changes need CAP_NET_ADMIN; writes only to own interfaces" \
 	ioctl_privilege
-ns_run_cleanups
+tst_run_cleanups
 
 # Another namespace's unprivileged user sees neither slices, counters nor
 # rules (they are the initial namespace's), nor other namespaces' links.
 netlink_visibility() {
 	local other out rc
-	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
 	veth_pair nsa nsb || return 1
-	ns_load slices=1 ifaces=nsa || return 1
-	ns_netns_create other || return 1
+	tst_load slices=1 ifaces=nsa || return 1
+	tst_netns_create other || return 1
 	for cmd in "slice show" "stats" "rule show"; do
 		# shellcheck disable=SC2086
 		out=$(ip netns exec "$other" "${nobody[@]}" netslicectl $cmd 2>&1)
 		rc=$?
-		ns_diag "$cmd: $out"
+		tst_diag "$cmd: $out"
 		[ "$rc" -ne 0 ] && [[ $out == *"initial network namespace"* ]] || return 1
 	done
 	[ "$(ip netns exec "$other" "${nobody[@]}" netslicectl -j link show)" = "[]" ] &&
 		"${nobody[@]}" netslicectl slice show >/dev/null
 }
-ns_check "netlink: another namespace sees no slices, counters, rules or links of others" \
+tst_check "netlink: another namespace sees no slices, counters, rules or links of others" \
 	netlink_visibility
-ns_run_cleanups
+tst_run_cleanups
 
 # Trimmed records are headers, never longer than NETSLICE_MAX_HEADER (512):
 # IPv6 with a 600-byte hop-by-hop header, then UDP, parses to 662 bytes.
 trim_capped() {
 	local held out
-	ns_sysctl net.ipv6.conf.default.disable_ipv6 1
+	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
 	veth_pair nsa nsb || return 1
-	ns_load slices=1 ifaces=nsa rxq_size=2 || return 1
+	tst_load slices=1 ifaces=nsa rxq_size=2 || return 1
 	netslicectl slice set 0 cut off,trim || return 1
 	exec {held}<>/dev/netslice-0 || return 1
-	ns_defer eval "exec $held<&-"
+	tst_defer eval "exec $held<&-"
 	$py - <<'EOF' || return 1
 import socket, struct
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
@@ -481,13 +481,13 @@ for _ in range(4):
     s.send(frame)
 EOF
 	# Two frames fill the ring, two more the trimmed-record ring.
-	ns_busywait 5000 stat_is rx_trimmed 2 >/dev/null || { stat_is rx_trimmed 2; return 1; }
+	tst_busywait 5000 tst_stat_is rx_trimmed 2 >/dev/null || { tst_stat_is rx_trimmed 2; return 1; }
 	out=$(safety_check drain) || return 1
 	sed 's/^/# /' <<<"$out"
 	# Records (flags 16): the whole 862-byte packet's length, 512 bytes of it.
 	[ "$(grep -c ' len 862 rlen 512 flags 16$' <<<"$out")" -eq 2 ]
 }
-ns_check "a trimmed record is at most NETSLICE_MAX_HEADER bytes" trim_capped
-ns_run_cleanups
+tst_check "a trimmed record is at most NETSLICE_MAX_HEADER bytes" trim_capped
+tst_run_cleanups
 
-ns_done
+tst_done

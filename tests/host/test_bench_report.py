@@ -66,10 +66,10 @@ with open(base + "-meta.txt", "w") as f:
 # loop: work, not idle) and 2 in user space: 2.00, 2.00 and 1.00 µs.
 os.makedirs(base + "-profile")
 with open(base + "-profile/ns-fwd-auto-64.folded", "w") as f:
-    f.write("nf-fwd;u:ns_batch_recv;entry_SYSCALL_64;ns_read;_copy_to_user 4\n"
-            "ksoftirqd/1;net_rx_action;__netif_receive_skb_core;ns_rx_handler;ptr_ring_produce 2\n"
+    f.write("nf-fwd;u:ns_batch_recv;entry_SYSCALL_64;nsl_read;_copy_to_user 4\n"
+            "ksoftirqd/1;net_rx_action;__netif_receive_skb_core;nsl_rx_handler;ptr_ring_produce 2\n"
             "swapper;cpu_startup_entry;do_idle;default_idle;asm_sysvec_apic_timer_interrupt;"
-            "handle_softirqs;net_rx_action;ns_rx_handler 2\n"
+            "handle_softirqs;net_rx_action;nsl_rx_handler 2\n"
             "nf-fwd;u:main;u:ns_worker_loop 2\n"
             "sh;u:main;u:evalcommand 3\n"
             "swapper;cpu_startup_entry;do_idle;default_idle 2\n")
@@ -147,25 +147,25 @@ check(prof.get("| read: copy to user", "").endswith("| 2.00 (40%) |") and
       "profile: a softirq on the idle loop is work, the harness is left out, "
       "µs per frame from the profile's own count")
 flame = os.path.join(tmp, "plots", "flame-ns-fwd-auto-64.svg")
-check(os.path.exists(flame) and "ns_rx_handler (13.3%)" in open(flame).read(),
+check(os.path.exists(flame) and "nsl_rx_handler (13.3%)" in open(flame).read(),
       "profile: its flame graph drawn, frames titled with their share")
 # perf script -F comm,ip,sym as the guest prints it: leaf first, user
 # frames marked, two samples of one stack counted twice.
-script = ("nf-fwd 1234\n\tffffffff8101 _copy_to_user\n\tffffffffc001 ns_read\n"
+script = ("nf-fwd 1234\n\tffffffff8101 _copy_to_user\n\tffffffffc001 nsl_read\n"
           "\t55d0aa01 ns_batch_recv\n\n") * 2 + "swapper 0\n\tffffffff8102 default_idle\n\n"
 proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/flame.py"), "fold"], input=script,
                       capture_output=True, text=True)
-check(proc.stdout == "nf-fwd;u:ns_batch_recv;ns_read;_copy_to_user 2\nswapper;default_idle 1\n",
+check(proc.stdout == "nf-fwd;u:ns_batch_recv;nsl_read;_copy_to_user 2\nswapper;default_idle 1\n",
       "fold: root first, user frames marked, equal stacks counted (%r)" % proc.stdout)
 # A module's frame that perf left unknown is named from kallsyms.
 ks = os.path.join(tmp, "kallsyms")
 with open(ks, "w") as f:
-    f.write("ffffffffc0000000 t ns_read\t[netslice]\nffffffffc0000400 t ns_write\t[netslice]\n"
+    f.write("ffffffffc0000000 t nsl_read\t[netslice]\nffffffffc0000400 t nsl_write\t[netslice]\n"
             "ffffffff81000000 T _stext\n")
 proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/flame.py"), "fold", ks],
                       input="nf-fwd 1\n\tffffffff8101 _copy_to_user\n\tffffffffc0000410 [unknown]\n\n",
                       capture_output=True, text=True)
-check(proc.stdout == "nf-fwd;ns_write;_copy_to_user 1\n",
+check(proc.stdout == "nf-fwd;nsl_write;_copy_to_user 1\n",
       "fold: a module's unknown frame named from kallsyms (%r)" % proc.stdout)
 zl = [line for line in text.splitlines() if line.startswith("| AF_PACKET recvmmsg")]
 print("# " + (zl[-1] if zl else ""))

@@ -11,7 +11,7 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 . "$top/tests/host/ktap.sh"
 
-kver=$(ns_kernel_version 6.1)
+kver=$(tst_kernel_version 6.1)
 ko=$("$top/tools/kbuild.sh" "$kver") || exit 1
 want=(
 	"lib/modules/$kver/updates/netslice.ko"

@@ -34,23 +34,23 @@ check() {
 }
 
 check "7.2: the newest prepared 7.2.x, not 7.20 nor an unfinished one" \
-	"$(ns_kernel_version 7.2)" 7.2.13+deb14-amd64
-check "7.3: a release candidate's version" "$(ns_kernel_version 7.3)" 7.3-amd64
-check "a full version names itself" "$(ns_kernel_version 7.2.9+deb14-amd64)" 7.2.9+deb14-amd64
+	"$(tst_kernel_version 7.2)" 7.2.13+deb14-amd64
+check "7.3: a release candidate's version" "$(tst_kernel_version 7.3)" 7.3-amd64
+check "a full version names itself" "$(tst_kernel_version 7.2.9+deb14-amd64)" 7.2.9+deb14-amd64
 check "an absent series: nothing, status 0 under set -e" \
-	"$(set -e; ns_kernel_version 8.1; echo "rc $?")" "rc 0"
-check "the image of a fetched kernel is Debian's, beside its modules" "$(ns_kernel_image 7.2)" \
+	"$(set -e; tst_kernel_version 8.1; echo "rc $?")" "rc 0"
+check "the image of a fetched kernel is Debian's, beside its modules" "$(tst_kernel_image 7.2)" \
 	"$tmp/kernels/7.2.13+deb14-amd64/root/usr/lib/modules/7.2.13+deb14-amd64/vmlinuz"
-check "its build tree is the prepared source" "$(ns_kernel_build_dir 7.2.13+deb14-amd64)" \
+check "its build tree is the prepared source" "$(tst_kernel_build_dir 7.2.13+deb14-amd64)" \
 	"$tmp/kernels/7.2.13+deb14-amd64/build"
 check "an unprepared version has no build tree" \
-	"$(ns_kernel_build_dir 7.2.99+deb14-amd64 2>/dev/null || echo none)" none
+	"$(tst_kernel_build_dir 7.2.99+deb14-amd64 2>/dev/null || echo none)" none
 # The machine's own kernels still come from /boot.
 v61=$(ls -1 /boot/vmlinuz-6.1.* 2>/dev/null | sed 's|^/boot/vmlinuz-||' | sort -V | tail -n 1)
-check "6.1: the installed one (/boot)" "$(ns_kernel_version 6.1)" "$v61"
+check "6.1: the installed one (/boot)" "$(tst_kernel_version 6.1)" "$v61"
 newest=$(ls -1 /boot/vmlinuz-* 2>/dev/null | sed 's|^/boot/vmlinuz-||' | sort -V | tail -n 1)
 check "default: the newest installed, whatever the current directory holds" \
-	"$(cd "$tmp/kernels" && ns_kernel_version default)" "$newest"
+	"$(cd "$tmp/kernels" && tst_kernel_version default)" "$newest"
 
 echo "# kernels: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

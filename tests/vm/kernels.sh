@@ -5,10 +5,10 @@
 # tools/fetch-kernel.sh into the cache; a full version names one of those,
 # and a path is a bzImage. "default" is the newest installed.
 
-ns_fetched_kernels=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}/kernels
+tst_fetched_kernels=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}/kernels
 
-# ns_kernel_version SERIES|VERSION|default -> full version (e.g. 6.12.117+deb12-amd64)
-ns_kernel_version() {
+# tst_kernel_version SERIES|VERSION|default -> full version (e.g. 6.12.117+deb12-amd64)
+tst_kernel_version() {
 	local pats p f
 	case $1 in
 	default) pats=('*') ;;
@@ -22,20 +22,20 @@ ns_kernel_version() {
 			if [ -f "$f" ]; then echo "${f#/boot/vmlinuz-}"; fi
 		done
 		[ "$1" = default ] && continue
-		for f in "$ns_fetched_kernels"/$p/ready; do
+		for f in "$tst_fetched_kernels"/$p/ready; do
 			if [ -e "$f" ]; then basename "${f%/ready}"; fi
 		done
 	done | sort -V | tail -n 1
 }
 
-# ns_kernel_image NAME -> path of the kernel image
-ns_kernel_image() {
+# tst_kernel_image NAME -> path of the kernel image
+tst_kernel_image() {
 	local v
 	if [ -f "$1" ]; then
 		echo "$1"
 		return
 	fi
-	v=$(ns_kernel_version "$1")
+	v=$(tst_kernel_version "$1")
 	if [ -z "$v" ]; then
 		echo "no kernel here matches '$1' (run tools/deps.sh, or tools/fetch-kernel.sh SERIES)" >&2
 		return 1
@@ -44,16 +44,16 @@ ns_kernel_image() {
 		echo "/boot/vmlinuz-$v"
 	else
 		# Debian's merged-/usr layout: virtme-ng finds the modules beside it.
-		echo "$ns_fetched_kernels/$v/root/usr/lib/modules/$v/vmlinuz"
+		echo "$tst_fetched_kernels/$v/root/usr/lib/modules/$v/vmlinuz"
 	fi
 }
 
-# ns_kernel_build_dir VERSION -> the tree modules for VERSION build against
-ns_kernel_build_dir() {
+# tst_kernel_build_dir VERSION -> the tree modules for VERSION build against
+tst_kernel_build_dir() {
 	if [ -d "/lib/modules/$1/build" ]; then
 		echo "/lib/modules/$1/build"
-	elif [ -e "$ns_fetched_kernels/$1/ready" ]; then
-		echo "$ns_fetched_kernels/$1/build"
+	elif [ -e "$tst_fetched_kernels/$1/ready" ]; then
+		echo "$tst_fetched_kernels/$1/build"
 	else
 		echo "no build tree for $1 (run tools/deps.sh, or tools/fetch-kernel.sh SERIES)" >&2
 		return 1
