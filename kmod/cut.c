@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Slicing modes: how much of a packet a reader gets (the slice), decided
+ * The cut: how much of a packet a reader gets (its header slice), decided
  * on RX for each packet, and the header-only records of the overload
  * mode. The semantics are documented with struct netslice_cut.
  */

@@ -8,7 +8,7 @@
 #include <linux/netslice.h>
 
 /*
- * A slice's slicing mode in one word, so RX reads it with one READ_ONCE:
+ * A slice's cut in one word, so RX reads it with one READ_ONCE:
  * bits 0..7 NETSLICE_CUT_* mode, 8..15 NETSLICE_CUT_* flags, 16..31
  * the fixed length or the auto extra bytes.
  */

@@ -179,6 +179,37 @@ static int ctl_cut_old(struct nl_msg *msg, int argc, char **argv, int *i)
 	return 0;
 }
 
+/* Settings renamed in 0.6, still read for one release. */
+static const struct { const char *old, *now; } ctl_renamed[] = {
+	{ "slicing", "cut" },
+	{ "ring-size", "rxq-size" },
+};
+
+/* The new word for an old one, noted in *seen; any other word as it is. */
+static const char *ctl_slice_word(const char *key, unsigned int *seen)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ctl_renamed) / sizeof(ctl_renamed[0]); i++) {
+		if (ctl_is(key, ctl_renamed[i].old)) {
+			*seen |= 1u << i;
+			return ctl_renamed[i].now;
+		}
+	}
+	return key;
+}
+
+/* Once the command is good (a usage error stays one line): the old words it used. */
+static void ctl_renamed_said(unsigned int seen)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ctl_renamed) / sizeof(ctl_renamed[0]); i++)
+		if (seen & 1u << i)
+			fprintf(stderr, "netslicectl: \"%s\" is deprecated: write \"%s\"\n",
+				ctl_renamed[i].old, ctl_renamed[i].now);
+}
+
 /* The old spelling: "fixed" (its length follows), or "auto" and a number. */
 static bool ctl_cut_is_old(int argc, char **argv, int i)
 {
@@ -210,6 +241,7 @@ static void ctl_cut_put(struct nl_msg *msg, const struct netslice_cut *mode, int
 static int ctl_slice_set(int argc, char **argv)
 {
 	uint32_t id, v, flags = 0, flags_set = 0;
+	unsigned int renamed = 0;
 	struct nl_msg *msg, *settings;
 	struct netslice_cut mode;
 	bool on, have_mode = false;
@@ -231,15 +263,16 @@ static int ctl_slice_set(int argc, char **argv)
 		if (ctl_is(key, "slicing") && val && ctl_cut_is_old(argc, argv, i)) {
 			if (ctl_cut_old(msg, argc, argv, &i))
 				goto err_usage;
-		} else if (ctl_is(key, "cut") || ctl_is(key, "slicing")) {
+			continue;
+		}
+		key = ctl_slice_word(key, &renamed);
+		if (ctl_is(key, "cut")) {
 			if (!val || have_mode || ns_cut_parse(val, &mode)) {
 				ctl_usage_error("cut takes one MODE: off, auto[+EXTRA] or "
 						"fixed:LEN, then ,trim and ,gso (\"%s\")",
 						val ? val : "");
 				goto err_usage;
 			}
-			if (ctl_is(key, "slicing"))
-				fprintf(stderr, "netslicectl: \"slicing\" is deprecated: write \"cut\"\n");
 			have_mode = true;
 			i++;
 		} else if (ctl_is(key, "trim") || ctl_is(key, "gso")) {
@@ -249,11 +282,9 @@ static int ctl_slice_set(int argc, char **argv)
 			nla_put_u8(msg, ctl_is(key, "trim") ? NETSLICE_A_SLICE_CUT_TRIM :
 				   NETSLICE_A_SLICE_CUT_GSO, on);
 			i++;
-		} else if ((attr = ctl_slice_number(ctl_is(key, "ring-size") ? "rxq-size" : key))) {
-			if (ctl_is(key, "ring-size"))
-				fprintf(stderr, "netslicectl: \"ring-size\" is deprecated: write \"rxq-size\"\n");
-			/* The kernel checks the range and says it. */
-			if (ctl_u32(key, val, UINT32_MAX, &v))
+		} else if ((attr = ctl_slice_number(key))) {
+			/* The kernel checks the range; an error names the word given. */
+			if (ctl_u32(argv[i], val, UINT32_MAX, &v))
 				goto err_usage;
 			nla_put_u32(msg, attr, v);
 			i++;
@@ -283,6 +314,7 @@ static int ctl_slice_set(int argc, char **argv)
 		ctl_usage_error("slice set %u: nothing to set", id);
 		goto err_usage;
 	}
+	ctl_renamed_said(renamed);
 	if (have_mode)
 		ctl_cut_put(msg, &mode, trim, gso);
 	settings = msg;
