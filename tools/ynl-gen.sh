@@ -7,9 +7,12 @@
 #   uapi/linux/netslice_netlink.h   ynl_gen_c.py --mode uapi --header
 #   kmod/nl_policy.h                the module's request policies, by its
 #                                   policy printers (tools/ynl_policies.py)
+#   tests/syzkaller/netslice_genl.txt
+#                                   syzkaller's descriptions of the family
+#                                   (tools/ynl_syz.py, not the kernel's)
 #
-#   tools/ynl-gen.sh           write both
-#   tools/ynl-gen.sh --check   write neither; fail if either is stale
+#   tools/ynl-gen.sh           write them
+#   tools/ynl-gen.sh --check   write none; fail if one is stale
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
@@ -50,9 +53,11 @@ cp uapi/netslice.yaml "$stage/uapi/"
 # Its regeneration hint names the kernel tree's script; ours is this one.
 sed -i 's|tools/net/ynl/ynl-regen.sh|tools/ynl-gen.sh|' "$stage/out/netslice_netlink.h"
 "$py" tools/ynl_policies.py "$gen" "$stage/uapi/netslice.yaml" "$stage/out/nl_policy.h"
+"$py" tools/ynl_syz.py "$stage/uapi/netslice.yaml" "$stage/out/netslice_genl.txt"
 
 rc=0
-for pair in netslice_netlink.h:uapi/linux/netslice_netlink.h nl_policy.h:kmod/nl_policy.h; do
+for pair in netslice_netlink.h:uapi/linux/netslice_netlink.h nl_policy.h:kmod/nl_policy.h \
+	netslice_genl.txt:tests/syzkaller/netslice_genl.txt; do
 	new=$stage/out/${pair%%:*} dest=${pair#*:}
 	if cmp -s "$new" "$dest"; then
 		continue

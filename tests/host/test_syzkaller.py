@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""tests/syzkaller/netslice.txt against the uapi headers: every ioctl, every
-netlink request command and request attribute is described, and the sizes
-written out by hand are the structures' sizes. (The descriptions are
-compiled only in a syzkaller checkout; this keeps them from drifting.)
+"""tests/syzkaller/netslice.txt (by hand) and netslice_genl.txt (generated
+from uapi/netslice.yaml) against the uapi headers: every ioctl, every
+netlink request command and request attribute is described, every
+netslice type they name is defined in one of them, and the sizes written
+out by hand are the structures' sizes. (The descriptions are compiled
+only in a syzkaller checkout; this keeps them from drifting.)
 KTAP output, "# N passed, N failed" last."""
 import os
 import re
@@ -13,7 +15,8 @@ import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 UAPI = os.path.join(TOP, "uapi", "linux")
-SYZ = open(os.path.join(TOP, "tests", "syzkaller", "netslice.txt")).read()
+SYZ = "".join(open(os.path.join(TOP, "tests", "syzkaller", f)).read()
+              for f in ("netslice.txt", "netslice_genl.txt"))
 results = []
 
 
@@ -36,7 +39,7 @@ cmds = [c for c in re.findall(r"\b(NETSLICE_CMD_\w+)", nl_h)
 attrs = [a for a in re.findall(r"\b(NETSLICE_A_\w+)", nl_h)
          if not a.startswith("NETSLICE_A_COUNTERS_") and not a.endswith(("_MAX", "_PAD", "_"))]
 print("KTAP version 1")
-print("1..4")
+print("1..5")
 missing = described(ioctls)
 check(ioctls and not missing, "every ioctl (%d) has a description" % len(ioctls), str(missing))
 missing = described(sorted(set(cmds)))
@@ -44,6 +47,14 @@ check(cmds and not missing, "every netlink command (%d) is sent" % len(set(cmds)
 missing = described(sorted(set(attrs)))
 check(attrs and not missing, "every request attribute (%d) is in a policy" % len(set(attrs)),
       str(missing))
+
+# A type one file names and neither defines fails only in syzkaller's
+# compiler, which is not here.
+body = "\n".join(l for l in SYZ.splitlines() if not l.startswith(("include", "#")))
+defined = set(re.findall(r"^(?:type |resource )?(netslice_\w+)\b.*?[\[{=]", body, re.M))
+used = set(re.findall(r"\b(netslice_\w+)", body))
+missing = sorted(used - defined)
+check(used and not missing, "every netslice type named (%d) is defined" % len(used), str(missing))
 
 with tempfile.TemporaryDirectory() as tmp:
     src = os.path.join(tmp, "sizes.c")
