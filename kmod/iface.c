@@ -17,7 +17,7 @@
 
 #include "compat.h"
 #include "iface.h"
-#include "netlink.h"
+#include "nl_link_msg.h"
 #include "params.h"
 #include "port.h"
 #include "ring.h"

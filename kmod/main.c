@@ -42,11 +42,14 @@
  *   a file; RX (rx.c) hands packets to a ring or the slice's queues; read
  *   and ring mode both deliver a packet through deliver.c, and ring mode
  *   sends through write.c's TX. Below them: the slices (slice.c, stats.c),
- *   the store, splice, slicing and parse, gso, xmit (egress and the host
+ *   the store, splice, the cut and parse, gso, xmit (egress and the host
  *   stack), the table of attached interfaces (port.c, which iface.c
- *   changes) and the module parameters (params.c). skb_cb.h, counters.h
- *   and compat.h hold types and inline helpers only. One circle is left:
- *   netlink.c's operations and the nl_*.c handlers using its family.
+ *   changes) and the module parameters (params.c). In the control plane
+ *   netlink.c's operation table calls the nl_*.c handlers, which like
+ *   iface.c's link events (nl_link_msg.c) build their messages with the
+ *   family of nl_family.c, below them all: it gets the operations when
+ *   netlink.c registers it. skb_cb.h, counters.h and compat.h hold types
+ *   and inline helpers only.
  *
  * Contexts
  *   - RX: softirq, any CPU (RPS may move it); per-slice state is found

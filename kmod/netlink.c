@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "netslice" generic netlink family: operations and the monitor
- * multicast group. uapi/netslice.yaml is the specification; the request
+ * The "netslice" generic netlink family's operations, registered with the
+ * family (nl_family.c). uapi/netslice.yaml is the specification; the request
  * policies are generated from it (nl_policy.h, tools/ynl-gen.sh). The
  * generator's operation table would be genl_split_ops (Linux 6.2) with
  * parallel_ops, so this one is kept by hand, naming its policies.
@@ -18,10 +18,11 @@
 
 #include "compat.h"
 #include "netlink.h"
+#include "nl_family.h"
+#include "nl_link.h"
 #include "nl_policy.h"
-#include "params.h"
-#include "slice.h"
-#include "store.h"
+#include "nl_rule.h"
+#include "nl_slice.h"
 
 static const struct genl_ops nsl_genl_ops[] = {
 	{ .cmd = NETSLICE_CMD_LINK_ATTACH, .flags = GENL_ADMIN_PERM,
@@ -70,46 +71,12 @@ static const struct genl_ops nsl_genl_ops[] = {
 	  .doit = nsl_nl_rule_batch_doit },
 };
 
-static const struct genl_multicast_group nsl_genl_mcgrps[] = {
-	{ .name = NETSLICE_MCGRP_MONITOR },
-};
-
-struct genl_family nsl_genl_family __ro_after_init = {
-	.name = NETSLICE_FAMILY_NAME,
-	.version = NETSLICE_FAMILY_VERSION,
-	.netnsok = true,
-	.module = THIS_MODULE,
-	.ops = nsl_genl_ops,
-	.n_ops = ARRAY_SIZE(nsl_genl_ops),
-	.mcgrps = nsl_genl_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(nsl_genl_mcgrps),
-};
-
-/*
- * Slices, their counters and the rules belong to the module, which the
- * initial namespace owns: they are shown there, or to a caller with
- * CAP_NET_ADMIN in the initial user namespace. Elsewhere a namespace sees
- * its own interfaces only (link-get).
- */
-int nsl_nl_may_see_slices(struct sk_buff *skb, struct netlink_ext_ack *extack)
-{
-	if (net_eq(sock_net(skb->sk), &init_net) || netlink_capable(skb, CAP_NET_ADMIN))
-		return 0;
-	NL_SET_ERR_MSG(extack, "slices and rules belong to the initial network namespace");
-	return -EPERM;
-}
-
-void *nsl_nl_put(struct sk_buff *skb, u32 portid, u32 seq, int flags, u8 cmd)
-{
-	return genlmsg_put(skb, portid, seq, &nsl_genl_family, flags, cmd);
-}
-
 int nsl_genl_init(void)
 {
-	return genl_register_family(&nsl_genl_family);
+	return nsl_nl_family_register(nsl_genl_ops, ARRAY_SIZE(nsl_genl_ops));
 }
 
 void nsl_genl_exit(void)
 {
-	genl_unregister_family(&nsl_genl_family);
+	nsl_nl_family_unregister();
 }

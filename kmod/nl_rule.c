@@ -10,7 +10,8 @@
 
 #include <linux/netslice.h>
 
-#include "netlink.h"
+#include "nl_family.h"
+#include "nl_rule.h"
 #include "params.h"
 #include "rule_batch.h"
 #include "slice.h"

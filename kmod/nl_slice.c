@@ -11,7 +11,8 @@
 #include <linux/netslice.h>
 
 #include "compat.h"
-#include "netlink.h"
+#include "nl_family.h"
+#include "nl_slice.h"
 #include "params.h"
 #include "slice.h"
 #include "cut.h"

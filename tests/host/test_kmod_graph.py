@@ -10,8 +10,7 @@ defines" is "A calls B", and the graph is who calls whom.
 
 Checks, one KTAP line each:
   - every declaration is defined in its header's own .c;
-  - the graph has no circle but the one KNOWN below, and that one does
-    not grow.
+  - the graph has no circle.
 
 Usage: test_kmod_graph.py [KMOD_DIR]   (default: the checkout's kmod/)
 """
@@ -20,14 +19,6 @@ import re
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-# The genetlink family and its handlers: netlink.c's ops table calls the
-# nl_*.c handlers, which build messages with netlink.c's family, and
-# iface.c tells listeners of a detach through nl_link.c. Left to issue 41's
-# item 2, which generates netlink.c from uapi/netslice.yaml; until then
-# netlink.h also declares the handlers.
-KNOWN = {"iface", "netlink", "nl_link", "nl_rule", "nl_slice"}
-KNOWN_MISPLACED = {("netlink.h", "nl_link"), ("netlink.h", "nl_rule"), ("netlink.h", "nl_slice")}
 
 results = []
 
@@ -102,7 +93,7 @@ def main():
             where = [n for n in nodes if defines(files[n + ".c"], name)]
             for n in where:
                 owners.add(n)
-                if n != h[:-2] and (h, n) not in KNOWN_MISPLACED:
+                if n != h[:-2]:
                     misplaced.append("%s declares %s, which %s.c defines" % (h, name, n))
         if h[:-2] in nodes:
             owners.add(h[:-2])
@@ -149,10 +140,9 @@ def main():
     for v in nodes:
         if v not in index:
             visit(v)
-    bad = [c for c in circles if not c <= KNOWN]
     lines = "".join("\n# circle: " + ", ".join("%s -> %s" % (a, " ".join(sorted(edges[a] & c)))
                                                 for a in sorted(c)) for c in circles)
-    check(not bad, "kmod's import graph has no circle but the genetlink family's (%d nodes)%s"
+    check(not circles, "kmod's import graph has no circle (%d nodes)%s"
           % (len(nodes), lines))
     print("# %d passed, %d failed" % (results.count(True), results.count(False)))
     return 0 if all(results) else 1
