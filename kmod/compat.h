@@ -66,6 +66,9 @@
 #define kzalloc_obj(obj, gfp)	kzalloc(sizeof(obj), gfp)
 #define kvzalloc_obj(obj, gfp)	kvzalloc(sizeof(obj), gfp)
 #endif
+#ifndef kmalloc_obj
+#define kmalloc_obj(obj, gfp)	kmalloc(sizeof(obj), gfp)
+#endif
 
 /*
  * A ptr_ring queue allocated ahead of a resize (slice.c): 6.10 renamed the

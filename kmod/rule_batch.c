@@ -5,16 +5,18 @@
  * rules.c).
  *
  * A batch works in the generation after the published one: an added rule
- * is born in it, a deleted one dies in it, a replaced one switches its
- * slice word at it. RX, still in the published generation, sees none of
- * it; commit publishes the generation with one store. Abort undoes the
- * steps, last first. Nothing a batch does can fail after its last step.
+ * is born in it, a deleted one dies in it, a replaced one gets a slice
+ * from it on (a node pushed on its history, rule_hist.c). RX, still in
+ * the published generation, sees none of it; commit publishes the
+ * generation with one store. Abort undoes the steps, last first.
+ * Nothing a batch does can fail after its last step.
  *
- * Two rules keep readers consistent without waiting for them: a deleted
- * rule stays linked on the graveyard until a grace period has passed since
- * its death was published (so that a reader still in an older generation
- * finds it), and a rule's slice word is switched again only once a grace
- * period has passed since its last switch (the word holds one old slice).
+ * Nothing here waits for readers: a deleted rule stays linked on the
+ * graveyard until a grace period has passed since its death was published
+ * (so that a reader still in an older generation finds it), and a
+ * replaced rule keeps the slices before its replaces for as long (its
+ * history's cut list). The reaper frees both, cuts first, at the start of
+ * each batch and from a delayed work.
  */
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -40,6 +42,7 @@ static struct {
 	u64 seq;
 	unsigned int live;		/* rules alive in the published generation */
 	struct list_head graveyard;	/* dead rules, oldest death first */
+	struct list_head cuts;		/* replaces published, oldest first (rule_hist.c) */
 	struct delayed_work reap;
 } nsl_rules;
 
@@ -59,24 +62,30 @@ static void nsl_rule_free_rcu(struct rcu_head *head)
 {
 	struct nsl_rule *rule = container_of(head, struct nsl_rule, rcu);
 
+	nsl_rule_hist_free(rcu_dereference_protected(rule->hist, true));
 	free_percpu(rule->hits);
 	kfree(rule);
 }
 
-/* Unlink the dead rules no reader can find any more; all: every one. */
+/*
+ * Cut the histories and unlink the dead rules no reader needs any more;
+ * all: every one.
+ */
 static void nsl_rules_reap(bool all)
 {
 	struct nsl_rule *rule, *next;
+	bool waiting;
 
 	lockdep_assert_held(&nsl_rules.lock);
+	waiting = nsl_rule_hist_reap(&nsl_rules.cuts, all);
 	list_for_each_entry_safe(rule, next, &nsl_rules.graveyard, grave) {
-		if (!all && !poll_state_synchronize_rcu(rule->changed_rcu))
+		if (!all && !poll_state_synchronize_rcu(rule->died_rcu))
 			break;
 		list_del(&rule->grave);
 		nsl_rule_unlink(rule);
 		call_rcu(&rule->rcu, nsl_rule_free_rcu);
 	}
-	if (!all && !list_empty(&nsl_rules.graveyard))
+	if (!all && (waiting || !list_empty(&nsl_rules.graveyard)))
 		mod_delayed_work(system_power_efficient_wq, &nsl_rules.reap, NSL_REAP_DELAY);
 }
 
@@ -100,12 +109,13 @@ void nsl_rule_batch_begin(struct nsl_rule_batch *b, struct nsl_rule_step *steps,
 }
 EXPORT_SYMBOL_IF_KUNIT(nsl_rule_batch_begin);
 
-static void nsl_rule_batch_log(struct nsl_rule_batch *b, struct nsl_rule *rule, u8 kind)
+static void nsl_rule_batch_log(struct nsl_rule_batch *b, struct nsl_rule *rule, u8 kind,
+			       struct nsl_rule_hist *pushed)
 {
 	if (WARN_ON_ONCE(b->count >= b->cap))
 		return;
 	b->steps[b->count++] = (struct nsl_rule_step){
-		.rule = rule, .old_slice = rule->slice, .kind = kind,
+		.rule = rule, .pushed = pushed, .kind = kind,
 	};
 }
 
@@ -128,7 +138,7 @@ static struct nsl_rule *nsl_rule_create(struct nsl_rule_batch *b, const struct n
 	rule->seq = ++nsl_rules.seq;
 	rule->born = b->gen;
 	rule->died = NSL_GEN_NEVER;
-	rule->slice = nsl_rule_slice_word(b->gen, slice, slice);
+	nsl_rule_hist_start(&rule->hist, &rule->first, b->gen, slice);
 
 	if (xa_alloc_cyclic(&nsl_rules.ids, &rule->id, rule, ids, &nsl_rules.next_id,
 			    GFP_KERNEL_ACCOUNT) < 0)
@@ -150,26 +160,19 @@ err_msg:
 	return ERR_PTR(err);
 }
 
-/* Point rule at slice from the batch's generation on. */
-static void nsl_rule_reslice(struct nsl_rule_batch *b, struct nsl_rule *rule, u32 slice)
+/* Point rule at slice from the batch's generation on; never waits. */
+static int nsl_rule_reslice(struct nsl_rule_batch *b, struct nsl_rule *rule, u32 slice,
+			    struct netlink_ext_ack *extack)
 {
-	u64 word = rule->slice;
+	struct nsl_rule_hist *pushed = nsl_rule_hist_switch(&rule->hist, b->gen, slice);
 
-	/* Born or switched in this batch already: no reader sees the word's new slice yet. */
-	if (word >> 16 == b->gen) {
-		WRITE_ONCE(rule->slice, (word & ~0xffULL) | slice);
-		return;
+	if (IS_ERR(pushed)) {
+		NL_SET_ERR_MSG(extack, "no memory for the rule");
+		return PTR_ERR(pushed);
 	}
-	/*
-	 * The word keeps one old slice: once switched since its birth (a
-	 * published switch, whose RCU state changed_rcu holds), a reader may
-	 * still need the slice before that switch.
-	 */
-	if (word >> 16 != rule->born)
-		cond_synchronize_rcu(rule->changed_rcu);
-	nsl_rule_batch_log(b, rule, NSL_STEP_RESLICED);
-	WRITE_ONCE(rule->slice, nsl_rule_slice_word(b->gen, nsl_rule_slice_at(word, b->gen - 1),
-						    slice));
+	if (pushed)
+		nsl_rule_batch_log(b, rule, NSL_STEP_RESLICED, pushed);
+	return 0;
 }
 
 int nsl_rule_batch_add(struct nsl_rule_batch *b, const struct nsl_rule_match *m, u32 slice,
@@ -184,8 +187,7 @@ int nsl_rule_batch_add(struct nsl_rule_batch *b, const struct nsl_rule_match *m,
 			NL_SET_ERR_MSG(extack, "rule exists (replace changes its slice)");
 			return -EEXIST;
 		}
-		nsl_rule_reslice(b, rule, slice);
-		return 0;
+		return nsl_rule_reslice(b, rule, slice, extack);
 	}
 	if ((int)nsl_rules.live + b->live >= (int)nsl_max_rules) {
 		NL_SET_ERR_MSG(extack, "rule table full (module parameter max_rules)");
@@ -199,7 +201,7 @@ int nsl_rule_batch_add(struct nsl_rule_batch *b, const struct nsl_rule_match *m,
 	rule = nsl_rule_create(b, m, slice, extack);
 	if (IS_ERR(rule))
 		return PTR_ERR(rule);
-	nsl_rule_batch_log(b, rule, NSL_STEP_ADDED);
+	nsl_rule_batch_log(b, rule, NSL_STEP_ADDED, NULL);
 	b->live++;
 	return 0;
 }
@@ -213,7 +215,7 @@ int nsl_rule_batch_del(struct nsl_rule_batch *b, struct nsl_rule *rule,
 		NL_SET_ERR_MSG(extack, "rule named twice in one request");
 		return -ENOENT;
 	}
-	nsl_rule_batch_log(b, rule, NSL_STEP_DELETED);
+	nsl_rule_batch_log(b, rule, NSL_STEP_DELETED, NULL);
 	WRITE_ONCE(rule->died, b->gen);
 	b->live--;
 	return 0;
@@ -224,7 +226,7 @@ EXPORT_SYMBOL_IF_KUNIT(nsl_rule_batch_del);
 static void nsl_rule_bury(struct nsl_rule *rule, unsigned long cookie)
 {
 	xa_erase(&nsl_rules.ids, rule->id);
-	rule->changed_rcu = cookie;
+	rule->died_rcu = cookie;
 	list_add_tail(&rule->grave, &nsl_rules.graveyard);
 }
 
@@ -238,16 +240,14 @@ void nsl_rule_batch_commit(struct nsl_rule_batch *b)
 	nsl_rules_publish(b->gen, nsl_rules.live);
 	cookie = get_state_synchronize_rcu();
 	for (i = 0; i < b->count; i++) {
-		struct nsl_rule *rule = b->steps[i].rule;
+		struct nsl_rule_step *step = &b->steps[i];
 
-		if (rule->died == b->gen) {
-			if (b->steps[i].kind == NSL_STEP_DELETED)
-				nsl_rule_bury(rule, cookie);
-		} else if (b->steps[i].kind == NSL_STEP_RESLICED) {
-			rule->changed_rcu = cookie;
-		}
+		if (step->kind == NSL_STEP_RESLICED)
+			nsl_rule_hist_published(step->pushed, cookie, &nsl_rules.cuts);
+		else if (step->kind == NSL_STEP_DELETED && step->rule->died == b->gen)
+			nsl_rule_bury(step->rule, cookie);
 	}
-	if (!list_empty(&nsl_rules.graveyard))
+	if (!list_empty(&nsl_rules.graveyard) || !list_empty(&nsl_rules.cuts))
 		mod_delayed_work(system_power_efficient_wq, &nsl_rules.reap, NSL_REAP_DELAY);
 }
 EXPORT_SYMBOL_IF_KUNIT(nsl_rule_batch_commit);
@@ -270,7 +270,7 @@ void nsl_rule_batch_abort(struct nsl_rule_batch *b)
 			WRITE_ONCE(step->rule->died, NSL_GEN_NEVER);
 			break;
 		case NSL_STEP_RESLICED:
-			WRITE_ONCE(step->rule->slice, step->old_slice);
+			nsl_rule_hist_undo(&step->rule->hist, step->pushed);
 			break;
 		}
 	}
@@ -314,7 +314,7 @@ unsigned int nsl_rules_flush(void)
 	cookie = get_state_synchronize_rcu();
 	list_for_each_entry(rule, &dead, grave) {
 		xa_erase(&nsl_rules.ids, rule->id);
-		rule->changed_rcu = cookie;
+		rule->died_rcu = cookie;
 	}
 	list_splice_tail(&dead, &nsl_rules.graveyard);
 	if (n)
@@ -337,10 +337,11 @@ struct nsl_rule *nsl_rule_next_rcu(unsigned long *id)
 
 int nsl_rules_init(void)
 {
-	BUILD_BUG_ON(NETSLICE_MAX_SLICES > 256);	/* nsl_rule_slice_word() */
+	BUILD_BUG_ON(NETSLICE_MAX_SLICES > 256);	/* struct nsl_rule_hist's slice */
 	mutex_init(&nsl_rules.lock);
 	xa_init_flags(&nsl_rules.ids, XA_FLAGS_ALLOC1);
 	INIT_LIST_HEAD(&nsl_rules.graveyard);
+	INIT_LIST_HEAD(&nsl_rules.cuts);
 	INIT_DELAYED_WORK(&nsl_rules.reap, nsl_rules_reap_work);
 	return nsl_rule_table_init();
 }

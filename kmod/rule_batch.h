@@ -10,7 +10,7 @@
 /* One change of a batch, kept so that a failed batch can be undone. */
 struct nsl_rule_step {
 	struct nsl_rule *rule;
-	u64 old_slice;			/* NSL_STEP_RESLICED: the word before */
+	struct nsl_rule_hist *pushed;	/* NSL_STEP_RESLICED: the node the replace pushed */
 	u8 kind;			/* NSL_STEP_* */
 };
 

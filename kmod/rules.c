@@ -20,7 +20,9 @@
  * batch in the next generation, invisible, and publish it with one store:
  * a packet sees all of a batch or none of it. A deleted rule stays linked
  * until every reader that could still see it has finished (a grace
- * period), then is unlinked and freed after another.
+ * period), then is unlinked and freed after another. A rule's slice is
+ * a history by generation (rule_hist.c), so a replaced rule answers each
+ * reader for the generation it is in; the flow cache keeps that answer.
  *
  * RX never waits for a writer; writers serialise on the batch lock
  * (rule_batch.c) and call the table functions here under it.
@@ -57,6 +59,7 @@ struct nsl_flow_entry {
 	struct nsl_rule_key key;
 	u64 gen;			/* 0: empty (generations start at 1) */
 	struct nsl_rule *rule;		/* NULL: no rule matched */
+	u32 slice;			/* the rule's in gen, which no writer changes */
 };
 
 struct nsl_flow_cache {
@@ -233,8 +236,14 @@ static bool nsl_rule_key_of_flow(const struct flow_keys *keys, struct nsl_rule_k
 	return true;
 }
 
+/* The rule's slice in generation gen, under RCU. */
+static u32 nsl_rule_slice_in(const struct nsl_rule *rule, u64 gen)
+{
+	return nsl_rule_hist_slice(rcu_dereference(rule->hist), gen);
+}
+
 /* The flow cache first: one key compare for a flow seen in this generation. */
-static struct nsl_rule *nsl_rules_lookup_cached(const struct nsl_rule_key *key, u64 gen)
+static struct nsl_flow_entry *nsl_rules_lookup_cached(const struct nsl_rule_key *key, u64 gen)
 {
 	struct nsl_flow_cache *cache = *this_cpu_ptr(nsl_table.cache);
 	unsigned int set, way;
@@ -245,23 +254,24 @@ static struct nsl_rule *nsl_rules_lookup_cached(const struct nsl_rule_key *key, 
 		e = &cache->entry[set][way];
 		if (e->gen == gen && !memcmp(&e->key, key, sizeof(*key))) {
 			cache->older[set] = !way;
-			return e->rule;
+			return e;
 		}
 	}
 	way = cache->older[set];
 	cache->older[set] = !way;
 	e = &cache->entry[set][way];
 	e->rule = nsl_rules_lookup_gen(key, gen);
+	if (e->rule)
+		e->slice = nsl_rule_slice_in(e->rule, gen);
 	e->key = *key;
 	e->gen = gen;
-	return e->rule;
+	return e;
 }
 
 int nsl_rules_steer(const struct sk_buff *skb, struct flow_keys *keys, bool *dissected)
 {
+	struct nsl_flow_entry *e;
 	struct nsl_rule_key key;
-	struct nsl_rule *rule;
-	u64 gen;
 
 	*dissected = false;
 	if (!READ_ONCE(nsl_table.visible))
@@ -272,17 +282,16 @@ int nsl_rules_steer(const struct sk_buff *skb, struct flow_keys *keys, bool *dis
 	*dissected = true;
 	if (!nsl_rule_key_of_flow(keys, &key))
 		return -1;
-	gen = nsl_rules_gen_rcu();
-	rule = nsl_rules_lookup_cached(&key, gen);
-	if (!rule)
+	e = nsl_rules_lookup_cached(&key, nsl_rules_gen_rcu());
+	if (!e->rule)
 		return -1;
-	this_cpu_inc(*rule->hits);
-	return nsl_rule_slice_at(READ_ONCE(rule->slice), gen);
+	this_cpu_inc(*e->rule->hits);
+	return e->slice;
 }
 
 u32 nsl_rule_slice_now(const struct nsl_rule *rule)
 {
-	return nsl_rule_slice_at(READ_ONCE(rule->slice), nsl_rules_gen_rcu());
+	return nsl_rule_slice_in(rule, nsl_rules_gen_rcu());
 }
 EXPORT_SYMBOL_IF_KUNIT(nsl_rule_slice_now);
 

@@ -9,6 +9,8 @@
 #include <linux/types.h>
 #include <net/flow_dissector.h>
 
+#include "rule_hist.h"
+
 /*
  * What a rule matches, canonical: addresses zeroed past their prefix, an
  * absent port range 0-65535. family is a NETSLICE_RULE_FAMILY_*.
@@ -65,31 +67,14 @@ struct nsl_rule {
 	u64 seq;			/* creation order: equal prefs, oldest first */
 	u64 born;			/* the first generation that sees it */
 	u64 died;			/* the first that does not (NSL_GEN_NEVER) */
-	u64 slice;			/* nsl_rule_slice_word(): RX reads it once */
-	unsigned long changed_rcu;	/* RCU state when its last change was published */
+	struct nsl_rule_hist __rcu *hist;	/* its slice by generation, newest first */
+	struct nsl_rule_hist first;	/* the slice it was born with */
+	unsigned long died_rcu;		/* RCU state when its death was published */
 	u64 __percpu *hits;
 	u32 id;
 	bool exact;
 	struct rcu_head rcu;
 };
-
-/*
- * A rule's slice as one word, so that RX reads it at once: before
- * generation gen it was old, from gen on it is new. 48 bits of generation
- * outlast any run; slices fit 8 bits (NETSLICE_MAX_SLICES).
- */
-static inline u64 nsl_rule_slice_word(u64 gen, u32 old, u32 new)
-{
-	return gen << 16 | (old & 0xff) << 8 | (new & 0xff);
-}
-
-static inline u32 nsl_rule_slice_at(u64 word, u64 gen)
-{
-	/* Signed 48-bit distance: a switch is behind a reader for a grace period at most. */
-	s64 ahead = (s64)(((word >> 16) - gen) << 16);
-
-	return ahead > 0 ? (word >> 8) & 0xff : word & 0xff;
-}
 
 /* The table (rules.c). */
 int nsl_rule_table_init(void);

@@ -3,7 +3,8 @@
  * KUnit: the rule matcher and its batches, on the module's own table.
  * Table-driven cases (prefix edges, port ranges, preference order, exact
  * against wildcard, families), then replace, the generation a batch
- * builds (invisible until commit) and the undo of a failed batch.
+ * builds (invisible until commit), the undo of a failed batch, and the
+ * history that lets a rule be replaced again at once.
  */
 #include <kunit/test.h>
 #include <linux/in.h>
@@ -218,7 +219,7 @@ static void nsl_rules_test_replace_and_generation(struct kunit *test)
 	a2.slice = 7;
 	KUNIT_EXPECT_EQ(test, nsl_rt_apply(test, &a2, 1, true), 0);
 	KUNIT_EXPECT_EQ(test, nsl_rt_lookup(test, &nsl_rt_pa), 7);
-	/* Replaced again at once: waits for readers of the last switch, then holds. */
+	/* Replaced again at once: the last switch's readers keep their slice. */
 	KUNIT_EXPECT_EQ(test, nsl_rt_apply(test, &nsl_rt_a, 1, true), 0);
 	KUNIT_EXPECT_EQ(test, nsl_rt_lookup(test, &nsl_rt_pa), 1);
 
@@ -286,24 +287,142 @@ static void nsl_rules_test_undo(struct kunit *test)
 	nsl_rules_unlock();
 }
 
-/* The slice word: old before its generation, new from it on, across wrap. */
-static void nsl_rules_test_slice_word(struct kunit *test)
+/* A history answers each generation with the slice it had then. */
+static void nsl_rules_test_history_walk(struct kunit *test)
 {
-	u64 w = nsl_rule_slice_word(100, 3, 4);
+	struct nsl_rule_hist first = { .gen = 10, .slice = 1, .embedded = true };
+	struct nsl_rule_hist second = { .gen = 20, .slice = 2 };
+	struct nsl_rule_hist third = { .gen = 21, .slice = 3 };
+	static const struct { u64 gen; u32 slice; } want[] = {
+		{ 10, 1 }, { 19, 1 }, { 20, 2 }, { 21, 3 }, { 1ULL << 40, 3 },
+	};
+	unsigned int i;
 
-	KUNIT_EXPECT_EQ(test, nsl_rule_slice_at(w, 99), 3U);
-	KUNIT_EXPECT_EQ(test, nsl_rule_slice_at(w, 100), 4U);
-	KUNIT_EXPECT_EQ(test, nsl_rule_slice_at(w, 1ULL << 40), 4U);
-	w = nsl_rule_slice_word(255, 255, 0);
-	KUNIT_EXPECT_EQ(test, nsl_rule_slice_at(w, 254), 255U);
-	KUNIT_EXPECT_EQ(test, nsl_rule_slice_at(w, 256), 0U);
+	RCU_INIT_POINTER(second.prev, &first);
+	RCU_INIT_POINTER(third.prev, &second);
+	rcu_read_lock();
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		KUNIT_EXPECT_EQ_MSG(test, nsl_rule_hist_slice(&third, want[i].gen), want[i].slice,
+				    "generation %llu", want[i].gen);
+	/* Cut: the oldest kept answers (no reader is that old any more). */
+	RCU_INIT_POINTER(second.prev, NULL);
+	KUNIT_EXPECT_EQ(test, nsl_rule_hist_slice(&third, 10), 2U);
+	rcu_read_unlock();
+}
+
+/* Replace the rule of m with slice in a batch of its own; the batch's generation. */
+static u64 nsl_rt_replace(struct kunit *test, const struct nsl_rule_match *m, u32 slice)
+{
+	struct nsl_rule_step steps[2];
+	struct nsl_rule_batch b;
+
+	nsl_rule_batch_begin(&b, steps, ARRAY_SIZE(steps));
+	KUNIT_EXPECT_EQ(test, nsl_rule_batch_add(&b, m, slice, true, NULL), 0);
+	nsl_rule_batch_commit(&b);
+	return b.gen;
+}
+
+/* Under the batch lock: add nsl_rt_a, its match in *m; the rule. */
+static struct nsl_rule *nsl_rt_add_a(struct kunit *test, struct nsl_rule_match *m)
+{
+	struct nsl_rule *rule;
+
+	KUNIT_ASSERT_EQ(test, nsl_rt_apply(test, &nsl_rt_a, 1, false), 0);
+	nsl_rt_match(test, &nsl_rt_a, m);
+	rule = nsl_rule_find(m);
+	KUNIT_ASSERT_NOT_NULL(test, rule);
+	return rule;
+}
+
+static struct nsl_rule_hist *nsl_rt_head(struct nsl_rule *rule)
+{
+	return rcu_dereference_protected(rule->hist, true);
+}
+
+/*
+ * A rule replaced again and again keeps the slice of each generation a
+ * reader may still be in, and the writer does not wait for readers: of
+ * five tries of three replaces, at least one ends before a grace period
+ * that began before it (waiting for one, each try would end after it).
+ */
+static void nsl_rules_test_replace_history(struct kunit *test)
+{
+	struct nsl_rule_hist *head, *prev;
+	unsigned long before;
+	unsigned int try, quick = 0;
+	struct nsl_rule_match m;
+	struct nsl_rule *rule;
+	u64 gen[3];
+
+	nsl_rules_lock();
+	rule = nsl_rt_add_a(test, &m);
+	for (try = 0; try < 5; try++) {
+		before = get_state_synchronize_rcu();
+		gen[0] = nsl_rt_replace(test, &m, 7);
+		gen[1] = nsl_rt_replace(test, &m, 1);
+		gen[2] = nsl_rt_replace(test, &m, 5);
+		quick += !poll_state_synchronize_rcu(before);
+		/* The batch lock held since the last commit: nothing of it is cut yet. */
+		head = nsl_rt_head(rule);
+		KUNIT_EXPECT_EQ(test, head->gen, gen[2]);
+		KUNIT_EXPECT_EQ(test, head->slice, 5);
+		prev = rcu_dereference_protected(head->prev, true);
+		KUNIT_ASSERT_NOT_NULL(test, prev);
+		KUNIT_EXPECT_EQ(test, prev->gen, gen[1]);
+		KUNIT_EXPECT_EQ(test, prev->slice, 1);
+		rcu_read_lock();
+		KUNIT_EXPECT_EQ(test, nsl_rule_hist_slice(head, gen[2] - 1), 1U);
+		KUNIT_EXPECT_EQ(test, nsl_rule_slice_now(rule), 5U);
+		rcu_read_unlock();
+		KUNIT_EXPECT_EQ(test, nsl_rt_lookup(test, &nsl_rt_pa), 5);
+	}
+	KUNIT_EXPECT_GT(test, quick, 0U);
+	nsl_rules_flush();
+	nsl_rules_unlock();
+}
+
+/* Within one batch a rule's node is rewritten; a replace to its slice pushes none; abort pops. */
+static void nsl_rules_test_replace_in_batch(struct kunit *test)
+{
+	struct nsl_rule_hist *head;
+	struct nsl_rule_step steps[4];
+	struct nsl_rule_batch b;
+	struct nsl_rule_match m;
+	struct nsl_rule *rule;
+
+	nsl_rules_lock();
+	rule = nsl_rt_add_a(test, &m);
+	head = nsl_rt_head(rule);
+	KUNIT_EXPECT_PTR_EQ(test, head, &rule->first);
+
+	nsl_rule_batch_begin(&b, steps, ARRAY_SIZE(steps));
+	KUNIT_EXPECT_EQ(test, nsl_rule_batch_add(&b, &m, nsl_rt_a.slice, true, NULL), 0);
+	KUNIT_EXPECT_EQ(test, b.count, 0U);
+	KUNIT_EXPECT_EQ(test, nsl_rule_batch_add(&b, &m, 2, true, NULL), 0);
+	KUNIT_EXPECT_EQ(test, nsl_rule_batch_add(&b, &m, 3, true, NULL), 0);
+	KUNIT_EXPECT_EQ(test, b.count, 1U);
+	KUNIT_EXPECT_EQ(test, nsl_rt_head(rule)->gen, b.gen);
+	KUNIT_EXPECT_EQ(test, nsl_rt_head(rule)->slice, 3);
+	KUNIT_EXPECT_EQ(test, nsl_rt_lookup(test, &nsl_rt_pa), 1);
+	nsl_rule_batch_abort(&b);
+	KUNIT_EXPECT_PTR_EQ(test, nsl_rt_head(rule), head);
+	KUNIT_EXPECT_EQ(test, nsl_rt_lookup(test, &nsl_rt_pa), 1);
+
+	nsl_rt_replace(test, &m, 3);
+	KUNIT_EXPECT_EQ(test, nsl_rt_lookup(test, &nsl_rt_pa), 3);
+	KUNIT_EXPECT_PTR_EQ(test, rcu_dereference_protected(nsl_rt_head(rule)->prev, true),
+			    head);
+	nsl_rules_flush();
+	nsl_rules_unlock();
 }
 
 static struct kunit_case nsl_rules_cases[] = {
 	KUNIT_CASE(nsl_rules_test_cases),
 	KUNIT_CASE(nsl_rules_test_replace_and_generation),
 	KUNIT_CASE(nsl_rules_test_undo),
-	KUNIT_CASE(nsl_rules_test_slice_word),
+	KUNIT_CASE(nsl_rules_test_history_walk),
+	KUNIT_CASE(nsl_rules_test_replace_history),
+	KUNIT_CASE(nsl_rules_test_replace_in_batch),
 	{}
 };
 

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _NETSLICE_RULE_HIST_H
+#define _NETSLICE_RULE_HIST_H
+
+#include <linux/list.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+
+/*
+ * A rule's slice from one generation on, newest first: a reader in
+ * generation g walks back past the nodes newer than g. Published nodes
+ * never change; a node pushed in the batch being built is rewritten while
+ * no reader can be in its generation.
+ */
+struct nsl_rule_hist {
+	u64 gen;				/* the first generation it answers for */
+	struct nsl_rule_hist __rcu *prev;	/* before gen; cut once no reader needs it */
+	union {
+		struct list_head cut;		/* on the cut list, after its publication */
+		struct rcu_head rcu;		/* freed unpublished: an aborted batch */
+	};
+	unsigned long cut_rcu;			/* RCU state at its publication */
+	u8 slice;
+	bool embedded;				/* the rule's first: freed with it */
+};
+
+/* Under rcu_read_lock(): the slice of the history at head in generation gen. */
+static inline u32 nsl_rule_hist_slice(const struct nsl_rule_hist *h, u64 gen)
+{
+	const struct nsl_rule_hist *prev;
+
+	while (h->gen > gen && (prev = rcu_dereference(h->prev)))
+		h = prev;
+	return h->slice;
+}
+
+/*
+ * Writers, under the rule batch lock. cuts is the list of published
+ * nodes whose prev is still linked, oldest publication first.
+ */
+void nsl_rule_hist_start(struct nsl_rule_hist __rcu **headp, struct nsl_rule_hist *first,
+			 u64 gen, u32 slice);
+struct nsl_rule_hist *nsl_rule_hist_switch(struct nsl_rule_hist __rcu **headp, u64 gen,
+					   u32 slice);
+void nsl_rule_hist_published(struct nsl_rule_hist *pushed, unsigned long cookie,
+			     struct list_head *cuts);
+void nsl_rule_hist_undo(struct nsl_rule_hist __rcu **headp, struct nsl_rule_hist *pushed);
+bool nsl_rule_hist_reap(struct list_head *cuts, bool all);
+void nsl_rule_hist_free(struct nsl_rule_hist *head);
+
+#endif /* _NETSLICE_RULE_HIST_H */
