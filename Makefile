@@ -376,8 +376,8 @@ dkms-install:
 # netslice against AF_PACKET, AF_XDP and the bridge, then the rule-update
 # run; see docs/benchmarks.md. KERNEL=6.1|6.12 (default 6.12), QUICK=1,
 # KVM=1, ICOUNT=1, NICS=GEN,IN,OUT,SINK (real NICs on this host, no guest),
-# MEASURE=insns|ticks|all (instructions per frame under a QEMU plugin, the
-# main measure; or rates and CPU ticks), TOPOLOGY=veth|nic|all (where the
+# MEASURE=insns|ticks|rules|all (instructions per frame under a QEMU plugin,
+# the main measure; or rates and CPU ticks; or rule updates), TOPOLOGY=veth|nic|all (where the
 # instruction count runs: veth pairs, the guest's virtio-net NICs, both).
 bench: all test-bins $(BENCH_PLUGIN)
 	KERNEL=$(KERNEL) QUICK=$(QUICK) KVM=$(KVM) ICOUNT=$(ICOUNT) NICS=$(NICS) BASELINE=$(BASELINE) \

@@ -17,11 +17,13 @@
 #   BASELINE=REV      also nf-fwd on the module of commit REV (built in a
 #                     worktree, build/baseline; same tools): before and after
 #                     in one run, rounds interleaved
-#   MEASURE=insns|ticks|all
+#   MEASURE=insns|ticks|rules|all
 #                     insns: instructions per forwarded frame, counted by
 #                     the nsinsn QEMU plugin (bench/insns.sh, the main
 #                     measure); ticks: rates, latency and CPU ticks
-#                     (bench/run.sh, with perf's profile); all. Default:
+#                     (bench/run.sh, with perf's profile, then the rule
+#                     updates); rules: the rule updates alone
+#                     (bench/rule_update.sh, 3-4 min here); all. Default:
 #                     insns with QUICK=1 (9-10 min here), all without
 #   TOPOLOGY=veth|nic|all
 #                     the instruction count's topologies (default all:
@@ -96,6 +98,33 @@ bench_insn_guest() {
 	done
 }
 
+# bench_rules_files BASE LOG: file the rule-update lines of LOG as
+# BASE-rules.csv and BASE-ruleload.csv, and report them
+# (BASE-rules-targets.json, docs/benchmarks.md's rules section).
+bench_rules_files() {
+	sed -n 's/^rules: //p' "$2" >"$1-rules.csv"
+	sed -n 's/^ruleload: //p' "$2" >"$1-ruleload.csv"
+	[ ! -s "$1-rules.csv" ] || /usr/bin/python3 bench/rules_report.py "$1" "$(bench_commit)"
+}
+
+# bench_rules_guest: bench/rule_update.sh alone, in a guest shaped as the
+# ticks run's (three vCPUs: pktgen, the DUT's kernel side, its user side).
+bench_rules_guest() {
+	echo "# rule updates: nf-fwd while rules change"
+	NETSLICE_KO=$ko NETSLICE_VM_QEMU_OPTS="-cpu max,cx16=off" \
+		NETSLICE_BENCH_SECS=${NETSLICE_BENCH_SECS:-$([ "${QUICK:-0}" = 1 ] && echo 2 || echo 5)} \
+		NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-3600} \
+		tests/vm/run --cpus 3 --memory 2G --kernel "$kver" -- bench/rule_update.sh 2>"$err" |
+		sed -u 's/^csv: /rules: /' | tee "$log" | grep --line-buffered -v '^rules: \|^ruleload: ' || {
+		grep '^kmsg: ' "$log" | tail -n 40 >&2
+		cat "$err" >&2
+		exit 1
+	}
+	grep -q '^rules: none,' "$log" || { echo "bench: no rule-update rows" >&2; cat "$err" >&2; exit 1; }
+	mkdir -p bench/results
+	bench_rules_files "bench/results/$stamp-$kver" "$log"
+}
+
 if [ -n "${NICS:-}" ]; then
 	[ "$(id -u)" = 0 ] || { echo "bench: NICS= needs root" >&2; exit 2; }
 	kver=$(uname -r)
@@ -109,6 +138,10 @@ else
 	kver=$(tst_kernel_version "${KERNEL:-6.12}")
 	[ -n "$kver" ] || { echo "bench: no ${KERNEL:-6.12} kernel; run tools/deps.sh" >&2; exit 2; }
 	ko=$(tools/kbuild.sh "$kver")
+	if [ "$MEASURE" = rules ]; then
+		bench_rules_guest
+		exit 0
+	fi
 	if [ -n "${BASELINE:-}" ]; then
 		# In the checkout: the guest sees the host's files, not its /tmp.
 		base_tree=$top/build/baseline
@@ -166,8 +199,6 @@ sed -n 's/^csv: //p' "$log" >"$base.csv"
 	echo "round,contender,size,offered_pps,$(seq -s, -f 'q%g' 0 100)"
 	sed -n 's/^cdf: //p' "$log" | tr ' ' ','
 } >"$base-cdf.csv"
-sed -n 's/^rules: //p' "$log" >"$base-rules.csv"
-sed -n 's/^ruleload: //p' "$log" >"$base-ruleload.csv"
 sed -n 's/^zeroloss: //p' "$log" >"$base-zeroloss.csv"
 sed -n 's/^tcp: //p' "$log" >"$base-tcp.csv"
 # The profile: one folded-stack file per contender and size.
@@ -190,4 +221,5 @@ fi
 } >"$base-meta.txt"
 # Debian's python3 has matplotlib (tools/deps.sh).
 /usr/bin/python3 bench/report.py "$base"
+bench_rules_files "$base" "$log"
 echo "bench: $base.csv, docs/benchmarks.md, docs/bench/"

@@ -4,8 +4,8 @@
 
     bench/report.py bench/results/DATE-KERNEL
 
-Reads DATE-KERNEL.csv (every round), -cdf.csv, -rules.csv, -zeroloss.csv
-and -meta.txt,
+Reads DATE-KERNEL.csv (every round), -cdf.csv, -zeroloss.csv, -tcp.csv,
+-profile/ and -meta.txt (the rule updates' are bench/rules_report.py's),
 replaces the part of docs/benchmarks.md between the "bench:begin" and
 "bench:end" markers with the tables, and draws docs/bench/*.png and *.svg.
 """
@@ -183,19 +183,6 @@ def tables(base, rows, cells, order):
                 line += [fmt(*a), fmt(*b), ratio(b[0], a[0])]
             w("| " + " | ".join(line) + " |")
         w("")
-    if os.path.exists(base + "-rules.csv"):
-        with open(base + "-rules.csv") as f:
-            rules = list(csv.DictReader(f))
-        if rules:
-            w("### Rule updates under load (nf-fwd, 64 B saturation, one run)")
-            w("")
-            w("| replaces/s asked | done | forwarded packets/s | ring drops |")
-            w("|---|---|---|---|")
-            for r in rules:
-                w(f"| {int(r['replaces_per_s_asked']):,} | {int(r['replaces_per_s_done']):,} | "
-                  f"{int(r['forwarded_pps']):,} | {int(r['drops']):,} |")
-            w("")
-            out += rule_targets(rules, load_ruleload(base))
     zl = load_zeroloss(base)
     out += zeroloss_table(zl, order, sizes)
     out += targets_table(cells, zl)
@@ -205,42 +192,6 @@ def tables(base, rows, cells, order):
     w("Plots: [throughput](bench/throughput.svg), [latency CDFs](bench/latency_cdf.svg), "
       "[bytes copied](bench/bytes_copied.svg).")
     return "\n".join(out)
-
-
-def load_ruleload(base):
-    """[{rules, seconds, rules_per_s}] of the run's bulk loads."""
-    if not os.path.exists(base + "-ruleload.csv"):
-        return []
-    with open(base + "-ruleload.csv") as f:
-        return list(csv.DictReader(f))
-
-
-def rule_targets(rules, loads):
-    """Issue 24's control-plane rows, from the rule-update and bulk-load runs."""
-    by_rate = {int(r["replaces_per_s_asked"]): r for r in rules}
-    rows = []
-    top = by_rate.get(100000)
-    if top:
-        rows.append(("replaces per second completed, asked 100,000",
-                     int(top["replaces_per_s_done"]), ">=", 100000, "{:,}"))
-        none = by_rate.get(0)
-        if none and int(none["forwarded_pps"]):
-            rows.append(("forwarding rate while replacing at that rate, vs none",
-                         int(top["forwarded_pps"]) / int(none["forwarded_pps"]), ">=", 0.95,
-                         "{:.2f}"))
-    for r in loads:
-        rows.append((f"rules loaded per second ({int(r['rules']):,} rules)",
-                     int(r["rules_per_s"]), ">=", 200000, "{:,}"))
-    if not rows:
-        return []
-    out = ["### Targets: the control plane", "",
-           "| row | this run | target | met |", "|---|---|---|---|"]
-    for what, value, op, goal, form in rows:
-        met = value >= goal if op == ">=" else value <= goal
-        out.append(f"| {what} | {form.format(value)} | {op} {form.format(goal)} | "
-                   f"{'yes' if met else 'no'} |")
-    out.append("")
-    return out
 
 
 def load_zeroloss(base):

@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Benchmark (not a test): nf-fwd's forwarding rate while the rule that
-# steers the traffic is replaced at 0, 1K, 10K and 100K replaces per second
-# from another CPU, under bench/pktgen.sh's saturating load (64-byte
-# frames, 256 flows). Runs inside the guest (make bench runs it after the
-# contenders).
+# Benchmark (not a test): what rule updates cost while nf-fwd forwards
+# bench/pktgen.sh's saturating load (64-byte frames, 256 flows), each row
+# a paced `netslicectl -b --rate` from another CPU (NETSLICE_BENCH_RULE_ROWS,
+# KIND:RATE words):
+#
+#   none:0           no updates: the rate the others are compared with
+#   replace:N        the rule steering the load replaced N times a second,
+#                    keeping its slice: the control plane's own cost, the
+#                    load on the same worker throughout
+#   switch:N         the same rule alternated between slices 0 and 1
+#   distinct:N       N new exact rules a second (one per connection, as an
+#                    NF installs them), none matching the load
 #
 #   gen: gen0 --veth-- dut0 [netslice + nf-fwd] dut1 --veth-- sink: sink0
 #
@@ -15,7 +22,7 @@
 . "$(dirname "$0")/../tests/guest/lib.sh"
 
 secs=${NETSLICE_BENCH_SECS:-5}
-rates=${NETSLICE_BENCH_RATES:-0 1000 10000 100000}
+rows=${NETSLICE_BENCH_RULE_ROWS:-none:0 replace:1000 replace:10000 replace:100000 switch:100000 distinct:150000}
 csv=$(mktemp)
 rule="proto udp src 10.99.1.1 dst 10.99.9.9 sport 10000 dport 9"
 last_cpu=$(($(nproc) - 1))
@@ -33,11 +40,24 @@ sink_rx() { ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets
 # A warm-up second, not measured: the first load after nf-fwd starts runs
 # cold (the 2026-11-26 run's 0/s row forwarded 0.56x its 1,000/s row).
 ip netns exec "$gen" "$TST_TOP/bench/pktgen.sh" gen0 "$sink_mac" 64 0 1 >/dev/null || exit 1
-echo "replaces_per_s_asked,replaces_per_s_done,seconds,forwarded_pps,drops" >"$csv"
-printf '%-12s %-12s %-14s %s\n' "asked/s" "done/s" "forwarded/s" "drops"
-for rate in $rates; do
-	awk -v n=$((rate * secs)) -v r="$rule" \
-		'BEGIN { for (i = 0; i < n; i++) print "rule replace " r " slice " i % 2 }' >"$batch"
+# updates KIND N: N update lines of kind KIND.
+updates() {
+	case $1 in
+	replace) awk -v n="$2" -v r="$rule" 'BEGIN { for (i = 0; i < n; i++) print "rule replace " r " slice 0" }' ;;
+	switch) awk -v n="$2" -v r="$rule" 'BEGIN { for (i = 0; i < n; i++) print "rule replace " r " slice " i % 2 }' ;;
+	distinct) awk -v n="$2" 'BEGIN {
+		for (i = 0; i < n; i++)
+			printf "rule add proto tcp src 10.%d.%d.%d dst 192.0.2.7 sport %d dport 443 slice %d\n",
+				100 + int(i / 65536), int(i / 256) % 256, i % 256, 1024 + i % 60000, i % 2
+	}' ;;
+	esac
+}
+
+echo "kind,asked_per_s,done_per_s,seconds,forwarded_pps,drops" >"$csv"
+printf '%-10s %-10s %-10s %-14s %s\n' kind "asked/s" "done/s" "forwarded/s" drops
+for row in $rows; do
+	kind=${row%%:*} rate=${row#*:}
+	updates "$kind" $((rate * secs)) >"$batch"
 	netslicectl stats reset
 	rx0=$(sink_rx)
 	ip netns exec "$gen" "$TST_TOP/bench/pktgen.sh" gen0 "$sink_mac" 64 0 "$secs" 1 >"$batch.load" &
@@ -47,7 +67,7 @@ for rate in $rates; do
 		# Paced, for as long as the load runs; it says how far it got.
 		t0=$(date +%s%N)
 		timeout --preserve-status -s TERM "$secs" taskset -c "$last_cpu" netslicectl -b "$batch" --rate "$rate" \
-			2>"$batch.err" || exit 1
+			2>"$batch.err" || { cat "$batch.err" >&2; exit 1; }
 		done_n=$(sed -n 's/.*stopped after \([0-9]*\) commands.*/\1/p' "$batch.err")
 		achieved=$((${done_n:-$((rate * secs))} * 1000000000 / ($(date +%s%N) - t0)))
 	fi
@@ -58,8 +78,11 @@ for rate in $rates; do
 	read -r _ _ _ _ _ usec _ <"$batch.load"
 	drops=$(($(tst_stat_sum rx_drop_ring_full) + $(tst_stat_sum rx_drop_error)))
 	pps=$(((rx1 - rx0) * 1000000 / usec))
-	printf '%-12s %-12s %-14s %s\n' "$rate" "$achieved" "$pps" "$drops"
-	echo "$rate,$achieved,$secs,$pps,$drops" >>"$csv"
+	printf '%-10s %-10s %-10s %-14s %s\n' "$kind" "$rate" "$achieved" "$pps" "$drops"
+	echo "$kind,$rate,$achieved,$secs,$pps,$drops" >>"$csv"
+	# The distinct rules go again; the steering rule stays.
+	[ "$kind" != distinct ] || { netslicectl rule flush && netslicectl rule add $rule slice 0; } ||
+		exit 1
 done
 sed 's/^/csv: /' "$csv"
 

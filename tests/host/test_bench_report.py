@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""bench/report.py on a made-up run whose answers are known: medians,
+"""bench/report.py and bench/rules_report.py on a made-up run whose answers are known: medians,
 spreads and ratios in the tables, the doc outside its markers untouched,
 every plot drawn."""
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -53,9 +54,15 @@ with open(base + "-cdf.csv", "w") as f:
     f.write("round,contender,size,offered_pps," + ",".join(f"q{k}" for k in range(101)) + "\n")
     for name in sat:
         f.write(f"1,{name},1518,10000," + ",".join(str(10 + k) for k in range(101)) + "\n")
+# Rule updates: forwarding 5,000/s with none; 100,000 replaces asked,
+# 96,000 done at 4,800/s (0.96 of none, both targets met); 150,000
+# distinct adds asked, 90,000 done (missed); 1,000,000 rules at 250,000/s.
 with open(base + "-rules.csv", "w") as f:
-    f.write("replaces_per_s_asked,replaces_per_s_done,seconds,forwarded_pps,drops\n0,0,2,5000,0\n"
-            "1000,990,2,4800,3\n")
+    f.write("kind,asked_per_s,done_per_s,seconds,forwarded_pps,drops\nnone,0,0,2,5000,0\n"
+            "replace,1000,990,2,4900,0\nreplace,100000,96000,2,4800,3\n"
+            "distinct,150000,90000,2,4000,7\n")
+with open(base + "-ruleload.csv", "w") as f:
+    f.write("rules,seconds,rules_per_s\n1000000,4.000,250000\n")
 with open(base + "-meta.txt", "w") as f:
     f.write("kernel 9.9-test\ncpus 3 TestCPU\naccel TCG\nrounds 3 secs 1\ndate 2026-01-01\n"
             "baseline abc1234\n")
@@ -128,7 +135,28 @@ check("| goodput, nf-fwd -m auto vs bridge, 1 connection | 0.85 ±6% | >= 0.8 | 
       "| goodput, nf-nat -m auto vs nftables masquerade | 0.80 ±0% | >= 0.8 | yes |" in text and
       "| reads per MiB, nf-fwd -m auto with super-packets | 20 ±0% | <= 50 | yes |" in text,
       "TCP targets: per-round ratios and reads per MiB against their targets")
-check("| 1,000 | 990 | 4,800 | 3 |" in text, "rule-update table from the rules CSV")
+check("| 1,000 | 990" not in text, "report.py leaves the rule updates to rules_report.py")
+rdoc = os.path.join(tmp, "rules-doc.md")
+with open(rdoc, "w") as f:
+    f.write("# Head\n\n<!-- rules:begin -->\nold\n<!-- rules:end -->\n\nTail stays.\n")
+proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/rules_report.py"), base, "abc1234"],
+                      env=dict(env, NETSLICE_BENCH_DOC=rdoc), capture_output=True, text=True)
+check(proc.returncode == 0, "rules_report.py exits 0 (%s)" % proc.stderr.strip()[-200:])
+with open(rdoc) as f:
+    rtext = f.read()
+with open(base + "-rules-targets.json") as f:
+    rt = {r["name"]: r for r in json.load(f)["rows"]}
+print("# " + " ".join(f"{n}={r['value']}/{r['met']}" for n, r in rt.items()))
+check(rt["rule_replace_rate"]["value"] == 96000 and rt["rule_replace_rate"]["met"] and
+      rt["rule_replace_fwd_ratio"]["value"] == 0.96 and rt["rule_replace_fwd_ratio"]["met"] and
+      rt["rule_distinct_rate"]["value"] == 90000 and rt["rule_distinct_rate"]["met"] is False and
+      rt["rule_distinct_fwd_ratio"]["target"] is None and
+      rt["rule_load_rate"]["value"] == 250000 and rt["rule_load_rate"]["met"],
+      "rules targets: the highest rate of each kind, forwarding against none, met or not")
+check("| one rule replaced, same slice | 100,000 | 96,000 | 4,800 | 3 |" in rtext and
+      "| `rule_distinct_rate` (asked 150,000/s) | 90,000 | >= 100000 | no |" in rtext and
+      rtext.endswith("<!-- rules:end -->\n\nTail stays.\n") and "\nold\n" not in rtext,
+      "rules table and rows spliced between the markers")
 plots = [os.path.join(tmp, "plots", f"{n}.{e}") for n in ("throughput", "latency_cdf", "bytes_copied")
          for e in ("png", "svg")]
 check(all(os.path.getsize(p) > 1000 for p in plots if os.path.exists(p)) and

@@ -158,12 +158,10 @@ static int ctl_batch(const char *file, double rate)
 		}
 		if (err || ctl_stop)
 			break;
-		snprintf(where, sizeof(where), "%s:%u: ", file, c.lineno);
-		ctl.where = where;
+		/* A rule line's errors name their word (ctl.conf); where is for the rest. */
 		ctl.conf = &c;
 		ctl.word = 0;
 		queued = ctl_rule_queue((int)c.n, c.word, file, c.lineno);
-		ctl.where = "";
 		ctl.conf = NULL;
 		if (queued < 0) {
 			err = CTL_EXIT_USAGE;
@@ -178,6 +176,7 @@ static int ctl_batch(const char *file, double rate)
 		err = ctl_rule_send_queue();
 		if (err)
 			break;
+		snprintf(where, sizeof(where), "%s:%u: ", file, c.lineno);
 		ctl.where = where;
 		ctl.conf = &c;
 		ctl.word = 0;

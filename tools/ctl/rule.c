@@ -92,81 +92,102 @@ static int ctl_parse_ports(const char *what, const char *s, uint16_t *range)
 	return 0;
 }
 
+/* A rule's words; what rule show prints besides the rule is accepted and ignored. */
+enum ctl_rule_word {
+	CTL_W_FAMILY, CTL_W_PROTO, CTL_W_SRC, CTL_W_DST, CTL_W_SPORT, CTL_W_DPORT, CTL_W_PREF,
+	CTL_W_SLICE, CTL_W_ID, CTL_W_SHOWN,
+};
+
 /* A rule word's index, its alias folded in (from = src, to = dst); -1 if none. */
 static int ctl_rule_word(const char *key)
 {
-	static const char *const words[] = {
-		"family", "proto", "src", "dst", "sport", "dport", "pref", "slice", "id",
+	static const struct { const char *name; int word; } words[] = {
+		{ "family", CTL_W_FAMILY }, { "proto", CTL_W_PROTO }, { "src", CTL_W_SRC },
+		{ "from", CTL_W_SRC }, { "dst", CTL_W_DST }, { "to", CTL_W_DST },
+		{ "sport", CTL_W_SPORT }, { "dport", CTL_W_DPORT }, { "pref", CTL_W_PREF },
+		{ "slice", CTL_W_SLICE }, { "id", CTL_W_ID }, { "hits", CTL_W_SHOWN },
+		{ "exact", CTL_W_SHOWN },
 	};
-	int i;
+	unsigned int i;
 
-	if (ctl_is(key, "from"))
-		key = "src";
-	else if (ctl_is(key, "to"))
-		key = "dst";
-	for (i = 0; i < (int)(sizeof(words) / sizeof(words[0])); i++)
-		if (ctl_is(key, words[i]))
-			return i;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(key, words[i].name))
+			return words[i].word;
 	return -1;
 }
 
 /* Words of a rule; "id N" too when ids are allowed. */
 static int ctl_parse_rule(int argc, char **argv, struct ctl_rule *r, bool with_id)
 {
+	unsigned int seen = 0;
 	int i;
 
 	memset(r, 0, sizeof(*r));
 	r->src_len = r->dst_len = -1;
 	for (i = 0; i < argc; i += 2) {
 		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-		int j;
+		int word = ctl_rule_word(key);
 
 		ctl_mark(&argv[i]);
 		if (!val)
 			return CTL_BAD("rule: \"%s\" needs a value", key);
 		/* Each word once: a second "dport" is a mistake, not an override. */
-		for (j = 0; j < i; j += 2)
-			if (ctl_rule_word(key) >= 0 && ctl_rule_word(argv[j]) == ctl_rule_word(key))
-				return CTL_BAD("rule: \"%s\" given twice", key);
-		if (ctl_is(key, "family")) {
+		if (word >= 0 && word != CTL_W_SHOWN && (seen & 1U << word))
+			return CTL_BAD("rule: \"%s\" given twice", key);
+		if (word >= 0)
+			seen |= 1U << word;
+		switch (word) {
+		case CTL_W_FAMILY: {
 			uint8_t f = ctl_is(val, "ipv4") ? NETSLICE_RULE_FAMILY_IPV4 :
 				    ctl_is(val, "ipv6") ? NETSLICE_RULE_FAMILY_IPV6 : 0;
 
 			if (!f || (r->family && r->family != f))
 				return CTL_BAD("family: say ipv4 or ipv6, once");
 			r->family = f;
-		} else if (ctl_is(key, "proto")) {
+			break;
+		}
+		case CTL_W_PROTO:
 			if (ctl_parse_proto(val, &r->proto))
 				return -1;
-		} else if (ctl_is(key, "src") || ctl_is(key, "from")) {
+			break;
+		case CTL_W_SRC:
 			if (ctl_parse_prefix("src", val, r, r->src, &r->src_len))
 				return -1;
-		} else if (ctl_is(key, "dst") || ctl_is(key, "to")) {
+			break;
+		case CTL_W_DST:
 			if (ctl_parse_prefix("dst", val, r, r->dst, &r->dst_len))
 				return -1;
-		} else if (ctl_is(key, "sport")) {
+			break;
+		case CTL_W_SPORT:
 			if (ctl_parse_ports("sport", val, r->sport))
 				return -1;
 			r->has_sport = true;
-		} else if (ctl_is(key, "dport")) {
+			break;
+		case CTL_W_DPORT:
 			if (ctl_parse_ports("dport", val, r->dport))
 				return -1;
 			r->has_dport = true;
-		} else if (ctl_is(key, "pref")) {
+			break;
+		case CTL_W_PREF:
 			if (ctl_u32("pref", val, UINT32_MAX, &r->pref))
 				return -1;
 			r->has_pref = true;
-		} else if (ctl_is(key, "slice")) {
+			break;
+		case CTL_W_SLICE:
 			if (ctl_u32("slice", val, 255, &r->slice))
 				return -1;
 			r->has_slice = true;
-		} else if (ctl_is(key, "id") && with_id) {
+			break;
+		case CTL_W_ID:
+			if (!with_id)
+				return CTL_BAD("rule: unknown word \"%s\"", key);
 			if (ctl_u32("id", val, UINT32_MAX, &r->id))
 				return -1;
 			r->has_id = true;
-		} else if (ctl_is(key, "hits") || ctl_is(key, "exact")) {
-			/* What rule show prints besides the rule: accepted, ignored. */
-		} else {
+			break;
+		case CTL_W_SHOWN:
+			break;
+		default:
 			return CTL_BAD("rule: unknown word \"%s\"", key);
 		}
 	}
