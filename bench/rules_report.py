@@ -73,8 +73,10 @@ def rows_of(updates, loads):
     return rows
 
 
-def table(updates, rows):
+def table(base, commit, updates, rows):
     out = ["### Rule updates under load (nf-fwd, 64 B saturation, one run)", "",
+           f"Run `{os.path.basename(base)}` at commit {commit}: one round, so only "
+           "its ratios mean anything.", "",
            "| updates | asked/s | done/s | forwarded packets/s | ring drops |",
            "|---|---|---|---|---|"]
     for r in updates:
@@ -101,7 +103,7 @@ def main(argv):
     with open(base + "-rules-targets.json", "w") as f:
         json.dump({"commit": commit, "measure": "rule updates", "rows": rows}, f, indent=1)
         f.write("\n")
-    docsplice.splice(DOC, BEGIN, END, table(updates, rows), "rules_report")
+    docsplice.splice(DOC, BEGIN, END, table(base, commit, updates, rows), "rules_report")
     for r in rows:
         print(f"# {r['name']:<28} {r['value']:>10}"
               f"{'  target ' + r['target'] if r['target'] else ''}")
