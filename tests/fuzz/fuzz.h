@@ -16,6 +16,12 @@
 #define FZ_DATA		65536	/* packet buffer area of each thread */
 #define FZ_RING_MAPS	8	/* ring regions one device thread keeps mapped */
 
+/* The traffic thread's hot flow, which the netlink thread's rule churn steers. */
+#define FZ_HOT_SRC	{ 10, 0, 0, 1 }
+#define FZ_HOT_DST	{ 10, 0, 0, 2 }
+#define FZ_HOT_SPORT	1000
+#define FZ_HOT_DPORT	2000
+
 struct fz_rng {
 	uint64_t s;
 };

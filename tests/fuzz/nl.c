@@ -150,8 +150,11 @@ static size_t put_u8(unsigned char *p, size_t room, uint16_t type, uint8_t v)
 	return put_attr(p, room, type, &v, 1);
 }
 
-/* One rule, mostly what the policy accepts, in a NETSLICE_A_RULES_RULE nest. */
-static size_t put_rule(struct nl_thread *t, unsigned char *p, size_t room)
+/*
+ * One rule, mostly what the policy accepts, in a NETSLICE_A_RULES_RULE
+ * nest; op: a rule-batch nest's NETSLICE_RULE_OP_*, or -1.
+ */
+static size_t put_rule(struct nl_thread *t, unsigned char *p, size_t room, int op)
 {
 	struct fz_rng *r = &t->rng;
 	unsigned char addr[16];
@@ -163,6 +166,8 @@ static size_t put_rule(struct nl_thread *t, unsigned char *p, size_t room)
 		return 0;
 	for (size_t i = 0; i < sizeof(addr); i++)
 		addr[i] = (unsigned char)fz_below(r, 4);
+	if (op >= 0)
+		len += put_u8(p + len, room - len, NETSLICE_A_RULE_OP, (uint8_t)op);
 	if (fz_chance(r, 30))
 		len += put_u32(p + len, room - len, NETSLICE_A_RULE_ID, 1 + fz_below(r, 64));
 	len += put_u8(p + len, room - len, NETSLICE_A_RULE_FAMILY, family);
@@ -191,6 +196,62 @@ static size_t put_rule(struct nl_thread *t, unsigned char *p, size_t room)
 }
 
 /*
+ * The exact rule of the traffic thread's hot flow (FZ_HOT_*), to a random
+ * slice: replaced back to back, it moves a flow that is running.
+ */
+static size_t put_hot_rule(struct nl_thread *t, unsigned char *p, size_t room, int op)
+{
+	static const unsigned char src[4] = FZ_HOT_SRC, dst[4] = FZ_HOT_DST;
+	struct nlattr *nest = (struct nlattr *)p;
+	size_t len = NLA_HDRLEN;
+
+	if (room < 256)
+		return 0;
+	if (op >= 0)
+		len += put_u8(p + len, room - len, NETSLICE_A_RULE_OP, (uint8_t)op);
+	len += put_u8(p + len, room - len, NETSLICE_A_RULE_FAMILY, NETSLICE_RULE_FAMILY_IPV4);
+	len += put_u8(p + len, room - len, NETSLICE_A_RULE_PROTO, 17);
+	len += put_attr(p + len, room - len, NETSLICE_A_RULE_SRC, src, 4);
+	len += put_attr(p + len, room - len, NETSLICE_A_RULE_DST, dst, 4);
+	len += put_u16(p + len, room - len, NETSLICE_A_RULE_SPORT_MIN, FZ_HOT_SPORT);
+	len += put_u16(p + len, room - len, NETSLICE_A_RULE_SPORT_MAX, FZ_HOT_SPORT);
+	len += put_u16(p + len, room - len, NETSLICE_A_RULE_DPORT_MIN, FZ_HOT_DPORT);
+	len += put_u16(p + len, room - len, NETSLICE_A_RULE_DPORT_MAX, FZ_HOT_DPORT);
+	len += put_u32(p + len, room - len, NETSLICE_A_RULE_SLICE, fz_below(&t->rng, fz.nslices));
+	nest->nla_type = NETSLICE_A_RULES_RULE | NLA_F_NESTED;
+	nest->nla_len = (uint16_t)len;
+	return NLA_ALIGN(len);
+}
+
+/*
+ * Rule changes while the hot flow runs: its rule replaced (added first if
+ * a flush or a delete took it), or a rule-batch of ops on it and on
+ * random rules, applied all or none.
+ */
+static size_t build_rule_churn(struct nl_thread *t, struct genlmsghdr *gh)
+{
+	struct fz_rng *r = &t->rng;
+	size_t len = NLMSG_HDRLEN + GENL_HDRLEN;
+	unsigned char *p = t->msg;
+
+	if (fz_chance(r, 60)) {
+		gh->cmd = fz_chance(r, 90) ? NETSLICE_CMD_RULE_REPLACE : NETSLICE_CMD_RULE_ADD;
+		len += put_hot_rule(t, p + len, MSG_MAX - len, -1);
+		return len;
+	}
+	gh->cmd = NETSLICE_CMD_RULE_BATCH;
+	for (unsigned int i = 1 + fz_below(r, 6); i; i--) {
+		int op = NETSLICE_RULE_OP_ADD + (int)fz_below(r, 3);
+
+		if (fz_chance(r, 50))
+			len += put_hot_rule(t, p + len, MSG_MAX - len, op);
+		else
+			len += put_rule(t, p + len, MSG_MAX - len, op);
+	}
+	return len;
+}
+
+/*
  * A request the policies accept (most of the time): every command with the
  * attributes it takes, so that the fuzzer reaches the handlers, not only
  * the attribute validation.
@@ -210,6 +271,11 @@ static size_t build_valid(struct nl_thread *t)
 	nh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
 	nh->nlmsg_seq = ++t->seq;
 	gh->version = NETSLICE_FAMILY_VERSION;
+	if (fz_chance(r, 25)) {
+		len = build_rule_churn(t, gh);
+		nh->nlmsg_len = (uint32_t)len;
+		return len;
+	}
 	gh->cmd = (uint8_t)(1 + fz_below(r, NETSLICE_CMD_RULE_FLUSH));
 #define ROOM (MSG_MAX - len)
 	switch (gh->cmd) {
@@ -260,7 +326,7 @@ static size_t build_valid(struct nl_thread *t)
 	case NETSLICE_CMD_RULE_DEL:
 	case NETSLICE_CMD_RULE_REPLACE:
 		for (unsigned int i = 1 + fz_below(r, 4); i; i--)
-			len += put_rule(t, p + len, ROOM);
+			len += put_rule(t, p + len, ROOM, -1);
 		break;
 	case NETSLICE_CMD_RULE_FLUSH:
 		break;

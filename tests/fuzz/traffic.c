@@ -3,7 +3,9 @@
  * nsfuzz traffic thread: frames into the attached interfaces (sent on
  * their veth peers), so that reads find packets, payloads get parked and
  * handles exist to be written, forged and reused. IPv4/IPv6 over UDP and
- * TCP (sometimes VLAN-tagged, sometimes cut short) and plain garbage.
+ * TCP (sometimes VLAN-tagged, sometimes cut short) and plain garbage; one
+ * frame in ten of the hot flow (FZ_HOT_*), whose rule the netlink thread
+ * keeps moving between slices.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -26,6 +28,20 @@ int fz_traffic_open(void)
 		return -1;
 	}
 	return 0;
+}
+
+/* The hot flow's UDP header fields, over the IPv4 header at f + l3. */
+static void build_hot(unsigned char *f, size_t l3)
+{
+	static const unsigned char src[4] = FZ_HOT_SRC, dst[4] = FZ_HOT_DST;
+
+	f[l3 + 9] = 17;
+	memcpy(f + l3 + 12, src, 4);
+	memcpy(f + l3 + 16, dst, 4);
+	f[l3 + 20] = FZ_HOT_SPORT >> 8;
+	f[l3 + 21] = FZ_HOT_SPORT & 0xff;
+	f[l3 + 22] = FZ_HOT_DPORT >> 8;
+	f[l3 + 23] = FZ_HOT_DPORT & 0xff;
 }
 
 static size_t build_frame(struct fz_rng *r, unsigned char *f)
@@ -56,6 +72,8 @@ static size_t build_frame(struct fz_rng *r, unsigned char *f)
 		f[l3 + 3] = (unsigned char)(len - l3);
 		if (f[l3 + 9] == 6)
 			f[l3 + 20 + 12] = 0x50;	/* TCP data offset 5 */
+		if (kind == 2)
+			build_hot(f, l3);
 	} else {
 		f[off] = 0x86;
 		f[off + 1] = 0xdd;
