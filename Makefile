@@ -119,7 +119,7 @@ HOST_TESTS := $(B)/tests/test_cpulist $(B)/tests/test_slicing $(B)/tests/test_pk
 GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
 	$(B)/tests/slice_check $(B)/tests/slice_nf $(B)/tests/nfclient $(B)/tests/faultloop \
 	$(B)/tests/safety_check $(B)/tests/ring_check $(B)/tests/queue_read \
-	$(B)/tests/wake_check
+	$(B)/tests/wake_check $(B)/tests/rule_api
 # The device and netlink fuzzer (tests/fuzz/), run in the guest
 FUZZ := $(B)/tests/nsfuzz
 # make bench's load sink and peer forwarders (a guest test checks them too)

@@ -250,6 +250,75 @@ int ns_cpulist_parse(const char *list, cpu_set_t *set);
  */
 int ns_slices_parse(const char *list, unsigned int *slices, unsigned int max);
 
+/* ---- Steering rules: ns_rules ---- */
+
+/*
+ * A steering rule (docs/control.md, "Rules"): a packet it matches goes to
+ * its slice, ahead of the RX queue or flow hash. A zero field is "any":
+ * family 0 (then no addresses), proto 0, a prefix length 0, a port range
+ * 0-0. Addresses network order (IPv4 in the first 4 bytes), ports host
+ * order, ranges inclusive. Among wildcard rules the lowest pref wins,
+ * then the oldest; an exact rule (family, protocol, both full addresses,
+ * one port each way) beats every wildcard rule.
+ */
+struct ns_rule {
+	uint8_t family;			/* AF_INET, AF_INET6 or 0 */
+	uint8_t proto;
+	uint8_t src_len;		/* prefix lengths, 0 to 32 or 128 */
+	uint8_t dst_len;
+	uint8_t src[16];
+	uint8_t dst[16];
+	uint16_t sport_min, sport_max;
+	uint16_t dport_min, dport_max;
+	uint32_t pref;
+	uint32_t slice;
+};
+
+/* What a queued change does; replace adds the rule if it is not there. */
+enum ns_rule_op { NS_RULE_ADD, NS_RULE_DEL, NS_RULE_REPLACE };
+
+/* The exact rule of flow (ns_pkt_flow()'s 5-tuple), to slice. */
+void ns_rule_of_flow(struct ns_rule *rule, const struct ns_flow *flow, uint32_t slice);
+
+/*
+ * A handle for changing rules: one netlink socket, one request being
+ * built. One per thread (a worker's own: no locks). Changes need
+ * CAP_NET_ADMIN. ns_rules_open(): -ENOENT the module is not loaded, or
+ * socket(2)'s errors.
+ */
+struct ns_rules;
+int ns_rules_open(struct ns_rules **rp);
+void ns_rules_close(struct ns_rules *r);
+
+/*
+ * Queue a change. Changes go to the kernel together at ns_rules_commit(),
+ * or when the request is full (a few hundred rules; the error is then
+ * that commit's). -EINVAL an unknown op.
+ */
+int ns_rules_queue(struct ns_rules *r, enum ns_rule_op op, const struct ns_rule *rule);
+
+/* Changes queued and not yet sent. */
+unsigned int ns_rules_queued(const struct ns_rules *r);
+
+/*
+ * Send the queued changes as one request and wait for the kernel's
+ * answer: all of them are applied, seen by RX at once, or none. 0 with
+ * nothing queued. The kernel's errors: -EEXIST an add of a rule that
+ * exists, -ENOENT a delete of one that does not, -ENOSPC the table is
+ * full (module parameter max_rules) or has too many masks, -EINVAL a bad
+ * rule, -EPERM without CAP_NET_ADMIN; ns_rules_why() says which rule and
+ * why.
+ */
+int ns_rules_commit(struct ns_rules *r);
+
+/* The kernel's reason for the last commit's refusal ("" if none given). */
+const char *ns_rules_why(const struct ns_rules *r);
+
+/* One change in a request of its own (-EBUSY while changes are queued). */
+int ns_rule_add(struct ns_rules *r, const struct ns_rule *rule);
+int ns_rule_replace(struct ns_rules *r, const struct ns_rule *rule);
+int ns_rule_del(struct ns_rules *r, const struct ns_rule *rule);
+
 /* ---- One worker thread per slice: ns_run() ---- */
 
 struct ns_run;

@@ -3,13 +3,14 @@
 # Flow rules against the real module, through netslicectl: steering
 # (exact ahead of wildcard, ranges and prefixes), 10,000 atomic replaces
 # under traffic, batches seen whole under traffic, a failing line in a
-# batch, 10,000 wildcard rules over 100 masks, 100,000 in bulk.
+# batch, 10,000 wildcard rules over 100 masks, 100,000 in bulk; and
+# libnetslice's rule API (rule_api.c).
 #
 #   gen: gen0 --veth-- dut0 [netslice + nf-fwd] dut1 --veth-- sink: sink0
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ctl_lib.sh"
 
-tst_plan 6
+tst_plan 7
 tst_module_loaded && rmmod netslice
 
 rules_steer() {
@@ -224,6 +225,21 @@ bulk_load() {
 		[ "$(ctl -j rule show | json 'len(j)')" -eq 0 ] && tst_stop_fwd
 }
 tst_check "100,000 rules in bulk, one of them steering; a bad line loads nothing" bulk_load
+tst_run_cleanups
+
+# libnetslice's rule API as an NF uses it (tests/guest/rule_api.c: KTAP
+# of its own, indented), then what it left, through netslicectl: its
+# 20,000 rules, exact, each the return flow it was made from.
+rule_api_case() {
+	local rc
+	tst_load slices=4 || return 1
+	rule_api 20000 | tst_indent
+	rc=${PIPESTATUS[0]}
+	[ "$rc" -eq 0 ] || return 1
+	[ "$(ctl -j rule show | json 'sum(1 for r in j if r["table"] == "exact" and r["proto"] == "tcp" and r["src"].split("/")[0] == "10.60.0.1" and r["sport_min"] == r["sport_max"] == 80 and r["dst"].startswith("10.50."))')" -eq 20000 ] &&
+		[ "$(ctl -j rule show | json '[(r["dport_min"], r["dport_max"], r["slice"]) for r in j if r["dst"].split("/")[0] == "10.50.1.44"]')" = "[(1324, 1324, 0)]" ]
+}
+tst_check "libnetslice rules: 20,000 per-connection rules in requests of 256, refusals, all or none" rule_api_case
 tst_run_cleanups
 
 tst_done
