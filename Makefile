@@ -123,7 +123,8 @@ GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
 # The device and netlink fuzzer (tests/fuzz/), run in the guest
 FUZZ := $(B)/tests/nsfuzz
 # make bench's load sink and peer forwarders (a guest test checks them too)
-BENCH_BINS := $(B)/bench/bench-sink $(B)/bench/afp-fwd $(B)/bench/xsk-fwd $(B)/bench/nsmark
+BENCH_BINS := $(B)/bench/bench-sink $(B)/bench/afp-fwd $(B)/bench/xsk-fwd $(B)/bench/nsmark \
+	$(B)/bench/rule-gen
 # make bench's instruction counter: a QEMU plugin, built on the host
 # against the installed QEMU's header (tools/fetch-qemu-plugin.sh)
 BENCH_PLUGIN := $(B)/bench/nsinsn.so
@@ -241,6 +242,10 @@ $(B)/bench/afp-fwd: bench/afp_fwd.c
 $(B)/bench/nsmark: bench/nsmark.c
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) -o $@ $<
+
+$(B)/bench/rule-gen: bench/rule_gen.c $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(NS_CFLAGS) -o $@ $^
 
 # Callbacks take arguments they need not use: -Wno-unused-parameter.
 $(BENCH_PLUGIN): bench/plugin/nsinsn.c

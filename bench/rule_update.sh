@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Benchmark (not a test): what rule updates cost while nf-fwd forwards
-# bench/pktgen.sh's saturating load (64-byte frames, 256 flows), each row
-# a paced `netslicectl -b --rate` from another CPU (NETSLICE_BENCH_RULE_ROWS,
+# bench/pktgen.sh's saturating load (64-byte frames, one flow), each row
+# a paced bench/rule_gen.c from another CPU, changing rules through
+# libnetslice's ns_rules as an NF's worker does (NETSLICE_BENCH_RULE_ROWS,
 # KIND:RATE words):
 #
 #   none:0           no updates: the rate the others are compared with
@@ -40,24 +41,10 @@ sink_rx() { ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets
 # A warm-up second, not measured: the first load after nf-fwd starts runs
 # cold (the 2026-11-26 run's 0/s row forwarded 0.56x its 1,000/s row).
 ip netns exec "$gen" "$TST_TOP/bench/pktgen.sh" gen0 "$sink_mac" 64 0 1 >/dev/null || exit 1
-# updates KIND N: N update lines of kind KIND.
-updates() {
-	case $1 in
-	replace) awk -v n="$2" -v r="$rule" 'BEGIN { for (i = 0; i < n; i++) print "rule replace " r " slice 0" }' ;;
-	switch) awk -v n="$2" -v r="$rule" 'BEGIN { for (i = 0; i < n; i++) print "rule replace " r " slice " i % 2 }' ;;
-	distinct) awk -v n="$2" 'BEGIN {
-		for (i = 0; i < n; i++)
-			printf "rule add proto tcp src 10.%d.%d.%d dst 192.0.2.7 sport %d dport 443 slice %d\n",
-				100 + int(i / 65536), int(i / 256) % 256, i % 256, 1024 + i % 60000, i % 2
-	}' ;;
-	esac
-}
-
 echo "kind,asked_per_s,done_per_s,seconds,forwarded_pps,drops" >"$csv"
 printf '%-10s %-10s %-10s %-14s %s\n' kind "asked/s" "done/s" "forwarded/s" drops
 for row in $rows; do
 	kind=${row%%:*} rate=${row#*:}
-	updates "$kind" $((rate * secs)) >"$batch"
 	netslicectl stats reset
 	rx0=$(sink_rx)
 	ip netns exec "$gen" "$TST_TOP/bench/pktgen.sh" gen0 "$sink_mac" 64 0 "$secs" 1 >"$batch.load" &
@@ -65,11 +52,8 @@ for row in $rows; do
 	achieved=0
 	if [ "$rate" -gt 0 ]; then
 		# Paced, for as long as the load runs; it says how far it got.
-		t0=$(date +%s%N)
-		timeout --preserve-status -s TERM "$secs" taskset -c "$last_cpu" netslicectl -b "$batch" --rate "$rate" \
-			2>"$batch.err" || { cat "$batch.err" >&2; exit 1; }
-		done_n=$(sed -n 's/.*stopped after \([0-9]*\) commands.*/\1/p' "$batch.err")
-		achieved=$((${done_n:-$((rate * secs))} * 1000000000 / ($(date +%s%N) - t0)))
+		out=$(taskset -c "$last_cpu" rule-gen "$kind" "$rate" "$secs") || { echo "$out" >&2; exit 1; }
+		achieved=$(awk '{ printf "%d", $4 / $6 }' <<<"$out")
 	fi
 	wait "$gpid"
 	# Let what is in flight drain before reading the sink.
