@@ -307,7 +307,8 @@ unsigned int ns_rules_queued(const struct ns_rules *r);
  * exists, -ENOENT a delete of one that does not, -ENOSPC the table is
  * full (module parameter max_rules) or has too many masks, -EINVAL a bad
  * rule, -EPERM without CAP_NET_ADMIN; ns_rules_why() says which rule and
- * why.
+ * why. Either way the handle is empty afterwards: a refused request's
+ * changes are dropped, none of them applied.
  */
 int ns_rules_commit(struct ns_rules *r);
 
