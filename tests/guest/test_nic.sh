@@ -68,6 +68,11 @@ forward_real() {
 		"busy $(tst_stat_sum tx_busy), aged $(tst_stat_sum store_aged)," \
 		"stale $(tst_stat_sum tx_err_stale), NF drops $(tst_stat_sum tx_nf_drop)," \
 		"down $(tst_stat_sum tx_err_down), dropped $(tst_stat_sum tx_err_dropped)"
+	# Where a frame went missing before the module: the ports' own counters.
+	tst_diag "ports: $g tx $(ip netns exec "$gen" cat "/sys/class/net/$g/statistics/tx_packets")," \
+		"$a rx $(cat "/sys/class/net/$a/statistics/rx_packets")" \
+		"(dropped $(cat "/sys/class/net/$a/statistics/rx_dropped")," \
+		"missed $(cat "/sys/class/net/$a/statistics/rx_missed_errors"))"
 	[ "$rc" = 0 ] && tst_stop_fwd
 }
 tst_check "nf-fwd between two virtio-net ports forwards frames for other MACs, each once, intact" \
