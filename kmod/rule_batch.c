@@ -34,6 +34,8 @@
 
 /* How soon the graveyard is looked at again when no batch comes. */
 #define NSL_REAP_DELAY	msecs_to_jiffies(100)
+/* Rules a long walk (flush, reap, commit, abort) handles between chances to reschedule. */
+#define NSL_RESCHED_EVERY	256
 
 static struct {
 	struct mutex lock;		/* protects all fields below, and table writes */
@@ -74,6 +76,7 @@ static void nsl_rule_free_rcu(struct rcu_head *head)
 static void nsl_rules_reap(bool all)
 {
 	struct nsl_rule *rule, *next;
+	unsigned int n = 0;
 	bool waiting;
 
 	lockdep_assert_held(&nsl_rules.lock);
@@ -84,6 +87,9 @@ static void nsl_rules_reap(bool all)
 		list_del(&rule->grave);
 		nsl_rule_unlink(rule);
 		call_rcu(&rule->rcu, nsl_rule_free_rcu);
+		/* A flushed million: not in one stretch (a soft lockup under KASAN). */
+		if (!(++n % NSL_RESCHED_EVERY))
+			cond_resched();
 	}
 	if (!all && (waiting || !list_empty(&nsl_rules.graveyard)))
 		mod_delayed_work(system_power_efficient_wq, &nsl_rules.reap, NSL_REAP_DELAY);
@@ -246,6 +252,8 @@ void nsl_rule_batch_commit(struct nsl_rule_batch *b)
 			nsl_rule_hist_published(step->pushed, cookie, &nsl_rules.cuts);
 		else if (step->kind == NSL_STEP_DELETED && step->rule->died == b->gen)
 			nsl_rule_bury(step->rule, cookie);
+		if (!((i + 1) % NSL_RESCHED_EVERY))
+			cond_resched();
 	}
 	if (!list_empty(&nsl_rules.graveyard) || !list_empty(&nsl_rules.cuts))
 		mod_delayed_work(system_power_efficient_wq, &nsl_rules.reap, NSL_REAP_DELAY);
@@ -258,6 +266,9 @@ void nsl_rule_batch_abort(struct nsl_rule_batch *b)
 
 	lockdep_assert_held(&nsl_rules.lock);
 	while (b->count) {
+		/* Undoing half a million adds takes seconds: not in one stretch. */
+		if (!(b->count % NSL_RESCHED_EVERY))
+			cond_resched();
 		step = &b->steps[--b->count];
 		switch (step->kind) {
 		case NSL_STEP_ADDED:
@@ -300,13 +311,13 @@ unsigned int nsl_rules_flush(void)
 	unsigned long cookie, id;
 	struct nsl_rule *rule;
 	LIST_HEAD(dead);
-	unsigned int n = 0;
+	unsigned int n = 0, erased = 0;
 
 	lockdep_assert_held(&nsl_rules.lock);
 	xa_for_each(&nsl_rules.ids, id, rule) {
 		WRITE_ONCE(rule->died, gen);
 		list_add_tail(&rule->grave, &dead);
-		if (!(++n % 1024))
+		if (!(++n % NSL_RESCHED_EVERY))
 			cond_resched();
 	}
 	nsl_rules.live = 0;
@@ -315,6 +326,8 @@ unsigned int nsl_rules_flush(void)
 	list_for_each_entry(rule, &dead, grave) {
 		xa_erase(&nsl_rules.ids, rule->id);
 		rule->died_rcu = cookie;
+		if (!(++erased % NSL_RESCHED_EVERY))
+			cond_resched();
 	}
 	list_splice_tail(&dead, &nsl_rules.graveyard);
 	if (n)

@@ -17,6 +17,7 @@
  * that is then aborted may have been seen by a reader walking past it: it
  * is freed after a grace period.
  */
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "compat.h"
@@ -92,12 +93,15 @@ static void nsl_rule_hist_cut(struct nsl_rule_hist *node)
 bool nsl_rule_hist_reap(struct list_head *cuts, bool all)
 {
 	struct nsl_rule_hist *node, *next;
+	unsigned int n = 0;
 
 	list_for_each_entry_safe(node, next, cuts, cut) {
 		if (!all && !poll_state_synchronize_rcu(node->cut_rcu))
 			return true;
 		list_del(&node->cut);
 		nsl_rule_hist_cut(node);
+		if (!(++n % 256))
+			cond_resched();
 	}
 	return false;
 }
