@@ -72,7 +72,7 @@ static struct {
 	unsigned int nr_tuples;
 	u64 gen;			/* published: smp_store_release by writers */
 	unsigned int visible;		/* rules alive in gen: RX skips when 0 */
-	/* 115 KiB each: past alloc_percpu()'s size */
+	/* 129 KiB each: past alloc_percpu()'s size */
 	struct nsl_flow_cache * __percpu *cache;
 	struct workqueue_struct *free_wq;	/* empty tuples, after a grace period */
 } nsl_table;
