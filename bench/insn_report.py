@@ -17,8 +17,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import docsplice  # noqa: E402  (bench/docsplice.py)
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DOC = os.environ.get("NETSLICE_BENCH_DOC", os.path.join(TOP, "docs", "benchmarks.md"))
+DOC = docsplice.DOC
 BEGIN, END = "<!-- insn:begin -->", "<!-- insn:end -->"
 ORDER = ["ring-fwd-off", "ring-fwd-auto", "ns-fwd-off", "ns-fwd-auto", "afxdp",
          "afp-mmsg", "afp-v3", "bridge"]

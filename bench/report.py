@@ -21,7 +21,7 @@ import flame as nsprof  # noqa: E402  (bench/flame.py)
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The test points these elsewhere.
-DOC = os.environ.get("NETSLICE_BENCH_DOC", os.path.join(TOP, "docs", "benchmarks.md"))
+DOC = docsplice.DOC
 PLOTS = os.environ.get("NETSLICE_BENCH_PLOTS", os.path.join(TOP, "docs", "bench"))
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 

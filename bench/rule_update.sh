@@ -35,7 +35,7 @@ tst_start_fwd || exit 1
 netslicectl rule add $rule slice 0 || exit 1
 
 batch=$(mktemp)
-tst_defer rm -f "$batch" "$batch.err" "$batch.load"
+tst_defer rm -f "$batch" "$batch.load"
 sink_rx() { ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets; }
 
 # A warm-up second, not measured: the first load after nf-fwd starts runs

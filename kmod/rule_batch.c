@@ -34,8 +34,6 @@
 
 /* How soon the graveyard is looked at again when no batch comes. */
 #define NSL_REAP_DELAY	msecs_to_jiffies(100)
-/* Rules a long walk (flush, reap, commit, abort) handles between chances to reschedule. */
-#define NSL_RESCHED_EVERY	256
 
 static struct {
 	struct mutex lock;		/* protects all fields below, and table writes */

@@ -100,7 +100,7 @@ bool nsl_rule_hist_reap(struct list_head *cuts, bool all)
 			return true;
 		list_del(&node->cut);
 		nsl_rule_hist_cut(node);
-		if (!(++n % 256))
+		if (!(++n % NSL_RESCHED_EVERY))
 			cond_resched();
 	}
 	return false;

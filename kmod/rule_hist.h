@@ -6,6 +6,9 @@
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 
+/* Rules (or nodes) a long walk of the writers handles between chances to reschedule. */
+#define NSL_RESCHED_EVERY	256
+
 /*
  * A rule's slice from one generation on, newest first: a reader in
  * generation g walks back past the nodes newer than g. Published nodes
