@@ -354,6 +354,22 @@ def test_nat():
               "unsolicited, ports, ICMP echo and errors, port forwards, ARP probes, timeout, IPv6, "
               "fragments) give exactly the expected frames, each one hop later (TTL - 1), "
               "inbound ones from the NAT's inside MAC" % (mode, len(steps)))
+    # Two workers, each side on its own: every connection is opened in one
+    # worker's part and answered from the other's (offline there are no
+    # steering rules), so every answer is found across parts.
+    for out_q, in_q in ((0, 1), (1, 0)):
+        frames = [(i, ts, f, None, in_q if i else out_q) for i, ts, f, _, _ in steps]
+        code, out, s, _ = run("nf-nat", args + ["-s", "0,1"], frames,
+                              ifaces=[("in0", IN_MAC), ("out0", OUT_MAC)], slicing="auto")
+        got = [(i, f) for i, _, f in out]
+        nat = s.get("nf-nat", {})
+        ok = code == 0 and got == want and nat.get("dropped_no_conn") == 4 and \
+            nat.get("icmp_errors") == 4 and nat.get("held_sent") == 1 and \
+            nat.get("foreign") == 7 and nat.get("rules_set") == 0
+        if not ok:
+            diag("%d frames out, %d expected; %s" % (len(got), len(want), json.dumps(nat)))
+        check(ok, "nf-nat on two slices, inside on queue %d and outside on %d: the same %d steps give "
+              "the same frames, every answer found in the other worker's part" % (out_q, in_q, len(steps)))
     # A gateway whose MAC is given: everything goes to it at once, nothing asked.
     gw = ["--inside", "in0", "--outside", "out0", "--public", PUB, "--gateway", "192.0.2.254@02:00:00:00:00:fe"]
     frames = [(0, 0, v4(HOST, "203.0.113.%d" % i, P.udp(HOST, "203.0.113.%d" % i, 5000, 53, b"q"), P.UDP,

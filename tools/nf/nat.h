@@ -27,6 +27,7 @@ struct nat_conn {
 	uint16_t in_port, rem_port, pub_port;	/* network order; ICMP: rem_port 0 */
 	uint8_t proto, state, used, dnat;
 	uint8_t has_out_mac;		/* out_mac resolved: no lookup per packet */
+	uint8_t ruled;			/* a steering rule was sent for its other flow */
 	uint8_t in_mac[6], out_mac[6];	/* the inside host's, the outside next hop's */
 	uint64_t last_ms;
 	struct nat_conn *out_next, *in_next;	/* hash chains */
@@ -45,6 +46,44 @@ struct nat_forward {
 	uint32_t in_addr;
 };
 
+/* What a part counts, under its lock; the report adds the parts up. */
+struct nat_counts {
+	uint64_t created, expired, out_packets, in_packets, arp_answered, arp_answered_inside,
+		 icmp_errors, no_conn, untranslatable, fragments, no_ports, table_full, malformed,
+		 not_public, no_mac, arp_dropped, passed, held_arp, held_sent, not_ipv4,
+		 ttl_expired, echo_answered, hairpin;
+	/* Found in another worker's part; steering rules changed, and refused. */
+	uint64_t foreign, rules_set, rules_deleted, rule_errors;
+};
+
+/* A steering rule change waiting for the end of the batch (or the tick's walk). */
+struct nat_rule_op {
+	enum ns_rule_op op;
+	struct ns_rule rule;
+};
+
+/*
+ * One worker's connections (docs/nfs.md, "nf-nat on several slices"):
+ * those it opened, whose return flows a steering rule sends to its slice.
+ * Its worker takes the lock once per batch; another worker only when a
+ * packet's connection is not in its own part (ICMP, a port forward's
+ * answer, a flow before its rule), and the tick once a second.
+ */
+struct nat_part {
+	pthread_mutex_t lock;		/* protects everything below but the worker's own */
+	struct nat_conn *conns, *free_list;
+	struct nat_conn **out_hash, **in_hash;	/* 1 << NAT_HASH_BITS each */
+	unsigned long active, max_conns;
+	struct nat_counts n;
+
+	/* The worker's own, no lock: its rule handle and the batch's changes. */
+	struct ns_rules *rules;
+	struct nat_rule_op *ops;
+	unsigned int nr_ops, max_ops;
+	unsigned int *deferred;		/* the batch's packets for another part */
+	unsigned int nr_deferred;
+};
+
 struct nat {
 	const char *inside_name, *outside_name;
 	int inside, outside;		/* ifindex */
@@ -52,37 +91,36 @@ struct nat {
 	uint8_t public_mac[6], inside_mac[6], gateway_mac[6];
 	int has_gateway_mac;		/* --gateway ADDR@MAC: never asked by ARP */
 	int pass_outside;		/* pass outside IPv4 not for the public address */
+	int no_rules;			/* --no-rules: never install steering rules */
 	unsigned long port_lo, port_hi, max_conns;
 	unsigned long timeout[4];	/* seconds: tcp, tcp transitory, udp, icmp */
 	struct nat_forward forwards[NAT_MAX_FORWARDS];
 	unsigned int nr_forwards;
 
-	pthread_mutex_t lock;		/* protects everything below */
-	struct nat_conn *conns, *free_list;
-	struct nat_conn *out_hash[1 << NAT_HASH_BITS], *in_hash[1 << NAT_HASH_BITS];
-	uint8_t *port_used[NAT_PROTOS];	/* 65536 each: 1 taken, 2 forwarded */
-	struct nf_neigh_table neigh;	/* inside hosts */
-	struct nf_neigh_table out_neigh;	/* next hops outside */
+	unsigned int nr_parts;		/* one per worker */
+	struct nat_part *parts;
+	/* 65536 each, claimed and freed atomically: 0 free, 1 taken, 2 forwarded. */
+	uint8_t *port_used[NAT_PROTOS];
+	struct nf_neigh_table neigh;	/* inside hosts (locks itself) */
+	struct nf_neigh_table out_neigh;	/* next hops outside (locks itself) */
+	struct ns_rules *tick_rules;	/* the tick's, for expired connections' rules */
+
+	pthread_mutex_t lock;		/* protects held and held_next; after a part's lock */
 	struct nat_held held[NAT_HELD];
 	unsigned int held_next;		/* the slot to take when none is free */
-	unsigned long active;
-	uint64_t created, expired, out_packets, in_packets, arp_answered, arp_answered_inside,
-		 icmp_errors, no_conn, untranslatable, fragments, no_ports, table_full, malformed,
-		 not_public, no_mac, arp_dropped, passed, held_arp, held_sent, not_ipv4,
-		 ttl_expired, echo_answered, hairpin;
 };
 
-/* nat_router.c; the caller holds nat->lock. */
+/* nat_router.c; the caller holds the lock of the part whose counters n are. */
 /* The next hop for dst: the gateway, or dst itself (on the link). */
 uint32_t nat_hop(const struct nat *nat, uint32_t dst);
 int nat_next_hop(struct nat *nat, struct ns_worker *w, uint32_t dst, uint8_t mac[6]);
-void nat_hold(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov, uint32_t hop);
-void nat_release(struct nat *nat, struct ns_worker *w, uint32_t hop, const uint8_t mac[6]);
-void nat_arp(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov,
-	     struct ns_pkt *p, int inside);
-void nat_time_exceeded(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov,
-		       const struct ns_pkt *p, int inside);
-void nat_echo_reply(struct nat *nat, struct netslice_iov *iov, struct ns_pkt *p,
-		    int inside);
+void nat_hold(struct nat *nat, struct nat_counts *n, struct ns_worker *w,
+	      struct netslice_iov *iov, uint32_t hop);
+void nat_arp(struct nat *nat, struct nat_counts *n, struct ns_worker *w,
+	     struct netslice_iov *iov, struct ns_pkt *p, int inside);
+void nat_time_exceeded(struct nat *nat, struct nat_counts *n, struct ns_worker *w,
+		       struct netslice_iov *iov, const struct ns_pkt *p, int inside);
+void nat_echo_reply(struct nat *nat, struct nat_counts *n, struct netslice_iov *iov,
+		    struct ns_pkt *p, int inside);
 
 #endif /* NF_NAT_H */

@@ -3,7 +3,8 @@
  * nf-nat as the hosts' router: next hops and their MACs (ARP asked and
  * answered, never crossing), packets held while ARP asks, ICMP time
  * exceeded for what would expire here, and pings to its own addresses.
- * Everything here runs under nat->lock, from nat_process().
+ * Called under the lock of a part, whose counters they add to; packets
+ * held for ARP are shared by the workers, under nat->lock.
  */
 #include <arpa/inet.h>
 #include <netinet/ip_icmp.h>
@@ -37,22 +38,24 @@ int nat_next_hop(struct nat *nat, struct ns_worker *w, uint32_t dst, uint8_t mac
  * second). Whole packets only: a sliced one's payload cannot wait outside
  * its batch. The oldest waiting packet gives way when all slots are taken.
  */
-void nat_hold(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov, uint32_t hop)
+void nat_hold(struct nat *nat, struct nat_counts *n, struct ns_worker *w,
+	      struct netslice_iov *iov, uint32_t hop)
 {
 	struct nat_held *h = NULL;
 	unsigned int i;
 
 	if (iov->handle || iov->flags || iov->rlen != iov->wire_len ||
 	    iov->rlen > NAT_HELD_BYTES) {
-		nat->no_mac++;
+		n->no_mac++;
 		return;
 	}
+	pthread_mutex_lock(&nat->lock);
 	for (i = 0; i < NAT_HELD && !h; i++)
 		if (!nat->held[i].hop)
 			h = &nat->held[i];
 	if (!h) {
 		h = &nat->held[nat->held_next++ % NAT_HELD];
-		nat->no_mac++;		/* the one it replaces */
+		n->no_mac++;		/* the one it replaces */
 		nf_held_dropped(h->holder);
 	}
 	h->hop = hop;
@@ -60,25 +63,29 @@ void nat_hold(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov, ui
 	h->holder = w->index;
 	nf_hold(w);
 	memcpy(h->frame, ns_iov_data(iov), iov->rlen);
-	nat->held_arp++;
+	pthread_mutex_unlock(&nat->lock);
+	n->held_arp++;
 }
 
 /* hop answered with mac: what waited for it leaves now. */
-void nat_release(struct nat *nat, struct ns_worker *w, uint32_t hop, const uint8_t mac[6])
+static void nat_release(struct nat *nat, struct nat_counts *n, struct ns_worker *w,
+			uint32_t hop, const uint8_t mac[6])
 {
 	unsigned int i;
 
+	pthread_mutex_lock(&nat->lock);
 	for (i = 0; i < NAT_HELD; i++) {
 		if (nat->held[i].hop != hop)
 			continue;
 		memcpy(nat->held[i].frame, mac, 6);
 		if (nf_send_held(w, nat->held[i].holder, nat->held[i].frame, nat->held[i].len,
 				 nat->outside))
-			nat->no_mac++;
+			n->no_mac++;
 		else
-			nat->held_sent++;
+			n->held_sent++;
 		nat->held[i].hop = 0;
 	}
+	pthread_mutex_unlock(&nat->lock);
 }
 
 /* The address an inside ARP request asks for, if the NAT should answer it. */
@@ -102,23 +109,23 @@ static uint32_t nat_inside_target(struct nat *nat, const struct ns_pkt *p)
  * ARP never crosses the NAT. Outside: learn the sender, answer for the
  * public address. Inside: learn the sender, answer as the hosts' router.
  */
-void nat_arp(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov,
-	     struct ns_pkt *p, int inside)
+void nat_arp(struct nat *nat, struct nat_counts *n, struct ns_worker *w,
+	     struct netslice_iov *iov, struct ns_pkt *p, int inside)
 {
 	uint32_t target, spa;
 
 	if (p->caplen < (size_t)p->l3_off + 28) {
-		nat->malformed++;
+		n->malformed++;
 		ns_iov_drop(iov);
 		return;
 	}
 	if (!inside) {
 		nf_neigh_arp(&nat->out_neigh, p, nat->public_addr);
 		memcpy(&spa, p->data + p->l3_off + 14, 4);
-		nat_release(nat, w, spa, p->data + p->l3_off + 8);
+		nat_release(nat, n, w, spa, p->data + p->l3_off + 8);
 		if (ns_arp_answer(p, nat->public_addr, nat->public_mac)) {
 			iov->action = NETSLICE_TX_IFINDEX;	/* back out */
-			nat->arp_answered++;
+			n->arp_answered++;
 			return;
 		}
 	} else {
@@ -126,11 +133,11 @@ void nat_arp(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov,
 		nf_neigh_arp(&nat->neigh, p, nat->public_addr);
 		if (target && ns_arp_answer(p, target, nat->inside_mac)) {
 			iov->action = NETSLICE_TX_IFINDEX;
-			nat->arp_answered_inside++;
+			n->arp_answered_inside++;
 			return;
 		}
 	}
-	nat->arp_dropped++;
+	n->arp_dropped++;
 	ns_iov_drop(iov);
 }
 
@@ -144,13 +151,13 @@ static uint32_t nat_our_addr(const struct nat *nat, int inside)
  * A packet that would expire here: dropped, and ICMP time exceeded sent
  * back out of the interface it came in on (never about an ICMP error).
  */
-void nat_time_exceeded(struct nat *nat, struct ns_worker *w, struct netslice_iov *iov,
-		       const struct ns_pkt *p, int inside)
+void nat_time_exceeded(struct nat *nat, struct nat_counts *n, struct ns_worker *w,
+		       struct netslice_iov *iov, const struct ns_pkt *p, int inside)
 {
 	uint8_t err[14 + 576];
 	int len;
 
-	nat->ttl_expired++;
+	n->ttl_expired++;
 	ns_iov_drop(iov);
 	len = ns_icmp_error_build(err, sizeof(err), p, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0,
 				  nat_our_addr(nat, inside),
@@ -160,8 +167,8 @@ void nat_time_exceeded(struct nat *nat, struct ns_worker *w, struct netslice_iov
 }
 
 /* An echo request to one of our addresses: answered in place, back where it came from. */
-void nat_echo_reply(struct nat *nat, struct netslice_iov *iov, struct ns_pkt *p,
-		    int inside)
+void nat_echo_reply(struct nat *nat, struct nat_counts *n, struct netslice_iov *iov,
+		    struct ns_pkt *p, int inside)
 {
 	struct ether_header *eth = ns_pkt_eth(p);
 	uint8_t *ip = p->data + p->l3_off, *icmp = p->data + p->l4_off;
@@ -187,5 +194,5 @@ void nat_echo_reply(struct nat *nat, struct netslice_iov *iov, struct ns_pkt *p,
 	memcpy(eth->ether_dhost, eth->ether_shost, 6);
 	memcpy(eth->ether_shost, inside ? nat->inside_mac : nat->public_mac, 6);
 	iov->action = NETSLICE_TX_IFINDEX;	/* back out */
-	nat->echo_answered++;
+	n->echo_answered++;
 }

@@ -51,6 +51,7 @@ static const struct option nf_common_options[] = {
 static const char *nf_name = "nf";
 static const struct pcapng_file *nf_pf;
 static uint64_t nf_time_ms;
+static unsigned int nf_nr_workers = 1;
 
 struct nf_live {
 	const struct nf *nf;
@@ -175,6 +176,11 @@ static uint64_t nf_mono_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+unsigned int nf_nr_run_workers(void)
+{
+	return nf_nr_workers;
 }
 
 uint64_t nf_now_ms(void)
@@ -807,6 +813,7 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 			return 2;
 		}
 		nf_set_offline(&pf);
+		nf_nr_workers = (unsigned int)nr;
 		ret = nf->setup && nf->setup(nf->arg) ? 2 :
 		      nf_offline(nf, &pf, pcap_out, &cut, slices, (unsigned int)nr,
 				 (unsigned int)batch, nf_live_state.json);
@@ -816,6 +823,7 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 	nr = nf_slices(slice_list, slices);
 	if (nr < 0)
 		return 2;
+	nf_nr_workers = (unsigned int)nr;
 	if (nf->setup && nf->setup(nf->arg))
 		return 2;
 	return nf_online(nf, slices, (unsigned int)nr, &cut, (unsigned int)batch, no_pin,

@@ -81,6 +81,9 @@ int nf_send_held(struct ns_worker *w, unsigned int holder, const void *frame, ui
 		 int ifindex);
 void nf_held_dropped(unsigned int holder);
 
+/* How many workers the run has: known from the NF's setup callback on. */
+unsigned int nf_nr_run_workers(void);
+
 /* Milliseconds: monotonic time online; the current packet's timestamp offline. */
 uint64_t nf_now_ms(void);
 
