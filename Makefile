@@ -205,7 +205,7 @@ $(foreach n,$(NFS:nf-%=%),$(eval $(B)/bin/nf-$(n) $(B)/bin-shared/nf-$(n): $(cal
 
 $(B)/bin/nf-%: $(B)/tools/nf/%.o $(NF_COMMON) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lpthread $(NF_LIBS_$*)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) -lpthread $(NF_LIBS_$*)
 
 $(B)/bin-shared/nf-%: $(B)/tools/nf/%.o $(NF_COMMON) $(LIB_SO)
 	@mkdir -p $(dir $@)

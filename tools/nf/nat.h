@@ -110,6 +110,49 @@ struct nat {
 	unsigned int held_next;		/* the slot to take when none is free */
 };
 
+/* Where a packet is handled: its worker, and the part whose lock is held. */
+struct nat_ctx {
+	struct nat *nat;
+	struct ns_worker *w;
+	struct nat_part *own;		/* the worker's part */
+	struct nat_part *part;		/* the part locked now */
+	int foreign;			/* after the batch: other parts may be searched */
+	struct netslice_iov *batch;	/* the batch's first iov */
+};
+
+/* A connection as one direction's packets name it. */
+struct nat_key {
+	uint8_t proto, inbound;
+	uint32_t in_addr, rem_addr;	/* network order; inbound: no in_addr */
+	uint16_t in_port, rem_port, pub_port;	/* network order; outbound: no pub_port */
+};
+
+/* nat_table.c */
+int nat_proto_index(uint8_t proto);
+/*
+ * A packet's live connection: in the part locked (an expired one there is
+ * removed if the part is the worker's own); with x->foreign in the other
+ * parts too, leaving the one that has it locked. NULL, with the worker's
+ * own part locked, if none has it.
+ */
+struct nat_conn *nat_lookup(struct nat_ctx *x, const struct nat_key *k, uint64_t now);
+/* Added to the part locked (the worker's own), with its rule queued; NULL if full. */
+struct nat_conn *nat_add(struct nat_ctx *x, const struct nat_conn *tmpl);
+/* A free public port (network order), claimed; 0 if none. */
+uint16_t nat_alloc_port(struct nat *nat, unsigned int index, uint8_t proto, uint32_t hash);
+void nat_port_free(struct nat *nat, uint8_t proto, uint16_t port);
+void nat_relock(struct nat_ctx *x, struct nat_part *part);
+/* Send the worker's queued rule changes (no lock held). */
+void nat_rules_flush(struct nat_part *part);
+void nat_tick(void *arg);
+int nat_part_init(struct nat_part *part, unsigned long max_conns);
+void nat_part_fini(struct nat_part *part);
+int nat_worker_init(struct ns_worker *w, void *arg);
+void nat_worker_fini(struct ns_worker *w, void *arg);
+
+/* nat.c */
+void nat_process(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, void *arg);
+
 /* nat_router.c; the caller holds the lock of the part whose counters n are. */
 /* The next hop for dst: the gateway, or dst itself (on the link). */
 uint32_t nat_hop(const struct nat *nat, uint32_t dst);
