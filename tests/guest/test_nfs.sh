@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/nf_lib.sh"
 
-tst_plan 8
+tst_plan 9
 tst_module_loaded && rmmod netslice
 
 # serve NS PORT TAG: an nfclient server until cleanup.
@@ -112,8 +112,11 @@ firewall() {
 tst_check "nf-firewall: TCP and UDP pass or drop exactly as the rules say; SIGHUP under traffic loses nothing" firewall
 tst_run_cleanups
 
+# nat_rules: the steering rules in the module now.
+nat_rules() { netslicectl -j rule show | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))'; }
+
 nat() {
-	local out back ttl
+	local out back ttl rules
 	tst_topology 1 && tst_addrs || return 1
 	tst_load ifaces=dut0:dut1 rxq_size=4096 || return 1
 	serve "$sink" 80 sink && serve "$gen" 80 gen || return 1
@@ -131,13 +134,47 @@ nat() {
 	tst_diag "ping -t 1 through the NAT: $ttl"
 	# 4 MiB, TSO on, sliced: every rewrite is on headers only.
 	tst_tcp_stream 10.99.0.2 $((4 << 20)) || { tst_diag "the stream through the NAT failed"; return 1; }
+	rules=$(nat_rules)
 	nf_stop || return 1
 	tst_diag "nat: $(js 'j["nf-nat"]')"
+	tst_diag "steering rules while it ran: $rules; after it: $(nat_rules)"
+	# Two workers: each TCP connection's return flow had a rule to its worker.
 	[ "$out" = "sink 10.99.0.100" ] && [ "$back" = "gen 10.99.0.2" ] &&
 		echo "$ttl" | grep -q 'From 10.99.0.100 .*Time to live exceeded' &&
-		[ "$(js 'j["nf-nat"]["created"] >= 4 and j["nf-nat"]["arp_answered_inside"] >= 1 and j["nf-nat"]["echo_answered"] == 1')" = True ]
+		[ "$(js 'j["nf-nat"]["created"] >= 4 and j["nf-nat"]["arp_answered_inside"] >= 1 and j["nf-nat"]["echo_answered"] == 1')" = True ] &&
+		[ "$(js 'j["nf-nat"]["rules_set"] >= 3 and j["nf-nat"]["rule_errors"] == 0')" = True ] &&
+		[ "$rules" -ge 3 ] && [ "$(nat_rules)" = 0 ]
 }
-tst_check "nf-nat: the server sees the public address; a port forward works inbound; ping and 4 MiB of TCP cross; its address answers pings, TTL 1 expires there" nat
+tst_check "nf-nat: the server sees the public address; a port forward works inbound; ping and 4 MiB of TCP cross; its address answers pings, TTL 1 expires there; its steering rules leave with it" nat
+tst_run_cleanups
+
+# nat_flows [NAT OPTION...]: 200 TCP connections through nf-nat on two
+# slices; its summary in $nf_json.
+nat_flows() {
+	local got
+	tst_topology 1 && tst_addrs || return 1
+	tst_load ifaces=dut0:dut1 slices=2 rxq_size=4096 || return 1
+	serve "$sink" 80 sink || return 1
+	nf_start nf-nat -s 0,1 --inside dut0 --outside dut1 --public 10.99.0.100 "$@" || return 1
+	got=$(ip netns exec "$gen" nfclient flows 10.99.0.2 80 200 30000 | tr '\n' ' ')
+	nf_stop || return 1
+	tst_diag "nf-nat $*: $got; $(js '{k: j["nf-nat"][k] for k in ("created", "in_packets", "foreign", "rules_set", "rules_deleted", "rule_errors")}')"
+	[ "$got" = "sink 200 failed 0 " ]
+}
+
+# Without rules the answers of about half the connections reach the other
+# worker (so the connections were spread); with them, none does.
+nat_per_worker() {
+	local spread
+	nat_flows --no-rules || return 1
+	spread=$(js 'j["nf-nat"]["foreign"]')
+	tst_run_cleanups
+	nat_flows || return 1
+	[ "$spread" -gt 100 ] &&
+		[ "$(js 'j["nf-nat"]["created"] == 200 and j["nf-nat"]["foreign"] == 0 and j["nf-nat"]["rules_set"] == 200 and j["nf-nat"]["rule_errors"] == 0')" = True ] &&
+		[ "$(nat_rules)" = 0 ]
+}
+tst_check "nf-nat on two slices: 200 connections, each answered in the worker that opened it (its rule sent before its SYN left); without rules their answers cross workers" nat_per_worker
 tst_run_cleanups
 
 lb() {
