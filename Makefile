@@ -124,7 +124,7 @@ GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
 FUZZ := $(B)/tests/nsfuzz
 # make bench's load sink and peer forwarders (a guest test checks them too)
 BENCH_BINS := $(B)/bench/bench-sink $(B)/bench/afp-fwd $(B)/bench/xsk-fwd $(B)/bench/nsmark \
-	$(B)/bench/rule-gen
+	$(B)/bench/rule-gen $(B)/bench/conn-gen
 # make bench's instruction counter: a QEMU plugin, built on the host
 # against the installed QEMU's header (tools/fetch-qemu-plugin.sh)
 BENCH_PLUGIN := $(B)/bench/nsinsn.so
@@ -240,6 +240,10 @@ $(B)/bench/afp-fwd: bench/afp_fwd.c
 	$(CC) $(NS_CFLAGS) -o $@ $<
 
 $(B)/bench/nsmark: bench/nsmark.c
+	@mkdir -p $(dir $@)
+	$(CC) $(NS_CFLAGS) -o $@ $<
+
+$(B)/bench/conn-gen: bench/conn_gen.c
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) -o $@ $<
 

@@ -104,6 +104,8 @@ bench_insn_guest() {
 bench_rules_files() {
 	sed -n 's/^rules: //p' "$2" >"$1-rules.csv"
 	sed -n 's/^ruleload: //p' "$2" >"$1-ruleload.csv"
+	sed -n 's/^natconn: //p' "$2" >"$1-natconn.csv"
+	[ -s "$1-natconn.csv" ] || rm -f "$1-natconn.csv"
 	[ ! -s "$1-rules.csv" ] || /usr/bin/python3 bench/rules_report.py "$1" "$(bench_commit)"
 }
 
@@ -115,7 +117,8 @@ bench_rules_guest() {
 		NETSLICE_BENCH_SECS=${NETSLICE_BENCH_SECS:-$([ "${QUICK:-0}" = 1 ] && echo 2 || echo 5)} \
 		NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-3600} \
 		tests/vm/run --cpus 3 --memory 2G --kernel "$kver" -- bench/rule_update.sh 2>"$err" |
-		sed -u 's/^csv: /rules: /' | tee "$log" | grep --line-buffered -v '^rules: \|^ruleload: ' || {
+		sed -u 's/^csv: /rules: /' | tee "$log" |
+		grep --line-buffered -v '^rules: \|^ruleload: \|^natconn: ' || {
 		grep '^kmsg: ' "$log" | tail -n 40 >&2
 		cat "$err" >&2
 		exit 1

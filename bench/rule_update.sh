@@ -16,7 +16,8 @@
 #
 #   gen: gen0 --veth-- dut0 [netslice + nf-fwd] dut1 --veth-- sink: sink0
 #
-# Then times a bulk load of 1,000,000 exact rules ("ruleload: " lines).
+# Then times a bulk load of 1,000,000 exact rules ("ruleload: " lines),
+# and runs bench/nat_conn.sh (new connections through nf-nat, "natconn: ").
 # Prints a table, and the CSV as "csv: " lines (the guest cannot write the
 # checkout; bench/bench.sh files them under bench/results/). A
 # software-emulated guest only gives ratios within one run.
@@ -89,3 +90,6 @@ printf 'ruleload: rules,seconds,rules_per_s\nruleload: %d,%s,%d\n' "$nload" \
 echo "# $nload rules loaded in $(((t1 - t0) / 1000000)) ms"
 tst_stop_fwd >/dev/null
 tst_run_cleanups
+
+# New connections through nf-nat, one slice and two (issue 42's item 4b).
+"$TST_TOP/bench/nat_conn.sh"

@@ -6,7 +6,9 @@
 
 BASE is bench/results/<run>: BASE-rules.csv (bench/rule_update.sh's rows:
 kind, asked and done per second, forwarding rate, ring drops) and
-BASE-ruleload.csv (its bulk load). Writes BASE-rules-targets.json (the
+BASE-ruleload.csv (its bulk load) and BASE-natconn.csv (bench/nat_conn.sh:
+new connections a second through nf-nat on one slice and on two, with
+rules). Writes BASE-rules-targets.json (the
 connection-speed issue's rows, with targets) and replaces the part of
 docs/benchmarks.md (or $NETSLICE_BENCH_DOC) between the "rules:begin" and
 "rules:end" markers. One run, one round: ratios within it only.
@@ -36,7 +38,7 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
-def rows_of(updates, loads):
+def rows_of(updates, loads, conns=()):
     """The targets file's rows: name, value, target, met (None: no target)."""
     by = {(r["kind"], int(r["asked_per_s"])): r for r in updates}
     none = by.get(("none", 0))
@@ -69,10 +71,16 @@ def rows_of(updates, loads):
     for r in loads:
         add("rule_load_rate", int(r["rules_per_s"]), ">= 200000",
             f"{int(r['rules']):,} rules in one request")
+    nat = {int(r["slices"]): r for r in conns}
+    if 1 in nat and 2 in nat and int(nat[1]["answered_per_s"]):
+        add("nat_conn_rate_2s_vs_1s",
+            round(int(nat[2]["answered_per_s"]) / int(nat[1]["answered_per_s"]), 3), ">= 1.6",
+            f"{int(nat[2]['answered_per_s']):,} vs {int(nat[1]['answered_per_s']):,} "
+            "connections answered/s")
     return rows
 
 
-def table(base, commit, updates, rows):
+def table(base, commit, updates, rows, conns=()):
     out = ["### Rule updates under load (nf-fwd, 64 B saturation, one run)", "",
            f"Run `{os.path.basename(base)}` at commit {commit}: one round, so only "
            "its ratios mean anything.", "",
@@ -82,6 +90,16 @@ def table(base, commit, updates, rows):
         out.append(f"| {KINDS.get(r['kind'], r['kind'])} | {int(r['asked_per_s']):,} | "
                    f"{int(r['done_per_s']):,} | {int(r['forwarded_pps']):,} | "
                    f"{int(r['drops']):,} |")
+    if conns:
+        out += ["", "New TCP connections through nf-nat (SYNs as fast as the generator "
+                "sends them; a connection counts once its SYN-ACK is translated back):", "",
+                "| slices | rules | SYNs sent/s | opened/s | answered/s | rules sent/s | "
+                "found in another worker | ring drops |", "|---|---|---|---|---|---|---|---|"]
+        for r in conns:
+            out.append(f"| {r['slices']} | {r['rules']} | {int(r['offered_per_s']):,} | "
+                       f"{int(r['created_per_s']):,} | {int(r['answered_per_s']):,} | "
+                       f"{int(r['rules_per_s']):,} | {int(r['foreign']):,} | "
+                       f"{int(r['ring_drops']):,} |")
     out += ["", "| row | this run | target | met |", "|---|---|---|---|"]
     for r in rows:
         value = f"{r['value']:,}" if isinstance(r["value"], int) else f"{r['value']:.2f}"
@@ -98,11 +116,12 @@ def main(argv):
     updates = read_csv(base + "-rules.csv")
     if not updates:
         sys.exit(f"rules_report: {base}-rules.csv has no rows")
-    rows = rows_of(updates, read_csv(base + "-ruleload.csv"))
+    conns = read_csv(base + "-natconn.csv")
+    rows = rows_of(updates, read_csv(base + "-ruleload.csv"), conns)
     with open(base + "-rules-targets.json", "w") as f:
         json.dump({"commit": commit, "measure": "rule updates", "rows": rows}, f, indent=1)
         f.write("\n")
-    docsplice.splice(DOC, BEGIN, END, table(base, commit, updates, rows), "rules_report")
+    docsplice.splice(DOC, BEGIN, END, table(base, commit, updates, rows, conns), "rules_report")
     for r in rows:
         print(f"# {r['name']:<28} {r['value']:>10}"
               f"{'  target ' + r['target'] if r['target'] else ''}")

@@ -63,6 +63,11 @@ with open(base + "-rules.csv", "w") as f:
             "distinct,150000,90000,2,4000,7\n")
 with open(base + "-ruleload.csv", "w") as f:
     f.write("rules,seconds,rules_per_s\n1000000,4.000,250000\n")
+# nf-nat: 6,000 connections answered a second on one slice, 10,800 on two: 1.80.
+with open(base + "-natconn.csv", "w") as f:
+    f.write("slices,rules,offered_per_s,seconds,created_per_s,answered_per_s,rules_per_s,foreign,"
+            "no_ports,ring_drops\n1,no,50000,2.000,7000,6000,0,0,0,900\n"
+            "2,yes,50000,2.000,11000,10800,11000,0,0,400\n")
 with open(base + "-meta.txt", "w") as f:
     f.write("kernel 9.9-test\ncpus 3 TestCPU\naccel TCG\nrounds 3 secs 1\ndate 2026-01-01\n"
             "baseline abc1234\n")
@@ -151,10 +156,13 @@ check(rt["rule_replace_rate"]["value"] == 96000 and rt["rule_replace_rate"]["met
       rt["rule_replace_fwd_ratio"]["value"] == 0.96 and rt["rule_replace_fwd_ratio"]["met"] and
       rt["rule_distinct_rate"]["value"] == 90000 and rt["rule_distinct_rate"]["met"] is False and
       rt["rule_distinct_fwd_ratio"]["target"] is None and
-      rt["rule_load_rate"]["value"] == 250000 and rt["rule_load_rate"]["met"],
-      "rules targets: the highest rate of each kind, forwarding against none, met or not")
+      rt["rule_load_rate"]["value"] == 250000 and rt["rule_load_rate"]["met"] and
+      rt["nat_conn_rate_2s_vs_1s"]["value"] == 1.8 and rt["nat_conn_rate_2s_vs_1s"]["met"],
+      "rules targets: the highest rate of each kind, forwarding against none, nf-nat's two "
+      "slices against one, met or not")
 check("| one rule replaced, same slice | 100,000 | 96,000 | 4,800 | 3 |" in rtext and
       "| `rule_distinct_rate` (asked 150,000/s) | 90,000 | >= 100000 | no |" in rtext and
+      "| 2 | yes | 50,000 | 11,000 | 10,800 | 11,000 | 0 | 400 |" in rtext and
       rtext.endswith("<!-- rules:end -->\n\nTail stays.\n") and "\nold\n" not in rtext,
       "rules table and rows spliced between the markers")
 plots = [os.path.join(tmp, "plots", f"{n}.{e}") for n in ("throughput", "latency_cdf", "bytes_copied")

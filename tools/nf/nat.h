@@ -80,6 +80,8 @@ struct nat_part {
 	struct ns_rules *rules;
 	struct nat_rule_op *ops;
 	unsigned int nr_ops, max_ops;
+	uint32_t *held_ports;		/* freed once the batch's deletions are sent */
+	unsigned int nr_held_ports;
 	unsigned int *deferred;		/* the batch's packets for another part */
 	unsigned int nr_deferred;
 };
@@ -142,8 +144,8 @@ struct nat_conn *nat_add(struct nat_ctx *x, const struct nat_conn *tmpl);
 uint16_t nat_alloc_port(struct nat *nat, unsigned int index, uint8_t proto, uint32_t hash);
 void nat_port_free(struct nat *nat, uint8_t proto, uint16_t port);
 void nat_relock(struct nat_ctx *x, struct nat_part *part);
-/* Send the worker's queued rule changes (no lock held). */
-void nat_rules_flush(struct nat_part *part);
+/* Send the worker's queued rule changes, then free the ports they held (no lock held). */
+void nat_rules_flush(struct nat *nat, struct nat_part *part);
 void nat_tick(void *arg);
 int nat_part_init(struct nat_part *part, unsigned long max_conns);
 void nat_part_fini(struct nat_part *part);

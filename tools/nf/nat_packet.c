@@ -392,5 +392,5 @@ void nat_process(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, 
 		nat_one_foreign(&x, &iov[d >> 2], (enum nat_deferred)(d & 3), now);
 	}
 	pthread_mutex_unlock(&x.part->lock);
-	nat_rules_flush(own);
+	nat_rules_flush(nat, own);
 }

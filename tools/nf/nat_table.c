@@ -154,31 +154,59 @@ counted:
 	}
 }
 
-void nat_rules_flush(struct nat_part *part)
+/* A public port that waits for its rule's deletion: protocol << 16 | port. */
+static uint32_t nat_port_key(const struct nat_conn *c)
+{
+	return (uint32_t)c->proto << 16 | ntohs(c->pub_port);
+}
+
+static void nat_ports_free(struct nat *nat, const uint32_t *keys, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		nat_port_free(nat, (uint8_t)(keys[i] >> 16), htons((uint16_t)keys[i]));
+}
+
+void nat_rules_flush(struct nat *nat, struct nat_part *part)
 {
 	if (part->nr_ops)
 		nat_rules_send(part->rules, part->ops, part->nr_ops, &part->n);
 	part->nr_ops = 0;
+	nat_ports_free(nat, part->held_ports, part->nr_held_ports);
+	part->nr_held_ports = 0;
 }
 
-static void nat_remove(struct nat *nat, struct nat_part *part, struct nat_conn *c)
+/*
+ * A connection whose rule is being deleted keeps its public port until
+ * the deletion is sent (returns 1: the caller frees it then): another
+ * worker's new connection on that port would have the same return flow,
+ * and its rule would go with the old one's deletion.
+ */
+static int nat_remove(struct nat *nat, struct nat_part *part, struct nat_conn *c)
 {
+	int held = c->ruled && !c->dnat;
+
 	nat_unlink(&part->out_hash[nat_out_hash(c)], c, 1);
 	nat_unlink(&part->in_hash[nat_in_hash(c)], c, 0);
-	if (!c->dnat)
+	if (!c->dnat && !held)
 		nat_port_free(nat, c->proto, c->pub_port);
 	c->used = 0;
 	c->out_next = part->free_list;
 	part->free_list = c;
 	part->active--;
+	return held;
 }
 
 /* Removed by its part's own worker: its rule goes at the end of the batch. */
 static void nat_remove_own(struct nat_ctx *x, struct nat_conn *c)
 {
+	uint32_t key = nat_port_key(c);
+
 	if (c->ruled)
 		nat_rule_queue(x->own, x->nat, c, NS_RULE_DEL, 0);
-	nat_remove(x->nat, x->own, c);
+	if (nat_remove(x->nat, x->own, c))
+		x->own->held_ports[x->own->nr_held_ports++] = key;
 }
 
 void nat_port_free(struct nat *nat, uint8_t proto, uint16_t port)
@@ -310,8 +338,9 @@ void nat_tick(void *arg)
 	struct nat *nat = arg;
 	uint64_t now = nf_now_ms();
 	struct nat_rule_op ops[64];
+	uint32_t ports[64];
 	struct ns_rules *rules;
-	unsigned int p, nr;
+	unsigned int p, nr, np;
 	unsigned long i, live;
 
 	pthread_mutex_lock(&nat->lock);
@@ -326,6 +355,7 @@ void nat_tick(void *arg)
 		 * worker waiting for the lock is not held up by a walk of it all.
 		 */
 		nr = 0;
+		np = 0;
 		live = 0;
 		pthread_mutex_lock(&part->lock);
 		for (i = 0; i < part->max_conns && live < part->active; i++) {
@@ -340,16 +370,23 @@ void nat_tick(void *arg)
 			if (c->ruled && rules) {
 				ops[nr].op = NS_RULE_DEL;
 				nat_rule_of(nat, c, 0, &ops[nr].rule);
-				if (++nr == sizeof(ops) / sizeof(ops[0])) {
-					nat_rules_send(rules, ops, nr, &part->n);
-					nr = 0;
-				}
+				nr++;
 			}
-			nat_remove(nat, part, c);
+			if (c->ruled && !rules)
+				c->ruled = 0;	/* no handle: left until a connection on the port replaces it */
+			ports[np] = nat_port_key(c);
+			np += nat_remove(nat, part, c);
 			part->n.expired++;
+			if (nr == sizeof(ops) / sizeof(ops[0])) {
+				nat_rules_send(rules, ops, nr, &part->n);
+				nat_ports_free(nat, ports, np);
+				nr = 0;
+				np = 0;
+			}
 		}
 		if (nr)
 			nat_rules_send(rules, ops, nr, &part->n);
+		nat_ports_free(nat, ports, np);
 		pthread_mutex_unlock(&part->lock);
 	}
 }
@@ -393,7 +430,8 @@ int nat_worker_init(struct ns_worker *w, void *arg)
 	part->deferred = calloc(NETSLICE_MAX_BATCH, sizeof(*part->deferred));
 	part->max_ops = 2 * NETSLICE_MAX_BATCH;
 	part->ops = calloc(part->max_ops, sizeof(*part->ops));
-	if (!part->deferred || !part->ops)
+	part->held_ports = calloc(part->max_ops, sizeof(*part->held_ports));
+	if (!part->deferred || !part->ops || !part->held_ports)
 		return -ENOMEM;
 	if (w->fd < 0 || nat->nr_parts < 2 || nat->no_rules)
 		return 0;
@@ -423,13 +461,14 @@ void nat_worker_fini(struct ns_worker *w, void *arg)
 			continue;
 		nat_rule_queue(part, nat, &part->conns[i], NS_RULE_DEL, 0);
 		if (part->nr_ops == part->max_ops)
-			nat_rules_flush(part);
+			nat_rules_flush(nat, part);
 	}
-	nat_rules_flush(part);
+	nat_rules_flush(nat, part);
 	pthread_mutex_unlock(&part->lock);
 	if (part->rules)
 		ns_rules_close(part->rules);
 	part->rules = NULL;
 	free(part->deferred);
 	free(part->ops);
+	free(part->held_ports);
 }
