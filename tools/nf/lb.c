@@ -24,10 +24,12 @@
  * goes to the backend serving that flow, its quote naming the backend, so
  * path MTU discovery works through the balancer both ways.
  *
- * No locks on the packet path: the module steers both directions of a
- * flow to one slice, so each worker keeps its own affinity table; the
- * backend set and Maglev table are read-only, swapped on SIGHUP with
- * ns_run_synchronize(). Only the counters are shared (relaxed atomics).
+ * No locks on the packet path: a client's flow reaches one slice, so
+ * each worker keeps its own affinity table; the return path keeps no
+ * state (so, unlike nf-nat, no steering rules: whichever worker a
+ * backend's answer reaches rewrites it alike). The backend set and Maglev
+ * table are read-only, swapped on SIGHUP with ns_run_synchronize(). Only
+ * the counters are shared (relaxed atomics).
  */
 #include <arpa/inet.h>
 #include <errno.h>
