@@ -71,7 +71,7 @@ def rows_of(updates, loads, conns=()):
     for r in loads:
         add("rule_load_rate", int(r["rules_per_s"]), ">= 200000",
             f"{int(r['rules']):,} rules in one request")
-    nat = {int(r["slices"]): r for r in conns}
+    nat = {int(r["slices"]): r for r in conns if r["rules"] == "yes" or r["slices"] == "1"}
     if 1 in nat and 2 in nat and int(nat[1]["answered_per_s"]):
         add("nat_conn_rate_2s_vs_1s",
             round(int(nat[2]["answered_per_s"]) / int(nat[1]["answered_per_s"]), 3), ">= 1.6",

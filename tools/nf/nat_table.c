@@ -329,16 +329,19 @@ struct nat_conn *nat_lookup(struct nat_ctx *x, const struct nat_key *k, uint64_t
 }
 
 /*
- * Expired connections leave, with their rules: sent while the part is
- * still locked, so that its worker's next rule for the same flow (a new
- * connection taking the same port) cannot be sent before the deletion.
+ * Expired connections leave, their rules deleted in requests sent with
+ * the part unlocked (a request can take a while: its worker would stall).
+ * A removed connection's public port stays claimed until its deletion is
+ * sent, so no new connection can have its return flow (and lose the new
+ * rule to the old deletion) before then.
  */
+#define NAT_TICK_CHUNK 256
 void nat_tick(void *arg)
 {
+	static struct nat_rule_op ops[NAT_TICK_CHUNK];
+	static uint32_t ports[NAT_TICK_CHUNK];
 	struct nat *nat = arg;
 	uint64_t now = nf_now_ms();
-	struct nat_rule_op ops[64];
-	uint32_t ports[64];
 	struct ns_rules *rules;
 	unsigned int p, nr, np;
 	unsigned long i, live;
@@ -351,43 +354,40 @@ void nat_tick(void *arg)
 
 		/*
 		 * Only as far as the last live connection: the free list hands
-		 * out the lowest entries first, so that is rarely far, and the
-		 * worker waiting for the lock is not held up by a walk of it all.
+		 * out the lowest entries first, so that is rarely far.
 		 */
-		nr = 0;
-		np = 0;
+		i = 0;
 		live = 0;
-		pthread_mutex_lock(&part->lock);
-		for (i = 0; i < part->max_conns && live < part->active; i++) {
-			struct nat_conn *c = &part->conns[i];
+		do {
+			nr = 0;
+			np = 0;
+			pthread_mutex_lock(&part->lock);
+			for (; i < part->max_conns && live < part->active && nr < NAT_TICK_CHUNK;
+			     i++) {
+				struct nat_conn *c = &part->conns[i];
 
-			if (!c->used)
-				continue;
-			if (!nat_expired(nat, c, now)) {
-				live++;
-				continue;
+				if (!c->used)
+					continue;
+				if (!nat_expired(nat, c, now)) {
+					live++;
+					continue;
+				}
+				if (c->ruled && rules) {
+					ops[nr].op = NS_RULE_DEL;
+					nat_rule_of(nat, c, 0, &ops[nr].rule);
+					nr++;
+				}
+				if (c->ruled && !rules)
+					c->ruled = 0;	/* no handle: stays until replaced */
+				ports[np] = nat_port_key(c);
+				np += nat_remove(nat, part, c);
+				part->n.expired++;
 			}
-			if (c->ruled && rules) {
-				ops[nr].op = NS_RULE_DEL;
-				nat_rule_of(nat, c, 0, &ops[nr].rule);
-				nr++;
-			}
-			if (c->ruled && !rules)
-				c->ruled = 0;	/* no handle: left until a connection on the port replaces it */
-			ports[np] = nat_port_key(c);
-			np += nat_remove(nat, part, c);
-			part->n.expired++;
-			if (nr == sizeof(ops) / sizeof(ops[0])) {
+			pthread_mutex_unlock(&part->lock);
+			if (nr)
 				nat_rules_send(rules, ops, nr, &part->n);
-				nat_ports_free(nat, ports, np);
-				nr = 0;
-				np = 0;
-			}
-		}
-		if (nr)
-			nat_rules_send(rules, ops, nr, &part->n);
-		nat_ports_free(nat, ports, np);
-		pthread_mutex_unlock(&part->lock);
+			nat_ports_free(nat, ports, np);
+		} while (nr == NAT_TICK_CHUNK);
 	}
 }
 
