@@ -31,6 +31,7 @@
 #include "compat.h"
 #include "params.h"
 #include "rule_batch.h"
+#include "rule_hits.h"
 
 /* How soon the graveyard is looked at again when no batch comes. */
 #define NSL_REAP_DELAY	msecs_to_jiffies(100)
@@ -58,12 +59,17 @@ void nsl_rules_unlock(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(nsl_rules_unlock);
 
+void nsl_rules_assert_locked(void)
+{
+	lockdep_assert_held(&nsl_rules.lock);
+}
+
 static void nsl_rule_free_rcu(struct rcu_head *head)
 {
 	struct nsl_rule *rule = container_of(head, struct nsl_rule, rcu);
 
 	nsl_rule_hist_free(rcu_dereference_protected(rule->hist, true));
-	free_percpu(rule->hits);
+	nsl_rule_hits_put(&rule->hits);
 	kfree(rule);
 }
 
@@ -133,8 +139,7 @@ static struct nsl_rule *nsl_rule_create(struct nsl_rule_batch *b, const struct n
 	rule = kzalloc_obj(*rule, GFP_KERNEL_ACCOUNT);
 	if (!rule)
 		goto err_msg;
-	rule->hits = alloc_percpu_gfp(u64, GFP_KERNEL_ACCOUNT);
-	if (!rule->hits)
+	if (nsl_rule_hits_get(&rule->hits))
 		goto err_free_rule;
 	rule->match = *m;
 	rule->exact = nsl_rule_match_is_exact(m);
@@ -155,7 +160,7 @@ static struct nsl_rule *nsl_rule_create(struct nsl_rule_batch *b, const struct n
 err_erase_id:
 	xa_erase(&nsl_rules.ids, rule->id);
 err_free_hits:
-	free_percpu(rule->hits);
+	nsl_rule_hits_put(&rule->hits);
 err_free_rule:
 	kfree(rule);
 err_msg:
@@ -367,6 +372,7 @@ void nsl_rules_exit(void)
 	/* Finds the graveyard empty if it runs: does not come back. */
 	cancel_delayed_work_sync(&nsl_rules.reap);
 	nsl_rule_table_exit();
+	nsl_rule_hits_exit();
 	xa_destroy(&nsl_rules.ids);
 	mutex_destroy(&nsl_rules.lock);
 }

@@ -285,7 +285,7 @@ int nsl_rules_steer(const struct sk_buff *skb, struct flow_keys *keys, bool *dis
 	e = nsl_rules_lookup_cached(&key, nsl_rules_gen_rcu());
 	if (!e->rule)
 		return -1;
-	this_cpu_inc(*e->rule->hits);
+	this_cpu_inc(*e->rule->hits.count);
 	return e->slice;
 }
 
@@ -297,12 +297,7 @@ EXPORT_SYMBOL_IF_KUNIT(nsl_rule_slice_now);
 
 u64 nsl_rule_hits(const struct nsl_rule *rule)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += *per_cpu_ptr(rule->hits, cpu);
-	return sum;
+	return nsl_rule_hits_sum(&rule->hits);
 }
 
 bool nsl_rule_visible(const struct nsl_rule *rule)

@@ -10,6 +10,7 @@
 #include <net/flow_dissector.h>
 
 #include "rule_hist.h"
+#include "rule_hits.h"
 
 /*
  * What a rule matches, canonical: addresses zeroed past their prefix, an
@@ -70,7 +71,7 @@ struct nsl_rule {
 	struct nsl_rule_hist __rcu *hist;	/* its slice by generation, newest first */
 	struct nsl_rule_hist first;	/* the slice it was born with */
 	unsigned long died_rcu;		/* RCU state when its death was published */
-	u64 __percpu *hits;
+	struct nsl_rule_hits hits;
 	u32 id;
 	bool exact;
 	struct rcu_head rcu;

@@ -3,8 +3,9 @@
  * KUnit: the rule matcher and its batches, on the module's own table.
  * Table-driven cases (prefix edges, port ranges, preference order, exact
  * against wildcard, families), then replace, the generation a batch
- * builds (invisible until commit), the undo of a failed batch, and the
- * history that lets a rule be replaced again at once.
+ * builds (invisible until commit), the undo of a failed batch, the
+ * history that lets a rule be replaced again at once, and the hit
+ * counters' chunks.
  */
 #include <kunit/test.h>
 #include <linux/in.h>
@@ -14,6 +15,7 @@
 
 #include "../compat.h"
 #include "../rule_batch.h"
+#include "../rule_hits.h"
 
 nsl_kunit_import_ns();
 
@@ -416,6 +418,38 @@ static void nsl_rules_test_replace_in_batch(struct kunit *test)
 	nsl_rules_unlock();
 }
 
+/*
+ * Hit counters: a chunk's worth and one more land in two chunks, each
+ * its own counter; a slot given back and taken again reads zero.
+ */
+static void nsl_rules_test_hit_chunks(struct kunit *test)
+{
+	const unsigned int n = NSL_HITS_PER_CHUNK + 1;
+	struct nsl_rule_hits *hits;
+	unsigned int i, got;
+	u32 slot;
+
+	hits = kunit_kcalloc(test, n, sizeof(*hits), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hits);
+	nsl_rules_lock();
+	for (got = 0; got < n; got++)
+		if (nsl_rule_hits_get(&hits[got]))
+			break;
+	KUNIT_EXPECT_EQ(test, got, n);
+	for (i = 0; i < got; i++)
+		this_cpu_add(*hits[i].count, i + 1);
+	for (i = 0; i < got; i++)
+		KUNIT_EXPECT_EQ(test, nsl_rule_hits_sum(&hits[i]), (u64)i + 1);
+	slot = hits[got - 1].slot;
+	nsl_rule_hits_put(&hits[got - 1]);
+	KUNIT_EXPECT_EQ(test, nsl_rule_hits_get(&hits[got - 1]), 0);
+	KUNIT_EXPECT_EQ(test, hits[got - 1].slot, slot);
+	KUNIT_EXPECT_EQ(test, nsl_rule_hits_sum(&hits[got - 1]), 0ULL);
+	for (i = 0; i < got; i++)
+		nsl_rule_hits_put(&hits[i]);
+	nsl_rules_unlock();
+}
+
 static struct kunit_case nsl_rules_cases[] = {
 	KUNIT_CASE(nsl_rules_test_cases),
 	KUNIT_CASE(nsl_rules_test_replace_and_generation),
@@ -423,6 +457,7 @@ static struct kunit_case nsl_rules_cases[] = {
 	KUNIT_CASE(nsl_rules_test_history_walk),
 	KUNIT_CASE(nsl_rules_test_replace_history),
 	KUNIT_CASE(nsl_rules_test_replace_in_batch),
+	KUNIT_CASE(nsl_rules_test_hit_chunks),
 	{}
 };
 
