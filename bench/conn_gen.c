@@ -4,9 +4,9 @@
  * from a fresh inside endpoint: a SYN per connection, written as raw
  * frames (AF_PACKET, sendmmsg) so the generator's stack keeps no state.
  *
- *   conn-gen IFACE DST_MAC DST_ADDR DST_PORT RATE SECONDS
+ *   conn-gen IFACE DST_MAC DST_ADDR DST_PORT RATE SECONDS [FIRST]
  *
- * Connection i comes from 10.99.0.(10 + i / 64512 % 240), port 1024 +
+ * Connections are numbered from FIRST (0); connection i comes from 10.99.0.(10 + i / 64512 % 240), port 1024 +
  * i % 64512, at the address's own MAC (02:00:0a:63:00:xx): addresses the
  * generator's stack does not have, so the server's SYN-ACKs, translated
  * back, are dropped there without a RST. RATE 0: as fast as the socket
@@ -103,22 +103,24 @@ int main(int argc, char **argv)
 	struct mmsghdr msgs[BATCH];
 	struct iovec iov[BATCH];
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
-	uint64_t sent = 0, t0, end, due, t;
+	uint64_t sent = 0, first = 0, t0, end, due, t;
 	unsigned long rate, secs;
 	uint8_t dmac[6];
 	uint32_t daddr;
 	uint16_t dport;
 	int fd, k, n, r;
 
-	if (argc != 7 || sscanf(argv[2], "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &dmac[0], &dmac[1],
+	if ((argc != 7 && argc != 8) || sscanf(argv[2], "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &dmac[0], &dmac[1],
 				&dmac[2], &dmac[3], &dmac[4], &dmac[5]) != 6 ||
 	    inet_pton(AF_INET, argv[3], &daddr) != 1) {
-		fprintf(stderr, "usage: conn-gen IFACE DST_MAC DST_ADDR DST_PORT RATE SECONDS\n");
+		fprintf(stderr, "usage: conn-gen IFACE DST_MAC DST_ADDR DST_PORT RATE SECONDS [FIRST]\n");
 		return 2;
 	}
 	dport = htons((uint16_t)strtoul(argv[4], NULL, 10));
 	rate = strtoul(argv[5], NULL, 10);
 	secs = strtoul(argv[6], NULL, 10);
+	if (argc == 8)
+		first = strtoull(argv[7], NULL, 10);
 	sll.sll_ifindex = (int)if_nametoindex(argv[1]);
 	sll.sll_protocol = htons(ETH_P_IP);
 	fd = socket(AF_PACKET, SOCK_RAW, 0);
@@ -144,7 +146,7 @@ int main(int argc, char **argv)
 			n = due - sent < BATCH ? (int)(due - sent) : BATCH;
 		}
 		for (k = 0; k < n; k++)
-			syn_frame(frames[k], sent + (uint64_t)k, dmac, daddr, dport);
+			syn_frame(frames[k], first + sent + (uint64_t)k, dmac, daddr, dport);
 		r = sendmmsg(fd, msgs, (unsigned int)n, 0);
 		if (r > 0)
 			sent += (uint64_t)r;
