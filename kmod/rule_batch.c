@@ -59,11 +59,6 @@ void nsl_rules_unlock(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(nsl_rules_unlock);
 
-void nsl_rules_assert_locked(void)
-{
-	lockdep_assert_held(&nsl_rules.lock);
-}
-
 static void nsl_rule_free_rcu(struct rcu_head *head)
 {
 	struct nsl_rule *rule = container_of(head, struct nsl_rule, rcu);

@@ -33,8 +33,6 @@ void nsl_rules_exit(void);
 
 void nsl_rules_lock(void);
 void nsl_rules_unlock(void);
-/* lockdep_assert_held() of the batch lock, for the files that work under it. */
-void nsl_rules_assert_locked(void);
 
 /* Under nsl_rules_lock(), one batch at a time, cap operations at most. */
 void nsl_rule_batch_begin(struct nsl_rule_batch *b, struct nsl_rule_step *steps,

@@ -2,31 +2,30 @@
 /*
  * Rule hit counters, per CPU, in chunks: a rule takes a slot (an IDA
  * number) and counts in its chunk's per-CPU array. Chunks are made as
- * slots first reach them, under the rule batch lock, and kept until the
- * module goes: as many as the most rules ever alive at once needed. A
- * slot comes back when its rule is freed, after a grace period, so no RX
- * still counts on it when the next rule zeroes it.
+ * slots first reach them (the first stored wins a race) and kept until
+ * the module goes: as many as the most rules ever alive at once needed.
+ * A slot comes back when its rule is freed, after a grace period, so no
+ * RX still counts on it when the next rule zeroes it. No lock of ours:
+ * the IDA and the xarray lock themselves.
  */
 #include <kunit/visibility.h>
 #include <linux/idr.h>
 #include <linux/lockdep.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/xarray.h>
 
-#include "rule_batch.h"
 #include "rule_hits.h"
 
 static DEFINE_IDA(nsl_hit_slots);
-/* protected by the rule batch lock (made, read) and module exit (freed) */
-static DEFINE_XARRAY(nsl_hit_chunks);
+static DEFINE_XARRAY(nsl_hit_chunks);	/* chunk index -> its per-CPU counters */
 
 int nsl_rule_hits_get(struct nsl_rule_hits *hits)
 {
 	unsigned long index;
-	u64 __percpu *chunk;
+	u64 __percpu *chunk, *other;
 	int slot, cpu;
 
-	nsl_rules_assert_locked();
 	slot = ida_alloc(&nsl_hit_slots, GFP_KERNEL_ACCOUNT);
 	if (slot < 0)
 		return slot;
@@ -37,14 +36,19 @@ int nsl_rule_hits_get(struct nsl_rule_hits *hits)
 					   GFP_KERNEL_ACCOUNT);
 		if (!chunk)
 			goto err_free_slot;
-		if (xa_err(xa_store(&nsl_hit_chunks, index, chunk, GFP_KERNEL_ACCOUNT)))
+		other = xa_cmpxchg(&nsl_hit_chunks, index, NULL, chunk, GFP_KERNEL_ACCOUNT);
+		if (xa_is_err(other))
 			goto err_free_chunk;
+		if (other) {
+			free_percpu(chunk);
+			chunk = other;
+		}
 	}
 	hits->slot = slot;
 	hits->count = chunk + slot % NSL_HITS_PER_CHUNK;
 	/* The slot's last rule was freed a grace period ago: nothing counts on it. */
 	for_each_possible_cpu(cpu)
-		*per_cpu_ptr(hits->count, cpu) = 0;
+		memset(per_cpu_ptr(hits->count, cpu), 0, sizeof(u64));
 	return 0;
 
 err_free_chunk:

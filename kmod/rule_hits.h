@@ -17,7 +17,7 @@ struct nsl_rule_hits {
 	u32 slot;
 };
 
-/* The batch lock held: a zeroed counter, or -ENOMEM. */
+/* Process context: a zeroed counter, or -ENOMEM. */
 int nsl_rule_hits_get(struct nsl_rule_hits *hits);
 /* Any context, once no reader can count on it (after a grace period). */
 void nsl_rule_hits_put(struct nsl_rule_hits *hits);

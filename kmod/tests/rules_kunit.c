@@ -431,7 +431,6 @@ static void nsl_rules_test_hit_chunks(struct kunit *test)
 
 	hits = kunit_kcalloc(test, n, sizeof(*hits), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, hits);
-	nsl_rules_lock();
 	for (got = 0; got < n; got++)
 		if (nsl_rule_hits_get(&hits[got]))
 			break;
@@ -447,7 +446,6 @@ static void nsl_rules_test_hit_chunks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nsl_rule_hits_sum(&hits[got - 1]), 0ULL);
 	for (i = 0; i < got; i++)
 		nsl_rule_hits_put(&hits[i]);
-	nsl_rules_unlock();
 }
 
 static struct kunit_case nsl_rules_cases[] = {
