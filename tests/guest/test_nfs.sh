@@ -138,11 +138,14 @@ nat() {
 	nf_stop || return 1
 	tst_diag "nat: $(js 'j["nf-nat"]')"
 	tst_diag "steering rules while it ran: $rules; after it: $(nat_rules)"
-	# Two workers: each TCP connection's return flow had a rule to its worker.
+	# Two workers: each TCP connection's return flow had a rule to its
+	# worker; what waited for ARP left when the answer came, whichever
+	# worker took the answer in.
 	[ "$out" = "sink 10.99.0.100" ] && [ "$back" = "gen 10.99.0.2" ] &&
 		echo "$ttl" | grep -q 'From 10.99.0.100 .*Time to live exceeded' &&
 		[ "$(js 'j["nf-nat"]["created"] >= 4 and j["nf-nat"]["arp_answered_inside"] >= 1 and j["nf-nat"]["echo_answered"] == 1')" = True ] &&
 		[ "$(js 'j["nf-nat"]["rules_set"] >= 3 and j["nf-nat"]["rule_errors"] == 0')" = True ] &&
+		[ "$(js 'j["nf-nat"]["held_sent"] == j["nf-nat"]["held_for_arp"]')" = True ] &&
 		[ "$rules" -ge 3 ] && [ "$(nat_rules)" = 0 ]
 }
 tst_check "nf-nat: the server sees the public address; a port forward works inbound; ping and 4 MiB of TCP cross; its address answers pings, TTL 1 expires there; its steering rules leave with it" nat

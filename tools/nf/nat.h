@@ -37,6 +37,7 @@ struct nat_held {
 	uint32_t hop;			/* network order; 0: a free slot */
 	uint32_t len;
 	unsigned int holder;		/* the worker that held it */
+	int ready;			/* its batch's rules are sent: it may leave */
 	uint8_t frame[NAT_HELD_BYTES];	/* translated; the destination MAC comes with ARP */
 };
 
@@ -84,6 +85,7 @@ struct nat_part {
 	unsigned int nr_held_ports;
 	unsigned int *deferred;		/* the batch's packets for another part */
 	unsigned int nr_deferred;
+	int held;			/* the batch held a packet for ARP */
 };
 
 struct nat {
@@ -161,6 +163,7 @@ uint32_t nat_hop(const struct nat *nat, uint32_t dst);
 int nat_next_hop(struct nat *nat, struct ns_worker *w, uint32_t dst, uint8_t mac[6]);
 void nat_hold(struct nat *nat, struct nat_counts *n, struct ns_worker *w,
 	      struct netslice_iov *iov, uint32_t hop);
+void nat_held_ready(struct nat *nat, struct nat_counts *n, struct ns_worker *w);
 void nat_arp(struct nat *nat, struct nat_counts *n, struct ns_worker *w,
 	     struct netslice_iov *iov, struct ns_pkt *p, int inside);
 void nat_time_exceeded(struct nat *nat, struct nat_counts *n, struct ns_worker *w,

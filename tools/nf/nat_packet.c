@@ -107,6 +107,7 @@ static void nat_outbound(struct nat_ctx *x, struct netslice_iov *iov, struct ns_
 	x->part->n.out_packets++;
 	if (unresolved) {
 		nat_hold(nat, &x->part->n, x->w, iov, nat_hop(nat, k.rem_addr));
+		x->own->held = 1;
 		ns_iov_drop(iov);
 	}
 }
@@ -369,8 +370,9 @@ static void nat_one_foreign(struct nat_ctx *x, struct netslice_iov *iov,
 /*
  * The batch under the worker's own part's lock; then what belongs to
  * other parts, one part's lock at a time (never two: no lock order among
- * parts); then the batch's rule changes, before the batch is written, so
- * the answers to what it opens find their rule.
+ * parts); then the batch's rule changes, before the batch is written (and
+ * before what it held for ARP may leave), so the answers to what it opens
+ * find their rule.
  */
 void nat_process(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, void *arg)
 {
@@ -393,4 +395,10 @@ void nat_process(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, 
 	}
 	pthread_mutex_unlock(&x.part->lock);
 	nat_rules_flush(nat, own);
+	if (own->held) {
+		own->held = 0;
+		pthread_mutex_lock(&own->lock);
+		nat_held_ready(nat, &own->n, w);
+		pthread_mutex_unlock(&own->lock);
+	}
 }

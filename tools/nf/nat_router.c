@@ -38,6 +38,9 @@ int nat_next_hop(struct nat *nat, struct ns_worker *w, uint32_t dst, uint8_t mac
  * second). Whole packets only: a sliced one's payload cannot wait outside
  * its batch. The oldest waiting packet gives way when all slots are taken.
  */
+static void nat_release(struct nat *nat, struct nat_counts *n, struct ns_worker *w,
+			uint32_t hop, const uint8_t mac[6]);
+
 void nat_hold(struct nat *nat, struct nat_counts *n, struct ns_worker *w,
 	      struct netslice_iov *iov, uint32_t hop)
 {
@@ -63,8 +66,34 @@ void nat_hold(struct nat *nat, struct nat_counts *n, struct ns_worker *w,
 	h->holder = w->index;
 	nf_hold(w);
 	memcpy(h->frame, ns_iov_data(iov), iov->rlen);
+	h->ready = 0;
 	pthread_mutex_unlock(&nat->lock);
 	n->held_arp++;
+}
+
+/*
+ * After the holder's batch has sent its steering rules: what it held may
+ * leave now (a packet opening a connection must not beat its rule out).
+ * Another worker may have taken the answer in already, and passed over
+ * the packets not ready: the answer is learned before the held packets
+ * are looked at, so one of the two sees the other.
+ */
+void nat_held_ready(struct nat *nat, struct nat_counts *n, struct ns_worker *w)
+{
+	uint32_t hops[NAT_HELD];
+	unsigned int i, nr = 0;
+	uint8_t mac[6];
+
+	pthread_mutex_lock(&nat->lock);
+	for (i = 0; i < NAT_HELD; i++)
+		if (nat->held[i].hop && nat->held[i].holder == w->index && !nat->held[i].ready) {
+			nat->held[i].ready = 1;
+			hops[nr++] = nat->held[i].hop;
+		}
+	pthread_mutex_unlock(&nat->lock);
+	for (i = 0; i < nr; i++)
+		if (!nf_neigh_lookup(&nat->out_neigh, hops[i], mac))
+			nat_release(nat, n, w, hops[i], mac);
 }
 
 /* hop answered with mac: what waited for it leaves now. */
@@ -75,7 +104,7 @@ static void nat_release(struct nat *nat, struct nat_counts *n, struct ns_worker 
 
 	pthread_mutex_lock(&nat->lock);
 	for (i = 0; i < NAT_HELD; i++) {
-		if (nat->held[i].hop != hop)
+		if (nat->held[i].hop != hop || !nat->held[i].ready)
 			continue;
 		memcpy(nat->held[i].frame, mac, 6);
 		if (nf_send_held(w, nat->held[i].holder, nat->held[i].frame, nat->held[i].len,
