@@ -146,8 +146,12 @@ struct nat_conn *nat_add(struct nat_ctx *x, const struct nat_conn *tmpl);
 uint16_t nat_alloc_port(struct nat *nat, unsigned int index, uint8_t proto, uint32_t hash);
 void nat_port_free(struct nat *nat, uint8_t proto, uint16_t port);
 void nat_relock(struct nat_ctx *x, struct nat_part *part);
-/* Send the worker's queued rule changes, then free the ports they held (no lock held). */
-void nat_rules_flush(struct nat *nat, struct nat_part *part);
+/*
+ * Send the worker's queued rule changes, counting into cnt, then free the
+ * ports they held (no part lock needed: the handle and queue are its own).
+ */
+void nat_rules_flush(struct nat *nat, struct nat_part *part, struct nat_counts *cnt);
+void nat_counts_add_rules(struct nat_counts *to, const struct nat_counts *from);
 void nat_tick(void *arg);
 int nat_part_init(struct nat_part *part, unsigned long max_conns);
 void nat_part_fini(struct nat_part *part);

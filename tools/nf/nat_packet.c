@@ -379,6 +379,7 @@ void nat_process(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, 
 	struct nat *nat = arg;
 	struct nat_part *own = &nat->parts[w->index];
 	struct nat_ctx x = { .nat = nat, .w = w, .own = own, .part = own, .batch = iov };
+	struct nat_counts sent = { 0 };
 	uint64_t now = nf_now_ms();
 	unsigned int i, d;
 
@@ -394,11 +395,13 @@ void nat_process(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, 
 		nat_one_foreign(&x, &iov[d >> 2], (enum nat_deferred)(d & 3), now);
 	}
 	pthread_mutex_unlock(&x.part->lock);
-	nat_rules_flush(nat, own);
-	if (own->held) {
-		own->held = 0;
+	nat_rules_flush(nat, own, &sent);
+	if (sent.rules_set || sent.rules_deleted || sent.rule_errors || own->held) {
 		pthread_mutex_lock(&own->lock);
-		nat_held_ready(nat, &own->n, w);
+		nat_counts_add_rules(&own->n, &sent);
+		if (own->held)
+			nat_held_ready(nat, &own->n, w);
+		own->held = 0;
 		pthread_mutex_unlock(&own->lock);
 	}
 }

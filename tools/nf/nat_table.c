@@ -6,11 +6,14 @@
  * worker whose part holds it, and the tick that expires connections.
  *
  * Locks: a part's lock, then nat->lock (held packets); never two parts'
- * locks at once. A connection is removed only under its part's lock, by
- * its worker or the tick, and its rule deletion is sent before anything
- * else can be added to that part for the same flow: the worker's own
- * changes go in order on its own handle, the tick's while it holds the
- * part's lock.
+ * locks at once, and no request to the kernel under one (its worker
+ * would stall). A connection is removed only under its part's lock, by
+ * its worker or the tick; its public port stays claimed until its rule's
+ * deletion is sent, so no new connection (the only other with the same
+ * return flow) can have its rule sent first and lose it to the deletion.
+ * A port forward's connection has no port of its own: a new one from the
+ * same remote endpoint right after may lose its rule that way, and then
+ * finds its state across parts.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -118,13 +121,15 @@ static void nat_rule_queue(struct nat_part *part, const struct nat *nat, struct 
 }
 
 /*
- * Send the changes in ops as few requests; a refused request applies
- * none of its changes, so then each goes alone, and a rule already gone
- * (flushed by hand, say) is not an error.
+ * Send the changes in ops as few requests, counting into cnt; a refused
+ * request applies none of its changes, so then each goes alone, and a
+ * rule already gone (flushed by hand, say) is not an error. -EPERM: the
+ * process may not change rules at all (no retries).
  */
-static void nat_rules_send(struct ns_rules *h, struct nat_rule_op *ops, unsigned int n,
-			   struct nat_counts *cnt)
+static int nat_rules_send(struct ns_rules *h, struct nat_rule_op *ops, unsigned int n,
+			  struct nat_counts *cnt)
 {
+	static int warned;
 	unsigned int i;
 	int err = 0;
 
@@ -132,26 +137,38 @@ static void nat_rules_send(struct ns_rules *h, struct nat_rule_op *ops, unsigned
 		err = ns_rules_queue(h, ops[i].op, &ops[i].rule);
 	if (!err)
 		err = ns_rules_commit(h);
-	if (!err)
-		goto counted;
-	if (ns_rules_queued(h))
+	if (err && ns_rules_queued(h))
 		ns_rules_commit(h);
-	for (i = 0; i < n; i++) {
-		err = ops[i].op == NS_RULE_DEL ? ns_rule_del(h, &ops[i].rule) :
-						  ns_rule_replace(h, &ops[i].rule);
-		if (err && !(err == -ENOENT && ops[i].op == NS_RULE_DEL)) {
-			if (!cnt->rule_errors++)
-				nf_err("steering rule refused: %s (%s); flows without it cross workers",
-				       strerror(-err), ns_rules_why(h));
-		}
+	for (i = 0; err && err != -EPERM && i < n; i++) {
+		int one = ops[i].op == NS_RULE_DEL ? ns_rule_del(h, &ops[i].rule) :
+						     ns_rule_replace(h, &ops[i].rule);
+
+		if (!one || (one == -ENOENT && ops[i].op == NS_RULE_DEL))
+			continue;
+		cnt->rule_errors++;
+		if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+			nf_err("steering rule refused: %s (%s); flows without it cross workers",
+			       strerror(-one), ns_rules_why(h));
 	}
-counted:
+	if (err == -EPERM) {
+		cnt->rule_errors += n;
+		return err;
+	}
 	for (i = 0; i < n; i++) {
 		if (ops[i].op == NS_RULE_DEL)
 			cnt->rules_deleted++;
 		else
 			cnt->rules_set++;
 	}
+	return 0;
+}
+
+/* What rule sending counted, added to a part's counters (under its lock). */
+void nat_counts_add_rules(struct nat_counts *to, const struct nat_counts *from)
+{
+	to->rules_set += from->rules_set;
+	to->rules_deleted += from->rules_deleted;
+	to->rule_errors += from->rule_errors;
 }
 
 /* A public port that waits for its rule's deletion: protocol << 16 | port. */
@@ -168,10 +185,13 @@ static void nat_ports_free(struct nat *nat, const uint32_t *keys, unsigned int n
 		nat_port_free(nat, (uint8_t)(keys[i] >> 16), htons((uint16_t)keys[i]));
 }
 
-void nat_rules_flush(struct nat *nat, struct nat_part *part)
+void nat_rules_flush(struct nat *nat, struct nat_part *part, struct nat_counts *cnt)
 {
-	if (part->nr_ops)
-		nat_rules_send(part->rules, part->ops, part->nr_ops, &part->n);
+	if (part->nr_ops && nat_rules_send(part->rules, part->ops, part->nr_ops, cnt)) {
+		nf_err("may not change steering rules (CAP_NET_ADMIN): return flows cross workers");
+		ns_rules_close(part->rules);
+		part->rules = NULL;
+	}
 	part->nr_ops = 0;
 	nat_ports_free(nat, part->held_ports, part->nr_held_ports);
 	part->nr_held_ports = 0;
@@ -384,8 +404,14 @@ void nat_tick(void *arg)
 				part->n.expired++;
 			}
 			pthread_mutex_unlock(&part->lock);
-			if (nr)
-				nat_rules_send(rules, ops, nr, &part->n);
+			if (nr) {
+				struct nat_counts sent = { 0 };
+
+				nat_rules_send(rules, ops, nr, &sent);
+				pthread_mutex_lock(&part->lock);
+				nat_counts_add_rules(&part->n, &sent);
+				pthread_mutex_unlock(&part->lock);
+			}
 			nat_ports_free(nat, ports, np);
 		} while (nr == NAT_TICK_CHUNK);
 	}
@@ -461,9 +487,9 @@ void nat_worker_fini(struct ns_worker *w, void *arg)
 			continue;
 		nat_rule_queue(part, nat, &part->conns[i], NS_RULE_DEL, 0);
 		if (part->nr_ops == part->max_ops)
-			nat_rules_flush(nat, part);
+			nat_rules_flush(nat, part, &part->n);
 	}
-	nat_rules_flush(nat, part);
+	nat_rules_flush(nat, part, &part->n);
 	pthread_mutex_unlock(&part->lock);
 	if (part->rules)
 		ns_rules_close(part->rules);
