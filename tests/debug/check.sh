@@ -40,7 +40,7 @@ mkdir -p "$builtin" && cp "$dk/build/modules.builtin" "$dk/build/modules.builtin
 # the fault loops, fault injection, permissions, the C-driven I/O,
 # device and slicing tests, and the real NIC (virtio-net on QEMU hubs).
 # With KVM, NETSLICE_DEBUG_TESTS=all runs every guest test.
-tests=${NETSLICE_DEBUG_TESTS:-test_fuzz.sh test_faults.sh test_failslab.sh test_perms.sh test_safety.sh test_io.sh test_ring.sh test_devices.sh test_slicing.sh test_nic.sh}
+tests=${NETSLICE_DEBUG_TESTS:-test_fuzz.sh test_faults.sh test_failslab.sh test_perms.sh test_safety.sh test_io.sh test_ring.sh test_devices.sh test_slicing.sh test_nic.sh test_rules.sh}
 [ "$tests" = all ] && tests=$(cd tests/guest && ls test_*.sh)
 if [ "${NETSLICE_DEBUG_SMOKE:-0}" = 1 ]; then
 	# CI's run, beside make check in its budget: what the sanitizers see
