@@ -454,7 +454,8 @@ int nat_worker_init(struct ns_worker *w, void *arg)
 	int err;
 
 	part->deferred = calloc(NETSLICE_MAX_BATCH, sizeof(*part->deferred));
-	part->max_ops = 2 * NETSLICE_MAX_BATCH;
+	/* A packet removes at most one expired connection a pass (two passes) and adds one. */
+	part->max_ops = 3 * NETSLICE_MAX_BATCH;
 	part->ops = calloc(part->max_ops, sizeof(*part->ops));
 	part->held_ports = calloc(part->max_ops, sizeof(*part->held_ports));
 	if (!part->deferred || !part->ops || !part->held_ports)
