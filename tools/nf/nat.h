@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * nf-nat's state, shared by its translation (nat.c) and its part as the
- * hosts' router (nat_router.c: neighbours and ARP, packets held for an
- * answer, time exceeded, pings to its addresses).
+ * nf-nat's state, shared by its command line and report (nat.c), its
+ * packet path (nat_packet.c), its connection table of one part per
+ * worker with the steering rules of each (nat_table.c), and its part as
+ * the hosts' router (nat_router.c: neighbours and ARP, packets held for
+ * an answer, time exceeded, pings to its addresses).
  */
 #ifndef NF_NAT_H
 #define NF_NAT_H
@@ -158,7 +160,7 @@ void nat_part_fini(struct nat_part *part);
 int nat_worker_init(struct ns_worker *w, void *arg);
 void nat_worker_fini(struct ns_worker *w, void *arg);
 
-/* nat.c */
+/* nat_packet.c */
 void nat_process(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, void *arg);
 
 /* nat_router.c; the caller holds the lock of the part whose counters n are. */
