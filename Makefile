@@ -243,9 +243,9 @@ $(B)/bench/nsmark: bench/nsmark.c
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) -o $@ $<
 
-$(B)/bench/conn-gen: bench/conn_gen.c
+$(B)/bench/conn-gen: bench/conn_gen.c $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(NS_CFLAGS) -o $@ $<
+	$(CC) $(NS_CFLAGS) -o $@ $^
 
 $(B)/bench/rule-gen: bench/rule_gen.c $(LIB_A)
 	@mkdir -p $(dir $@)

@@ -25,6 +25,8 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "netslice_pkt.h"
+
 #define BATCH 64
 #define FRAME 60
 #define PORTS 64512u
@@ -38,24 +40,6 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static uint16_t csum_fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
-static uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		sum += (uint32_t)p[i] << 8 | p[i + 1];
-	if (len & 1)
-		sum += (uint32_t)p[len - 1] << 8;
-	return sum;
-}
-
 /* SYN number i: Ethernet, IPv4 (20 bytes), TCP (20 bytes), padded to 60. */
 static void syn_frame(uint8_t *f, uint64_t i, const uint8_t dmac[6], uint32_t daddr,
 		      uint16_t dport)
@@ -63,7 +47,7 @@ static void syn_frame(uint8_t *f, uint64_t i, const uint8_t dmac[6], uint32_t da
 	uint8_t host = (uint8_t)(10 + i / PORTS % HOSTS);
 	uint16_t sport = (uint16_t)(1024 + i % PORTS), c;
 	uint8_t *ip = f + 14, *tcp = ip + 20;
-	uint32_t saddr = htonl(0x0a630000u | host), seq = htonl((uint32_t)i), sum;
+	uint32_t saddr = htonl(0x0a630000u | host), seq = htonl((uint32_t)i);
 	uint8_t pseudo[12];
 
 	memset(f, 0, FRAME);
@@ -77,7 +61,7 @@ static void syn_frame(uint8_t *f, uint64_t i, const uint8_t dmac[6], uint32_t da
 	ip[9] = IPPROTO_TCP;
 	memcpy(ip + 12, &saddr, 4);
 	memcpy(ip + 16, &daddr, 4);
-	c = htons(csum_fold(csum_add(0, ip, 20)));
+	c = ns_csum(ip, 20);
 	memcpy(ip + 10, &c, 2);
 	sport = htons(sport);
 	memcpy(tcp, &sport, 2);
@@ -92,8 +76,7 @@ static void syn_frame(uint8_t *f, uint64_t i, const uint8_t dmac[6], uint32_t da
 	pseudo[9] = IPPROTO_TCP;
 	pseudo[10] = 0;
 	pseudo[11] = 20;
-	sum = csum_add(csum_add(0, pseudo, 12), tcp, 20);
-	c = htons(csum_fold(sum));
+	c = ns_csum_fold(ns_csum_partial(tcp, 20, ns_csum_partial(pseudo, 12, 0)));
 	memcpy(tcp + 16, &c, 2);
 }
 

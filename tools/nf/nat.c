@@ -49,7 +49,6 @@
  * offline, or a module that refuses them).
  */
 #include <arpa/inet.h>
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
