@@ -24,6 +24,7 @@
 
 #include "internal.h"
 #include "netslice.h"
+#include "rule_nest.h"
 
 _Static_assert((int)NS_RULE_ADD == (int)NETSLICE_RULE_OP_ADD &&
 	       (int)NS_RULE_DEL == (int)NETSLICE_RULE_OP_DEL &&
@@ -31,7 +32,6 @@ _Static_assert((int)NS_RULE_ADD == (int)NETSLICE_RULE_OP_ADD &&
 
 /* One request's room: some 100 bytes a rule, so a few hundred rules. */
 #define NS_RULES_MSG	32768
-#define NS_RULE_ROOM	160
 
 struct ns_rules {
 	int fd;
@@ -50,30 +50,35 @@ static struct nlattr *ns_nl_tail(struct nlmsghdr *nh)
 	return (struct nlattr *)((char *)nh + NLMSG_ALIGN(nh->nlmsg_len));
 }
 
+/* An attribute at p, its padding zeroed; the byte after it. */
+static char *ns_nla_put(char *p, uint16_t type, const void *data, size_t len)
+{
+	struct nlattr a = { .nla_len = (uint16_t)(NLA_HDRLEN + len), .nla_type = type };
+
+	memcpy(p, &a, sizeof(a));
+	memcpy(p + NLA_HDRLEN, data, len);
+	memset(p + NLA_HDRLEN + len, 0, NLA_ALIGN(a.nla_len) - a.nla_len);
+	return p + NLA_ALIGN(a.nla_len);
+}
+
+static char *ns_nla_put_u8(char *p, uint16_t type, uint8_t v)
+{
+	return ns_nla_put(p, type, &v, sizeof(v));
+}
+
+static char *ns_nla_put_u16(char *p, uint16_t type, uint16_t v)
+{
+	return ns_nla_put(p, type, &v, sizeof(v));
+}
+
+static char *ns_nla_put_u32(char *p, uint16_t type, uint32_t v)
+{
+	return ns_nla_put(p, type, &v, sizeof(v));
+}
+
 static void ns_nl_put(struct nlmsghdr *nh, uint16_t type, const void *data, size_t len)
 {
-	struct nlattr *a = ns_nl_tail(nh);
-
-	a->nla_type = type;
-	a->nla_len = (uint16_t)(NLA_HDRLEN + len);
-	if (len)
-		memcpy((char *)a + NLA_HDRLEN, data, len);
-	nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + NLA_ALIGN(a->nla_len);
-}
-
-static void ns_nl_put_u8(struct nlmsghdr *nh, uint16_t type, uint8_t v)
-{
-	ns_nl_put(nh, type, &v, sizeof(v));
-}
-
-static void ns_nl_put_u16(struct nlmsghdr *nh, uint16_t type, uint16_t v)
-{
-	ns_nl_put(nh, type, &v, sizeof(v));
-}
-
-static void ns_nl_put_u32(struct nlmsghdr *nh, uint16_t type, uint32_t v)
-{
-	ns_nl_put(nh, type, &v, sizeof(v));
+	nh->nlmsg_len = (uint32_t)(ns_nla_put((char *)ns_nl_tail(nh), type, data, len) - (char *)nh);
 }
 
 static void ns_nl_start(struct ns_rules *r, uint16_t type, uint8_t cmd, uint16_t flags)
@@ -222,52 +227,67 @@ static bool ns_rule_ports(uint16_t lo, uint16_t hi)
 	return lo || hi;
 }
 
-int ns_rules_queue(struct ns_rules *r, enum ns_rule_op op, const struct ns_rule *rule)
+/* A port range, the upper end only when it differs (the kernel takes min for it). */
+static char *ns_nla_put_ports(char *p, uint16_t min_type, uint16_t lo, uint16_t hi)
+{
+	p = ns_nla_put_u16(p, min_type, lo);
+	return hi == lo ? p : ns_nla_put_u16(p, min_type + 1, hi);
+}
+
+size_t ns_rule_nest(void *buf, int op, const struct ns_rule *rule, unsigned int flags)
 {
 	unsigned int bytes = rule->family == AF_INET6 ? 16 : 4;
+	char *p = (char *)buf + NLA_HDRLEN;
+	struct nlattr nest = { .nla_type = NETSLICE_A_RULES_RULE | NLA_F_NESTED };
+
+	if (op >= 0)
+		p = ns_nla_put_u8(p, NETSLICE_A_RULE_OP, (uint8_t)op);
+	/* The address's length says the family; only a rule without one names it. */
+	if (rule->family && !rule->src_len && !rule->dst_len)
+		p = ns_nla_put_u8(p, NETSLICE_A_RULE_FAMILY, rule->family == AF_INET6 ?
+				  NETSLICE_RULE_FAMILY_IPV6 : NETSLICE_RULE_FAMILY_IPV4);
+	if (rule->proto)
+		p = ns_nla_put_u8(p, NETSLICE_A_RULE_PROTO, rule->proto);
+	if (rule->src_len) {
+		p = ns_nla_put(p, NETSLICE_A_RULE_SRC, rule->src, bytes);
+		if (rule->src_len != bytes * 8)
+			p = ns_nla_put_u8(p, NETSLICE_A_RULE_SRC_LEN, rule->src_len);
+	}
+	if (rule->dst_len) {
+		p = ns_nla_put(p, NETSLICE_A_RULE_DST, rule->dst, bytes);
+		if (rule->dst_len != bytes * 8)
+			p = ns_nla_put_u8(p, NETSLICE_A_RULE_DST_LEN, rule->dst_len);
+	}
+	if ((flags & NS_RULE_NEST_SPORT) || ns_rule_ports(rule->sport_min, rule->sport_max))
+		p = ns_nla_put_ports(p, NETSLICE_A_RULE_SPORT_MIN, rule->sport_min, rule->sport_max);
+	if ((flags & NS_RULE_NEST_DPORT) || ns_rule_ports(rule->dport_min, rule->dport_max))
+		p = ns_nla_put_ports(p, NETSLICE_A_RULE_DPORT_MIN, rule->dport_min, rule->dport_max);
+	if (rule->pref)
+		p = ns_nla_put_u32(p, NETSLICE_A_RULE_PREF, rule->pref);
+	if (flags & NS_RULE_NEST_SLICE)
+		p = ns_nla_put_u32(p, NETSLICE_A_RULE_SLICE, rule->slice);
+	nest.nla_len = (uint16_t)(p - (char *)buf);
+	memcpy(buf, &nest, sizeof(nest));
+	return nest.nla_len;
+}
+
+int ns_rules_queue(struct ns_rules *r, enum ns_rule_op op, const struct ns_rule *rule)
+{
 	struct nlmsghdr *nh = &r->msg.nh;
-	struct nlattr *nest;
 	int err;
 
 	if ((op != NS_RULE_ADD && op != NS_RULE_REPLACE && op != NS_RULE_DEL) ||
 	    (rule->family && rule->family != AF_INET && rule->family != AF_INET6))
 		return ns_fail(EINVAL);
-	if (r->queued && nh->nlmsg_len + NS_RULE_ROOM > sizeof(r->msg)) {
+	if (r->queued && nh->nlmsg_len + NS_RULE_NEST_MAX > sizeof(r->msg)) {
 		err = ns_rules_commit(r);
 		if (err)
 			return err;
 	}
 	if (!r->queued)
 		ns_nl_start(r, r->family, NETSLICE_CMD_RULE_BATCH, NLM_F_ACK);
-	nest = ns_nl_tail(nh);
-	ns_nl_put(nh, NETSLICE_A_RULES_RULE | NLA_F_NESTED, NULL, 0);
-	ns_nl_put_u8(nh, NETSLICE_A_RULE_OP, (uint8_t)op);
-	if (rule->family)
-		ns_nl_put_u8(nh, NETSLICE_A_RULE_FAMILY, rule->family == AF_INET6 ?
-			     NETSLICE_RULE_FAMILY_IPV6 : NETSLICE_RULE_FAMILY_IPV4);
-	if (rule->proto)
-		ns_nl_put_u8(nh, NETSLICE_A_RULE_PROTO, rule->proto);
-	if (rule->src_len) {
-		ns_nl_put(nh, NETSLICE_A_RULE_SRC, rule->src, bytes);
-		ns_nl_put_u8(nh, NETSLICE_A_RULE_SRC_LEN, rule->src_len);
-	}
-	if (rule->dst_len) {
-		ns_nl_put(nh, NETSLICE_A_RULE_DST, rule->dst, bytes);
-		ns_nl_put_u8(nh, NETSLICE_A_RULE_DST_LEN, rule->dst_len);
-	}
-	if (ns_rule_ports(rule->sport_min, rule->sport_max)) {
-		ns_nl_put_u16(nh, NETSLICE_A_RULE_SPORT_MIN, rule->sport_min);
-		ns_nl_put_u16(nh, NETSLICE_A_RULE_SPORT_MAX, rule->sport_max);
-	}
-	if (ns_rule_ports(rule->dport_min, rule->dport_max)) {
-		ns_nl_put_u16(nh, NETSLICE_A_RULE_DPORT_MIN, rule->dport_min);
-		ns_nl_put_u16(nh, NETSLICE_A_RULE_DPORT_MAX, rule->dport_max);
-	}
-	if (rule->pref)
-		ns_nl_put_u32(nh, NETSLICE_A_RULE_PREF, rule->pref);
-	if (op != NS_RULE_DEL)
-		ns_nl_put_u32(nh, NETSLICE_A_RULE_SLICE, rule->slice);
-	nest->nla_len = (uint16_t)((char *)ns_nl_tail(nh) - (char *)nest);
+	nh->nlmsg_len += ns_rule_nest(ns_nl_tail(nh), (int)op, rule,
+				      op == NS_RULE_DEL ? 0 : NS_RULE_NEST_SLICE);
 	r->queued++;
 	return 0;
 }

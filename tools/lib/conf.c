@@ -116,7 +116,7 @@ int conf_next(struct conf *c)
 int conf_uint(const char *s, unsigned long min, unsigned long max, bool hex,
 	      unsigned long *out)
 {
-	unsigned long v = 0, base = 10, d;
+	unsigned long v = 0, base = 10, d, limit;
 	const char *p = s;
 
 	if (hex && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
@@ -125,6 +125,7 @@ int conf_uint(const char *s, unsigned long min, unsigned long max, bool hex,
 	}
 	if (!*p)
 		return -1;
+	limit = max / base;	/* v at most this: v * base does not wrap */
 	for (; *p; p++) {
 		if (*p >= '0' && *p <= '9')
 			d = (unsigned long)(*p - '0');
@@ -134,7 +135,7 @@ int conf_uint(const char *s, unsigned long min, unsigned long max, bool hex,
 			d = (unsigned long)(*p - 'A' + 10);
 		else
 			return -1;
-		if (d > max || v > (max - d) / base)
+		if (d > max || v > limit || v * base > max - d)
 			return -1;	/* beyond max, and never wraps */
 		v = v * base + d;
 	}
