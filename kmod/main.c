@@ -84,7 +84,8 @@
  *     softirq; readers take the consumer lock with BHs off (_bh).
  *   rules lock (mutex, rule_batch.c): rule writers, one batch at a time;
  *     RX looks rules up under RCU in the published generation and never
- *     waits (rules.c).
+ *     waits (rules.c). Inside it, the hit counters' slot lock (mutex,
+ *     rule_hits.c), which nothing is taken inside.
  *   nsl_slice::lock (mutex): a slice's configuration and counter base, and
  *     which file is in ring mode (RX reads nsl_slice::ring under RCU);
  *     never taken on the packet path (RX reads the CPU mask, batch and slicing modes
