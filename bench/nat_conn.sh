@@ -14,7 +14,11 @@
 # the first one missed). Every SYN is a new connection (conn-gen numbers
 # them on across steps); one second idle and a connection goes, answered
 # or not, so the ports (1024-65535) hold about two seconds' worth: the
-# steps stop below 32,000 a second.
+# steps stop below 32,000 a second. NETSLICE_BENCH_NAT_ROUNDS rounds
+# (default 3) run the rows in turn; bench/rules_report.py takes each
+# round's ratio of two slices to one and reports their median (one
+# round's rate swings by a step or two with the host's scheduling of
+# three vCPUs on two cores).
 #
 #   gen: gen0 --veth-- dut0 [netslice + nf-nat] dut1 --veth-- sink: sink0
 #
@@ -24,13 +28,16 @@
 . "$TST_TOP/tests/guest/nf_lib.sh"
 
 secs=${NETSLICE_BENCH_NAT_SECS:-2}
+rounds=${NETSLICE_BENCH_NAT_ROUNDS:-3}
 steps=${NETSLICE_BENCH_NAT_STEPS:-4000 5000 6300 7900 9900 12400 15500 19400 24200 30300}
 last_cpu=$(($(nproc) - 1))
 csv=$(mktemp)
 gen_rx() { ip netns exec "$gen" cat /sys/class/net/gen0/statistics/rx_packets; }
 
-echo "slices,rules,offered_per_s,sent_per_s,answered_per_s,ring_drops,kept" >"$csv"
-printf '%-7s %-6s %-10s %-10s %-11s %-8s %s\n' slices rules "offered/s" "sent/s" "answered/s" drops kept
+echo "round,slices,rules,offered_per_s,sent_per_s,answered_per_s,ring_drops,kept" >"$csv"
+printf '%-6s %-7s %-6s %-10s %-10s %-11s %-8s %s\n' round slices rules "offered/s" "sent/s" \
+	"answered/s" drops kept
+for round in $(seq 1 "$rounds"); do
 for row in ${NETSLICE_BENCH_NAT_ROWS:-1 2 2:no-rules}; do
 	slices=${row%%:*} opts= ruled=no
 	[ "$row" = "${row%:no-rules}" ] || opts=--no-rules
@@ -59,17 +66,18 @@ for row in ${NETSLICE_BENCH_NAT_ROWS:-1 2 2:no-rules}; do
 		read -r _ sent _ took _ <<<"$out"
 		next=$((next + sent))
 		line=$(awk -v s="$slices" -v r="$ruled" -v o="$rate" -v n="$sent" -v t="$took" \
-			-v a=$((rx1 - rx0)) -v d="$drops" 'BEGIN {
-			printf "%d,%s,%d,%d,%d,%d,%d", s, r, o, n / t, a / t, d, (a >= 0.95 * n) }')
+			-v a=$((rx1 - rx0)) -v d="$drops" -v k="$round" 'BEGIN {
+			printf "%d,%d,%s,%d,%d,%d,%d,%d", k, s, r, o, n / t, a / t, d, (a >= 0.95 * n) }')
 		echo "$line" >>"$csv"
-		IFS=, read -r _ _ _ sps aps _ kept <<<"$line"
-		printf '%-7s %-6s %-10s %-10s %-11s %-8s %s\n' "$slices" "$ruled" "$rate" "$sps" "$aps" \
-			"$drops" "$kept"
+		IFS=, read -r _ _ _ _ sps aps _ kept <<<"$line"
+		printf '%-6s %-7s %-6s %-10s %-10s %-11s %-8s %s\n' "$round" "$slices" "$ruled" "$rate" \
+			"$sps" "$aps" "$drops" "$kept"
 		[ "$kept" = 1 ] || break
 	done
 	nf_stop || exit 1
 	echo "# nf-nat on $row: $(js '{k: j["nf-nat"][k] for k in ("created", "in_packets", "rules_set", "rule_errors", "foreign", "dropped_no_ports")}')"
 	tst_run_cleanups
+done
 done
 sed 's/^/natconn: /' "$csv"
 rm -f "$csv"
