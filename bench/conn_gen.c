@@ -10,8 +10,9 @@
  * i % 64512, at the address's own MAC (02:00:0a:63:00:xx): addresses the
  * generator's stack does not have, so the server's SYN-ACKs, translated
  * back, are dropped there without a RST. RATE 0: as fast as the socket
- * takes them; else each SYN is due at its time and those due together go
- * in one sendmmsg (at most 64). Prints one line:
+ * takes them for SECONDS; else RATE x SECONDS SYNs, the first at once,
+ * each due at its time, and those due together go in one sendmmsg (at
+ * most 64). Prints one line:
  *   sent N seconds S per_s R
  */
 #include <arpa/inet.h>
@@ -120,10 +121,13 @@ int main(int argc, char **argv)
 	}
 	t0 = now_ns();
 	end = t0 + secs * 1000000000ull;
-	for (t = t0; t < end; t = now_ns()) {
+	for (t = t0; t < end && (!rate || sent < rate * secs); t = now_ns()) {
 		n = BATCH;
 		if (rate) {
-			due = (t - t0) * rate / 1000000000ull;
+			/* SYN i is due i / RATE seconds in: the first at once, RATE x SECONDS in all. */
+			due = (t - t0) * rate / 1000000000ull + 1;
+			if (due > rate * secs)
+				due = rate * secs;
 			if (due <= sent)
 				continue;
 			n = due - sent < BATCH ? (int)(due - sent) : BATCH;
