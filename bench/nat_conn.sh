@@ -16,9 +16,9 @@
 # or not, so the ports (1024-65535) hold about two seconds' worth: the
 # steps stop below 32,000 a second. NETSLICE_BENCH_NAT_ROUNDS rounds
 # (default 3) run the rows in turn; bench/rules_report.py takes each
-# round's ratio of two slices to one and reports their median (one
-# round's rate swings by a step or two with the host's scheduling of
-# three vCPUs on two cores).
+# round's ratio of two slices to one and reports their median (a rate
+# moves by a step or two between rounds, and more between runs: the
+# host's two cores under the guest's three busy vCPUs).
 #
 #   gen: gen0 --veth-- dut0 [netslice + nf-nat] dut1 --veth-- sink: sink0
 #

@@ -72,7 +72,8 @@ def rows_of(updates, loads, conns=()):
         add("rule_load_rate", int(r["rules_per_s"]), ">= 200000",
             f"{int(r['rules']):,} rules in one request")
     # Each round's configurations: the answers a second of the highest kept
-    # step; the row is the median of the rounds' ratios.
+    # step; the row is the median of the rounds' ratios (of an even number,
+    # the lower middle one).
     kept = {}
     for r in conns:
         if r["kept"] == "1":
