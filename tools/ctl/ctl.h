@@ -95,7 +95,7 @@ int ctl_slice(int argc, char **argv);
 int ctl_stats(int argc, char **argv);
 int ctl_rule(int argc, char **argv);
 
-/* Most lines of one rule-batch request: some 320 KiB, what the socket takes by default. */
+/* Most lines of one rule-batch request: at most 256 KiB, what the socket takes by default. */
 #define CTL_RULES_PER_MSG	2048
 
 /*
