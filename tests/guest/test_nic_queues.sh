@@ -81,7 +81,7 @@ queues_forward() {
 		netslicectl slice set "$i" kernel-cpus "$i" user-cpus "$i" || return 1
 	done
 	tst_start_fwd -m off || return 1
-	tst_traffic_between "$gen" "$g" "$sink" "$s" "$sink_mac" 4000 64 || rc=1
+	tst_traffic_over_port "$gen" "$g" "$sink" "$s" "$sink_mac" 4000 64 "$a" || rc=1
 	for ((i = 0; i < nq; i++)); do
 		tst_diag "slice $i: rx $(slice_stat "$i" rx_packets), tx $(slice_stat "$i" tx_packets)"
 		[ "$(slice_stat "$i" tx_packets)" -gt 0 ] || rc=1
