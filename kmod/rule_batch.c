@@ -43,7 +43,7 @@ static struct {
 	u64 seq;
 	unsigned int live;		/* rules alive in the published generation */
 	struct list_head graveyard;	/* dead rules, oldest death first */
-	struct list_head cuts;		/* replaces published, oldest first (rule_hist.c) */
+	struct nsl_rule_cuts cuts;	/* replaces published, oldest first (rule_hist.c) */
 	struct delayed_work reap;
 } nsl_rules;
 
@@ -69,30 +69,56 @@ static void nsl_rule_free_rcu(struct rcu_head *head)
 }
 
 /*
- * Cut the histories and unlink the dead rules no reader needs any more;
- * all: every one.
+ * Unlink the dead rules no reader needs any more (all: every one), their
+ * histories with them; whether some wait still. A grace period may end
+ * between the history pass and this one: a rule whose death is now past
+ * may have replaces the history pass found waiting, and takes them off
+ * the cut list itself.
  */
-static void nsl_rules_reap(bool all)
+VISIBLE_IF_KUNIT bool nsl_rules_reap_graves(bool all)
 {
 	struct nsl_rule *rule, *next;
 	unsigned int n = 0;
-	bool waiting;
 
 	lockdep_assert_held(&nsl_rules.lock);
-	waiting = nsl_rule_hist_reap(&nsl_rules.cuts, all);
 	list_for_each_entry_safe(rule, next, &nsl_rules.graveyard, grave) {
 		if (!all && !poll_state_synchronize_rcu(rule->died_rcu))
-			break;
+			return true;
 		list_del(&rule->grave);
 		nsl_rule_unlink(rule);
+		nsl_rule_hist_unlist(rcu_dereference_protected(rule->hist, true), &nsl_rules.cuts);
 		call_rcu(&rule->rcu, nsl_rule_free_rcu);
 		/* A flushed million: not in one stretch (a soft lockup under KASAN). */
 		if (!(++n % NSL_RESCHED_EVERY))
 			cond_resched();
 	}
-	if (!all && (waiting || !list_empty(&nsl_rules.graveyard)))
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(nsl_rules_reap_graves);
+
+/*
+ * Cut the histories and unlink the dead rules no reader needs any more;
+ * all: every one.
+ */
+static void nsl_rules_reap(bool all)
+{
+	bool waiting;
+
+	lockdep_assert_held(&nsl_rules.lock);
+	waiting = nsl_rule_hist_reap(&nsl_rules.cuts, all);
+	waiting |= nsl_rules_reap_graves(all);
+	if (!all && waiting)
 		mod_delayed_work(system_power_efficient_wq, &nsl_rules.reap, NSL_REAP_DELAY);
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+unsigned int nsl_rules_cuts_pending(void)
+{
+	lockdep_assert_held(&nsl_rules.lock);
+	return nsl_rules.cuts.count;
+}
+EXPORT_SYMBOL_IF_KUNIT(nsl_rules_cuts_pending);
+#endif
 
 static void nsl_rules_reap_work(struct work_struct *work)
 {
@@ -106,6 +132,11 @@ void nsl_rule_batch_begin(struct nsl_rule_batch *b, struct nsl_rule_step *steps,
 {
 	lockdep_assert_held(&nsl_rules.lock);
 	nsl_rules_reap(false);
+	/* A batch pushes a node per rule at most: waiting here bounds them all. */
+	if (nsl_rules.cuts.count >= NSL_RULE_HIST_PENDING_MAX) {
+		synchronize_rcu();
+		nsl_rules_reap(false);
+	}
 	*b = (struct nsl_rule_batch){
 		.steps = steps,
 		.cap = cap,
@@ -253,7 +284,7 @@ void nsl_rule_batch_commit(struct nsl_rule_batch *b)
 		if (!((i + 1) % NSL_RESCHED_EVERY))
 			cond_resched();
 	}
-	if (!list_empty(&nsl_rules.graveyard) || !list_empty(&nsl_rules.cuts))
+	if (!list_empty(&nsl_rules.graveyard) || nsl_rules.cuts.count)
 		mod_delayed_work(system_power_efficient_wq, &nsl_rules.reap, NSL_REAP_DELAY);
 }
 EXPORT_SYMBOL_IF_KUNIT(nsl_rule_batch_commit);
@@ -352,7 +383,7 @@ int nsl_rules_init(void)
 	mutex_init(&nsl_rules.lock);
 	xa_init_flags(&nsl_rules.ids, XA_FLAGS_ALLOC1);
 	INIT_LIST_HEAD(&nsl_rules.graveyard);
-	INIT_LIST_HEAD(&nsl_rules.cuts);
+	INIT_LIST_HEAD(&nsl_rules.cuts.list);
 	INIT_DELAYED_WORK(&nsl_rules.reap, nsl_rules_reap_work);
 	return nsl_rule_table_init();
 }

@@ -53,4 +53,10 @@ unsigned int nsl_rules_flush(void);
 /* Under rcu_read_lock(): the rule RX sees with the lowest id >= *id. */
 struct nsl_rule *nsl_rule_next_rcu(unsigned long *id);
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Under nsl_rules_lock(): the graveyard pass of the reaper alone; published nodes waiting. */
+bool nsl_rules_reap_graves(bool all);
+unsigned int nsl_rules_cuts_pending(void);
+#endif
+
 #endif /* _NETSLICE_RULE_BATCH_H */

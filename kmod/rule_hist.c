@@ -16,6 +16,12 @@
  * the same lock every writer of a history holds. A node pushed by a batch
  * that is then aborted may have been seen by a reader walking past it: it
  * is freed after a grace period.
+ *
+ * A dead rule takes its whole history with it: before the rule goes to
+ * its RCU callback its nodes leave the list (nsl_rule_hist_unlist()),
+ * whatever the cut pass found. Grace periods end while the reaper runs,
+ * so the rule's death may be seen as past while a replace published
+ * before it was not a moment earlier.
  */
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -53,6 +59,7 @@ struct nsl_rule_hist *nsl_rule_hist_switch(struct nsl_rule_hist __rcu **headp, u
 	if (!node)
 		return ERR_PTR(-ENOMEM);
 	*node = (struct nsl_rule_hist){ .gen = gen, .slice = slice };
+	INIT_LIST_HEAD(&node->cut);
 	RCU_INIT_POINTER(node->prev, head);
 	/* Release: a reader that finds node finds it filled in. */
 	rcu_assign_pointer(*headp, node);
@@ -61,10 +68,17 @@ struct nsl_rule_hist *nsl_rule_hist_switch(struct nsl_rule_hist __rcu **headp, u
 
 /* pushed's generation is published, at RCU state cookie: cut its prev once readers left. */
 void nsl_rule_hist_published(struct nsl_rule_hist *pushed, unsigned long cookie,
-			     struct list_head *cuts)
+			     struct nsl_rule_cuts *cuts)
 {
 	pushed->cut_rcu = cookie;
-	list_add_tail(&pushed->cut, cuts);
+	list_add_tail(&pushed->cut, &cuts->list);
+	cuts->count++;
+}
+
+static void nsl_rule_hist_delist(struct nsl_rule_hist *node, struct nsl_rule_cuts *cuts)
+{
+	list_del_init(&node->cut);
+	cuts->count--;
 }
 
 /* Take back a node pushed by a batch that failed. */
@@ -86,19 +100,17 @@ static void nsl_rule_hist_cut(struct nsl_rule_hist *node)
 
 /*
  * Cut the histories no reader needs any more; all: every one (no reader
- * is left). Whether cuts wait still. Runs before the rules' graveyard is
- * reaped, so that a rule is freed with no node of it left on the list:
- * its death was published after its last replace.
+ * is left). Whether cuts wait still.
  */
-bool nsl_rule_hist_reap(struct list_head *cuts, bool all)
+bool nsl_rule_hist_reap(struct nsl_rule_cuts *cuts, bool all)
 {
 	struct nsl_rule_hist *node, *next;
 	unsigned int n = 0;
 
-	list_for_each_entry_safe(node, next, cuts, cut) {
+	list_for_each_entry_safe(node, next, &cuts->list, cut) {
 		if (!all && !poll_state_synchronize_rcu(node->cut_rcu))
 			return true;
-		list_del(&node->cut);
+		nsl_rule_hist_delist(node, cuts);
 		nsl_rule_hist_cut(node);
 		if (!(++n % NSL_RESCHED_EVERY))
 			cond_resched();
@@ -106,7 +118,17 @@ bool nsl_rule_hist_reap(struct list_head *cuts, bool all)
 	return false;
 }
 
-/* A rule's history, once no reader can see the rule. */
+/*
+ * A dead rule's history, about to be freed with it: off the cut list, each
+ * node still on it (its prev is freed with the rest, not cut).
+ */
+void nsl_rule_hist_unlist(struct nsl_rule_hist *head, struct nsl_rule_cuts *cuts)
+{
+	for (; head; head = rcu_dereference_protected(head->prev, true))
+		if (!head->embedded && !list_empty(&head->cut))
+			nsl_rule_hist_delist(head, cuts);
+}
+
 void nsl_rule_hist_free(struct nsl_rule_hist *head)
 {
 	struct nsl_rule_hist *prev;

@@ -419,6 +419,113 @@ static void nsl_rules_test_replace_in_batch(struct kunit *test)
 }
 
 /*
+ * A grace period that ends while the reaper runs: the history pass found
+ * a replace waiting, then the graveyard pass finds the same rule's later
+ * death past. The rule must take its replace off the cut list, or a later
+ * reap cuts a node freed with the rule (a use-after-free, then a double
+ * free). Done with the passes apart, the grace period forced between.
+ */
+static void nsl_rules_test_reap_between_passes(struct kunit *test)
+{
+	struct nsl_rule_step steps[2];
+	struct nsl_rule_batch b;
+	struct nsl_rule_match m;
+	struct nsl_rule *rule;
+
+	nsl_rules_lock();
+	/* Nothing of earlier cases left waiting. */
+	synchronize_rcu();
+	nsl_rule_batch_begin(&b, steps, 0);
+	KUNIT_ASSERT_EQ(test, nsl_rules_cuts_pending(), 0U);
+
+	rule = nsl_rt_add_a(test, &m);
+	nsl_rt_replace(test, &m, 7);
+	KUNIT_EXPECT_EQ(test, nsl_rules_cuts_pending(), 1U);
+	nsl_rule_batch_begin(&b, steps, ARRAY_SIZE(steps));
+	KUNIT_ASSERT_EQ(test, nsl_rule_batch_del(&b, rule, NULL), 0);
+	nsl_rule_batch_commit(&b);
+	synchronize_rcu();
+	/* The history pass skipped, as when it found the replace's grace period not over. */
+	KUNIT_EXPECT_FALSE(test, nsl_rules_reap_graves(false));
+	KUNIT_EXPECT_EQ(test, nsl_rules_cuts_pending(), 0U);
+	/* The rule and its history freed; a reap now must find nothing of them. */
+	rcu_barrier();
+	nsl_rule_batch_begin(&b, steps, 0);
+	KUNIT_EXPECT_EQ(test, nsl_rules_cuts_pending(), 0U);
+	nsl_rules_unlock();
+}
+
+/*
+ * Thousands of rules replaced, deleted and flushed in batches, grace
+ * periods forced between some of them and between the reaper's passes:
+ * nothing waits once every grace period is over, and the rules read back
+ * as the batches left them.
+ */
+static void nsl_rules_test_churn(struct kunit *test)
+{
+	const unsigned int n = 2048, per_batch = 64;
+	struct nsl_rule_step *steps;
+	struct nsl_rule_match m;
+	struct nsl_rule_batch b;
+	struct nsl_rt_rule r = nsl_rt_a;
+	unsigned int round, i, live = 0;
+	u32 state = 1;
+	int err;
+
+	steps = kunit_kcalloc(test, per_batch, sizeof(*steps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, steps);
+	nsl_rules_lock();
+	for (round = 0; round < 40; round++) {
+		nsl_rule_batch_begin(&b, steps, per_batch);
+		for (i = 0; i < per_batch; i++) {
+			struct nsl_rule *rule;
+
+			state = state * 1103515245 + 12345;
+			r.dport_min = 1 + (state >> 8) % n;
+			r.dport_max = r.dport_min;
+			r.slice = (state >> 4) & 7;
+			nsl_rt_match(test, &r, &m);
+			rule = nsl_rule_find(&m);
+			if (rule && (state & 3) == 0)
+				err = nsl_rule_batch_del(&b, rule, NULL);
+			else
+				err = nsl_rule_batch_add(&b, &m, r.slice, true, NULL);
+			KUNIT_EXPECT_EQ(test, err, 0);
+		}
+		nsl_rule_batch_commit(&b);
+		if (round % 3 == 0) {
+			synchronize_rcu();
+			/* The graveyard first: the order a late grace period makes. */
+			nsl_rules_reap_graves(false);
+		}
+		if (round % 13 == 12)
+			nsl_rules_flush();
+		cond_resched();
+	}
+	nsl_rules_unlock();
+	/* Every rule's and every node's grace period over: nothing waits. */
+	synchronize_rcu();
+	nsl_rules_lock();
+	nsl_rule_batch_begin(&b, steps, 0);
+	KUNIT_EXPECT_EQ(test, nsl_rules_cuts_pending(), 0U);
+	for (i = 1; i <= n; i++) {
+		struct nsl_rule *rule;
+
+		r.dport_min = i;
+		r.dport_max = i;
+		nsl_rt_match(test, &r, &m);
+		rule = nsl_rule_find(&m);
+		live += !!rule;
+		if (rule)
+			KUNIT_EXPECT_NULL(test, rcu_access_pointer(nsl_rt_head(rule)->prev));
+	}
+	KUNIT_EXPECT_GT(test, live, 0U);
+	nsl_rules_flush();
+	nsl_rules_unlock();
+	rcu_barrier();
+}
+
+/*
  * Hit counters: a chunk's worth and one more land in two chunks, each
  * its own counter; a slot given back and taken again reads zero.
  */
@@ -456,6 +563,8 @@ static struct kunit_case nsl_rules_cases[] = {
 	KUNIT_CASE(nsl_rules_test_replace_history),
 	KUNIT_CASE(nsl_rules_test_replace_in_batch),
 	KUNIT_CASE(nsl_rules_test_hit_chunks),
+	KUNIT_CASE(nsl_rules_test_reap_between_passes),
+	KUNIT_CASE(nsl_rules_test_churn),
 	{}
 };
 
