@@ -4,7 +4,7 @@
  * and generic netlink family (see docs/reliability.md).
  *
  *   nsfuzz [-s SEED] [-t DEV_THREADS] [-d DEVICE_OPS] [-n NETLINK_MSGS]
- *          [-T SECONDS] -l LINK,PEER -f FEED,FEED
+ *          [-r RULES [-R BATCHES]] [-T SECONDS] -l LINK,PEER -f FEED,FEED
  *   nsfuzz -x
  *
  * LINK and PEER are the interfaces the netlink thread attaches (as a pair)
@@ -12,7 +12,10 @@
  * frames in. Runs until both counts are reached (or SECONDS pass: then it
  * fails), then prints what it did and the seed. Each thread draws from
  * its own generator seeded from SEED, so a thread's sequence of calls is
- * reproducible; the interleaving of threads is not.
+ * reproducible; the interleaving of threads is not. -r adds the rule
+ * storm (rules.c): two more netlink threads replacing, deleting and
+ * flushing RULES distinct rules in batches, BATCHES in all (default
+ * RULES / 2).
  *
  * Exit status: 0 when the counts were reached and no call broke a promise
  * of the ABI (each broken one is printed). Kernel reports are for the
@@ -112,7 +115,7 @@ static double now_s(void)
 static void usage(void)
 {
 	fprintf(stderr, "usage: nsfuzz [-s SEED] [-t DEV_THREADS] [-d DEVICE_OPS] [-n NETLINK_MSGS]\n"
-			"              [-T SECONDS] -l LINK,PEER -f FEED,FEED\n");
+			"              [-r RULES [-R BATCHES]] [-T SECONDS] -l LINK,PEER -f FEED,FEED\n");
 	exit(2);
 }
 
@@ -120,19 +123,21 @@ int main(int argc, char **argv)
 {
 	unsigned int threads = 3, i;
 	double limit = 600, start, took;
-	pthread_t tid[MAX_THREADS + 2];
+	pthread_t tid[MAX_THREADS + 2], storm[2];
 	bool reached, scan_only = false;
 	int opt;
 
 	fz.seed = (uint64_t)time(NULL) ^ (uint64_t)getpid();
 	fz.dev_target = 100000;
 	fz.nl_target = 10000;
-	while ((opt = getopt(argc, argv, "s:t:d:n:T:l:f:x")) != -1) {
+	while ((opt = getopt(argc, argv, "s:t:d:n:r:R:T:l:f:x")) != -1) {
 		switch (opt) {
 		case 's': fz.seed = strtoull(optarg, NULL, 0); break;
 		case 't': threads = (unsigned int)atoi(optarg); break;
 		case 'd': fz.dev_target = atol(optarg); break;
 		case 'n': fz.nl_target = atol(optarg); break;
+		case 'r': fz.rule_pool = (unsigned int)atoi(optarg); break;
+		case 'R': fz.rule_target = atol(optarg); break;
 		case 'T': limit = atof(optarg); break;
 		case 'l': if (split_pair(optarg, fz.link)) usage(); break;
 		case 'f': if (split_pair(optarg, fz.feed)) usage(); break;
@@ -140,8 +145,11 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	if (!scan_only && (!fz.link[0] || !fz.feed[0] || !threads || threads > MAX_THREADS))
+	if (!scan_only && (!fz.link[0] || !fz.feed[0] || !threads || threads > MAX_THREADS ||
+			   fz.rule_pool == 1 || fz.rule_pool > 65536))
 		usage();
+	if (!fz.rule_target)
+		fz.rule_target = fz.rule_pool / 2;
 	fz.nslices = count_slices();
 	if (!fz.nslices) {
 		fprintf(stderr, "nsfuzz: no /dev/" NETSLICE_DEV_PREFIX "N (module loaded?)\n");
@@ -187,9 +195,12 @@ int main(int argc, char **argv)
 		pthread_create(&tid[i], NULL, fz_dev_thread, (void *)(uintptr_t)(i + 1));
 	pthread_create(&tid[threads], NULL, fz_nl_thread, NULL);
 	pthread_create(&tid[threads + 1], NULL, fz_traffic_thread, NULL);
+	for (i = 0; fz.rule_pool && i < 2; i++)
+		pthread_create(&storm[i], NULL, fz_rule_thread, (void *)(uintptr_t)i);
 	for (;;) {
 		reached = atomic_load(&fz.dev_ops) >= fz.dev_target &&
-			  atomic_load(&fz.nl_msgs) >= fz.nl_target;
+			  atomic_load(&fz.nl_msgs) >= fz.nl_target &&
+			  atomic_load(&fz.rule_batches) >= fz.rule_target;
 		if (reached || now_s() - start > limit || atomic_load(&fz.failures) >= 20)
 			break;
 		usleep(20000);
@@ -197,6 +208,8 @@ int main(int argc, char **argv)
 	atomic_store(&fz.stop, true);
 	for (i = 0; i < threads + 2; i++)
 		pthread_join(tid[i], NULL);
+	for (i = 0; fz.rule_pool && i < 2; i++)
+		pthread_join(storm[i], NULL);
 	for (i = 0; i < FZ_FDS; i++)
 		if (fz.fds[i] >= 0)
 			close(fz.fds[i]);
@@ -212,6 +225,10 @@ int main(int argc, char **argv)
 	printf("nsfuzz: netlink messages %ld (acked %ld, refused %ld, replies %ld); frames sent %ld\n",
 	       atomic_load(&fz.nl_msgs), atomic_load(&fz.nl_acks), atomic_load(&fz.nl_errors),
 	       atomic_load(&fz.nl_dumps), atomic_load(&fz.frames_sent));
+	if (fz.rule_pool)
+		printf("nsfuzz: rule storm over %u rules: %ld batches (%ld refused), %ld operations, %ld flushes\n",
+		       fz.rule_pool, atomic_load(&fz.rule_batches), atomic_load(&fz.rule_refused),
+		       atomic_load(&fz.rule_ops), atomic_load(&fz.rule_flushes));
 	printf("nsfuzz: %.1f s, %ld failures, seed %llu%s\n", took, atomic_load(&fz.failures),
 	       (unsigned long long)fz.seed, reached ? "" : " (time limit before the targets)");
 	return reached && !atomic_load(&fz.failures) ? 0 : 1;

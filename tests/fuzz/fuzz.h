@@ -77,6 +77,9 @@ struct fz {
 	_Atomic long ring_setups, ring_maps, ring_kicks;
 	_Atomic long ring_over_limit;	/* setups refused: ENOBUFS, ENOMEM */
 	_Atomic long nl_acks, nl_errors, nl_dumps;
+	unsigned int rule_pool;		/* -r: distinct rules of the storm (0: none) */
+	long rule_target;		/* storm batches to send in all */
+	_Atomic long rule_batches, rule_refused, rule_flushes, rule_ops;
 	_Atomic long failures;		/* broken promises: each is printed */
 };
 
@@ -94,6 +97,9 @@ void fz_fail(const char *what, ...) __attribute__((format(printf, 1, 2)));
 unsigned int fz_scan_addrs(const void *p, size_t len, size_t step);
 /* A slice file, opened O_RDWR | O_NONBLOCK; -1 on failure. */
 int fz_open_slice(struct fz_rng *r);
+
+/* One netlink attribute at p, padded; 0 if it does not fit in room. */
+size_t fz_nla_put(unsigned char *p, size_t room, uint16_t type, const void *data, size_t len);
 
 /* Open the sockets (before any slice file); 0 or -1 with a message. */
 int fz_nl_open(void);
@@ -116,5 +122,7 @@ void fz_ring_op(struct fz_rng *r, struct fz_ring_maps *m, int fd);
 void *fz_dev_thread(void *arg);
 void *fz_nl_thread(void *arg);
 void *fz_traffic_thread(void *arg);
+/* The rule storm (-r): arg is the thread's number, from 0. */
+void *fz_rule_thread(void *arg);
 
 #endif /* NSFUZZ_H */

@@ -31,8 +31,7 @@ struct nl_thread {
 	unsigned char reply[65536];
 };
 
-static size_t put_attr(unsigned char *p, size_t room, uint16_t type, const void *data,
-		       size_t len)
+size_t fz_nla_put(unsigned char *p, size_t room, uint16_t type, const void *data, size_t len)
 {
 	struct nlattr *a = (struct nlattr *)p;
 	size_t total = NLA_ALIGN(NLA_HDRLEN + len);
@@ -75,7 +74,7 @@ static size_t attr_payload(struct nl_thread *t, unsigned char *buf, uint16_t typ
 		buf[1] = 0;
 		return 1 + fz_below(r, 2);
 	case 4:	/* a nest of anything */
-		return put_attr(buf, 64, (uint16_t)(type | NLA_F_NESTED), "\1\0\0\0", 4);
+		return fz_nla_put(buf, 64, (uint16_t)(type | NLA_F_NESTED), "\1\0\0\0", 4);
 	default: /* any bytes */
 		v = fz_below(r, 40);
 		for (uint32_t i = 0; i < v; i++)
@@ -110,7 +109,7 @@ static size_t build_random(struct nl_thread *t)
 						 : (uint16_t)fz_next(r);
 		size_t plen = attr_payload(t, payload, type);
 
-		len += put_attr(t->msg + len, sizeof(t->msg) - len, type, payload, plen);
+		len += fz_nla_put(t->msg + len, sizeof(t->msg) - len, type, payload, plen);
 	}
 	nh->nlmsg_len = (uint32_t)len;
 	/* Lie about lengths now and then: the attribute's, or the message's. */
@@ -128,7 +127,7 @@ static size_t build_link(struct nl_thread *t);
 
 static size_t put_u32(unsigned char *p, size_t room, uint16_t type, uint32_t v)
 {
-	return put_attr(p, room, type, &v, 4);
+	return fz_nla_put(p, room, type, &v, 4);
 }
 
 /* Now and then a bit the module does not know, for the policy to refuse. */
@@ -137,17 +136,17 @@ static size_t put_bitfield32(unsigned char *p, size_t room, uint16_t type, uint3
 {
 	struct nla_bitfield32 bf = { .value = value, .selector = selector };
 
-	return put_attr(p, room, type, &bf, sizeof(bf));
+	return fz_nla_put(p, room, type, &bf, sizeof(bf));
 }
 
 static size_t put_u16(unsigned char *p, size_t room, uint16_t type, uint16_t v)
 {
-	return put_attr(p, room, type, &v, 2);
+	return fz_nla_put(p, room, type, &v, 2);
 }
 
 static size_t put_u8(unsigned char *p, size_t room, uint16_t type, uint8_t v)
 {
-	return put_attr(p, room, type, &v, 1);
+	return fz_nla_put(p, room, type, &v, 1);
 }
 
 /*
@@ -175,12 +174,12 @@ static size_t put_rule(struct nl_thread *t, unsigned char *p, size_t room, int o
 		len += put_u8(p + len, room - len, NETSLICE_A_RULE_PROTO,
 			      fz_chance(r, 50) ? 17 : (uint8_t)fz_below(r, 256));
 	if (fz_chance(r, 50))
-		len += put_attr(p + len, room - len, NETSLICE_A_RULE_SRC, addr,
+		len += fz_nla_put(p + len, room - len, NETSLICE_A_RULE_SRC, addr,
 				fz_chance(r, 90) ? alen : fz_below(r, 17));
 	if (fz_chance(r, 50))
 		len += put_u8(p + len, room - len, NETSLICE_A_RULE_SRC_LEN, (uint8_t)fz_below(r, 140));
 	if (fz_chance(r, 50))
-		len += put_attr(p + len, room - len, NETSLICE_A_RULE_DST, addr, alen);
+		len += fz_nla_put(p + len, room - len, NETSLICE_A_RULE_DST, addr, alen);
 	if (fz_chance(r, 50))
 		len += put_u16(p + len, room - len, NETSLICE_A_RULE_DPORT_MIN, (uint16_t)fz_below(r, 100));
 	if (fz_chance(r, 50))
@@ -211,8 +210,8 @@ static size_t put_hot_rule(struct nl_thread *t, unsigned char *p, size_t room, i
 		len += put_u8(p + len, room - len, NETSLICE_A_RULE_OP, (uint8_t)op);
 	len += put_u8(p + len, room - len, NETSLICE_A_RULE_FAMILY, NETSLICE_RULE_FAMILY_IPV4);
 	len += put_u8(p + len, room - len, NETSLICE_A_RULE_PROTO, 17);
-	len += put_attr(p + len, room - len, NETSLICE_A_RULE_SRC, src, 4);
-	len += put_attr(p + len, room - len, NETSLICE_A_RULE_DST, dst, 4);
+	len += fz_nla_put(p + len, room - len, NETSLICE_A_RULE_SRC, src, 4);
+	len += fz_nla_put(p + len, room - len, NETSLICE_A_RULE_DST, dst, 4);
 	len += put_u16(p + len, room - len, NETSLICE_A_RULE_SPORT_MIN, FZ_HOT_SPORT);
 	len += put_u16(p + len, room - len, NETSLICE_A_RULE_SPORT_MAX, FZ_HOT_SPORT);
 	len += put_u16(p + len, room - len, NETSLICE_A_RULE_DPORT_MIN, FZ_HOT_DPORT);
@@ -298,11 +297,11 @@ static size_t build_valid(struct nl_thread *t)
 		if (fz_chance(r, 20)) {
 			const char *list = cpus[fz_below(r, 8)];
 
-			len += put_attr(p + len, ROOM, NETSLICE_A_SLICE_KERNEL_CPUS, list,
+			len += fz_nla_put(p + len, ROOM, NETSLICE_A_SLICE_KERNEL_CPUS, list,
 					strlen(list) + 1);
 		}
 		if (fz_chance(r, 20))
-			len += put_attr(p + len, ROOM, NETSLICE_A_SLICE_USER_CPUS, "0", 2);
+			len += fz_nla_put(p + len, ROOM, NETSLICE_A_SLICE_USER_CPUS, "0", 2);
 		if (fz_chance(r, 50))
 			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_CUT_MODE, fz_below(r, 3));
 		if (fz_chance(r, 30))
@@ -353,14 +352,14 @@ static size_t build_link(struct nl_thread *t)
 	nh->nlmsg_seq = ++t->seq;
 	gh->cmd = attach ? NETSLICE_CMD_LINK_ATTACH : NETSLICE_CMD_LINK_DETACH;
 	gh->version = NETSLICE_FAMILY_VERSION;
-	len += put_attr(t->msg + len, MSG_MAX - len, NETSLICE_A_LINK_IFNAME, fz.link[0],
+	len += fz_nla_put(t->msg + len, MSG_MAX - len, NETSLICE_A_LINK_IFNAME, fz.link[0],
 			strlen(fz.link[0]) + 1);
 	if (attach) {
-		len += put_attr(t->msg + len, MSG_MAX - len, NETSLICE_A_LINK_PEER_IFNAME,
+		len += fz_nla_put(t->msg + len, MSG_MAX - len, NETSLICE_A_LINK_PEER_IFNAME,
 				fz.link[1], strlen(fz.link[1]) + 1);
-		len += put_attr(t->msg + len, MSG_MAX - len, NETSLICE_A_LINK_SLICE_FIRST,
+		len += fz_nla_put(t->msg + len, MSG_MAX - len, NETSLICE_A_LINK_SLICE_FIRST,
 				&first, 4);
-		len += put_attr(t->msg + len, MSG_MAX - len, NETSLICE_A_LINK_SLICE_COUNT,
+		len += fz_nla_put(t->msg + len, MSG_MAX - len, NETSLICE_A_LINK_SLICE_COUNT,
 				&count, 4);
 	}
 	nh->nlmsg_len = (uint32_t)len;
@@ -412,7 +411,7 @@ static int resolve_family(struct nl_thread *t)
 	req.nh.nlmsg_flags = NLM_F_REQUEST;
 	req.gh.cmd = CTRL_CMD_GETFAMILY;
 	req.gh.version = 1;
-	len += put_attr(req.attrs, sizeof(req.attrs), CTRL_ATTR_FAMILY_NAME,
+	len += fz_nla_put(req.attrs, sizeof(req.attrs), CTRL_ATTR_FAMILY_NAME,
 			NETSLICE_FAMILY_NAME, sizeof(NETSLICE_FAMILY_NAME));
 	req.nh.nlmsg_len = (uint32_t)len;
 	if (send(t->sock, &req, len, 0) < 0)
