@@ -12,6 +12,7 @@
 #include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 
 #include <linux/netslice.h>
 
@@ -34,29 +35,37 @@ static struct {
 static int nsl_open(struct inode *inode, struct file *file)
 {
 	unsigned int minor = iminor(inode) - MINOR(nsl_chrdev.base);
+	struct nsl_slice *slice;
+	struct nsl_file *nf;
 
 	if (minor >= nsl_chrdev.count)
 		return -ENXIO;
-	file->private_data = &nsl_chrdev.slices[minor];
+	slice = &nsl_chrdev.slices[minor];
+	nf = kzalloc_obj(*nf, GFP_KERNEL_ACCOUNT);
+	if (!nf)
+		return -ENOMEM;
+	nf->slice = slice;
+	file->private_data = nf;
 	/*
 	 * RX checks for a reader before it queues: a packet that raced the
 	 * last close is still queued. The first open frees it, unread.
 	 */
-	if (atomic_inc_return(&nsl_chrdev.slices[minor].open_files) == 1)
-		nsl_slice_purge(&nsl_chrdev.slices[minor], 0);
+	if (atomic_inc_return(&slice->open_files) == 1)
+		nsl_slice_purge(slice, 0);
 	return stream_open(inode, file);
 }
 
 static int nsl_release(struct inode *inode, struct file *file)
 {
-	struct nsl_slice *slice = file->private_data;
+	struct nsl_slice *slice = nsl_file_slice(file);
 
 	nsl_ring_release(file);
 	nsl_store_release(&slice->store, file);
-	cmpxchg(&slice->reader, file, NULL);
+	nsl_slice_drop_reader(slice, file);
 	/* Nobody will read what is queued: free it now, not at unload. */
 	if (atomic_dec_and_test(&slice->open_files))
 		nsl_slice_purge(slice, 0);
+	kfree(file->private_data);
 	file->private_data = NULL;
 	return 0;
 }
@@ -68,7 +77,7 @@ static int nsl_release(struct inode *inode, struct file *file)
  */
 static ssize_t nsl_fop_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 {
-	struct nsl_slice *slice = file->private_data;
+	struct nsl_slice *slice = nsl_file_slice(file);
 
 	if (rcu_access_pointer(slice->ring))
 		return nsl_ring_of(file) ? -EINVAL : -EBUSY;

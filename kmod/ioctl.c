@@ -283,7 +283,7 @@ static long nsl_ioctl_stats_get(struct nsl_slice *slice, void __user *uarg)
 
 long nsl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
-	struct nsl_slice *slice = file->private_data;
+	struct nsl_slice *slice = nsl_file_slice(file);
 	void __user *uarg = (void __user *)arg;
 	struct nsl_ring *ring;
 

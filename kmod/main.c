@@ -84,10 +84,15 @@
  *     softirq; readers take the consumer lock with BHs off (_bh).
  *   rules lock (mutex, rule_batch.c): rule writers, one batch at a time;
  *     RX looks rules up under RCU in the published generation and never
- *     waits (rules.c). Inside it, the hit counters' slot lock (mutex,
- *     rule_hits.c), which nothing is taken inside.
- *   nsl_slice::lock (mutex): a slice's configuration and counter base, and
- *     which file is in ring mode (RX reads nsl_slice::ring under RCU);
+ *     waits (rules.c). A batch may wait for a grace period inside it (a
+ *     table's masks full of dead rules, or 65,536 replaces waiting to be
+ *     cut): no RCU reader or callback takes it. Inside it, the hit
+ *     counters' slot lock (mutex, rule_hits.c), which nothing is taken
+ *     inside.
+ *   nsl_slice::lock (mutex): a slice's configuration and counter base,
+ *     which file is in ring mode (RX reads nsl_slice::ring under RCU) and
+ *     how many open files have read (a file's first read, its close and a
+ *     ring setup meet under it);
  *     never taken on the packet path (RX reads the CPU mask, batch and slicing modes
  *     locklessly: each is one word, applied per packet).
  *   nsl_store::lock (spinlock, BHs off, innermost): a slice's payload

@@ -207,15 +207,18 @@ static size_t nsl_read_batch(struct nsl_slice *slice, struct file *file,
 ssize_t nsl_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 {
 	struct netslice_iov __user *uiov = (struct netslice_iov __user *)buf;
-	struct nsl_slice *slice = file->private_data;
+	struct nsl_slice *slice = nsl_file_slice(file);
 	size_t n = nsl_batch_limit(slice, count, NETSLICE_MULTI_READ);
 	size_t done;
 	int err;
 
 	if (!n)
 		return 0;
-	if (READ_ONCE(slice->reader) != file)
-		WRITE_ONCE(slice->reader, file);
+	if (unlikely(!nsl_file_is_reader(file))) {
+		err = nsl_slice_add_reader(slice, file);
+		if (err)
+			return err;
+	}
 	for (;;) {
 		err = 0;
 		done = nsl_read_batch(slice, file, uiov, n, &err);
@@ -243,7 +246,7 @@ ssize_t nsl_read(struct file *file, char __user *buf, size_t count, loff_t *ppos
 /* Writes never block (a busy egress gives a short count): always POLLOUT. */
 __poll_t nsl_poll(struct file *file, poll_table *wait)
 {
-	struct nsl_slice *slice = file->private_data;
+	struct nsl_slice *slice = nsl_file_slice(file);
 	__poll_t mask = EPOLLOUT | EPOLLWRNORM;
 
 	poll_wait(file, &slice->wait, wait);

@@ -55,7 +55,7 @@ static const u64 nsl_ring_mmap_off[NSL_RING_REGIONS] = {
 
 struct nsl_ring *nsl_ring_of(struct file *file)
 {
-	struct nsl_slice *slice = file->private_data;
+	struct nsl_slice *slice = nsl_file_slice(file);
 	struct nsl_ring *ring;
 
 	rcu_read_lock();
@@ -106,16 +106,31 @@ static bool nsl_ring_skb_reusable(const struct sk_buff *skb)
  * Keep skb (or nothing) as the container of RX slot's frame, freeing the
  * one kept before: a frame sent from its RX slot goes out in the skb it
  * came in (nsl_tx_ring()), no allocation on the NF's CPU and no free here.
+ * Kept buffers pin memory nobody is charged for: their truesize stays
+ * within the RX frames' bytes (rx_keep_max), beyond which skb is not
+ * kept. Whether it was.
  */
-static void nsl_ring_keep(struct nsl_ring *ring, u32 slot, struct sk_buff *skb,
+static bool nsl_ring_keep(struct nsl_ring *ring, u32 slot, struct sk_buff *skb,
 			  struct sk_buff **dead)
 {
-	struct sk_buff *old = xchg(&ring->rx_skb[slot], skb);
+	struct sk_buff *old = READ_ONCE(ring->rx_skb[slot]);
+	int size = skb ? skb->truesize : 0;
 
+	/* The old one goes (unless a kick takes it first: then a little early). */
+	if (skb && atomic_read(&ring->rx_kept) - (old ? (int)old->truesize : 0) + size >
+		   ring->rx_keep_max) {
+		skb = NULL;
+		size = 0;
+	}
+	old = xchg(&ring->rx_skb[slot], skb);
 	if (old) {
+		size -= old->truesize;
 		old->next = *dead;
 		*dead = old;
 	}
+	if (size)
+		atomic_add(size, &ring->rx_kept);
+	return skb;
 }
 
 /*
@@ -151,11 +166,9 @@ static enum nsl_deliver_result nsl_ring_rx_put(struct nsl_ring *ring, struct sk_
 	/* The entry and its frame before the index that shows them. */
 	smp_store_release(&ring->rx->producer, ++ring->rx_prod);
 	nsl_deliver_count(ring->slice, &iov);
-	if (!iov.handle && nsl_ring_skb_reusable(*skbp)) {
-		nsl_ring_keep(ring, slot, *skbp, dead);
+	if (nsl_ring_keep(ring, slot, !iov.handle && nsl_ring_skb_reusable(*skbp) ? *skbp : NULL,
+			  dead))
 		return NSL_DELIVERED;
-	}
-	nsl_ring_keep(ring, slot, NULL, dead);
 	if (!iov.handle) {
 		(*skbp)->next = *dead;
 		*dead = *skbp;
@@ -219,7 +232,7 @@ static void nsl_ring_rx_trimmed(struct nsl_ring *ring, struct sk_buff **dead)
 }
 
 /*
- * Wake the process only if it may sleep on an empty ring
+ * Wake the process only if it may sleep on what it was woken for
  * (nsl_ring_rx_wake_due_at()): a burst wakes a sleeper once, not once per
  * packet, also for an edge-triggered epoll.
  */
@@ -230,8 +243,19 @@ static bool nsl_ring_rx_wake_due(struct nsl_ring *ring, u32 prod_before)
 		return false;
 	/* Published before the consumer index is read: pairs with nsl_ring_poll(). */
 	smp_mb();
-	return nsl_ring_rx_wake_due_at(prod_before, ring->rx_prod,
-				      READ_ONCE(ring->rx->consumer));
+	if (!nsl_ring_rx_wake_due_at(ring->rx_woken, prod_before, ring->rx_prod,
+				     READ_ONCE(ring->rx->consumer)))
+		return false;
+	ring->rx_woken = ring->rx_prod;
+	return true;
+}
+
+/* After rx_lock: wake the pollers if nsl_ring_rx_wake_due() said so. */
+static void nsl_ring_rx_wake(struct nsl_ring *ring, bool due)
+{
+	/* The smp_mb() of nsl_ring_rx_wake_due() orders this read. */
+	if (due && waitqueue_active(&ring->slice->wait))
+		wake_up_interruptible_poll(&ring->slice->wait, EPOLLIN | EPOLLRDNORM);
 }
 
 int nsl_ring_rx(struct nsl_ring *ring, struct sk_buff *skb)
@@ -270,9 +294,7 @@ int nsl_ring_rx(struct nsl_ring *ring, struct sk_buff *skb)
 	/* Records moved in count too, even when skb found no room. */
 	wake = nsl_ring_rx_wake_due(ring, prod_before);
 	spin_unlock(&ring->rx_lock);
-	/* The smp_mb() of nsl_ring_rx_wake_due() orders this read. */
-	if (wake && waitqueue_active(&ring->slice->wait))
-		wake_up_interruptible_poll(&ring->slice->wait, EPOLLIN | EPOLLRDNORM);
+	nsl_ring_rx_wake(ring, wake);
 	nsl_deliver_free(dead);
 	return err;
 }
@@ -323,6 +345,7 @@ static u32 nsl_ring_comp_room(struct nsl_ring *ring)
 static u32 nsl_ring_tx_chunk(struct nsl_ring *ring, u32 n)
 {
 	struct nsl_ring_region *frames = &ring->region[NSL_RING_FRAMES];
+	int taken = 0;
 	u32 i, sent;
 
 	/* A copy of each entry: the process may rewrite them meanwhile. */
@@ -337,7 +360,11 @@ static u32 nsl_ring_tx_chunk(struct nsl_ring *ring, u32 n)
 		if (!iov->handle && slot <= ring->rx_mask &&
 		    iov->base == slot * ring->frame_size)
 			ring->tx_reuse[i] = xchg(&ring->rx_skb[slot], NULL);
+		if (ring->tx_reuse[i])
+			taken += ring->tx_reuse[i]->truesize;
 	}
+	if (taken)
+		atomic_sub(taken, &ring->rx_kept);
 	sent = nsl_tx_ring(ring->slice, ring->file, ring->tx_batch, n, frames->mem,
 			   frames->len, ring->tx_errs, ring->tx_reuse);
 	for (i = 0; i < sent; i++) {
@@ -430,12 +457,18 @@ static void nsl_ring_busy_poll(struct nsl_ring *ring)
 static long nsl_ring_service(struct nsl_ring *ring, bool nowait)
 {
 	struct sk_buff *dead = NULL;
+	u32 prod_before;
 	long done;
+	bool wake;
 
 	if (READ_ONCE(ring->rx_trim_waiting)) {
 		spin_lock_bh(&ring->rx_lock);
+		prod_before = ring->rx_prod;
 		nsl_ring_rx_trimmed(ring, &dead);
+		/* Another thread of the process may sleep on them (EPOLLET). */
+		wake = nsl_ring_rx_wake_due(ring, prod_before);
 		spin_unlock_bh(&ring->rx_lock);
+		nsl_ring_rx_wake(ring, wake);
 		nsl_deliver_free(dead);
 	}
 	if (nowait) {
@@ -661,6 +694,7 @@ static struct nsl_ring *nsl_ring_alloc(const struct netslice_ring_setup *req, in
 	ring->comp = ring->region[NSL_RING_COMP].mem;
 	ring->comp_entries = ring->region[NSL_RING_COMP].mem + hdr;
 	ring->comp_mask = req->comp_size - 1;
+	ring->rx_keep_max = req->rx_size * req->frame_size;
 	ring->rx_skb = kvcalloc(req->rx_size, sizeof(*ring->rx_skb), GFP_KERNEL_ACCOUNT);
 	if (!ring->rx_skb)
 		goto err_free;
@@ -677,20 +711,9 @@ err_free:
 	return NULL;
 }
 
-/*
- * Another file reads the slice: ring mode would divert its packets (and
- * the setup purge what is queued for it).
- */
-static bool nsl_ring_other_reader(struct nsl_slice *slice, struct file *file)
-{
-	struct file *reader = READ_ONCE(slice->reader);
-
-	return reader && reader != file;
-}
-
 long nsl_ring_setup(struct file *file, void __user *uarg)
 {
-	struct nsl_slice *slice = file->private_data;
+	struct nsl_slice *slice = nsl_file_slice(file);
 	struct netslice_ring_setup req;
 	struct nsl_ring *ring;
 	int alloc_err;
@@ -704,7 +727,14 @@ long nsl_ring_setup(struct file *file, void __user *uarg)
 	err = nsl_ring_setup_check(&req);
 	if (err)
 		return err;
-	if (rcu_access_pointer(slice->ring) || nsl_ring_other_reader(slice, file))
+	/*
+	 * Busy polling spins on a NIC's NAPI context for up to a millisecond
+	 * a call: what SO_BUSY_POLL allows only CAP_NET_ADMIN to raise.
+	 */
+	if (req.busy_poll_us && !capable(CAP_NET_ADMIN))
+		return -EPERM;
+	/* Another file reads the slice: ring mode would take its packets. */
+	if (rcu_access_pointer(slice->ring) || nsl_slice_other_readers(slice, file))
 		return -EBUSY;
 	ring = nsl_ring_alloc(&req, &alloc_err);
 	if (!ring)
@@ -720,7 +750,7 @@ long nsl_ring_setup(struct file *file, void __user *uarg)
 		goto err_free;
 
 	mutex_lock(&slice->lock);
-	err = rcu_access_pointer(slice->ring) || nsl_ring_other_reader(slice, file) ? -EBUSY : 0;
+	err = rcu_access_pointer(slice->ring) || nsl_slice_other_readers(slice, file) ? -EBUSY : 0;
 	if (!err)
 		rcu_assign_pointer(slice->ring, ring);
 	mutex_unlock(&slice->lock);
@@ -738,7 +768,7 @@ err_free:
 
 void nsl_ring_release(struct file *file)
 {
-	struct nsl_slice *slice = file->private_data;
+	struct nsl_slice *slice = nsl_file_slice(file);
 	struct nsl_ring *ring = nsl_ring_of(file);
 
 	if (!ring)

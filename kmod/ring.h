@@ -50,12 +50,16 @@ struct nsl_ring {
 	u32 rx_mask;
 	u32 rx_prod;			/* ours; published to rx->producer */
 	u32 rx_cons;			/* rx->consumer, last checked */
+	u32 rx_woken;			/* rx_prod at the last wake-up */
 	bool rx_trim_waiting;		/* records wait: the slice's trimq or unread */
 	/*
 	 * Per RX entry, the skb its frame was copied from, kept for the TX of
 	 * that frame to send in (xchg() passes it between RX and a kick).
 	 */
 	struct sk_buff **rx_skb;
+	/* Written by RX and by kicks: a line of its own. */
+	atomic_t rx_kept ____cacheline_aligned_in_smp;	/* truesize of the skbs in rx_skb[] */
+	int rx_keep_max;		/* rx_kept's bound: the RX frames' bytes */
 
 	struct mutex tx_lock;		/* protects tx_*, comp_*: one kick at a time */
 	struct netslice_ring_hdr *tx;
@@ -103,16 +107,20 @@ void nsl_ring_requeued(struct nsl_slice *slice);
 
 /*
  * An RX call moved the producer index from prod_before to prod: is a
- * wake-up due? Yes when the process's consumer index cons had caught up
- * with one of those entries, the last one included: it may have emptied
- * the ring and gone to sleep while the call was still publishing (a
- * super-packet's segments go one by one). No when it still had older
- * entries to consume: it looks at the ring again before it sleeps. The
- * indexes wrap; a cons past prod is not a consumer index.
+ * wake-up due? woken is the producer index at the last wake-up: the
+ * entries before it were announced. Due when the process's consumer
+ * index cons has caught up with woken: it has released everything it was
+ * woken for, and may be asleep (an edge-triggered epoll waiter is woken
+ * by nothing else). Not due while it holds entries of the last wake-up:
+ * it looks at the ring again before it sleeps (uapi, "Ring mode"), so a
+ * burst wakes a sleeper once. An entry published while the process was
+ * releasing its last ones wakes nobody itself; the process sees it in the
+ * look it takes after releasing, and the next call wakes it if it slept
+ * anyway. The indexes wrap; a cons past prod is not a consumer index.
  */
-static inline bool nsl_ring_rx_wake_due_at(u32 prod_before, u32 prod, u32 cons)
+static inline bool nsl_ring_rx_wake_due_at(u32 woken, u32 prod_before, u32 prod, u32 cons)
 {
-	return prod != prod_before && cons - prod_before <= prod - prod_before;
+	return prod != prod_before && cons - woken <= prod - woken;
 }
 
 #endif /* _NETSLICE_RING_H */

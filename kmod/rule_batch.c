@@ -11,12 +11,14 @@
  * generation with one store. Abort undoes the steps, last first.
  * Nothing a batch does can fail after its last step.
  *
- * Nothing here waits for readers: a deleted rule stays linked on the
+ * Writers do not wait for readers: a deleted rule stays linked on the
  * graveyard until a grace period has passed since its death was published
  * (so that a reader still in an older generation finds it), and a
  * replaced rule keeps the slices before its replaces for as long (its
  * history's cut list). The reaper frees both, cuts first, at the start of
- * each batch and from a delayed work.
+ * each batch and from a delayed work. Two bounds wait for one grace
+ * period instead: a rule table's masks all held by dead rules, and 65,536
+ * replaces waiting to be cut (NSL_RULE_HIST_PENDING_MAX).
  */
 #include <linux/mutex.h>
 #include <linux/percpu.h>

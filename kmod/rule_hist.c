@@ -6,8 +6,9 @@
  * its slice in that generation; a reader that started before a replace
  * was published may still ask for the slice before it. Each replace
  * published pushes a node (generation, slice) in front of the last, so
- * every generation a reader can be in keeps its answer and a writer never
- * waits for readers.
+ * every generation a reader can be in keeps its answer and a writer does
+ * not wait for readers (unless NSL_RULE_HIST_PENDING_MAX nodes wait to be
+ * cut: rule_batch.c).
  *
  * Reclamation without callbacks: once a grace period has passed since a
  * node was published, no reader can be in a generation before it, so its

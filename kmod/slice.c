@@ -62,6 +62,41 @@ void nsl_slice_set_cpus(struct nsl_slice *slice, const struct cpumask *kernel_cp
 		cpumask_copy(slice->user_cpus, user_cpus);
 }
 
+int nsl_slice_add_reader(struct nsl_slice *slice, struct file *file)
+{
+	struct nsl_file *nf = file->private_data;
+	int err = 0;
+
+	mutex_lock(&slice->lock);
+	/* Under the lock ring setup holds: a setup sees this reader, or this sees its ring. */
+	if (rcu_access_pointer(slice->ring)) {
+		err = -EBUSY;
+	} else if (!nf->reader) {
+		WRITE_ONCE(nf->reader, true);
+		WRITE_ONCE(slice->readers, slice->readers + 1);
+	}
+	mutex_unlock(&slice->lock);
+	return err;
+}
+
+void nsl_slice_drop_reader(struct nsl_slice *slice, struct file *file)
+{
+	struct nsl_file *nf = file->private_data;
+
+	/* Set only by this file's reads, which are over. */
+	if (!nf->reader)
+		return;
+	mutex_lock(&slice->lock);
+	WRITE_ONCE(slice->readers, slice->readers - 1);
+	WRITE_ONCE(nf->reader, false);
+	mutex_unlock(&slice->lock);
+}
+
+bool nsl_slice_other_readers(struct nsl_slice *slice, struct file *file)
+{
+	return READ_ONCE(slice->readers) > (nsl_file_is_reader(file) ? 1U : 0U);
+}
+
 void nsl_slice_set_batch(struct nsl_slice *slice, u32 rw_flags, u32 max_batch)
 {
 	lockdep_assert_held(&slice->lock);

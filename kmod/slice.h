@@ -41,11 +41,6 @@ struct nsl_slice {
 	atomic_t rx_armed;
 	struct mutex read_lock;		/* protects consuming the rings */
 	atomic_t open_files;		/* no reader: RX drops and counts */
-	/*
-	 * The file that read from the slice last (WRITE_ONCE; cleared by its
-	 * close): ring setup by another file would take its packets.
-	 */
-	struct file *reader;
 	atomic64_t rx_purged;		/* queued, freed unread (detach, last close) */
 	struct nsl_stats __percpu *stats;
 	struct nsl_store store;		/* payloads of sliced packets read */
@@ -59,8 +54,40 @@ struct nsl_slice {
 	u32 max_batch;			/* READ_ONCE outside lock */
 	u32 cut;			/* see slicing.h; READ_ONCE outside lock */
 	u32 rxq_size;			/* rxq's; READ_ONCE outside lock */
+	/*
+	 * Open files that have called read(): ring setup by another file
+	 * would take their packets (EBUSY). READ_ONCE outside lock.
+	 */
+	unsigned int readers;
 	struct netslice_stats stats_base; /* counters at the last reset */
 } ____cacheline_aligned_in_smp;
+
+/* An open /dev/netslice-N: its file->private_data (chrdev.c). */
+struct nsl_file {
+	struct nsl_slice *slice;
+	bool reader;		/* counted in slice->readers; under slice->lock */
+};
+
+static inline struct nsl_slice *nsl_file_slice(const struct file *file)
+{
+	return ((struct nsl_file *)file->private_data)->slice;
+}
+
+/* file has read, and counts in its slice's readers. */
+static inline bool nsl_file_is_reader(const struct file *file)
+{
+	return READ_ONCE(((struct nsl_file *)file->private_data)->reader);
+}
+
+/*
+ * file reads from now on: counted in slice->readers, unless another
+ * file's ring takes the slice's packets (-EBUSY).
+ */
+int nsl_slice_add_reader(struct nsl_slice *slice, struct file *file);
+/* On close: file reads no more. */
+void nsl_slice_drop_reader(struct nsl_slice *slice, struct file *file);
+/* Files other than file count in slice->readers (exact under slice->lock). */
+bool nsl_slice_other_readers(struct nsl_slice *slice, struct file *file);
 
 /* The slices, nsl_nr_slices of them (nsl_slices_create()). */
 extern struct nsl_slice *nsl_slices;

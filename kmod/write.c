@@ -620,7 +620,7 @@ size_t nsl_tx_ring(struct nsl_slice *slice, struct file *file, struct netslice_i
 ssize_t nsl_write(struct file *file, const char __user *buf, size_t count, loff_t *ppos)
 {
 	struct netslice_iov __user *uiov = (struct netslice_iov __user *)buf;
-	struct nsl_slice *slice = file->private_data;
+	struct nsl_slice *slice = nsl_file_slice(file);
 	size_t n = nsl_batch_limit(slice, count, NETSLICE_MULTI_WRITE);
 	struct netslice_iov iov;
 	struct nsl_tx_run run;

@@ -198,8 +198,10 @@ void ns_ring_config_default(struct netslice_ring_setup *cfg, unsigned int batch)
 /*
  * Put fd in ring mode with cfg, map its regions and set *rp to the ring
  * (NULL on failure). -EINVAL: cfg out of range; -EBUSY: the file or
- * another of its slice is in ring mode; -ENOMEM. A module without
- * NETSLICE_INFO_RING fails with -ENOTTY.
+ * another of its slice is in ring mode, or another open file of the slice
+ * has read from it; -EPERM: busy polling without CAP_NET_ADMIN; -ENOBUFS:
+ * past RLIMIT_MEMLOCK; -ENOMEM. A module without NETSLICE_INFO_RING fails
+ * with -ENOTTY.
  */
 int ns_ring_open(struct ns_ring **rp, int fd, const struct netslice_ring_setup *cfg);
 /* Unmap and free r (NULL: nothing); the fd stays open, in ring mode, until closed. */
@@ -230,7 +232,20 @@ int ns_ring_kick(struct ns_ring *r);
  */
 int ns_ring_spin(struct ns_ring *r, unsigned int us);
 
-/* poll(2) for RX, up to timeout_ms (-1: forever): 1 ready, 0 timed out. */
+/*
+ * Before sleeping on the ring's fd: 1 when every entry peeked is released
+ * and, after a full memory barrier, the RX producer shows nothing new and
+ * no trimmed record waits, so that the next packet wakes the sleeper
+ * (poll, select, epoll, also edge-triggered); 0 when entries wait (peek
+ * them; waiting records it kicks in first) or some are still held
+ * (release them first). The uapi's ring-mode wake-up rule, done.
+ */
+int ns_ring_can_sleep(struct ns_ring *r);
+
+/*
+ * poll(2) for RX, up to timeout_ms (-1: forever): 1 ready (at once, with
+ * no system call, when entries arrived past those peeked), 0 timed out.
+ */
 int ns_ring_wait(struct ns_ring *r, int timeout_ms);
 
 /*

@@ -174,11 +174,39 @@ int ns_ring_spin(struct ns_ring *r, unsigned int us)
 	return 0;
 }
 
+/* Entries produced past those peeked, looked at after the consumer index's store. */
+static int ns_ring_rx_new(struct ns_ring *r)
+{
+	/*
+	 * The consumer index stored, then the producer loaded: a store and a
+	 * later load of another place, which only a full barrier keeps in
+	 * order (x86 too). Pairs with the kernel's barrier between its
+	 * producer store and its consumer load (uapi "Ring mode", wake-ups).
+	 */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return ns_load_acquire(&r->rx->producer) != r->rx_peeked;
+}
+
+int ns_ring_can_sleep(struct ns_ring *r)
+{
+	if (r->rx_cons != r->rx_peeked || ns_ring_rx_new(r))
+		return 0;
+	/* Records wait for room: only a kick, a poll or a packet moves them in. */
+	if (__atomic_load_n(&r->rx->flags, __ATOMIC_RELAXED) & NETSLICE_RING_NEED_WAKEUP) {
+		ns_ring_kick(r);
+		return 0;
+	}
+	return 1;
+}
+
 int ns_ring_wait(struct ns_ring *r, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
-	int ret = poll(&pfd, 1, timeout_ms);
+	int ret;
 
+	if (ns_ring_rx_new(r))
+		return 1;
+	ret = poll(&pfd, 1, timeout_ms);
 	return ret < 0 ? -errno : ret;
 }
 

@@ -223,7 +223,8 @@ static int ns_worker_loop(struct ns_worker_lib *lw, struct ns_batch *b, uint32_t
 				 * Sleep, not spin: measured, a worker that spun
 				 * took packets one or two at a time, a kick each.
 				 */
-				ns_worker_wait(lw);
+				if (ns_ring_can_sleep(lw->ring))
+					ns_worker_wait(lw);
 				continue;
 			}
 			err = ns_worker_batch(w, b->iov, got, rlen);

@@ -17,8 +17,9 @@
  *               (E is 0 when the write succeeded). "forward port0":
  *               with @port 0.
  *   ringmem-root  (root, slices=2 ring_max_mb=8) a setup needs a file open
- *               for reading and writing (EBADF) and no other file that has
- *               read the slice (EBUSY, until it closes); past ring_max_mb,
+ *               for reading and writing (EBADF) and no other open file that
+ *               has read the slice (EBUSY, until every such file closes: B
+ *               and C read, C closes, A's setup still fails); past ring_max_mb,
  *               ENOMEM, and a closed ring's memory counts no more.
  *   ringmem-user  (unprivileged, RLIMIT_MEMLOCK 8 MiB, same module) a
  *               256 MiB frame area fails ENOBUFS; 6 MiB on slice 0 fits,
@@ -43,7 +44,8 @@
  *   perms A     as an unprivileged user on a node opened to it: reads
  *               work, a SET that changes nothing succeeds, every change
  *               fails EPERM, a write out of interface A (attached, but not
- *               feeding slice 0) fails ENODEV.
+ *               feeding slice 0) fails ENODEV, a ring setup that busy-polls
+ *               fails EPERM (one that does not works).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -265,7 +267,7 @@ static int ring_setup_err(int ring_fd, unsigned int frame_count)
 
 static int ringmem_root(void)
 {
-	int ro, other, a, b;
+	int ro, other, third, a, b;
 	struct netslice_iov iov;
 	unsigned char buf[64];
 
@@ -275,10 +277,13 @@ static int ringmem_root(void)
 		   "a file open read-only cannot set up rings: EBADF");
 	close(ro);
 	other = ns_open(0, O_NONBLOCK);
+	third = ns_open(0, O_NONBLOCK);
 	a = ns_open(0, O_NONBLOCK);
 	iov_for(&iov, buf, sizeof(buf));
-	ktap_check(read(other, &iov, 1) == -1 && errno == EAGAIN && ring_setup_err(a, 1152) == EBUSY,
-		   "another file has read the slice: EBUSY");
+	/* The last reader's close must not make the setup forget the first. */
+	ktap_check(read(other, &iov, 1) == -1 && errno == EAGAIN && read(third, &iov, 1) == -1 &&
+		   errno == EAGAIN && !close(third) && ring_setup_err(a, 1152) == EBUSY,
+		   "two other files have read the slice, the second closed: EBUSY");
 	close(other);
 	ktap_check(ring_setup_err(a, 1152) == 0, "once it closed, the setup works");
 	/* 2.3 MiB in use: 3072 frames (6 MiB) more pass an 8 MiB cap. */
@@ -573,11 +578,12 @@ static int perms(const char *a)
 	struct netslice_cut sl, other;
 	struct netslice_rw_multi rw;
 	cpu_set_t kcpus, ucpus, all;
+	struct netslice_ring_setup rs;
 	struct netslice_iov tx;
 	unsigned char frame[60];
-	int cpu;
+	int cpu, busy;
 
-	ktap_header("safety_check perms", 5);
+	ktap_header("safety_check perms", 6);
 	fd = ns_open(0, O_RDWR | O_NONBLOCK);
 	if (fd < 0 || geteuid() == 0) {
 		printf("# bail out: open /dev/netslice-0 as uid %u: %s\n", geteuid(),
@@ -609,6 +615,16 @@ static int perms(const char *a)
 	tx.action = NETSLICE_TX_IFINDEX;
 	ktap_check(write(fd, &tx, 1) == -1 && errno == ENODEV && tx.error == NETSLICE_TXERR_IFINDEX,
 		   "a write out of an interface that does not feed the slice fails ENODEV");
+	ns_ring_config_default(&rs, 8);
+	rs.rx_size = 64;
+	rs.frame_count = 128;
+	rs.flags = NETSLICE_RING_BUSY_POLL;
+	rs.busy_poll_us = 50;
+	busy = ioctl(fd, NETSLICE_RING_SETUP, &rs) ? errno : 0;
+	rs.flags = 0;
+	rs.busy_poll_us = 0;
+	ktap_check(busy == EPERM && !ioctl(fd, NETSLICE_RING_SETUP, &rs),
+		   "ring setup with busy polling fails EPERM (%s); without it, it works", strerror(busy));
 	return ktap_finish();
 }
 

@@ -10,7 +10,13 @@
  *     short count, not at EAGAIN) and with the ring consumed in user space
  *     only (no system call between the wake-up and the next sleep);
  *   - a burst to a blocked poll() or read() wakes it, and every packet of
- *     it is there to read.
+ *     it is there to read;
+ *   - ring mode, a packet that arrives after the consumer peeked but
+ *     before its release was seen: the look libnetslice takes before
+ *     sleeping (ns_ring_can_sleep()) finds it; poll() and level-triggered
+ *     epoll return for it at once; an edge-triggered waiter that sleeps
+ *     without looking is woken by the next burst (issue 61: it slept for
+ *     good when only each call's own entries counted).
  *
  * Frames are injected on B.
  */
@@ -182,6 +188,84 @@ static void test_ring_et(int fd)
 	ns_ring_close(r);
 }
 
+enum waiter { WAIT_EPOLLET, WAIT_EPOLL_LT, WAIT_POLL };
+
+/* Did a wait of ms on fd (by how) end with input? */
+static int waited_in(enum waiter how, int ep, int fd, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct epoll_event ev;
+
+	if (how == WAIT_POLL)
+		return poll(&pfd, 1, ms) == 1 && (pfd.revents & POLLIN);
+	return epoll_wait(ep, &ev, 1, ms) == 1 && (ev.events & EPOLLIN);
+}
+
+/*
+ * Ring mode, by waiter: each round a packet comes while the consumer
+ * holds the one it was woken for, before its release. libnetslice's look
+ * before sleeping must find it; a waiter that sleeps anyway must be woken
+ * by poll/level-triggered epoll at once, and by the next burst of 3 for
+ * an edge-triggered epoll. Every packet is then there.
+ */
+static void test_ring_release_race(enum waiter how)
+{
+	static const char *const names[] = { "edge-triggered epoll", "level-triggered epoll",
+					     "poll()" };
+	struct epoll_event ev = { .events = EPOLLIN | (how == WAIT_EPOLLET ? EPOLLET : 0) };
+	struct netslice_ring_setup setup;
+	struct netslice_iov iov[BURST];
+	int fd = ns_open(0, O_NONBLOCK), ep = epoll_create1(0);
+	int round, first = 0, seen = 0, woken = 0, got = 0;
+	struct ns_ring *r;
+	unsigned int n;
+
+	ns_ring_config_default(&setup, BURST);
+	if (fd < 0 || ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) ||
+	    ns_ring_open(&r, fd, &setup)) {
+		ktap_check(0, "ring mode, %s, a packet before the release: setup failed: %s",
+			   names[how], strerror(errno));
+		goto out;
+	}
+	for (round = 0; round < ROUNDS; round++) {
+		inject(7000 + round * 10, 1);
+		if (!waited_in(how, ep, fd, WAIT_MS))
+			break;
+		first++;
+		n = ns_ring_peek(r, iov, BURST);
+		got += (int)n;
+		/* One more while the consumer holds what it was woken for. */
+		inject(7001 + round * 10, 1);
+		ns_ring_release(r, n);
+		seen += !ns_ring_can_sleep(r);
+		if (how == WAIT_EPOLLET) {
+			/* Sleeps without looking: the next burst must wake it. */
+			inject(7002 + round * 10, 3);
+			woken += waited_in(how, ep, fd, WAIT_MS);
+		} else {
+			woken += waited_in(how, ep, fd, WAIT_MS);
+		}
+		while ((n = ns_ring_peek(r, iov, BURST)) > 0) {
+			got += (int)n;
+			ns_ring_release(r, n);
+		}
+		if (!ns_ring_can_sleep(r))
+			break;
+	}
+	ktap_check(first == ROUNDS && seen == ROUNDS && woken == ROUNDS &&
+		   got == ROUNDS * (how == WAIT_EPOLLET ? 5 : 2),
+		   "ring mode, %s, a packet before the release: woken for the first (%d of %d), found by ns_ring_can_sleep() (%d), %s (%d), every packet there (%d)",
+		   names[how], first, ROUNDS, seen,
+		   how == WAIT_EPOLLET ? "woken by the next burst" : "returned at once", woken,
+		   got);
+	ns_ring_close(r);
+out:
+	if (ep >= 0)
+		close(ep);
+	if (fd >= 0)
+		close(fd);
+}
+
 struct sleeper {
 	int fd;
 	int use_read;	/* a blocking read(), else poll() */
@@ -271,15 +355,18 @@ int main(int argc, char **argv)
 	if (sock_b < 0 || fd < 0 || blocking < 0 || stats_fd < 0 || !if_nametoindex(argv[1]))
 		return 2;
 
-	ktap_header("wake_check", 6);
+	ktap_header("wake_check", 9);
 	test_read_et(fd, 0);
 	test_read_et(fd, 1);
 	test_burst(fd, fd, 0);
 	test_burst(blocking, fd, 1);
 	close(blocking);
 	test_ring_et(fd);
-	/* The ring's file closed: read mode on a new file, as armed as the ring left it. */
 	close(fd);
+	test_ring_release_race(WAIT_EPOLLET);
+	test_ring_release_race(WAIT_EPOLL_LT);
+	test_ring_release_race(WAIT_POLL);
+	/* The rings' files closed: read mode on a new file, as armed as the rings left it. */
 	fd = ns_open(0, O_NONBLOCK);
 	if (fd < 0)
 		return 2;

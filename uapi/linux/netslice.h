@@ -427,6 +427,7 @@ struct netslice_stats {
  * @comp_size:    in: completion ring entries, the same, >= @tx_size.
  * @flags:        in: NETSLICE_RING_BUSY_POLL or 0.
  * @busy_poll_us: in: with NETSLICE_RING_BUSY_POLL, 1 .. 1000; else 0.
+ *                Busy polling needs CAP_NET_ADMIN, as raising SO_BUSY_POLL does.
  * @reserved:     must be zero.
  * @frames_len, @rx_len, @tx_len, @comp_len: out: the bytes to map at
  *                each region's offset (rounded up to pages).
@@ -441,6 +442,7 @@ struct netslice_stats {
  * EINVAL for a value out of range; EBUSY when the file is set up already,
  * another file of the slice is in ring mode, or another file has read
  * from the slice (its packets would be diverted) and is still open;
+ * EPERM for NETSLICE_RING_BUSY_POLL without CAP_NET_ADMIN;
  * ENOBUFS past RLIMIT_MEMLOCK; ENOMEM past ring_max_mb, or no memory;
  * EFAULT for an unreadable or unwritable argument.
  */
@@ -479,6 +481,12 @@ struct netslice_ring_setup {
  * @consumer: written by the consumer only.
  * @flags:    written by the kernel: NETSLICE_RING_NEED_WAKEUP.
  * Each index has a cache line (128 bytes) of its own.
+ *
+ * RX wakes pollers only once the consumer index reaches the producer
+ * index of the last wake-up. Before sleeping on the RX ring: store-release
+ * the consumer index, a full memory barrier, load the producer index
+ * again and take what arrived, and kick if the RX flags say
+ * NETSLICE_RING_NEED_WAKEUP (docs/uapi.md, "Wake-ups (the rule)").
  */
 struct netslice_ring_hdr {
 	__u32 producer;
