@@ -69,7 +69,10 @@ fi
 passed=$(sed -nE 's/.*passed: ([0-9]+).*/\1/p' <<<"$line")
 failed=$(sed -nE 's/.*failed: ([0-9]+).*/\1/p' <<<"$line")
 crashed=$(sed -nE 's/.*crashed: ([0-9]+).*/\1/p' <<<"$line")
-failed=$((${failed:-0} + ${crashed:-0}))
+skipped=$(sed -nE 's/.*skipped: ([0-9]+).*/\1/p' <<<"$line")
+errors=$(sed -nE 's/.*errors: ([0-9]+).*/\1/p' <<<"$line")
+failed=$((${failed:-0} + ${crashed:-0} + ${errors:-0}))
 [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1
-echo "# kunit $series: ${passed:-0} passed, $failed failed"
+# A skipped case is no pass: counted apart, as the guest suite's are.
+echo "# kunit $series: ${passed:-0} passed, $failed failed, ${skipped:-0} skipped"
 [ "$failed" -eq 0 ]

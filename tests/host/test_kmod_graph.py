@@ -9,6 +9,9 @@ inline helpers. Then "A includes a header declaring something B.c
 defines" is "A calls B", and the graph is who calls whom.
 
 Checks, one KTAP line each:
+  - the parser found what it judges: every header with a .c of its own
+    declares something, and the graph has edges (a parser that finds
+    nothing would pass the other two);
   - every declaration is defined in its header's own .c;
   - the graph has no circle.
 
@@ -98,6 +101,11 @@ def main():
         if h[:-2] in nodes:
             owners.add(h[:-2])
         header_owners[h] = owners
+    empty = sorted(h for h in files if h.endswith(".h") and h[:-2] in nodes and not declared(files[h]))
+    decls = sum(len(declared(files[h])) for h in files if h.endswith(".h"))
+    check(nodes and decls and not empty,
+          "the parser found %d declarations in %d headers" % (decls, len(header_owners)) +
+          "".join("\n# %s declares nothing, though %s.c exists" % (h, h[:-2]) for h in empty))
     check(not misplaced, "each header declares only what its own .c defines" +
           "".join("\n# " + m for m in misplaced))
 
@@ -142,8 +150,9 @@ def main():
             visit(v)
     lines = "".join("\n# circle: " + ", ".join("%s -> %s" % (a, " ".join(sorted(edges[a] & c)))
                                                 for a in sorted(c)) for c in circles)
-    check(not circles, "kmod's import graph has no circle (%d nodes)%s"
-          % (len(nodes), lines))
+    n_edges = sum(len(e) for e in edges.values())
+    check(n_edges and not circles, "kmod's import graph has no circle (%d nodes, %d edges)%s"
+          % (len(nodes), n_edges, lines))
     print("# %d passed, %d failed" % (results.count(True), results.count(False)))
     return 0 if all(results) else 1
 
