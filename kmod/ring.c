@@ -113,23 +113,24 @@ static bool nsl_ring_skb_reusable(const struct sk_buff *skb)
 static bool nsl_ring_keep(struct nsl_ring *ring, u32 slot, struct sk_buff *skb,
 			  struct sk_buff **dead)
 {
-	struct sk_buff *old = READ_ONCE(ring->rx_skb[slot]);
-	int size = skb ? skb->truesize : 0;
+	/* Ours once taken: a kick may take and free it meanwhile otherwise. */
+	struct sk_buff *old = xchg(&ring->rx_skb[slot], NULL);
+	int delta = 0;
 
-	/* The old one goes (unless a kick takes it first: then a little early). */
-	if (skb && atomic_read(&ring->rx_kept) - (old ? (int)old->truesize : 0) + size >
-		   ring->rx_keep_max) {
-		skb = NULL;
-		size = 0;
-	}
-	old = xchg(&ring->rx_skb[slot], skb);
 	if (old) {
-		size -= old->truesize;
+		delta -= old->truesize;
 		old->next = *dead;
 		*dead = old;
 	}
-	if (size)
-		atomic_add(size, &ring->rx_kept);
+	if (skb && atomic_read(&ring->rx_kept) + delta + (int)skb->truesize > ring->rx_keep_max)
+		skb = NULL;
+	if (skb) {
+		delta += skb->truesize;
+		/* RX alone stores a buffer; a kick's xchg() sees it whole. */
+		smp_store_release(&ring->rx_skb[slot], skb);
+	}
+	if (delta)
+		atomic_add(delta, &ring->rx_kept);
 	return skb;
 }
 
