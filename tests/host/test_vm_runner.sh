@@ -5,13 +5,13 @@
 # whose guest crashed, and says why. An emulator that dies before the
 # command starts is retried (a fake QEMU that aborts as QEMU 10.0.2 once
 # did, then runs the real one), and one that always does fails the run
-# with its own words.
+# with its own words; one that hangs while booting is stopped and retried.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kernel=${1:-6.1}
 passed=0 failed=0
 echo "KTAP version 1"
 echo "# suite: vm_runner ($kernel)"
-echo "1..5"
+echo "1..6"
 
 result() {
 	if [ "$2" -eq 0 ]; then
@@ -22,9 +22,11 @@ result() {
 }
 
 rc=0
-"$top/tests/vm/run" --kernel "$kernel" -- sh -c 'exit 3' >/dev/null 2>&1 || rc=$?
+"$top/tests/vm/run" --kernel "$kernel" -- sh -c \
+	'grep -q hung_task_panic=1 /proc/cmdline && [ "$(cat /proc/sys/kernel/hung_task_panic)" = 0 ] && exit 3' \
+	>/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 3 ]
-result "1 the command's exit status (3) comes back (got $rc)" $?
+result "1 the command's exit status (3) comes back; a hang panics the boot, not the command (got $rc)" $?
 
 log=$(mktemp)
 fake=$(mktemp -d)
@@ -44,20 +46,29 @@ rc=0
 result "3 a guest kernel crash fails the run, and the runner shows the panic (got $rc)" $?
 [ "$rc" -eq 1 ] || cat "$log"
 
-# fake_qemu N: qemu-system-x86_64 first in PATH, aborting its first N
-# boots (a version query passes through), then the real one.
+# fake_qemu N [hang]: qemu-system-x86_64 first in PATH, aborting its
+# first N boots (a version query passes through), then the real one; with
+# "hang", hanging in them, then a guest that ran the command at once and
+# it returned 3 (its marker, status and kernel log in the runner's
+# directory), which no real boot does within a 5 s boot limit.
 real_qemu=$(command -v qemu-system-x86_64)
 fake_qemu() {
+	local fault='echo "qemu-system-x86_64: ../system/physmem.c:2678: iotlb_to_section: Assertion '"'"'section_index < d->map.sections_nb'"'"' failed." >&2; kill -ABRT $$'
+	local then='exec "'"$real_qemu"'" "$@"'
+	if [ "${2:-}" = hang ]; then
+		fault='echo "qemu-system-x86_64: warning: hub 0 is not connected to host network" >&2; while :; do sleep 1; done'
+		then='out=${TMPDIR:-/tmp}/$(echo "$*" | grep -o "netslice-vm\.[A-Za-z0-9]*" | head -n 1)
+echo "netslice-vm: the command starts" >"$out/dmesg"; : >"$out/started"; echo 3 >"$out/rc"'
+	fi
 	rm -f "$fake/boots"
 	cat >"$fake/qemu-system-x86_64" <<EOF
 #!/usr/bin/env bash
 case " \$* " in *" -kernel "*) ;; *) exec "$real_qemu" "\$@" ;; esac
 echo x >>"$fake/boots"
 if [ "\$(wc -l <"$fake/boots")" -le $1 ]; then
-	echo "qemu-system-x86_64: ../system/physmem.c:2678: iotlb_to_section: Assertion 'section_index < d->map.sections_nb' failed." >&2
-	kill -ABRT \$\$
+	$fault
 fi
-exec "$real_qemu" "\$@"
+$then
 EOF
 	chmod +x "$fake/qemu-system-x86_64"
 }
@@ -80,6 +91,17 @@ PATH=$fake:$PATH NETSLICE_ACCEL=tcg "$top/tests/vm/run" --kernel "$kernel" -- sh
 	grep -q '^run: the guest died before the command started, 3 times; the last: .*Assertion' "$log"
 result "5 an emulator that aborts every time fails the run after 3 boots, naming it (got $rc)" $?
 [ "$rc" -ne 0 ] || cat "$log"
+
+# A boot that hangs (PID 1 blocked, a stalled emulator) is stopped at
+# the boot limit and booted again; QEMU's warning is not given as why.
+fake_qemu 1 hang
+rc=0
+PATH=$fake:$PATH NETSLICE_ACCEL=tcg NETSLICE_VM_BOOT_TIMEOUT=5 "$top/tests/vm/run" --kernel "$kernel" -- sh -c 'exit 3' \
+	>"$log" 2>&1 || rc=$?
+[ "$rc" -eq 3 ] && [ "$(wc -l <"$fake/boots")" -eq 2 ] &&
+	grep -q '^run: the guest died before the command started: the guest did not reach the command in 5s' "$log"
+result "6 a boot that hangs is stopped at NETSLICE_VM_BOOT_TIMEOUT and booted again; the status comes back (got $rc)" $?
+[ "$rc" -eq 3 ] || cat "$log"
 
 echo "# $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
