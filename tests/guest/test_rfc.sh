@@ -16,8 +16,10 @@
 #   Linux SA keeps; ip xfrm's own default, 0, checks nothing): ping and
 #   TCP both ways, four streams each way over two slices; ESP leaves the
 #   gateway in sequence order (a tap on its tunnel port); no replay drops
-#   on either side; replayed packets refused by both; TTL expiry answered
-#   with ICMP time exceeded.
+#   on either side; replayed packets refused by both: nf-ipsec's counters,
+#   read as it runs, count each copy of an old packet as too old and each
+#   copy of one of the newest as a duplicate; TTL expiry answered with
+#   ICMP time exceeded.
 #   The kernel's gateway steers its tunnel port's packets to one CPU (RPS),
 #   as a NIC's RSS puts one SA on one queue: a veth delivers each frame on
 #   the CPU that sent it, and two such CPUs working through their backlogs
@@ -61,18 +63,37 @@ capture() {
 	cap_pids+=("$bg_pid")
 }
 
-# replay NS IFACE FILE COUNT: send the pcap file's first frame COUNT times
-# (NS empty: from the root namespace).
+# replay NS IFACE FILE COUNT [NEWEST]: send the pcap file's first frame
+# COUNT times (NS empty: from the root namespace); with NEWEST, instead
+# each of the NEWEST frames with the highest ESP sequence numbers COUNT
+# times, and print their sequence numbers.
 replay() {
-	${1:+ip netns exec "$1"} python3 - "$2" "$3" "$4" <<-'EOF'
+	${1:+ip netns exec "$1"} python3 - "$2" "$3" "$4" "${5:-0}" <<-'EOF'
 		import socket, struct, sys
 		raw = open(sys.argv[2], "rb").read()
-		e = "<" if raw[:4] == b"\xd4\xc3\xb2\xa1" else ">"
-		n = struct.unpack(e + "I", raw[32:36])[0]
+		e = "<" if raw[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+		frames, off = [], 24
+		while off + 16 <= len(raw):
+		    n = struct.unpack(e + "I", raw[off + 8:off + 12])[0]
+		    frames.append(raw[off + 16:off + 16 + n])
+		    off += 16 + n
+		def seq(f):
+		    # Ethernet, IPv4, ESP: SPI, then the sequence number.
+		    if len(f) < 42 or f[12:14] != b"\x08\x00" or f[23] != 50:
+		        return -1
+		    esp = 14 + (f[14] & 15) * 4
+		    return struct.unpack(">I", f[esp + 4:esp + 8])[0]
+		newest = int(sys.argv[4])
+		if newest:
+		    frames = sorted((f for f in frames if seq(f) >= 0), key=seq)[-newest:]
+		    print(" ".join(str(seq(f)) for f in frames))
+		else:
+		    frames = frames[:1]
 		s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 		s.bind((sys.argv[1], 0))
-		for _ in range(int(sys.argv[3])):
-		    s.send(raw[40:40 + n])
+		for f in frames:
+		    for _ in range(int(sys.argv[3])):
+		        s.send(f)
 	EOF
 }
 
@@ -123,6 +144,34 @@ print(n, late, depth, beyond)' "${2:-64}"
 # xfrm_stat NS NAME: a counter of the namespace's /proc/net/xfrm_stat.
 xfrm_stat() { ip netns exec "$1" awk -v k="$2" '$1 == k {print $2}' /proc/net/xfrm_stat; }
 
+# ipsec_drops: "dropped_replay dropped_too_old decrypted" of the running
+# nf-ipsec (its summary so far, SIGUSR1).
+ipsec_drops() {
+	nf_peek && js '" ".join(str(j["nf-ipsec"][k]) for k in ("dropped_replay", "dropped_too_old", "decrypted"))'
+}
+
+# ipsec_refused SINCE: replay and too-old drops since SINCE (ipsec_drops').
+ipsec_refused() {
+	local now r t r0 t0
+	now=$(ipsec_drops) || return 1
+	read -r r0 t0 _ <<<"$1"
+	read -r r t _ <<<"$now"
+	echo $((r + t - r0 - t0))
+}
+
+# ipsec_refusals SINCE REPLAY TOO_OLD WHAT: WHAT, just sent to nf-ipsec,
+# was refused as exactly REPLAY duplicates and TOO_OLD too old since
+# SINCE (ipsec_drops'), each packet once.
+ipsec_refusals() {
+	local now r t d r0 t0 d0
+	tst_busywait 10000 tst_at_least $(($2 + $3)) ipsec_refused "$1"
+	now=$(ipsec_drops) || return 1
+	read -r r0 t0 d0 <<<"$1"
+	read -r r t d <<<"$now"
+	tst_diag "nf-ipsec on $4: dropped_replay +$((r - r0)), dropped_too_old +$((t - t0)), decrypted +$((d - d0)) (want +$2, +$3, +0)"
+	[ $((r - r0)) = "$2" ] && [ $((t - t0)) = "$3" ]
+}
+
 nat_pmtu() {
 	local arp out mtu
 	tst_netns_create gen rtr srv || return 1
@@ -163,8 +212,8 @@ tst_check "nf-nat: PMTU discovery through the NAT (a 4 MiB upload across MTU 128
 tst_run_cleanups
 
 ipsec_kernel() {
-	local conf cap_pids=() ours theirs ttl seq0 seq1 drop0 wire wire_pid order sent late
-	local rx_wire rx_wire_pid beyond
+	local conf cap_pids=() ours theirs ttl seq0 seq1 wire wire_pid order sent late
+	local rx_wire rx_wire_pid beyond drops0 drops1 replayed too_old newest refused=yes
 	tst_netns_create gen kgw sink || return 1
 	veth dut0 "" gen0 "$gen" && veth dut1 "" k0 "$kgw" 1600 1600 &&
 		veth k1 "$kgw" s0 "$sink" || return 1
@@ -230,26 +279,35 @@ ipsec_kernel() {
 	read -r _ _ _ beyond <<<"$order"
 	seq0=$(xfrm_stat "$kgw" XfrmInStateSeqError)
 	tst_diag "kernel: $(ip netns exec "$kgw" awk '$2 != 0' /proc/net/xfrm_stat | tr '\n' ' ')"
-	# Replays, both ways: three copies of a packet each side accepted before.
+	# nf-ipsec's own drops so far: none unless it reached us a window
+	# behind (each slice judges by its own queue, so no more than the
+	# wire's count).
+	drops0=$(ipsec_drops) || return 1
+	read -r replayed too_old _ <<<"$drops0"
+	tst_diag "nf-ipsec before the replays: dropped_replay $replayed, dropped_too_old $too_old"
+	# Replays, both ways: three copies of the first packet each side
+	# accepted, far behind the newest now: too old for nf-ipsec.
 	replay "" dut1 "$ours" 3 && replay "$kgw" k0 "$theirs" 3 || return 1
 	tst_busywait 10000 tst_at_least $((seq0 + 3)) xfrm_stat "$kgw" XfrmInStateSeqError || return 1
 	seq1=$(xfrm_stat "$kgw" XfrmInStateSeqError)
+	ipsec_refusals "$drops0" 0 3 "3 copies of the kernel's first ESP packet" || refused=no
+	# Inside the window: the three newest packets received, once each, are
+	# duplicates of packets accepted.
+	drops1=$(ipsec_drops) || return 1
+	newest=$(replay "$kgw" k0 "$rx_wire" 1 3) || return 1
+	tst_diag "replayed in the window: the kernel's ESP sequence numbers $newest"
+	ipsec_refusals "$drops1" 3 0 "copies of the 3 newest" || refused=no
 	nf_stop || return 1
 	tst_diag "nf-ipsec: $(js 'j["nf-ipsec"]')"
-	# The 3 replays were captured at the start: far behind now, too old.
-	# Nothing else is, unless it reached us a window behind (each slice
-	# judges by its own queue, so no more than the wire's count).
-	drop0=$(js 'j["nf-ipsec"]["dropped_replay"] + j["nf-ipsec"]["dropped_too_old"] - '"$beyond")
-	[ "$sent" -gt 1000 ] && [ "$late" = 0 ] &&
-		[ "$seq0" = 0 ] && [ "$seq1" = 3 ] && [ "$drop0" -le 3 ] &&
-		[ "$(js 'j["nf-ipsec"]["dropped_replay"] + j["nf-ipsec"]["dropped_too_old"]')" -ge 3 ] &&
+	[ "$sent" -gt 1000 ] && [ "$late" = 0 ] && [ "$refused" = yes ] &&
+		[ "$seq0" = 0 ] && [ "$seq1" = 3 ] && [ $((replayed + too_old)) -le "$beyond" ] &&
 		echo "$ttl" | grep -q 'From 10.1.0.254 .*Time to live exceeded' &&
 		[ "$(js 'j["nf-ipsec"]["dropped_auth"] == 0 and j["nf-ipsec"]["encrypted"] > 1000 and j["nf-ipsec"]["decrypted"] > 1000')" = True ]
 }
 for ((round = 0; round < ipsec_rounds; round++)); do
 	io=
 	[ "$ipsec_rounds" -gt 1 ] && io=$( ((round % 2)) && echo rw || echo ring)
-	tst_check "nf-ipsec${io:+ ($io)} with the kernel's ESP (rfc4106, replay windows 32 and 64): ping, 4+4 TCP streams over 2 slices, ESP on the wire in order, no replay drops either side; 3 replays each refused; TTL expiry answered" \
+	tst_check "nf-ipsec${io:+ ($io)} with the kernel's ESP (rfc4106, replay windows 32 and 64): ping, 4+4 TCP streams over 2 slices, ESP on the wire in order, no replay drops either side; replays refused, 3 old ones as too old by nf-ipsec, its 3 newest as duplicates; TTL expiry answered" \
 		ipsec_kernel $io
 	tst_run_cleanups
 done
