@@ -7,7 +7,20 @@
 # fixed sleeps.
 #
 # A test sources this file, calls tst_plan N, runs its cases with
-# tst_result, and ends with tst_done.
+# tst_check (or reports one with tst_result or tst_skip), and ends with
+# tst_done.
+#
+# How a case is counted, once, in "N passed, N failed, N skipped":
+#  - failed: its body returned a status other than 0 and $ksft_skip; or
+#    it skipped without saying why (a skip needs a reason); or it printed
+#    no result (tst_done fails a plan the results do not match);
+#  - skipped, as "ok N NAME # SKIP WHY": it did not fail, and it skipped
+#    anything: its body returned $ksft_skip, set tst_skip_why, called
+#    tst_skip, or ran a KTAP program (through tst_indent) that printed a
+#    "# SKIP" result; WHY is what they said;
+#  - passed: otherwise, i.e. it returned 0 and skipped nothing. A skipped
+#    case is never a pass.
+# A cleanup that fails (tst_unload's rmmod) counts as one more failure.
 
 TST_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TST_KO=${NETSLICE_KO:-$TST_TOP/kmod/netslice.ko}
@@ -33,17 +46,23 @@ tst_plan() {
 
 # A case that returns $ksft_skip sets tst_skip_why first: a skip says why.
 tst_skip_why=
+# In a case's body: the file tst_indent notes nested skips in, and set if
+# the body called tst_skip with no reason.
+tst_case_skips=
+tst_case_unexplained=
 
-# tst_result NAME STATUS: STATUS 0 is a pass, $ksft_skip a skip.
+# tst_result NAME STATUS: STATUS 0 is a pass, $ksft_skip a skip (which
+# fails if tst_skip_why does not say why), anything else a failure.
 tst_result() {
+	local why=$tst_skip_why
+	tst_skip_why=
 	tst_count=$((tst_count + 1))
-	if [ "$2" -eq "$ksft_skip" ]; then
+	if [ "$2" -eq "$ksft_skip" ] && [ -n "$why" ]; then
 		tst_skipped=$((tst_skipped + 1))
-		case $1 in
-		*"# SKIP"*) echo "ok $tst_count $1" ;;
-		*) echo "ok $tst_count $1 # SKIP ${tst_skip_why:-no reason given}" ;;
-		esac
-		tst_skip_why=
+		echo "ok $tst_count $1 # SKIP $why"
+	elif [ "$2" -eq "$ksft_skip" ]; then
+		tst_failed=$((tst_failed + 1))
+		echo "not ok $tst_count $1 # a skip needs a reason: status $ksft_skip (ksft_skip) with no tst_skip_why"
 	elif [ "$2" -eq 0 ]; then
 		tst_passed=$((tst_passed + 1))
 		echo "ok $tst_count $1"
@@ -53,19 +72,33 @@ tst_result() {
 	fi
 }
 
-# tst_check NAME COMMAND...: runs COMMAND, records its status as the result;
+# tst_check NAME COMMAND...: runs COMMAND, records its status as the result
+# (a skip inside it makes the case a skip, see the top of this file);
 # a case that took 10 s or more says how long after its result line. A
 # tier may leave cases out: NETSLICE_SKIP_CASES, an extended regex, skips
 # (and says so) every case whose name it matches.
 tst_check() {
-	local name=$1 rc=0 start=$SECONDS
+	local name=$1 rc=0 start=$SECONDS nested
 	shift
+	tst_skip_why=
 	if [ -n "${NETSLICE_SKIP_CASES:-}" ] && [[ $name =~ $NETSLICE_SKIP_CASES ]]; then
 		tst_skip_why="left out of this tier (NETSLICE_SKIP_CASES)"
 		tst_result "$name" "$ksft_skip"
 		return 0
 	fi
+	tst_case_skips=$(mktemp) tst_case_unexplained=
 	"$@" || rc=$?
+	if [ "$rc" -eq 0 ] || [ "$rc" -eq "$ksft_skip" ]; then
+		if [ -s "$tst_case_skips" ]; then
+			nested=$(sed -E 's/^[[:space:]]*ok [0-9]+ ?//; s/ *# SKIP */: /' "$tst_case_skips" |
+				awk 'NR == 1 {s = $0} END {if (NR > 1) s = s " (and " NR - 1 " more)"; print s}')
+			tst_skip_why="${tst_skip_why:+$tst_skip_why; }nested: $nested"
+		fi
+		[ -z "$tst_skip_why" ] || rc=$ksft_skip
+		[ -z "$tst_case_unexplained" ] || tst_skip_why= rc=$ksft_skip
+	fi
+	rm -f "$tst_case_skips"
+	tst_case_skips= tst_case_unexplained=
 	tst_result "$name" "$rc"
 	# Where a suite's minutes go, for planning tiers (docs/testing.md).
 	[ $((SECONDS - start)) -lt 10 ] || tst_diag "took $((SECONDS - start)) s"
@@ -74,11 +107,28 @@ tst_check() {
 
 tst_diag() { echo "# $*"; }
 
-# tst_indent: nest a KTAP program's output as a subtest.
-tst_indent() { sed 's/^/    /'; }
+# tst_indent: nest a KTAP program's output as a subtest. In a case, a
+# result it skipped makes the case a skip.
+tst_indent() {
+	awk -v skips="$tst_case_skips" '{print "    " $0}
+		skips != "" && /^[ \t]*ok [0-9]+.*# SKIP/ {print >> skips}'
+}
 
-# tst_skip NAME REASON: KTAP's "ok N NAME # SKIP REASON", neither pass nor fail.
-tst_skip() { tst_result "$1 # SKIP $2" "$ksft_skip"; }
+# tst_skip NAME REASON: KTAP's "ok N NAME # SKIP REASON", neither pass nor
+# fail. In a case's body it prints nothing: the case is a skip, REASON
+# (about NAME) among its reasons. An empty REASON fails.
+tst_skip() {
+	if [ -n "$tst_case_skips" ]; then
+		if [ -n "$2" ]; then
+			tst_skip_why="${tst_skip_why:+$tst_skip_why; }$1: $2"
+		else
+			tst_case_unexplained=1
+		fi
+	else
+		tst_skip_why=$2
+		tst_result "$1" "$ksft_skip"
+	fi
+}
 
 # tst_done: the totals line; a plan that does not match the results run
 # fails the test (a case skipped by mistake or run twice).

@@ -3,13 +3,23 @@
 """Host tests of the bundled NFs: crafted pcapng in, expected pcapng out.
 
 Each NF runs in its offline mode (--pcap-in/--pcap-out), the same packet
-logic the module feeds, with no kernel. KTAP output.
+logic the module feeds, with no kernel. KTAP output: the plan, 1..N for the
+N test functions run (TESTS, or those named on the command line), comes
+before any result; each function is a subtest whose checks are nested
+under it, and ends in one result of its own: "not ok" if a check failed,
+it raised, or it reported nothing (a function that returns before its
+checks cannot pass); "ok ... # SKIP" if a check skipped and none failed
+(a skip is never a pass); else "ok". A run that stops early prints fewer
+results than its plan, which the runners' plan check fails. The totals
+line counts the checks, and each function that failed without a failing
+check once more.
 """
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nfpkt as P  # noqa: E402
@@ -17,23 +27,29 @@ import nfpkt as P  # noqa: E402
 BIN = os.environ.get("NETSLICE_BIN") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../build/bin")
 TMP = tempfile.mkdtemp(prefix="nf-test-")
 IFACES = [("in0", "02:00:00:00:00:a0"), ("out0", "02:00:00:00:00:b0")]
-results = []
+results = []  # every check of the run: True (passed), False (failed), None (skipped)
+case = []     # the running function's checks, as results
+skips = []    # and why it skipped what it did
+INDENT = "    "
 
 
 def check(ok, name):
     results.append(bool(ok))
-    print("%s %d %s" % ("ok" if ok else "not ok", len(results), name), flush=True)
+    case.append(bool(ok))
+    print("%s%s %d %s" % (INDENT, "ok" if ok else "not ok", len(case), name), flush=True)
     return ok
 
 
 def skip(why):
     results.append(None)
-    print("ok %d # SKIP %s" % (len(results), why), flush=True)
+    case.append(None)
+    skips.append(why)
+    print("%sok %d # SKIP %s" % (INDENT, len(case), why), flush=True)
 
 
 def diag(msg):
     for line in str(msg).splitlines():
-        print("# " + line)
+        print(INDENT + "# " + line)
 
 
 def run(nf, args, packets, ifaces=IFACES, files=None, slicing=None, timeout=60):
@@ -1159,15 +1175,46 @@ def test_offline():
     check(code == 2 and b"-: not a pcapng or pcap file" in stderr, "a file that is neither is refused (exit 2)")
 
 
-def main():
-    tests = [test_fwd, tests_firewall, test_nat, test_nat_router, test_time_jumps, test_stream, test_mutated_input, test_monitor, test_lb, test_affinity, test_ipsec, test_ipsec_router, test_ipsec_window, test_counters,
-             test_offline]
-    only = sys.argv[1:]
-    print("KTAP version 1\n# suite: nf host tests")
-    for t in tests:
-        if not only or t.__name__ in only:
-            t()
-    print("1..%d" % len(results))
+TESTS = [test_fwd, tests_firewall, test_nat, test_nat_router, test_time_jumps, test_stream, test_mutated_input,
+         test_monitor, test_lb, test_affinity, test_ipsec, test_ipsec_router, test_ipsec_window, test_counters,
+         test_offline]
+
+
+def run_case(n, t):
+    """Run test function t as subtest n; prints its result, returns False if it failed."""
+    del case[:], skips[:]
+    print("%s# Subtest: %s" % (INDENT, t.__name__), flush=True)
+    why = None
+    try:
+        t()
+    except Exception:  # a case that raises fails; the others still run
+        diag(traceback.format_exc())
+        why = "raised"
+    if why is None and not case:
+        why = "reported no result"
+    if why is not None or False in case:
+        if False not in case:
+            results.append(False)  # a failure no check counted
+        print("not ok %d %s%s" % (n, t.__name__, " # " + why if why else ""), flush=True)
+        return False
+    if None in case:
+        print("ok %d %s # SKIP %s" % (n, t.__name__, "; ".join(dict.fromkeys(skips))), flush=True)
+    else:
+        print("ok %d %s" % (n, t.__name__), flush=True)
+    return True
+
+
+def main(argv=None, tests=None):
+    tests = TESTS if tests is None else tests
+    only = sys.argv[1:] if argv is None else argv
+    unknown = [a for a in only if a not in [t.__name__ for t in tests]]
+    if unknown:
+        print("usage: test_nf.py [TEST...]; no test named %s" % " ".join(unknown), file=sys.stderr)
+        return 2
+    tests = [t for t in tests if not only or t.__name__ in only]
+    print("KTAP version 1\n# suite: nf host tests\n1..%d" % len(tests), flush=True)
+    for n, t in enumerate(tests, 1):
+        run_case(n, t)
     print("# %d passed, %d failed, %d skipped" % (results.count(True), results.count(False),
                                                   results.count(None)))
     return 0 if False not in results else 1
