@@ -83,6 +83,7 @@ bench_insn_guest() {
 	}
 	sed -n 's/^insn: //p' "$log" >"$insn_dir/insn.csv"
 	sed -n 's/^cap: //p' "$log" >"$insn_dir/cap.csv"
+	sed -n 's/^lost: //p' "$log" >"$insn_dir/lost.txt"
 	mkdir -p bench/results
 	res=bench/results/$stamp$tag-$kver
 	# A run of the same day replaces the last: kept to compare with.

@@ -61,14 +61,17 @@ def tables(base):
             "| target (fast-path issue) | met |", "|---|---|---|---|---|---|"]
     caps = [x for x in t["rows"] if x["name"].startswith("capacity_pps_")]
     for x in t["rows"]:
-        if x["name"].startswith(("insn_per_pkt", "idle_", "capacity_pps_")):
+        if x["name"].startswith(("insn_per_pkt", "idle_", "capacity_pps_")) or x.get("finding"):
             continue
         sp = "" if x.get("spread_pct") is None else f"{x['spread_pct'] / 2:.1f}%"
         prev = x.get("previous_value", "")
         if "against" in x:
             prev = "(against the previous run)"
+        met = MET[x.get("met")]
+        if x.get("note", "").startswith("finding"):
+            met += " (finding: frames lost)"
         out.append(f"| `{x['name']}` | {x['value']} | {sp} | {prev} "
-                   f"| {x.get('target') or '–'} | {MET[x.get('met')]} |")
+                   f"| {x.get('target') or '–'} | {met} |")
     if caps:
         out += ["", "| capacity (RFC 2544, loss < 0.1%) | frames/s | generator offered "
                 "| forwarded at the generator's rate | headroom | |", "|---|---|---|---|---|---|"]
@@ -77,6 +80,12 @@ def tables(base):
             out.append(f"| {x['name'][len('capacity_pps_'):]} | {v} | {x['generator_pps']:,} "
                        f"| {x['forwarded_at_generator_pps']:,} | {x['generator_headroom']} "
                        f"| {x.get('note', '')} |")
+    findings = [x for x in t["rows"] if x.get("finding")]
+    if findings:
+        out += ["", "Findings: netslice rows that lost frames (a lost frame is a finding, "
+                "never \"not judged\"):", ""]
+        out += [f"- `{x['name']}`: {x['value']:,} of {x['sent']:,} frames lost "
+                f"(round {', '.join(map(str, x['rounds']))}); {x['where']}" for x in findings]
     return "\n".join(out)
 
 

@@ -8,17 +8,25 @@ DIR holds what one guest run under the nsinsn plugin left: plugin.txt
 (bench/plugin/nsinsn.c: per-vCPU counters at every mark, PC samples),
 insn.csv (bench/insns.sh's rows: which contender, how many frames; round
 0 warms up and is left out; SIZE 0 is a contender's idle second),
-kallsyms, and per row modsyms-SEQ and maps-SEQ to name sampled PCs; and
+kallsyms, and per row modsyms-SEQ and maps-SEQ to name sampled PCs;
+lost.txt (bench/insns.sh's bench_insn_lost: for each row that lost
+frames, how each counter on the frames' way moved over it); and
 previous-targets.json, a run of the same name this one replaces.
 TOPOLOGY is veth (default) or nic (the guest's virtio-net ports): a nic
 run's headline rows are named nic_RATIO.
 Writes BASE-insn.csv (one line per row and round), BASE-targets.json
-(the headline ratios, with their spread over rounds) and
+(the headline ratios, with their spread over rounds, and the findings) and
 BASE-insn-profile/CONTENDER-SIZE.folded (samples by instruction count,
 "space;object;function COUNT", one sample per PERIOD instructions).
 
 The DUT is every vCPU but 0, where pktgen and the harness run: its
 instructions are counted apart (gen_insn_per_pkt), never in the headline.
+
+Lost frames: a comparison's row (AF_PACKET, AF_XDP, the bridge, the
+baseline's module) that lost more than 0.1% is not judged, its ratios
+neither. A netslice row (netslice_row) that lost any frame is a finding:
+a row lost_frames_CONTENDER_SIZE, target "= 0", not met, that says where
+the frames went (lost.txt's counters), and its ratios are not met.
 """
 import bisect
 import csv
@@ -47,6 +55,77 @@ RATIOS = {
     "ring_vs_base_1518": ("ring-fwd-off@1518", "base-ring-fwd-off@1518", None),
     "rw_vs_base_64": ("ns-fwd-off@64", "base-fwd-off@64", None),
 }
+
+
+def netslice_row(contender):
+    """A row of netslice's own path, this commit's module: nf-fwd and its
+    kin in read/write (ns-*) or ring mode (ring-*). Not the comparisons:
+    AF_PACKET, AF_XDP, the bridge, nor the baseline's module (base-*,
+    another commit's netslice, what this one is measured against)."""
+    return contender.startswith(("ns-", "ring-"))
+
+
+def read_lost(path):
+    """seq -> {key: value}, lost.txt's lines "SEQ CONTENDER KEY=VALUE...":
+    the interfaces' names (gen, in, out, sink), sent and forwarded, and
+    each counter's change over the row (gen.tx_packets, slice.rx_drop_ring_full, ...)."""
+    lost = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                w = line.split()
+                if len(w) < 2:
+                    continue
+                kv = dict(x.split("=", 1) for x in w[2:] if "=" in x)
+                lost[int(w[0])] = {k: v if k in ("gen", "in", "out", "sink") else int(v)
+                                   for k, v in kv.items()}
+    return lost
+
+
+# Counters that count a frame dropped (or held back) on its way, in path
+# order: the generator's port, the DUT's ingress, the slice, its egress.
+# A slice.tx_err_* counter (a write refused) goes before the egress.
+DROPS = [
+    ("gen.tx_dropped", "{gen} tx_dropped"),
+    ("in.rx_dropped", "{in} rx_dropped"),
+    ("slice.rx_drop_ring_full", "slice rx_drop_ring_full (ring full)"),
+    ("slice.rx_drop_no_reader", "slice rx_drop_no_reader (no reader)"),
+    ("slice.rx_drop_error", "slice rx_drop_error (not segmented or checksummed)"),
+    ("slice.rx_purged", "slice rx_purged (queued, freed unread)"),
+    ("slice.tx_nf_drop", "slice tx_nf_drop (the NF dropped it)"),
+    ("slice.tx_busy", "slice tx_busy (egress queue stopped: short writes)"),
+    ("out.tx_dropped", "{out} tx_dropped"),
+]
+
+
+def where(c):
+    """Where a row's lost frames went, from lost.txt's counters (summed
+    over its lossy rounds): the drop counters that moved, then the count
+    at each hop and the first hop short of the one before."""
+    if not c:
+        return "where: not recorded (no lost.txt line for the row)"
+    names = {k: c.get(k, k) for k in ("gen", "in", "out", "sink")}
+    drops = list(DROPS)
+    errs = sorted(k for k in c if k.startswith("slice.tx_err_"))
+    drops[-1:-1] = [(k, k.replace(".", " ", 1)) for k in errs]
+    moved = [f"{label.format(**names)} {c[k]}" for k, label in drops if c.get(k, 0) > 0]
+    hops = [(f"{names['gen']} sent", c.get("gen.tx_packets")),
+            (f"{names['in']} received", c.get("in.rx_packets"))]
+    if "slice.rx_packets" in c:
+        queued = c["slice.rx_packets"] + c.get("slice.rx_trimmed", 0)
+        hops += [("the slice received", queued + sum(c.get("slice." + k, 0) for k in
+                                                     ("rx_drop_ring_full", "rx_drop_no_reader",
+                                                      "rx_drop_error"))),
+                 ("queued", queued), ("sent", c.get("slice.tx_packets"))]
+    hops += [(f"{names['out']} sent", c.get("out.tx_packets")),
+             (f"{names['sink']} received", c.get("sink.rx_packets"))]
+    hops = [(label, v) for label, v in hops if v is not None]
+    text = "dropped: " + (", ".join(moved) if moved else "no drop counter moved")
+    text += "; hops: " + ", ".join(f"{label} {v}" for label, v in hops)
+    short = next(((a, b) for a, b in zip(hops, hops[1:]) if b[1] < a[1]), None)
+    if short:
+        text += f"; first short: {short[0][0]} {short[0][1]} -> {short[1][0]} {short[1][1]}"
+    return text
 
 
 def read_marks(path):
@@ -182,7 +261,12 @@ def main(argv):
     per_row = defaultdict(dict)  # "name@size" -> round -> insn/pkt
     bytes_row = defaultdict(dict)
     idle = defaultdict(dict)  # contender -> round -> DUT instructions per second, no load
-    lossy = set()  # rows that lost frames in some round: not judged
+    lossy = set()  # comparison rows that lost over 0.1% in some round: not judged
+    lost_at = read_lost(os.path.join(d, "lost.txt"))
+    # netslice rows that lost any frame: findings. "name@size" -> frames
+    # lost, frames sent, rounds, counters summed over those rounds.
+    found = defaultdict(lambda: {"lost": 0, "sent": 0, "rounds": [], "counters": Counter(),
+                                 "names": {}, "recorded": True})
     for r in runs:
         seq = int(r["seq"])
         m = marks.get(seq)
@@ -199,7 +283,18 @@ def main(argv):
         fwd = int(r["forwarded"])
         if fwd <= 0:
             sys.exit(f"insns: row {seq} ({r['contender']}) forwarded nothing")
-        if (int(r["sent"]) - fwd) * 1000 > int(r["sent"]):
+        if netslice_row(r["contender"]):
+            if fwd < int(r["sent"]):
+                f = found[f"{r['contender']}@{r['size']}"]
+                f["lost"] += int(r["sent"]) - fwd
+                f["sent"] += int(r["sent"])
+                f["rounds"].append(int(r["round"]))
+                c = lost_at.get(seq, {})
+                f["names"].update({k: v for k, v in c.items() if isinstance(v, str)})
+                f["counters"].update({k: v for k, v in c.items()
+                                      if not isinstance(v, str) and k not in ("sent", "forwarded")})
+                f["recorded"] = f["recorded"] and seq in lost_at
+        elif (int(r["sent"]) - fwd) * 1000 > int(r["sent"]):
             lossy.add(f"{r['contender']}@{r['size']}")
         ik = sum(delta[v][0] for v in dut)
         iu = sum(delta[v][1] for v in dut)
@@ -266,7 +361,14 @@ def main(argv):
             met = value <= float(bound) if op == "<=" else value >= float(bound)
         row = {"name": name, "value": round(value, 3), "spread_pct": round(spread_pct(vals), 2),
                "target": target, "met": met}
-        if num in lossy or den in lossy:
+        if num in found or den in found:
+            # A netslice row's loss does not escape its target.
+            if target:
+                row["met"] = False
+            row["note"] = "finding: " + ", ".join(
+                f"{k} lost frames ({prefix}lost_frames_{k.replace('@', '_')})"
+                for k in (num, den) if k in found)
+        elif num in lossy or den in lossy:
             row["met"] = None
             row["note"] = "frames lost at the offered rate: not judged"
         rows.append(row)
@@ -281,8 +383,22 @@ def main(argv):
         rows.append({"name": "insn_per_pkt_" + key.replace("@", "_"),
                      "value": round(statistics.median(vals), 1),
                      "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None})
-        if key in lossy:
+        if key in found:
+            rows[-1]["note"] = "frames lost at the offered rate: finding"
+        elif key in lossy:
             rows[-1]["note"] = "frames lost at the offered rate"
+    # The findings: each netslice row that lost frames, and where they went.
+    findings = []
+    for key in sorted(found):
+        f = found[key]
+        text = where(dict(f["counters"], **f["names"]) if f["counters"] else {})
+        if f["counters"] and not f["recorded"]:
+            text += " (not every lossy round recorded)"
+        findings.append({"name": prefix + "lost_frames_" + key.replace("@", "_"),
+                         "value": f["lost"], "spread_pct": None, "target": "= 0", "met": False,
+                         "finding": True, "sent": f["sent"], "rounds": f["rounds"],
+                         "where": text})
+    rows += findings
     for name in sorted(idle):
         vals = list(idle[name].values())
         rows.append({"name": "idle_insn_per_s_" + name, "value": round(statistics.median(vals)),
@@ -331,6 +447,10 @@ def main(argv):
         print(f"# {r['name']:<32} {str(r['value']):>10} "
               f"{'' if r['spread_pct'] is None else '±%.1f%%' % (r['spread_pct'] / 2)}"
               f"{'' if not r['target'] else '  target ' + r['target']}")
+    for r in findings:
+        rounds = ", ".join(map(str, r["rounds"]))
+        print(f"# finding: {r['name']}: {r['value']} of {r['sent']} frames lost "
+              f"(round{'s' if len(r['rounds']) > 1 else ''} {rounds}); {r['where']}")
 
 
 if __name__ == "__main__":

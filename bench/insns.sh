@@ -9,7 +9,8 @@
 # divides the DUT's vCPUs' counts by the frames forwarded (bench/insns.py).
 #
 # Prints "insn: SEQ,ROUND,CONTENDER,SIZE,PPS,SENT,USEC,FWD" lines, a "cap: "
-# line per contender (bench_insn_capacity) and a
+# line per contender (bench_insn_capacity), a "lost: " line per row that
+# lost frames (bench_insn_lost: where they went) and a
 # "# " progress line per row; writes kallsyms (once) and each row's
 # module symbols and forwarder mappings into NETSLICE_BENCH_OUT, which
 # the host reads to name the sampled PCs.
@@ -71,12 +72,14 @@ fi
 # starts; the counter is opened here (fd cfd) because pktgen runs in the
 # generator's namespace, whose /sys shows other interfaces.
 bench_insn_row() {
-	local seq=$1 round=$2 name=$3 size=$4 counter fwd0 fwd1 load sent usec cfd mark
+	local seq=$1 round=$2 name=$3 size=$4 counter fwd0 fwd1 load sent usec cfd mark before
 	counter=/sys/class/net/$bench_out/statistics/tx_packets
 	if [ -n "$bench_pid" ]; then
 		grep ' r-xp ' "/proc/$bench_pid/maps" >"$NETSLICE_BENCH_OUT/maps-$seq" || return 1
 	fi
 	grep '\[' /proc/kallsyms >"$NETSLICE_BENCH_OUT/modsyms-$seq" || return 1
+	# Before the start mark: what bench_insn_lost subtracts.
+	before=$(bench_insn_counters "$name")
 	mark=$(mktemp)
 	exec {cfd}<"$counter"
 	load=$(PKTGEN_ON_START="nsmark start $seq /dev/fd/$cfd >$mark" bench_insn_pktgen "$size" \
@@ -89,20 +92,49 @@ bench_insn_row() {
 	fwd1=$(taskset -c 0 nsmark stop "$seq" "$counter") || return 1
 	echo "insn: $seq,$round,$name,$size,$bench_insn_pps,$sent,$usec,$((fwd1 - fwd0))"
 	echo "# insn $seq round $round $name $size B: $((fwd1 - fwd0)) of $sent forwarded"
-	[ $((fwd1 - fwd0)) -ge "$sent" ] || bench_insn_lost "$name"
+	[ $((fwd1 - fwd0)) -ge "$sent" ] ||
+		bench_insn_lost "$seq" "$name" "$sent" $((fwd1 - fwd0)) "$before"
 }
 
-# bench_insn_lost NAME: where frames went, for a row that lost some (the
-# report marks its ratios "not judged"). The interfaces' counters add up
-# over the contender's rounds and its capacity search; the slice's are
-# netslice's drops since the contender started.
-bench_insn_lost() {
-	local slice=""
+# bench_insn_stat ROLE NETNS IF COUNTER...: "ROLE.COUNTER VALUE" lines, IF's
+# counters (NETNS empty: this namespace).
+bench_insn_stat() {
+	local role=$1 ns=$2 dev=$3 c files=()
+	shift 3
+	for c; do files+=("/sys/class/net/$dev/statistics/$c"); done
+	${ns:+ip netns exec "$ns"} awk -v r="$role" \
+		'{ n = split(FILENAME, p, "/"); print r "." p[n], $1 }' "${files[@]}"
+}
+
+# bench_insn_counters NAME: the counters that say where a row's frames
+# went, "KEY VALUE" lines: the generator's port, the DUT's in and out, the
+# sink's port, and for a netslice contender its slices' counters summed
+# (slice.rx_drop_ring_full, ...). Read outside the marks, on CPU 0.
+bench_insn_counters() {
+	bench_insn_stat gen "$gen" "$gen_if" tx_packets tx_dropped
+	bench_insn_stat in "" "$bench_in" rx_packets rx_dropped
+	bench_insn_stat out "" "$bench_out" tx_packets tx_dropped
+	bench_insn_stat sink "$sink" "$sink_if" rx_packets rx_dropped
 	case $1 in ns-* | ring-* | base-*)
-		slice=", the slice dropped $(tst_stat_sum rx_drop_ring_full) (ring full)"
-		slice+=" $(tst_stat_sum rx_drop_error) (error) $(tst_stat_sum tx_err_dropped) (egress)" ;;
+		netslice-info -s | grep -o ' [a-z0-9_]*=[0-9]*' |
+			awk -F= '{ s["slice." substr($1, 2)] += $2 } END { for (k in s) print k, s[k] }' ;;
 	esac
-	echo "# lost, where: $(tst_hops "$slice" "$gen_if" "$bench_in" "$bench_out" "$sink_if")"
+}
+
+# bench_insn_lost SEQ NAME SENT FORWARDED BEFORE: where a row's frames went,
+# for a row that lost some: each counter's change over the row (BEFORE:
+# bench_insn_counters before its start mark), as a "lost: SEQ NAME
+# gen=IF in=IF out=IF sink=IF sent=N forwarded=N KEY=DELTA..." line that
+# bench/insns.py reads (a netslice row's loss is a finding there, a
+# comparison's is not judged), and a progress line with those that moved.
+bench_insn_lost() {
+	local deltas moved
+	deltas=$(awk 'NR == FNR { b[$1] = $2; next } { printf " %s=%d", $1, $2 - b[$1] }' \
+		<(echo "$5") <(bench_insn_counters "$2" | sort))
+	echo "lost: $1 $2 gen=$gen_if in=$bench_in out=$bench_out sink=$sink_if" \
+		"sent=$3 forwarded=$4$deltas"
+	moved=$(tr ' ' '\n' <<<"$deltas" | grep -v '^$\|=0$' | paste -sd ' ')
+	echo "# lost $(($3 - $4)) of $3 in $2, counters moved: ${moved:-none}"
 }
 
 # bench_insn_pktgen SIZE PPS: bench_insn_pkts frames of SIZE at PPS (0: as

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """bench/insns.py on made-up plugin output whose answers are known:
 instructions per frame on the DUT's vCPUs only, the warm-up round left
-out, ratios per round with their median and spread, a lossy row not
-judged, the idle row, samples named from kallsyms, the repeat check
+out, ratios per round with their median and spread, a comparison's lossy
+row not judged but a netslice row that lost frames a finding that says
+where they went, the idle row, samples named from kallsyms, the repeat check
 against an earlier run of the same commit, the NIC topology's rows, the
 capacity search's rows and the generator's headroom, and
 the tables bench/insn_report.py writes into docs/benchmarks.md."""
@@ -40,7 +41,27 @@ rows = [
     (5, 2, "ring-fwd-off", 64, 1000, 1000, 4_000_000, 500_000),
     (6, 2, "afxdp", 64, 1000, 990, 8_910_000, 0),               # lost 1%: not judged
     (7, 1, "ring-fwd-off", 1518, 1000, 1000, 2_000_000, 0),
+    # netslice rows that lost frames: findings, even one frame (under the
+    # comparisons' 0.1%); the baseline's module's loss is a comparison's.
+    (8, 1, "ns-fwd-off", 64, 1000, 995, 4_975_000, 0),          # 5 lost in the ring
+    (9, 1, "afp-mmsg", 64, 1000, 1000, 9_000_000, 0),
+    (10, 1, "ring-fwd-auto", 64, 1000, 999, 999_000, 0),        # 1 lost, not recorded
+    (11, 1, "base-fwd-off", 64, 1000, 900, 900_000, 0),         # lost 10%: not judged
 ]
+# bench/insns.sh's lost lines for the rows above that lost frames: each
+# counter's change over the row.
+with open(os.path.join(d, "lost.txt"), "w") as f:
+    f.write("6 afxdp gen=gen0 in=dut0 out=dut1 sink=sink0 sent=1000 forwarded=990 "
+            "gen.tx_dropped=0 gen.tx_packets=1000 in.rx_dropped=10 in.rx_packets=1000 "
+            "out.tx_dropped=0 out.tx_packets=990 sink.rx_dropped=0 sink.rx_packets=990\n"
+            "8 ns-fwd-off gen=gen0 in=dut0 out=dut1 sink=sink0 sent=1000 forwarded=995 "
+            "gen.tx_dropped=0 gen.tx_packets=1000 in.rx_dropped=0 in.rx_packets=1000 "
+            "out.tx_dropped=0 out.tx_packets=995 sink.rx_dropped=0 sink.rx_packets=995 "
+            "slice.rx_drop_error=0 slice.rx_drop_no_reader=0 slice.rx_drop_ring_full=5 "
+            "slice.rx_packets=995 slice.rx_trimmed=0 slice.store_used=-3 slice.tx_busy=0 "
+            "slice.tx_err_dropped=0 slice.tx_packets=995\n"
+            "11 base-fwd-off gen=gen0 in=dut0 out=dut1 sink=sink0 sent=1000 forwarded=900 "
+            "slice.rx_drop_ring_full=100 slice.rx_packets=900 slice.tx_packets=900\n")
 with open(os.path.join(d, "insn.csv"), "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["seq", "round", "contender", "size", "offered_pps", "sent", "usec", "forwarded"])
@@ -95,6 +116,30 @@ ra = byname.get("ring_vs_afxdp_64", {})
 check(ra.get("value") == 0.5 and ra.get("spread_pct") == 0.0 and ra.get("met") is None and
       "lost" in ra.get("note", ""),
       "a ratio per round, its median; a row that lost frames is not judged (%s)" % ra)
+check("not judged" in ra.get("note", "") and "finding" not in ra.get("note", "") and
+      "lost_frames_afxdp_64" not in byname and "lost_frames_base-fwd-off_64" not in byname and
+      byname.get("insn_per_pkt_base-fwd-off_64", {}).get("note") ==
+      "frames lost at the offered rate" and "finding: lost_frames_afxdp" not in proc.stdout and "lost_frames_base" not in proc.stdout,
+      "a comparison's (or the baseline module's) lost frames: not judged, no finding (%s)" % ra)
+lf = byname.get("lost_frames_ns-fwd-off_64", {})
+check(lf.get("value") == 5 and lf.get("sent") == 1000 and lf.get("rounds") == [1] and
+      lf.get("met") is False and lf.get("target") == "= 0" and lf.get("finding") is True and
+      "slice rx_drop_ring_full (ring full) 5" in lf.get("where", "") and
+      "dut0 received 1000, the slice received 1000, queued 995, sent 995, dut1 sent 995" in
+      lf.get("where", "") and "first short: the slice received 1000 -> queued 995" in
+      lf.get("where", ""),
+      "a netslice row that lost frames: a finding, not met, saying where they went (%s)" % lf)
+check("# finding: lost_frames_ns-fwd-off_64: 5 of 1000 frames lost (round 1); "
+      "dropped: slice rx_drop_ring_full (ring full) 5;" in proc.stdout,
+      "the finding printed, with where the frames went (%s)" % proc.stdout.strip()[-400:])
+rw = byname.get("rw_vs_afp_mmsg_64", {})
+check(rw.get("met") is False and "finding" in rw.get("note", "") and
+      "lost_frames_ns-fwd-off_64" in rw.get("note", ""),
+      "a ratio over a netslice row that lost frames is not met: no escape (%s)" % rw)
+lf1 = byname.get("lost_frames_ring-fwd-auto_64", {})
+check(lf1.get("value") == 1 and lf1.get("met") is False and
+      "not recorded" in lf1.get("where", ""),
+      "one lost frame is a finding too, its counters missing said so (%s)" % lf1)
 check(byname.get("insn_per_pkt_ring-fwd-off_64", {}).get("value") == 4250.0 and
       byname.get("insn_per_pkt_ring-fwd-off_64", {}).get("spread_pct") == 11.76,
       "a row's median over rounds and its spread ((4500 - 4000) / 4250)")
@@ -152,5 +197,10 @@ check(proc.returncode == 0 and "stale" not in page and page.startswith("head\n")
       "| ring-fwd-off | 64 B | 4,250 ±6% | 3,500 | 750 |" in page and
       "| `nic_ring_vs_afxdp_64` | 0.5 |" in page and "| afxdp_64 | 12,000 | 30,000 | 12,500 | 2.5 |" in page,
       "insn_report.py: both topologies' tables between the markers (%s)" % proc.stderr.strip()[-300:])
+check("- `lost_frames_ns-fwd-off_64`: 5 of 1,000 frames lost (round 1); dropped: slice "
+      "rx_drop_ring_full (ring full) 5;" in page and "- `nic_lost_frames_ns-fwd-off_64`" in page and
+      "| `rw_vs_afp_mmsg_64` |" in page and "| no (finding: frames lost) |" in page and
+      "| `lost_frames_" not in page,
+      "insn_report.py: the findings listed with where the frames went, their ratios not met")
 print("# %d passed, %d failed" % (sum(results), len(results) - sum(results)))
 sys.exit(0 if all(results) else 1)
