@@ -12,7 +12,7 @@ tst_module_loaded && rmmod netslice
 
 tst_check "io_check: read, write, poll, ioctls, bad input" tst_pair_check io_check
 tst_run_cleanups
-tst_check "wake_check: every edge-triggered wake-up, and a burst to a sleeper" \
+tst_check "wake_check: every edge-triggered wake-up, one wake-up per burst to a sleeper" \
 	tst_pair_check wake_check
 tst_run_cleanups
 
