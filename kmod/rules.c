@@ -242,14 +242,19 @@ static u32 nsl_rule_slice_in(const struct nsl_rule *rule, u64 gen)
 	return nsl_rule_hist_slice(rcu_dereference(rule->hist), gen);
 }
 
+/* The set of a flow cache that holds key. */
+static unsigned int nsl_flow_set(const struct nsl_rule_key *key)
+{
+	return jhash2((const u32 *)key, sizeof(*key) / sizeof(u32), 0) % NSL_FLOW_CACHE_SETS;
+}
+
 /* The flow cache first: one key compare for a flow seen in this generation. */
 static struct nsl_flow_entry *nsl_rules_lookup_cached(const struct nsl_rule_key *key, u64 gen)
 {
 	struct nsl_flow_cache *cache = *this_cpu_ptr(nsl_table.cache);
-	unsigned int set, way;
+	unsigned int set = nsl_flow_set(key), way;
 	struct nsl_flow_entry *e;
 
-	set = jhash2((const u32 *)key, sizeof(*key) / sizeof(u32), 0) % NSL_FLOW_CACHE_SETS;
 	for (way = 0; way < 2; way++) {
 		e = &cache->entry[set][way];
 		if (e->gen == gen && !memcmp(&e->key, key, sizeof(*key))) {
@@ -268,9 +273,47 @@ static struct nsl_flow_entry *nsl_rules_lookup_cached(const struct nsl_rule_key 
 	return e;
 }
 
+/* The slice a packet of key goes to, or -1, counting the rule's hit. Under RCU. */
+static int nsl_rules_steer_key(const struct nsl_rule_key *key)
+{
+	struct nsl_flow_entry *e = nsl_rules_lookup_cached(key, nsl_rules_gen_rcu());
+
+	if (!e->rule)
+		return -1;
+	this_cpu_inc(*e->rule->hits.count);
+	return e->slice;
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* RX's lookup of a packet's key, the flow cache first (tests/rules_kunit.c). */
+int nsl_rules_steer_flow(const struct nsl_rule_key *key)
+{
+	return nsl_rules_steer_key(key);
+}
+EXPORT_SYMBOL_IF_KUNIT(nsl_rules_steer_flow);
+
+/* key's outcome is in this CPU's flow cache for the published generation. */
+bool nsl_rules_flow_cached(const struct nsl_rule_key *key)
+{
+	struct nsl_flow_cache *cache = *this_cpu_ptr(nsl_table.cache);
+	struct nsl_flow_entry *e = cache->entry[nsl_flow_set(key)];
+	u64 gen = nsl_rules_gen_rcu();
+
+	return (e[0].gen == gen && !memcmp(&e[0].key, key, sizeof(*key))) ||
+	       (e[1].gen == gen && !memcmp(&e[1].key, key, sizeof(*key)));
+}
+EXPORT_SYMBOL_IF_KUNIT(nsl_rules_flow_cached);
+
+/* How many flows a CPU's flow cache holds. */
+unsigned int nsl_rules_flow_cache_size(void)
+{
+	return sizeof_field(struct nsl_flow_cache, entry) / sizeof(struct nsl_flow_entry);
+}
+EXPORT_SYMBOL_IF_KUNIT(nsl_rules_flow_cache_size);
+#endif
+
 int nsl_rules_steer(const struct sk_buff *skb, struct flow_keys *keys, bool *dissected)
 {
-	struct nsl_flow_entry *e;
 	struct nsl_rule_key key;
 
 	*dissected = false;
@@ -282,11 +325,7 @@ int nsl_rules_steer(const struct sk_buff *skb, struct flow_keys *keys, bool *dis
 	*dissected = true;
 	if (!nsl_rule_key_of_flow(keys, &key))
 		return -1;
-	e = nsl_rules_lookup_cached(&key, nsl_rules_gen_rcu());
-	if (!e->rule)
-		return -1;
-	this_cpu_inc(*e->rule->hits.count);
-	return e->slice;
+	return nsl_rules_steer_key(&key);
 }
 
 u32 nsl_rule_slice_now(const struct nsl_rule *rule)

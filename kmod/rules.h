@@ -107,6 +107,9 @@ int nsl_rules_steer(const struct sk_buff *skb, struct flow_keys *keys, bool *dis
 
 #if IS_ENABLED(CONFIG_KUNIT)
 struct nsl_rule *nsl_rules_lookup(const struct nsl_rule_key *key);
+int nsl_rules_steer_flow(const struct nsl_rule_key *key);
+bool nsl_rules_flow_cached(const struct nsl_rule_key *key);
+unsigned int nsl_rules_flow_cache_size(void);
 #endif
 
 #endif /* _NETSLICE_RULES_H */

@@ -4,8 +4,9 @@
  * Table-driven cases (prefix edges, port ranges, preference order, exact
  * against wildcard, families), then replace, the generation a batch
  * builds (invisible until commit), the undo of a failed batch, the
- * history that lets a rule be replaced again at once, and the hit
- * counters' chunks.
+ * history that lets a rule be replaced again at once, the hit counters'
+ * chunks, and RX's flow cache against a plain evaluation of the rules
+ * over many times the flows it holds.
  */
 #include <kunit/test.h>
 #include <linux/in.h>
@@ -529,6 +530,276 @@ static void nsl_rules_test_churn(struct kunit *test)
 	rcu_barrier();
 }
 
+/* Wildcard rules of the flow-cache test, for the flows nsl_rt_flow() makes. */
+static const struct nsl_rt_rule nsl_rt_wild[] = {
+	{ V4, 0, "10.0.0.0", 9, NULL, 0, 0, 65535, 0, 65535, 20, 1 },
+	{ V4, 17, "10.64.0.0", 10, NULL, 0, 0, 65535, 1000, 3999, 10, 2 },
+	{ V4, 6, NULL, 0, "192.168.1.0", 24, 0, 65535, 0, 65535, 10, 3 },
+	{ 0, 132, NULL, 0, NULL, 0, 0, 65535, 0, 65535, 30, 4 },
+	{ V6, 0, "2001:db8::", 33, NULL, 0, 0, 65535, 0, 65535, 5, 5 },
+	/* The pref of the first: where both match, the first (older) wins. */
+	{ V4, 0, NULL, 0, "192.168.0.0", 23, 0, 65535, 0, 65535, 20, 6 },
+	{ V4, 17, NULL, 0, NULL, 0, 2000, 2999, 0, 65535, 15, 7 },
+	{ V4, 6, "10.128.0.0", 9, "192.168.2.0", 23, 0, 65535, 0, 2999, 1, 8 },
+	{ V6, 17, NULL, 0, "2001:db8:ffff::", 48, 0, 65535, 3000, 5999, 8, 9 },
+	{ V4, 0, NULL, 0, NULL, 0, 1100, 1100, 0, 65535, 0, 10 },
+};
+
+/* A rule of the flow-cache test as the plain evaluation sees it. */
+struct nsl_rt_ref {
+	struct nsl_rule_match match;
+	u32 slice;
+	bool exact;
+};
+
+/* Spreads n's bits over all of the result (lowbias32). */
+static u32 nsl_rt_mix(u32 n)
+{
+	n ^= n >> 16;
+	n *= 0x7feb352d;
+	n ^= n >> 15;
+	n *= 0x846ca68b;
+	return n ^ (n >> 16);
+}
+
+/*
+ * Flow i of the flow-cache test, all distinct: in groups of four, the
+ * first of a group has an exact rule, the second differs from it in the
+ * protocol only, the third in the destination port, the fourth is its
+ * reverse. Every eighth group is IPv6.
+ */
+static void nsl_rt_flow(unsigned int i, struct nsl_rule_key *k)
+{
+	static const u8 protos[] = { IPPROTO_UDP, IPPROTO_TCP, IPPROTO_SCTP };
+	unsigned int g = i / 4;
+	u32 h = nsl_rt_mix(g);
+	u16 sport = 1024 + g, dport = nsl_rt_mix(~g) % 6000;
+	__be32 addr[4];
+
+	memset(k, 0, sizeof(*k));
+	k->proto = protos[g % ARRAY_SIZE(protos)];
+	if (g % 8 == 7) {
+		k->family = V6;
+		k->src[0] = htonl(0x20010db8);
+		k->src[1] = htonl(h);
+		k->src[2] = htonl(g);
+		k->src[3] = htonl(1);
+		k->dst[0] = htonl(0x20010db8);
+		k->dst[1] = htonl(0xffff0000);
+		k->dst[3] = htonl(g);
+	} else {
+		k->family = V4;
+		k->src[0] = htonl(0x0a000000 | (h & 0xffffff));
+		k->dst[0] = htonl(0xc0a80000 | h >> 22);
+	}
+	switch (i % 4) {
+	case 1:
+		k->proto = k->proto == IPPROTO_UDP ? IPPROTO_TCP : IPPROTO_UDP;
+		break;
+	case 2:
+		dport++;
+		break;
+	case 3:
+		memcpy(addr, k->src, sizeof(addr));
+		memcpy(k->src, k->dst, sizeof(addr));
+		memcpy(k->dst, addr, sizeof(addr));
+		swap(sport, dport);
+		break;
+	}
+	k->sport = htons(sport);
+	k->dport = htons(dport);
+}
+
+/* The first len bits of a and b are the same, compared one by one. */
+static bool nsl_rt_prefix_eq(const __be32 *a, const __be32 *b, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < len; i++)
+		if ((ntohl(a[i / 32]) ^ ntohl(b[i / 32])) & (1U << (31 - i % 32)))
+			return false;
+	return true;
+}
+
+static bool nsl_rt_ref_matches(const struct nsl_rt_ref *r, const struct nsl_rule_key *k)
+{
+	const struct nsl_rule_match *m = &r->match;
+	u16 sport = ntohs(k->sport), dport = ntohs(k->dport);
+
+	return sport >= m->sport_min && sport <= m->sport_max &&
+	       dport >= m->dport_min && dport <= m->dport_max &&
+	       (!m->family || m->family == k->family) && (!m->proto || m->proto == k->proto) &&
+	       nsl_rt_prefix_eq(m->src, k->src, m->src_len) &&
+	       nsl_rt_prefix_eq(m->dst, k->dst, m->dst_len);
+}
+
+/* The slice for k, the plain way: every rule, oldest first. */
+static int nsl_rt_ref_slice(const struct nsl_rt_ref *refs, unsigned int n,
+			    const struct nsl_rule_key *k)
+{
+	const struct nsl_rt_ref *best = NULL, *r;
+
+	for (r = refs; r < refs + n; r++) {
+		if (!nsl_rt_ref_matches(r, k))
+			continue;
+		/* An exact rule beats any wildcard; then the lowest pref, then the oldest. */
+		if (!best || (r->exact && !best->exact) ||
+		    (r->exact == best->exact && r->match.pref < best->match.pref))
+			best = r;
+	}
+	return best ? best->slice : NONE;
+}
+
+/* What the flow-cache test's passes saw. */
+struct nsl_rt_tally {
+	unsigned int missed;		/* flows the cache did not hold */
+	unsigned int wrong;		/* flows answered otherwise than want */
+};
+
+/*
+ * Look flow i up as RX does, twice when first (the second must hit), and
+ * with the matcher alone; a wrong answer reported for the first few.
+ */
+static void nsl_rt_flow_check(struct kunit *test, unsigned int i, int want, bool first,
+			      struct nsl_rt_tally *t)
+{
+	int got, again = want, alone;
+	bool held, kept = true;
+	struct nsl_rule_key k;
+	struct nsl_rule *rule;
+
+	nsl_rt_flow(i, &k);
+	local_bh_disable();
+	rcu_read_lock();
+	held = nsl_rules_flow_cached(&k);
+	got = nsl_rules_steer_flow(&k);
+	if (first) {
+		kept = nsl_rules_flow_cached(&k);
+		again = nsl_rules_steer_flow(&k);
+	}
+	rule = nsl_rules_lookup(&k);
+	alone = rule ? nsl_rule_slice_now(rule) : NONE;
+	rcu_read_unlock();
+	local_bh_enable();
+
+	t->missed += !held;
+	if (got == want && again == want && alone == want && kept)
+		return;
+	if (t->wrong++ >= 4)
+		return;
+	if (first)
+		KUNIT_FAIL(test,
+			   "flow %u (family %u proto %u ports %u>%u), first pass: cache %d (%s) then %d (%s), matcher alone %d, want %d",
+			   i, k.family, k.proto, ntohs(k.sport), ntohs(k.dport), got,
+			   held ? "hit" : "miss", again, kept ? "hit" : "miss", alone, want);
+	else
+		KUNIT_FAIL(test,
+			   "flow %u (family %u proto %u ports %u>%u), second pass: cache %d (%s), matcher alone %d, want %d",
+			   i, k.family, k.proto, ntohs(k.sport), ntohs(k.dport), got,
+			   held ? "hit" : "miss", alone, want);
+}
+
+/*
+ * The flow cache against a plain evaluation of every rule, over eight
+ * times as many flows as a CPU's cache holds: thousands of exact rules,
+ * each next to flows a field away from it, and prefixes and port ranges
+ * of both families. Each flow is looked up through the cache twice: a
+ * first pass, which fills the cache and evicts, and a second in reverse
+ * order, whose misses (most of it) find the cache full; and through the
+ * matcher alone. All must answer as the plain evaluation does.
+ */
+static void nsl_rules_test_flow_cache(struct kunit *test)
+{
+	const unsigned int size = nsl_rules_flow_cache_size();
+	const unsigned int n = max(8 * size, 4096U), groups = n / 4;
+	const unsigned int nr_refs = ARRAY_SIZE(nsl_rt_wild) + groups;
+	struct nsl_rt_tally first = {}, second = {};
+	struct nsl_rule_step *steps;
+	struct nsl_rule_batch b;
+	struct nsl_rt_ref *refs;
+	struct nsl_rule_key k;
+	unsigned int i, held = 0, failed = 0;
+	s16 *want;
+
+	refs = kunit_kcalloc(test, nr_refs, sizeof(*refs), GFP_KERNEL);
+	steps = kunit_kcalloc(test, nr_refs, sizeof(*steps), GFP_KERNEL);
+	want = kunit_kcalloc(test, n, sizeof(*want), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, refs && steps && want);
+	for (i = 0; i < ARRAY_SIZE(nsl_rt_wild); i++) {
+		nsl_rt_match(test, &nsl_rt_wild[i], &refs[i].match);
+		refs[i].slice = nsl_rt_wild[i].slice;
+	}
+	/* One exact rule per group, on its first flow. */
+	for (i = 0; i < groups; i++) {
+		struct nsl_rt_ref *r = &refs[ARRAY_SIZE(nsl_rt_wild) + i];
+		unsigned int bits = 32;
+
+		nsl_rt_flow(4 * i, &k);
+		if (k.family == V6)
+			bits = 128;
+		memcpy(r->match.src, k.src, sizeof(k.src));
+		memcpy(r->match.dst, k.dst, sizeof(k.dst));
+		r->match.src_len = bits;
+		r->match.dst_len = bits;
+		r->match.sport_min = ntohs(k.sport);
+		r->match.sport_max = ntohs(k.sport);
+		r->match.dport_min = ntohs(k.dport);
+		r->match.dport_max = ntohs(k.dport);
+		r->match.family = k.family;
+		r->match.proto = k.proto;
+		r->match.pref = i % 64;
+		r->slice = 16 + i % 240;
+		r->exact = true;
+	}
+	for (i = 0; i < n; i++) {
+		nsl_rt_flow(i, &k);
+		want[i] = nsl_rt_ref_slice(refs, nr_refs, &k);
+		if (!(i % NSL_RESCHED_EVERY))
+			cond_resched();
+	}
+
+	nsl_rules_lock();
+	nsl_rule_batch_begin(&b, steps, nr_refs);
+	for (i = 0; i < nr_refs; i++)
+		failed += !!nsl_rule_batch_add(&b, &refs[i].match, refs[i].slice, false, NULL);
+	nsl_rule_batch_commit(&b);
+	KUNIT_EXPECT_EQ(test, failed, 0U);
+
+	/* The cache is per CPU: every pass on one. */
+	migrate_disable();
+	for (i = 0; i < n; i++) {
+		nsl_rt_flow_check(test, i, want[i], true, &first);
+		if (!(i % NSL_RESCHED_EVERY))
+			cond_resched();
+	}
+	rcu_read_lock();
+	for (i = 0; i < n; i++) {
+		nsl_rt_flow(i, &k);
+		held += nsl_rules_flow_cached(&k);
+	}
+	rcu_read_unlock();
+	for (i = n; i-- > 0;) {
+		nsl_rt_flow_check(test, i, want[i], false, &second);
+		if (!(i % NSL_RESCHED_EVERY))
+			cond_resched();
+	}
+	migrate_enable();
+
+	KUNIT_EXPECT_EQ(test, nsl_rules_flush(), nr_refs);
+	nsl_rules_unlock();
+	rcu_barrier();
+
+	/* New to this generation's cache, each flow missed once in the first pass. */
+	KUNIT_EXPECT_EQ(test, first.missed, n);
+	/* The cache full after it: all but size flows missed again, each evicting one. */
+	KUNIT_EXPECT_EQ(test, held, size);
+	KUNIT_EXPECT_GE(test, second.missed, n - size);
+	/* The last flows of the first pass, met first in reverse: hits. */
+	KUNIT_EXPECT_LT(test, second.missed, n);
+	KUNIT_EXPECT_EQ_MSG(test, first.wrong + second.wrong, 0U,
+			    "flows answered wrongly, of %u (cache of %u)", n, size);
+}
+
 /*
  * Hit counters: a chunk's worth and one more land in two chunks, each
  * its own counter; a slot given back and taken again reads zero.
@@ -569,6 +840,7 @@ static struct kunit_case nsl_rules_cases[] = {
 	KUNIT_CASE(nsl_rules_test_hit_chunks),
 	KUNIT_CASE(nsl_rules_test_reap_between_passes),
 	KUNIT_CASE(nsl_rules_test_churn),
+	KUNIT_CASE(nsl_rules_test_flow_cache),
 	{}
 };
 
