@@ -46,10 +46,8 @@ tst_plan() {
 
 # A case that returns $ksft_skip sets tst_skip_why first: a skip says why.
 tst_skip_why=
-# In a case's body: the file tst_indent notes nested skips in, and set if
-# the body called tst_skip with no reason.
+# In a case's body: the file tst_skip and tst_indent note its skips in.
 tst_case_skips=
-tst_case_unexplained=
 
 # tst_result NAME STATUS: STATUS 0 is a pass, $ksft_skip a skip (which
 # fails if tst_skip_why does not say why), anything else a failure.
@@ -86,19 +84,21 @@ tst_check() {
 		tst_result "$name" "$ksft_skip"
 		return 0
 	fi
-	tst_case_skips=$(mktemp) tst_case_unexplained=
+	tst_case_skips=$(mktemp)
 	"$@" || rc=$?
 	if [ "$rc" -eq 0 ] || [ "$rc" -eq "$ksft_skip" ]; then
-		if [ -s "$tst_case_skips" ]; then
-			nested=$(sed -E 's/^[[:space:]]*ok [0-9]+ ?//; s/ *# SKIP */: /' "$tst_case_skips" |
-				awk 'NR == 1 {s = $0} END {if (NR > 1) s = s " (and " NR - 1 " more)"; print s}')
-			tst_skip_why="${tst_skip_why:+$tst_skip_why; }nested: $nested"
-		fi
+		# tst_skip's own lines ("skip NAME: WHY"), then nested results'.
+		nested=$(sed -n 's/^skip //p' "$tst_case_skips" | paste -sd ';' | sed 's/;/; /g')
+		[ -z "$nested" ] || tst_skip_why="${tst_skip_why:+$tst_skip_why; }$nested"
+		nested=$(grep -E '^[[:space:]]*ok [0-9]+' "$tst_case_skips" |
+			sed -E 's/^[[:space:]]*ok [0-9]+ ?//; s/ *# SKIP */: /' |
+			awk 'NR == 1 {s = $0} END {if (NR > 1) s = s " (and " NR - 1 " more)"; print s}')
+		[ -z "$nested" ] || tst_skip_why="${tst_skip_why:+$tst_skip_why; }nested: $nested"
 		[ -z "$tst_skip_why" ] || rc=$ksft_skip
-		[ -z "$tst_case_unexplained" ] || tst_skip_why= rc=$ksft_skip
+		! grep -q '^unexplained ' "$tst_case_skips" || tst_skip_why= rc=$ksft_skip
 	fi
 	rm -f "$tst_case_skips"
-	tst_case_skips= tst_case_unexplained=
+	tst_case_skips=
 	tst_result "$name" "$rc"
 	# Where a suite's minutes go, for planning tiers (docs/testing.md).
 	[ $((SECONDS - start)) -lt 10 ] || tst_diag "took $((SECONDS - start)) s"
@@ -119,10 +119,11 @@ tst_indent() {
 # (about NAME) among its reasons. An empty REASON fails.
 tst_skip() {
 	if [ -n "$tst_case_skips" ]; then
+		# In a file, not a variable: a subshell's skip counts too.
 		if [ -n "$2" ]; then
-			tst_skip_why="${tst_skip_why:+$tst_skip_why; }$1: $2"
+			echo "skip $1: $2" >>"$tst_case_skips"
 		else
-			tst_case_unexplained=1
+			echo "unexplained $1" >>"$tst_case_skips"
 		fi
 	else
 		tst_skip_why=$2
@@ -560,14 +561,13 @@ tst_host_links_served() { [ "$(head -n 1 "$NETSLICE_VM_OUT/host-links" 2>/dev/nu
 # bridge) drops what the guest is too slow to take, before PORT, the
 # attached port, ever sees it: every frame PORT received must arrive once
 # and intact, and the frames that did not arrive must be exactly those
-# PORT never received and exactly as many as the host's taps and bridges
-# counted dropped (a frame netslice or the NF lost, PORT counted it: fails;
-# one lost with nobody counting it: fails). QEMU's hubs lose nothing (a
-# hub port queues for a receiver without buffers): over them,
-# tst_traffic_between.
+# PORT never received, each counted dropped where it was (a frame
+# netslice or the NF lost, PORT counted it: fails; one lost with nobody
+# counting it: fails). QEMU's hubs lose nothing (a hub port queues for a
+# receiver without buffers): over them, tst_traffic_between.
 tst_traffic_over_port() {
-	local port=$8 rx0 got out line uniq dup bad missing drops0 drops rc=0
-	drops0=$(tst_host_drops) || return 1
+	local port=$8 rx0 got out line uniq dup bad missing counted0 counted rc=0
+	counted0=$(tst_wire_drops "$1" "$2" "$port") || return 1
 	rx0=$(cat "/sys/class/net/$port/statistics/rx_packets")
 	out=$(mktemp)
 	tst_defer rm -f "$out"
@@ -575,14 +575,40 @@ tst_traffic_over_port() {
 	cat "$out"
 	[ "$rc" = 0 ] && return 0
 	got=$(($(cat "/sys/class/net/$port/statistics/rx_packets") - rx0))
-	drops=$(tst_host_drops) || return 1
-	drops=$((drops - drops0))
+	counted=$(tst_wire_drops "$1" "$2" "$port") || return 1
 	line=$(grep -o 'received unique [0-9]* of [0-9]*, duplicates [0-9]*, corrupt [0-9]*, other [0-9]*, missing [0-9]*' "$out") ||
 		return 1
 	read -r _ _ uniq _ _ _ dup _ bad _ _ _ missing <<<"${line//,/}"
-	tst_diag "$port received $got of $6: $missing missing, $(($6 - got)) of them never reached it; the host's taps dropped $drops"
+	tst_diag "$port received $got of $6: $missing missing, $(($6 - got)) of them never reached it;" \
+		"counted dropped on the way: $(tst_wire_drops_delta "$6" "$counted0" "$counted")"
 	[ "$dup" = 0 ] && [ "$bad" = 0 ] && [ "$uniq" = "$got" ] && [ "$missing" = $(($6 - got)) ] &&
-		[ "$missing" = "$drops" ]
+		[ "$missing" = "$(tst_wire_drops_delta "$6" "$counted0" "$counted" total)" ]
+}
+
+# tst_wire_drops SNS SIF PORT: what counts a frame lost between SIF, the
+# sender's port in SNS, and PORT: "SENT HOST RXDROP" (SIF's tx_packets,
+# the host's taps' and bridges' drops, PORT's rx_dropped).
+tst_wire_drops() {
+	local sent host
+	sent=$(ip netns exec "$1" cat "/sys/class/net/$2/statistics/tx_packets") || return 1
+	host=$(tst_host_drops) || return 1
+	echo "$sent $host $(cat "/sys/class/net/$3/statistics/rx_dropped")"
+}
+
+# tst_wire_drops_delta COUNT BEFORE AFTER [total]: what tst_wire_drops
+# counted while COUNT frames were sent, said ("1 not sent, 3 on the host,
+# 0 at the port": a frame not sent is COUNT less the sender's tx_packets
+# delta) or, with total, summed.
+tst_wire_drops_delta() {
+	local s0 h0 r0 s1 h1 r1 unsent
+	read -r s0 h0 r0 <<<"$2"
+	read -r s1 h1 r1 <<<"$3"
+	unsent=$(($1 - (s1 - s0)))
+	if [ "${4:-}" = total ]; then
+		echo $((unsent + h1 - h0 + r1 - r0))
+	else
+		echo "$unsent not sent, $((h1 - h0)) on the host, $((r1 - r0)) at the port"
+	fi
 }
 
 # tst_traffic COUNT [FLOWS [rewritten]]: send COUNT frames gen -> sink; all

@@ -45,9 +45,11 @@ grep -qx 'not ok 1 no reason given # a skip needs a reason: status 4 (ksft_skip)
 	grep -qx '# 0 passed, 3 failed, 0 skipped' "$work/out" && [ "$rc" -ne 0 ]
 result "a skip without a reason (status 4, tst_skip \"\") fails (exit $rc)" $?
 
-guest_test 'tst_plan 4
+guest_test 'tst_plan 5
 part() { tst_skip "IPv6" "no IPv6 here"; return 0; }
 tst_check "skips a part, returns 0" part
+sub() { (tst_skip "IPv4" "in a subshell"); return 0; }
+tst_check "skips in a subshell, returns 0" sub
 nested() { printf "KTAP version 1\n1..2\nok 1 a\nok 2 b # SKIP no b here\n" | tst_indent; }
 tst_check "a nested program skips, returns 0" nested
 fails() { tst_skip "IPv6" "no IPv6 here"; return 1; }
@@ -57,10 +59,11 @@ tst_done'
 rc=$?
 grep -qx 'ok 1 skips a part, returns 0 # SKIP IPv6: no IPv6 here' "$work/out" &&
 	grep -qx '    ok 2 b # SKIP no b here' "$work/out" &&
-	grep -qx 'ok 2 a nested program skips, returns 0 # SKIP nested: b: no b here' "$work/out" &&
-	grep -qx 'not ok 3 skips a part, then fails' "$work/out" &&
-	grep -qx 'ok 4 passes' "$work/out" &&
-	grep -qx '# 1 passed, 1 failed, 2 skipped' "$work/out" && [ "$rc" -ne 0 ]
+	grep -qx 'ok 2 skips in a subshell, returns 0 # SKIP IPv4: in a subshell' "$work/out" &&
+	grep -qx 'ok 3 a nested program skips, returns 0 # SKIP nested: b: no b here' "$work/out" &&
+	grep -qx 'not ok 4 skips a part, then fails' "$work/out" &&
+	grep -qx 'ok 5 passes' "$work/out" &&
+	grep -qx '# 1 passed, 1 failed, 3 skipped' "$work/out" && [ "$rc" -ne 0 ]
 result "a case that skipped anything and returned 0 is a skip, not a pass; one that failed fails (exit $rc)" $?
 
 guest_test 'tst_plan 3

@@ -11,7 +11,7 @@ kernel=${1:-6.1}
 passed=0 failed=0
 echo "KTAP version 1"
 echo "# suite: vm_runner ($kernel)"
-echo "1..6"
+echo "1..7"
 
 result() {
 	if [ "$2" -eq 0 ]; then
@@ -46,17 +46,19 @@ rc=0
 result "3 a guest kernel crash fails the run, and the runner shows the panic (got $rc)" $?
 [ "$rc" -eq 1 ] || cat "$log"
 
-# fake_qemu N [hang]: qemu-system-x86_64 first in PATH, aborting its
-# first N boots (a version query passes through), then the real one; with
-# "hang", hanging in them, then a guest that ran the command at once and
-# it returned 3 (its marker, status and kernel log in the runner's
+# fake_qemu N [hang|blocked]: qemu-system-x86_64 first in PATH, aborting
+# its first N boots (a version query passes through), then the real one;
+# with "hang", hanging in them ("blocked": after the kernel's report of a
+# blocked task), then a guest that ran the command at once and it
+# returned 3 (its marker, status and kernel log in the runner's
 # directory), which no real boot does within a 5 s boot limit.
 real_qemu=$(command -v qemu-system-x86_64)
 fake_qemu() {
 	local fault='echo "qemu-system-x86_64: ../system/physmem.c:2678: iotlb_to_section: Assertion '"'"'section_index < d->map.sections_nb'"'"' failed." >&2; kill -ABRT $$'
 	local then='exec "'"$real_qemu"'" "$@"'
-	if [ "${2:-}" = hang ]; then
+	if [ "${2:-}" = hang ] || [ "${2:-}" = blocked ]; then
 		fault='echo "qemu-system-x86_64: warning: hub 0 is not connected to host network" >&2; while :; do sleep 1; done'
+		[ "$2" = hang ] || fault='echo "[  252.727520] INFO: task swapper/0:1 blocked for more than 122 seconds." >&2; '$fault
 		then='out=${TMPDIR:-/tmp}/$(echo "$*" | grep -o "netslice-vm\.[A-Za-z0-9]*" | head -n 1)
 echo "netslice-vm: the command starts" >"$out/dmesg"; : >"$out/started"; echo 3 >"$out/rc"'
 	fi
@@ -101,6 +103,17 @@ PATH=$fake:$PATH NETSLICE_ACCEL=tcg NETSLICE_VM_BOOT_TIMEOUT=5 "$top/tests/vm/ru
 [ "$rc" -eq 3 ] && [ "$(wc -l <"$fake/boots")" -eq 2 ] &&
 	grep -q '^run: the guest died before the command started: the guest did not reach the command in 5s' "$log"
 result "6 a boot that hangs is stopped at NETSLICE_VM_BOOT_TIMEOUT and booted again; the status comes back (got $rc)" $?
+[ "$rc" -eq 3 ] || cat "$log"
+
+# A boot whose kernel reports a blocked task is stopped at once, long
+# before the boot limit, and booted again, the report given as why.
+fake_qemu 1 blocked
+rc=0 start=$SECONDS
+PATH=$fake:$PATH NETSLICE_ACCEL=tcg NETSLICE_VM_BOOT_TIMEOUT=600 "$top/tests/vm/run" --kernel "$kernel" -- sh -c 'exit 3' \
+	>"$log" 2>&1 || rc=$?
+[ "$rc" -eq 3 ] && [ "$(wc -l <"$fake/boots")" -eq 2 ] && [ $((SECONDS - start)) -lt 300 ] &&
+	grep -q '^run: the guest died before the command started: .*INFO: task swapper/0:1 blocked' "$log"
+result "7 a boot with a task blocked is stopped at once and booted again, the kernel's report given (got $rc, $((SECONDS - start)) s)" $?
 [ "$rc" -eq 3 ] || cat "$log"
 
 echo "# $passed passed, $failed failed"
