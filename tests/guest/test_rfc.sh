@@ -213,7 +213,7 @@ tst_run_cleanups
 
 ipsec_kernel() {
 	local conf cap_pids=() ours theirs ttl seq0 seq1 wire wire_pid order sent late
-	local rx_wire rx_wire_pid beyond drops0 drops1 replayed too_old newest refused=yes
+	local rx_wire rx_wire_pid beyond drops0 drops1 replayed too_old newest refused=yes fresh fresh_pid fresh_out
 	tst_netns_create gen kgw sink || return 1
 	veth dut0 "" gen0 "$gen" && veth dut1 "" k0 "$kgw" 1600 1600 &&
 		veth k1 "$kgw" s0 "$sink" || return 1
@@ -291,11 +291,25 @@ ipsec_kernel() {
 	tst_busywait 10000 tst_at_least $((seq0 + 3)) xfrm_stat "$kgw" XfrmInStateSeqError || return 1
 	seq1=$(xfrm_stat "$kgw" XfrmInStateSeqError)
 	ipsec_refusals "$drops0" 0 3 "3 copies of the kernel's first ESP packet" || refused=no
-	# Inside the window: the three newest packets received, once each, are
-	# duplicates of packets accepted.
+	# Inside the window: three packets the kernel has just sent (pings from
+	# its side, captured as they reach us), once each, are duplicates of
+	# packets accepted. (Not the streams' last: their closing packets
+	# follow the capture, and once took the top 70 past them, more than
+	# the window of 64.)
+	fresh=$(mktemp)
+	tst_defer rm -f "$fresh"
+	tst_start_bg "listening on" tcpdump -B 65536 -U -n -i dut1 -c 3 -w "$fresh" \
+		'esp and src host 192.0.2.2' || return 1
+	fresh_pid=$bg_pid fresh_out=$bg_out
+	ip netns exec "$sink" ping -c 3 -i 0.2 -W 2 10.1.0.1 >/dev/null ||
+		{ tst_diag "ping from the kernel's side failed"; return 1; }
+	# tcpdump -c 3 says so as it exits.
+	tst_wait_job "" "$fresh_out" 10000 grep -q "^3 packets captured" "$fresh_out" || return 1
+	wait "$fresh_pid" || return 1
 	drops1=$(ipsec_drops) || return 1
-	newest=$(replay "$kgw" k0 "$rx_wire" 1 3) || return 1
+	newest=$(replay "$kgw" k0 "$fresh" 1 3) || return 1
 	tst_diag "replayed in the window: the kernel's ESP sequence numbers $newest"
+	[ "$(wc -w <<<"$newest")" = 3 ] || return 1
 	ipsec_refusals "$drops1" 3 0 "copies of the 3 newest" || refused=no
 	nf_stop || return 1
 	tst_diag "nf-ipsec: $(js 'j["nf-ipsec"]')"
