@@ -75,20 +75,29 @@ EOF
 	chmod +x "$fake/qemu-system-x86_64"
 }
 
+# faked_run [VAR=VALUE...]: tests/vm/run, the fake QEMU first in PATH,
+# a command that exits 3; its status in rc, its output in $log.
+faked_run() {
+	rc=0
+	env PATH="$fake:$PATH" NETSLICE_ACCEL=tcg "$@" "$top/tests/vm/run" --kernel "$kernel" -- sh -c 'exit 3' \
+		>"$log" 2>&1 || rc=$?
+}
+
+# retried_once WHY: the command's 3 came back after a second boot, the
+# first said to have died for WHY (a regex).
+retried_once() {
+	[ "$rc" -eq 3 ] && [ "$(wc -l <"$fake/boots")" -eq 2 ] &&
+		grep -q "^run: the guest died before the command started: $1" "$log"
+}
+
 fake_qemu 1
-rc=0
-PATH=$fake:$PATH NETSLICE_ACCEL=tcg "$top/tests/vm/run" --kernel "$kernel" -- sh -c 'exit 3' \
-	>"$log" 2>&1 || rc=$?
-[ "$rc" -eq 3 ] && [ "$(wc -l <"$fake/boots")" -eq 2 ] &&
-	grep -q '^run: the guest died before the command started: .*iotlb_to_section: Assertion' "$log" &&
-	grep -q 'booting again, attempt 2 of 3' "$log"
+faked_run
+retried_once '.*iotlb_to_section: Assertion' && grep -q 'booting again, attempt 2 of 3' "$log"
 result "4 an emulator that aborts while booting is booted again, saying so in its words; the status comes back (got $rc)" $?
 [ "$rc" -eq 3 ] || cat "$log"
 
 fake_qemu 99
-rc=0
-PATH=$fake:$PATH NETSLICE_ACCEL=tcg "$top/tests/vm/run" --kernel "$kernel" -- sh -c 'exit 0' \
-	>"$log" 2>&1 || rc=$?
+faked_run
 [ "$rc" -ne 0 ] && [ "$(wc -l <"$fake/boots")" -eq 3 ] &&
 	grep -q '^run: the guest died before the command started, 3 times; the last: .*Assertion' "$log"
 result "5 an emulator that aborts every time fails the run after 3 boots, naming it (got $rc)" $?
@@ -97,22 +106,17 @@ result "5 an emulator that aborts every time fails the run after 3 boots, naming
 # A boot that hangs (PID 1 blocked, a stalled emulator) is stopped at
 # the boot limit and booted again; QEMU's warning is not given as why.
 fake_qemu 1 hang
-rc=0
-PATH=$fake:$PATH NETSLICE_ACCEL=tcg NETSLICE_VM_BOOT_TIMEOUT=5 "$top/tests/vm/run" --kernel "$kernel" -- sh -c 'exit 3' \
-	>"$log" 2>&1 || rc=$?
-[ "$rc" -eq 3 ] && [ "$(wc -l <"$fake/boots")" -eq 2 ] &&
-	grep -q '^run: the guest died before the command started: the guest did not reach the command in 5s' "$log"
+faked_run NETSLICE_VM_BOOT_TIMEOUT=5
+retried_once 'the guest did not reach the command in 5s'
 result "6 a boot that hangs is stopped at NETSLICE_VM_BOOT_TIMEOUT and booted again; the status comes back (got $rc)" $?
 [ "$rc" -eq 3 ] || cat "$log"
 
 # A boot whose kernel reports a blocked task is stopped at once, long
 # before the boot limit, and booted again, the report given as why.
 fake_qemu 1 blocked
-rc=0 start=$SECONDS
-PATH=$fake:$PATH NETSLICE_ACCEL=tcg NETSLICE_VM_BOOT_TIMEOUT=600 "$top/tests/vm/run" --kernel "$kernel" -- sh -c 'exit 3' \
-	>"$log" 2>&1 || rc=$?
-[ "$rc" -eq 3 ] && [ "$(wc -l <"$fake/boots")" -eq 2 ] && [ $((SECONDS - start)) -lt 300 ] &&
-	grep -q '^run: the guest died before the command started: .*INFO: task swapper/0:1 blocked' "$log"
+start=$SECONDS
+faked_run NETSLICE_VM_BOOT_TIMEOUT=600
+retried_once '.*INFO: task swapper/0:1 blocked' && [ $((SECONDS - start)) -lt 300 ]
 result "7 a boot with a task blocked is stopped at once and booted again, the kernel's report given (got $rc, $((SECONDS - start)) s)" $?
 [ "$rc" -eq 3 ] || cat "$log"
 
