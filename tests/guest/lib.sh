@@ -316,6 +316,26 @@ tst_hops() {
 		"$s received $(tst_link_stat "$sink" "$s" rx_packets) (dropped $(tst_link_stat "$sink" "$s" rx_dropped))"
 }
 
+# tst_lost_before_port REACHED OUT: true when a short stream's loss is
+# shown to be before the DUT's port, not the module's: the sink (OUT, the
+# tst_traffic_between output of one try, maybe several streams) received
+# exactly the REACHED frames the port's driver counted over the try, none
+# duplicate or corrupt, and the slices sent every frame they queued and
+# dropped none. Says so either way.
+tst_lost_before_port() {
+	local reached=$1 out=$2 got rx tx
+	got=$(sed -nE 's/.*received unique ([0-9]+) of.*/\1/p' "$out" | awk '{ s += $1 } END { if (NR) print s }')
+	rx=$(tst_stat_sum rx_packets) tx=$(tst_stat_sum tx_packets)
+	tst_diag "the port received $reached, the slices queued $rx and sent $tx, the sink ${got:-nothing}"
+	[ -n "$got" ] && [ "$reached" -eq "$got" ] &&
+		! grep 'received unique' "$out" | grep -vq 'duplicates 0, corrupt 0,' &&
+		[ "$rx" = "$tx" ] && tst_stat_is rx_drop_ring_full 0 && tst_stat_is rx_drop_error 0 || {
+		tst_diag "frames were lost after the port: not retried"
+		return 1
+	}
+	tst_diag "every frame lost was lost before the port"
+}
+
 # tst_nic SUFFIX: the interface whose MAC is 52:54:00:4e:53:SUFFIX (one of
 # tests/vm/run's NICs), or nothing.
 tst_nic() {

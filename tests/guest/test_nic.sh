@@ -54,27 +54,41 @@ nic_topology() { tst_nic_topology "$g" "$a" "$b" "$s"; }
 
 # 2,000 frames for S's MAC: A must take them (not its MAC), nf-fwd sends
 # them out of B, S gets each once and byte for byte.
+#
+# A hub port queues for a receiver without buffers, but frames can still
+# go missing before A's driver: on a fresh machine (2026-12-02, 6.1) 16 of
+# 2,000 never reached it (A counted 1,984, no drop, no miss; the slices
+# forwarded all 1,984). The stream is sent again (up to 3 times) only when
+# the loss is shown to be before A; a frame lost after it fails at once.
 forward_real() {
-	local rc=0
+	local try out reached a0
 	nic_topology || return 1
 	# A ring that holds every frame, and payloads kept a minute: nf-fwd
 	# may lag (the sanitizer kernel under emulation lost 113 of 2,000
 	# frames read, none sent, none counted as a send error, with 1 s).
 	tst_load ifaces="$a:$b" rxq_size=4096 store_timeout_ms=60000 || return 1
 	tst_start_fwd -m auto || return 1
-	# QEMU's hubs lose nothing: every frame arrives.
-	tst_traffic_between "$gen" "$g" "$sink" "$s" "$sink_mac" 2000 16 || rc=1
-	tst_diag "slices: rx $(tst_stat_sum rx_packets), ring full $(tst_stat_sum rx_drop_ring_full)," \
-		"read $(tst_stat_sum read_packets), tx $(tst_stat_sum tx_packets)," \
-		"busy $(tst_stat_sum tx_busy), aged $(tst_stat_sum store_aged)," \
-		"stale $(tst_stat_sum tx_err_stale), NF drops $(tst_stat_sum tx_nf_drop)," \
-		"down $(tst_stat_sum tx_err_down), dropped $(tst_stat_sum tx_err_dropped)"
-	# Where a frame went missing before the module: the ports' own counters.
-	tst_diag "ports: $g tx $(ip netns exec "$gen" cat "/sys/class/net/$g/statistics/tx_packets")," \
-		"$a rx $(cat "/sys/class/net/$a/statistics/rx_packets")" \
-		"(dropped $(cat "/sys/class/net/$a/statistics/rx_dropped")," \
-		"missed $(cat "/sys/class/net/$a/statistics/rx_missed_errors"))"
-	[ "$rc" = 0 ] && tst_stop_fwd
+	out=$(mktemp)
+	tst_defer rm -f "$out"
+	for try in 1 2 3; do
+		a0=$(tst_link_stat "" "$a" rx_packets)
+		tst_traffic_between "$gen" "$g" "$sink" "$s" "$sink_mac" 2000 16 >"$out" &&
+			{ cat "$out"; tst_stop_fwd; return; }
+		cat "$out"
+		reached=$(($(tst_link_stat "" "$a" rx_packets) - a0))
+		tst_diag "try $try (counts add up over tries): slices: rx $(tst_stat_sum rx_packets)," \
+			"ring full $(tst_stat_sum rx_drop_ring_full)," \
+			"read $(tst_stat_sum read_packets), tx $(tst_stat_sum tx_packets)," \
+			"busy $(tst_stat_sum tx_busy), aged $(tst_stat_sum store_aged)," \
+			"stale $(tst_stat_sum tx_err_stale), NF drops $(tst_stat_sum tx_nf_drop)," \
+			"down $(tst_stat_sum tx_err_down), dropped $(tst_stat_sum tx_err_dropped)"
+		tst_diag "try $try: ports: $g tx $(tst_link_stat "$gen" "$g" tx_packets)," \
+			"$a rx $(tst_link_stat "" "$a" rx_packets)" \
+			"(dropped $(tst_link_stat "" "$a" rx_dropped)," \
+			"missed $(tst_link_stat "" "$a" rx_missed_errors))"
+		tst_lost_before_port "$reached" "$out" || return 1
+	done
+	return 1
 }
 tst_check "nf-fwd between two virtio-net ports forwards frames for other MACs, each once, intact" \
 	forward_real
