@@ -29,6 +29,9 @@
 #                     the instruction count's topologies (default all:
 #                     veth, and the guest's multi-queue virtio-net ports
 #                     where this host can make taps, as root)
+#   NETSLICE_BENCH_GATE=0
+#                     time without first checking the contenders forward
+#                     correctly (tests/guest/test_bench.sh, about 2 min)
 #   NICS=GEN,IN,OUT,SINK
 #                     no guest: run on this host with the installed module
 #                     and four real NICs cabled GEN->IN, OUT->SINK
@@ -145,6 +148,21 @@ else
 	if [ "$MEASURE" = rules ]; then
 		bench_rules_guest
 		exit 0
+	fi
+	# Correct before fast: each contender forwards every frame once and
+	# intact, the load and the sink count what they should
+	# (tests/guest/test_bench.sh, which make check leaves to this), or
+	# nothing is timed.
+	if [ "${NETSLICE_BENCH_GATE:-1}" = 1 ]; then
+		echo "# the contenders' correctness (tests/guest/test_bench.sh)"
+		if ! NETSLICE_KO=$ko tests/vm/run --kernel "$kver" -- tests/guest/run_all.sh test_bench.sh \
+			>"$log" 2>"$err"; then
+			grep -E '^[[:space:]]*(not ok|# )' "$log" | tail -n 40 >&2
+			grep '^run: ' "$err" >&2
+			echo "bench: a contender is not correct (tests/guest/test_bench.sh); nothing timed" >&2
+			exit 1
+		fi
+		grep -E '^# guest ' "$log"
 	fi
 	if [ -n "${BASELINE:-}" ]; then
 		# In the checkout: the guest sees the host's files, not its /tmp.
