@@ -74,13 +74,18 @@ tst_result() {
 # (a skip inside it makes the case a skip, see the top of this file);
 # a case that took 10 s or more says how long after its result line. A
 # tier may leave cases out: NETSLICE_SKIP_CASES, an extended regex, skips
-# (and says so) every case whose name it matches.
+# (and says so) every case whose name it matches; NETSLICE_ONLY_CASES
+# every case whose name it does not.
 tst_check() {
 	local name=$1 rc=0 start=$SECONDS nested
 	shift
 	tst_skip_why=
 	if [ -n "${NETSLICE_SKIP_CASES:-}" ] && [[ $name =~ $NETSLICE_SKIP_CASES ]]; then
 		tst_skip_why="left out of this tier (NETSLICE_SKIP_CASES)"
+	elif [ -n "${NETSLICE_ONLY_CASES:-}" ] && ! [[ $name =~ $NETSLICE_ONLY_CASES ]]; then
+		tst_skip_why="left out of this tier (not in NETSLICE_ONLY_CASES)"
+	fi
+	if [ -n "$tst_skip_why" ]; then
 		tst_result "$name" "$ksft_skip"
 		return 0
 	fi

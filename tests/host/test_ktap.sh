@@ -19,7 +19,7 @@ guest_test() {
 	NETSLICE_KO=/nonexistent bash "$work/t.sh" >"$work/out" 2>&1
 }
 
-ktap_plan 14
+ktap_plan 15
 
 guest_test 'tst_plan 2
 tst_check one true
@@ -89,6 +89,16 @@ grep -qx 'ok 1 kept: runs' "$work/out" &&
 	grep -qx 'ok 2 left out: would fail # SKIP left out of this tier (NETSLICE_SKIP_CASES)' "$work/out" &&
 	grep -qx '# 1 passed, 0 failed, 1 skipped' "$work/out" && [ "$rc" -ne 0 ] && [ "$rc2" -eq 0 ]
 result "NETSLICE_SKIP_CASES skips the cases it names, saying so (exit $rc without, $rc2 with)" $?
+
+NETSLICE_ONLY_CASES='^kept' guest_test 'tst_plan 2
+tst_check "kept: runs" true
+tst_check "left out: would fail" false
+tst_done'
+rc=$?
+grep -qx 'ok 1 kept: runs' "$work/out" &&
+	grep -qx 'ok 2 left out: would fail # SKIP left out of this tier (not in NETSLICE_ONLY_CASES)' "$work/out" &&
+	grep -qx '# 1 passed, 0 failed, 1 skipped' "$work/out" && [ "$rc" -eq 0 ]
+result "NETSLICE_ONLY_CASES skips the cases it does not name, saying so (exit $rc)" $?
 
 # The module stays loaded: rmmod fails, and waiting does not help.
 guest_test 'tst_plan 1
