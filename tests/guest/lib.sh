@@ -588,8 +588,9 @@ tst_host_links_served() { [ "$(head -n 1 "$NETSLICE_VM_OUT/host-links" 2>/dev/nu
 # and intact, and the frames that did not arrive must be exactly those
 # PORT never received, each counted dropped where it was (a frame
 # netslice or the NF lost, PORT counted it: fails; one lost with nobody
-# counting it: fails). QEMU's hubs lose nothing (a hub port queues for a
-# receiver without buffers): over them, tst_traffic_between.
+# counting it: fails). Over QEMU's hubs, whose ports the runner cannot
+# ask for drop counters, test_nic.sh retries a loss shown to be before the
+# port (tst_lost_before_port).
 tst_traffic_over_port() {
 	local port=$8 rx0 got out line uniq dup bad missing counted0 counted rc=0
 	counted0=$(tst_wire_drops "$1" "$2" "$port") || return 1
