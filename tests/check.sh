@@ -15,6 +15,8 @@
 # whole suite; the others run its smoke subset (run_all.sh --smoke).
 # NETSLICE_ONCE_TESTS (default below) names guest tests whose cases do not
 # depend on the kernel: of the full kernels tested, only the last runs them.
+# NETSLICE_ELSEWHERE_TESTS (default test_bench.sh) names guest tests
+# another command runs first (make bench): make check runs them nowhere.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
