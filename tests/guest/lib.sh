@@ -563,7 +563,29 @@ tst_traffic_between() {
 	wait "$rpid" || rc=1
 	sed "s/^/# sink $rif: /" "$ready.out"
 	rm -f "$ready" "$ready.out"
+	[ "$rc" = 0 ] || tst_where_lost "$sns" "$rns"
 	return $rc
+}
+
+# tst_where_lost [NETNS...]: where frames may have gone, said: the slices'
+# counters a lost frame ends in (those not 0, when the module is loaded)
+# and every interface's packets, drops and misses not 0, here and in NETNS.
+tst_where_lost() {
+	local ns
+	if tst_module_loaded; then
+		tst_diag "slices: rx_packets $(tst_stat_sum rx_packets), tx_packets $(tst_stat_sum tx_packets);" \
+			"$(netslice-info -s | grep -oE ' (rx_drop_[a-z_]+|rx_purged|read_store_full|tx_nf_drop|tx_busy|tx_err_[a-z]+|store_(aged|closed|used))=[1-9][0-9]*' |
+				awk -F= '{ sub(/^ /, "", $1); s[$1] += $2 } END { for (k in s) { printf "%s%s=%d", sep, k, s[k]; sep = " " } }')"
+	fi
+	for ns in "" "$@"; do
+		# shellcheck disable=SC2086 # no netns: no words
+		ip ${ns:+-n "$ns"} -s -s link show | awk -v ns="${ns:-DUT}" '
+			/^[0-9]+:/ { dev = $2; sub(/[:@].*/, "", dev); next }
+			/RX:|TX:/ { dir = tolower(substr($1, 1, 2)); split($0, head); next }
+			dir != "" { for (i = 1; i <= NF; i++) if ((head[i + 1] ~ /packets|dropped|missed/) && $i != 0)
+					printf "# %s %s %s %s %s\n", ns, dev, dir, head[i + 1], $i
+				dir = "" }'
+	done
 }
 
 # tst_host_drops: the frames the host's side of the multi-queue NICs (the

@@ -25,7 +25,8 @@
  * its source MAC the sender's (02:00:00:00:00:01; a NAT's own MAC, any,
  * with "nat"); with -f its source port must be exactly its flow's (else
  * any of the 1,000 after 10000). Every frame carries a UDP
- * checksum. tcp-recv exits 0 when it got exactly BYTES bytes of
+ * checksum. recv's summary names the frames its socket dropped too (a
+ * buffer full). tcp-recv exits 0 when it got exactly BYTES bytes of
  * the stream tcp-send writes (byte i is a function of i). split prints
  * how COUNT frames divide under a SLICE-byte slice: "SLICED WHOLE
  * WHOLE_BYTES" (a frame with fewer than NETSLICE_MIN_PARK bytes beyond
@@ -257,7 +258,8 @@ static int do_recv(char **argv)
 	long long idle_ms = strtoll(argv[2], NULL, 0), last;
 	uint8_t f[MAX_LEN + 64], want[MAX_LEN], *seen;
 	struct sockaddr_ll from;
-	socklen_t fl;
+	struct tpacket_stats st = { 0 };
+	socklen_t fl, stl = sizeof(st);
 	struct pollfd pfd;
 	int fd, ifindex, rewritten;
 	ssize_t n;
@@ -322,8 +324,11 @@ static int do_recv(char **argv)
 		else
 			uniq++;
 	}
-	printf("received unique %u of %u, duplicates %u, corrupt %u, other %u, missing %u\n",
-	       uniq, count, dup, bad, other, count - uniq);
+	/* Frames the socket itself dropped (its buffer full), a place of loss to name. */
+	if (getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &st, &stl))
+		st.tp_drops = 0;
+	printf("received unique %u of %u, duplicates %u, corrupt %u, other %u, missing %u, socket drops %u\n",
+	       uniq, count, dup, bad, other, count - uniq, st.tp_drops);
 	return uniq == count && !dup && !bad ? 0 : 1;
 }
 
