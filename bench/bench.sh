@@ -86,6 +86,7 @@ bench_insn_guest() {
 	}
 	sed -n 's/^insn: //p' "$log" >"$insn_dir/insn.csv"
 	sed -n 's/^cap: //p' "$log" >"$insn_dir/cap.csv"
+	sed -n 's/^cal: //p' "$log" >"$insn_dir/cal.csv"
 	sed -n 's/^lost: //p' "$log" >"$insn_dir/lost.txt"
 	mkdir -p bench/results
 	res=bench/results/$stamp$tag-$kver

@@ -22,6 +22,14 @@ BASE-insn-profile/CONTENDER-SIZE.folded (samples by instruction count,
 The DUT is every vCPU but 0, where pktgen and the harness run: its
 instructions are counted apart (gen_insn_per_pkt), never in the headline.
 
+Copies: a rep movs or rep stos is one instruction to the plugin however
+many bytes it moves, so the bytes those store (copy_bytes_per_pkt,
+kernel and user apart) are weighed in: every count of instructions here
+(insn_per_pkt and the ratios made of it) adds one instruction per
+REP_BYTES_PER_INSN bytes, what a movsq loop retires; raw_insn_per_pkt
+is the plugin's count alone. cal.csv's copies of known size (bench/insns.sh's
+bench_insn_calibrate) check the byte count: cal_copy_error_pct.
+
 Lost frames: a comparison's row (AF_PACKET, AF_XDP, the bridge, the
 baseline's module) that lost more than 0.1% is not judged, its ratios
 neither. A netslice row (netslice_row) that lost any frame is a finding:
@@ -39,6 +47,10 @@ import sys
 from collections import Counter, defaultdict
 
 GEN_VCPU = 0
+REP_BYTES_PER_INSN = 8
+# read_marks' counters, per vCPU: instructions, bytes loaded and stored,
+# bytes stored by rep movs/stos and their iterations, kernel and user.
+IK, IU, LK, SK, LU, SU, RBK, RBU, RIK, RIU = range(10)
 
 # Headline ratios: name -> (numerator row, denominator row), rows named
 # CONTENDER@SIZE. Targets are the fast-path issue's (docs/benchmarks.md).
@@ -129,14 +141,15 @@ def where(c):
 
 
 def read_marks(path):
-    """seq -> {"start"|"stop": {vcpu: [ik, iu, lk, sk, lu, su]}}, samples."""
+    """seq -> {"start"|"stop": {vcpu: [IK ... RIU]}}, samples. A plugin
+    from before the string count (six counters) reads as zero copies."""
     marks = defaultdict(lambda: defaultdict(dict))
     samples = defaultdict(Counter)
     with open(path) as f:
         for line in f:
             w = line.split()
             if w[0] == "mark":
-                marks[int(w[1])][w[2]][int(w[3])] = [int(x) for x in w[4:10]]
+                marks[int(w[1])][w[2]][int(w[3])] = ([int(x) for x in w[4:14]] + [0] * 4)[:10]
             elif w[0] == "sample":
                 samples[int(w[1])][(int(w[2]), int(w[3], 16))] += int(w[4])
     return marks, samples
@@ -211,6 +224,39 @@ def read_maps(path):
     return maps
 
 
+def weighted(c, kernel):
+    """Instructions with copies weighed in: one per REP_BYTES_PER_INSN bytes."""
+    return c[IK] + c[RBK] / REP_BYTES_PER_INSN if kernel else c[IU] + c[RBU] / REP_BYTES_PER_INSN
+
+
+def calibration_rows(path, marks):
+    """The copy count checked (cal.csv: SEQ,KIND,BYTES,VCPU): a user copy
+    of BYTES must count BYTES user bytes, a pipe's BYTES kernel bytes
+    twice over; rows with the error in percent, and the largest against
+    its target."""
+    rows = []
+    if not os.path.exists(path):
+        return rows
+    with open(path) as f:
+        for c in csv.DictReader(f):
+            m = marks.get(int(c["seq"]))
+            if not m or "start" not in m or "stop" not in m:
+                sys.exit(f"insns: no marks for calibration {c['seq']} ({c['kind']})")
+            v = int(c["vcpu"])
+            d = [b - a for a, b in zip(m["start"][v], m["stop"][v])]
+            user = c["kind"] == "user"
+            got = d[RBU] if user else d[RBK]
+            want = int(c["bytes"]) * (1 if user else 2)
+            rows.append({"name": f"cal_copy_{c['kind']}_error_pct",
+                         "value": round(abs(got - want) * 100 / want, 2), "spread_pct": None,
+                         "target": None, "met": None, "counted_bytes": got, "copied_bytes": want})
+    if rows:
+        worst = max(r["value"] for r in rows)
+        rows.append({"name": "cal_copy_error_pct", "value": worst, "spread_pct": None,
+                     "target": "<= 10", "met": worst <= 10})
+    return rows
+
+
 def spread_pct(values):
     m = statistics.median(values)
     return (max(values) - min(values)) * 100 / m if m else 0.0
@@ -260,6 +306,7 @@ def main(argv):
     out_rows = []
     per_row = defaultdict(dict)  # "name@size" -> round -> insn/pkt
     bytes_row = defaultdict(dict)
+    copy_row = defaultdict(dict)  # "name@size" -> round -> bytes copied by rep movs/stos a frame
     idle = defaultdict(dict)  # contender -> round -> DUT instructions per second, no load
     lossy = set()  # comparison rows that lost over 0.1% in some round: not judged
     lost_at = read_lost(os.path.join(d, "lost.txt"))
@@ -278,7 +325,7 @@ def main(argv):
             continue  # the warm-up round
         if int(r["size"]) == 0:
             idle[r["contender"]][int(r["round"])] = \
-                sum(sum(delta[v][0:2]) for v in dut) * 1e6 / int(r["usec"])
+                sum(weighted(delta[v], 1) + weighted(delta[v], 0) for v in dut) * 1e6 / int(r["usec"])
             continue
         fwd = int(r["forwarded"])
         if fwd <= 0:
@@ -296,24 +343,34 @@ def main(argv):
                 f["recorded"] = f["recorded"] and seq in lost_at
         elif (int(r["sent"]) - fwd) * 1000 > int(r["sent"]):
             lossy.add(f"{r['contender']}@{r['size']}")
-        ik = sum(delta[v][0] for v in dut)
-        iu = sum(delta[v][1] for v in dut)
-        mem = sum(sum(delta[v][2:6]) for v in dut)
+        ik = sum(weighted(delta[v], 1) for v in dut)
+        iu = sum(weighted(delta[v], 0) for v in dut)
+        raw = sum(delta[v][IK] + delta[v][IU] for v in dut)
+        mem = sum(sum(delta[v][LK:SU + 1]) for v in dut)
+        rbk = sum(delta[v][RBK] for v in dut)
+        rbu = sum(delta[v][RBU] for v in dut)
         row = {
             "seq": seq, "round": int(r["round"]), "contender": r["contender"],
             "size": int(r["size"]), "offered_pps": int(r["offered_pps"]),
             "sent": int(r["sent"]), "forwarded": fwd,
             "insn_per_pkt": round((ik + iu) / fwd, 1),
             "kernel_insn_per_pkt": round(ik / fwd, 1), "user_insn_per_pkt": round(iu / fwd, 1),
+            "raw_insn_per_pkt": round(raw / fwd, 1),
+            "copy_bytes_per_pkt": round((rbk + rbu) / fwd, 1),
+            "kernel_copy_bytes_per_pkt": round(rbk / fwd, 1),
+            "user_copy_bytes_per_pkt": round(rbu / fwd, 1),
+            "copy_iters_per_pkt": round(sum(delta[v][RIK] + delta[v][RIU] for v in dut) / fwd, 1),
             "mem_bytes_per_pkt": round(mem / fwd, 1),
-            "gen_insn_per_pkt": round(sum(delta[GEN_VCPU][0:2]) / fwd, 1),
+            "gen_insn_per_pkt": round((weighted(delta[GEN_VCPU], 1) +
+                                       weighted(delta[GEN_VCPU], 0)) / fwd, 1),
         }
         for v in sorted(dut):
-            row[f"vcpu{v}_insn_per_pkt"] = round(sum(delta[v][0:2]) / fwd, 1)
+            row[f"vcpu{v}_insn_per_pkt"] = round((weighted(delta[v], 1) + weighted(delta[v], 0)) / fwd, 1)
         out_rows.append(row)
         key = f"{r['contender']}@{r['size']}"
         per_row[key][row["round"]] = row["insn_per_pkt"]
         bytes_row[key][row["round"]] = row["mem_bytes_per_pkt"]
+        copy_row[key][row["round"]] = row["copy_bytes_per_pkt"]
 
     with open(base + "-insn.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(out_rows[0].keys()))
@@ -372,12 +429,24 @@ def main(argv):
             row["met"] = None
             row["note"] = "frames lost at the offered rate: not judged"
         rows.append(row)
-    if "ring-fwd-auto@1518" in bytes_row and "ring-fwd-off@1518" in bytes_row:
-        a, b = bytes_row["ring-fwd-auto@1518"], bytes_row["ring-fwd-off@1518"]
-        vals = [a[k] / b[k] for k in sorted(set(a) & set(b))]
+    a, b = bytes_row.get("ring-fwd-auto@1518", {}), bytes_row.get("ring-fwd-off@1518", {})
+    vals = [a[k] / b[k] for k in sorted(set(a) & set(b)) if b[k]]
+    if vals:
         rows.append({"name": prefix + "auto_vs_off_1518_mem_bytes", "value": round(statistics.median(vals), 3),
                      "spread_pct": round(spread_pct(vals), 2), "target": "<= 0.15",
                      "met": statistics.median(vals) <= 0.15})
+    a, b = copy_row.get("ring-fwd-auto@1518", {}), copy_row.get("ring-fwd-off@1518", {})
+    vals = [a[k] / b[k] for k in sorted(set(a) & set(b)) if b[k]]
+    if vals:
+        rows.append({"name": prefix + "auto_vs_off_1518_copy_bytes",
+                     "value": round(statistics.median(vals), 3),
+                     "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None})
+    for key in sorted(copy_row):
+        vals = list(copy_row[key].values())
+        rows.append({"name": "copy_bytes_per_pkt_" + key.replace("@", "_"),
+                     "value": round(statistics.median(vals), 1),
+                     "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None})
+    rows += calibration_rows(os.path.join(d, "cal.csv"), marks)
     for key in sorted(per_row):
         vals = list(per_row[key].values())
         rows.append({"name": "insn_per_pkt_" + key.replace("@", "_"),

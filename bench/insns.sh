@@ -10,8 +10,8 @@
 #
 # Prints "insn: SEQ,ROUND,CONTENDER,SIZE,PPS,SENT,USEC,FWD" lines, a "cap: "
 # line per contender (bench_insn_capacity), a "lost: " line per row that
-# lost frames (bench_insn_lost: where they went) and a
-# "# " progress line per row; writes kallsyms (once) and each row's
+# lost frames (bench_insn_lost: where they went), a "cal: " line per
+# calibration copy (bench_insn_calibrate) and a "# " progress line per row; writes kallsyms (once) and each row's
 # module symbols and forwarder mappings into NETSLICE_BENCH_OUT, which
 # the host reads to name the sampled PCs.
 #
@@ -217,6 +217,9 @@ bench_insns() {
 	local rounds=${NETSLICE_BENCH_INSN_ROUNDS:-$([ "$quick" = 1 ] && echo 3 || echo 5)}
 	grep -v '\[' /proc/kallsyms >"$NETSLICE_BENCH_OUT/kallsyms" || return 1
 	echo "insn: seq,round,contender,size,offered_pps,sent,usec,forwarded"
+	echo "cal: seq,kind,bytes,vcpu"
+	bench_insn_calibrate $((seq + 1)) || return 1
+	seq=$((seq + 2))
 	for ((round = 0; round <= rounds; round++)); do
 		cur=
 		for item in $bench_insn_rows $BENCH_INSN_END; do
@@ -265,3 +268,17 @@ bench_insn_set_rate() {
 	echo "# measured rate: $bench_insn_pps/s, $bench_insn_load% of the slowest capacity ($min/s)"
 }
 BENCH_INSN_END=end@0
+
+# bench_insn_calibrate SEQ: the plugin's count of copies, proved on copies
+# of known size on vCPU 1 (a DUT vCPU): BYTES by a rep movsb in user space
+# (mark SEQ), then through a pipe a page at a time (SEQ + 1: the kernel
+# stores them twice). Prints "cal: SEQ,KIND,BYTES,VCPU" for each;
+# bench/insns.py compares what the plugin counted with what was copied.
+bench_insn_calibrate() {
+	local bytes=$((4 << 20)) kind seq=$1
+	for kind in user pipe; do
+		taskset -c 1 nsmark copy "$kind" "$seq" "$bytes" || return 1
+		echo "cal: $seq,$kind,$bytes,1"
+		seq=$((seq + 1))
+	done
+}

@@ -5,17 +5,27 @@
  * the mark so that instructions and packets cover the same span.
  *
  *   nsmark start|stop SEQ [COUNTER_FILE]
+ *   nsmark copy user|pipe SEQ BYTES
  *
  * Executes "nopl 0x4e53XXXX(%rax)" (XXXX: SEQ, bit 15 set for stop) from
  * a page written at run time, so one binary carries every mark; prints
  * the counter's value (a sysfs statistics file), read just before a start
  * mark and just after a stop mark. Outside the plugin the marker is a NOP.
+ *
+ * copy is make bench's calibration of the plugin's string-instruction
+ * count: between a start and a stop mark SEQ it copies BYTES once, with
+ * "user" a rep movsb in this process (BYTES stored in user space), with
+ * "pipe" through a pipe, a page at a time (the kernel stores each byte
+ * twice: into the pipe's page, which it reuses, and out of it).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
+
+#define NSMARK_PAGE 4096
 
 static unsigned long long read_counter(const char *path)
 {
@@ -30,38 +40,127 @@ static unsigned long long read_counter(const char *path)
 	return v;
 }
 
-int main(int argc, char **argv)
+/* mark SEQ STOP: execute the marker (see above). */
+static void mark(unsigned long seq, int stop)
 {
 	static const unsigned char tmpl[] = { 0x0f, 0x1f, 0x80, 0, 0, 0x53, 0x4e, 0xc3 };
-	unsigned long long count = 0;
-	unsigned long seq;
-	unsigned char *code;
-	char *end;
-	int stop;
+	static unsigned char *code;
 
-	if (argc < 3 || argc > 4 || (strcmp(argv[1], "start") && strcmp(argv[1], "stop"))) {
-		fprintf(stderr, "usage: nsmark start|stop SEQ [COUNTER_FILE]\n");
-		return 2;
-	}
-	stop = !strcmp(argv[1], "stop");
-	seq = strtoul(argv[2], &end, 10);
-	if (*end || seq > 0x7fff) {
-		fprintf(stderr, "nsmark: SEQ must be 0..32767\n");
-		return 2;
-	}
-	code = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (code == MAP_FAILED) {
-		perror("nsmark: mmap");
-		return 1;
+	if (!code) {
+		code = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (code == MAP_FAILED) {
+			perror("nsmark: mmap");
+			exit(1);
+		}
 	}
 	memcpy(code, tmpl, sizeof(tmpl));
 	seq |= stop ? 0x8000 : 0;
 	code[3] = seq & 0xff;
 	code[4] = seq >> 8;
+	((void (*)(void))code)();
+}
+
+static unsigned long parse_seq(const char *arg)
+{
+	unsigned long seq;
+	char *end;
+
+	seq = strtoul(arg, &end, 10);
+	if (*end || seq > 0x7fff) {
+		fprintf(stderr, "nsmark: SEQ must be 0..32767\n");
+		exit(2);
+	}
+	return seq;
+}
+
+/* copy_user: BYTES from src to dst with one rep movsb, between the marks. */
+static void copy_user(unsigned long seq, char *dst, const char *src, size_t bytes)
+{
+	mark(seq, 0);
+	asm volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(bytes) : : "memory");
+	mark(seq, 1);
+}
+
+/* copy_pipe: BYTES through a pipe a page at a time, between the marks. */
+static int copy_pipe(unsigned long seq, char *dst, const char *src, size_t bytes)
+{
+	size_t done;
+	int fds[2];
+
+	if (pipe(fds)) {
+		perror("nsmark: pipe");
+		return 1;
+	}
+	mark(seq, 0);
+	for (done = 0; done < bytes; done += NSMARK_PAGE) {
+		if (write(fds[1], src + done, NSMARK_PAGE) != NSMARK_PAGE ||
+		    read(fds[0], dst + done, NSMARK_PAGE) != NSMARK_PAGE) {
+			perror("nsmark: pipe copy");
+			return 1;
+		}
+	}
+	mark(seq, 1);
+	close(fds[0]);
+	close(fds[1]);
+	return 0;
+}
+
+static int copy(int argc, char **argv)
+{
+	unsigned long seq;
+	size_t bytes;
+	char *src, *dst, *end;
+
+	if (argc != 5 || (strcmp(argv[2], "user") && strcmp(argv[2], "pipe"))) {
+		fprintf(stderr, "usage: nsmark copy user|pipe SEQ BYTES\n");
+		return 2;
+	}
+	seq = parse_seq(argv[3]);
+	bytes = strtoull(argv[4], &end, 10);
+	if (*end || !bytes || bytes % NSMARK_PAGE || bytes > 1ul << 30) {
+		fprintf(stderr, "nsmark: BYTES must be a multiple of %d, at most 1 GiB\n",
+			NSMARK_PAGE);
+		return 2;
+	}
+	src = malloc(bytes);
+	dst = malloc(bytes);
+	if (!src || !dst) {
+		perror("nsmark: malloc");
+		return 1;
+	}
+	/* Both touched first: no page fault inside the marks. */
+	memset(src, 0x5a, bytes);
+	memset(dst, 0, bytes);
+	if (!strcmp(argv[2], "user"))
+		copy_user(seq, dst, src, bytes);
+	else if (copy_pipe(seq, dst, src, bytes))
+		return 1;
+	if (memcmp(dst, src, bytes)) {
+		fprintf(stderr, "nsmark: the copy differs from its source\n");
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long count = 0;
+	unsigned long seq;
+	int stop;
+
+	if (argc > 1 && !strcmp(argv[1], "copy"))
+		return copy(argc, argv);
+	if (argc < 3 || argc > 4 || (strcmp(argv[1], "start") && strcmp(argv[1], "stop"))) {
+		fprintf(stderr, "usage: nsmark start|stop SEQ [COUNTER_FILE]\n"
+			"       nsmark copy user|pipe SEQ BYTES\n");
+		return 2;
+	}
+	stop = !strcmp(argv[1], "stop");
+	seq = parse_seq(argv[2]);
 	if (argc == 4 && !stop)
 		count = read_counter(argv[3]);
-	((void (*)(void))code)();
+	mark(seq, stop);
 	if (argc == 4 && stop)
 		count = read_counter(argv[3]);
 	if (argc == 4)

@@ -7,6 +7,14 @@
  * are not: a halted vCPU executes nothing, so idle time, the host's
  * scheduling and other vCPUs' work fall out.
  *
+ * A string instruction with a rep prefix (rep movs, rep stos: the guest
+ * kernel's memcpy, memset and copies to and from user space on -cpu max)
+ * counts once as an instruction however many bytes it moves: QEMU runs
+ * its iterations inside one block. So the plugin counts what each one
+ * stores apart: the bytes and the iterations (one store each), from an
+ * inline add on the instruction's stores, whose size the opcode fixes.
+ * bench/insns.py weighs the bytes into the instruction count.
+ *
  * The guest marks a measurement's start and end with a marker instruction
  * (bench/nsmark.c): "nopl 0x4e53XXXX(%rax)", bytes 0f 1f 80 XX XX 53 4e,
  * a NOP the plugin recognises when it translates it. XXXX is the mark:
@@ -15,7 +23,9 @@
  * taken since the matching start. Output, one line each, to out=FILE:
  *
  *   mark SEQ start|stop VCPU insn_kernel insn_user load_kernel
- *        store_kernel load_user store_user       (one line per vCPU)
+ *        store_kernel load_user store_user rep_bytes_kernel
+ *        rep_bytes_user rep_iters_kernel rep_iters_user
+ *                                               (one line per vCPU)
  *   sample SEQ VCPU PC COUNT                     (PC: a block's start)
  *
  * Arguments: out=FILE (required), period=N (default 10000), mem=off (no
@@ -41,11 +51,13 @@ struct nsi_vcpu {
 	uint64_t insn[2];	/* [0] user, [1] kernel */
 	uint64_t load[2];
 	uint64_t store[2];
+	uint64_t rep_bytes[2];	/* stored by rep movs/stos */
+	uint64_t rep_iters[2];	/* their iterations */
 	uint64_t until_sample;	/* instructions since the last sample */
 };
 
 static struct qemu_plugin_scoreboard *nsi_counts;
-static qemu_plugin_u64 nsi_insn[2], nsi_until_sample;
+static qemu_plugin_u64 nsi_insn[2], nsi_rep_bytes[2], nsi_rep_iters[2], nsi_until_sample;
 static uint64_t nsi_period = 10000;
 static bool nsi_mem = true;
 static FILE *nsi_out;
@@ -125,8 +137,10 @@ static void nsi_mark(unsigned int vcpu, void *data)
 		struct nsi_vcpu *c = qemu_plugin_scoreboard_find(nsi_counts, i);
 
 		fprintf(nsi_out, "mark %u %s %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-			" %" PRIu64 " %" PRIu64 "\n", seq, stop ? "stop" : "start", i,
-			c->insn[1], c->insn[0], c->load[1], c->store[1], c->load[0], c->store[0]);
+			" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+			seq, stop ? "stop" : "start", i,
+			c->insn[1], c->insn[0], c->load[1], c->store[1], c->load[0], c->store[0],
+			c->rep_bytes[1], c->rep_bytes[0], c->rep_iters[1], c->rep_iters[0]);
 	}
 	if (stop) {
 		nsi_print_samples(seq);
@@ -150,6 +164,47 @@ static int nsi_marker(struct qemu_plugin_insn *insn)
 	return b[3] | b[4] << 8;
 }
 
+/*
+ * nsi_rep_store_size: the bytes each iteration of a rep movs or rep stos
+ * stores (1, 2, 4 or 8), or 0 for any other instruction. Prefixes: the
+ * legacy ones in any order (66 operand size, F2/F3 rep, 67, segments,
+ * F0), then at most one REX (40-4F, W is bit 3).
+ */
+static unsigned int nsi_rep_store_size(struct qemu_plugin_insn *insn)
+{
+	unsigned int i, n, size16 = 0, rep = 0, rex_w = 0;
+	uint8_t b[16];
+
+	n = qemu_plugin_insn_data(insn, b, sizeof(b));
+	for (i = 0; i < n; i++) {
+		switch (b[i]) {
+		case 0x66:
+			size16 = 1;
+			continue;
+		case 0xf2: case 0xf3:
+			rep = 1;
+			continue;
+		case 0x67: case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64: case 0x65:
+		case 0xf0:
+			continue;
+		}
+		break;
+	}
+	if (i < n && (b[i] & 0xf0) == 0x40) {
+		rex_w = b[i] & 0x08;
+		i++;
+	}
+	if (!rep || i + 1 != n)
+		return 0;
+	switch (b[i]) {
+	case 0xa4: case 0xaa:	/* movsb, stosb */
+		return 1;
+	case 0xa5: case 0xab:	/* movs, stos: word, dword or qword */
+		return rex_w ? 8 : size16 ? 2 : 4;
+	}
+	return 0;
+}
+
 static void nsi_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	uint64_t pc = qemu_plugin_tb_vaddr(tb);
@@ -166,11 +221,21 @@ static void nsi_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		int mark = nsi_marker(insn);
+		unsigned int rep_size = nsi_rep_store_size(insn);
 
 		if (nsi_mem)
 			qemu_plugin_register_vcpu_mem_cb(insn, nsi_access, QEMU_PLUGIN_CB_NO_REGS,
 							 QEMU_PLUGIN_MEM_RW,
 							 kernel ? (void *)1 : NULL);
+		if (rep_size) {
+			qemu_plugin_register_vcpu_mem_inline_per_vcpu(insn, QEMU_PLUGIN_MEM_W,
+								      QEMU_PLUGIN_INLINE_ADD_U64,
+								      nsi_rep_bytes[kernel],
+								      rep_size);
+			qemu_plugin_register_vcpu_mem_inline_per_vcpu(insn, QEMU_PLUGIN_MEM_W,
+								      QEMU_PLUGIN_INLINE_ADD_U64,
+								      nsi_rep_iters[kernel], 1);
+		}
 		if (mark >= 0)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, nsi_mark,
 							       QEMU_PLUGIN_CB_NO_REGS,
@@ -222,9 +287,16 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	nsi_samples = g_hash_table_new(NULL, NULL);
 	nsi_counts = qemu_plugin_scoreboard_new(sizeof(struct nsi_vcpu));
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		nsi_insn[i] = qemu_plugin_scoreboard_u64_in_struct(nsi_counts, struct nsi_vcpu,
 								   insn[i]);
+		nsi_rep_bytes[i] = qemu_plugin_scoreboard_u64_in_struct(nsi_counts,
+									struct nsi_vcpu,
+									rep_bytes[i]);
+		nsi_rep_iters[i] = qemu_plugin_scoreboard_u64_in_struct(nsi_counts,
+									struct nsi_vcpu,
+									rep_iters[i]);
+	}
 	nsi_until_sample = qemu_plugin_scoreboard_u64_in_struct(nsi_counts, struct nsi_vcpu,
 								until_sample);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, nsi_translate);
