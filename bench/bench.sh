@@ -29,6 +29,8 @@
 #                     the instruction count's topologies (default all:
 #                     veth, and the guest's multi-queue virtio-net ports
 #                     where this host can make taps, as root)
+#   CACHE=0           the instruction count without the plugin's cache
+#                     model (no L2-line rows; the guest runs faster)
 #   NETSLICE_BENCH_GATE=0
 #                     time without first checking the contenders forward
 #                     correctly (tests/guest/test_bench.sh, about 2 min)
@@ -64,7 +66,8 @@ bench_commit() {
 # bench/results/<run>[-nic]-{insn.csv,targets.json,insn-profile/}, with
 # flame graphs docs/bench/insn[-nic]-CONTENDER-SIZE.svg.
 bench_insn_guest() {
-	local topology=$1 insn_dir=$top/build/bench-insn-$1 tag= rows= nics=0 f n res
+	local topology=$1 insn_dir=$top/build/bench-insn-$1 tag= rows= nics=0 f n res cache=on
+	[ "${CACHE:-1}" != 0 ] || cache=off
 	if [ "$topology" = nic ]; then
 		tag=-nic nics=1
 		# The real driver's path against AF_XDP and the bridge on it.
@@ -76,7 +79,7 @@ bench_insn_guest() {
 		NETSLICE_VM_NICS=$nics NETSLICE_BENCH_TOPOLOGY=$topology \
 		NETSLICE_BENCH_INSN_ROWS=${rows:-${NETSLICE_BENCH_INSN_ROWS:-}} \
 		NETSLICE_BENCH_OUT=$insn_dir NETSLICE_VM_RWDIR=$insn_dir \
-		NETSLICE_VM_QEMU_OPTS="-cpu max -plugin $top/build/bench/nsinsn.so,out=$insn_dir/plugin.txt" \
+		NETSLICE_VM_QEMU_OPTS="-cpu max -plugin $top/build/bench/nsinsn.so,out=$insn_dir/plugin.txt,cache=$cache" \
 		NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-14400} \
 		tests/vm/run --cpus 3 --memory 2G --kernel "$kver" -- bench/run.sh 2>"$err" |
 		tee "$log" | grep --line-buffered '^#' || {

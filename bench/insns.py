@@ -49,8 +49,10 @@ from collections import Counter, defaultdict
 GEN_VCPU = 0
 REP_BYTES_PER_INSN = 8
 # read_marks' counters, per vCPU: instructions, bytes loaded and stored,
-# bytes stored by rep movs/stos and their iterations, kernel and user.
-IK, IU, LK, SK, LU, SU, RBK, RBU, RIK, RIU = range(10)
+# bytes stored by rep movs/stos and their iterations, the cache model's
+# L1d and L2 misses (lines brought in) and I/O accesses, kernel and user.
+IK, IU, LK, SK, LU, SU, RBK, RBU, RIK, RIU, L1K, L1U, L2K, L2U, IOK, IOU = range(16)
+NCOUNTERS = 16
 
 # Headline ratios: name -> (numerator row, denominator row), rows named
 # CONTENDER@SIZE. Targets are the fast-path issue's (docs/benchmarks.md).
@@ -141,15 +143,16 @@ def where(c):
 
 
 def read_marks(path):
-    """seq -> {"start"|"stop": {vcpu: [IK ... RIU]}}, samples. A plugin
-    from before the string count (six counters) reads as zero copies."""
+    """seq -> {"start"|"stop": {vcpu: [IK ... IOU]}}, samples. Counters an
+    older plugin did not print (copies, the cache) read as zero."""
     marks = defaultdict(lambda: defaultdict(dict))
     samples = defaultdict(Counter)
     with open(path) as f:
         for line in f:
             w = line.split()
             if w[0] == "mark":
-                marks[int(w[1])][w[2]][int(w[3])] = ([int(x) for x in w[4:14]] + [0] * 4)[:10]
+                c = [int(x) for x in w[4:4 + NCOUNTERS]]
+                marks[int(w[1])][w[2]][int(w[3])] = c + [0] * (NCOUNTERS - len(c))
             elif w[0] == "sample":
                 samples[int(w[1])][(int(w[2]), int(w[3], 16))] += int(w[4])
     return marks, samples
@@ -229,12 +232,14 @@ def weighted(c, kernel):
     return c[IK] + c[RBK] / REP_BYTES_PER_INSN if kernel else c[IU] + c[RBU] / REP_BYTES_PER_INSN
 
 
-def calibration_rows(path, marks):
+def calibration_rows(path, marks, cache_on):
     """The copy count checked (cal.csv: SEQ,KIND,BYTES,VCPU): a user copy
     of BYTES must count BYTES user bytes, a pipe's BYTES kernel bytes
-    twice over; rows with the error in percent, and the largest against
-    its target."""
-    rows = []
+    twice over; with the cache model, either brings in BYTES / 64 L2
+    lines of its source and as many of its destination (both cold). Rows
+    with the error in percent, and the largest of each against its
+    target."""
+    rows, misses = [], []
     if not os.path.exists(path):
         return rows
     with open(path) as f:
@@ -250,11 +255,18 @@ def calibration_rows(path, marks):
             rows.append({"name": f"cal_copy_{c['kind']}_error_pct",
                          "value": round(abs(got - want) * 100 / want, 2), "spread_pct": None,
                          "target": None, "met": None, "counted_bytes": got, "copied_bytes": want})
-    if rows:
-        worst = max(r["value"] for r in rows)
-        rows.append({"name": "cal_copy_error_pct", "value": worst, "spread_pct": None,
-                     "target": "<= 10", "met": worst <= 10})
-    return rows
+            if cache_on:
+                got, want = d[L2K] + d[L2U], 2 * int(c["bytes"]) // 64
+                misses.append({"name": f"cal_miss_{c['kind']}_error_pct",
+                               "value": round(abs(got - want) * 100 / want, 2),
+                               "spread_pct": None, "target": None, "met": None,
+                               "l2_lines": got, "cold_lines": want})
+    for name, cal in (("cal_copy_error_pct", rows), ("cal_miss_error_pct", misses)):
+        if cal:
+            worst = max(r["value"] for r in cal)
+            cal.append({"name": name, "value": worst, "spread_pct": None,
+                        "target": "<= 10", "met": worst <= 10})
+    return rows + misses
 
 
 def spread_pct(values):
@@ -307,6 +319,10 @@ def main(argv):
     per_row = defaultdict(dict)  # "name@size" -> round -> insn/pkt
     bytes_row = defaultdict(dict)
     copy_row = defaultdict(dict)  # "name@size" -> round -> bytes copied by rep movs/stos a frame
+    l2_row = defaultdict(dict)  # "name@size" -> round -> L2 lines brought in a frame
+    # The cache model ran (cache=on): some vCPU missed in its L1.
+    cache_on = any(v[L1K] or v[L1U] for m in marks.values() for side in m.values()
+                   for v in side.values())
     idle = defaultdict(dict)  # contender -> round -> DUT instructions per second, no load
     lossy = set()  # comparison rows that lost over 0.1% in some round: not judged
     lost_at = read_lost(os.path.join(d, "lost.txt"))
@@ -364,6 +380,15 @@ def main(argv):
             "gen_insn_per_pkt": round((weighted(delta[GEN_VCPU], 1) +
                                        weighted(delta[GEN_VCPU], 0)) / fwd, 1),
         }
+        if cache_on:
+            row.update({
+                "l2_lines_per_pkt": round(sum(delta[v][L2K] + delta[v][L2U] for v in dut) / fwd, 2),
+                "kernel_l2_lines_per_pkt": round(sum(delta[v][L2K] for v in dut) / fwd, 2),
+                "user_l2_lines_per_pkt": round(sum(delta[v][L2U] for v in dut) / fwd, 2),
+                "l1_lines_per_pkt": round(sum(delta[v][L1K] + delta[v][L1U] for v in dut) / fwd, 2),
+                "io_per_pkt": round(sum(delta[v][IOK] + delta[v][IOU] for v in dut) / fwd, 2),
+            })
+            l2_row[f"{r['contender']}@{r['size']}"][int(r["round"])] = row["l2_lines_per_pkt"]
         for v in sorted(dut):
             row[f"vcpu{v}_insn_per_pkt"] = round((weighted(delta[v], 1) + weighted(delta[v], 0)) / fwd, 1)
         out_rows.append(row)
@@ -405,12 +430,19 @@ def main(argv):
                 f.write(f"{stack} {n}\n")
 
     # Headline ratios, round by round, then their median and spread.
+    # In L2 lines too (the cache model): name_l2, reported, no target.
     rows = []
-    for name, (num, den, target) in ratios.items():
-        if num not in per_row or den not in per_row:
+    measures = [("", per_row, True)] + ([("_l2", l2_row, False)] if cache_on else [])
+    for (name, (num, den, target)), (suffix, per, judged) in \
+            ((r, m) for m in measures for r in ratios.items()):
+        if num not in per or den not in per:
             continue
-        rounds = sorted(set(per_row[num]) & set(per_row[den]))
-        vals = [per_row[num][k] / per_row[den][k] for k in rounds]
+        target = target if judged else None
+        name += suffix
+        rounds = sorted(k for k in set(per[num]) & set(per[den]) if per[den][k])
+        if not rounds:
+            continue
+        vals = [per[num][k] / per[den][k] for k in rounds]
         value = statistics.median(vals)
         met = None
         if target:
@@ -441,12 +473,14 @@ def main(argv):
         rows.append({"name": prefix + "auto_vs_off_1518_copy_bytes",
                      "value": round(statistics.median(vals), 3),
                      "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None})
-    for key in sorted(copy_row):
-        vals = list(copy_row[key].values())
-        rows.append({"name": "copy_bytes_per_pkt_" + key.replace("@", "_"),
-                     "value": round(statistics.median(vals), 1),
-                     "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None})
-    rows += calibration_rows(os.path.join(d, "cal.csv"), marks)
+    for label, per in [("copy_bytes_per_pkt_", copy_row)] + \
+            ([("l2_lines_per_pkt_", l2_row)] if cache_on else []):
+        for key in sorted(per):
+            vals = list(per[key].values())
+            rows.append({"name": label + key.replace("@", "_"),
+                         "value": round(statistics.median(vals), 1),
+                         "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None})
+    rows += calibration_rows(os.path.join(d, "cal.csv"), marks, cache_on)
     for key in sorted(per_row):
         vals = list(per_row[key].values())
         rows.append({"name": "insn_per_pkt_" + key.replace("@", "_"),

@@ -15,6 +15,15 @@
  * inline add on the instruction's stores, whose size the opcode fixes.
  * bench/insns.py weighs the bytes into the instruction count.
  *
+ * With cache=on each vCPU also has a cache model: an L1d of 32 KiB (8-way)
+ * and an L2 of 1 MiB (16-way), 64-byte lines of physical addresses, LRU;
+ * a store removes the line from the other vCPUs' caches. It counts, kernel
+ * and user apart, the lines each level had to bring in (a miss) and the
+ * accesses to I/O memory (not cached). Tags are atomics: a vCPU's thread
+ * owns its caches, another vCPU's store only clears a tag, a race costing
+ * at most a line's count, never a crash. A model of what a frame brings in,
+ * not of any one CPU (no prefetch, no L3).
+ *
  * The guest marks a measurement's start and end with a marker instruction
  * (bench/nsmark.c): "nopl 0x4e53XXXX(%rax)", bytes 0f 1f 80 XX XX 53 4e,
  * a NOP the plugin recognises when it translates it. XXXX is the mark:
@@ -24,12 +33,14 @@
  *
  *   mark SEQ start|stop VCPU insn_kernel insn_user load_kernel
  *        store_kernel load_user store_user rep_bytes_kernel
- *        rep_bytes_user rep_iters_kernel rep_iters_user
+ *        rep_bytes_user rep_iters_kernel rep_iters_user l1_miss_kernel
+ *        l1_miss_user l2_miss_kernel l2_miss_user io_kernel io_user
  *                                               (one line per vCPU)
  *   sample SEQ VCPU PC COUNT                     (PC: a block's start)
  *
  * Arguments: out=FILE (required), period=N (default 10000), mem=off (no
- * byte counts: the guest runs about twice as fast).
+ * byte counts: the guest runs about twice as fast), cache=on (the cache
+ * model; needs mem).
  *
  * Built against qemu-plugin.h of the QEMU that runs it (tools/deps.sh
  * fetches it from Debian's source package into the cache).
@@ -53,6 +64,9 @@ struct nsi_vcpu {
 	uint64_t store[2];
 	uint64_t rep_bytes[2];	/* stored by rep movs/stos */
 	uint64_t rep_iters[2];	/* their iterations */
+	uint64_t l1_miss[2];	/* lines the L1d brought in (cache=on) */
+	uint64_t l2_miss[2];	/* lines the L2 brought in */
+	uint64_t io[2];		/* accesses to I/O memory */
 	uint64_t until_sample;	/* instructions since the last sample */
 };
 
@@ -60,6 +74,20 @@ static struct qemu_plugin_scoreboard *nsi_counts;
 static qemu_plugin_u64 nsi_insn[2], nsi_rep_bytes[2], nsi_rep_iters[2], nsi_until_sample;
 static uint64_t nsi_period = 10000;
 static bool nsi_mem = true;
+static bool nsi_cache_on;
+
+#define NSI_LINE_SHIFT	6
+#define NSI_MAX_VCPUS	64
+
+/* One level of one vCPU's cache: tag = line number + 1 (0: empty). */
+struct nsi_cache {
+	unsigned int sets, ways;
+	uint64_t clock;		/* the owner's, for LRU */
+	uint64_t *tag;		/* sets * ways, atomics */
+	uint64_t *used;		/* the owner's LRU stamps */
+};
+
+static struct nsi_cache *nsi_l1[NSI_MAX_VCPUS], *nsi_l2[NSI_MAX_VCPUS];
 static FILE *nsi_out;
 
 /* protects nsi_armed, nsi_samples and nsi_out's lines */
@@ -91,6 +119,87 @@ static void nsi_sample(unsigned int vcpu, void *pc)
 	g_mutex_unlock(&nsi_lock);
 }
 
+static struct nsi_cache *nsi_cache_new(unsigned int bytes, unsigned int ways)
+{
+	struct nsi_cache *c = g_new0(struct nsi_cache, 1);
+
+	c->ways = ways;
+	c->sets = (bytes >> NSI_LINE_SHIFT) / ways;
+	c->tag = g_new0(uint64_t, c->sets * ways);
+	c->used = g_new0(uint64_t, c->sets * ways);
+	return c;
+}
+
+/* nsi_cache_touch: whether line was in c; if not, it is now (LRU victim). */
+static bool nsi_cache_touch(struct nsi_cache *c, uint64_t line)
+{
+	unsigned int w, base = (line % c->sets) * c->ways, victim = base;
+	uint64_t oldest = UINT64_MAX;
+
+	for (w = base; w < base + c->ways; w++) {
+		uint64_t t = __atomic_load_n(&c->tag[w], __ATOMIC_RELAXED);
+		/* An empty way (stamp 0) goes first, then the least recent. */
+		uint64_t stamp = t ? c->used[w] : 0;
+
+		if (t == line + 1) {
+			c->used[w] = ++c->clock;
+			return true;
+		}
+		if (stamp < oldest) {
+			oldest = stamp;
+			victim = w;
+		}
+	}
+	__atomic_store_n(&c->tag[victim], line + 1, __ATOMIC_RELAXED);
+	c->used[victim] = ++c->clock;
+	return false;
+}
+
+/* nsi_cache_drop: another vCPU stored to line: it leaves c. */
+static void nsi_cache_drop(struct nsi_cache *c, uint64_t line)
+{
+	unsigned int w, base = (line % c->sets) * c->ways;
+
+	for (w = base; w < base + c->ways; w++) {
+		uint64_t t = line + 1;
+
+		__atomic_compare_exchange_n(&c->tag[w], &t, 0, false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED);
+	}
+}
+
+static void nsi_cache_access(unsigned int vcpu, struct nsi_vcpu *c, qemu_plugin_meminfo_t info,
+			     uint64_t vaddr, uint64_t bytes, int kernel)
+{
+	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
+	bool store = qemu_plugin_mem_is_store(info);
+	uint64_t phys, line;
+	unsigned int v, n;
+
+	if (!hw || qemu_plugin_hwaddr_is_io(hw)) {
+		c->io[kernel]++;
+		return;
+	}
+	phys = qemu_plugin_hwaddr_phys_addr(hw);
+	n = qemu_plugin_num_vcpus();
+	/* An access across a line boundary touches both lines. */
+	for (line = phys >> NSI_LINE_SHIFT; line <= (phys + bytes - 1) >> NSI_LINE_SHIFT; line++) {
+		if (!nsi_cache_touch(nsi_l1[vcpu], line)) {
+			c->l1_miss[kernel]++;
+			if (!nsi_cache_touch(nsi_l2[vcpu], line))
+				c->l2_miss[kernel]++;
+		}
+		if (!store)
+			continue;
+		for (v = 0; v < n && v < NSI_MAX_VCPUS; v++) {
+			if (v == vcpu || !nsi_l1[v])
+				continue;
+			nsi_cache_drop(nsi_l1[v], line);
+			nsi_cache_drop(nsi_l2[v], line);
+		}
+	}
+}
+
 static void nsi_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
 		       void *kernel)
 {
@@ -104,6 +213,17 @@ static void nsi_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t v
 		c->store[kernel != NULL] += bytes;
 	else
 		c->load[kernel != NULL] += bytes;
+	if (nsi_cache_on && vcpu < NSI_MAX_VCPUS && nsi_l1[vcpu])
+		nsi_cache_access(vcpu, c, info, vaddr, bytes, kernel != NULL);
+}
+
+static void nsi_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
+{
+	if (!nsi_cache_on || vcpu >= NSI_MAX_VCPUS || nsi_l1[vcpu])
+		return;
+	nsi_l2[vcpu] = nsi_cache_new(1 << 20, 16);
+	/* Last: nsi_access models a vCPU once its L1 is there. */
+	__atomic_store_n(&nsi_l1[vcpu], nsi_cache_new(32 << 10, 8), __ATOMIC_RELEASE);
 }
 
 static void nsi_print_samples(unsigned int seq)
@@ -137,10 +257,13 @@ static void nsi_mark(unsigned int vcpu, void *data)
 		struct nsi_vcpu *c = qemu_plugin_scoreboard_find(nsi_counts, i);
 
 		fprintf(nsi_out, "mark %u %s %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+			" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
 			" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
 			seq, stop ? "stop" : "start", i,
 			c->insn[1], c->insn[0], c->load[1], c->store[1], c->load[0], c->store[0],
-			c->rep_bytes[1], c->rep_bytes[0], c->rep_iters[1], c->rep_iters[0]);
+			c->rep_bytes[1], c->rep_bytes[0], c->rep_iters[1], c->rep_iters[0],
+			c->l1_miss[1], c->l1_miss[0], c->l2_miss[1], c->l2_miss[0],
+			c->io[1], c->io[0]);
 	}
 	if (stop) {
 		nsi_print_samples(seq);
@@ -272,12 +395,15 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		} else if (!strcmp(argv[i], "mem")) {
 			if (!qemu_plugin_bool_parse(argv[i], val, &nsi_mem))
 				goto bad_arg;
+		} else if (!strcmp(argv[i], "cache")) {
+			if (!qemu_plugin_bool_parse(argv[i], val, &nsi_cache_on))
+				goto bad_arg;
 		} else {
 			goto bad_arg;
 		}
 	}
-	if (!out) {
-		fprintf(stderr, "nsinsn: out=FILE is required\n");
+	if (!out || (nsi_cache_on && !nsi_mem)) {
+		fprintf(stderr, "nsinsn: out=FILE is required; cache=on needs mem=on\n");
 		return -1;
 	}
 	nsi_out = fopen(out, "w");
@@ -299,11 +425,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	nsi_until_sample = qemu_plugin_scoreboard_u64_in_struct(nsi_counts, struct nsi_vcpu,
 								until_sample);
+	qemu_plugin_register_vcpu_init_cb(id, nsi_vcpu_init);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, nsi_translate);
 	qemu_plugin_register_atexit_cb(id, nsi_exit, NULL);
 	return 0;
 
 bad_arg:
-	fprintf(stderr, "nsinsn: bad argument '%s' (out=FILE, period=N, mem=on|off)\n", argv[i]);
+	fprintf(stderr, "nsinsn: bad argument '%s' (out=FILE, period=N, mem=on|off, cache=on|off)\n",
+		argv[i]);
 	return -1;
 }

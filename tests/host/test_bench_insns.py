@@ -208,9 +208,10 @@ check("- `lost_frames_ns-fwd-off_64`: 5 of 1,000 frames lost (round 1); dropped:
 cd = os.path.join(tmp, "copies")
 os.makedirs(cd)
 cbase = os.path.join(tmp, "results", "2026-01-02-copies")
-# (seq, contender, kernel insns, kernel copy bytes, user copy bytes) on
-# vCPU 1, 1000 frames each, round 1.
-crows = [(1, "ring-fwd-off", 2_000_000, 3_200_000, 0), (2, "ring-fwd-auto", 2_000_000, 160_000, 80_000)]
+# (seq, contender, kernel insns, kernel copy bytes, user copy bytes,
+# kernel L2 misses) on vCPU 1, 1000 frames each, round 1.
+crows = [(1, "ring-fwd-off", 2_000_000, 3_200_000, 0, 50_000),
+         (2, "ring-fwd-auto", 2_000_000, 160_000, 80_000, 10_000)]
 with open(os.path.join(cd, "insn.csv"), "w") as f:
     f.write("seq,round,contender,size,offered_pps,sent,usec,forwarded\n")
     for seq, name, *_ in crows:
@@ -220,13 +221,15 @@ with open(os.path.join(cd, "insn.csv"), "w") as f:
 with open(os.path.join(cd, "cal.csv"), "w") as f:
     f.write("seq,kind,bytes,vcpu\n3,user,4194304,1\n4,pipe,4194304,1\n")
 with open(os.path.join(cd, "plugin.txt"), "w") as f:
-    zero = " ".join(["100"] * 10)
-    for seq, _, k, rbk, rbu in crows + [(3, "", 50, 0, 4194304), (4, "", 90_000, 6710886, 0)]:
+    zero = " ".join(["100"] * 16)
+    # The cold copies: 2 x 4 MiB / 64 lines exactly (user), 8% short (pipe).
+    for seq, _, k, rbk, rbu, l2 in crows + [(3, "", 50, 0, 4194304, 131072),
+                                            (4, "", 90_000, 6710886, 0, 120_000)]:
         for vcpu in range(3):
             f.write(f"mark {seq} start {vcpu} {zero}\n")
         f.write(f"mark {seq} stop 0 {zero}\n")
         f.write(f"mark {seq} stop 1 {100 + k} 100 100 100 100 100 {100 + rbk} {100 + rbu} "
-                f"{100 + rbk // 8} {100 + rbu}\n")
+                f"{100 + rbk // 8} {100 + rbu} {100 + 2 * l2} 100 {100 + l2} 100 100 100\n")
         f.write(f"mark {seq} stop 2 {zero}\n")
 proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/insns.py"), cd, cbase, "abc"],
                       capture_output=True, text=True)
@@ -251,5 +254,14 @@ cu, cp, cm = (ct.get(n, {}) for n in ("cal_copy_user_error_pct", "cal_copy_pipe_
 check(cu.get("value") == 0.0 and cp.get("value") == 20.0 and cp.get("copied_bytes") == 8388608 and
       cm.get("value") == 20.0 and cm.get("met") is False and cm.get("target") == "<= 10",
       "the calibration copies: counted against copied, the worst judged (%s %s)" % (cp, cm))
+mp, mm = ct.get("cal_miss_pipe_error_pct", {}), ct.get("cal_miss_error_pct", {})
+check(off.get("l2_lines_per_pkt") == "50.0" and off.get("l1_lines_per_pkt") == "100.0" and
+      ct.get("auto_vs_off_1518_l2", {}).get("value") == 0.2 and
+      ct.get("l2_lines_per_pkt_ring-fwd-auto_1518", {}).get("value") == 10.0 and
+      ct.get("cal_miss_user_error_pct", {}).get("value") == 0.0 and mp.get("value") == 8.45 and
+      mm.get("value") == 8.45 and mm.get("met") is True,
+      "the cache model's lines per frame, ratios in L2 lines, cold copies' misses (%s %s)" % (mp, mm))
+check("l2_lines_per_pkt" not in r and "auto_vs_off_1518_l2" not in {x["name"] for x in t["rows"]},
+      "a run without the cache model has no cache rows")
 print("# %d passed, %d failed" % (sum(results), len(results) - sum(results)))
 sys.exit(0 if all(results) else 1)
