@@ -124,7 +124,7 @@ GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
 FUZZ := $(B)/tests/nsfuzz
 # make bench's load sink and peer forwarders (a guest test checks them too)
 BENCH_BINS := $(B)/bench/bench-sink $(B)/bench/afp-fwd $(B)/bench/xsk-fwd $(B)/bench/nsmark \
-	$(B)/bench/rule-gen $(B)/bench/conn-gen
+	$(B)/bench/rule-gen $(B)/bench/conn-gen $(B)/bench/xdpgen
 # make bench's instruction counter: a QEMU plugin, built on the host
 # against the installed QEMU's header (tools/fetch-qemu-plugin.sh)
 BENCH_PLUGIN := $(B)/bench/nsinsn.so
@@ -260,6 +260,10 @@ $(BENCH_PLUGIN): bench/plugin/nsinsn.c
 $(B)/bench/xsk-fwd: bench/xsk_fwd.c
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) $(XDP_CFLAGS) -o $@ $< $(XDP_LIBS)
+
+$(B)/bench/xdpgen: bench/xdpgen.c
+	@mkdir -p $(dir $@)
+	$(CC) $(NS_CFLAGS) $$(pkg-config --cflags libbpf) -o $@ $< $$(pkg-config --libs libbpf)
 
 deps:
 	NETSLICE_KERNELS="$(KERNELS)" tools/deps.sh

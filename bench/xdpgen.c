@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xdpgen: the benchmark's load as a NIC would deliver it: frames sent as
+ * XDP frames (BPF_PROG_RUN with BPF_F_TEST_XDP_LIVE_FRAMES, the way
+ * xdp-trafficgen does), so the receiving veth builds each skb from an
+ * XDP frame in its NAPI poll, as a NIC driver builds its RX skb, and a
+ * native XDP program on it sees the frame before any skb exists.
+ *
+ *   xdpgen IFACE DSTMAC SIZE COUNT [FLOWS [BATCH [COUNTER_FILE]]]
+ *
+ * The frames are bench/pktgen.sh's: UDP/IPv4 10.99.1.1 -> 10.99.9.9 port
+ * 9, SIZE bytes on the wire with the FCS (60..1514 in the frame), the
+ * source port 10000 + a random flow below FLOWS (default 256), set by the
+ * XDP program on each frame. They leave IFACE (XDP_TX out of the
+ * ingress interface) BATCH at a time (default 64, one BPF_PROG_RUN, so
+ * one wake-up of the peer's NAPI): a NAPI poll on the peer sees BATCH
+ * frames, whatever the timing. With COUNTER_FILE (the sink's rx_packets)
+ * the next batch waits until the counter has taken every frame sent, or
+ * has stood still for 200 ms (frames lost): the DUT is never offered more
+ * than one batch, and the wait sleeps (a halted vCPU executes nothing).
+ * Prints "sent N usec T batches B waits W". Needs CAP_BPF and
+ * CAP_NET_ADMIN; the peer of a veth IFACE needs NAPI (GRO on, or an XDP
+ * program on it).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <net/if.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#define XDPGEN_MAX_FRAME	1514
+#define XDPGEN_UDP_SPORT_OFF	34	/* Ethernet 14 + IPv4 20 */
+#define XDPGEN_STALL_NS		200000000ull
+#define XDPGEN_WAIT_NS		20000
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static uint16_t ip_csum(const uint8_t *p, size_t len)
+{
+	uint32_t sum = 0;
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += p[i] << 8 | p[i + 1];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return htons(~sum & 0xffff);
+}
+
+/* build: the frame of LEN bytes from src to dst. */
+static void build(uint8_t *f, size_t len, const uint8_t *dst, const uint8_t *src)
+{
+	uint16_t ip_len = len - 14, udp_len = ip_len - 20, v;
+	size_t i;
+
+	memset(f, 0, len);
+	memcpy(f, dst, 6);
+	memcpy(f + 6, src, 6);
+	f[12] = 0x08;
+	f[14] = 0x45;
+	v = htons(ip_len);
+	memcpy(f + 16, &v, 2);
+	f[22] = 64;
+	f[23] = 17;
+	memcpy(f + 26, "\x0a\x63\x01\x01", 4);	/* 10.99.1.1 */
+	memcpy(f + 30, "\x0a\x63\x09\x09", 4);	/* 10.99.9.9 */
+	v = ip_csum(f + 14, 20);
+	memcpy(f + 24, &v, 2);
+	v = htons(10000);
+	memcpy(f + XDPGEN_UDP_SPORT_OFF, &v, 2);
+	v = htons(9);
+	memcpy(f + 36, &v, 2);
+	v = htons(udp_len);
+	memcpy(f + 38, &v, 2);
+	/* UDP checksum 0 (none), as pktgen's; a payload that is not all zero. */
+	for (i = 42; i < len; i++)
+		f[i] = (uint8_t)i;
+}
+
+/*
+ * load_prog: an XDP program that sets the UDP source port to 10000 + a
+ * random flow below flows and sends the frame back out (XDP_TX):
+ *
+ *   r7 = ctx->data; r3 = ctx->data_end
+ *   if r7 + 36 > r3 goto out
+ *   r0 = bpf_get_prandom_u32() % flows + 10000, big-endian
+ *   *(u16 *)(r7 + 34) = r0
+ *   out: return XDP_TX
+ */
+static int load_prog(unsigned int flows)
+{
+	struct bpf_insn insns[] = {
+		{ BPF_LDX | BPF_MEM | BPF_W, 7, 1, 0, 0 },
+		{ BPF_LDX | BPF_MEM | BPF_W, 3, 1, 4, 0 },
+		{ BPF_ALU64 | BPF_MOV | BPF_X, 4, 7, 0, 0 },
+		{ BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, XDPGEN_UDP_SPORT_OFF + 2 },
+		{ BPF_JMP | BPF_JGT | BPF_X, 4, 3, 5, 0 },
+		{ BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_prandom_u32 },
+		{ BPF_ALU64 | BPF_MOD | BPF_K, 0, 0, 0, flows },
+		{ BPF_ALU64 | BPF_ADD | BPF_K, 0, 0, 0, 10000 },
+		{ BPF_ALU | BPF_END | BPF_TO_BE, 0, 0, 0, 16 },
+		{ BPF_STX | BPF_MEM | BPF_H, 7, 0, XDPGEN_UDP_SPORT_OFF, 0 },
+		{ BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_TX },
+		{ BPF_JMP | BPF_EXIT, 0, 0, 0, 0 },
+	};
+	static char log[4096];
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = sizeof(log),
+		    .log_level = 1);
+	int fd;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "xdpgen", "GPL", insns,
+			   sizeof(insns) / sizeof(insns[0]), &opts);
+	if (fd < 0)
+		fprintf(stderr, "xdpgen: loading the program: %s\n%s", strerror(errno), log);
+	return fd;
+}
+
+static int read_counter(int fd, unsigned long long *v)
+{
+	char buf[32];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	*v = strtoull(buf, NULL, 10);
+	return 0;
+}
+
+/* wait_counter: until fd's counter reaches want or stands still. */
+static int wait_counter(int fd, unsigned long long want, unsigned long long *waits)
+{
+	struct timespec nap = { 0, XDPGEN_WAIT_NS };
+	unsigned long long v, last = ~0ull;
+	uint64_t since = now_ns();
+
+	for (;;) {
+		if (read_counter(fd, &v))
+			return -1;
+		if (v >= want)
+			return 0;
+		if (v != last) {
+			last = v;
+			since = now_ns();
+		} else if (now_ns() - since > XDPGEN_STALL_NS) {
+			return 0;
+		}
+		(*waits)++;
+		nanosleep(&nap, NULL);
+	}
+}
+
+static int if_mac(const char *ifname, uint8_t *mac)
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (fd < 0 || ioctl(fd, SIOCGIFHWADDR, &ifr)) {
+		perror(ifname);
+		return -1;
+	}
+	close(fd);
+	memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long count, sent = 0, waits = 0, batches = 0, base = 0;
+	unsigned int size, flows = 256, batch = 64;
+	struct xdp_md ctx = { 0 };
+	uint8_t frame[XDPGEN_MAX_FRAME], dst[6], src[6];
+	int prog, counter = -1;
+	uint64_t t0;
+
+	if (argc < 5 || argc > 8) {
+		fprintf(stderr, "usage: xdpgen IFACE DSTMAC SIZE COUNT [FLOWS [BATCH [COUNTER_FILE]]]\n");
+		return 2;
+	}
+	size = strtoul(argv[3], NULL, 10);
+	count = strtoull(argv[4], NULL, 10);
+	if (argc > 5)
+		flows = strtoul(argv[5], NULL, 10);
+	if (argc > 6)
+		batch = strtoul(argv[6], NULL, 10);
+	if (size < 64 || size - 4 > XDPGEN_MAX_FRAME || !flows || flows > 55535 || !batch ||
+	    sscanf(argv[2], "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &dst[0], &dst[1], &dst[2], &dst[3],
+		   &dst[4], &dst[5]) != 6) {
+		fprintf(stderr, "xdpgen: SIZE 64..1518, FLOWS 1..55535, BATCH > 0, DSTMAC aa:bb:...\n");
+		return 2;
+	}
+	ctx.ingress_ifindex = if_nametoindex(argv[1]);
+	if (!ctx.ingress_ifindex || if_mac(argv[1], src)) {
+		fprintf(stderr, "xdpgen: no interface %s\n", argv[1]);
+		return 2;
+	}
+	if (argc > 7) {
+		counter = open(argv[7], O_RDONLY);
+		if (counter < 0 || read_counter(counter, &base)) {
+			perror(argv[7]);
+			return 2;
+		}
+	}
+	build(frame, size - 4, dst, src);
+	ctx.data_end = size - 4;	/* the kernel checks the context against the frame */
+	prog = load_prog(flows);
+	if (prog < 0)
+		return 1;
+	t0 = now_ns();
+	while (sent < count) {
+		unsigned int n = count - sent < batch ? count - sent : batch;
+		LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = frame, .data_size_in = size - 4,
+			    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .repeat = n,
+			    .batch_size = n, .flags = BPF_F_TEST_XDP_LIVE_FRAMES);
+
+		if (bpf_prog_test_run_opts(prog, &run)) {
+			fprintf(stderr, "xdpgen: BPF_PROG_RUN (live frames): %s\n", strerror(errno));
+			return 1;
+		}
+		sent += n;
+		batches++;
+		if (counter >= 0 && wait_counter(counter, base + sent, &waits)) {
+			perror(argv[7]);
+			return 1;
+		}
+	}
+	printf("sent %llu usec %llu batches %llu waits %llu\n", sent,
+	       (unsigned long long)(now_ns() - t0) / 1000, batches, waits);
+	return 0;
+}
