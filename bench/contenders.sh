@@ -24,12 +24,16 @@ bench_nat_public=10.99.0.100
 
 # Every contender, in the order a round runs them; then the ones only a
 # user's NETSLICE_BENCH_CONTENDERS runs: afp-v3-ring (TPACKET_V3 with a TX
-# ring too) costs twice afp-v3 (docs/benchmarks.md).
+# ring too) costs twice afp-v3 (docs/benchmarks.md); and the floors, null
+# forwarders the instruction count measures a path's cost by: floor-tc
+# (tc's mirred redirect at ingress: the skb path every contender but
+# AF_XDP takes, with nothing done to the frame) and floor-xdp (a native
+# XDP program's redirect: AF_XDP's path).
 # The ns-* contenders use read/write (-M rw), the ring-* ones ring mode.
 bench_contenders=(ns-fwd-off ns-fwd-rules ns-fwd-auto ns-fwd-auto-2s ns-fw-off ns-fw-auto
 	ns-nat-off ns-nat-auto ring-fwd-off ring-fwd-auto ring-fw-auto
 	afp-mmsg afp-v3 afp-v3-2w afxdp afxdp-busy bridge)
-bench_extra=(afp-v3-ring)
+bench_extra=(afp-v3-ring floor-tc floor-xdp)
 # With a baseline module (make bench BASELINE=REV: the module of another
 # commit, same tools), nf-fwd on it too: before and after in one run.
 bench_base_ko=${NETSLICE_BENCH_BASE_KO:-}
@@ -174,6 +178,20 @@ bench_up() {
 			taskset -pc "$bench_kcpu" "$t" >/dev/null || return 1
 		done
 		;;
+	floor-tc)
+		bench_rps $((1 << bench_kcpu))
+		tc qdisc add dev "$bench_in" clsact &&
+			tc filter add dev "$bench_in" ingress matchall \
+				action mirred egress redirect dev "$bench_out"
+		;;
+	floor-xdp)
+		bench_rps $((1 << bench_kcpu))
+		# veth passes an XDP frame on only to a peer with NAPI (GRO on):
+		# make bench's sink has it, a test's may not.
+		[ -z "${sink:-}" ] || [ -n "${NETSLICE_BENCH_NICS:-}" ] ||
+			ip netns exec "$sink" ethtool -K "${sink_if:-sink0}" gro on >/dev/null || return 1
+		xdpgen redirect "$bench_in" "$bench_out"
+		;;
 	bridge)
 		bench_rps $((1 << bench_kcpu))
 		ip link add nsbench-br type bridge stp_state 0 forward_delay 0 || return 1
@@ -208,6 +226,8 @@ bench_down() {
 	case $1 in
 	ns-* | ring-* | base-*) rmmod netslice || rc=1 ;;
 	bridge) ip link del nsbench-br || rc=1 ;;
+	floor-tc) tc qdisc del dev "$bench_in" clsact || rc=1 ;;
+	floor-xdp) ip link set dev "$bench_in" xdp off || rc=1 ;;
 	esac
 	return $rc
 }

@@ -71,6 +71,16 @@ RATIOS = {
 }
 
 
+def floor_of(key):
+    """The null forwarder of a row's path (CONTENDER@SIZE): floor-xdp for
+    AF_XDP (a native XDP program's redirect), floor-tc (tc's mirred
+    redirect on the skb path) for the rest; None for a floor."""
+    name, size = key.split("@")
+    if name.startswith("floor-"):
+        return None
+    return ("floor-xdp@" if name.startswith("afxdp") else "floor-tc@") + size
+
+
 def netslice_row(contender):
     """A row of netslice's own path, this commit's module: nf-fwd and its
     kin in read/write (ns-*) or ring mode (ring-*). Not the comparisons:
@@ -320,6 +330,7 @@ def main(argv):
     bytes_row = defaultdict(dict)
     copy_row = defaultdict(dict)  # "name@size" -> round -> bytes copied by rep movs/stos a frame
     l2_row = defaultdict(dict)  # "name@size" -> round -> L2 lines brought in a frame
+    gen_row = defaultdict(dict)  # "name@size" -> round -> the generator's vCPU's instructions a frame
     # The cache model ran (cache=on): some vCPU missed in its L1.
     cache_on = any(v[L1K] or v[L1U] for m in marks.values() for side in m.values()
                    for v in side.values())
@@ -394,6 +405,7 @@ def main(argv):
         out_rows.append(row)
         key = f"{r['contender']}@{r['size']}"
         per_row[key][row["round"]] = row["insn_per_pkt"]
+        gen_row[key][row["round"]] = row["gen_insn_per_pkt"]
         bytes_row[key][row["round"]] = row["mem_bytes_per_pkt"]
         copy_row[key][row["round"]] = row["copy_bytes_per_pkt"]
 
@@ -461,6 +473,29 @@ def main(argv):
             row["met"] = None
             row["note"] = "frames lost at the offered rate: not judged"
         rows.append(row)
+    # Own cost: a row less its path's floor, round by round; the headline
+    # ratios again over own costs (own_NAME), where both floors ran.
+    own = {}
+    for key, per in per_row.items():
+        fl = floor_of(key)
+        if fl in per_row:
+            own[key] = {k: per[k] - per_row[fl][k] for k in per if k in per_row[fl]}
+    for name, (num, den, _) in ratios.items():
+        if num in own and den in own:
+            rounds = [k for k in own[num] if k in own[den] and own[den][k] > 0]
+            vals = [own[num][k] / own[den][k] for k in rounds]
+            if vals:
+                rows.append({"name": name.replace(prefix, prefix + "own_", 1) if prefix else "own_" + name,
+                             "value": round(statistics.median(vals), 3),
+                             "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None,
+                             "floors": [floor_of(num), floor_of(den)]})
+    for key in sorted(own):
+        vals = list(own[key].values())
+        if vals:
+            rows.append({"name": "own_insn_per_pkt_" + key.replace("@", "_"),
+                         "value": round(statistics.median(vals), 1),
+                         "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None,
+                         "floor": floor_of(key)})
     a, b = bytes_row.get("ring-fwd-auto@1518", {}), bytes_row.get("ring-fwd-off@1518", {})
     vals = [a[k] / b[k] for k in sorted(set(a) & set(b)) if b[k]]
     if vals:
@@ -473,6 +508,21 @@ def main(argv):
         rows.append({"name": prefix + "auto_vs_off_1518_copy_bytes",
                      "value": round(statistics.median(vals), 3),
                      "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None})
+    # The generator's cost against the DUT's (the worst 64-byte row), and
+    # each row's capacity in an instruction budget: frames per 10^9 DUT
+    # instructions.
+    gen_vs = {key: statistics.median(gen_row[key][k] / per_row[key][k] for k in per_row[key])
+              for key in per_row if key.endswith("@64")}
+    if gen_vs:
+        worst = max(gen_vs, key=gen_vs.get)
+        rows.append({"name": prefix + "gen_vs_dut_insn_64", "value": round(gen_vs[worst], 3),
+                     "spread_pct": None, "target": "<= 0.5", "met": gen_vs[worst] <= 0.5,
+                     "row": worst})
+    for key in sorted(per_row):
+        v = statistics.median(per_row[key].values())
+        rows.append({"name": "capacity_per_ginsn_" + key.replace("@", "_"),
+                     "value": round(1e9 / v) if v else None, "spread_pct": None,
+                     "target": None, "met": None})
     for label, per in [("copy_bytes_per_pkt_", copy_row)] + \
             ([("l2_lines_per_pkt_", l2_row)] if cache_on else []):
         for key in sorted(per):

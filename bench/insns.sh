@@ -50,10 +50,22 @@
 # between 15,000 and 20,000 frames/s), hence bench_insn_set_rate's rule.
 
 bench_insn_caps=()
+# The generator: on veth, xdpgen (XDP frames, bench_insn_batch a batch,
+# the next once the DUT sent the last), so the DUT receives as from a NIC
+# and a poll takes bench_insn_batch frames whatever the timing; pktgen
+# (NETSLICE_BENCH_GEN=pktgen) offers a rate instead. On the NIC topology
+# frames come through QEMU: pktgen.
+if [ "${NETSLICE_BENCH_TOPOLOGY:-veth}" = nic ]; then
+	bench_insn_gen=pktgen
+else
+	bench_insn_gen=${NETSLICE_BENCH_GEN:-xdp}
+fi
+bench_insn_batch=${NETSLICE_BENCH_INSN_BATCH:-64}
 bench_insn_cap_size=${NETSLICE_BENCH_INSN_CAP_SIZE:-64}
 bench_insn_load=${NETSLICE_BENCH_INSN_LOAD:-90}
 bench_insn_rows=${NETSLICE_BENCH_INSN_ROWS:-ring-fwd-off@64 ring-fwd-off@1518 ring-fwd-auto@64 \
-ring-fwd-auto@1518 ns-fwd-off@64 ns-fwd-auto@1518 afxdp@64 afp-mmsg@64 afp-v3@64 bridge@64}
+ring-fwd-auto@1518 ns-fwd-off@64 ns-fwd-auto@1518 afxdp@64 afp-mmsg@64 afp-v3@64 bridge@64 \
+floor-tc@64 floor-tc@1518 floor-xdp@64}
 # Before and after in one run (make bench BASELINE=REV): nf-fwd on the
 # baseline's module too, in both modes.
 [ -z "${NETSLICE_BENCH_BASE_KO:-}" ] || [ -n "${NETSLICE_BENCH_INSN_ROWS:-}" ] ||
@@ -139,7 +151,21 @@ bench_insn_lost() {
 
 # bench_insn_pktgen SIZE PPS: bench_insn_pkts frames of SIZE at PPS (0: as
 # fast as pktgen goes) from the generator's CPU; pktgen.sh's summary line.
+# With bench_insn_gen=xdp, xdpgen's batches instead (PPS ignored: the
+# next batch goes when the DUT sent the last), its line in pktgen.sh's
+# form; PKTGEN_ON_START runs first, as pktgen.sh runs it.
 bench_insn_pktgen() {
+	local out sent usec cfd
+	if [ "$bench_insn_gen" = xdp ]; then
+		[ -z "${PKTGEN_ON_START:-}" ] || eval "$PKTGEN_ON_START" || return 1
+		exec {cfd}<"/sys/class/net/$bench_out/statistics/tx_packets"
+		out=$(ip netns exec "$gen" taskset -c 0 xdpgen "$gen_if" "$sink_mac" "$1" \
+			"$bench_insn_pkts" 256 "$bench_insn_batch" "/dev/fd/$cfd") || { exec {cfd}<&-; return 1; }
+		exec {cfd}<&-
+		read -r _ sent _ usec _ <<<"$out"
+		echo "sent $sent errors 0 usec $usec busy 0 pktgen 0"
+		return
+	fi
 	ip netns exec "$gen" taskset -c 0 "$TST_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" "$1" "$2" \
 		"count:$bench_insn_pkts"
 }
@@ -213,7 +239,10 @@ bench_insns() {
 	local round item name size seq=0 cur
 	[ -d "${NETSLICE_BENCH_OUT:-}" ] || { echo "bench: NETSLICE_BENCH_OUT is not a directory" >&2; return 1; }
 	bench_insn_pkts=${NETSLICE_BENCH_INSN_PKTS:-$([ "$quick" = 1 ] && echo 10000 || echo 20000)}
-	bench_insn_cap_steps=${NETSLICE_BENCH_INSN_CAP_STEPS:-$([ "$quick" = 1 ] && echo 4 || echo 6)}
+	# xdpgen never overruns the DUT: no rate to search (capacity is then
+	# frames per 10^9 instructions, bench/insns.py).
+	bench_insn_cap_steps=${NETSLICE_BENCH_INSN_CAP_STEPS:-$([ "$bench_insn_gen" = xdp ] && echo 0 ||
+		{ [ "$quick" = 1 ] && echo 4 || echo 6; })}
 	local rounds=${NETSLICE_BENCH_INSN_ROUNDS:-$([ "$quick" = 1 ] && echo 3 || echo 5)}
 	grep -v '\[' /proc/kallsyms >"$NETSLICE_BENCH_OUT/kallsyms" || return 1
 	echo "insn: seq,round,contender,size,offered_pps,sent,usec,forwarded"
@@ -230,8 +259,8 @@ bench_insns() {
 				[ "$item" != "$BENCH_INSN_END" ] || break
 				bench_up "$name" || { echo "bench: $name did not start" >&2; return 1; }
 				# Warm-up, not measured: tables, caches and neighbours fill.
-				ip netns exec "$gen" taskset -c 0 "$TST_TOP/bench/pktgen.sh" "$gen_if" \
-					"$sink_mac" 64 "$bench_insn_pps" count:2000 >/dev/null || return 1
+				bench_insn_pkts=2000 bench_insn_pktgen 64 "$bench_insn_pps" >/dev/null ||
+					return 1
 				drain
 				# Each contender's capacity, once, in the warm-up round.
 				[ "$round" != 0 ] || [ "$bench_insn_cap_steps" = 0 ] ||

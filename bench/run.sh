@@ -184,13 +184,20 @@ if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
 	if [ -z "${NETSLICE_BENCH_NICS:-}" ]; then
 		ip netns exec "$gen" ethtool -K "$gen_if" tso off >/dev/null &&
 			ethtool -K "$bench_out" tso off >/dev/null || exit 1
+		# The sink drops at tc ingress, before the IP layer: the
+		# generator's vCPU does little beside generating.
+		ip netns exec "$sink" tc qdisc add dev "$sink_if" clsact &&
+			ip netns exec "$sink" tc filter add dev "$sink_if" ingress matchall action drop ||
+			exit 1
 	fi
 	# The egress port's own NAPI completes transmits on a NIC; on veth
 	# the sink's receives them. The sink polls on through 1,000 empty
 	# periods: were it to wait for an interrupt between two of the DUT's
 	# batches, the DUT's next transmit would wake it (a wake-up counted
 	# on the DUT, or not, as the two timers' phases fall).
-	bench_coalesce - "$bench_in" "$bench_kcpu" && bench_coalesce "$sink" "$sink_if" 0 1000 &&
+	# xdpgen's batches wake the DUT's NAPI once each: no deferred polls.
+	bench_coalesce - "$bench_in" "$bench_kcpu" "$([ "$bench_insn_gen" = xdp ] && echo 0 || echo 2)" &&
+		bench_coalesce "$sink" "$sink_if" 0 1000 &&
 		{ [ -z "${NETSLICE_BENCH_NICS:-}" ] || bench_coalesce - "$bench_out" "$bench_kcpu"; } || exit 1
 fi
 # AF_PACKET taps do not stop the stack: nothing may route the frames too.

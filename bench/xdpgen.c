@@ -7,6 +7,7 @@
  * native XDP program on it sees the frame before any skb exists.
  *
  *   xdpgen IFACE DSTMAC SIZE COUNT [FLOWS [BATCH [COUNTER_FILE]]]
+ *   xdpgen redirect IN OUT
  *
  * The frames are bench/pktgen.sh's: UDP/IPv4 10.99.1.1 -> 10.99.9.9 port
  * 9, SIZE bytes on the wire with the FCS (60..1514 in the frame), the
@@ -18,7 +19,11 @@
  * the next batch waits until the counter has taken every frame sent, or
  * has stood still for 200 ms (frames lost): the DUT is never offered more
  * than one batch, and the wait sleeps (a halted vCPU executes nothing).
- * Prints "sent N usec T batches B waits W". Needs CAP_BPF and
+ * Prints "sent N usec T batches B waits W".
+ *
+ * redirect attaches to IN, natively, an XDP program that redirects every
+ * frame out of OUT (bpf_redirect): the XDP path's null forwarder, make
+ * bench's floor-xdp (ip link set dev IN xdp off takes it away). Needs CAP_BPF and
  * CAP_NET_ADMIN; the peer of a veth IFACE needs NAPI (GRO on, or an XDP
  * program on it).
  */
@@ -26,6 +31,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
+#include <linux/if_link.h>
 #include <net/if.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +43,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #define XDPGEN_MAX_FRAME	1514
 #define XDPGEN_UDP_SPORT_OFF	34	/* Ethernet 14 + IPv4 20 */
@@ -181,6 +188,31 @@ static int if_mac(const char *ifname, uint8_t *mac)
 	return 0;
 }
 
+/* redirect: IN's native XDP program sends every frame out of OUT. */
+static int redirect(const char *in, const char *out)
+{
+	unsigned int in_idx = if_nametoindex(in), out_idx = if_nametoindex(out);
+	struct bpf_insn insns[] = {
+		{ BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, (int)out_idx },
+		{ BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 0 },
+		{ BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_redirect },
+		{ BPF_JMP | BPF_EXIT, 0, 0, 0, 0 },
+	};
+	int fd;
+
+	if (!in_idx || !out_idx) {
+		fprintf(stderr, "xdpgen: redirect: no interface %s\n", in_idx ? out : in);
+		return 2;
+	}
+	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "xdpredirect", "GPL", insns,
+			   sizeof(insns) / sizeof(insns[0]), NULL);
+	if (fd < 0 || bpf_xdp_attach(in_idx, fd, XDP_FLAGS_DRV_MODE, NULL)) {
+		fprintf(stderr, "xdpgen: redirect %s -> %s: %s\n", in, out, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long count, sent = 0, waits = 0, batches = 0, base = 0;
@@ -190,8 +222,11 @@ int main(int argc, char **argv)
 	int prog, counter = -1;
 	uint64_t t0;
 
+	if (argc == 4 && !strcmp(argv[1], "redirect"))
+		return redirect(argv[2], argv[3]);
 	if (argc < 5 || argc > 8) {
-		fprintf(stderr, "usage: xdpgen IFACE DSTMAC SIZE COUNT [FLOWS [BATCH [COUNTER_FILE]]]\n");
+		fprintf(stderr, "usage: xdpgen IFACE DSTMAC SIZE COUNT [FLOWS [BATCH [COUNTER_FILE]]]\n"
+			"       xdpgen redirect IN OUT\n");
 		return 2;
 	}
 	size = strtoul(argv[3], NULL, 10);

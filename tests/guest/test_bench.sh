@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench's contenders are correct before they are fast: each forwards
 # nstraffic's frames (60..1514 bytes, 16 flows) exactly once and intact,
-# nf-nat's translated as a source NAT must; and the benchmark's own load
-# (bench/pktgen.sh) and sink (bench-sink) count what they should.
+# nf-nat's translated as a source NAT must; and the benchmark's own loads
+# (bench/pktgen.sh, xdpgen's batches) and sink (bench-sink) count what
+# they should.
 #
 #   gen: gen0 --veth-- dut0 [contender] dut1 --veth-- sink: sink0
 . "$(dirname "$0")/lib.sh"
@@ -14,7 +15,7 @@ bench_kcpu=1 bench_ucpu=1
 N=1000
 # The default contenders and the ones a user may name (bench_extra).
 contenders=("${bench_contenders[@]}" "${bench_extra[@]}")
-tst_plan $((${#contenders[@]} + 1))
+tst_plan $((${#contenders[@]} + 2))
 tst_module_loaded && rmmod netslice
 
 forwards_intact() {
@@ -60,6 +61,27 @@ load_and_sink() {
 		[ "$(wc -w < <(sed -n 's/^cdf://p' "$out"))" -eq 101 ]
 }
 tst_check "pktgen sends 2000 frames at a fixed rate; the sink counts and times each" load_and_sink
+tst_run_cleanups
+
+# xdpgen's XDP frames through the bridge, 64 a batch, each batch once the
+# DUT sent the last: every frame arrives once, in 2000 / 64 batches.
+xdpgen_batches() {
+	local out cfd rx0 rx1
+	tst_topology 1 || return 1
+	ethtool -K dut0 gro on >/dev/null || return 1
+	bench_up bridge || return 1
+	tst_defer bench_down bridge
+	rx0=$(ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets)
+	exec {cfd}<"/sys/class/net/dut1/statistics/tx_packets"
+	out=$(ip netns exec "$gen" xdpgen gen0 "$sink_mac" 128 2000 16 64 "/dev/fd/$cfd")
+	exec {cfd}<&-
+	tst_busywait 5000 tst_at_least $((rx0 + 2000)) \
+		ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets
+	rx1=$(ip netns exec "$sink" cat /sys/class/net/sink0/statistics/rx_packets)
+	tst_diag "xdpgen: $out; sink0 received $((rx1 - rx0))"
+	[[ $out == "sent 2000 usec "*" batches 32 "* ]] && [ $((rx1 - rx0)) -eq 2000 ]
+}
+tst_check "xdpgen sends 2000 XDP frames 64 a batch, each batch after the last arrived" xdpgen_batches
 tst_run_cleanups
 
 tst_done

@@ -143,6 +143,10 @@ check(lf1.get("value") == 1 and lf1.get("met") is False and
 check(byname.get("insn_per_pkt_ring-fwd-off_64", {}).get("value") == 4250.0 and
       byname.get("insn_per_pkt_ring-fwd-off_64", {}).get("spread_pct") == 11.76,
       "a row's median over rounds and its spread ((4500 - 4000) / 4250)")
+gv = byname.get("gen_vs_dut_insn_64", {})
+check(gv.get("value") == 1111.111 and gv.get("row") == "base-fwd-off@64" and gv.get("met") is False and
+      byname.get("capacity_per_ginsn_ring-fwd-off_64", {}).get("value") == 235294,
+      "the generator's instructions over the DUT's (the worst 64 B row); frames per 10^9 (%s)" % gv)
 check(byname.get("idle_insn_per_s_ring-fwd-off", {}).get("value") == 5_000_000,
       "the idle row: the DUT's instructions per second with no load")
 rep = byname.get("repeat_max_pct", {})
@@ -211,7 +215,8 @@ cbase = os.path.join(tmp, "results", "2026-01-02-copies")
 # (seq, contender, kernel insns, kernel copy bytes, user copy bytes,
 # kernel L2 misses) on vCPU 1, 1000 frames each, round 1.
 crows = [(1, "ring-fwd-off", 2_000_000, 3_200_000, 0, 50_000),
-         (2, "ring-fwd-auto", 2_000_000, 160_000, 80_000, 10_000)]
+         (2, "ring-fwd-auto", 2_000_000, 160_000, 80_000, 10_000),
+         (5, "floor-tc", 1_000_000, 0, 0, 5_000)]
 with open(os.path.join(cd, "insn.csv"), "w") as f:
     f.write("seq,round,contender,size,offered_pps,sent,usec,forwarded\n")
     for seq, name, *_ in crows:
@@ -254,6 +259,11 @@ cu, cp, cm = (ct.get(n, {}) for n in ("cal_copy_user_error_pct", "cal_copy_pipe_
 check(cu.get("value") == 0.0 and cp.get("value") == 20.0 and cp.get("copied_bytes") == 8388608 and
       cm.get("value") == 20.0 and cm.get("met") is False and cm.get("target") == "<= 10",
       "the calibration copies: counted against copied, the worst judged (%s %s)" % (cp, cm))
+oa = ct.get("own_auto_vs_off_1518", {})
+check(oa.get("value") == 0.736 and oa.get("floors") == ["floor-tc@1518", "floor-tc@1518"] and
+      ct.get("own_insn_per_pkt_ring-fwd-off_1518", {}).get("value") == 1400.0 and
+      "own_insn_per_pkt_floor-tc_1518" not in ct,
+      "own costs: a row less its path's floor, and the ratios of them (%s)" % oa)
 mp, mm = ct.get("cal_miss_pipe_error_pct", {}), ct.get("cal_miss_error_pct", {})
 check(off.get("l2_lines_per_pkt") == "50.0" and off.get("l1_lines_per_pkt") == "100.0" and
       ct.get("auto_vs_off_1518_l2", {}).get("value") == 0.2 and
