@@ -341,6 +341,17 @@ def main(argv):
     # lost, frames sent, rounds, counters summed over those rounds.
     found = defaultdict(lambda: {"lost": 0, "sent": 0, "rounds": [], "counters": Counter(),
                                  "names": {}, "recorded": True})
+    # A row measured at two of xdpgen's batches: the larger is the row
+    # (CONTENDER@SIZE), the other CONTENDER@SIZE/BATCH.
+    large = defaultdict(int)
+    for r in runs:
+        large[(r["contender"], r["size"])] = max(large[(r["contender"], r["size"])],
+                                                 int(r.get("batch") or 0))
+
+    def key_of(r):
+        b = int(r.get("batch") or 0)
+        return f"{r['contender']}@{r['size']}" + (f"/{b}" if b and b != large[(r["contender"], r["size"])] else "")
+
     for r in runs:
         seq = int(r["seq"])
         m = marks.get(seq)
@@ -359,7 +370,7 @@ def main(argv):
             sys.exit(f"insns: row {seq} ({r['contender']}) forwarded nothing")
         if netslice_row(r["contender"]):
             if fwd < int(r["sent"]):
-                f = found[f"{r['contender']}@{r['size']}"]
+                f = found[key_of(r)]
                 f["lost"] += int(r["sent"]) - fwd
                 f["sent"] += int(r["sent"])
                 f["rounds"].append(int(r["round"]))
@@ -369,7 +380,7 @@ def main(argv):
                                       if not isinstance(v, str) and k not in ("sent", "forwarded")})
                 f["recorded"] = f["recorded"] and seq in lost_at
         elif (int(r["sent"]) - fwd) * 1000 > int(r["sent"]):
-            lossy.add(f"{r['contender']}@{r['size']}")
+            lossy.add(key_of(r))
         ik = sum(weighted(delta[v], 1) for v in dut)
         iu = sum(weighted(delta[v], 0) for v in dut)
         raw = sum(delta[v][IK] + delta[v][IU] for v in dut)
@@ -399,11 +410,11 @@ def main(argv):
                 "l1_lines_per_pkt": round(sum(delta[v][L1K] + delta[v][L1U] for v in dut) / fwd, 2),
                 "io_per_pkt": round(sum(delta[v][IOK] + delta[v][IOU] for v in dut) / fwd, 2),
             })
-            l2_row[f"{r['contender']}@{r['size']}"][int(r["round"])] = row["l2_lines_per_pkt"]
+            l2_row[key_of(r)][int(r["round"])] = row["l2_lines_per_pkt"]
         for v in sorted(dut):
             row[f"vcpu{v}_insn_per_pkt"] = round((weighted(delta[v], 1) + weighted(delta[v], 0)) / fwd, 1)
         out_rows.append(row)
-        key = f"{r['contender']}@{r['size']}"
+        key = key_of(r)
         per_row[key][row["round"]] = row["insn_per_pkt"]
         gen_row[key][row["round"]] = row["gen_insn_per_pkt"]
         bytes_row[key][row["round"]] = row["mem_bytes_per_pkt"]
@@ -467,7 +478,7 @@ def main(argv):
             if target:
                 row["met"] = False
             row["note"] = "finding: " + ", ".join(
-                f"{k} lost frames ({prefix}lost_frames_{k.replace('@', '_')})"
+                f"{k} lost frames ({prefix}lost_frames_{k.replace('@', '_').replace('/', '_b')})"
                 for k in (num, den) if k in found)
         elif num in lossy or den in lossy:
             row["met"] = None
@@ -492,7 +503,7 @@ def main(argv):
     for key in sorted(own):
         vals = list(own[key].values())
         if vals:
-            rows.append({"name": "own_insn_per_pkt_" + key.replace("@", "_"),
+            rows.append({"name": "own_insn_per_pkt_" + key.replace("@", "_").replace("/", "_b"),
                          "value": round(statistics.median(vals), 1),
                          "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None,
                          "floor": floor_of(key)})
@@ -518,22 +529,40 @@ def main(argv):
         rows.append({"name": prefix + "gen_vs_dut_insn_64", "value": round(gen_vs[worst], 3),
                      "spread_pct": None, "target": "<= 0.5", "met": gen_vs[worst] <= 0.5,
                      "row": worst})
-    for key in sorted(per_row):
+    for key in sorted(k for k in per_row if "/" not in k):
         v = statistics.median(per_row[key].values())
-        rows.append({"name": "capacity_per_ginsn_" + key.replace("@", "_"),
+        rows.append({"name": "capacity_per_ginsn_" + key.replace("@", "_").replace("/", "_b"),
                      "value": round(1e9 / v) if v else None, "spread_pct": None,
                      "target": None, "met": None})
+    # Two batches of a row: cost = a + b / batch, a per frame, b per batch.
+    for small in sorted(k for k in per_row if "/" in k):
+        key, bs = small.split("/")
+        bl = large[tuple(key.split("@"))]
+        if key not in per_row or not bl:
+            continue
+        rounds = [k for k in per_row[small] if k in per_row[key]]
+        fits = []
+        for k in rounds:
+            b = (per_row[small][k] - per_row[key][k]) / (1 / int(bs) - 1 / bl)
+            fits.append((per_row[key][k] - b / bl, b))
+        if fits:
+            name = key.replace("@", "_")
+            rows.append({"name": "per_frame_" + name, "value": round(statistics.median(f[0] for f in fits), 1),
+                         "spread_pct": round(spread_pct([f[0] for f in fits]), 2), "target": None,
+                         "met": None, "batches": [int(bs), bl]})
+            rows.append({"name": "per_batch_" + name, "value": round(statistics.median(f[1] for f in fits), 1),
+                         "spread_pct": None, "target": None, "met": None, "batches": [int(bs), bl]})
     for label, per in [("copy_bytes_per_pkt_", copy_row)] + \
             ([("l2_lines_per_pkt_", l2_row)] if cache_on else []):
         for key in sorted(per):
             vals = list(per[key].values())
-            rows.append({"name": label + key.replace("@", "_"),
+            rows.append({"name": label + key.replace("@", "_").replace("/", "_b"),
                          "value": round(statistics.median(vals), 1),
                          "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None})
     rows += calibration_rows(os.path.join(d, "cal.csv"), marks, cache_on)
     for key in sorted(per_row):
         vals = list(per_row[key].values())
-        rows.append({"name": "insn_per_pkt_" + key.replace("@", "_"),
+        rows.append({"name": "insn_per_pkt_" + key.replace("@", "_").replace("/", "_b"),
                      "value": round(statistics.median(vals), 1),
                      "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None})
         if key in found:
@@ -547,7 +576,7 @@ def main(argv):
         text = where(dict(f["counters"], **f["names"]) if f["counters"] else {})
         if f["counters"] and not f["recorded"]:
             text += " (not every lossy round recorded)"
-        findings.append({"name": prefix + "lost_frames_" + key.replace("@", "_"),
+        findings.append({"name": prefix + "lost_frames_" + key.replace("@", "_").replace("/", "_b"),
                          "value": f["lost"], "spread_pct": None, "target": "= 0", "met": False,
                          "finding": True, "sent": f["sent"], "rounds": f["rounds"],
                          "where": text})

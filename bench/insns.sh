@@ -15,8 +15,11 @@
 # module symbols and forwarder mappings into NETSLICE_BENCH_OUT, which
 # the host reads to name the sampled PCs.
 #
-#   NETSLICE_BENCH_INSN_ROWS   "CONTENDER@SIZE ...", rows of one contender
-#                              measured while it is up
+#   NETSLICE_BENCH_INSN_ROWS   "CONTENDER@SIZE[/BATCH] ...", rows of one
+#                              contender measured while it is up; /BATCH:
+#                              xdpgen's batch for that row (bench/insns.py
+#                              fits cost = a + b / BATCH from two)
+#   NETSLICE_BENCH_INSN_BATCH  xdpgen's batch otherwise (default 64)
 #   NETSLICE_BENCH_INSN_PPS    offered rate (default: from the capacity
 #                              search, below; else 15,000, 6,000 on NICs)
 #   NETSLICE_BENCH_INSN_LOAD   that rate in percent of the slowest
@@ -63,9 +66,10 @@ fi
 bench_insn_batch=${NETSLICE_BENCH_INSN_BATCH:-64}
 bench_insn_cap_size=${NETSLICE_BENCH_INSN_CAP_SIZE:-64}
 bench_insn_load=${NETSLICE_BENCH_INSN_LOAD:-90}
-bench_insn_rows=${NETSLICE_BENCH_INSN_ROWS:-ring-fwd-off@64 ring-fwd-off@1518 ring-fwd-auto@64 \
-ring-fwd-auto@1518 ns-fwd-off@64 ns-fwd-auto@1518 afxdp@64 afp-mmsg@64 afp-v3@64 bridge@64 \
-floor-tc@64 floor-tc@1518 floor-xdp@64}
+bench_insn_rows=${NETSLICE_BENCH_INSN_ROWS:-ring-fwd-off@64 ring-fwd-off@64/8 ring-fwd-off@1518 \
+ring-fwd-auto@64 ring-fwd-auto@1518 ns-fwd-off@64 ns-fwd-off@64/8 ns-fwd-auto@1518 afxdp@64 \
+afxdp@64/8 afp-mmsg@64 afp-v3@64 afp-v3@64/8 bridge@64 bridge@64/8 floor-tc@64 floor-tc@64/8 \
+floor-tc@1518 floor-xdp@64 floor-xdp@64/8}
 # Before and after in one run (make bench BASELINE=REV): nf-fwd on the
 # baseline's module too, in both modes.
 [ -z "${NETSLICE_BENCH_BASE_KO:-}" ] || [ -n "${NETSLICE_BENCH_INSN_ROWS:-}" ] ||
@@ -102,10 +106,16 @@ bench_insn_row() {
 	read -r _ sent _ _ _ usec _ <<<"$load"
 	bench_insn_drain "$counter" $((fwd0 + sent))
 	fwd1=$(taskset -c 0 nsmark stop "$seq" "$counter") || return 1
-	echo "insn: $seq,$round,$name,$size,$bench_insn_pps,$sent,$usec,$((fwd1 - fwd0))"
+	echo "insn: $seq,$round,$name,$size,$bench_insn_pps,$sent,$usec,$((fwd1 - fwd0)),$(bench_insn_row_batch)"
 	echo "# insn $seq round $round $name $size B: $((fwd1 - fwd0)) of $sent forwarded"
 	[ $((fwd1 - fwd0)) -ge "$sent" ] ||
 		bench_insn_lost "$seq" "$name" "$sent" $((fwd1 - fwd0)) "$before"
+}
+
+# bench_insn_row_batch: the frames a batch of the row just measured, 0
+# under pktgen (a rate, no batches).
+bench_insn_row_batch() {
+	[ "$bench_insn_gen" = xdp ] && echo "$bench_insn_batch" || echo 0
 }
 
 # bench_insn_stat ROLE NETNS IF COUNTER...: "ROLE.COUNTER VALUE" lines, IF's
@@ -217,7 +227,7 @@ bench_insn_capacity() {
 # load, over one second: what a row's count holds besides the frames.
 bench_insn_idle() {
 	taskset -c 0 nsmark start "$1" && sleep 1 && taskset -c 0 nsmark stop "$1" || return 1
-	echo "insn: $1,$2,$3,0,0,0,1000000,0"
+	echo "insn: $1,$2,$3,0,0,0,1000000,0,0"
 }
 
 # bench_insn_drain COUNTER TARGET: until COUNTER reaches TARGET or holds
@@ -236,7 +246,7 @@ bench_insn_drain() {
 }
 
 bench_insns() {
-	local round item name size seq=0 cur
+	local round item name size seq=0 cur batch0=$bench_insn_batch
 	[ -d "${NETSLICE_BENCH_OUT:-}" ] || { echo "bench: NETSLICE_BENCH_OUT is not a directory" >&2; return 1; }
 	bench_insn_pkts=${NETSLICE_BENCH_INSN_PKTS:-$([ "$quick" = 1 ] && echo 10000 || echo 20000)}
 	# xdpgen never overruns the DUT: no rate to search (capacity is then
@@ -245,14 +255,19 @@ bench_insns() {
 		{ [ "$quick" = 1 ] && echo 4 || echo 6; })}
 	local rounds=${NETSLICE_BENCH_INSN_ROUNDS:-$([ "$quick" = 1 ] && echo 3 || echo 5)}
 	grep -v '\[' /proc/kallsyms >"$NETSLICE_BENCH_OUT/kallsyms" || return 1
-	echo "insn: seq,round,contender,size,offered_pps,sent,usec,forwarded"
+	echo "insn: seq,round,contender,size,offered_pps,sent,usec,forwarded,batch"
 	echo "cal: seq,kind,bytes,vcpu"
 	bench_insn_calibrate $((seq + 1)) || return 1
 	seq=$((seq + 2))
 	for ((round = 0; round <= rounds; round++)); do
 		cur=
 		for item in $bench_insn_rows $BENCH_INSN_END; do
-			name=${item%@*} size=${item#*@}
+			name=${item%@*} size=${item#*@} bench_insn_batch=$batch0
+			case $size in */*)
+				# A batch is xdpgen's: pktgen has none to set.
+				[ "$bench_insn_gen" = xdp ] || continue
+				bench_insn_batch=${size#*/} size=${size%/*} ;;
+			esac
 			if [ "$name" != "$cur" ]; then
 				[ -z "$cur" ] || bench_down "$cur" || return 1
 				cur=$name
