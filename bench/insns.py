@@ -413,6 +413,9 @@ def main(argv):
             l2_row[key_of(r)][int(r["round"])] = row["l2_lines_per_pkt"]
         for v in sorted(dut):
             row[f"vcpu{v}_insn_per_pkt"] = round((weighted(delta[v], 1) + weighted(delta[v], 0)) / fwd, 1)
+        # A row that lost frames says where, in its own line.
+        row["lost"] = max(int(r["sent"]) - fwd, 0)
+        row["lost_where"] = where(lost_at.get(seq, {})) if row["lost"] else ""
         out_rows.append(row)
         key = key_of(r)
         per_row[key][row["round"]] = row["insn_per_pkt"]

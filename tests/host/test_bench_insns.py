@@ -104,6 +104,10 @@ check(r.get("insn_per_pkt") == "4000.0" and r.get("kernel_insn_per_pkt") == "300
       "per frame: the DUT's vCPUs' instructions, kernel and user apart, per vCPU (%s)" % r)
 check(r.get("gen_insn_per_pkt") == "1000000.0" and r.get("mem_bytes_per_pkt") == "12000.0",
       "the generator's vCPU counted apart; bytes loaded and stored per frame")
+ns = out.get(("1", "ns-fwd-off", "64"), {})
+check(ns.get("lost") == "5" and "slice rx_drop_ring_full (ring full) 5" in ns.get("lost_where", "") and
+      r.get("lost") == "0" and r.get("lost_where") == "",
+      "a row that lost frames says how many and where in insn.csv (%s)" % ns.get("lost_where"))
 check(("0", "ring-fwd-off", "64") not in out and ("1", "ring-fwd-off", "0") not in out,
       "the warm-up round and the idle row are not frame rows")
 t = {"rows": []}
