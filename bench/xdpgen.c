@@ -18,7 +18,8 @@
  * frames, whatever the timing. With COUNTER_FILE (the sink's rx_packets)
  * the next batch waits until the counter has taken every frame sent, or
  * has stood still for 200 ms (frames lost): the DUT is never offered more
- * than one batch, and the wait sleeps (a halted vCPU executes nothing).
+ * than one batch, and the wait sleeps (a halted vCPU executes nothing),
+ * most of it in one go.
  * Prints "sent N usec T batches B waits W".
  *
  * redirect attaches to IN, natively, an XDP program that redirects every
@@ -150,27 +151,45 @@ static int read_counter(int fd, unsigned long long *v)
 	return 0;
 }
 
-/* wait_counter: until fd's counter reaches want or stands still. */
-static int wait_counter(int fd, unsigned long long want, unsigned long long *waits)
+static void nap_ns(uint64_t ns)
 {
-	struct timespec nap = { 0, XDPGEN_WAIT_NS };
-	unsigned long long v, last = ~0ull;
-	uint64_t since = now_ns();
+	struct timespec nap = { ns / 1000000000ull, ns % 1000000000ull };
 
+	nanosleep(&nap, NULL);
+}
+
+/*
+ * wait_counter: until fd's counter reaches want or stands still. Each
+ * look costs the generator's vCPU a wake-up, so it first sleeps most of
+ * what the last batch took (*est, a moving average), then looks every
+ * sixteenth of that.
+ */
+static int wait_counter(int fd, unsigned long long want, uint64_t *est,
+			unsigned long long *waits)
+{
+	unsigned long long v, last = ~0ull;
+	uint64_t start = now_ns(), since = start, step = *est / 16;
+
+	if (step < XDPGEN_WAIT_NS)
+		step = XDPGEN_WAIT_NS;
+	if (*est)
+		nap_ns(*est * 7 / 8);
 	for (;;) {
 		if (read_counter(fd, &v))
 			return -1;
 		if (v >= want)
-			return 0;
+			break;
 		if (v != last) {
 			last = v;
 			since = now_ns();
 		} else if (now_ns() - since > XDPGEN_STALL_NS) {
-			return 0;
+			return 0;	/* frames lost: the estimate stays */
 		}
 		(*waits)++;
-		nanosleep(&nap, NULL);
+		nap_ns(step);
 	}
+	*est = *est ? (*est * 3 + (now_ns() - start)) / 4 : now_ns() - start;
+	return 0;
 }
 
 static int if_mac(const char *ifname, uint8_t *mac)
@@ -220,7 +239,7 @@ int main(int argc, char **argv)
 	struct xdp_md ctx = { 0 };
 	uint8_t frame[XDPGEN_MAX_FRAME], dst[6], src[6];
 	int prog, counter = -1;
-	uint64_t t0;
+	uint64_t t0, est = 0;
 
 	if (argc == 4 && !strcmp(argv[1], "redirect"))
 		return redirect(argv[2], argv[3]);
@@ -271,7 +290,7 @@ int main(int argc, char **argv)
 		}
 		sent += n;
 		batches++;
-		if (counter >= 0 && wait_counter(counter, base + sent, &waits)) {
+		if (counter >= 0 && wait_counter(counter, base + sent, &est, &waits)) {
 			perror(argv[7]);
 			return 1;
 		}
