@@ -7,7 +7,9 @@ row not judged but a netslice row that lost frames a finding that says
 where they went, the idle row, samples named from kallsyms, the repeat check
 against an earlier run of the same commit, the NIC topology's rows, the
 capacity search's rows and the generator's headroom, copies weighed in
-and the calibration rows, and the tables bench/insn_report.py writes into docs/benchmarks.md."""
+and the calibration rows, and the tables bench/insn_report.py writes into docs/benchmarks.md:
+the new columns ("–" where a run lacks them) and one run's targets table,
+each row met, not met or not judged as that run judged it."""
 import csv
 import json
 import os
@@ -207,7 +209,7 @@ check(proc.returncode == 0 and "stale" not in page and page.startswith("head\n")
       "insn_report.py: both topologies' tables between the markers (%s)" % proc.stderr.strip()[-300:])
 check("- `lost_frames_ns-fwd-off_64`: 5 of 1,000 frames lost (round 1); dropped: slice "
       "rx_drop_ring_full (ring full) 5;" in page and "- `nic_lost_frames_ns-fwd-off_64`" in page and
-      "| `rw_vs_afp_mmsg_64` |" in page and "| no (finding: frames lost) |" in page and
+      "| `rw_vs_afp_mmsg_64` |" in page and "| not met (finding: frames lost) |" in page and
       "| `lost_frames_" not in page,
       "insn_report.py: the findings listed with where the frames went, their ratios not met")
 
@@ -285,5 +287,122 @@ check(off.get("l2_lines_per_pkt") == "50.0" and off.get("l1_lines_per_pkt") == "
       "the cache model's lines per frame, ratios in L2 lines, cold copies' misses (%s %s)" % (mp, mm))
 check("l2_lines_per_pkt" not in r and "auto_vs_off_1518_l2" not in {x["name"] for x in t["rows"]},
       "a run without the cache model has no cache rows")
+# insn_report.py's new parts on made-up results: the rows table's new
+# columns (copy bytes, L2 lines, own instructions, frames per 10^9
+# instructions) rendered where a run has them and "–" where an older one
+# lacks them; the targets table of exactly one run per topology, its name
+# and commit above it, each row met, not met or not judged as that run
+# judged it, a target row the run lacks "–", the reported rows after.
+first_page = page  # the first report's: a run without the cache model, nor floors
+rbase = os.path.join(tmp, "results", "2026-01-03-report")
+new_cols = ("seq,round,contender,size,offered_pps,sent,forwarded,insn_per_pkt,"
+            "kernel_insn_per_pkt,user_insn_per_pkt,raw_insn_per_pkt,copy_bytes_per_pkt,"
+            "kernel_copy_bytes_per_pkt,user_copy_bytes_per_pkt,copy_iters_per_pkt,"
+            "mem_bytes_per_pkt,gen_insn_per_pkt,l2_lines_per_pkt,kernel_l2_lines_per_pkt,"
+            "user_l2_lines_per_pkt,l1_lines_per_pkt,io_per_pkt\n")
+with open(rbase + "-insn.csv", "w") as f:
+    f.write(new_cols)
+    # (round, contender, instructions, copy bytes, L2 lines) a frame.
+    for rnd, name, insn, cb, l2 in [(1, "ring-fwd-off", 2000, 128, 40), (2, "ring-fwd-off", 2200, 132, 42),
+                                    (1, "afxdp", 4000, 200, 60), (2, "afxdp", 4000, 200, 60),
+                                    (1, "floor-tc", 1000, 0, 20), (2, "floor-tc", 1000, 0, 20)]:
+        f.write(f"{rnd},{rnd},{name},64,0,1000,1000,{insn},{insn - 100},100,{insn - cb / 8},{cb},"
+                f"{cb},0,{cb / 8},9000,300,{l2},{l2 - 1},1,{2 * l2},0\n")
+with open(rbase + "-targets.json", "w") as f:
+    json.dump({"commit": "abc", "measure": "instructions", "topology": "veth",
+               "offered_pps": [0], "generator_pps_min": 20000, "generator_headroom_min": None,
+               "rows": [
+                   {"name": "ring_vs_afxdp_64", "value": 0.525, "spread_pct": 2.0,
+                    "target": "<= 0.5", "met": False},
+                   {"name": "rw_vs_tpacket_v3_64", "value": 0.7, "spread_pct": 0.0,
+                    "target": "<= 0.8", "met": True},
+                   {"name": "ring_vs_bridge_64", "value": 1.1, "spread_pct": None,
+                    "target": "<= 2.0", "met": None,
+                    "note": "frames lost at the offered rate: not judged"},
+                   # A note saying not judged outweighs met.
+                   {"name": "rw_vs_afp_mmsg_64", "value": 0.55, "spread_pct": None,
+                    "target": "<= 0.6", "met": True,
+                    "note": "frames lost at the offered rate: not judged"},
+                   {"name": "ring_vs_afxdp_64_l2", "value": 0.683, "spread_pct": None,
+                    "target": None, "met": None},
+                   {"name": "own_ring_vs_afxdp_64", "value": 0.367, "spread_pct": None,
+                    "target": None, "met": None},
+                   {"name": "own_insn_per_pkt_ring-fwd-off_64", "value": 1100.0,
+                    "spread_pct": 0.0, "target": None, "met": None},
+                   {"name": "capacity_per_ginsn_ring-fwd-off_64", "value": 476190,
+                    "spread_pct": None, "target": None, "met": None},
+                   {"name": "capacity_per_ginsn_afxdp_64", "value": 250000,
+                    "spread_pct": None, "target": None, "met": None},
+                   {"name": "cal_copy_user_error_pct", "value": 0.5, "spread_pct": None,
+                    "target": None, "met": None},
+                   {"name": "cal_copy_error_pct", "value": 0.5, "spread_pct": None,
+                    "target": "<= 10", "met": True}]}, f)
+# An older NIC run: none of the new columns, no new rows.
+obase = os.path.join(tmp, "results", "2026-01-03-nic-old")
+with open(obase + "-insn.csv", "w") as f:
+    f.write("seq,round,contender,size,offered_pps,sent,forwarded,insn_per_pkt,kernel_insn_per_pkt,"
+            "user_insn_per_pkt,mem_bytes_per_pkt,gen_insn_per_pkt\n"
+            "1,1,bridge,64,6000,1000,1000,4900,4900,0,17736,7000\n")
+with open(obase + "-targets.json", "w") as f:
+    json.dump({"commit": "old", "measure": "instructions", "topology": "nic",
+               "offered_pps": [6000], "rows": [
+                   {"name": "nic_ring_vs_bridge_64", "value": 1.014, "spread_pct": 4.2,
+                    "target": "<= 2.0", "met": True}]}, f)
+with open(doc, "w") as f:
+    f.write("head\n<!-- insn:begin -->\nstale\n<!-- insn:end -->\ntail\n")
+proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/insn_report.py"), rbase, obase],
+                      capture_output=True, text=True, env=dict(os.environ, NETSLICE_BENCH_DOC=doc))
+page = open(doc).read()
+check(proc.returncode == 0 and
+      "| ring-fwd-off | 64 B | 2,100 ±5% | 2,000 | 100 | 9,000 | 130 | 41.0 | 1,100 | 476,190 | – |"
+      in page and "| afxdp | 64 B | 4,000 ±0% | 3,900 | 100 | 9,000 | 200 | 60.0 | – | 250,000 | – |"
+      in page and "| floor-tc | 64 B | 1,000 ±0% | 900 | 100 | 9,000 | 0 | 20.0 | – | – | – |" in page,
+      "insn_report.py: copy bytes, L2 lines, own instructions, frames per 10^9 instructions "
+      "as columns, \"–\" where a row is missing (%s)" % proc.stderr.strip()[-300:])
+check("| bridge | 64 B | 4,900 ±0% | 4,900 | 0 | 17,736 | – | – | – | – | – |" in page and
+      "| ring-fwd-off | 64 B | 4,250 ±6% | 3,500 | 750 | 14,000 | 0 | – | – | 235,294 | 5.0 M |"
+      in first_page and "`own_insn_per_pkt_" not in page and "`capacity_per_ginsn_" not in page,
+      "insn_report.py: an older run's missing columns print \"–\"; per-row rows are columns (%s)" %
+      [x for x in first_page.splitlines() if x.startswith("| ring-fwd-off | 64 B")])
+tv = page.split("**nic**")[0]
+check("Targets of run `2026-01-03-report` (commit abc, veth):" in tv and
+      "Targets of run `2026-01-03-nic-old` (commit old, nic):" in page,
+      "insn_report.py: each targets table names its one run and commit")
+check("| `ring_vs_afxdp_64` | 0.525 | 1.0% |  | <= 0.5 | not met |" in tv and
+      "| `rw_vs_tpacket_v3_64` | 0.7 | 0.0% |  | <= 0.8 | met |" in tv and
+      "| `cal_copy_error_pct` | 0.5 |  |  | <= 10 | met |" in tv and
+      "| `nic_ring_vs_bridge_64` | 1.014 | 2.1% |  | <= 2.0 | met |" in page and
+      "| yes |" not in page and "| no |" not in page,
+      "insn_report.py: met and not met as the run judged them")
+check("| `ring_vs_bridge_64` | 1.1 |  |  | <= 2.0 | not judged (frames lost at the offered rate) |"
+      in tv and
+      "| `rw_vs_afp_mmsg_64` | 0.55 |  |  | <= 0.6 | not judged (frames lost at the offered rate) |"
+      in tv,
+      "insn_report.py: not judged where met is null or a note says so, never met")
+check("| `gen_vs_dut_insn_64` | – |  |  | <= 0.5 | – (no such row) |" in tv and
+      "| `cal_miss_error_pct` | – |  |  | <= 10 | – (no such row) |" in tv and
+      "| `repeat_max_pct` | – |  |  | <= 2 | – (no such row) |" in tv and
+      "| `nic_gen_vs_dut_insn_64` | – |  |  | <= 0.5 | – (no such row) |" in page and
+      "`nic_ring_vs_afxdp_64`" not in page,
+      "insn_report.py: a target row the run lacks is \"–\", only for rows it ran")
+lines = tv.splitlines()
+pos = {n: next((i for i, x in enumerate(lines) if x.startswith(f"| `{n}` |")), -1)
+       for n in ("ring_vs_afxdp_64_l2", "own_ring_vs_afxdp_64", "cal_copy_user_error_pct",
+                 "cal_copy_error_pct", "gen_vs_dut_insn_64")}
+check("| `ring_vs_afxdp_64_l2` | 0.683 |  |  | – | – |" in tv and
+      "| `own_ring_vs_afxdp_64` | 0.367 |  |  | – | – |" in tv and
+      "| `cal_copy_user_error_pct` | 0.5 |  |  | – | – |" in tv and
+      min(pos.values()) >= 0 and
+      max(pos["cal_copy_error_pct"], pos["gen_vs_dut_insn_64"]) <
+      min(pos["ring_vs_afxdp_64_l2"], pos["own_ring_vs_afxdp_64"], pos["cal_copy_user_error_pct"]),
+      "insn_report.py: ratios in L2 lines, over own costs, calibration by kind reported "
+      "after the targets (%s)" % pos)
+with open(doc, "w") as f:
+    f.write("head\n<!-- insn:begin -->\nstale\n<!-- insn:end -->\ntail\n")
+proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/insn_report.py"), rbase, base],
+                      capture_output=True, text=True, env=dict(os.environ, NETSLICE_BENCH_DOC=doc))
+check(proc.returncode != 0 and "exactly one run" in proc.stderr and "stale" in open(doc).read(),
+      "insn_report.py: two runs of one topology refused, the page untouched (%s)" %
+      proc.stderr.strip()[-200:])
 print("# %d passed, %d failed" % (sum(results), len(results) - sum(results)))
 sys.exit(0 if all(results) else 1)
