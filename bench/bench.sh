@@ -65,7 +65,7 @@ bench_cpu="-cpu max"
 bench_commit() {
 	local c
 	c=$(git rev-parse --short HEAD 2>/dev/null) || { echo unknown; return; }
-	[ -z "$(git status --porcelain -- . ':!bench/results' ':!docs/bench' ':!docs/benchmarks.md' ':!build')" ] ||
+	[ -z "$(git status --porcelain -- . ':!bench/results' ':!docs/bench' ':!docs/benchmarks.md' ':!docs/bench-ticks.md' ':!build')" ] ||
 		c+=-dirty
 	echo "$c"
 }
@@ -117,7 +117,7 @@ bench_insn_guest() {
 
 # bench_rules_files BASE LOG: file the rule-update lines of LOG as
 # BASE-rules.csv and BASE-ruleload.csv, and report them
-# (BASE-rules-targets.json, docs/benchmarks.md's rules section).
+# (BASE-rules-targets.json, docs/bench-ticks.md's rules section).
 bench_rules_files() {
 	sed -n 's/^rules: //p' "$2" >"$1-rules.csv"
 	sed -n 's/^ruleload: //p' "$2" >"$1-ruleload.csv"
@@ -253,4 +253,4 @@ fi
 # Debian's python3 has matplotlib (tools/deps.sh).
 /usr/bin/python3 bench/report.py "$base"
 bench_rules_files "$base" "$log"
-echo "bench: $base.csv, docs/benchmarks.md, docs/bench/"
+echo "bench: $base.csv, docs/benchmarks.md, docs/bench-ticks.md, docs/bench/"

@@ -3,9 +3,17 @@
 import os
 import sys
 
-# The page the bench's reports write (the tests point it elsewhere).
-DOC = os.environ.get("NETSLICE_BENCH_DOC", os.path.join(
-    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "benchmarks.md"))
+DOCS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs")
+
+
+def page(name):
+    """The page a report writes: docs/NAME, or $NETSLICE_BENCH_DOC (the
+    tests point every report there)."""
+    return os.environ.get("NETSLICE_BENCH_DOC", os.path.join(DOCS, name))
+
+
+# The instruction count's page.
+DOC = page("benchmarks.md")
 
 
 def splice(doc_path, begin, end, text, who):

@@ -6,7 +6,7 @@
 
 Reads DATE-KERNEL.csv (every round), -cdf.csv, -zeroloss.csv, -tcp.csv,
 -profile/ and -meta.txt (the rule updates' are bench/rules_report.py's),
-replaces the part of docs/benchmarks.md between the "bench:begin" and
+replaces the part of docs/bench-ticks.md between the "bench:begin" and
 "bench:end" markers with the tables, and draws docs/bench/*.png and *.svg.
 """
 import csv
@@ -21,7 +21,7 @@ import flame as nsprof  # noqa: E402  (bench/flame.py)
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The test points these elsewhere.
-DOC = docsplice.DOC
+DOC = docsplice.page("bench-ticks.md")
 PLOTS = os.environ.get("NETSLICE_BENCH_PLOTS", os.path.join(TOP, "docs", "bench"))
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 

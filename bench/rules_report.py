@@ -10,7 +10,7 @@ BASE-ruleload.csv (its bulk load) and BASE-natconn.csv (bench/nat_conn.sh:
 the steps of new connections a second through nf-nat on one slice and on
 two, with rules and without). Writes BASE-rules-targets.json (the
 connection-speed issue's rows, with targets) and replaces the part of
-docs/benchmarks.md (or $NETSLICE_BENCH_DOC) between the "rules:begin" and
+docs/bench-ticks.md (or $NETSLICE_BENCH_DOC) between the "rules:begin" and
 "rules:end" markers. One run, one round: ratios within it only.
 """
 import csv
@@ -21,7 +21,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import docsplice  # noqa: E402  (bench/docsplice.py)
 
-DOC = docsplice.DOC
+DOC = docsplice.page("bench-ticks.md")
 BEGIN, END = "<!-- rules:begin -->", "<!-- rules:end -->"
 KINDS = {
     "none": "no updates",
