@@ -269,10 +269,11 @@ deps:
 	NETSLICE_KERNELS="$(KERNELS)" tools/deps.sh
 
 # deps first, then a sub-make: KDIR is chosen after the headers exist.
+# The builds go through ccache (tools/ccache-env.sh) once deps installed it.
 check: deps
-	$(MAKE) all test-bins
+	tools/ccache-env.sh $(MAKE) all test-bins
 	NETSLICE_KERNELS="$(KERNELS)" NETSLICE_KUNIT_KERNELS="$(KUNIT_KERNELS)" \
-		NETSLICE_FULL_KERNELS="$(FULL_KERNELS)" tests/check.sh
+		NETSLICE_FULL_KERNELS="$(FULL_KERNELS)" tools/ccache-env.sh tests/check.sh
 
 # No deps, no kernel tree: what user space needs to build (README) is enough.
 check-host:
@@ -287,10 +288,10 @@ check-newest:
 	tools/kunit.sh newest
 
 check-debug: deps
-	NETSLICE_DEBUG_SMOKE=$(if $(SMOKE),1,0) tests/debug/check.sh
+	NETSLICE_DEBUG_SMOKE=$(if $(SMOKE),1,0) tools/ccache-env.sh tests/debug/check.sh
 
 demo: deps
-	$(MAKE) all demo-bins
+	tools/ccache-env.sh $(MAKE) all demo-bins
 	tools/demo.sh
 
 # The module under /lib/modules/KVER/updates, then depmod (not into DESTDIR:

@@ -65,6 +65,9 @@ declare -A PROBE=(
 	[python3-matplotlib]=/usr/lib/python3/dist-packages/matplotlib/__init__.py
 	# make bench's TCP run: the kernel's own masquerade against nf-nat
 	[nftables]=/usr/sbin/nft
+	# make check's builds (the module for each kernel, user space) cached
+	# across fresh clones: tools/ccache-env.sh
+	[ccache]=/usr/lib/ccache/gcc
 )
 
 missing=()
