@@ -50,6 +50,7 @@
 #define XDPGEN_UDP_SPORT_OFF	34	/* Ethernet 14 + IPv4 20 */
 #define XDPGEN_STALL_NS		200000000ull
 #define XDPGEN_WAIT_NS		20000
+#define XDPGEN_MAX_BATCH	256	/* the kernel's for live frames */
 
 static uint64_t now_ns(void)
 {
@@ -159,12 +160,14 @@ static void nap_ns(uint64_t ns)
 }
 
 /*
- * wait_counter: until fd's counter reaches want or stands still. Each
+ * wait_counter: until fd's counter reaches want or stands still (frames
+ * lost: *want becomes what it holds, so the next batch waits only for its
+ * own). Each
  * look costs the generator's vCPU a wake-up, so it first sleeps most of
  * what the last batch took (*est, a moving average), then looks every
  * sixteenth of that.
  */
-static int wait_counter(int fd, unsigned long long want, uint64_t *est,
+static int wait_counter(int fd, unsigned long long *want, uint64_t *est,
 			unsigned long long *waits)
 {
 	unsigned long long v, last = ~0ull;
@@ -177,13 +180,14 @@ static int wait_counter(int fd, unsigned long long want, uint64_t *est,
 	for (;;) {
 		if (read_counter(fd, &v))
 			return -1;
-		if (v >= want)
+		if (v >= *want)
 			break;
 		if (v != last) {
 			last = v;
 			since = now_ns();
 		} else if (now_ns() - since > XDPGEN_STALL_NS) {
-			return 0;	/* frames lost: the estimate stays */
+			*want = v;	/* frames lost: the estimate stays */
+			return 0;
 		}
 		(*waits)++;
 		nap_ns(step);
@@ -200,6 +204,8 @@ static int if_mac(const char *ifname, uint8_t *mac)
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
 	if (fd < 0 || ioctl(fd, SIOCGIFHWADDR, &ifr)) {
 		perror(ifname);
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	close(fd);
@@ -255,9 +261,11 @@ int main(int argc, char **argv)
 	if (argc > 6)
 		batch = strtoul(argv[6], NULL, 10);
 	if (size < 64 || size - 4 > XDPGEN_MAX_FRAME || !flows || flows > 55535 || !batch ||
+	    batch > XDPGEN_MAX_BATCH ||
 	    sscanf(argv[2], "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &dst[0], &dst[1], &dst[2], &dst[3],
 		   &dst[4], &dst[5]) != 6) {
-		fprintf(stderr, "xdpgen: SIZE 64..1518, FLOWS 1..55535, BATCH > 0, DSTMAC aa:bb:...\n");
+		fprintf(stderr, "xdpgen: SIZE 64..1518, FLOWS 1..55535, BATCH 1..%d, DSTMAC aa:bb:...\n",
+			XDPGEN_MAX_BATCH);
 		return 2;
 	}
 	ctx.ingress_ifindex = if_nametoindex(argv[1]);
@@ -290,7 +298,8 @@ int main(int argc, char **argv)
 		}
 		sent += n;
 		batches++;
-		if (counter >= 0 && wait_counter(counter, base + sent, &est, &waits)) {
+		base += n;
+		if (counter >= 0 && wait_counter(counter, &base, &est, &waits)) {
 			perror(argv[7]);
 			return 1;
 		}
