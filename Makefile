@@ -261,9 +261,9 @@ $(B)/bench/xsk-fwd: bench/xsk_fwd.c
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) $(XDP_CFLAGS) -o $@ $< $(XDP_LIBS)
 
-$(B)/bench/xdpgen: bench/xdpgen.c
+$(B)/bench/xdpgen: bench/xdpgen.c $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(NS_CFLAGS) $$(pkg-config --cflags libbpf) -o $@ $< $$(pkg-config --libs libbpf)
+	$(CC) $(NS_CFLAGS) $$(pkg-config --cflags libbpf) -o $@ $^ $$(pkg-config --libs libbpf)
 
 deps:
 	NETSLICE_KERNELS="$(KERNELS)" tools/deps.sh

@@ -46,6 +46,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "netslice_pkt.h"
+
 #define XDPGEN_MAX_FRAME	1514
 #define XDPGEN_UDP_SPORT_OFF	34	/* Ethernet 14 + IPv4 20 */
 #define XDPGEN_STALL_NS		200000000ull
@@ -58,18 +60,6 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static uint16_t ip_csum(const uint8_t *p, size_t len)
-{
-	uint32_t sum = 0;
-	size_t i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		sum += p[i] << 8 | p[i + 1];
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return htons(~sum & 0xffff);
 }
 
 /* build: the frame of LEN bytes from src to dst. */
@@ -89,7 +79,7 @@ static void build(uint8_t *f, size_t len, const uint8_t *dst, const uint8_t *src
 	f[23] = 17;
 	memcpy(f + 26, "\x0a\x63\x01\x01", 4);	/* 10.99.1.1 */
 	memcpy(f + 30, "\x0a\x63\x09\x09", 4);	/* 10.99.9.9 */
-	v = ip_csum(f + 14, 20);
+	v = ns_csum(f + 14, 20);
 	memcpy(f + 24, &v, 2);
 	v = htons(10000);
 	memcpy(f + XDPGEN_UDP_SPORT_OFF, &v, 2);
