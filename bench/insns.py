@@ -23,12 +23,14 @@ The DUT is every vCPU but 0, where pktgen and the harness run: its
 instructions are counted apart (gen_insn_per_pkt), never in the headline.
 
 Copies: a rep movs or rep stos is one instruction to the plugin however
-many bytes it moves, so the bytes those store (copy_bytes_per_pkt,
-kernel and user apart) are weighed in: every count of instructions here
-(insn_per_pkt and the ratios made of it) adds one instruction per
-REP_BYTES_PER_INSN bytes, what a movsq loop retires; raw_insn_per_pkt
-is the plugin's count alone. cal.csv's copies of known size (bench/insns.sh's
-bench_insn_calibrate) check the byte count: cal_copy_error_pct.
+many bytes it moves, so the bytes those store are weighed in: the copies'
+(rep movs: copy_bytes_per_pkt, kernel and user apart) and the fills'
+(rep stos, such as zeroing a fresh page: fill_bytes_per_pkt). Every count
+of instructions here (insn_per_pkt and the ratios made of it) adds one
+instruction per REP_BYTES_PER_INSN bytes of either, what a movsq or stosq
+loop retires; raw_insn_per_pkt is the plugin's count alone. cal.csv's
+copies of known size (bench/insns.sh's bench_insn_calibrate) check the
+copy count: cal_copy_error_pct.
 
 Lost frames: a comparison's row (AF_PACKET, AF_XDP, the bridge, the
 baseline's module) that lost more than 0.1% is not judged, its ratios
@@ -49,10 +51,12 @@ from collections import Counter, defaultdict
 GEN_VCPU = 0
 REP_BYTES_PER_INSN = 8
 # read_marks' counters, per vCPU: instructions, bytes loaded and stored,
-# bytes stored by rep movs/stos and their iterations, the cache model's
-# L1d and L2 misses (lines brought in) and I/O accesses, kernel and user.
-IK, IU, LK, SK, LU, SU, RBK, RBU, RIK, RIU, L1K, L1U, L2K, L2U, IOK, IOU = range(16)
-NCOUNTERS = 16
+# bytes stored by rep movs (copies) and by rep stos (fills) and their
+# iterations, the cache model's L1d and L2 misses (lines brought in) and
+# I/O accesses, kernel and user.
+(IK, IU, LK, SK, LU, SU, MBK, MBU, SBK, SBU, RIK, RIU, L1K, L1U, L2K, L2U, IOK,
+ IOU) = range(18)
+NCOUNTERS = 18
 
 # Headline ratios: name -> (numerator row, denominator row), rows named
 # CONTENDER@SIZE. Targets are the fast-path issue's (docs/benchmarks.md).
@@ -158,16 +162,19 @@ def where(c):
 
 
 def read_marks(path):
-    """seq -> {"start"|"stop": {vcpu: [IK ... IOU]}}, samples. Counters an
-    older plugin did not print (copies, the cache) read as zero."""
+    """seq -> {"start"|"stop": {vcpu: [IK ... IOU]}}, samples. A mark
+    line of another length is an older plugin's: refused, not misread."""
     marks = defaultdict(lambda: defaultdict(dict))
     samples = defaultdict(Counter)
     with open(path) as f:
         for line in f:
             w = line.split()
             if w[0] == "mark":
-                c = [int(x) for x in w[4:4 + NCOUNTERS]]
-                marks[int(w[1])][w[2]][int(w[3])] = c + [0] * (NCOUNTERS - len(c))
+                c = [int(x) for x in w[4:]]
+                if len(c) != NCOUNTERS:
+                    sys.exit(f"insns: {path}: a mark with {len(c)} counters, not {NCOUNTERS}:"
+                             " an older plugin's output (make bench rebuilds it)")
+                marks[int(w[1])][w[2]][int(w[3])] = c
             elif w[0] == "sample":
                 samples[int(w[1])][(int(w[2]), int(w[3], 16))] += int(w[4])
     return marks, samples
@@ -243,8 +250,11 @@ def read_maps(path):
 
 
 def weighted(c, kernel):
-    """Instructions with copies weighed in: one per REP_BYTES_PER_INSN bytes."""
-    return c[IK] + c[RBK] / REP_BYTES_PER_INSN if kernel else c[IU] + c[RBU] / REP_BYTES_PER_INSN
+    """Instructions with copies and fills weighed in: one per
+    REP_BYTES_PER_INSN bytes."""
+    if kernel:
+        return c[IK] + (c[MBK] + c[SBK]) / REP_BYTES_PER_INSN
+    return c[IU] + (c[MBU] + c[SBU]) / REP_BYTES_PER_INSN
 
 
 def weighted_all(c):
@@ -254,11 +264,11 @@ def weighted_all(c):
 
 def calibration_rows(path, marks, cache_on):
     """The copy count checked (cal.csv: SEQ,KIND,BYTES,VCPU): a user copy
-    of BYTES must count BYTES user bytes, a pipe's BYTES kernel bytes
-    twice over; with the cache model, either brings in BYTES / 64 L2
-    lines of its source and as many of its destination (both cold). Rows
-    with the error in percent, and the largest of each against its
-    target."""
+    of BYTES must count BYTES copied in user space, a file's read() BYTES
+    copied in the kernel (rep movs; fills are not copies); with the cache
+    model, either brings in BYTES / 64 L2 lines of its source and as many
+    of its destination (both cold). Rows with the error in percent, and
+    the largest of each against its target."""
     rows, misses = [], []
     if not os.path.exists(path):
         return rows
@@ -270,8 +280,8 @@ def calibration_rows(path, marks, cache_on):
             v = int(c["vcpu"])
             d = [b - a for a, b in zip(m["start"][v], m["stop"][v])]
             user = c["kind"] == "user"
-            got = d[RBU] if user else d[RBK]
-            want = int(c["bytes"]) * (1 if user else 2)
+            got = d[MBU] if user else d[MBK]
+            want = int(c["bytes"])
             rows.append({"name": f"cal_copy_{c['kind']}_error_pct",
                          "value": round(abs(got - want) * 100 / want, 2), "spread_pct": None,
                          "target": None, "met": None, "counted_bytes": got, "copied_bytes": want})
@@ -395,8 +405,9 @@ def main(argv):
         iu = sum(weighted(delta[v], 0) for v in dut)
         raw = sum(delta[v][IK] + delta[v][IU] for v in dut)
         mem = sum(sum(delta[v][LK:SU + 1]) for v in dut)
-        rbk = sum(delta[v][RBK] for v in dut)
-        rbu = sum(delta[v][RBU] for v in dut)
+        rbk = sum(delta[v][MBK] for v in dut)
+        rbu = sum(delta[v][MBU] for v in dut)
+        fill = sum(delta[v][SBK] + delta[v][SBU] for v in dut)
         row = {
             "seq": seq, "round": int(r["round"]), "contender": r["contender"],
             "size": int(r["size"]), "offered_pps": int(r["offered_pps"]),
@@ -407,6 +418,7 @@ def main(argv):
             "copy_bytes_per_pkt": round((rbk + rbu) / fwd, 1),
             "kernel_copy_bytes_per_pkt": round(rbk / fwd, 1),
             "user_copy_bytes_per_pkt": round(rbu / fwd, 1),
+"fill_bytes_per_pkt": round(fill / fwd, 1),
             "copy_iters_per_pkt": round(sum(delta[v][RIK] + delta[v][RIU] for v in dut) / fwd, 1),
             "mem_bytes_per_pkt": round(mem / fwd, 1),
             "gen_insn_per_pkt": round(weighted_all(delta[GEN_VCPU]) / fwd, 1),

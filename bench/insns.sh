@@ -315,12 +315,12 @@ BENCH_INSN_END=end@0
 
 # bench_insn_calibrate SEQ: the plugin's count of copies, proved on copies
 # of known size on vCPU 1 (a DUT vCPU): BYTES by a rep movsb in user space
-# (mark SEQ), then through a pipe a page at a time (SEQ + 1: the kernel
-# stores them twice). Prints "cal: SEQ,KIND,BYTES,VCPU" for each;
+# (mark SEQ), then by read()s from a memfd (SEQ + 1: the kernel copies
+# them once). Prints "cal: SEQ,KIND,BYTES,VCPU" for each;
 # bench/insns.py compares what the plugin counted with what was copied.
 bench_insn_calibrate() {
 	local bytes=$((4 << 20)) kind seq=$1
-	for kind in user pipe; do
+	for kind in user file; do
 		taskset -c 1 nsmark copy "$kind" "$seq" "$bytes" || return 1
 		echo "cal: $seq,$kind,$bytes,1"
 		seq=$((seq + 1))

@@ -5,7 +5,7 @@
  * the mark so that instructions and packets cover the same span.
  *
  *   nsmark start|stop SEQ [COUNTER_FILE]
- *   nsmark copy user|pipe SEQ BYTES
+ *   nsmark copy user|file SEQ BYTES
  *
  * Executes "nopl 0x4e53XXXX(%rax)" (XXXX: SEQ, bit 15 set for stop) from
  * a page written at run time, so one binary carries every mark; prints
@@ -15,10 +15,11 @@
  * copy is make bench's calibration of the plugin's string-instruction
  * count: between a start and a stop mark SEQ it copies BYTES once, with
  * "user" a rep movsb in this process (BYTES stored in user space), with
- * "pipe" through a pipe, a page at a time (the kernel stores each byte
- * twice: into the pipe's page, which it reuses, and out of it). Both
- * buffers are cold when it starts (8 MiB written after them): a copy of
- * BYTES brings in BYTES / 64 lines of each.
+ * "file" by read()s of 64 KiB from a memfd that holds them (the kernel
+ * copies each byte once, from the page cache to the buffer; no page is
+ * allocated, so none is zeroed, inside the marks). Both sides are cold
+ * when it starts (8 MiB written after them): a copy of BYTES brings in
+ * BYTES / 64 lines of each.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,8 +28,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define NSMARK_PAGE 4096
 #define NSMARK_EVICT (8 << 20)
+#define NSMARK_CHUNK (64 << 10)
 
 static unsigned long long read_counter(const char *path)
 {
@@ -85,27 +86,19 @@ static void copy_user(unsigned long seq, char *dst, const char *src, size_t byte
 	mark(seq, 1);
 }
 
-/* copy_pipe: BYTES through a pipe a page at a time, between the marks. */
-static int copy_pipe(unsigned long seq, char *dst, const char *src, size_t bytes)
+/* copy_file: BYTES read from fd (a memfd holding them), between the marks. */
+static int copy_file(unsigned long seq, char *dst, int fd, size_t bytes)
 {
 	size_t done;
-	int fds[2];
 
-	if (pipe(fds)) {
-		perror("nsmark: pipe");
-		return 1;
-	}
 	mark(seq, 0);
-	for (done = 0; done < bytes; done += NSMARK_PAGE) {
-		if (write(fds[1], src + done, NSMARK_PAGE) != NSMARK_PAGE ||
-		    read(fds[0], dst + done, NSMARK_PAGE) != NSMARK_PAGE) {
-			perror("nsmark: pipe copy");
+	for (done = 0; done < bytes; done += NSMARK_CHUNK) {
+		if (pread(fd, dst + done, NSMARK_CHUNK, done) != NSMARK_CHUNK) {
+			perror("nsmark: read");
 			return 1;
 		}
 	}
 	mark(seq, 1);
-	close(fds[0]);
-	close(fds[1]);
 	return 0;
 }
 
@@ -114,16 +107,17 @@ static int copy(int argc, char **argv)
 	unsigned long seq;
 	size_t bytes;
 	char *src, *dst, *end, *scratch;
+	int fd = -1;
 
-	if (argc != 5 || (strcmp(argv[2], "user") && strcmp(argv[2], "pipe"))) {
-		fprintf(stderr, "usage: nsmark copy user|pipe SEQ BYTES\n");
+	if (argc != 5 || (strcmp(argv[2], "user") && strcmp(argv[2], "file"))) {
+		fprintf(stderr, "usage: nsmark copy user|file SEQ BYTES\n");
 		return 2;
 	}
 	seq = parse_seq(argv[3]);
 	bytes = strtoull(argv[4], &end, 10);
-	if (*end || !bytes || bytes % NSMARK_PAGE || bytes > 1ul << 30) {
+	if (*end || !bytes || bytes % NSMARK_CHUNK || bytes > 1ul << 30) {
 		fprintf(stderr, "nsmark: BYTES must be a multiple of %d, at most 1 GiB\n",
-			NSMARK_PAGE);
+			NSMARK_CHUNK);
 		return 2;
 	}
 	src = malloc(bytes);
@@ -135,6 +129,13 @@ static int copy(int argc, char **argv)
 	/* Both touched first: no page fault inside the marks. */
 	memset(src, 0x5a, bytes);
 	memset(dst, 0, bytes);
+	if (!strcmp(argv[2], "file")) {
+		fd = memfd_create("nsmark", 0);
+		if (fd < 0 || write(fd, src, bytes) != (ssize_t)bytes) {
+			perror("nsmark: memfd");
+			return 1;
+		}
+	}
 	/* Then out of the plugin's caches (1 MiB a vCPU): a cold copy. */
 	scratch = malloc(NSMARK_EVICT);
 	if (!scratch) {
@@ -143,9 +144,9 @@ static int copy(int argc, char **argv)
 	}
 	memset(scratch, 1, NSMARK_EVICT);
 	free(scratch);
-	if (!strcmp(argv[2], "user"))
+	if (fd < 0)
 		copy_user(seq, dst, src, bytes);
-	else if (copy_pipe(seq, dst, src, bytes))
+	else if (copy_file(seq, dst, fd, bytes))
 		return 1;
 	if (memcmp(dst, src, bytes)) {
 		fprintf(stderr, "nsmark: the copy differs from its source\n");
@@ -164,7 +165,7 @@ int main(int argc, char **argv)
 		return copy(argc, argv);
 	if (argc < 3 || argc > 4 || (strcmp(argv[1], "start") && strcmp(argv[1], "stop"))) {
 		fprintf(stderr, "usage: nsmark start|stop SEQ [COUNTER_FILE]\n"
-			"       nsmark copy user|pipe SEQ BYTES\n");
+			"       nsmark copy user|file SEQ BYTES\n");
 		return 2;
 	}
 	stop = !strcmp(argv[1], "stop");

@@ -11,8 +11,9 @@
  * kernel's memcpy, memset and copies to and from user space on -cpu max)
  * counts once as an instruction however many bytes it moves: QEMU runs
  * its iterations inside one block. So the plugin counts what each one
- * stores apart: the bytes and the iterations (one store each), from an
- * inline add on the instruction's stores, whose size the opcode fixes.
+ * stores apart: the bytes (rep movs, copies, and rep stos, fills such as
+ * clear_page, apart) and the iterations (one store each), from an inline
+ * add on the instruction's stores, whose size the opcode fixes.
  * bench/insns.py weighs the bytes into the instruction count.
  *
  * With cache=on each vCPU also has a cache model: an L1d of 32 KiB (8-way)
@@ -32,8 +33,9 @@
  * taken since the matching start. Output, one line each, to out=FILE:
  *
  *   mark SEQ start|stop VCPU insn_kernel insn_user load_kernel
- *        store_kernel load_user store_user rep_bytes_kernel
- *        rep_bytes_user rep_iters_kernel rep_iters_user l1_miss_kernel
+ *        store_kernel load_user store_user movs_bytes_kernel
+ *        movs_bytes_user stos_bytes_kernel stos_bytes_user
+ *        rep_iters_kernel rep_iters_user l1_miss_kernel
  *        l1_miss_user l2_miss_kernel l2_miss_user io_kernel io_user
  *                                               (one line per vCPU)
  *   sample SEQ VCPU PC COUNT                     (PC: a block's start)
@@ -62,7 +64,8 @@ struct nsi_vcpu {
 	uint64_t insn[2];	/* [0] user, [1] kernel */
 	uint64_t load[2];
 	uint64_t store[2];
-	uint64_t rep_bytes[2];	/* stored by rep movs/stos */
+	uint64_t movs_bytes[2];	/* stored by rep movs (copies) */
+	uint64_t stos_bytes[2];	/* stored by rep stos (fills) */
 	uint64_t rep_iters[2];	/* their iterations */
 	uint64_t l1_miss[2];	/* lines the L1d brought in (cache=on) */
 	uint64_t l2_miss[2];	/* lines the L2 brought in */
@@ -71,7 +74,8 @@ struct nsi_vcpu {
 };
 
 static struct qemu_plugin_scoreboard *nsi_counts;
-static qemu_plugin_u64 nsi_insn[2], nsi_rep_bytes[2], nsi_rep_iters[2], nsi_until_sample;
+static qemu_plugin_u64 nsi_insn[2], nsi_movs_bytes[2], nsi_stos_bytes[2], nsi_rep_iters[2];
+static qemu_plugin_u64 nsi_until_sample;
 static uint64_t nsi_period = 10000;
 static bool nsi_mem = true;
 static bool nsi_cache_on;
@@ -268,10 +272,12 @@ static void nsi_mark(unsigned int vcpu, void *data)
 
 		fprintf(nsi_out, "mark %u %s %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
 			" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-			" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+			" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+			" %" PRIu64 " %" PRIu64 "\n",
 			seq, stop ? "stop" : "start", i,
 			c->insn[1], c->insn[0], c->load[1], c->store[1], c->load[0], c->store[0],
-			c->rep_bytes[1], c->rep_bytes[0], c->rep_iters[1], c->rep_iters[0],
+			c->movs_bytes[1], c->movs_bytes[0], c->stos_bytes[1], c->stos_bytes[0],
+			c->rep_iters[1], c->rep_iters[0],
 			c->l1_miss[1], c->l1_miss[0], c->l2_miss[1], c->l2_miss[0],
 			c->io[1], c->io[0]);
 	}
@@ -299,11 +305,12 @@ static int nsi_marker(struct qemu_plugin_insn *insn)
 
 /*
  * nsi_rep_store_size: the bytes each iteration of a rep movs or rep stos
- * stores (1, 2, 4 or 8), or 0 for any other instruction. Prefixes: the
+ * stores (1, 2, 4 or 8), or 0 for any other instruction; *stos says which
+ * of the two. Prefixes: the
  * legacy ones in any order (66 operand size, F2/F3 rep, 67, segments,
  * F0), then at most one REX (40-4F, W is bit 3).
  */
-static unsigned int nsi_rep_store_size(struct qemu_plugin_insn *insn)
+static unsigned int nsi_rep_store_size(struct qemu_plugin_insn *insn, bool *stos)
 {
 	unsigned int i, n, size16 = 0, rep = 0, rex_w = 0;
 	uint8_t b[16];
@@ -329,6 +336,7 @@ static unsigned int nsi_rep_store_size(struct qemu_plugin_insn *insn)
 	}
 	if (!rep || i + 1 != n)
 		return 0;
+	*stos = b[i] == 0xaa || b[i] == 0xab;
 	switch (b[i]) {
 	case 0xa4: case 0xaa:	/* movsb, stosb */
 		return 1;
@@ -354,7 +362,8 @@ static void nsi_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		int mark = nsi_marker(insn);
-		unsigned int rep_size = nsi_rep_store_size(insn);
+		bool stos = false;
+		unsigned int rep_size = nsi_rep_store_size(insn, &stos);
 
 		if (nsi_mem)
 			qemu_plugin_register_vcpu_mem_cb(insn, nsi_access, QEMU_PLUGIN_CB_NO_REGS,
@@ -363,7 +372,8 @@ static void nsi_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (rep_size) {
 			qemu_plugin_register_vcpu_mem_inline_per_vcpu(insn, QEMU_PLUGIN_MEM_W,
 								      QEMU_PLUGIN_INLINE_ADD_U64,
-								      nsi_rep_bytes[kernel],
+								      stos ? nsi_stos_bytes[kernel] :
+									     nsi_movs_bytes[kernel],
 								      rep_size);
 			qemu_plugin_register_vcpu_mem_inline_per_vcpu(insn, QEMU_PLUGIN_MEM_W,
 								      QEMU_PLUGIN_INLINE_ADD_U64,
@@ -426,9 +436,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	for (i = 0; i < 2; i++) {
 		nsi_insn[i] = qemu_plugin_scoreboard_u64_in_struct(nsi_counts, struct nsi_vcpu,
 								   insn[i]);
-		nsi_rep_bytes[i] = qemu_plugin_scoreboard_u64_in_struct(nsi_counts,
-									struct nsi_vcpu,
-									rep_bytes[i]);
+		nsi_movs_bytes[i] = qemu_plugin_scoreboard_u64_in_struct(nsi_counts,
+									 struct nsi_vcpu,
+									 movs_bytes[i]);
+		nsi_stos_bytes[i] = qemu_plugin_scoreboard_u64_in_struct(nsi_counts,
+									 struct nsi_vcpu,
+									 stos_bytes[i]);
 		nsi_rep_iters[i] = qemu_plugin_scoreboard_u64_in_struct(nsi_counts,
 									struct nsi_vcpu,
 									rep_iters[i]);
