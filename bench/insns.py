@@ -19,8 +19,10 @@ Writes BASE-insn.csv (one line per row and round), BASE-targets.json
 BASE-insn-profile/CONTENDER-SIZE.folded (samples by instruction count,
 "space;object;function COUNT", one sample per PERIOD instructions).
 
-The DUT is every vCPU but 0, where pktgen and the harness run: its
-instructions are counted apart (gen_insn_per_pkt), never in the headline.
+The DUT is every vCPU but the load's: 0, where the generator and the
+harness run (gen_insn_per_pkt), and 2, where the sink receives on veth
+(sink_insn_per_pkt); those are counted apart, never in the headline, and
+profiled apart (BASE-insn-profile/load/{gen,sink}-CONTENDER-SIZE.folded).
 
 Copies: a rep movs or rep stos is one instruction to the plugin however
 many bytes it moves, so the bytes those store are weighed in: the copies'
@@ -48,7 +50,11 @@ import subprocess
 import sys
 from collections import Counter, defaultdict
 
+# The load's vCPUs, counted apart from the DUT's (every other vCPU):
+# the generator and the harness on 0, the sink's receive on 2 (make bench
+# brings it online on veth; elsewhere it stays offline and counts nothing).
 GEN_VCPU = 0
+SINK_VCPU = 2
 REP_BYTES_PER_INSN = 8
 # read_marks' counters, per vCPU: instructions, bytes loaded and stored,
 # bytes stored by rep movs (copies) and by rep stos (fills) and their
@@ -378,7 +384,7 @@ def main(argv):
         if not m or "start" not in m or "stop" not in m:
             sys.exit(f"insns: no marks for row {seq} ({r['contender']}): is the plugin loaded?")
         delta = {v: [b - a for a, b in zip(m["start"][v], m["stop"][v])] for v in m["stop"]}
-        dut = [v for v in delta if v != GEN_VCPU]
+        dut = [v for v in delta if v not in (GEN_VCPU, SINK_VCPU)]
         if int(r["round"]) == 0:
             continue  # the warm-up round
         if int(r["size"]) == 0:
@@ -422,6 +428,8 @@ def main(argv):
             "copy_iters_per_pkt": round(sum(delta[v][RIK] + delta[v][RIU] for v in dut) / fwd, 1),
             "mem_bytes_per_pkt": round(mem / fwd, 1),
             "gen_insn_per_pkt": round(weighted_all(delta[GEN_VCPU]) / fwd, 1),
+            "sink_insn_per_pkt": round(weighted_all(delta[SINK_VCPU]) / fwd, 1)
+            if SINK_VCPU in delta else 0.0,
         }
         if cache_on:
             row.update({
@@ -462,15 +470,15 @@ def main(argv):
             if os.path.exists(os.path.join(d, f"modsyms-{seq}")) else kernel
         maps = read_maps(os.path.join(d, f"maps-{seq}"))
         for (vcpu, pc), n in samples.get(seq, {}).items():
-            if vcpu == GEN_VCPU:
-                continue
+            side = {GEN_VCPU: "load/gen-", SINK_VCPU: "load/sink-"}.get(vcpu, "")
             if pc >= 0xffff800000000000:
                 obj, fn = mods.name(pc)
                 stack = f"kernel;{obj};{fn}"
             else:
                 obj, fn = user_name(maps, pc)
                 stack = f"user;{obj};{fn}"
-            folded[f"{r['contender']}-{r['size'] if int(r['size']) else 'idle'}"][stack] += n
+            folded[f"{side}{r['contender']}-{r['size'] if int(r['size']) else 'idle'}"][stack] += n
+    os.makedirs(os.path.join(prof_dir, "load"), exist_ok=True)
     for name, stacks in folded.items():
         with open(os.path.join(prof_dir, name + ".folded"), "w") as f:
             for stack, n in stacks.most_common():

@@ -73,15 +73,17 @@ with open(os.path.join(d, "plugin.txt"), "w") as f:
     base_count = 5_000_000_000
     rest = " 0" * 12	# copies, fills, iterations, no cache model
     for seq, _, _, _, _, _, k, u in rows:
-        for vcpu in range(3):
+        for vcpu in range(4):
             f.write(f"mark {seq} start {vcpu} {base_count} {base_count} 100 100 100 100{rest}\n")
-        # The DUT's work split over vCPUs 1 and 2; loads of 8 bytes per
-        # kernel instruction on vCPU 1.
+        # The DUT's work split over vCPUs 1 and 3; loads of 8 bytes per
+        # kernel instruction on vCPU 1; the sink's on vCPU 2.
         f.write(f"mark {seq} stop 0 {base_count + 10**9} {base_count} 100 100 100 100{rest}\n")
         f.write(f"mark {seq} stop 1 {base_count + k // 2} {base_count + u} {100 + 4 * k} 100 100 "
                 f"100{rest}\n")
-        f.write(f"mark {seq} stop 2 {base_count + k - k // 2} {base_count} 100 100 100 100{rest}\n")
-        f.write(f"sample {seq} 1 0xffffffffc0000410 7\nsample {seq} 2 0xffffffff81000010 3\n"
+        f.write(f"mark {seq} stop 2 {base_count + 7 * 10**6} {base_count} 100 100 100 100{rest}\n")
+        f.write(f"mark {seq} stop 3 {base_count + k - k // 2} {base_count} 100 100 100 100{rest}\n")
+        f.write(f"sample {seq} 1 0xffffffffc0000410 7\nsample {seq} 3 0xffffffff81000010 3\n"
+                f"sample {seq} 2 0xffffffffc0000410 5\n"
                 f"sample {seq} 0 0xffffffff81000010 99\n")
 with open(os.path.join(d, "kallsyms"), "w") as f:
     f.write("ffffffff81000000 T _stext\nffffffff81000100 T later\n")
@@ -104,10 +106,11 @@ if os.path.exists(base + "-insn.csv"):
 r = out.get(("1", "ring-fwd-off", "64"), {})
 check(r.get("insn_per_pkt") == "4000.0" and r.get("kernel_insn_per_pkt") == "3000.0" and
       r.get("user_insn_per_pkt") == "1000.0" and r.get("vcpu1_insn_per_pkt") == "2500.0" and
-      r.get("vcpu2_insn_per_pkt") == "1500.0",
+      r.get("vcpu3_insn_per_pkt") == "1500.0" and "vcpu2_insn_per_pkt" not in r,
       "per frame: the DUT's vCPUs' instructions, kernel and user apart, per vCPU (%s)" % r)
-check(r.get("gen_insn_per_pkt") == "1000000.0" and r.get("mem_bytes_per_pkt") == "12000.0",
-      "the generator's vCPU counted apart; bytes loaded and stored per frame")
+check(r.get("gen_insn_per_pkt") == "1000000.0" and r.get("sink_insn_per_pkt") == "7000.0" and
+      r.get("mem_bytes_per_pkt") == "12000.0",
+      "the generator's and the sink's vCPUs counted apart; bytes loaded and stored per frame")
 ns = out.get(("1", "ns-fwd-off", "64"), {})
 check(ns.get("lost") == "5" and "slice rx_drop_ring_full (ring full) 5" in ns.get("lost_where", "") and
       r.get("lost") == "0" and r.get("lost_where") == "",
@@ -163,10 +166,14 @@ check(rep.get("value") == 2.04 and rep.get("met") is False and t.get("commit") =
       "the repeat check against the run this one replaces: (0.5 - 0.49) / 0.49 (%s)" % rep)
 prof = os.path.join(base + "-insn-profile", "ring-fwd-off-64.folded")
 text = open(prof).read() if os.path.exists(prof) else ""
+load = {side: open(os.path.join(base + "-insn-profile", "load", f"{side}-ring-fwd-off-64.folded")).read()
+        if os.path.exists(os.path.join(base + "-insn-profile", "load", f"{side}-ring-fwd-off-64.folded"))
+        else "" for side in ("gen", "sink")}
 check("kernel;netslice;nsl_ring_rx 14" in text and "kernel;vmlinux;_stext 6" in text and
-      "99" not in text,
+      "99" not in text and "kernel;vmlinux;_stext 198" in load["gen"] and
+      "kernel;netslice;nsl_ring_rx 10" in load["sink"],
       "samples by instruction count, named from kallsyms and the module's symbols, "
-      "the generator's vCPU left out (%r)" % text)
+      "the generator's and the sink's vCPUs profiled apart (%r %r)" % (text, load))
 check(ra.get("previous_value") == 0.49, "a ratio row keeps the previous run's value")
 
 # The same run as the NIC topology: rows named nic_*, and the veth run of
