@@ -66,8 +66,12 @@ if [ "${NETSLICE_DEBUG_SMOKE:-0}" = 1 ]; then
 	# NETSLICE_DEBUG_TESTS run whole (at ten failslab rounds, not 100).
 	[ -z "${NETSLICE_DEBUG_TESTS:-}" ] || only=
 	# The rule storm: 1,000 batches, not make check's 20,000: under KASAN
-	# 5,000 made nsfuzz take 326 s (the full tier runs 60,000).
+	# 5,000 made nsfuzz take 326 s (the full tier runs 60,000). Half of
+	# make check's device operations and netlink messages (nsfuzz took 57 s
+	# of test_fuzz's 164 with them whole), half of failslab's frames
+	# (its traffic case took 86 s): CI's 40 minutes (docs/testing.md).
 	sizes=(NETSLICE_FAILSLAB_ROUNDS=10 NETSLICE_TIMEOUT_SCALE=5 NETSLICE_FUZZ_RULE_BATCHES=1000
+	       NETSLICE_FUZZ_OPS=50000 NETSLICE_FUZZ_NL=5000 NETSLICE_FAILSLAB_SLICED=1000
 	       "NETSLICE_ONLY_CASES=${NETSLICE_ONLY_CASES-$only}")
 	vm_timeout=2700
 else

@@ -12,11 +12,14 @@
 #
 # NETSLICE_FAILSLAB_ROUNDS: attempts of attach and rule insert (default 100);
 # below 100, the load sweep fails one allocation in 100/ROUNDS.
+# NETSLICE_FAILSLAB_SLICED: frames the traffic case slices with failures
+# armed before it stops (default 2000).
 . "$(dirname "$0")/lib.sh"
 
 tst_plan 6
 tst_module_loaded && rmmod netslice
 ROUNDS=${NETSLICE_FAILSLAB_ROUNDS:-100}
+SLICED=${NETSLICE_FAILSLAB_SLICED:-2000}
 FI=/sys/kernel/debug
 # x86-64 with CONFIG_RANDOMIZE_BASE: MODULES_VADDR .. MODULES_END.
 MODULES_START=$((0xffffffffc0000000))
@@ -224,7 +227,7 @@ traffic() {
 	local tpid=$!
 	tst_defer tst_kill_job "$tpid"
 	fi_arm 5 N
-	tst_busywait 20000 eval '[ "$(tst_stat_sum read_sliced)" -gt 2000 ]'
+	tst_busywait 20000 eval '[ "$(tst_stat_sum read_sliced)" -gt "$SLICED" ]'
 	injected=$(fi_disarm)
 	kill "$tpid" && wait "$tpid" 2>/dev/null
 	tst_stop_fwd >/dev/null || return 1
