@@ -169,7 +169,7 @@ bench_insn_pktgen() {
 	if [ "$bench_insn_gen" = xdp ]; then
 		[ -z "${PKTGEN_ON_START:-}" ] || eval "$PKTGEN_ON_START" || return 1
 		exec {cfd}<"/sys/class/net/$bench_out/statistics/tx_packets"
-		out=$(ip netns exec "$gen" taskset -c 0 xdpgen "$gen_if" "$sink_mac" "$1" \
+		out=$(ip netns exec "$gen" taskset -c 0 xdpgen -H xghold0 "$gen_if" "$sink_mac" "$1" \
 			"$bench_insn_pkts" 256 "$bench_insn_batch" "/dev/fd/$cfd") || { exec {cfd}<&-; return 1; }
 		exec {cfd}<&-
 		read -r _ sent _ usec _ <<<"$out"

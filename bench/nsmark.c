@@ -126,9 +126,14 @@ static int copy(int argc, char **argv)
 		perror("nsmark: malloc");
 		return 1;
 	}
-	/* Both touched first: no page fault inside the marks. */
+	/*
+	 * Both written first: no page fault inside the marks. Not with zeros:
+	 * GCC makes malloc() and a memset() to 0 one calloc(), which leaves
+	 * fresh pages untouched, and the copy then faulted every page of dst
+	 * in, the kernel zeroing each (6.4 MB of rep stos, 38% more L2 lines).
+	 */
 	memset(src, 0x5a, bytes);
-	memset(dst, 0, bytes);
+	memset(dst, 0xa5, bytes);
 	if (!strcmp(argv[2], "file")) {
 		fd = memfd_create("nsmark", 0);
 		if (fd < 0 || write(fd, src, bytes) != (ssize_t)bytes) {

@@ -191,6 +191,9 @@ if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
 	if [ -z "${NETSLICE_BENCH_NICS:-}" ]; then
 		ip netns exec "$gen" ethtool -K "$gen_if" tso off >/dev/null &&
 			ethtool -K "$bench_out" tso off >/dev/null || exit 1
+		# xdpgen's program stays in the XDP dispatcher, attached to a
+		# veth that stays down (xdpgen -H): no text poke a batch.
+		ip -n "$gen" link add xghold0 type veth peer name xghold1 || exit 1
 		# The sink drops at tc ingress, before the IP layer: the
 		# generator's vCPU does little beside generating.
 		ip netns exec "$sink" tc qdisc add dev "$sink_if" clsact &&

@@ -66,7 +66,8 @@ tst_run_cleanups
 # xdpgen's XDP frames through the bridge, 64 a batch, each batch once the
 # DUT sent the last: every frame arrives once, in 2000 / 64 batches. The
 # sink counts its UDP frames to port 9 at tc ingress (the stack's own
-# frames cross the bridge too).
+# frames cross the bridge too). Its program held in the dispatcher by a
+# veth that stays down (-H, as make bench runs it), and let go at exit.
 xdpgen_batches() {
 	local out cfd got
 	tst_topology 1 || return 1
@@ -76,13 +77,15 @@ xdpgen_batches() {
 	ip netns exec "$sink" tc qdisc add dev sink0 clsact &&
 		ip netns exec "$sink" tc filter add dev sink0 ingress protocol ip \
 			u32 match ip protocol 17 0xff match ip dport 9 0xffff action drop || return 1
+	ip -n "$gen" link add xghold0 type veth peer name xghold1 || return 1
 	exec {cfd}<"/sys/class/net/dut1/statistics/tx_packets"
-	out=$(ip netns exec "$gen" xdpgen gen0 "$sink_mac" 128 2000 16 64 "/dev/fd/$cfd")
+	out=$(ip netns exec "$gen" xdpgen -H xghold0 gen0 "$sink_mac" 128 2000 16 64 "/dev/fd/$cfd")
 	exec {cfd}<&-
 	tst_busywait 5000 tst_at_least 2000 sink_udp9
 	got=$(sink_udp9)
 	tst_diag "xdpgen: $out; the sink took $got of its frames"
-	[[ $out == "sent 2000 usec "*" batches 32 "* ]] && [ "$got" -eq 2000 ]
+	[[ $out == "sent 2000 usec "*" batches 32 "* ]] && [ "$got" -eq 2000 ] &&
+		! ip -n "$gen" link show xghold0 | grep -q ' xdp'
 }
 sink_udp9() {
 	ip netns exec "$sink" tc -s filter show dev sink0 ingress |
