@@ -28,12 +28,13 @@ bench_nat_public=10.99.0.100
 # forwarders the instruction count measures a path's cost by: floor-tc
 # (tc's mirred redirect at ingress: the skb path every contender but
 # AF_XDP takes, with nothing done to the frame) and floor-xdp (a native
-# XDP program's redirect: AF_XDP's path).
+# XDP program's redirect: AF_XDP's path); and afxdp-zc, AF_XDP bound
+# zero-copy, for NICs whose driver offers it (virtio-net from 7.2).
 # The ns-* contenders use read/write (-M rw), the ring-* ones ring mode.
 bench_contenders=(ns-fwd-off ns-fwd-rules ns-fwd-auto ns-fwd-auto-2s ns-fw-off ns-fw-auto
 	ns-nat-off ns-nat-auto ring-fwd-off ring-fwd-auto ring-fw-auto
 	afp-mmsg afp-v3 afp-v3-2w afxdp afxdp-busy bridge)
-bench_extra=(afp-v3-ring floor-tc floor-xdp)
+bench_extra=(afp-v3-ring floor-tc floor-xdp afxdp-zc)
 # With a baseline module (make bench BASELINE=REV: the module of another
 # commit, same tools), nf-fwd on it too: before and after in one run.
 bench_base_ko=${NETSLICE_BENCH_BASE_KO:-}
@@ -159,8 +160,11 @@ bench_up() {
 		bench_peer_cpus=$bench_ucpu,$bench_kcpu \
 			bench_peer_up running afp-fwd v3 "$bench_in" "$bench_out" 64 2
 		;;
-	afxdp | afxdp-busy)
-		if [ "$1" = afxdp-busy ]; then
+	afxdp | afxdp-busy | afxdp-zc)
+		if [ "$1" = afxdp-zc ]; then
+			# Zero-copy: on NICs whose driver offers it (xsk-fwd).
+			bench_peer_up running xsk-fwd "$bench_in" "$bench_out" zc 64 || return 1
+		elif [ "$1" = afxdp-busy ]; then
 			# What af_xdp.rst asks of the device for preferred busy polling.
 			echo 2 >"/sys/class/net/$bench_in/napi_defer_hard_irqs" &&
 				echo 200000 >"/sys/class/net/$bench_in/gro_flush_timeout" || return 1
