@@ -263,9 +263,10 @@ $(B)/bench/xsk-fwd: bench/xsk_fwd.c
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) $(XDP_CFLAGS) -o $@ $< $(XDP_LIBS)
 
-$(B)/bench/xdpgen: bench/xdpgen.c $(LIB_A)
+$(B)/bench/xdpgen: bench/xdpgen.c bench/xdpgen_sink.c bench/xdpgen_sink.h $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(NS_CFLAGS) $$(pkg-config --cflags libbpf) -o $@ $^ $$(pkg-config --libs libbpf)
+	$(CC) $(NS_CFLAGS) $$(pkg-config --cflags libbpf) -Ibench -o $@ $(filter-out %.h,$^) \
+		$$(pkg-config --libs libbpf)
 
 deps:
 	NETSLICE_KERNELS="$(KERNELS)" tools/deps.sh

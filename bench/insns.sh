@@ -64,6 +64,10 @@ else
 	bench_insn_gen=${NETSLICE_BENCH_GEN:-xdp}
 fi
 bench_insn_batch=${NETSLICE_BENCH_INSN_BATCH:-64}
+# xdpgen sleeps until the sink's tc program (tcx, Linux 6.6 on) counted a
+# batch in and woke it; before 6.6 it polls the DUT's transmit counter.
+bench_insn_tcx=0
+! tst_kernel_at_least 6.6 || bench_insn_tcx=1
 bench_insn_cap_size=${NETSLICE_BENCH_INSN_CAP_SIZE:-64}
 bench_insn_load=${NETSLICE_BENCH_INSN_LOAD:-90}
 bench_insn_rows=${NETSLICE_BENCH_INSN_ROWS:-ring-fwd-off@64 ring-fwd-off@64/8 ring-fwd-off@1518 \
@@ -165,11 +169,13 @@ bench_insn_lost() {
 # next batch goes when the DUT sent the last), its line in pktgen.sh's
 # form; PKTGEN_ON_START runs first, as pktgen.sh runs it.
 bench_insn_pktgen() {
-	local out sent usec cfd
+	local out sent usec cfd wait=()
 	if [ "$bench_insn_gen" = xdp ]; then
+		[ "$bench_insn_tcx" = 0 ] || wait=(-S "$sink:$sink_if")
 		[ -z "${PKTGEN_ON_START:-}" ] || eval "$PKTGEN_ON_START" || return 1
 		exec {cfd}<"/sys/class/net/$bench_out/statistics/tx_packets"
-		out=$(ip netns exec "$gen" taskset -c 0 xdpgen -H xghold0 "$gen_if" "$sink_mac" "$1" \
+		out=$(ip netns exec "$gen" taskset -c 0 xdpgen -H xghold0 "${wait[@]}" \
+			"$gen_if" "$sink_mac" "$1" \
 			"$bench_insn_pkts" 256 "$bench_insn_batch" "/dev/fd/$cfd") || { exec {cfd}<&-; return 1; }
 		exec {cfd}<&-
 		read -r _ sent _ usec _ <<<"$out"

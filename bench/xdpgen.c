@@ -6,7 +6,7 @@
  * XDP frame in its NAPI poll, as a NIC driver builds its RX skb, and a
  * native XDP program on it sees the frame before any skb exists.
  *
- *   xdpgen [-H HOLD] IFACE DSTMAC SIZE COUNT [FLOWS [BATCH [COUNTER_FILE]]]
+ *   xdpgen [-H HOLD] [-S NETNS:PORT] IFACE DSTMAC SIZE COUNT [FLOWS [BATCH [COUNTER_FILE]]]
  *   xdpgen redirect IN OUT
  *
  * The frames are bench/pktgen.sh's: UDP/IPv4 10.99.1.1 -> 10.99.9.9 port
@@ -19,8 +19,12 @@
  * the next batch waits until the counter has taken every frame sent, or
  * has stood still for 200 ms (frames lost): the DUT is never offered more
  * than one batch, and the wait sleeps (a halted vCPU executes nothing),
- * most of it in one go.
- * Prints "sent N usec T batches B waits W".
+ * most of it in one go. With -S, the sink's PORT in network namespace
+ * NETNS counts instead (a tc program xdpgen attaches, which drops what
+ * it counts) and wakes xdpgen once a batch is in (xdpgen_sink.c): no
+ * polling; COUNTER_FILE is then not read.
+ * Prints "sent N usec T batches B waits W", and with -S " counted C" (the
+ * frames the sink's program counted).
  *
  * Each BPF_PROG_RUN of an XDP program puts it into the kernel's XDP
  * dispatcher for the call and takes it out after: two text pokes (an IPI
@@ -55,6 +59,7 @@
 #include <bpf/libbpf.h>
 
 #include "netslice_pkt.h"
+#include "xdpgen_sink.h"
 
 #define XDPGEN_MAX_FRAME	1514
 #define XDPGEN_UDP_SPORT_OFF	34	/* Ethernet 14 + IPv4 20 */
@@ -258,16 +263,34 @@ int main(int argc, char **argv)
 	int prog, counter = -1;
 	uint64_t t0, est = 0;
 	const char *hold = NULL;
+	char *sink_ns = NULL, *sink_port = NULL;
+	struct xdpgen_sink *sink = NULL;
+	unsigned long long sink_base = 0;
+	int opt;
 
 	if (argc == 4 && !strcmp(argv[1], "redirect"))
 		return redirect(argv[2], argv[3]);
-	if (argc > 2 && !strcmp(argv[1], "-H")) {
-		hold = argv[2];
-		argv += 2;
-		argc -= 2;
+	while ((opt = getopt(argc, argv, "+H:S:")) != -1) {
+		switch (opt) {
+		case 'H':
+			hold = optarg;
+			break;
+		case 'S':
+			sink_ns = optarg;
+			sink_port = strchr(optarg, ':');
+			if (sink_port)
+				*sink_port++ = '\0';
+			break;
+		default:
+			goto usage;
+		}
 	}
-	if (argc < 5 || argc > 8) {
-		fprintf(stderr, "usage: xdpgen [-H HOLD] IFACE DSTMAC SIZE COUNT [FLOWS [BATCH [COUNTER_FILE]]]\n"
+	argv += optind - 1;
+	argc -= optind - 1;
+	if (argc < 5 || argc > 8 || (sink_ns && !sink_port)) {
+usage:
+		fprintf(stderr, "usage: xdpgen [-H HOLD] [-S NETNS:PORT] IFACE DSTMAC SIZE COUNT "
+			"[FLOWS [BATCH [COUNTER_FILE]]]\n"
 			"       xdpgen redirect IN OUT\n");
 		return 2;
 	}
@@ -290,7 +313,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xdpgen: no interface %s\n", argv[1]);
 		return 2;
 	}
-	if (argc > 7) {
+	if (sink_ns) {
+		sink = xdpgen_sink_open(sink_ns, sink_port);
+		if (!sink)
+			return 1;
+		base = sink_base = xdpgen_sink_count(sink);
+	} else if (argc > 7) {
 		counter = open(argv[7], O_RDONLY);
 		if (counter < 0 || read_counter(counter, &base)) {
 			perror(argv[7]);
@@ -309,19 +337,28 @@ int main(int argc, char **argv)
 			    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .repeat = n,
 			    .batch_size = n, .flags = BPF_F_TEST_XDP_LIVE_FRAMES);
 
+		base += n;
+		if (sink)
+			xdpgen_sink_arm(sink, base);
 		if (bpf_prog_test_run_opts(prog, &run)) {
 			fprintf(stderr, "xdpgen: BPF_PROG_RUN (live frames): %s\n", strerror(errno));
 			return 1;
 		}
 		sent += n;
 		batches++;
-		base += n;
+		if (sink && xdpgen_sink_wait(sink, &base, XDPGEN_STALL_NS / 1000000, &waits)) {
+			fprintf(stderr, "xdpgen: waiting for the sink: %s\n", strerror(errno));
+			return 1;
+		}
 		if (counter >= 0 && wait_counter(counter, &base, &est, &waits)) {
 			perror(argv[7]);
 			return 1;
 		}
 	}
-	printf("sent %llu usec %llu batches %llu waits %llu\n", sent,
+	printf("sent %llu usec %llu batches %llu waits %llu", sent,
 	       (unsigned long long)(now_ns() - t0) / 1000, batches, waits);
+	if (sink)
+		printf(" counted %llu", (unsigned long long)(xdpgen_sink_count(sink) - sink_base));
+	printf("\n");
 	return 0;
 }

@@ -371,6 +371,13 @@ tst_nic_topology() {
 		ip link set "$a" up && ip link set "$b" up
 }
 
+# tst_kernel_at_least MAJOR.MINOR: the running kernel is that or newer.
+tst_kernel_at_least() {
+	local maj min want_maj=${1%%.*} want_min=${1#*.}
+	IFS=. read -r maj min _ <<<"$(uname -r)"
+	[ "$maj" -gt "$want_maj" ] || { [ "$maj" -eq "$want_maj" ] && [ "${min%%[!0-9]*}" -ge "$want_min" ]; }
+}
+
 # tst_sysctl KEY VALUE: set a sysctl, restore it at cleanup.
 tst_sysctl() {
 	tst_defer sysctl -qw "$1=$(sysctl -n "$1")"
