@@ -131,16 +131,8 @@ static int load_prog(unsigned int flows)
 		{ BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_TX },
 		{ BPF_JMP | BPF_EXIT, 0, 0, 0, 0 },
 	};
-	static char log[4096];
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = sizeof(log),
-		    .log_level = 1);
-	int fd;
 
-	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "xdpgen", "GPL", insns,
-			   sizeof(insns) / sizeof(insns[0]), &opts);
-	if (fd < 0)
-		fprintf(stderr, "xdpgen: loading the program: %s\n%s", strerror(errno), log);
-	return fd;
+	return xdpgen_prog_load(BPF_PROG_TYPE_XDP, "xdpgen", insns, sizeof(insns) / sizeof(insns[0]));
 }
 
 static int read_counter(int fd, unsigned long long *v)
@@ -232,9 +224,10 @@ static int redirect(const char *in, const char *out)
 		fprintf(stderr, "xdpgen: redirect: no interface %s\n", in_idx ? out : in);
 		return 2;
 	}
-	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "xdpredirect", "GPL", insns,
-			   sizeof(insns) / sizeof(insns[0]), NULL);
-	if (fd < 0 || bpf_xdp_attach(in_idx, fd, XDP_FLAGS_DRV_MODE, NULL)) {
+	fd = xdpgen_prog_load(BPF_PROG_TYPE_XDP, "xdpredirect", insns, sizeof(insns) / sizeof(insns[0]));
+	if (fd < 0)
+		return 1;
+	if (bpf_xdp_attach(in_idx, fd, XDP_FLAGS_DRV_MODE, NULL)) {
 		fprintf(stderr, "xdpgen: redirect %s -> %s: %s\n", in, out, strerror(errno));
 		return 1;
 	}

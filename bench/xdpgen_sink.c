@@ -96,15 +96,22 @@ static int load_counter(int count_fd, int rb_fd)
 		{ BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDPGEN_TC_ACT_SHOT },	/* drop: */
 		{ BPF_JMP | BPF_EXIT, 0, 0, 0, 0 },
 	};
+
+	return xdpgen_prog_load(BPF_PROG_TYPE_SCHED_CLS, "xdpgen_sink", insns,
+				sizeof(insns) / sizeof(insns[0]));
+}
+
+int xdpgen_prog_load(enum bpf_prog_type type, const char *name, const struct bpf_insn *insns,
+		     size_t n)
+{
 	static char log[4096];
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = sizeof(log),
 		    .log_level = 1);
 	int fd;
 
-	fd = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, "xdpgen_sink", "GPL", insns,
-			   sizeof(insns) / sizeof(insns[0]), &opts);
+	fd = bpf_prog_load(type, name, "GPL", insns, n, &opts);
 	if (fd < 0)
-		fprintf(stderr, "xdpgen: loading the sink's counter: %s\n%s", strerror(errno), log);
+		fprintf(stderr, "xdpgen: loading %s: %s\n%s", name, strerror(errno), log);
 	return fd;
 }
 

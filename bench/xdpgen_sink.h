@@ -3,7 +3,10 @@
 #ifndef XDPGEN_SINK_H
 #define XDPGEN_SINK_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include <linux/bpf.h>
 
 struct xdpgen_sink;
 
@@ -15,5 +18,9 @@ uint64_t xdpgen_sink_count(struct xdpgen_sink *s);
 void xdpgen_sink_arm(struct xdpgen_sink *s, uint64_t want);
 int xdpgen_sink_wait(struct xdpgen_sink *s, unsigned long long *want, int stall_ms,
 		     unsigned long long *waits);
+
+/* Load a program of raw instructions; the verifier's log said on failure. */
+int xdpgen_prog_load(enum bpf_prog_type type, const char *name, const struct bpf_insn *insns,
+		     size_t n);
 
 #endif
