@@ -10,9 +10,11 @@ capacity search's rows and the generator's headroom, copies weighed in
 and the calibration rows, and the tables bench/insn_report.py writes into docs/benchmarks.md:
 the new columns ("–" where a run lacks them) and one run's targets table,
 each row met, not met or not judged as that run judged it."""
+import atexit
 import csv
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -27,6 +29,7 @@ def check(ok, name):
 
 
 tmp = tempfile.mkdtemp(prefix="bench-insns-")
+atexit.register(shutil.rmtree, tmp, ignore_errors=True)
 d = os.path.join(tmp, "run")
 os.makedirs(d)
 base = os.path.join(tmp, "results", "2026-01-01-test")

@@ -3,9 +3,11 @@
 """bench/report.py and bench/rules_report.py on a made-up run whose answers are known: medians,
 spreads and ratios in the tables, the doc outside its markers untouched,
 every plot drawn."""
+import atexit
 import csv
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,6 +22,7 @@ def check(ok, name):
 
 
 tmp = tempfile.mkdtemp(prefix="bench-report-")
+atexit.register(shutil.rmtree, tmp, ignore_errors=True)
 base = os.path.join(tmp, "2026-01-01-test")
 fields = ("round,contender,size,offered_pps,secs,sent,received,fwd_pps,loss_pct,lat_mean_us,"
           "lat_p50_us,lat_p90_us,lat_p99_us,cpu_us_per_pkt,copied_bytes_per_pkt").split(",")
