@@ -92,7 +92,7 @@ fi
 # starts; the counter is opened here (fd cfd) because pktgen runs in the
 # generator's namespace, whose /sys shows other interfaces.
 bench_insn_row() {
-	local seq=$1 round=$2 name=$3 size=$4 counter fwd0 fwd1 load sent usec cfd mark before
+	local seq=$1 round=$2 name=$3 size=$4 counter fwd0 fwd1 load sent usec cfd mark before t0 t1
 	counter=/sys/class/net/$bench_out/statistics/tx_packets
 	if [ -n "$bench_pid" ]; then
 		grep ' r-xp ' "/proc/$bench_pid/maps" >"$NETSLICE_BENCH_OUT/maps-$seq" || return 1
@@ -102,15 +102,18 @@ bench_insn_row() {
 	before=$(bench_insn_counters "$name")
 	mark=$(mktemp)
 	exec {cfd}<"$counter"
-	load=$(PKTGEN_ON_START="nsmark start $seq /dev/fd/$cfd >$mark" bench_insn_pktgen "$size" \
-		"$bench_insn_pps") || { exec {cfd}<&-; rm -f "$mark"; return 1; }
+	# The start mark's time too: the span between the marks, over which
+	# bench/insns.py takes vCPU 0's idle rate off the generator's count.
+	load=$(PKTGEN_ON_START="nsmark start $seq /dev/fd/$cfd >$mark; echo \$EPOCHREALTIME >>$mark" \
+		bench_insn_pktgen "$size" "$bench_insn_pps") || { exec {cfd}<&-; rm -f "$mark"; return 1; }
 	exec {cfd}<&-
-	read -r fwd0 <"$mark"
+	{ read -r fwd0; read -r t0; } <"$mark"
 	rm -f "$mark"
 	read -r _ sent _ _ _ usec _ <<<"$load"
 	bench_insn_drain "$counter" $((fwd0 + sent))
 	fwd1=$(taskset -c 0 nsmark stop "$seq" "$counter") || return 1
-	echo "insn: $seq,$round,$name,$size,$bench_insn_pps,$sent,$usec,$((fwd1 - fwd0)),$(bench_insn_row_batch)"
+	t1=$EPOCHREALTIME
+	echo "insn: $seq,$round,$name,$size,$bench_insn_pps,$sent,$usec,$((fwd1 - fwd0)),$(bench_insn_row_batch),$((${t1/./} - ${t0/./}))"
 	echo "# insn $seq round $round $name $size B: $((fwd1 - fwd0)) of $sent forwarded"
 	[ $((fwd1 - fwd0)) -ge "$sent" ] ||
 		bench_insn_lost "$seq" "$name" "$sent" $((fwd1 - fwd0)) "$before"
@@ -230,10 +233,11 @@ bench_insn_capacity() {
 }
 
 # bench_insn_idle SEQ ROUND NAME: what the running contender costs with no
-# load, over one second: what a row's count holds besides the frames.
+# load, over one second: what a row's count holds besides the frames
+# (one process marks and sleeps between: none started inside the marks).
 bench_insn_idle() {
-	taskset -c 0 nsmark start "$1" && sleep 1 && taskset -c 0 nsmark stop "$1" || return 1
-	echo "insn: $1,$2,$3,0,0,0,1000000,0,0"
+	taskset -c 0 nsmark idle "$1" 1000000 || return 1
+	echo "insn: $1,$2,$3,0,0,0,1000000,0,0,1000000"
 }
 
 # bench_insn_drain COUNTER TARGET: until COUNTER reaches TARGET or holds
@@ -261,7 +265,7 @@ bench_insns() {
 		{ [ "$quick" = 1 ] && echo 4 || echo 6; })}
 	local rounds=${NETSLICE_BENCH_INSN_ROUNDS:-$([ "$quick" = 1 ] && echo 3 || echo 5)}
 	grep -v '\[' /proc/kallsyms >"$NETSLICE_BENCH_OUT/kallsyms" || return 1
-	echo "insn: seq,round,contender,size,offered_pps,sent,usec,forwarded,batch"
+	echo "insn: seq,round,contender,size,offered_pps,sent,usec,forwarded,batch,span_usec"
 	echo "cal: seq,kind,bytes,vcpu"
 	bench_insn_calibrate $((seq + 1)) || return 1
 	seq=$((seq + 2))

@@ -6,6 +6,7 @@
  *
  *   nsmark start|stop SEQ [COUNTER_FILE]
  *   nsmark copy user|file SEQ BYTES
+ *   nsmark idle SEQ USEC
  *
  * Executes "nopl 0x4e53XXXX(%rax)" (XXXX: SEQ, bit 15 set for stop) from
  * a page written at run time, so one binary carries every mark; prints
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NSMARK_EVICT (8 << 20)
@@ -160,6 +162,37 @@ static int copy(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * idle: marks USEC apart, this process asleep between them: what each
+ * vCPU runs with nothing to do (its tick, the guest's timekeeping), no
+ * process started inside the marks.
+ */
+static int idle(int argc, char **argv)
+{
+	unsigned long long usec;
+	struct timespec nap;
+	unsigned long seq;
+	char *end;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: nsmark idle SEQ USEC\n");
+		return 2;
+	}
+	seq = parse_seq(argv[2]);
+	usec = strtoull(argv[3], &end, 10);
+	if (*end || !usec) {
+		fprintf(stderr, "nsmark: USEC must be a positive number\n");
+		return 2;
+	}
+	nap.tv_sec = usec / 1000000;
+	nap.tv_nsec = usec % 1000000 * 1000;
+	mark(seq, 0);
+	while (nanosleep(&nap, &nap) && errno == EINTR)
+		;
+	mark(seq, 1);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long count = 0;
@@ -168,9 +201,12 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "copy"))
 		return copy(argc, argv);
+	if (argc > 1 && !strcmp(argv[1], "idle"))
+		return idle(argc, argv);
 	if (argc < 3 || argc > 4 || (strcmp(argv[1], "start") && strcmp(argv[1], "stop"))) {
 		fprintf(stderr, "usage: nsmark start|stop SEQ [COUNTER_FILE]\n"
-			"       nsmark copy user|file SEQ BYTES\n");
+			"       nsmark copy user|file SEQ BYTES\n"
+			"       nsmark idle SEQ USEC\n");
 		return 2;
 	}
 	stop = !strcmp(argv[1], "stop");

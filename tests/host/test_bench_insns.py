@@ -307,6 +307,37 @@ check(off.get("l2_lines_per_pkt") == "50.0" and off.get("l1_lines_per_pkt") == "
       "the cache model's lines per frame, ratios in L2 lines, cold copies' misses (%s %s)" % (mp, mm))
 check("l2_lines_per_pkt" not in r and "auto_vs_off_1518_l2" not in {x["name"] for x in t["rows"]},
       "a run without the cache model has no cache rows")
+# The generator's own work: vCPU 0 ran 3 M instructions in the idle
+# second and 7 M over a row whose marks were 2 s apart: 7,000 a frame
+# counted, (7 M - 2 x 3 M) / 1,000 = 1,000 its own; gen_vs_dut is judged
+# on that (1,000 / 4,000).
+gd = os.path.join(tmp, "gen-run")
+os.makedirs(gd)
+with open(os.path.join(gd, "insn.csv"), "w") as f:
+    f.write("seq,round,contender,size,offered_pps,sent,usec,forwarded,batch,span_usec\n"
+            "1,1,ring-fwd-off,0,0,0,1000000,0,0,1000000\n"
+            "2,1,ring-fwd-off,64,15000,1000,1500000,1000,64,2000000\n")
+with open(os.path.join(gd, "plugin.txt"), "w") as f:
+    zeros = " ".join(["0"] * 18)
+    for seq, gen, dut in ((1, 3_000_000, 100_000), (2, 7_000_000, 4_000_000)):
+        for vcpu in range(3):
+            f.write(f"mark {seq} start {vcpu} {zeros}\n")
+        f.write(f"mark {seq} stop 0 {gen} {zeros[2:]}\n")
+        f.write(f"mark {seq} stop 1 {dut} {zeros[2:]}\n")
+        f.write(f"mark {seq} stop 2 {zeros}\n")
+open(os.path.join(gd, "kallsyms"), "w").close()
+gbase = os.path.join(tmp, "results", "2026-01-04-gen")
+proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/insns.py"), gd, gbase, "abc"],
+                      capture_output=True, text=True)
+grow = next(csv.DictReader(open(gbase + "-insn.csv")), {}) if proc.returncode == 0 else {}
+gt = {r["name"]: r for r in json.load(open(gbase + "-targets.json"))["rows"]} \
+    if proc.returncode == 0 else {}
+check(grow.get("gen_insn_per_pkt") == "7000.0" and grow.get("gen_work_per_pkt") == "1000.0" and
+      gt.get("gen_vs_dut_insn_64", {}).get("value") == 0.25 and
+      gt.get("gen_vs_dut_insn_64", {}).get("met") is True,
+      "the generator's own work: its idle rate over the marks' span taken off (%s %s)" %
+      (grow.get("gen_work_per_pkt"), proc.stderr.strip()[-200:]))
+
 # insn_report.py's new parts on made-up results: the rows table's new
 # columns (copy bytes, L2 lines, own instructions, frames per 10^9
 # instructions) rendered where a run has them and "–" where an older one
