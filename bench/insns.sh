@@ -256,9 +256,10 @@ bench_insn_drain() {
 }
 
 bench_insns() {
-	local round item name size seq=0 cur batch0=$bench_insn_batch
+	local round item name size seq=0 cur batch0=$bench_insn_batch pkts0
 	[ -d "${NETSLICE_BENCH_OUT:-}" ] || { echo "bench: NETSLICE_BENCH_OUT is not a directory" >&2; return 1; }
 	bench_insn_pkts=${NETSLICE_BENCH_INSN_PKTS:-$([ "$quick" = 1 ] && echo 10000 || echo 20000)}
+	pkts0=$bench_insn_pkts
 	# xdpgen never overruns the DUT: no rate to search (capacity is then
 	# frames per 10^9 instructions, bench/insns.py).
 	bench_insn_cap_steps=${NETSLICE_BENCH_INSN_CAP_STEPS:-$([ "$bench_insn_gen" = xdp ] && echo 0 ||
@@ -272,11 +273,16 @@ bench_insns() {
 	for ((round = 0; round <= rounds; round++)); do
 		cur=
 		for item in $bench_insn_rows $BENCH_INSN_END; do
-			name=${item%@*} size=${item#*@} bench_insn_batch=$batch0
+			name=${item%@*} size=${item#*@} bench_insn_batch=$batch0 bench_insn_pkts=$pkts0
 			case $size in */*)
 				# A batch is xdpgen's: pktgen has none to set.
 				[ "$bench_insn_gen" = xdp ] || continue
-				bench_insn_batch=${size#*/} size=${size%/*} ;;
+				bench_insn_batch=${size#*/} size=${size%/*}
+				# As many batches as the row at the usual batch: a
+				# batch's round trip, not its frames, sets a row's time
+				# under the emulator.
+				bench_insn_pkts=$((pkts0 * bench_insn_batch / batch0))
+				[ "$bench_insn_pkts" -ge 512 ] || bench_insn_pkts=512 ;;
 			esac
 			if [ "$name" != "$cur" ]; then
 				[ -z "$cur" ] || bench_down "$cur" || return 1
