@@ -177,7 +177,8 @@ load = {side: open(os.path.join(base + "-insn-profile", "load", f"{side}-ring-fw
         else "" for side in ("gen", "sink")}
 check("kernel;netslice;nsl_ring_rx 14" in text and "kernel;vmlinux;_stext 6" in text and
       "99" not in text and "kernel;vmlinux;_stext 198" in load["gen"] and
-      "kernel;netslice;nsl_ring_rx 10" in load["sink"],
+      "kernel;netslice;nsl_ring_rx 10" in load["sink"] and
+      "10 samples of netslice code on a load vCPU (load/sink-ring-fwd-off-64)" in proc.stdout,
       "samples by instruction count, named from kallsyms and the module's symbols, "
       "the generator's and the sink's vCPUs profiled apart (%r %r)" % (text, load))
 check(ra.get("previous_value") == 0.49, "a ratio row keeps the previous run's value")
