@@ -438,7 +438,7 @@ def main(argv):
             "copy_bytes_per_pkt": round((rbk + rbu) / fwd, 1),
             "kernel_copy_bytes_per_pkt": round(rbk / fwd, 1),
             "user_copy_bytes_per_pkt": round(rbu / fwd, 1),
-"fill_bytes_per_pkt": round(fill / fwd, 1),
+            "fill_bytes_per_pkt": round(fill / fwd, 1),
             "copy_iters_per_pkt": round(sum(delta[v][RIK] + delta[v][RIU] for v in dut) / fwd, 1),
             "mem_bytes_per_pkt": round(mem / fwd, 1),
             "gen_insn_per_pkt": round(weighted_all(delta[GEN_VCPU]) / fwd, 1),
