@@ -241,7 +241,7 @@ $(B)/bench/afp-fwd: bench/afp_fwd.c
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) -o $@ $<
 
-$(B)/bench/nsmark: bench/nsmark.c
+$(B)/bench/nsmark: bench/nsmark.c bench/nsmark.h
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) -o $@ $<
 
@@ -263,7 +263,7 @@ $(B)/bench/xsk-fwd: bench/xsk_fwd.c
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) $(XDP_CFLAGS) -o $@ $< $(XDP_LIBS)
 
-$(B)/bench/xdpgen: bench/xdpgen.c bench/xdpgen_sink.c bench/xdpgen_sink.h $(LIB_A)
+$(B)/bench/xdpgen: bench/xdpgen.c bench/xdpgen_sink.c bench/xdpgen_sink.h bench/nsmark.h $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) $$(pkg-config --cflags libbpf) -Ibench -o $@ $(filter-out %.h,$^) \
 		$$(pkg-config --libs libbpf)
@@ -394,9 +394,10 @@ dkms-install:
 # netslice against AF_PACKET, AF_XDP and the bridge, then the rule-update
 # run; see docs/benchmarks.md. KERNEL=6.1|6.12 (default 6.12), QUICK=1,
 # KVM=1, ICOUNT=1, NICS=GEN,IN,OUT,SINK (real NICs on this host, no guest),
-# MEASURE=insns|ticks|rules|all (instructions per frame under a QEMU plugin,
-# the main measure; or rates and CPU ticks; or rule updates), TOPOLOGY=veth|nic|all (where the
-# instruction count runs: veth pairs, the guest's virtio-net NICs, both).
+# MEASURE=insns|cache|ticks|rules|all (instructions per frame under a QEMU
+# plugin, the main measure; its cache model's pass alone; or rates and CPU
+# ticks; or rule updates), TOPOLOGY=veth|nic|all (where the instruction
+# count runs: veth pairs, the guest's virtio-net NICs, both), CACHE=0|1.
 bench: all test-bins $(BENCH_PLUGIN)
 	KERNEL=$(KERNEL) QUICK=$(QUICK) KVM=$(KVM) ICOUNT=$(ICOUNT) NICS=$(NICS) BASELINE=$(BASELINE) \
 		MEASURE=$(MEASURE) TOPOLOGY=$(TOPOLOGY) \

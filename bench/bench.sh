@@ -5,9 +5,9 @@
 # and docs/bench/'s plots (bench/report.py).
 #
 #   KERNEL=6.1|6.12   guest kernel (default 6.12)
-#   QUICK=1           3 rounds of the instruction count (ticks: 2 rounds of
-#                     1 s per measurement, 64 and 1518 bytes)
-#                     (under 10 min here)
+#   QUICK=1           3 rounds of the instruction count, without the
+#                     cache model (ticks: 2 rounds of 1 s per measurement,
+#                     64 and 1518 bytes)
 #   KVM=1             insist on KVM (default: KVM if it works, else TCG)
 #   ICOUNT=1          under TCG, run the guest on QEMU's instruction
 #                     counter (-icount): guest time independent of host
@@ -17,10 +17,13 @@
 #   BASELINE=REV      also nf-fwd on the module of commit REV (built in a
 #                     worktree, build/baseline; same tools): before and after
 #                     in one run, rounds interleaved
-#   MEASURE=insns|ticks|rules|all
+#   MEASURE=insns|cache|ticks|rules|all
 #                     insns: instructions per forwarded frame, counted by
 #                     the nsinsn QEMU plugin (bench/insns.sh, the main
-#                     measure); ticks: rates, latency and CPU ticks
+#                     measure), with its cache model's L2 lines unless
+#                     QUICK=1; cache: the cache model's pass alone, the
+#                     headline rows on veth (what QUICK=1 leaves out);
+#                     ticks: rates, latency and CPU ticks
 #                     (bench/run.sh, with perf's profile, then the rule
 #                     updates); rules: the rule updates alone
 #                     (bench/rule_update.sh, 3-4 min here); all. Default:
@@ -29,8 +32,9 @@
 #                     the instruction count's topologies (default all:
 #                     veth, and the guest's multi-queue virtio-net ports
 #                     where this host can make taps, as root)
-#   CACHE=0           the instruction count without the plugin's cache
-#                     model (no L2-line rows; the guest runs faster)
+#   CACHE=0|1         the instruction count without (with) the plugin's
+#                     cache model (L2-line rows; the guest runs about 3
+#                     times as slow with it); default 1, 0 with QUICK=1
 #   NETSLICE_BENCH_GATE=0
 #                     time without first checking the contenders forward
 #                     correctly (tests/guest/test_bench.sh, about 2 min)
@@ -44,6 +48,11 @@ cd "$top"
 
 export NETSLICE_BENCH_QUICK=${QUICK:-0}
 if [ "${QUICK:-0}" = 1 ]; then MEASURE=${MEASURE:-insns}; else MEASURE=${MEASURE:-all}; fi
+# The cache model triples a row's time: QUICK=1 leaves it to MEASURE=cache.
+if [ "${QUICK:-0}" = 1 ]; then CACHE=${CACHE:-0}; else CACHE=${CACHE:-1}; fi
+# MEASURE=cache's rows: the headline ratios' (bench/insns.py) and the floor.
+bench_cache_rows="ring-fwd-off@64 ring-fwd-off@1518 ring-fwd-auto@1518 ns-fwd-off@64 afxdp@64 \
+afp-v3@64 bridge@64 floor-xdp@64"
 # Instructions are counted by a TCG plugin: not under KVM, not on a host.
 if [ "${KVM:-0}" = 1 ] || [ -n "${NICS:-}" ]; then MEASURE=ticks; fi
 log=$(mktemp) err=$(mktemp)
@@ -70,14 +79,18 @@ bench_commit() {
 	echo "$c"
 }
 
-# bench_insn_guest TOPOLOGY: the instruction count (bench/insns.sh) in a
-# guest of its own under the nsinsn plugin, its vCPUs pinned; filed as
-# bench/results/<run>[-nic]-{insn.csv,targets.json,insn-profile/}, with
-# flame graphs docs/bench/insn[-nic]-CONTENDER-SIZE.svg.
+# bench_insn_guest PASS: the instruction count (bench/insns.sh) in a
+# guest of its own under the nsinsn plugin, its vCPUs pinned; PASS veth,
+# nic, or cache (veth, the cache model on, bench_cache_rows); filed as
+# bench/results/<run>[-nic|-cache]-{insn.csv,targets.json,insn-profile/},
+# with flame graphs docs/bench/insn[-nic|-cache]-CONTENDER-SIZE.svg.
 bench_insn_guest() {
-	local topology=$1 insn_dir=$top/build/bench-insn-$1 tag= rows= nics=0 f n res cache=on
-	[ "${CACHE:-1}" != 0 ] || cache=off
-	if [ "$topology" = nic ]; then
+	local pass=$1 topology=$1 insn_dir=$top/build/bench-insn-$1 tag= rows= nics=0 f n res cache=on
+	[ "$CACHE" != 0 ] || cache=off
+	if [ "$topology" = cache ]; then
+		topology=veth tag=-cache cache=on
+		rows=${NETSLICE_BENCH_INSN_CACHE_ROWS:-$bench_cache_rows}
+	elif [ "$topology" = nic ]; then
 		tag=-nic nics=1
 		# The real driver's path against AF_XDP and the bridge on it;
 		# AF_XDP zero-copy where virtio-net offers it (7.2 on: 6.12's
@@ -87,7 +100,7 @@ bench_insn_guest() {
 		rows=${NETSLICE_BENCH_INSN_NIC_ROWS:-$rows}
 	fi
 	rm -rf "$insn_dir" && mkdir -p "$insn_dir"
-	echo "# instruction count, $topology topology"
+	echo "# instruction count: $pass"
 	NETSLICE_KO=$ko NETSLICE_ACCEL=tcg NETSLICE_BENCH_MEASURE=insns NETSLICE_VM_PIN=1 \
 		NETSLICE_VM_NICS=$nics NETSLICE_BENCH_TOPOLOGY=$topology \
 		NETSLICE_BENCH_INSN_ROWS=${rows:-${NETSLICE_BENCH_INSN_ROWS:-}} \
@@ -104,18 +117,20 @@ bench_insn_guest() {
 	sed -n 's/^cap: //p' "$log" >"$insn_dir/cap.csv"
 	sed -n 's/^cal: //p' "$log" >"$insn_dir/cal.csv"
 	sed -n 's/^lost: //p' "$log" >"$insn_dir/lost.txt"
+	sed -n 's/^rload: //p' "$log" >"$insn_dir/rload.csv"
+	sed -n 's/^rgen: //p' "$log" >"$insn_dir/rgen.csv"
 	mkdir -p bench/results
 	res=bench/results/$stamp$tag-$kver
 	# A run of the same day replaces the last: kept to compare with.
 	[ ! -e "$res-targets.json" ] || cp "$res-targets.json" "$insn_dir/previous-targets.json"
 	/usr/bin/python3 bench/insns.py "$insn_dir" "$res" \
-		"$(bench_commit)" "$topology"
+		"$(bench_commit)" "$pass"
 	# Flame graphs by instruction count, for docs/benchmarks.md.
 	mkdir -p docs/bench
 	for f in "$res-insn-profile"/*.folded; do
 		n=$(basename "$f" .folded)
 		/usr/bin/python3 bench/flame.py render "$f" "docs/bench/insn$tag-$n.svg" \
-			"$n, ${topology}, instructions (one sample per 10,000)"
+			"$n, ${pass}, instructions (one sample per 10,000)"
 	done
 }
 
@@ -199,12 +214,13 @@ else
 			topologies+=" nic"
 		fi
 		[ "${TOPOLOGY:-all}" != nic ] || topologies=nic
+		[ "$MEASURE" != cache ] || topologies=cache
 		for topology in $topologies; do
 			bench_insn_guest "$topology"
 		done
 		/usr/bin/python3 bench/insn_report.py "bench/results/$stamp-$kver" \
-			"bench/results/$stamp-nic-$kver"
-		[ "$MEASURE" != insns ] || exit 0
+			"bench/results/$stamp-nic-$kver" "bench/results/$stamp-cache-$kver"
+		case $MEASURE in insns | cache) exit 0 ;; esac
 	fi
 	if [ "${KVM:-0}" = 1 ]; then
 		export NETSLICE_ACCEL=kvm

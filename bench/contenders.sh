@@ -29,12 +29,18 @@ bench_nat_public=10.99.0.100
 # (tc's mirred redirect at ingress: the skb path every contender but
 # AF_XDP takes, with nothing done to the frame) and floor-xdp (a native
 # XDP program's redirect: AF_XDP's path); and afxdp-zc, AF_XDP bound
-# zero-copy, for NICs whose driver offers it (virtio-net from 7.2).
+# zero-copy, for NICs whose driver offers it (virtio-net from 7.2); and
+# the rule rows of the instruction count: ring-fwd-rule (ring-fwd-off with
+# a rule steering the load's flow 10000 to slice 0) and ring-fwd-replace
+# (that rule replaced bench_replace_rate times a second by bench/rule_gen.c
+# on the DUT's user-side CPU, for as long as the contender is up).
 # The ns-* contenders use read/write (-M rw), the ring-* ones ring mode.
 bench_contenders=(ns-fwd-off ns-fwd-rules ns-fwd-auto ns-fwd-auto-2s ns-fw-off ns-fw-auto
 	ns-nat-off ns-nat-auto ring-fwd-off ring-fwd-auto ring-fw-auto
 	afp-mmsg afp-v3 afp-v3-2w afxdp afxdp-busy bridge)
-bench_extra=(afp-v3-ring floor-tc floor-xdp afxdp-zc)
+bench_extra=(afp-v3-ring floor-tc floor-xdp afxdp-zc ring-fwd-rule ring-fwd-replace)
+bench_replace_rate=${NETSLICE_BENCH_REPLACE_RATE:-100000}
+bench_load_rule="proto udp src 10.99.1.1 dst 10.99.9.9 sport 10000 dport 9"
 # With a baseline module (make bench BASELINE=REV: the module of another
 # commit, same tools), nf-fwd on it too: before and after in one run.
 bench_base_ko=${NETSLICE_BENCH_BASE_KO:-}
@@ -133,6 +139,17 @@ bench_up() {
 	ns-fwd-auto-2s) bench_ns_up 2 nf-fwd -M rw -m auto ;;
 	ring-fwd-off) bench_ns_up 1 nf-fwd -M ring -m off ;;
 	ring-fwd-auto) bench_ns_up 1 nf-fwd -M ring -m auto ;;
+	ring-fwd-rule | ring-fwd-replace)
+		bench_ns_up 1 nf-fwd -M ring -m off &&
+			netslicectl rule add $bench_load_rule slice 0 || return 1
+		[ "$1" = ring-fwd-replace ] || return 0
+		# The replaces done so far in bench_rulegen_count, for the
+		# instruction count to read around each measurement.
+		bench_rulegen_out=$(mktemp) bench_rulegen_count=$(mktemp)
+		taskset -c "$bench_ucpu" rule-gen replace "$bench_replace_rate" 1000000 \
+			"$bench_rulegen_count" >"$bench_rulegen_out" 2>&1 &
+		bench_rulegen_pid=$!
+		;;
 	base-fwd-off | base-fwd-auto | base-ring-fwd-off | base-ring-fwd-auto)
 		[ -e "$bench_base_ko" ] || { echo "bench: no baseline module" >&2; return 1; }
 		bench_ko=$bench_base_ko bench_ns_up 1 nf-fwd \
@@ -218,6 +235,12 @@ bench_down() {
 		[ -z "${bench_napi_ns:-}" ] || defer=2
 		echo $defer >"/sys/class/net/$bench_in/napi_defer_hard_irqs" &&
 			echo "${bench_napi_ns:-0}" >"/sys/class/net/$bench_in/gro_flush_timeout" || rc=1
+	fi
+	if [ -n "${bench_rulegen_pid:-}" ]; then
+		kill -TERM "$bench_rulegen_pid" && wait "$bench_rulegen_pid" || rc=1
+		sed "s/^/# $1: /" "$bench_rulegen_out" >&2
+		rm -f "$bench_rulegen_out" "$bench_rulegen_count"
+		bench_rulegen_pid= bench_rulegen_count=
 	fi
 	if [ -n "$bench_pid" ]; then
 		kill -TERM "$bench_pid" && wait "$bench_pid" || rc=1

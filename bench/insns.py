@@ -341,6 +341,69 @@ def capacity_rows(path, rows):
     return round(least, 2)
 
 
+def rule_rows(d, marks, runs, per_row, idle):
+    """The rule table in instructions: vCPU 1's kernel and user instructions
+    per rule of a bulk load (rload.csv, bench_insn_ruleload); what a
+    replace costs (ring-fwd-replace's idle second less ring-fwd-rule's,
+    over the replaces rule-gen made in it: rgen.csv, per measurement); and
+    the data path's cost a frame with replaces running against none
+    (ring-fwd-replace@64 over ring-fwd-rule@64, whole and with the
+    replaces' own instructions taken off)."""
+    rows = []
+
+    def add(name, vals, ndigits=1, **extra):
+        if vals:
+            rows.append(dict({"name": name, "value": round(statistics.median(vals), ndigits),
+                              "spread_pct": round(spread_pct(vals), 2), "target": None,
+                              "met": None}, **extra))
+
+    def read(name):
+        path = os.path.join(d, name)
+        if not os.path.exists(path):
+            return []
+        with open(path) as f:
+            return list(csv.DictReader(f))
+
+    loads = [r for r in read("rload.csv") if int(r["round"])]
+    per = {"kernel": [], "user": []}
+    for r in loads:
+        m = marks.get(int(r["seq"]))
+        if not m or "start" not in m or "stop" not in m or 1 not in m["stop"]:
+            sys.exit(f"insns: no marks for the rule load {r['seq']}")
+        delta = [b - a for a, b in zip(m["start"][1], m["stop"][1])]
+        per["kernel"].append(weighted(delta, 1) / int(r["rules"]))
+        per["user"].append(weighted(delta, 0) / int(r["rules"]))
+    for side in per:
+        add(f"ruleload_{side}_insn_per_rule", per[side], rules=int(loads[0]["rules"]) if loads else 0)
+    replaces = {int(r["seq"]): int(r["replaces"]) for r in read("rgen.csv")}
+    by_seq = {int(r["seq"]): r for r in runs}
+    rep_idle, rule_idle = idle.get("ring-fwd-replace", {}), idle.get("ring-fwd-rule", {})
+    per_replace, rates = {}, []
+    for seq, n in replaces.items():
+        r = by_seq.get(seq)
+        if not r or r["size"] != "0" or not int(r["round"]) or not n:
+            continue
+        k = int(r["round"])
+        rates.append(n * 1e6 / int(r["usec"]))
+        if k in rep_idle and k in rule_idle:
+            per_replace[k] = (rep_idle[k] - rule_idle[k]) * int(r["usec"]) / 1e6 / n
+    add("rules_replaces_per_s", rates, 0,
+        asked=int(os.environ.get("NETSLICE_BENCH_REPLACE_RATE", 100000)))
+    add("rules_insn_per_replace", list(per_replace.values()))
+    num, den = per_row.get("ring-fwd-replace@64", {}), per_row.get("ring-fwd-rule@64", {})
+    add("rules_replace_vs_none_64", [num[k] / den[k] for k in num if k in den and den[k]], 3)
+    dp = []
+    for seq, n in replaces.items():
+        r = by_seq.get(seq)
+        if not r or r["contender"] != "ring-fwd-replace" or r["size"] != "64":
+            continue
+        k = int(r["round"])
+        if k in per_replace and k in den and k in num and int(r["forwarded"]):
+            dp.append((num[k] - per_replace[k] * n / int(r["forwarded"])) / den[k])
+    add("rules_replace_dp_vs_none_64", dp, 3)
+    return rows
+
+
 def main(argv):
     if len(argv) not in (4, 5):
         sys.exit(__doc__)
@@ -616,6 +679,7 @@ def main(argv):
                          "value": round(statistics.median(vals), 1),
                          "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None})
     rows += calibration_rows(os.path.join(d, "cal.csv"), marks, cache_on)
+    rows += [dict(r, name=prefix + r["name"]) for r in rule_rows(d, marks, runs, per_row, idle)]
     for key in sorted(per_row):
         vals = list(per_row[key].values())
         rows.append({"name": "insn_per_pkt_" + row_name(key),

@@ -11,7 +11,10 @@
 # Prints "insn: SEQ,ROUND,CONTENDER,SIZE,PPS,SENT,USEC,FWD" lines, a "cap: "
 # line per contender (bench_insn_capacity), a "lost: " line per row that
 # lost frames (bench_insn_lost: where they went), a "cal: " line per
-# calibration copy (bench_insn_calibrate) and a "# " progress line per row; writes kallsyms (once) and each row's
+# calibration copy (bench_insn_calibrate), an "rload: " line per bulk rule
+# load (bench_insn_ruleload), an "rgen: " line per measurement of
+# ring-fwd-replace (the replaces made in it) and a "# " progress line per
+# row; writes kallsyms (once) and each row's
 # module symbols and forwarder mappings into NETSLICE_BENCH_OUT, which
 # the host reads to name the sampled PCs.
 #
@@ -73,7 +76,7 @@ bench_insn_load=${NETSLICE_BENCH_INSN_LOAD:-90}
 bench_insn_rows=${NETSLICE_BENCH_INSN_ROWS:-ring-fwd-off@64 ring-fwd-off@64/8 ring-fwd-off@1518 \
 ring-fwd-auto@64 ring-fwd-auto@1518 ns-fwd-off@64 ns-fwd-off@64/8 ns-fwd-auto@1518 afxdp@64 \
 afxdp@64/8 afp-mmsg@64 afp-v3@64 afp-v3@64/8 bridge@64 bridge@64/8 floor-tc@64 floor-tc@64/8 \
-floor-tc@1518 floor-xdp@64 floor-xdp@64/8}
+floor-tc@1518 floor-xdp@64 floor-xdp@64/8 ring-fwd-rule@64 ring-fwd-replace@64}
 # Before and after in one run (make bench BASELINE=REV): nf-fwd on the
 # baseline's module too, in both modes.
 [ -z "${NETSLICE_BENCH_BASE_KO:-}" ] || [ -n "${NETSLICE_BENCH_INSN_ROWS:-}" ] ||
@@ -88,11 +91,13 @@ else
 fi
 
 # bench_insn_row SEQ ROUND NAME SIZE: one measurement of a running
-# contender. The start mark is made once pktgen is set up, just before it
-# starts; the counter is opened here (fd cfd) because pktgen runs in the
-# generator's namespace, whose /sys shows other interfaces.
+# contender. xdpgen makes its own marks (-M), around its batches alone,
+# once its programs are loaded and attached. pktgen's start mark is made
+# once pktgen is set up, just before it starts; the counter is opened here
+# (fd cfd) because pktgen runs in the generator's namespace, whose /sys
+# shows other interfaces.
 bench_insn_row() {
-	local seq=$1 round=$2 name=$3 size=$4 counter fwd0 fwd1 load sent usec cfd mark before t0 t1
+	local seq=$1 round=$2 name=$3 size=$4 counter fwd0 fwd1 load sent usec cfd mark before t0 t1 span
 	counter=/sys/class/net/$bench_out/statistics/tx_packets
 	if [ -n "$bench_pid" ]; then
 		grep ' r-xp ' "/proc/$bench_pid/maps" >"$NETSLICE_BENCH_OUT/maps-$seq" || return 1
@@ -100,20 +105,31 @@ bench_insn_row() {
 	grep '\[' /proc/kallsyms >"$NETSLICE_BENCH_OUT/modsyms-$seq" || return 1
 	# Before the start mark: what bench_insn_lost subtracts.
 	before=$(bench_insn_counters "$name")
-	mark=$(mktemp)
-	exec {cfd}<"$counter"
-	# The start mark's time too: the span between the marks, over which
-	# bench/insns.py takes vCPU 0's idle rate off the generator's count.
-	load=$(PKTGEN_ON_START="nsmark start $seq /dev/fd/$cfd >$mark; echo \$EPOCHREALTIME >>$mark" \
-		bench_insn_pktgen "$size" "$bench_insn_pps") || { exec {cfd}<&-; rm -f "$mark"; return 1; }
-	exec {cfd}<&-
-	{ read -r fwd0; read -r t0; } <"$mark"
-	rm -f "$mark"
-	read -r _ sent _ _ _ usec _ <<<"$load"
-	bench_insn_drain "$counter" $((fwd0 + sent))
-	fwd1=$(taskset -c 0 nsmark stop "$seq" "$counter") || return 1
-	t1=$EPOCHREALTIME
-	echo "insn: $seq,$round,$name,$size,$bench_insn_pps,$sent,$usec,$((fwd1 - fwd0)),$(bench_insn_row_batch),$((${t1/./} - ${t0/./}))"
+	bench_insn_replaces_before
+	if [ "$bench_insn_gen" = xdp ]; then
+		# "... marked FWD0 FWD1 span USEC" ends xdpgen's line.
+		load=$(bench_insn_mark=$seq bench_insn_pktgen "$size" "$bench_insn_pps") || return 1
+		read -r _ sent _ _ _ usec _ <<<"$load"
+		read -r fwd0 fwd1 _ span <<<"${load##* marked }"
+		bench_insn_drain "$counter" $((fwd0 + sent))
+	else
+		mark=$(mktemp)
+		exec {cfd}<"$counter"
+		# The start mark's time too: the span between the marks, over which
+		# bench/insns.py takes vCPU 0's idle rate off the generator's count.
+		load=$(PKTGEN_ON_START="nsmark start $seq /dev/fd/$cfd >$mark; echo \$EPOCHREALTIME >>$mark" \
+			bench_insn_pktgen "$size" "$bench_insn_pps") || { exec {cfd}<&-; rm -f "$mark"; return 1; }
+		exec {cfd}<&-
+		{ read -r fwd0; read -r t0; } <"$mark"
+		rm -f "$mark"
+		read -r _ sent _ _ _ usec _ <<<"$load"
+		bench_insn_drain "$counter" $((fwd0 + sent))
+		fwd1=$(taskset -c 0 nsmark stop "$seq" "$counter") || return 1
+		t1=$EPOCHREALTIME
+		span=$((${t1/./} - ${t0/./}))
+	fi
+	echo "insn: $seq,$round,$name,$size,$bench_insn_pps,$sent,$usec,$((fwd1 - fwd0)),$(bench_insn_row_batch),$span"
+	bench_insn_replaces_after "$seq"
 	echo "# insn $seq round $round $name $size B: $((fwd1 - fwd0)) of $sent forwarded"
 	[ $((fwd1 - fwd0)) -ge "$sent" ] ||
 		bench_insn_lost "$seq" "$name" "$sent" $((fwd1 - fwd0)) "$before"
@@ -170,19 +186,21 @@ bench_insn_lost() {
 # fast as pktgen goes) from the generator's CPU; pktgen.sh's summary line.
 # With bench_insn_gen=xdp, xdpgen's batches instead (PPS ignored: the
 # next batch goes when the DUT sent the last), its line in pktgen.sh's
-# form; PKTGEN_ON_START runs first, as pktgen.sh runs it.
+# form, and with bench_insn_mark set (a SEQ) xdpgen makes that
+# measurement's marks, its "marked FWD0 FWD1 span USEC" kept at the end.
+# pktgen runs PKTGEN_ON_START just before it starts.
 bench_insn_pktgen() {
-	local out sent usec cfd wait=()
+	local out sent usec cfd opts=()
 	if [ "$bench_insn_gen" = xdp ]; then
-		[ "$bench_insn_tcx" = 0 ] || wait=(-S "$sink:$sink_if")
-		[ -z "${PKTGEN_ON_START:-}" ] || eval "$PKTGEN_ON_START" || return 1
+		[ "$bench_insn_tcx" = 0 ] || opts=(-S "$sink:$sink_if")
+		[ -z "${bench_insn_mark:-}" ] || opts+=(-M "$bench_insn_mark")
 		exec {cfd}<"/sys/class/net/$bench_out/statistics/tx_packets"
-		out=$(ip netns exec "$gen" taskset -c 0 xdpgen -H xghold0 "${wait[@]}" \
+		out=$(ip netns exec "$gen" taskset -c 0 xdpgen -H xghold0 "${opts[@]}" \
 			"$gen_if" "$sink_mac" "$1" \
 			"$bench_insn_pkts" 256 "$bench_insn_batch" "/dev/fd/$cfd") || { exec {cfd}<&-; return 1; }
 		exec {cfd}<&-
 		read -r _ sent _ usec _ <<<"$out"
-		echo "sent $sent errors 0 usec $usec busy 0 pktgen 0"
+		echo "sent $sent errors 0 usec $usec busy 0 pktgen 0${bench_insn_mark:+ marked ${out##* marked }}"
 		return
 	fi
 	ip netns exec "$gen" taskset -c 0 "$TST_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" "$1" "$2" \
@@ -236,8 +254,49 @@ bench_insn_capacity() {
 # load, over one second: what a row's count holds besides the frames
 # (one process marks and sleeps between: none started inside the marks).
 bench_insn_idle() {
+	bench_insn_replaces_before
 	taskset -c 0 nsmark idle "$1" 1000000 || return 1
+	bench_insn_replaces_after "$1"
 	echo "insn: $1,$2,$3,0,0,0,1000000,0,0,1000000"
+}
+
+# bench_insn_replaces_before, bench_insn_replaces_after SEQ: with rule-gen
+# replacing rules (ring-fwd-replace), the replaces it made around
+# measurement SEQ, as "rgen: SEQ,REPLACES" (a little more than those
+# between the marks: read just outside them).
+bench_insn_replaces_before() {
+	bench_insn_r0=
+	[ -z "${bench_rulegen_count:-}" ] || read -r bench_insn_r0 <"$bench_rulegen_count"
+}
+bench_insn_replaces_after() {
+	local r1
+	[ -n "${bench_insn_r0:-}" ] || return 0
+	read -r r1 <"$bench_rulegen_count"
+	echo "rgen: $1,$((r1 - bench_insn_r0))"
+}
+
+# bench_insn_ruleload SEQ ROUND: the rule table's bulk load in instructions:
+# bench_insn_ruleload_n exact rules (one file, one `netslicectl rule
+# load` on vCPU 1, a DUT vCPU) between mark SEQ's start and stop, the
+# module loaded without interfaces (one request: all of them or none).
+# Prints "rload: SEQ,ROUND,RULES"; bench/insns.py divides vCPU 1's
+# kernel and user counts by RULES (the user side parses the file).
+bench_insn_ruleload() {
+	local seq=$1 n=$bench_insn_ruleload_n file
+	[ "$n" -gt 0 ] || return 0
+	file=$NETSLICE_BENCH_OUT/rules-$n.txt
+	[ -s "$file" ] || awk -v n="$n" 'BEGIN {
+		for (i = 0; i < n; i++)
+			printf "proto tcp src 10.%d.%d.%d dst 192.0.2.1 sport %d dport 443 slice %d\n",
+				int(i / 65536), int(i / 256) % 256, i % 256, 1024 + i % 60000, i % 2
+	}' >"$file" || return 1
+	tst_module_loaded && rmmod netslice
+	bench_insmod "$TST_KO" slices=2 || return 1
+	taskset -c 0 nsmark start "$seq" || return 1
+	taskset -c 1 netslicectl rule load "$file" || { rmmod netslice; return 1; }
+	taskset -c 0 nsmark stop "$seq" || return 1
+	rmmod netslice || return 1
+	echo "rload: $seq,$2,$n"
 }
 
 # bench_insn_drain COUNTER TARGET: until COUNTER reaches TARGET or holds
@@ -266,12 +325,16 @@ bench_insns() {
 		{ [ "$quick" = 1 ] && echo 4 || echo 6; })}
 	local rounds=${NETSLICE_BENCH_INSN_ROUNDS:-$([ "$quick" = 1 ] && echo 3 || echo 5)}
 	grep -v '\[' /proc/kallsyms >"$NETSLICE_BENCH_OUT/kallsyms" || return 1
+	bench_insn_ruleload_n=${NETSLICE_BENCH_INSN_RULELOAD:-100000}
 	echo "insn: seq,round,contender,size,offered_pps,sent,usec,forwarded,batch,span_usec"
 	echo "cal: seq,kind,bytes,vcpu"
+	echo "rload: seq,round,rules"
+	echo "rgen: seq,replaces"
 	bench_insn_calibrate $((seq + 1)) || return 1
 	seq=$((seq + 2))
 	for ((round = 0; round <= rounds; round++)); do
 		cur=
+		bench_insn_ruleload $((++seq)) "$round" || return 1
 		for item in $bench_insn_rows $BENCH_INSN_END; do
 			name=${item%@*} size=${item#*@} bench_insn_batch=$batch0 bench_insn_pkts=$pkts0
 			case $size in */*)

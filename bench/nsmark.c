@@ -8,10 +8,9 @@
  *   nsmark copy user|file SEQ BYTES
  *   nsmark idle SEQ USEC
  *
- * Executes "nopl 0x4e53XXXX(%rax)" (XXXX: SEQ, bit 15 set for stop) from
- * a page written at run time, so one binary carries every mark; prints
- * the counter's value (a sysfs statistics file), read just before a start
- * mark and just after a stop mark. Outside the plugin the marker is a NOP.
+ * Executes the marker (nsmark.h) and prints the counter's value (a sysfs
+ * statistics file), read just before a start mark and just after a stop
+ * mark.
  *
  * copy is make bench's calibration of the plugin's string-instruction
  * count: between a start and a stop mark SEQ it copies BYTES once, with
@@ -26,9 +25,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "nsmark.h"
 
 #define NSMARK_EVICT (8 << 20)
 #define NSMARK_CHUNK (64 << 10)
@@ -46,34 +46,13 @@ static unsigned long long read_counter(const char *path)
 	return v;
 }
 
-/* mark SEQ STOP: execute the marker (see above). */
-static void mark(unsigned long seq, int stop)
-{
-	static const unsigned char tmpl[] = { 0x0f, 0x1f, 0x80, 0, 0, 0x53, 0x4e, 0xc3 };
-	static unsigned char *code;
-
-	if (!code) {
-		code = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
-			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (code == MAP_FAILED) {
-			perror("nsmark: mmap");
-			exit(1);
-		}
-	}
-	memcpy(code, tmpl, sizeof(tmpl));
-	seq |= stop ? 0x8000 : 0;
-	code[3] = seq & 0xff;
-	code[4] = seq >> 8;
-	((void (*)(void))code)();
-}
-
 static unsigned long parse_seq(const char *arg)
 {
 	unsigned long seq;
 	char *end;
 
 	seq = strtoul(arg, &end, 10);
-	if (*end || seq > 0x7fff) {
+	if (*end || seq > NSMARK_MAX_SEQ) {
 		fprintf(stderr, "nsmark: SEQ must be 0..32767\n");
 		exit(2);
 	}
@@ -83,9 +62,9 @@ static unsigned long parse_seq(const char *arg)
 /* copy_user: BYTES from src to dst with one rep movsb, between the marks. */
 static void copy_user(unsigned long seq, char *dst, const char *src, size_t bytes)
 {
-	mark(seq, 0);
+	nsmark_exec(seq, 0);
 	asm volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(bytes) : : "memory");
-	mark(seq, 1);
+	nsmark_exec(seq, 1);
 }
 
 /* copy_file: BYTES read from fd (a memfd holding them), between the marks. */
@@ -93,14 +72,14 @@ static int copy_file(unsigned long seq, char *dst, int fd, size_t bytes)
 {
 	size_t done;
 
-	mark(seq, 0);
+	nsmark_exec(seq, 0);
 	for (done = 0; done < bytes; done += NSMARK_CHUNK) {
 		if (pread(fd, dst + done, NSMARK_CHUNK, done) != NSMARK_CHUNK) {
 			perror("nsmark: read");
 			return 1;
 		}
 	}
-	mark(seq, 1);
+	nsmark_exec(seq, 1);
 	return 0;
 }
 
@@ -186,10 +165,10 @@ static int idle(int argc, char **argv)
 	}
 	nap.tv_sec = usec / 1000000;
 	nap.tv_nsec = usec % 1000000 * 1000;
-	mark(seq, 0);
+	nsmark_exec(seq, 0);
 	while (nanosleep(&nap, &nap) && errno == EINTR)
 		;
-	mark(seq, 1);
+	nsmark_exec(seq, 1);
 	return 0;
 }
 
@@ -213,7 +192,7 @@ int main(int argc, char **argv)
 	seq = parse_seq(argv[2]);
 	if (argc == 4 && !stop)
 		count = read_counter(argv[3]);
-	mark(seq, stop);
+	nsmark_exec(seq, stop);
 	if (argc == 4 && stop)
 		count = read_counter(argv[3]);
 	if (argc == 4)

@@ -4,7 +4,7 @@
  * libnetslice's ns_rules, as an NF's worker makes them, for
  * bench/rule_update.sh.
  *
- *   rule-gen KIND RATE SECS
+ *   rule-gen KIND RATE SECS [COUNT_FILE]
  *
  * KIND: replace (the steering rule of bench/rule_update.sh's flow,
  * keeping slice 0), switch (the same rule, slices 0 and 1 in turn) or
@@ -12,17 +12,31 @@
  * load). Each change is due at its time; the changes due while the last
  * request was in flight go together in the next (at most 256 a request).
  * Prints "rule-gen: KIND done N in S s" and exits 0, or 1 on the first
- * refused request.
+ * refused request. SIGTERM ends it early, as SECS would (make bench's
+ * instruction count runs it for as long as its contender is up). With
+ * COUNT_FILE, the changes done so far are written there after each
+ * request, so that a measurement can read how many fell inside it.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "netslice.h"
 
 #define PER_REQUEST	256
+
+static volatile sig_atomic_t stopped;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stopped = 1;
+}
 
 static double now(void)
 {
@@ -70,6 +84,19 @@ static void rule_of(const char *kind, unsigned long i, struct ns_rule *r)
 	r->slice = strcmp(kind, "switch") ? 0 : i % 2;
 }
 
+/* note_done: done, as text, over what count_fd held (-1: no file). */
+static void note_done(int count_fd, unsigned long done)
+{
+	char buf[32];
+	int n;
+
+	if (count_fd < 0)
+		return;
+	n = snprintf(buf, sizeof(buf), "%-20lu\n", done);
+	if (pwrite(count_fd, buf, n, 0) != n)
+		perror("rule-gen: COUNT_FILE");
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long done = 0, queued = 0;
@@ -77,11 +104,11 @@ int main(int argc, char **argv)
 	struct ns_rules *rules;
 	struct ns_rule r;
 	const char *kind;
-	int err;
+	int err, count_fd = -1;
 
-	if (argc != 4 || (strcmp(argv[1], "replace") && strcmp(argv[1], "switch") &&
+	if (argc < 4 || argc > 5 || (strcmp(argv[1], "replace") && strcmp(argv[1], "switch") &&
 			  strcmp(argv[1], "distinct"))) {
-		fprintf(stderr, "usage: rule-gen replace|switch|distinct RATE SECS\n");
+		fprintf(stderr, "usage: rule-gen replace|switch|distinct RATE SECS [COUNT_FILE]\n");
 		return 2;
 	}
 	kind = argv[1];
@@ -91,14 +118,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rule-gen: RATE and SECS are positive numbers\n");
 		return 2;
 	}
+	if (argc == 5) {
+		count_fd = open(argv[4], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (count_fd < 0) {
+			perror(argv[4]);
+			return 2;
+		}
+		note_done(count_fd, 0);
+	}
 	err = ns_rules_open(&rules);
 	if (err) {
 		fprintf(stderr, "rule-gen: ns_rules_open: %s\n", strerror(-err));
 		return 1;
 	}
+	signal(SIGTERM, on_term);
 	start = now();
 	end = start + secs;
-	while (now() < end) {
+	while (!stopped && now() < end) {
 		double due = start + (double)(done + queued) / rate;
 
 		if (now() < due) {
@@ -106,6 +142,7 @@ int main(int argc, char **argv)
 			err = ns_rules_commit(rules);
 			done += queued;
 			queued = 0;
+			note_done(count_fd, done);
 			if (err)
 				break;
 			pause_until(due < end ? due : end);
@@ -119,6 +156,7 @@ int main(int argc, char **argv)
 			err = ns_rules_commit(rules);
 			done += queued;
 			queued = 0;
+			note_done(count_fd, done);
 			if (err)
 				break;
 		}
@@ -126,6 +164,7 @@ int main(int argc, char **argv)
 	if (!err) {
 		err = ns_rules_commit(rules);
 		done += queued;
+		note_done(count_fd, done);
 	}
 	if (err)
 		fprintf(stderr, "rule-gen: a request refused: %s (%s)\n", strerror(-err),

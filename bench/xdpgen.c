@@ -6,7 +6,7 @@
  * XDP frame in its NAPI poll, as a NIC driver builds its RX skb, and a
  * native XDP program on it sees the frame before any skb exists.
  *
- *   xdpgen [-H HOLD] [-S NETNS:PORT] IFACE DSTMAC SIZE COUNT [FLOWS [BATCH [COUNTER_FILE]]]
+ *   xdpgen [-H HOLD] [-S NETNS:PORT] [-M SEQ] IFACE DSTMAC SIZE COUNT [FLOWS [BATCH [COUNTER_FILE]]]
  *   xdpgen redirect IN OUT
  *
  * The frames are bench/pktgen.sh's: UDP/IPv4 10.99.1.1 -> 10.99.9.9 port
@@ -27,6 +27,16 @@
  * polling; COUNTER_FILE is then not read.
  * Prints "sent N usec T batches B waits W", and with -S " counted C" (the
  * frames the sink's program counted).
+ *
+ * -M SEQ makes the nsinsn plugin's marks (bench/nsmark.h) itself: the
+ * start mark once everything is set up (programs verified and attached,
+ * the sink's program in place), just before the first batch, the stop
+ * mark once the last batch is in (or called lost), so a count between
+ * them holds the batches and nothing of the process's start or set-up.
+ * COUNTER_FILE (the DUT's transmit counter) is read just before the start
+ * and just after the stop mark, and " marked F0 F1 span USEC" added to
+ * the line: the counter's two values and the microseconds between the
+ * marks.
  *
  * Each BPF_PROG_RUN of an XDP program puts it into the kernel's XDP
  * dispatcher for the call and takes it out after: two text pokes (an IPI
@@ -61,6 +71,7 @@
 #include <bpf/libbpf.h>
 
 #include "netslice_pkt.h"
+#include "nsmark.h"
 #include "xdpgen_sink.h"
 
 #define XDPGEN_MAX_FRAME	1514
@@ -261,12 +272,15 @@ int main(int argc, char **argv)
 	const char *hold = NULL;
 	char *sink_ns = NULL, *sink_port = NULL;
 	struct xdpgen_sink *sink = NULL;
-	unsigned long long sink_base = 0;
+	unsigned long long sink_base = 0, fwd0 = 0, fwd1 = 0;
+	long mark_seq = -1;
+	uint64_t m0 = 0, m1 = 0;
+	char *end;
 	int opt;
 
 	if (argc == 4 && !strcmp(argv[1], "redirect"))
 		return redirect(argv[2], argv[3]);
-	while ((opt = getopt(argc, argv, "+H:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "+H:S:M:")) != -1) {
 		switch (opt) {
 		case 'H':
 			hold = optarg;
@@ -277,16 +291,23 @@ int main(int argc, char **argv)
 			if (sink_port)
 				*sink_port++ = '\0';
 			break;
+		case 'M':
+			mark_seq = strtol(optarg, &end, 10);
+			if (*end || mark_seq < 0 || mark_seq > NSMARK_MAX_SEQ) {
+				fprintf(stderr, "xdpgen: -M SEQ: 0..%d\n", NSMARK_MAX_SEQ);
+				return 2;
+			}
+			break;
 		default:
 			goto usage;
 		}
 	}
 	argv += optind - 1;
 	argc -= optind - 1;
-	if (argc < 5 || argc > 8 || (sink_ns && !sink_port)) {
+	if (argc < 5 || argc > 8 || (sink_ns && !sink_port) || (mark_seq >= 0 && argc < 8)) {
 usage:
-		fprintf(stderr, "usage: xdpgen [-H HOLD] [-S NETNS:PORT] IFACE DSTMAC SIZE COUNT "
-			"[FLOWS [BATCH [COUNTER_FILE]]]\n"
+		fprintf(stderr, "usage: xdpgen [-H HOLD] [-S NETNS:PORT] [-M SEQ] IFACE DSTMAC SIZE "
+			"COUNT [FLOWS [BATCH [COUNTER_FILE]]] (-M needs COUNTER_FILE)\n"
 			"       xdpgen redirect IN OUT\n");
 		return 2;
 	}
@@ -314,9 +335,10 @@ usage:
 		if (!sink)
 			return 1;
 		base = sink_base = xdpgen_sink_count(sink);
-	} else if (argc > 7) {
+	}
+	if (argc > 7 && (!sink || mark_seq >= 0)) {
 		counter = open(argv[7], O_RDONLY);
-		if (counter < 0 || read_counter(counter, &base)) {
+		if (counter < 0 || read_counter(counter, sink ? &fwd0 : &base)) {
 			perror(argv[7]);
 			return 2;
 		}
@@ -326,6 +348,14 @@ usage:
 	prog = load_prog(flows);
 	if (prog < 0 || (hold && hold_prog(prog, hold)))
 		return 1;
+	if (mark_seq >= 0) {
+		if (read_counter(counter, &fwd0)) {
+			perror(argv[7]);
+			return 1;
+		}
+		m0 = now_ns();
+		nsmark_exec(mark_seq, 0);
+	}
 	t0 = now_ns();
 	while (sent < count) {
 		unsigned int n = count - sent < batch ? count - sent : batch;
@@ -346,7 +376,15 @@ usage:
 			fprintf(stderr, "xdpgen: waiting for the sink: %s\n", strerror(errno));
 			return 1;
 		}
-		if (counter >= 0 && wait_counter(counter, &base, &est, &waits)) {
+		if (!sink && counter >= 0 && wait_counter(counter, &base, &est, &waits)) {
+			perror(argv[7]);
+			return 1;
+		}
+	}
+	if (mark_seq >= 0) {
+		nsmark_exec(mark_seq, 1);
+		m1 = now_ns();
+		if (read_counter(counter, &fwd1)) {
 			perror(argv[7]);
 			return 1;
 		}
@@ -355,6 +393,8 @@ usage:
 	       (unsigned long long)(now_ns() - t0) / 1000, batches, waits);
 	if (sink)
 		printf(" counted %llu", (unsigned long long)(xdpgen_sink_count(sink) - sink_base));
+	if (mark_seq >= 0)
+		printf(" marked %llu %llu span %llu", fwd0, fwd1, (unsigned long long)(m1 - m0) / 1000);
 	printf("\n");
 	return 0;
 }

@@ -456,5 +456,54 @@ proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/insn_report.py")
 check(proc.returncode != 0 and "exactly one run" in proc.stderr and "stale" in open(doc).read(),
       "insn_report.py: two runs of one topology refused, the page untouched (%s)" %
       proc.stderr.strip()[-200:])
+
+# The rule rows: a bulk load's instructions per rule on vCPU 1 (the warm-up
+# round's left out), a replace's cost from the two contenders' idle
+# seconds and the replaces rule-gen made in them, and the data path's
+# cost a frame with replaces against none, whole and with theirs taken
+# off. (seq, round, contender, size, forwarded, vCPU 1 kernel, user).
+ud = os.path.join(tmp, "rules")
+os.makedirs(ud)
+ubase = os.path.join(tmp, "results", "2026-01-01-rules")
+urows = [(1, 0, "rload", 0, 0, 90_000_000, 0),
+         (2, 1, "rload", 0, 0, 5_000_000, 2_000_000),
+         (3, 1, "ring-fwd-rule", 0, 0, 1_000_000, 0),
+         (4, 1, "ring-fwd-rule", 64, 1000, 3_000_000, 1_000_000),
+         (5, 1, "ring-fwd-replace", 0, 0, 6_000_000, 5_000_000),
+         (6, 1, "ring-fwd-replace", 64, 1000, 6_000_000, 3_000_000)]
+with open(os.path.join(ud, "plugin.txt"), "w") as f:
+    for seq, _, _, _, _, k, u in urows:
+        for vcpu in range(3):
+            f.write(f"mark {seq} start {vcpu} 1000 1000 0 0 0 0{' 0' * 12}\n")
+        f.write(f"mark {seq} stop 0 {1000 + 10**6} 1000 0 0 0 0{' 0' * 12}\n"
+                f"mark {seq} stop 1 {1000 + k} {1000 + u} 0 0 0 0{' 0' * 12}\n"
+                f"mark {seq} stop 2 1000 1000 0 0 0 0{' 0' * 12}\n")
+with open(os.path.join(ud, "kallsyms"), "w") as f:
+    f.write("ffffffff81000000 T _stext\n")
+with open(os.path.join(ud, "insn.csv"), "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["seq", "round", "contender", "size", "offered_pps", "sent", "usec", "forwarded",
+                "batch", "span_usec"])
+    for seq, rnd, name, size, fwd, _, _ in urows[2:]:
+        w.writerow([seq, rnd, name, size, 0, fwd, 1_000_000, fwd, 64 if size else 0, 1_000_000])
+with open(os.path.join(ud, "rload.csv"), "w") as f:
+    f.write("seq,round,rules\n1,0,1000\n2,1,1000\n")
+with open(os.path.join(ud, "rgen.csv"), "w") as f:
+    f.write("seq,replaces\n5,1000\n6,400\n")
+proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/insns.py"), ud, ubase, "abc"],
+                      capture_output=True, text=True)
+ub = {}
+if proc.returncode == 0:
+    with open(ubase + "-targets.json") as f:
+        ub = {row["name"]: row["value"] for row in json.load(f)["rows"]}
+# Replace: (11 M - 1 M idle) / 1,000 = 10,000; the row 9,000 a frame
+# against 4,000 (2.25), less 400 x 10,000 / 1,000 frames: 5,000 (1.25).
+check(proc.returncode == 0 and ub.get("ruleload_kernel_insn_per_rule") == 5000.0 and
+      ub.get("ruleload_user_insn_per_rule") == 2000.0 and
+      ub.get("rules_insn_per_replace") == 10000.0 and ub.get("rules_replaces_per_s") == 1000 and
+      ub.get("rules_replace_vs_none_64") == 2.25 and ub.get("rules_replace_dp_vs_none_64") == 1.25,
+      "rule rows: a bulk load per rule, kernel and user, a replace's cost, the data path "
+      "with replaces against none (%s %s)" % (proc.stderr.strip()[-200:],
+                                              {k: v for k, v in ub.items() if "rule" in k}))
 print("# %d passed, %d failed" % (sum(results), len(results) - sum(results)))
 sys.exit(0 if all(results) else 1)
