@@ -33,6 +33,9 @@
 #   NETSLICE_BENCH_INSN_CAP_STEPS
 #                              halvings of the capacity search (default 6;
 #                              quick 4; 0: no search)
+#   NETSLICE_BENCH_INSN_RULELOAD
+#                              rules a round's bulk load (default 100000;
+#                              quick 20000; 0: none)
 #   NETSLICE_BENCH_INSN_CAP_SIZE
 #                              the frame size the capacity is searched at
 #                              (default 64)
@@ -325,7 +328,7 @@ bench_insns() {
 		{ [ "$quick" = 1 ] && echo 4 || echo 6; })}
 	local rounds=${NETSLICE_BENCH_INSN_ROUNDS:-$([ "$quick" = 1 ] && echo 3 || echo 5)}
 	grep -v '\[' /proc/kallsyms >"$NETSLICE_BENCH_OUT/kallsyms" || return 1
-	bench_insn_ruleload_n=${NETSLICE_BENCH_INSN_RULELOAD:-100000}
+	bench_insn_ruleload_n=${NETSLICE_BENCH_INSN_RULELOAD:-$([ "$quick" = 1 ] && echo 20000 || echo 100000)}
 	echo "insn: seq,round,contender,size,offered_pps,sent,usec,forwarded,batch,span_usec"
 	echo "cal: seq,kind,bytes,vcpu"
 	echo "rload: seq,round,rules"
