@@ -5,9 +5,9 @@
 # and docs/bench/'s plots (bench/report.py).
 #
 #   KERNEL=6.1|6.12   guest kernel (default 6.12)
-#   QUICK=1           3 rounds of the instruction count, without the
-#                     cache model (ticks: 2 rounds of 1 s per measurement,
-#                     64 and 1518 bytes)
+#   QUICK=1           the instruction count's headline rows, 2 rounds,
+#                     without the cache model (ticks: 2 rounds of 1 s per
+#                     measurement, 64 and 1518 bytes)
 #   KVM=1             insist on KVM (default: KVM if it works, else TCG)
 #   ICOUNT=1          under TCG, run the guest on QEMU's instruction
 #                     counter (-icount): guest time independent of host

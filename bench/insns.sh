@@ -21,15 +21,20 @@
 #   NETSLICE_BENCH_INSN_ROWS   "CONTENDER@SIZE[/BATCH] ...", rows of one
 #                              contender measured while it is up; /BATCH:
 #                              xdpgen's batch for that row (bench/insns.py
-#                              fits cost = a + b / BATCH from two)
+#                              fits cost = a + b / BATCH from two); default
+#                              bench_insn_all_rows, quick bench_insn_quick_rows
 #   NETSLICE_BENCH_INSN_BATCH  xdpgen's batch otherwise (default 64)
 #   NETSLICE_BENCH_INSN_PPS    offered rate (default: from the capacity
 #                              search, below; else 15,000, 6,000 on NICs)
 #   NETSLICE_BENCH_INSN_LOAD   that rate in percent of the slowest
 #                              contender's capacity (default 90)
 #   NETSLICE_BENCH_INSN_PKTS   frames per row (default 20000; quick 10000)
-#   NETSLICE_BENCH_INSN_ROUNDS rounds (default 5; quick 3): a row's value
+#   NETSLICE_BENCH_INSN_ROUNDS rounds (default 5; quick 2): a row's value
 #                              is its median over the rounds
+#   NETSLICE_BENCH_INSN_WARMUP 1: a warm-up round 0 first (default; quick
+#                              on xdpgen's load 0: each contender's own
+#                              warm-up burst suffices there, round 0 came
+#                              within 2% of round 1, 2026-12-03)
 #   NETSLICE_BENCH_INSN_CAP_STEPS
 #                              halvings of the capacity search (default 6;
 #                              quick 4; 0: no search)
@@ -40,7 +45,8 @@
 #                              the frame size the capacity is searched at
 #                              (default 64)
 #
-# Round 0 warms up (its rows are marked but not reported): the first
+# Round 0 warms up (its rows are marked but not reported; not under
+# QUICK on xdpgen's load, NETSLICE_BENCH_INSN_WARMUP): the first
 # run of each contender costs up to twice the others (first use of its
 # code paths, caches and tables). In it, each contender's capacity is
 # searched (RFC 2544: the highest rate forwarded with less than 0.1%
@@ -76,14 +82,15 @@ bench_insn_tcx=0
 ! tst_kernel_at_least 6.6 || bench_insn_tcx=1
 bench_insn_cap_size=${NETSLICE_BENCH_INSN_CAP_SIZE:-64}
 bench_insn_load=${NETSLICE_BENCH_INSN_LOAD:-90}
-bench_insn_rows=${NETSLICE_BENCH_INSN_ROWS:-ring-fwd-off@64 ring-fwd-off@64/8 ring-fwd-off@1518 \
+bench_insn_all_rows="ring-fwd-off@64 ring-fwd-off@64/8 ring-fwd-off@1518 \
 ring-fwd-auto@64 ring-fwd-auto@1518 ns-fwd-off@64 ns-fwd-off@64/8 ns-fwd-auto@1518 afxdp@64 \
 afxdp@64/8 afp-mmsg@64 afp-v3@64 afp-v3@64/8 bridge@64 bridge@64/8 floor-tc@64 floor-tc@64/8 \
-floor-tc@1518 floor-xdp@64 floor-xdp@64/8 ring-fwd-rule@64 ring-fwd-replace@64}
-# Before and after in one run (make bench BASELINE=REV): nf-fwd on the
-# baseline's module too, in both modes.
-[ -z "${NETSLICE_BENCH_BASE_KO:-}" ] || [ -n "${NETSLICE_BENCH_INSN_ROWS:-}" ] ||
-	bench_insn_rows+=" base-ring-fwd-off@64 base-ring-fwd-off@1518 base-fwd-off@64"
+floor-tc@1518 floor-xdp@64 floor-xdp@64/8 ring-fwd-rule@64 ring-fwd-replace@64"
+# Quick: the headline ratios' rows, the floors at 64 B, one batch fit
+# (ring-fwd-off at 8 a batch) and the rule rows: 11 contenders.
+bench_insn_quick_rows="ring-fwd-off@64 ring-fwd-off@64/8 ring-fwd-off@1518 ring-fwd-auto@64 \
+ring-fwd-auto@1518 ns-fwd-off@64 afxdp@64 afp-mmsg@64 afp-v3@64 bridge@64 floor-tc@64 floor-xdp@64 \
+ring-fwd-rule@64 ring-fwd-replace@64"
 # Round 0's rate, and the rate unless the search judged every capacity: below
 # every contender's loss point here (the NIC's generator, whose frames
 # cross QEMU's I/O thread, reaches about 8,000 frames/s).
@@ -108,14 +115,15 @@ bench_insn_row() {
 	grep '\[' /proc/kallsyms >"$NETSLICE_BENCH_OUT/modsyms-$seq" || return 1
 	# Before the start mark: what bench_insn_lost subtracts.
 	before=$(bench_insn_counters "$name")
-	bench_insn_replaces_before
 	if [ "$bench_insn_gen" = xdp ]; then
 		# "... marked FWD0 FWD1 span USEC" ends xdpgen's line.
 		load=$(bench_insn_mark=$seq bench_insn_pktgen "$size" "$bench_insn_pps") || return 1
 		read -r _ sent _ _ _ usec _ <<<"$load"
-		read -r fwd0 fwd1 _ span <<<"${load##* marked }"
+		read -r fwd0 fwd1 _ span _ r0 r1 <<<"${load##* marked }"
+		[ -z "$r1" ] || echo "rgen: $seq,$((r1 - r0))"
 		bench_insn_drain "$counter" $((fwd0 + sent))
 	else
+		bench_insn_replaces_before
 		mark=$(mktemp)
 		exec {cfd}<"$counter"
 		# The start mark's time too: the span between the marks, over which
@@ -130,9 +138,9 @@ bench_insn_row() {
 		fwd1=$(taskset -c 0 nsmark stop "$seq" "$counter") || return 1
 		t1=$EPOCHREALTIME
 		span=$((${t1/./} - ${t0/./}))
+		bench_insn_replaces_after "$seq"
 	fi
 	echo "insn: $seq,$round,$name,$size,$bench_insn_pps,$sent,$usec,$((fwd1 - fwd0)),$(bench_insn_row_batch),$span"
-	bench_insn_replaces_after "$seq"
 	echo "# insn $seq round $round $name $size B: $((fwd1 - fwd0)) of $sent forwarded"
 	[ $((fwd1 - fwd0)) -ge "$sent" ] ||
 		bench_insn_lost "$seq" "$name" "$sent" $((fwd1 - fwd0)) "$before"
@@ -190,19 +198,23 @@ bench_insn_lost() {
 # With bench_insn_gen=xdp, xdpgen's batches instead (PPS ignored: the
 # next batch goes when the DUT sent the last), its line in pktgen.sh's
 # form, and with bench_insn_mark set (a SEQ) xdpgen makes that
-# measurement's marks, its "marked FWD0 FWD1 span USEC" kept at the end.
+# measurement's marks, its "marked FWD0 FWD1 span USEC" kept at the end
+# (and "also R0 R1", the replaces rule-gen made, with ring-fwd-replace).
 # pktgen runs PKTGEN_ON_START just before it starts.
 bench_insn_pktgen() {
 	local out sent usec cfd opts=()
 	if [ "$bench_insn_gen" = xdp ]; then
 		[ "$bench_insn_tcx" = 0 ] || opts=(-S "$sink:$sink_if")
 		[ -z "${bench_insn_mark:-}" ] || opts+=(-M "$bench_insn_mark")
+		[ -z "${bench_insn_mark:-}" ] || [ -z "${bench_rulegen_count:-}" ] ||
+			opts+=(-R "$bench_rulegen_count")
 		exec {cfd}<"/sys/class/net/$bench_out/statistics/tx_packets"
 		out=$(ip netns exec "$gen" taskset -c 0 xdpgen -H xghold0 "${opts[@]}" \
 			"$gen_if" "$sink_mac" "$1" \
 			"$bench_insn_pkts" 256 "$bench_insn_batch" "/dev/fd/$cfd") || { exec {cfd}<&-; return 1; }
 		exec {cfd}<&-
 		read -r _ sent _ usec _ <<<"$out"
+		# "marked FWD0 FWD1 span USEC[ also R0 R1]" kept at the end.
 		echo "sent $sent errors 0 usec $usec busy 0 pktgen 0${bench_insn_mark:+ marked ${out##* marked }}"
 		return
 	fi
@@ -257,16 +269,22 @@ bench_insn_capacity() {
 # load, over one second: what a row's count holds besides the frames
 # (one process marks and sleeps between: none started inside the marks).
 bench_insn_idle() {
-	bench_insn_replaces_before
-	taskset -c 0 nsmark idle "$1" 1000000 || return 1
-	bench_insn_replaces_after "$1"
+	local r0 r1
+	if [ -n "${bench_rulegen_count:-}" ]; then
+		read -r r0 r1 < <(taskset -c 0 nsmark idle "$1" 1000000 "$bench_rulegen_count") &&
+			[ -n "$r1" ] || return 1
+		echo "rgen: $1,$((r1 - r0))"
+	else
+		taskset -c 0 nsmark idle "$1" 1000000 || return 1
+	fi
 	echo "insn: $1,$2,$3,0,0,0,1000000,0,0,1000000"
 }
 
 # bench_insn_replaces_before, bench_insn_replaces_after SEQ: with rule-gen
 # replacing rules (ring-fwd-replace), the replaces it made around
-# measurement SEQ, as "rgen: SEQ,REPLACES" (a little more than those
-# between the marks: read just outside them).
+# measurement SEQ, as "rgen: SEQ,REPLACES", under pktgen (read outside
+# the marks: a process start more). xdpgen and nsmark idle read the
+# count beside their marks themselves.
 bench_insn_replaces_before() {
 	bench_insn_r0=
 	[ -z "${bench_rulegen_count:-}" ] || read -r bench_insn_r0 <"$bench_rulegen_count"
@@ -326,7 +344,16 @@ bench_insns() {
 	# frames per 10^9 instructions, bench/insns.py).
 	bench_insn_cap_steps=${NETSLICE_BENCH_INSN_CAP_STEPS:-$([ "$bench_insn_gen" = xdp ] && echo 0 ||
 		{ [ "$quick" = 1 ] && echo 4 || echo 6; })}
-	local rounds=${NETSLICE_BENCH_INSN_ROUNDS:-$([ "$quick" = 1 ] && echo 3 || echo 5)}
+	local rounds=${NETSLICE_BENCH_INSN_ROUNDS:-$([ "$quick" = 1 ] && echo 2 || echo 5)}
+	local first=0
+	[ "${NETSLICE_BENCH_INSN_WARMUP:-$([ "$quick" = 1 ] && [ "$bench_insn_gen" = xdp ] && echo 0 ||
+		echo 1)}" = 1 ] || first=1
+	bench_insn_rows=${NETSLICE_BENCH_INSN_ROWS:-$([ "$quick" = 1 ] && echo "$bench_insn_quick_rows" ||
+		echo "$bench_insn_all_rows")}
+	# Before and after in one run (make bench BASELINE=REV): nf-fwd on the
+	# baseline's module too, in both modes.
+	[ -z "${NETSLICE_BENCH_BASE_KO:-}" ] || [ -n "${NETSLICE_BENCH_INSN_ROWS:-}" ] ||
+		bench_insn_rows+=" base-ring-fwd-off@64 base-ring-fwd-off@1518 base-fwd-off@64"
 	grep -v '\[' /proc/kallsyms >"$NETSLICE_BENCH_OUT/kallsyms" || return 1
 	bench_insn_ruleload_n=${NETSLICE_BENCH_INSN_RULELOAD:-$([ "$quick" = 1 ] && echo 20000 || echo 100000)}
 	echo "insn: seq,round,contender,size,offered_pps,sent,usec,forwarded,batch,span_usec"
@@ -335,7 +362,7 @@ bench_insns() {
 	echo "rgen: seq,replaces"
 	bench_insn_calibrate $((seq + 1)) || return 1
 	seq=$((seq + 2))
-	for ((round = 0; round <= rounds; round++)); do
+	for ((round = first; round <= rounds; round++)); do
 		cur=
 		bench_insn_ruleload $((++seq)) "$round" || return 1
 		for item in $bench_insn_rows $BENCH_INSN_END; do

@@ -6,7 +6,7 @@
  *
  *   nsmark start|stop SEQ [COUNTER_FILE]
  *   nsmark copy user|file SEQ BYTES
- *   nsmark idle SEQ USEC
+ *   nsmark idle SEQ USEC [COUNTER_FILE]
  *
  * Executes the marker (nsmark.h) and prints the counter's value (a sysfs
  * statistics file), read just before a start mark and just after a stop
@@ -144,17 +144,18 @@ static int copy(int argc, char **argv)
 /*
  * idle: marks USEC apart, this process asleep between them: what each
  * vCPU runs with nothing to do (its tick, the guest's timekeeping), no
- * process started inside the marks.
+ * process started inside the marks. With COUNTER_FILE, its values just
+ * before the start and just after the stop mark are printed.
  */
 static int idle(int argc, char **argv)
 {
-	unsigned long long usec;
+	unsigned long long usec, c0 = 0, c1 = 0;
 	struct timespec nap;
 	unsigned long seq;
 	char *end;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: nsmark idle SEQ USEC\n");
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: nsmark idle SEQ USEC [COUNTER_FILE]\n");
 		return 2;
 	}
 	seq = parse_seq(argv[2]);
@@ -165,10 +166,16 @@ static int idle(int argc, char **argv)
 	}
 	nap.tv_sec = usec / 1000000;
 	nap.tv_nsec = usec % 1000000 * 1000;
+	if (argc == 5)
+		c0 = read_counter(argv[4]);
 	nsmark_exec(seq, 0);
 	while (nanosleep(&nap, &nap) && errno == EINTR)
 		;
 	nsmark_exec(seq, 1);
+	if (argc == 5) {
+		c1 = read_counter(argv[4]);
+		printf("%llu %llu\n", c0, c1);
+	}
 	return 0;
 }
 
@@ -185,7 +192,7 @@ int main(int argc, char **argv)
 	if (argc < 3 || argc > 4 || (strcmp(argv[1], "start") && strcmp(argv[1], "stop"))) {
 		fprintf(stderr, "usage: nsmark start|stop SEQ [COUNTER_FILE]\n"
 			"       nsmark copy user|file SEQ BYTES\n"
-			"       nsmark idle SEQ USEC\n");
+			"       nsmark idle SEQ USEC [COUNTER_FILE]\n");
 		return 2;
 	}
 	stop = !strcmp(argv[1], "stop");

@@ -6,7 +6,7 @@
  * XDP frame in its NAPI poll, as a NIC driver builds its RX skb, and a
  * native XDP program on it sees the frame before any skb exists.
  *
- *   xdpgen [-H HOLD] [-S NETNS:PORT] [-M SEQ] IFACE DSTMAC SIZE COUNT [FLOWS [BATCH [COUNTER_FILE]]]
+ *   xdpgen [-H HOLD] [-S NETNS:PORT] [-M SEQ [-R FILE]] IFACE DSTMAC SIZE COUNT [FLOWS [BATCH [COUNTER_FILE]]]
  *   xdpgen redirect IN OUT
  *
  * The frames are bench/pktgen.sh's: UDP/IPv4 10.99.1.1 -> 10.99.9.9 port
@@ -36,7 +36,8 @@
  * COUNTER_FILE (the DUT's transmit counter) is read just before the start
  * and just after the stop mark, and " marked F0 F1 span USEC" added to
  * the line: the counter's two values and the microseconds between the
- * marks.
+ * marks. -R FILE is read beside them too (another counter: make bench's
+ * rule replaces), " also R0 R1" added.
  *
  * Each BPF_PROG_RUN of an XDP program puts it into the kernel's XDP
  * dispatcher for the call and takes it out after: two text pokes (an IPI
@@ -272,7 +273,8 @@ int main(int argc, char **argv)
 	const char *hold = NULL;
 	char *sink_ns = NULL, *sink_port = NULL;
 	struct xdpgen_sink *sink = NULL;
-	unsigned long long sink_base = 0, fwd0 = 0, fwd1 = 0;
+	unsigned long long sink_base = 0, fwd0 = 0, fwd1 = 0, also0 = 0, also1 = 0;
+	int also = -1;
 	long mark_seq = -1;
 	uint64_t m0 = 0, m1 = 0;
 	char *end;
@@ -280,7 +282,7 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "redirect"))
 		return redirect(argv[2], argv[3]);
-	while ((opt = getopt(argc, argv, "+H:S:M:")) != -1) {
+	while ((opt = getopt(argc, argv, "+H:S:M:R:")) != -1) {
 		switch (opt) {
 		case 'H':
 			hold = optarg;
@@ -298,16 +300,24 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'R':
+			also = open(optarg, O_RDONLY);
+			if (also < 0) {
+				perror(optarg);
+				return 2;
+			}
+			break;
 		default:
 			goto usage;
 		}
 	}
 	argv += optind - 1;
 	argc -= optind - 1;
-	if (argc < 5 || argc > 8 || (sink_ns && !sink_port) || (mark_seq >= 0 && argc < 8)) {
+	if (argc < 5 || argc > 8 || (sink_ns && !sink_port) || (mark_seq >= 0 && argc < 8) ||
+	    (also >= 0 && mark_seq < 0)) {
 usage:
-		fprintf(stderr, "usage: xdpgen [-H HOLD] [-S NETNS:PORT] [-M SEQ] IFACE DSTMAC SIZE "
-			"COUNT [FLOWS [BATCH [COUNTER_FILE]]] (-M needs COUNTER_FILE)\n"
+		fprintf(stderr, "usage: xdpgen [-H HOLD] [-S NETNS:PORT] [-M SEQ [-R FILE]] IFACE DSTMAC "
+			"SIZE COUNT [FLOWS [BATCH [COUNTER_FILE]]] (-M needs COUNTER_FILE)\n"
 			"       xdpgen redirect IN OUT\n");
 		return 2;
 	}
@@ -349,8 +359,8 @@ usage:
 	if (prog < 0 || (hold && hold_prog(prog, hold)))
 		return 1;
 	if (mark_seq >= 0) {
-		if (read_counter(counter, &fwd0)) {
-			perror(argv[7]);
+		if (read_counter(counter, &fwd0) || (also >= 0 && read_counter(also, &also0))) {
+			perror("xdpgen: a counter beside the start mark");
 			return 1;
 		}
 		m0 = now_ns();
@@ -384,8 +394,8 @@ usage:
 	if (mark_seq >= 0) {
 		nsmark_exec(mark_seq, 1);
 		m1 = now_ns();
-		if (read_counter(counter, &fwd1)) {
-			perror(argv[7]);
+		if (read_counter(counter, &fwd1) || (also >= 0 && read_counter(also, &also1))) {
+			perror("xdpgen: a counter beside the stop mark");
 			return 1;
 		}
 	}
@@ -395,6 +405,8 @@ usage:
 		printf(" counted %llu", (unsigned long long)(xdpgen_sink_count(sink) - sink_base));
 	if (mark_seq >= 0)
 		printf(" marked %llu %llu span %llu", fwd0, fwd1, (unsigned long long)(m1 - m0) / 1000);
+	if (also >= 0)
+		printf(" also %llu %llu", also0, also1);
 	printf("\n");
 	return 0;
 }

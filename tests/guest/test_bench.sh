@@ -68,8 +68,10 @@ tst_run_cleanups
 # sink counts its UDP frames to port 9 at tc ingress (the stack's own
 # frames cross the bridge too). Its program held in the dispatcher by a
 # veth that stays down (-H, as make bench runs it), and let go at exit.
+# Its own marks (-M, NOPs outside the plugin) read the DUT's counter and
+# another file (-R) beside them.
 xdpgen_batches() {
-	local out cfd got
+	local out cfd got also f0 f1
 	tst_topology 1 || return 1
 	ethtool -K dut0 gro on >/dev/null || return 1
 	bench_up bridge || return 1
@@ -78,13 +80,19 @@ xdpgen_batches() {
 		ip netns exec "$sink" tc filter add dev sink0 ingress protocol ip \
 			u32 match ip protocol 17 0xff match ip dport 9 0xffff action drop || return 1
 	ip -n "$gen" link add xghold0 type veth peer name xghold1 || return 1
+	also=$(mktemp)
+	tst_defer rm -f "$also"
+	echo 7 >"$also"
 	exec {cfd}<"/sys/class/net/dut1/statistics/tx_packets"
-	out=$(ip netns exec "$gen" xdpgen -H xghold0 gen0 "$sink_mac" 128 2000 16 64 "/dev/fd/$cfd")
+	out=$(ip netns exec "$gen" xdpgen -H xghold0 -M 1 -R "$also" gen0 "$sink_mac" 128 2000 16 64 \
+		"/dev/fd/$cfd")
 	exec {cfd}<&-
 	tst_busywait 5000 tst_at_least 2000 sink_udp9
 	got=$(sink_udp9)
 	tst_diag "xdpgen: $out; the sink took $got of its frames"
-	[[ $out == "sent 2000 usec "*" batches 32 "* ]] && [ "$got" -eq 2000 ] &&
+	read -r f0 f1 _ <<<"${out##* marked }"
+	[[ $out == "sent 2000 usec "*" batches 32 "*" marked "*" span "*" also 7 7" ]] &&
+		[ "$got" -eq 2000 ] && [ $((f1 - f0)) -ge 2000 ] &&
 		! ip -n "$gen" link show xghold0 | grep -q ' xdp' || return 1
 	# Woken by the sink's own counter (tcx, 6.6 on), which drops what
 	# it counts: every frame counted there, in 32 batches, and its
