@@ -51,8 +51,8 @@ if [ "${QUICK:-0}" = 1 ]; then MEASURE=${MEASURE:-insns}; else MEASURE=${MEASURE
 # The cache model triples a row's time: QUICK=1 leaves it to MEASURE=cache.
 if [ "${QUICK:-0}" = 1 ]; then CACHE=${CACHE:-0}; else CACHE=${CACHE:-1}; fi
 # MEASURE=cache's rows: the headline ratios' (bench/insns.py) and the floor.
-bench_cache_rows="ring-fwd-off@64 ring-fwd-off@1518 ring-fwd-auto@1518 ns-fwd-off@64 afxdp@64 \
-afp-v3@64 bridge@64 floor-xdp@64"
+bench_cache_rows="ring-fwd-off@64 ring-fwd-off@1518 ring-fwd-auto@64 ring-fwd-auto@1518 \
+ns-fwd-off@64 afxdp@64 afp-mmsg@64 afp-v3@64 bridge@64 floor-tc@64 floor-xdp@64"
 # Instructions are counted by a TCG plugin: not under KVM, not on a host.
 if [ "${KVM:-0}" = 1 ] || [ -n "${NICS:-}" ]; then MEASURE=ticks; fi
 log=$(mktemp) err=$(mktemp)
@@ -86,12 +86,15 @@ bench_commit() {
 # with flame graphs docs/bench/insn[-nic|-cache]-CONTENDER-SIZE.svg.
 bench_insn_guest() {
 	local pass=$1 topology=$1 insn_dir=$top/build/bench-insn-$1 tag= rows= nics=0 f n res cache=on
+	local ruleload=${NETSLICE_BENCH_INSN_RULELOAD:-}
 	[ "$CACHE" != 0 ] || cache=off
 	if [ "$topology" = cache ]; then
 		topology=veth tag=-cache cache=on
 		rows=${NETSLICE_BENCH_INSN_CACHE_ROWS:-$bench_cache_rows}
+		# The rule rows are the instruction pass's.
+		ruleload=0
 	elif [ "$topology" = nic ]; then
-		tag=-nic nics=1
+		tag=-nic nics=1 ruleload=0
 		# The real driver's path against AF_XDP and the bridge on it;
 		# AF_XDP zero-copy where virtio-net offers it (7.2 on: 6.12's
 		# cannot send from a UMEM, xsk-fwd.c).
@@ -103,6 +106,7 @@ bench_insn_guest() {
 	echo "# instruction count: $pass"
 	NETSLICE_KO=$ko NETSLICE_ACCEL=tcg NETSLICE_BENCH_MEASURE=insns NETSLICE_VM_PIN=1 \
 		NETSLICE_VM_NICS=$nics NETSLICE_BENCH_TOPOLOGY=$topology \
+		NETSLICE_BENCH_INSN_RULELOAD=$ruleload \
 		NETSLICE_BENCH_INSN_ROWS=${rows:-${NETSLICE_BENCH_INSN_ROWS:-}} \
 		NETSLICE_BENCH_OUT=$insn_dir NETSLICE_VM_RWDIR=$insn_dir \
 		NETSLICE_VM_QEMU_OPTS="-cpu max -plugin $top/build/bench/nsinsn.so,out=$insn_dir/plugin.txt,cache=$cache" \

@@ -146,6 +146,7 @@ bench_up() {
 		# The replaces done so far in bench_rulegen_count, for the
 		# instruction count to read around each measurement.
 		bench_rulegen_out=$(mktemp) bench_rulegen_count=$(mktemp)
+		echo 0 >"$bench_rulegen_count"
 		taskset -c "$bench_ucpu" rule-gen replace "$bench_replace_rate" 1000000 \
 			"$bench_rulegen_count" >"$bench_rulegen_out" 2>&1 &
 		bench_rulegen_pid=$!

@@ -364,17 +364,25 @@ def rule_rows(d, marks, runs, per_row, idle):
         with open(path) as f:
             return list(csv.DictReader(f))
 
-    loads = [r for r in read("rload.csv") if int(r["round"])]
+    # Per round: a load of one rule (the process's own cost) and one of N.
+    loads = defaultdict(dict)
+    for r in read("rload.csv"):
+        if int(r["round"]):
+            m = marks.get(int(r["seq"]))
+            if not m or 1 not in m.get("start", {}) or 1 not in m.get("stop", {}):
+                sys.exit(f"insns: no marks on vCPU 1 for the rule load {r['seq']}")
+            loads[int(r["round"])][int(r["rules"])] = \
+                [b - a for a, b in zip(m["start"][1], m["stop"][1])]
     per = {"kernel": [], "user": []}
-    for r in loads:
-        m = marks.get(int(r["seq"]))
-        if not m or "start" not in m or "stop" not in m or 1 not in m["stop"]:
-            sys.exit(f"insns: no marks for the rule load {r['seq']}")
-        delta = [b - a for a, b in zip(m["start"][1], m["stop"][1])]
-        per["kernel"].append(weighted(delta, 1) / int(r["rules"]))
-        per["user"].append(weighted(delta, 0) / int(r["rules"]))
+    n = 0
+    for k, by_n in loads.items():
+        n = max(by_n)
+        if 1 not in by_n or n <= 1:
+            continue
+        for side, kernel in (("kernel", 1), ("user", 0)):
+            per[side].append((weighted(by_n[n], kernel) - weighted(by_n[1], kernel)) / (n - 1))
     for side in per:
-        add(f"ruleload_{side}_insn_per_rule", per[side], rules=int(loads[0]["rules"]) if loads else 0)
+        add(f"ruleload_{side}_insn_per_rule", per[side], rules=n)
     replaces = {int(r["seq"]): int(r["replaces"]) for r in read("rgen.csv")}
     by_seq = {int(r["seq"]): r for r in runs}
     rep_idle, rule_idle = idle.get("ring-fwd-replace", {}), idle.get("ring-fwd-rule", {})
@@ -398,7 +406,7 @@ def rule_rows(d, marks, runs, per_row, idle):
         if not r or r["contender"] != "ring-fwd-replace" or r["size"] != "64":
             continue
         k = int(r["round"])
-        if k in per_replace and k in den and k in num and int(r["forwarded"]):
+        if k in per_replace and den.get(k) and k in num and int(r["forwarded"]):
             dp.append((num[k] - per_replace[k] * n / int(r["forwarded"])) / den[k])
     add("rules_replace_dp_vs_none_64", dp, 3)
     return rows

@@ -4,9 +4,10 @@
 # under the nsinsn QEMU plugin (bench/plugin/nsinsn.c): each row offers
 # the same load (NETSLICE_BENCH_INSN_PPS frames/s, a count of
 # NETSLICE_BENCH_INSN_PKTS frames) to one contender, between two marks
-# (bench/nsmark) that read the sink's counter beside them. The plugin
-# counts every vCPU's instructions and bytes between the marks; the host
-# divides the DUT's vCPUs' counts by the frames forwarded (bench/insns.py).
+# (bench/nsmark, or xdpgen's own) that read the DUT's transmit counter
+# beside them. The plugin counts every vCPU's instructions and bytes
+# between the marks; the host divides the DUT's vCPUs' counts by the
+# frames forwarded (bench/insns.py).
 #
 # Prints "insn: SEQ,ROUND,CONTENDER,SIZE,PPS,SENT,USEC,FWD" lines, a "cap: "
 # line per contender (bench_insn_capacity), a "lost: " line per row that
@@ -34,7 +35,8 @@
 #   NETSLICE_BENCH_INSN_WARMUP 1: a warm-up round 0 first (default; quick
 #                              on xdpgen's load 0: each contender's own
 #                              warm-up burst suffices there, round 0 came
-#                              within 2% of round 1, 2026-12-03)
+#                              within 2% of round 1, 2026-12-03); 0 under
+#                              pktgen also skips the capacity search
 #   NETSLICE_BENCH_INSN_CAP_STEPS
 #                              halvings of the capacity search (default 6;
 #                              quick 4; 0: no search)
@@ -107,7 +109,7 @@ fi
 # (fd cfd) because pktgen runs in the generator's namespace, whose /sys
 # shows other interfaces.
 bench_insn_row() {
-	local seq=$1 round=$2 name=$3 size=$4 counter fwd0 fwd1 load sent usec cfd mark before t0 t1 span
+	local seq=$1 round=$2 name=$3 size=$4 counter fwd0 fwd1 load sent usec cfd mark before t0 t1 span r0 r1
 	counter=/sys/class/net/$bench_out/statistics/tx_packets
 	if [ -n "$bench_pid" ]; then
 		grep ' r-xp ' "/proc/$bench_pid/maps" >"$NETSLICE_BENCH_OUT/maps-$seq" || return 1
@@ -296,28 +298,39 @@ bench_insn_replaces_after() {
 	echo "rgen: $1,$((r1 - bench_insn_r0))"
 }
 
-# bench_insn_ruleload SEQ ROUND: the rule table's bulk load in instructions:
-# bench_insn_ruleload_n exact rules (one file, one `netslicectl rule
-# load` on vCPU 1, a DUT vCPU) between mark SEQ's start and stop, the
-# module loaded without interfaces (one request: all of them or none).
-# Prints "rload: SEQ,ROUND,RULES"; bench/insns.py divides vCPU 1's
-# kernel and user counts by RULES (the user side parses the file).
+# bench_insn_ruleload SEQ ROUND: the rule table's bulk load in instructions,
+# on vCPU 1 (a DUT vCPU), the module loaded without interfaces: one rule
+# between mark SEQ's start and stop (what a `netslicectl rule load`
+# costs besides its rules: a process started and ended), then, on an
+# empty table again, bench_insn_ruleload_n exact rules between mark
+# SEQ + 1's (one request: all of them or none). The file is in the
+# guest's memory and read once before. Prints "rload: SEQ,ROUND,RULES"
+# for each; bench/insns.py takes the first from the second, over the
+# rules in between.
 bench_insn_ruleload() {
-	local seq=$1 n=$bench_insn_ruleload_n file
-	[ "$n" -gt 0 ] || return 0
-	file=$NETSLICE_BENCH_OUT/rules-$n.txt
-	[ -s "$file" ] || awk -v n="$n" 'BEGIN {
-		for (i = 0; i < n; i++)
-			printf "proto tcp src 10.%d.%d.%d dst 192.0.2.1 sport %d dport 443 slice %d\n",
-				int(i / 65536), int(i / 256) % 256, i % 256, 1024 + i % 60000, i % 2
-	}' >"$file" || return 1
+	local seq=$1 n=$bench_insn_ruleload_n one file
+	[ "$n" -gt 1 ] || return 0
+	file=${bench_insn_rules_file:-}
+	if [ ! -s "$file" ]; then
+		file=$(mktemp) && tst_defer rm -f "$file" "$file.1" && bench_insn_rules_file=$file || return 1
+		awk -v n="$n" 'BEGIN {
+			for (i = 0; i < n; i++)
+				printf "proto tcp src 10.%d.%d.%d dst 192.0.2.1 sport %d dport 443 slice %d\n",
+					int(i / 65536), int(i / 256) % 256, i % 256, 1024 + i % 60000, i % 2
+		}' >"$file" && head -n 1 "$file" >"$file.1" || return 1
+	fi
+	cat "$file" "$file.1" >/dev/null
 	tst_module_loaded && rmmod netslice
 	bench_insmod "$TST_KO" slices=2 || return 1
-	taskset -c 0 nsmark start "$seq" || return 1
-	taskset -c 1 netslicectl rule load "$file" || { rmmod netslice; return 1; }
-	taskset -c 0 nsmark stop "$seq" || return 1
-	rmmod netslice || return 1
-	echo "rload: $seq,$2,$n"
+	for one in "$file.1" "$file"; do
+		taskset -c 0 nsmark start "$seq" &&
+			taskset -c 1 netslicectl rule load "$one" &&
+			taskset -c 0 nsmark stop "$seq" &&
+			netslicectl rule flush || { rmmod netslice; return 1; }
+		echo "rload: $seq,$2,$(wc -l <"$one")"
+		seq=$((seq + 1))
+	done
+	rmmod netslice
 }
 
 # bench_insn_drain COUNTER TARGET: until COUNTER reaches TARGET or holds
@@ -364,7 +377,8 @@ bench_insns() {
 	seq=$((seq + 2))
 	for ((round = first; round <= rounds; round++)); do
 		cur=
-		bench_insn_ruleload $((++seq)) "$round" || return 1
+		bench_insn_ruleload $((seq + 1)) "$round" || return 1
+		seq=$((seq + 2))
 		for item in $bench_insn_rows $BENCH_INSN_END; do
 			name=${item%@*} size=${item#*@} bench_insn_batch=$batch0 bench_insn_pkts=$pkts0
 			case $size in */*)

@@ -15,7 +15,8 @@
  * refused request. SIGTERM ends it early, as SECS would (make bench's
  * instruction count runs it for as long as its contender is up). With
  * COUNT_FILE, the changes done so far are written there after each
- * request, so that a measurement can read how many fell inside it.
+ * request, so that a measurement can read how many fell inside it (to
+ * a request's worth, up to 256, at either end).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -118,8 +119,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rule-gen: RATE and SECS are positive numbers\n");
 		return 2;
 	}
+	signal(SIGTERM, on_term);
 	if (argc == 5) {
-		count_fd = open(argv[4], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		/* Not truncated: a reader never finds it empty (make bench writes 0 first). */
+		count_fd = open(argv[4], O_WRONLY | O_CREAT, 0644);
 		if (count_fd < 0) {
 			perror(argv[4]);
 			return 2;
@@ -131,7 +134,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rule-gen: ns_rules_open: %s\n", strerror(-err));
 		return 1;
 	}
-	signal(SIGTERM, on_term);
 	start = now();
 	end = start + secs;
 	while (!stopped && now() < end) {

@@ -15,7 +15,8 @@
  * XDP program on each frame. They leave IFACE (XDP_TX out of the
  * ingress interface) BATCH at a time (default 64, one BPF_PROG_RUN, so
  * one wake-up of the peer's NAPI): a NAPI poll on the peer sees BATCH
- * frames, whatever the timing. With COUNTER_FILE (the sink's rx_packets)
+ * frames, whatever the timing. With COUNTER_FILE (a counter of the frames
+ * arriving: make bench gives the DUT's tx_packets)
  * the next batch waits until the counter has taken every frame sent, or
  * has stood still for 2 s (frames lost; under the emulator with the
  * plugin's cache model a batch's round trip alone takes up to 220 ms,

@@ -432,11 +432,12 @@ check("| `ring_vs_bridge_64` | 1.1 |  |  | <= 2.0 | not judged (frames lost at t
       in tv,
       "insn_report.py: not judged where met is null or a note says so, never met")
 check("| `gen_vs_dut_insn_64` | – |  |  | <= 0.5 | – (no such row) |" in tv and
-      "| `cal_miss_error_pct` | – |  |  | <= 10 | – (no such row) |" in tv and
+      "`cal_miss_error_pct`" not in tv and
       "| `repeat_max_pct` | – |  |  | <= 2 | – (no such row) |" in tv and
       "| `nic_gen_vs_dut_insn_64` | – |  |  | <= 0.5 | – (no such row) |" in page and
       "`nic_ring_vs_afxdp_64`" not in page,
-      "insn_report.py: a target row the run lacks is \"–\", only for rows it ran")
+      "insn_report.py: a target row the run lacks is \"–\", only for rows it ran (no cache "
+      "model, no L2 calibration expected)")
 lines = tv.splitlines()
 pos = {n: next((i for i, x in enumerate(lines) if x.startswith(f"| `{n}` |")), -1)
        for n in ("ring_vs_afxdp_64_l2", "own_ring_vs_afxdp_64", "cal_copy_user_error_pct",
@@ -457,8 +458,8 @@ check(proc.returncode != 0 and "exactly one run" in proc.stderr and "stale" in o
       "insn_report.py: two runs of one topology refused, the page untouched (%s)" %
       proc.stderr.strip()[-200:])
 
-# The rule rows: a bulk load's instructions per rule on vCPU 1 (the warm-up
-# round's left out), a replace's cost from the two contenders' idle
+# The rule rows: a bulk load's instructions per rule on vCPU 1 (a load of
+# one rule taken off, the warm-up round's left out), a replace's cost from the two contenders' idle
 # seconds and the replaces rule-gen made in them, and the data path's
 # cost a frame with replaces against none, whole and with theirs taken
 # off. (seq, round, contender, size, forwarded, vCPU 1 kernel, user).
@@ -467,6 +468,7 @@ os.makedirs(ud)
 ubase = os.path.join(tmp, "results", "2026-01-01-rules")
 urows = [(1, 0, "rload", 0, 0, 90_000_000, 0),
          (2, 1, "rload", 0, 0, 5_000_000, 2_000_000),
+         (7, 1, "rload", 0, 0, 5_000_000 + 999 * 5000, 2_000_000 + 999 * 2000),
          (3, 1, "ring-fwd-rule", 0, 0, 1_000_000, 0),
          (4, 1, "ring-fwd-rule", 64, 1000, 3_000_000, 1_000_000),
          (5, 1, "ring-fwd-replace", 0, 0, 6_000_000, 5_000_000),
@@ -484,10 +486,10 @@ with open(os.path.join(ud, "insn.csv"), "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["seq", "round", "contender", "size", "offered_pps", "sent", "usec", "forwarded",
                 "batch", "span_usec"])
-    for seq, rnd, name, size, fwd, _, _ in urows[2:]:
+    for seq, rnd, name, size, fwd, _, _ in (r for r in urows if r[2] != "rload"):
         w.writerow([seq, rnd, name, size, 0, fwd, 1_000_000, fwd, 64 if size else 0, 1_000_000])
 with open(os.path.join(ud, "rload.csv"), "w") as f:
-    f.write("seq,round,rules\n1,0,1000\n2,1,1000\n")
+    f.write("seq,round,rules\n1,0,1000\n2,1,1\n7,1,1000\n")
 with open(os.path.join(ud, "rgen.csv"), "w") as f:
     f.write("seq,replaces\n5,1000\n6,400\n")
 proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/insns.py"), ud, ubase, "abc"],
