@@ -98,7 +98,7 @@ bench_insn_guest() {
 		# The real driver's path against AF_XDP and the bridge on it;
 		# AF_XDP zero-copy where virtio-net offers it (7.2 on: 6.12's
 		# cannot send from a UMEM, xsk-fwd.c).
-		rows=ring-fwd-off@64 afxdp@64 bridge@64
+		rows="ring-fwd-off@64 afxdp@64 bridge@64"
 		[ "${kver%%.*}" -lt 7 ] || rows+=" afxdp-zc@64"
 		rows=${NETSLICE_BENCH_INSN_NIC_ROWS:-$rows}
 	fi
