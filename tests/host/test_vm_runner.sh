@@ -30,14 +30,17 @@ trap 'rm -rf "$log" "$fake"' EXIT
 # a warning and exits 3, which the runner reads back and reports. Two
 # real boots in all (this and case 2's crash); the retries below boot a
 # fake guest.
+# A NETSLICE_* variable longer than the kernel's command line (2,048
+# bytes) reaches the command whole (the runner passes them in a file).
 rc=0
-"$top/tests/vm/run" --kernel "$kernel" -- sh -c \
-	'grep -q hung_task_panic=1 /proc/cmdline && [ "$(cat /proc/sys/kernel/hung_task_panic)" = 0 ] || exit 4; '\
+NETSLICE_SELFTEST_LONG=$(printf 'x%.0s' $(seq 3000)) "$top/tests/vm/run" --kernel "$kernel" -- sh -c \
+	'[ ${#NETSLICE_SELFTEST_LONG} -eq 3000 ] || exit 5; '\
+'grep -q hung_task_panic=1 /proc/cmdline && [ "$(cat /proc/sys/kernel/hung_task_panic)" = 0 ] || exit 4; '\
 'echo "WARNING: CPU: 0 PID: 1 at netslice-selftest fake warning" >/dev/kmsg; exit 3' \
 	>"$log" 2>&1 || rc=$?
 [ "$rc" -eq 1 ] && grep -q '^run: the first report: .*netslice-selftest fake warning' "$log" &&
 	grep -qx 'run: the command itself exited 3' "$log"
-result "1 a WARNING: in the guest kernel log fails the run, named, the command's own status (3) said; a hang panics the boot, not the command (got $rc)" $?
+result "1 a WARNING: in the guest kernel log fails the run, named, the command's own status (3) said; a hang panics the boot, not the command; a 3,000-byte NETSLICE_ variable arrives (got $rc)" $?
 [ "$rc" -eq 1 ] || cat "$log"
 
 rc=0
