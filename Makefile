@@ -124,7 +124,7 @@ GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
 FUZZ := $(B)/tests/nsfuzz
 # make bench's load sink and peer forwarders (a guest test checks them too)
 BENCH_BINS := $(B)/bench/bench-sink $(B)/bench/afp-fwd $(B)/bench/xsk-fwd $(B)/bench/nsmark \
-	$(B)/bench/rule-gen $(B)/bench/conn-gen $(B)/bench/xdpgen
+	$(B)/bench/rule-gen $(B)/bench/conn-gen $(B)/bench/xdpgen $(B)/bench/hostgen
 # make bench's instruction counter: a QEMU plugin, built on the host
 # against the installed QEMU's header (tools/fetch-qemu-plugin.sh)
 BENCH_PLUGIN := $(B)/bench/nsinsn.so
@@ -249,6 +249,10 @@ $(B)/bench/conn-gen: bench/conn_gen.c $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) -o $@ $^
 
+$(B)/bench/hostgen: bench/hostgen.c bench/gen_frame.h $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(NS_CFLAGS) -Ibench -o $@ $(filter-out %.h,$^)
+
 $(B)/bench/rule-gen: bench/rule_gen.c $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) -o $@ $^
@@ -263,7 +267,7 @@ $(B)/bench/xsk-fwd: bench/xsk_fwd.c
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) $(XDP_CFLAGS) -o $@ $< $(XDP_LIBS)
 
-$(B)/bench/xdpgen: bench/xdpgen.c bench/xdpgen_sink.c bench/xdpgen_sink.h bench/nsmark.h $(LIB_A)
+$(B)/bench/xdpgen: bench/xdpgen.c bench/xdpgen_sink.c bench/xdpgen_sink.h bench/nsmark.h bench/gen_frame.h $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) $$(pkg-config --cflags libbpf) -Ibench -o $@ $(filter-out %.h,$^) \
 		$$(pkg-config --libs libbpf)

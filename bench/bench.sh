@@ -86,15 +86,22 @@ bench_commit() {
 # with flame graphs docs/bench/insn[-nic|-cache]-CONTENDER-SIZE.svg.
 bench_insn_guest() {
 	local pass=$1 topology=$1 insn_dir=$top/build/bench-insn-$1 tag= rows= nics=0 f n res cache=on
-	local ruleload=${NETSLICE_BENCH_INSN_RULELOAD:-}
+	local ruleload=${NETSLICE_BENCH_INSN_RULELOAD:-} nat=${NETSLICE_BENCH_INSN_NAT:-} hostgen=
+	local pkts=${NETSLICE_BENCH_INSN_PKTS:-}
 	[ "$CACHE" != 0 ] || cache=off
 	if [ "$topology" = cache ]; then
 		topology=veth tag=-cache cache=on
 		rows=${NETSLICE_BENCH_INSN_CACHE_ROWS:-$bench_cache_rows}
-		# The rule rows are the instruction pass's.
-		ruleload=0
+		# The rule and nf-nat rows are the instruction pass's.
+		ruleload=0 nat=0
+		# The model takes a row of 10,000 frames two minutes: 2,500
+		# (39 of xdpgen's batches after the contender's warm-up burst).
+		pkts=${NETSLICE_BENCH_INSN_PKTS:-2500}
 	elif [ "$topology" = nic ]; then
-		tag=-nic nics=1 ruleload=0
+		tag=-nic nics=1 ruleload=0 nat=0
+		# The load from the host (bench/hostgen.c); NETSLICE_BENCH_GEN=pktgen:
+		# pktgen in the guest, as before it.
+		[ "${NETSLICE_BENCH_GEN:-}" = pktgen ] || hostgen=$top/build/bench/hostgen
 		# The real driver's path against AF_XDP and the bridge on it;
 		# AF_XDP zero-copy where virtio-net offers it (7.2 on: 6.12's
 		# cannot send from a UMEM, xsk-fwd.c).
@@ -105,8 +112,8 @@ bench_insn_guest() {
 	rm -rf "$insn_dir" && mkdir -p "$insn_dir"
 	echo "# instruction count: $pass"
 	NETSLICE_KO=$ko NETSLICE_ACCEL=tcg NETSLICE_BENCH_MEASURE=insns NETSLICE_VM_PIN=1 \
-		NETSLICE_VM_NICS=$nics NETSLICE_BENCH_TOPOLOGY=$topology \
-		NETSLICE_BENCH_INSN_RULELOAD=$ruleload \
+		NETSLICE_VM_NICS=$nics NETSLICE_BENCH_TOPOLOGY=$topology NETSLICE_VM_HOSTGEN=$hostgen \
+		NETSLICE_BENCH_INSN_RULELOAD=$ruleload NETSLICE_BENCH_INSN_NAT=$nat NETSLICE_BENCH_INSN_PKTS=$pkts \
 		NETSLICE_BENCH_INSN_ROWS=${rows:-${NETSLICE_BENCH_INSN_ROWS:-}} \
 		NETSLICE_BENCH_OUT=$insn_dir NETSLICE_VM_RWDIR=$insn_dir \
 		NETSLICE_VM_QEMU_OPTS="-cpu max -plugin $top/build/bench/nsinsn.so,out=$insn_dir/plugin.txt,cache=$cache" \
@@ -123,6 +130,8 @@ bench_insn_guest() {
 	sed -n 's/^lost: //p' "$log" >"$insn_dir/lost.txt"
 	sed -n 's/^rload: //p' "$log" >"$insn_dir/rload.csv"
 	sed -n 's/^rgen: //p' "$log" >"$insn_dir/rgen.csv"
+	sed -n 's/^nconn: //p' "$log" >"$insn_dir/nconn.csv"
+	sed -n 's/^blast: //p' "$log" >"$insn_dir/blast.csv"
 	mkdir -p bench/results
 	res=bench/results/$stamp$tag-$kver
 	# A run of the same day replaces the last: kept to compare with.

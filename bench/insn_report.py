@@ -126,9 +126,17 @@ def tables(base):
         t = json.load(f)
     with open(base + "-insn.csv") as f:
         runs = list(csv.DictReader(f))
+    # A row at a smaller batch than its contender's usual (ROW/8) is a
+    # row of its own, named _bBATCH as bench/insns.py names it.
+    usual = {}
+    for r in runs:
+        k = (r["contender"], int(r["size"]))
+        usual[k] = max(usual.get(k, 0), int(r.get("batch") or 0))
     by = {}
     for r in runs:
-        by.setdefault((r["contender"], int(r["size"])), []).append(r)
+        b = int(r.get("batch") or 0)
+        b = b if b and b != usual[(r["contender"], int(r["size"]))] else 0
+        by.setdefault((r["contender"], int(r["size"]), b), []).append(r)
     rowval = {x["name"]: x["value"] for x in t["rows"]}
     idle = {x["name"][len("idle_insn_per_s_"):]: x["value"] for x in t["rows"]
             if x["name"].startswith("idle_insn_per_s_")}
@@ -144,7 +152,7 @@ def tables(base):
            "| L2 lines per frame (kernel+user) | own instructions (over the floor) "
            "| frames per 10^9 instructions | idle, instructions/s |",
            "|---|---|---|---|---|---|---|---|---|---|---|"]
-    keys = sorted(by, key=lambda k: (ORDER.index(k[0]) if k[0] in ORDER else len(ORDER), k[1]))
+    keys = sorted(by, key=lambda k: (ORDER.index(k[0]) if k[0] in ORDER else len(ORDER), k[1], k[2]))
     for k in keys:
         rs = by[k]
 
@@ -155,16 +163,16 @@ def tables(base):
             return format(statistics.median(float(v) for v in vals), fmt)
 
         def row(prefix, fmt, k=k):
-            v = rowval.get(f"{prefix}{k[0]}_{k[1]}")
+            v = rowval.get(f"{prefix}{k[0]}_{k[1]}" + (f"_b{k[2]}" if k[2] else ""))
             return DASH if v is None else format(v, fmt)
         spread = half_spread([float(r["insn_per_pkt"]) for r in rs])
         idle_s = f"{idle[k[0]] / 1e6:.1f} M" if k[0] in idle else DASH
-        out.append(f"| {k[0]} | {k[1]} B | {med('insn_per_pkt', ',.0f')} ±{spread:.0f}% "
+        out.append(f"| {k[0]} | {k[1]} B{f', {k[2]} a batch' if k[2] else ''} | {med('insn_per_pkt', ',.0f')} ±{spread:.0f}% "
                    f"| {med('kernel_insn_per_pkt', ',.0f')} | {med('user_insn_per_pkt', ',.0f')} "
                    f"| {med('mem_bytes_per_pkt', ',.0f')} | {med('copy_bytes_per_pkt', ',.0f')} "
                    f"| {med('l2_lines_per_pkt', ',.1f')} | {row('own_insn_per_pkt_', ',.0f')} "
                    f"| {row('capacity_per_ginsn_', ',')} | {idle_s} |")
-    out += [""] + targets_table(base, t, {f"{n}@{s}" for n, s in by})
+    out += [""] + targets_table(base, t, {f"{n}@{s}" for n, s, _ in by})
     caps = [x for x in t["rows"] if x["name"].startswith("capacity_pps_")]
     if caps:
         out += ["", "| capacity (RFC 2544, loss < 0.1%) | frames/s | generator offered "

@@ -11,7 +11,9 @@ insn.csv (bench/insns.sh's rows: which contender, how many frames; round
 kallsyms, and per row modsyms-SEQ and maps-SEQ to name sampled PCs;
 lost.txt (bench/insns.sh's bench_insn_lost: for each row that lost
 frames, how each counter on the frames' way moved over it); and
-previous-targets.json, a run of the same name this one replaces.
+previous-targets.json, a run of the same name this one replaces;
+rload.csv, rgen.csv and nconn.csv, the rule and nf-nat rows' (rule_rows,
+nat_rows).
 TOPOLOGY is veth (default) or nic (the guest's virtio-net ports): a nic
 run's headline rows are named nic_RATIO.
 Writes BASE-insn.csv (one line per row and round), BASE-targets.json
@@ -310,21 +312,68 @@ def spread_pct(values):
     return (max(values) - min(values)) * 100 / m if m else 0.0
 
 
-def capacity_rows(path, rows):
-    """Rows from bench/insns.sh's capacity search (cap.csv:
-    CONTENDER,SIZE,GEN_PPS,SAT_FWD_PPS,CAPACITY_PPS); returns the least
-    headroom, the generator's rate over what the DUT forwarded at its
-    capacity (over what it forwarded at the generator's rate, when it
-    kept up: about 1, the generator the limit), or None without a search.
-    A capacity is judged only with a headroom of at least 1.5."""
+def read_caps(path):
+    """bench/insns.sh's capacity search (cap.csv: CONTENDER,SIZE,GEN_PPS,
+    SAT_FWD_PPS,CAPACITY_PPS, CAPACITY_PPS empty when the DUT kept up)."""
     if not os.path.exists(path):
-        return None
-    least = None
+        return []
     with open(path) as f:
-        for name, size, gen, sat, cap in csv.reader(f):
-            gen, sat = int(gen), int(sat)
-            head = gen / int(cap) if cap and int(cap) else gen / max(sat, 1)
-            row = {"name": f"capacity_pps_{name}_{size}", "value": int(cap) if cap else None,
+        return [(name, size, int(gen), int(sat), int(cap) if cap else None)
+                for name, size, gen, sat, cap in csv.reader(f)]
+
+
+def blast_rows(d, marks, per_row, caps, rows):
+    """The capacity search's first trial with the host's generator
+    (blast.csv, bench_insn_blast): the DUT overloaded, its vCPU never idle
+    until the last frame was out, so its instructions between the marks
+    over the host's time to that frame are the vCPU's instructions a
+    second. Per contender capacity_check_pct_CONTENDER: its capacity (the
+    search's, caps) times its row's instructions a frame (CONTENDER@64,
+    at its batch), over that rate, less 1, in percent; and
+    capacity_check_max_pct (<= 5): whether frames per 10^9 instructions
+    predict frames a second."""
+    path = os.path.join(d, "blast.csv")
+    if not os.path.exists(path):
+        return
+    with open(path) as f:
+        trials = list(csv.DictReader(f))
+    found = {name: cap for name, size, _, _, cap in caps if size == "64" and cap}
+    checks = []
+    for r in trials:
+        m = marks.get(int(r["seq"]))
+        if not m or "start" not in m or "stop" not in m:
+            sys.exit(f"insns: no marks for the capacity trial {r['seq']} ({r['contender']})")
+        usec = int(r["last_usec"])
+        per = per_row.get(f"{r['contender']}@64", {})
+        if not usec or not per or r["contender"] not in found:
+            continue
+        dut = [v for v in m["stop"] if v not in (GEN_VCPU, SINK_VCPU)]
+        rate = sum(weighted_all([b - a for a, b in zip(m["start"][v], m["stop"][v])])
+                   for v in dut) * 1e6 / usec
+        cap = found[r["contender"]]
+        err = (cap * statistics.median(per.values()) / rate - 1) * 100
+        checks.append(abs(err))
+        rows.append({"name": f"capacity_check_pct_{r['contender']}", "value": round(err, 1),
+                     "spread_pct": None, "target": None, "met": None, "capacity_pps": cap,
+                     "dut_insn_per_s": round(rate),
+                     "overload_fwd_pps": round(int(r["forwarded"]) * 1e6 / usec)})
+    if checks:
+        rows.append({"name": "capacity_check_max_pct", "value": round(max(checks), 1),
+                     "spread_pct": None, "target": "<= 5", "met": max(checks) <= 5})
+
+
+def capacity_rows(caps, rows):
+    """Rows from the capacity search or the host generator's trials
+    (CONTENDER, SIZE, GEN_PPS, SAT_FWD_PPS, CAPACITY_PPS); returns the
+    least headroom, the generator's rate over what the DUT forwarded at
+    its capacity (over what it forwarded at the generator's rate, when it
+    kept up: about 1, the generator the limit), or None without either.
+    A capacity is judged only with a headroom of at least 1.5."""
+    least = None
+    if caps:
+        for name, size, gen, sat, cap in caps:
+            head = gen / cap if cap else gen / max(sat, 1)
+            row = {"name": f"capacity_pps_{name}_{size}", "value": cap,
                    "spread_pct": None, "target": None, "met": None,
                    "generator_pps": gen, "forwarded_at_generator_pps": sat,
                    "generator_headroom": round(head, 2)}
@@ -409,6 +458,50 @@ def rule_rows(d, marks, runs, per_row, idle):
         if k in per_replace and den.get(k) and k in num and int(r["forwarded"]):
             dp.append((num[k] - per_replace[k] * n / int(r["forwarded"])) / den[k])
     add("rules_replace_dp_vs_none_64", dp, 3)
+    return rows
+
+
+def nat_rows(d, marks):
+    """nf-nat's cost a connection (nconn.csv, bench_insn_natconn): the DUT's
+    instructions between a measurement's marks over the SYNs answered, on
+    one slice and on two, and per round the two's over the one's. A
+    measurement that answered under 99% of its SYNs is a finding, not a
+    cost: its rows say so and are left out."""
+    path = os.path.join(d, "nconn.csv")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        runs = [r for r in csv.DictReader(f) if int(r["round"])]
+    per = defaultdict(dict)  # slices -> round -> DUT instructions a connection
+    rates = {int(r["slices"]): int(r["rate"]) for r in runs}  # SYNs a second offered
+    short = []
+    for r in runs:
+        m = marks.get(int(r["seq"]))
+        if not m or "start" not in m or "stop" not in m:
+            sys.exit(f"insns: no marks for nf-nat's measurement {r['seq']}")
+        sent, answered = int(r["sent"]), int(r["answered"])
+        if answered < 0.99 * sent:
+            short.append(f"{r['slices']} slice(s), round {r['round']}: {answered} of {sent}")
+            continue
+        dut = [v for v in m["stop"] if v not in (GEN_VCPU, SINK_VCPU)]
+        insns = sum(weighted_all([b - a for a, b in zip(m["start"][v], m["stop"][v])]) for v in dut)
+        per[int(r["slices"])][int(r["round"])] = insns / answered
+    rows = []
+    note = {"note": "SYNs unanswered, left out: " + "; ".join(short)} if short else {}
+    for slices in sorted(per):
+        vals = list(per[slices].values())
+        rows.append(dict({"name": f"nat_insn_per_conn_{slices}s", "value": round(statistics.median(vals), 1),
+                          "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None,
+                          "rate": rates.get(slices)}, **note))
+    one, two = per.get(1, {}), per.get(2, {})
+    ratios = [two[k] / one[k] for k in two if k in one]
+    if ratios:
+        rows.append(dict({"name": "nat_2s_vs_1s_insn_per_conn", "value": round(statistics.median(ratios), 3),
+                          "spread_pct": round(spread_pct(ratios), 2), "target": None, "met": None},
+                         **note))
+    elif short:
+        rows.append(dict({"name": "nat_2s_vs_1s_insn_per_conn", "value": None, "spread_pct": None,
+                          "target": None, "met": None}, **note))
     return rows
 
 
@@ -501,7 +594,8 @@ def main(argv):
         fill = sum(delta[v][SBK] + delta[v][SBU] for v in dut)
         row = {
             "seq": seq, "round": int(r["round"]), "contender": r["contender"],
-            "size": int(r["size"]), "offered_pps": int(r["offered_pps"]),
+            "size": int(r["size"]), "batch": int(r.get("batch") or 0),
+            "offered_pps": int(r["offered_pps"]),
             "sent": int(r["sent"]), "forwarded": fwd,
             "insn_per_pkt": round((ik + iu) / fwd, 1),
             "kernel_insn_per_pkt": round(ik / fwd, 1), "user_insn_per_pkt": round(iu / fwd, 1),
@@ -688,6 +782,7 @@ def main(argv):
                          "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None})
     rows += calibration_rows(os.path.join(d, "cal.csv"), marks, cache_on)
     rows += [dict(r, name=prefix + r["name"]) for r in rule_rows(d, marks, runs, per_row, idle)]
+    rows += nat_rows(d, marks)
     for key in sorted(per_row):
         vals = list(per_row[key].values())
         rows.append({"name": "insn_per_pkt_" + row_name(key),
@@ -730,16 +825,22 @@ def main(argv):
             earlier.append((path, {r["name"]: r["value"] for r in t["rows"]}))
     if earlier:
         path, prev = earlier[0]
+        # Every headline ratio, in instructions and (the cache model's)
+        # in L2 lines.
+        def headline(name):
+            return name in ratios or (name.endswith("_l2") and name[:-3] in ratios)
         diffs = [abs(r["value"] - prev[r["name"]]) * 100 / prev[r["name"]]
-                 for r in rows if r["name"] in ratios and prev.get(r["name"])]
+                 for r in rows if headline(r["name"]) and prev.get(r["name"])]
         for r in rows:
-            if r["name"] in ratios and prev.get(r["name"]):
+            if headline(r["name"]) and prev.get(r["name"]):
                 r["previous_value"] = prev[r["name"]]
         if diffs:
             rows.append({"name": prefix + "repeat_max_pct", "value": round(max(diffs), 2),
                          "spread_pct": None, "target": "<= 2", "met": max(diffs) <= 2,
                          "against": os.path.basename(path)})
-    headroom = capacity_rows(os.path.join(d, "cap.csv"), rows)
+    caps = read_caps(os.path.join(d, "cap.csv"))
+    headroom = capacity_rows(caps, rows)
+    blast_rows(d, marks, per_row, caps, rows)
     offered = [int(r["sent"]) * 1e6 / max(int(r["usec"]), 1) for r in runs
                if int(r["size"]) and int(r["round"])]
     summary = {

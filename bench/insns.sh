@@ -14,8 +14,9 @@
 # lost frames (bench_insn_lost: where they went), a "cal: " line per
 # calibration copy (bench_insn_calibrate), an "rload: " line per bulk rule
 # load (bench_insn_ruleload), an "rgen: " line per measurement of
-# ring-fwd-replace (the replaces made in it) and a "# " progress line per
-# row; writes kallsyms (once) and each row's
+# ring-fwd-replace (the replaces made in it), an "nconn: " line per
+# nf-nat connection measurement (bench_insn_natconn) and a "# " progress
+# line per row; writes kallsyms (once) and each row's
 # module symbols and forwarder mappings into NETSLICE_BENCH_OUT, which
 # the host reads to name the sampled PCs.
 #
@@ -43,6 +44,8 @@
 #   NETSLICE_BENCH_INSN_RULELOAD
 #                              rules a round's bulk load (default 100000;
 #                              quick 20000; 0: none)
+#   NETSLICE_BENCH_INSN_NAT   SYNs a second of a round's nf-nat rows
+#                              (bench_insn_natconn; default 1000; 0: none)
 #   NETSLICE_BENCH_INSN_CAP_SIZE
 #                              the frame size the capacity is searched at
 #                              (default 64)
@@ -71,9 +74,13 @@ bench_insn_caps=()
 # the next once the DUT sent the last), so the DUT receives as from a NIC
 # and a poll takes bench_insn_batch frames whatever the timing; pktgen
 # (NETSLICE_BENCH_GEN=pktgen) offers a rate instead. On the NIC topology
-# frames come through QEMU: pktgen.
+# frames come through QEMU: from the host (bench/hostgen.c, which the
+# runner starts with NETSLICE_VM_HOSTGEN: batches as xdpgen's, written
+# into the tap behind the DUT's port, no guest vCPU generating), else
+# pktgen on vCPU 0.
 if [ "${NETSLICE_BENCH_TOPOLOGY:-veth}" = nic ]; then
 	bench_insn_gen=pktgen
+	[ -z "${NETSLICE_VM_HOSTGEN:-}" ] || bench_insn_gen=host
 else
 	bench_insn_gen=${NETSLICE_BENCH_GEN:-xdp}
 fi
@@ -125,6 +132,17 @@ bench_insn_row() {
 		read -r fwd0 fwd1 _ span _ r0 r1 <<<"${load##* marked }"
 		[ -z "$r1" ] || echo "rgen: $seq,$((r1 - r0))"
 		bench_insn_drain "$counter" $((fwd0 + sent))
+	elif [ "$bench_insn_gen" = host ]; then
+		# hostgen waits for each batch itself; the marks bracket the
+		# request (its few ms over the shared directory, the DUT idle).
+		fwd0=$(taskset -c 0 nsmark start "$seq" "$counter") || return 1
+		t0=$EPOCHREALTIME
+		load=$(bench_insn_pktgen "$size" 0) || return 1
+		read -r _ sent _ _ _ usec _ <<<"$load"
+		bench_insn_drain "$counter" $((fwd0 + sent))
+		fwd1=$(taskset -c 0 nsmark stop "$seq" "$counter") || return 1
+		t1=$EPOCHREALTIME
+		span=$((${t1/./} - ${t0/./}))
 	else
 		bench_insn_replaces_before
 		mark=$(mktemp)
@@ -152,7 +170,7 @@ bench_insn_row() {
 # bench_insn_row_batch: the frames a batch of the row just measured, 0
 # under pktgen (a rate, no batches).
 bench_insn_row_batch() {
-	[ "$bench_insn_gen" = xdp ] && echo "$bench_insn_batch" || echo 0
+	[ "$bench_insn_gen" = pktgen ] && echo 0 || echo "$bench_insn_batch"
 }
 
 # bench_insn_stat ROLE NETNS IF COUNTER...: "ROLE.COUNTER VALUE" lines, IF's
@@ -221,26 +239,93 @@ bench_insn_pktgen() {
 		echo "sent $sent errors 0 usec $usec busy 0 pktgen 0${bench_insn_mark:+ marked ${out##* marked }}"
 		return
 	fi
+	if [ "$bench_insn_gen" = host ]; then
+		out=$(bench_insn_hostgen "$1" "$bench_insn_batch") || return 1
+		read -r _ sent _ usec _ <<<"$out"
+		echo "sent $sent errors 0 usec $usec busy 0 pktgen 0"
+		return
+	fi
 	ip netns exec "$gen" taskset -c 0 "$TST_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" "$1" "$2" \
 		"count:$bench_insn_pkts"
+}
+
+# bench_insn_hostgen SIZE BATCH [COUNT [RATE]]: bench/hostgen.c's frames
+# (COUNT, default bench_insn_pkts; BATCH 0: RATE a second, or with RATE 0
+# as fast as the tap takes them) into the DUT's port from the host, asked
+# through the runner's directory; hostgen's answer, "sent N usec T
+# send_usec S last_usec L batches B waits W dropped D". Waits on vCPU 0,
+# looking every 10 ms with read's timeout (no process a look), up to 20
+# minutes; fails at once if hostgen never said it was ready.
+bench_insn_hostgen() {
+	local dir=$NETSLICE_VM_OUT seq=$((RANDOM * 32768 + RANDOM + 1)) ans= nap i
+	[ -e "$dir/hostgen.ready" ] ||
+		{ echo "bench: no host generator (the runner's hostgen did not start)" >&2; return 1; }
+	echo "$seq $sink_mac $1 ${3:-$bench_insn_pkts} 256 $2 ${4:-0}" >"$dir/hostgen.req.tmp" &&
+		mv "$dir/hostgen.req.tmp" "$dir/hostgen.req" || return 1
+	exec {nap}<> <(:)
+	for ((i = 0; i < 120000; i++)); do
+		{ read -r ans <"$dir/hostgen.done"; } 2>/dev/null || true
+		[ "${ans%% *}" != "$seq" ] || break
+		read -r -t 0.01 -u "$nap" _ || true
+	done
+	exec {nap}<&-
+	[ "${ans%% *}" = "$seq" ] || { echo "bench: hostgen did not answer request $seq" >&2; return 1; }
+	[[ $ans != *" error "* ]] || { echo "bench: hostgen: $ans" >&2; return 1; }
+	echo "${ans#* }"
+}
+
+# bench_insn_blast SEQ ROUND NAME SIZE: the capacity search's first trial
+# with the host's generator, between marks: bench_insn_pkts frames as
+# fast as the tap takes them (its ring holds them all), the DUT
+# overloaded until the last is out, its vCPU never idle. Prints "blast:
+# SEQ,ROUND,NAME,SENT,LAST_USEC,SEND_USEC,DROPPED,FORWARDED,SPAN_USEC"
+# (LAST_USEC: the host's time from the first frame to the last out),
+# from which bench/insns.py takes the DUT vCPU's instructions a second,
+# and sets bench_insn_trial's trial_* as a trial does.
+bench_insn_blast() {
+	local counter=/sys/class/net/$bench_out/statistics/tx_packets fwd0 fwd1 out t0 t1
+	local sent last send_usec dropped
+	fwd0=$(taskset -c 0 nsmark start "$1" "$counter") || return 1
+	t0=$EPOCHREALTIME
+	out=$(bench_insn_hostgen "$4" 0) || return 1
+	read -r _ sent _ _ _ send_usec _ last _ _ _ _ _ dropped <<<"$out"
+	bench_insn_drain "$counter" $((fwd0 + sent))
+	fwd1=$(taskset -c 0 nsmark stop "$1" "$counter") || return 1
+	t1=$EPOCHREALTIME
+	echo "blast: $1,$2,$3,$sent,$last,$send_usec,$dropped,$((fwd1 - fwd0)),$((${t1/./} - ${t0/./}))"
+	echo "# blast $1 $3: $((fwd1 - fwd0)) of $sent forwarded in $last us (sent in $send_usec us, $dropped refused by the tap)"
+	trial_pps=$((sent * 1000000 / (send_usec ? send_usec : 1)))
+	trial_fwd_pps=$(((fwd1 - fwd0) * 1000000 / (last ? last : 1)))
+	trial_ok=$(((sent - (fwd1 - fwd0)) * 1000 < sent))
 }
 
 # bench_insn_trial SIZE PPS: one unmarked trial; sets trial_pps (the rate
 # the generator offered), trial_fwd_pps (forwarded per second of load) and
 # trial_ok (less than 0.1% lost, RFC 2544's loss bound here).
 bench_insn_trial() {
-	local counter=/sys/class/net/$bench_out/statistics/tx_packets fwd0 fwd1 load sent usec
+	local counter=/sys/class/net/$bench_out/statistics/tx_packets fwd0 fwd1 load sent usec last
 	read -r fwd0 <"$counter"
-	load=$(bench_insn_pktgen "$1" "$2") || return 1
-	read -r _ sent _ _ _ usec _ <<<"$load"
+	if [ "$bench_insn_gen" = host ]; then
+		# The host's frames at the rate, 8 a call, each call at its time.
+		load=$(bench_insn_hostgen "$1" 0 "$bench_insn_pkts" "$2") || return 1
+		read -r _ sent _ _ _ usec _ last _ <<<"$load"
+	else
+		load=$(bench_insn_pktgen "$1" "$2") || return 1
+		read -r _ sent _ _ _ usec _ <<<"$load"
+		last=$usec
+	fi
 	bench_insn_drain "$counter" $((fwd0 + sent))
 	read -r fwd1 <"$counter"
 	trial_pps=$((sent * 1000000 / usec))
-	trial_fwd_pps=$(((fwd1 - fwd0) * 1000000 / usec))
+	trial_fwd_pps=$(((fwd1 - fwd0) * 1000000 / (last ? last : 1)))
 	trial_ok=$(((sent - (fwd1 - fwd0)) * 1000 < sent))
+	# The host's tap holds what the DUT is slow to take instead of losing
+	# it: forwarded late is not kept up with.
+	[ "$bench_insn_gen" != host ] || [ $((trial_fwd_pps * 100)) -ge $((trial_pps * 99)) ] ||
+		trial_ok=0
 }
 
-# bench_insn_capacity NAME SIZE: the running contender's capacity, RFC
+# bench_insn_capacity NAME SIZE SEQ ROUND: the running contender's capacity, RFC
 # 2544's throughput: the highest offered rate it forwards with less than
 # 0.1% loss, by halving between the generator's own rate (a first trial
 # as fast as pktgen goes) and half what the DUT forwarded then, the first
@@ -249,8 +334,20 @@ bench_insn_trial() {
 # generator is the limit); bench/insns.py judges the headroom.
 bench_insn_capacity() {
 	local name=$1 size=$2 gen_pps sat lo hi mid i
-	bench_insn_trial "$size" 0 || return 1
+	if [ "$bench_insn_gen" = host ]; then
+		bench_insn_blast "$3" "$4" "$name" "$size" || return 1
+	else
+		bench_insn_trial "$size" 0 || return 1
+	fi
 	gen_pps=$trial_pps sat=$trial_fwd_pps
+	if [ "$trial_ok" = 1 ] && [ "$bench_insn_gen" = host ]; then
+		# Every frame out, the tap full all along: the DUT forwarded at
+		# its own pace, never waiting for a frame. That is its capacity.
+		bench_insn_caps+=("$name,$size,$gen_pps,$sat,$sat")
+		echo "cap: ${bench_insn_caps[-1]}"
+		echo "# capacity $name $size B: $sat/s, lossless under the host's $gen_pps/s"
+		return
+	fi
 	if [ "$trial_ok" = 1 ]; then
 		bench_insn_caps+=("$name,$size,$gen_pps,$sat,")
 		echo "cap: ${bench_insn_caps[-1]}"
@@ -258,6 +355,17 @@ bench_insn_capacity() {
 		return
 	fi
 	hi=$gen_pps lo=$((sat / 2)) mid=$sat
+	if [ "$bench_insn_gen" = host ]; then
+		# The host offers far more than any DUT forwards, and what an
+		# overloaded DUT forwards can be far below its capacity (AF_XDP:
+		# a fifth): doubling from there finds the bracket first.
+		for ((i = 0; i < 5 && mid < gen_pps; i++)); do
+			bench_insn_trial "$size" "$mid" || return 1
+			[ "$trial_ok" = 1 ] || break
+			lo=$mid mid=$((mid * 2))
+		done
+		hi=$mid mid=$(((lo + hi) / 2))
+	fi
 	for ((i = 0; i < bench_insn_cap_steps; i++)); do
 		bench_insn_trial "$size" "$mid" || return 1
 		if [ "$trial_ok" = 1 ]; then lo=$mid; else hi=$mid; fi
@@ -334,6 +442,75 @@ bench_insn_ruleload() {
 	rmmod netslice
 }
 
+# bench_insn_natconn SEQ ROUND: nf-nat's cost a connection in instructions,
+# on one slice and on two (each new connection's return flow then gets a
+# steering rule, issue 42), both on the DUT's vCPU: conn-gen sends
+# bench_insn_nat_rate SYNs a second for three seconds from vCPU 0, each a
+# new connection, and the sink's stack answers each with a SYN-ACK (SYN
+# cookies always), which nf-nat translates back. Between marks SEQ (one
+# slice) and SEQ + 1 (two): the SYNs, their answers, and the connections
+# of the first two seconds expiring (--timeout-tcp 1). For as long, the sink
+# takes frames to its stack, gen0 receives on vCPU 0 and dut1 on the
+# DUT's (RPS), and the generator and the sink have addresses. Prints
+# "nconn: SEQ,ROUND,SLICES,RATE,SENT,ANSWERED" for each (ANSWERED:
+# SYN-ACKs the DUT sent back to gen0); bench/insns.py divides. On veth.
+bench_insn_natconn() {
+	local seq=$1 slices rc=0 serve_pid= serve_out=
+	[ "${bench_insn_nat_rate:-0}" -gt 0 ] && [ "${NETSLICE_BENCH_TOPOLOGY:-veth}" = veth ] || return 0
+	if ip netns exec "$sink" tc qdisc del dev "$sink_if" clsact &&
+		tst_addrs && ip netns exec "$sink" sysctl -qw net.ipv4.tcp_syncookies=2 &&
+		ip netns exec "$gen" sh -c "echo 1 >/sys/class/net/$gen_if/queues/rx-0/rps_cpus" &&
+		printf '%x\n' $((1 << bench_kcpu)) >"/sys/class/net/$bench_out/queues/rx-0/rps_cpus" &&
+		tst_start_bg serving ip netns exec "$sink" taskset -c 0 nfclient serve 80 sink; then
+		serve_pid=$bg_pid serve_out=$bg_out
+		for slices in 1 2; do
+			bench_natconn_one "$seq" "$2" "$slices" || { rc=1; break; }
+			seq=$((seq + 1))
+		done
+	else
+		rc=1
+	fi
+	# Back as the rows have it, whatever failed.
+	[ -z "$serve_pid" ] || { kill -TERM "$serve_pid"; wait "$serve_pid"; rm -f "$serve_out"; }
+	ip -n "$gen" addr flush dev "$gen_if" && ip -n "$sink" addr flush dev "$sink_if" &&
+		ip netns exec "$gen" sh -c "echo 0 >/sys/class/net/$gen_if/queues/rx-0/rps_cpus" &&
+		echo 0 >"/sys/class/net/$bench_out/queues/rx-0/rps_cpus" || rc=1
+	ip netns exec "$sink" tc qdisc show dev "$sink_if" | grep -q clsact ||
+		{ ip netns exec "$sink" tc qdisc add dev "$sink_if" clsact &&
+			ip netns exec "$sink" tc filter add dev "$sink_if" ingress matchall action drop; } ||
+		rc=1
+	return $rc
+}
+
+# bench_natconn_one SEQ ROUND SLICES: bench_insn_natconn's measurement of
+# nf-nat on SLICES slices, mark SEQ.
+bench_natconn_one() {
+	local seq=$1 slices=$3 sent out a0 a1 mac rc=0
+	local counter=/sys/class/net/$bench_in/statistics/tx_packets
+	mac=$(cat "/sys/class/net/$bench_in/address")
+	bench_ns_up "$slices" nf-nat -s "$(seq -s, 0 $((slices - 1)))" --inside "$bench_in" \
+		--outside "$bench_out" --public "$bench_nat_public" --ports 1024-65535 \
+		--max-conns 262144 --timeout-tcp 1 --timeout-tcp-transitory 1 || return 1
+	# One SYN answered first: ARP on both sides done before the marks.
+	read -r a0 <"$counter"
+	if ! ip netns exec "$gen" taskset -c 0 conn-gen "$gen_if" "$mac" 10.99.0.2 80 1 1 >/dev/null ||
+		! bench_insn_drain "$counter" $((a0 + 1)) || ! read -r a1 <"$counter" || [ "$a1" -le "$a0" ]; then
+		echo "bench: nf-nat answered no SYN" >&2
+		rc=1
+	elif a0=$(taskset -c 0 nsmark start "$seq" "$counter") &&
+		out=$(ip netns exec "$gen" taskset -c 0 conn-gen "$gen_if" "$mac" 10.99.0.2 80 \
+			"$bench_insn_nat_rate" 3 1) &&
+		read -r _ sent _ <<<"$out" && bench_insn_drain "$counter" $((a0 + sent)) &&
+		a1=$(taskset -c 0 nsmark stop "$seq" "$counter"); then
+		echo "nconn: $seq,$2,$slices,$bench_insn_nat_rate,$sent,$((a1 - a0))"
+		echo "# nconn $seq round $2 nf-nat on $slices slice(s): $((a1 - a0)) of $sent SYNs answered"
+	else
+		rc=1
+	fi
+	bench_down ns-nat-conn || rc=1
+	return $rc
+}
+
 # bench_insn_drain COUNTER TARGET: until COUNTER reaches TARGET or holds
 # still for 0.2 s (frames lost): the DUT idles meanwhile, which costs no
 # instructions.
@@ -360,8 +537,10 @@ bench_insns() {
 		{ [ "$quick" = 1 ] && echo 4 || echo 6; })}
 	local rounds=${NETSLICE_BENCH_INSN_ROUNDS:-$([ "$quick" = 1 ] && echo 2 || echo 5)}
 	local first=0
-	[ "${NETSLICE_BENCH_INSN_WARMUP:-$([ "$quick" = 1 ] && [ "$bench_insn_gen" = xdp ] && echo 0 ||
+	[ "${NETSLICE_BENCH_INSN_WARMUP:-$([ "$quick" = 1 ] && [ "$bench_insn_gen" != pktgen ] && echo 0 ||
 		echo 1)}" = 1 ] || first=1
+	local cap_round=0
+	[ "$bench_insn_gen" != host ] || cap_round=$first
 	bench_insn_rows=${NETSLICE_BENCH_INSN_ROWS:-$([ "$quick" = 1 ] && echo "$bench_insn_quick_rows" ||
 		echo "$bench_insn_all_rows")}
 	# Before and after in one run (make bench BASELINE=REV): nf-fwd on the
@@ -370,10 +549,13 @@ bench_insns() {
 		bench_insn_rows+=" base-ring-fwd-off@64 base-ring-fwd-off@1518 base-fwd-off@64"
 	grep -v '\[' /proc/kallsyms >"$NETSLICE_BENCH_OUT/kallsyms" || return 1
 	bench_insn_ruleload_n=${NETSLICE_BENCH_INSN_RULELOAD:-$([ "$quick" = 1 ] && echo 20000 || echo 100000)}
+	bench_insn_nat_rate=${NETSLICE_BENCH_INSN_NAT:-1000}
 	echo "insn: seq,round,contender,size,offered_pps,sent,usec,forwarded,batch,span_usec"
 	echo "cal: seq,kind,bytes,vcpu"
 	echo "rload: seq,round,rules"
 	echo "rgen: seq,replaces"
+	echo "nconn: seq,round,slices,rate,sent,answered"
+	echo "blast: seq,round,contender,sent,last_usec,send_usec,dropped,forwarded,span_usec"
 	bench_insn_calibrate $((seq + 1)) || return 1
 	seq=$((seq + 2))
 	for ((round = first; round <= rounds; round++)); do
@@ -383,8 +565,8 @@ bench_insns() {
 		for item in $bench_insn_rows $BENCH_INSN_END; do
 			name=${item%@*} size=${item#*@} bench_insn_batch=$batch0 bench_insn_pkts=$pkts0
 			case $size in */*)
-				# A batch is xdpgen's: pktgen has none to set.
-				[ "$bench_insn_gen" = xdp ] || continue
+				# A batch is xdpgen's or hostgen's: pktgen has none.
+				[ "$bench_insn_gen" != pktgen ] || continue
 				bench_insn_batch=${size#*/} size=${size%/*}
 				# As many batches as the row at the usual batch: a
 				# batch's round trip, not its frames, sets a row's time
@@ -401,13 +583,20 @@ bench_insns() {
 				bench_insn_pkts=2000 bench_insn_pktgen 64 "$bench_insn_pps" >/dev/null ||
 					return 1
 				drain
-				# Each contender's capacity, once, in the warm-up round.
-				[ "$round" != 0 ] || [ "$bench_insn_cap_steps" = 0 ] ||
-					bench_insn_capacity "$name" "$bench_insn_cap_size" || return 1
+				# Each contender's capacity, once, in the warm-up round
+				# (the host's generator: in the first round, warm-up or
+				# not; its rows are batches, at no rate).
+				[ "$round" != "$cap_round" ] || [ "$bench_insn_cap_steps" = 0 ] ||
+					bench_insn_capacity "$name" "$bench_insn_cap_size" $((++seq)) "$round" ||
+					return 1
 				bench_insn_idle $((++seq)) "$round" "$name" || return 1
 			fi
 			bench_insn_row $((++seq)) "$round" "$name" "$size" || return 1
 		done
+		if [ "$round" != 0 ]; then
+			bench_insn_natconn $((seq + 1)) "$round" || return 1
+			seq=$((seq + 2))
+		fi
 		[ "$round" != 0 ] || bench_insn_set_rate || return 1
 	done
 }
@@ -421,7 +610,9 @@ bench_insns() {
 # 4% between 15,000 and 20,000 frames/s). A rate the user set stays.
 bench_insn_set_rate() {
 	local line gen_pps cap min=
-	[ -z "${NETSLICE_BENCH_INSN_PPS:-}" ] && [ "$bench_insn_cap_steps" != 0 ] || return 0
+	# The host's generator sends batches, at no rate.
+	[ -z "${NETSLICE_BENCH_INSN_PPS:-}" ] && [ "$bench_insn_cap_steps" != 0 ] &&
+		[ "$bench_insn_gen" != host ] || return 0
 	for line in "${bench_insn_caps[@]}"; do
 		IFS=, read -r _ _ gen_pps _ cap <<<"$line"
 		if [ -z "$cap" ] || [ $((gen_pps * 10)) -lt $((cap * 15)) ]; then

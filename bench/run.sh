@@ -223,6 +223,11 @@ if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
 	bench_coalesce - "$bench_in" "$bench_kcpu" "$([ "$bench_insn_gen" = xdp ] && echo 0 || echo 2)" &&
 		bench_coalesce "$sink" "$sink_if" "${bench_sink_cpu:-0}" 1000 "$sink_period" &&
 		{ [ -z "${NETSLICE_BENCH_NICS:-}" ] || bench_coalesce - "$bench_out" "$bench_kcpu"; } || exit 1
+	# The host's generator counts what the DUT sent at the tap behind
+	# its port: the sink's port goes down, and vCPU 0 receives nothing.
+	if [ "$bench_insn_gen" = host ]; then
+		ip -n "$sink" link set "$sink_if" down || exit 1
+	fi
 fi
 # AF_PACKET taps do not stop the stack: nothing may route the frames too.
 tst_sysctl net.ipv4.conf.all.forwarding 0

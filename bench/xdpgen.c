@@ -72,53 +72,11 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "netslice_pkt.h"
+#include "gen_frame.h"
 #include "nsmark.h"
 #include "xdpgen_sink.h"
 
-#define XDPGEN_MAX_FRAME	1514
-#define XDPGEN_UDP_SPORT_OFF	34	/* Ethernet 14 + IPv4 20 */
-#define XDPGEN_STALL_NS		2000000000ull
-#define XDPGEN_WAIT_NS		20000
 #define XDPGEN_MAX_BATCH	256	/* the kernel's for live frames */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-/* build: the frame of LEN bytes from src to dst. */
-static void build(uint8_t *f, size_t len, const uint8_t *dst, const uint8_t *src)
-{
-	uint16_t ip_len = len - 14, udp_len = ip_len - 20, v;
-	size_t i;
-
-	memset(f, 0, len);
-	memcpy(f, dst, 6);
-	memcpy(f + 6, src, 6);
-	f[12] = 0x08;
-	f[14] = 0x45;
-	v = htons(ip_len);
-	memcpy(f + 16, &v, 2);
-	f[22] = 64;
-	f[23] = 17;
-	memcpy(f + 26, "\x0a\x63\x01\x01", 4);	/* 10.99.1.1 */
-	memcpy(f + 30, "\x0a\x63\x09\x09", 4);	/* 10.99.9.9 */
-	v = ns_csum(f + 14, 20);
-	memcpy(f + 24, &v, 2);
-	v = htons(10000);
-	memcpy(f + XDPGEN_UDP_SPORT_OFF, &v, 2);
-	v = htons(9);
-	memcpy(f + 36, &v, 2);
-	v = htons(udp_len);
-	memcpy(f + 38, &v, 2);
-	/* UDP checksum 0 (none), as pktgen's; a payload that is not all zero. */
-	for (i = 42; i < len; i++)
-		f[i] = (uint8_t)i;
-}
 
 /*
  * load_prog: an XDP program that sets the UDP source port to 10000 + a
@@ -136,75 +94,18 @@ static int load_prog(unsigned int flows)
 		{ BPF_LDX | BPF_MEM | BPF_W, 7, 1, 0, 0 },
 		{ BPF_LDX | BPF_MEM | BPF_W, 3, 1, 4, 0 },
 		{ BPF_ALU64 | BPF_MOV | BPF_X, 4, 7, 0, 0 },
-		{ BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, XDPGEN_UDP_SPORT_OFF + 2 },
+		{ BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, GEN_UDP_SPORT_OFF + 2 },
 		{ BPF_JMP | BPF_JGT | BPF_X, 4, 3, 5, 0 },
 		{ BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_prandom_u32 },
 		{ BPF_ALU64 | BPF_MOD | BPF_K, 0, 0, 0, flows },
 		{ BPF_ALU64 | BPF_ADD | BPF_K, 0, 0, 0, 10000 },
 		{ BPF_ALU | BPF_END | BPF_TO_BE, 0, 0, 0, 16 },
-		{ BPF_STX | BPF_MEM | BPF_H, 7, 0, XDPGEN_UDP_SPORT_OFF, 0 },
+		{ BPF_STX | BPF_MEM | BPF_H, 7, 0, GEN_UDP_SPORT_OFF, 0 },
 		{ BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_TX },
 		{ BPF_JMP | BPF_EXIT, 0, 0, 0, 0 },
 	};
 
 	return xdpgen_prog_load(BPF_PROG_TYPE_XDP, "xdpgen", insns, sizeof(insns) / sizeof(insns[0]));
-}
-
-static int read_counter(int fd, unsigned long long *v)
-{
-	char buf[32];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	*v = strtoull(buf, NULL, 10);
-	return 0;
-}
-
-static void nap_ns(uint64_t ns)
-{
-	struct timespec nap = { ns / 1000000000ull, ns % 1000000000ull };
-
-	nanosleep(&nap, NULL);
-}
-
-/*
- * wait_counter: until fd's counter reaches want or stands still (frames
- * lost: *want becomes what it holds, so the next batch waits only for its
- * own). Each look costs the generator's vCPU a wake-up, so it first
- * sleeps half of what the batches took (*est, a moving average), then
- * looks every sixteenth of that. Not more than half: a batch measured
- * as at least the sleep before it, a sleep of 7/8 kept the average
- * within 3% a batch of whatever it once was (the -S wait has none).
- */
-static int wait_counter(int fd, unsigned long long *want, uint64_t *est,
-			unsigned long long *waits)
-{
-	unsigned long long v, last = ~0ull;
-	uint64_t start = now_ns(), since = start, step = *est / 16;
-
-	if (step < XDPGEN_WAIT_NS)
-		step = XDPGEN_WAIT_NS;
-	if (*est)
-		nap_ns(*est / 2);
-	for (;;) {
-		if (read_counter(fd, &v))
-			return -1;
-		if (v >= *want)
-			break;
-		if (v != last) {
-			last = v;
-			since = now_ns();
-		} else if (now_ns() - since > XDPGEN_STALL_NS) {
-			*want = v;	/* frames lost: the estimate stays */
-			return 0;
-		}
-		(*waits)++;
-		nap_ns(step);
-	}
-	*est = *est ? (*est * 3 + (now_ns() - start)) / 4 : now_ns() - start;
-	return 0;
 }
 
 static int if_mac(const char *ifname, uint8_t *mac)
@@ -268,7 +169,7 @@ int main(int argc, char **argv)
 	unsigned long long count, sent = 0, waits = 0, batches = 0, base = 0;
 	unsigned int size, flows = 256, batch = 64;
 	struct xdp_md ctx = { 0 };
-	uint8_t frame[XDPGEN_MAX_FRAME], dst[6], src[6];
+	uint8_t frame[GEN_MAX_FRAME], dst[6], src[6];
 	int prog, counter = -1;
 	uint64_t t0, est = 0;
 	const char *hold = NULL;
@@ -328,7 +229,7 @@ usage:
 		flows = strtoul(argv[5], NULL, 10);
 	if (argc > 6)
 		batch = strtoul(argv[6], NULL, 10);
-	if (size < 64 || size - 4 > XDPGEN_MAX_FRAME || !flows || flows > 55535 || !batch ||
+	if (size < 64 || size - 4 > GEN_MAX_FRAME || !flows || flows > 55535 || !batch ||
 	    batch > XDPGEN_MAX_BATCH ||
 	    sscanf(argv[2], "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &dst[0], &dst[1], &dst[2], &dst[3],
 		   &dst[4], &dst[5]) != 6) {
@@ -349,25 +250,25 @@ usage:
 	}
 	if (argc > 7 && (!sink || mark_seq >= 0)) {
 		counter = open(argv[7], O_RDONLY);
-		if (counter < 0 || read_counter(counter, sink ? &fwd0 : &base)) {
+		if (counter < 0 || gen_read_counter(counter, sink ? &fwd0 : &base)) {
 			perror(argv[7]);
 			return 2;
 		}
 	}
-	build(frame, size - 4, dst, src);
+	gen_build(frame, size - 4, dst, src);
 	ctx.data_end = size - 4;	/* the kernel checks the context against the frame */
 	prog = load_prog(flows);
 	if (prog < 0 || (hold && hold_prog(prog, hold)))
 		return 1;
 	if (mark_seq >= 0) {
-		if (read_counter(counter, &fwd0) || (also >= 0 && read_counter(also, &also0))) {
+		if (gen_read_counter(counter, &fwd0) || (also >= 0 && gen_read_counter(also, &also0))) {
 			perror("xdpgen: a counter beside the start mark");
 			return 1;
 		}
-		m0 = now_ns();
+		m0 = gen_now_ns();
 		nsmark_exec(mark_seq, 0);
 	}
-	t0 = now_ns();
+	t0 = gen_now_ns();
 	while (sent < count) {
 		unsigned int n = count - sent < batch ? count - sent : batch;
 		LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = frame, .data_size_in = size - 4,
@@ -383,25 +284,25 @@ usage:
 		}
 		sent += n;
 		batches++;
-		if (sink && xdpgen_sink_wait(sink, &base, XDPGEN_STALL_NS / 1000000, &waits)) {
+		if (sink && xdpgen_sink_wait(sink, &base, GEN_STALL_NS / 1000000, &waits)) {
 			fprintf(stderr, "xdpgen: waiting for the sink: %s\n", strerror(errno));
 			return 1;
 		}
-		if (!sink && counter >= 0 && wait_counter(counter, &base, &est, &waits)) {
+		if (!sink && counter >= 0 && gen_wait_counter(counter, &base, &est, &waits, NULL)) {
 			perror(argv[7]);
 			return 1;
 		}
 	}
 	if (mark_seq >= 0) {
 		nsmark_exec(mark_seq, 1);
-		m1 = now_ns();
-		if (read_counter(counter, &fwd1) || (also >= 0 && read_counter(also, &also1))) {
+		m1 = gen_now_ns();
+		if (gen_read_counter(counter, &fwd1) || (also >= 0 && gen_read_counter(also, &also1))) {
 			perror("xdpgen: a counter beside the stop mark");
 			return 1;
 		}
 	}
 	printf("sent %llu usec %llu batches %llu waits %llu", sent,
-	       (unsigned long long)(now_ns() - t0) / 1000, batches, waits);
+	       (unsigned long long)(gen_now_ns() - t0) / 1000, batches, waits);
 	if (sink)
 		printf(" counted %llu", (unsigned long long)(xdpgen_sink_count(sink) - sink_base));
 	if (mark_seq >= 0)

@@ -147,6 +147,8 @@ else
 fi
 # Installs the module built for 6.1: needs that kernel's tree.
 part "host: install, uninstall, DKMS" tests/host/test_install.sh
+# Taps in a namespace of its own: root, as the guests' multi-queue NICs.
+part "host: bench's host generator" tests/host/test_hostgen.sh
 kernels=${NETSLICE_KERNELS:-6.1 6.12 7.2}
 full_kernels=" ${NETSLICE_FULL_KERNELS:-6.1 7.2} "
 # Guest tests whose cases reach no kernel interface that changes across the
