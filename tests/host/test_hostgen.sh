@@ -37,7 +37,15 @@ ip netns add "$ns" &&
 		net.ipv6.conf.default.disable_ipv6=1 &&
 	ip -n "$ns" tuntap add mode tap name hga &&
 	ip -n "$ns" tuntap add mode tap name hgb &&
-	ip -n "$ns" link set hga up && ip -n "$ns" link set hgb up || exit 1
+	ip -n "$ns" link set hga up && ip -n "$ns" link set hgb up || {
+	# As tests/vm/run, which then makes no multi-queue NICs: said, skipped.
+	for c in batches "as fast as the tap takes them" "at a rate" "1518-byte frames" \
+		"a bad request" "a tap nobody reads"; do
+		skip "$c" "this host makes no network namespace with taps"
+	done
+	ktap_done
+	exit
+}
 
 # The stand-in DUT: every frame read from hga written into hgb, and a
 # summary per request (frames, sizes, flows, destination) to $dir/dut.
