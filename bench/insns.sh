@@ -254,7 +254,7 @@ bench_insn_pktgen() {
 # as fast as the tap takes them) into the DUT's port from the host, asked
 # through the runner's directory; hostgen's answer, "sent N usec T
 # send_usec S last_usec L batches B waits W dropped D". Waits on vCPU 0,
-# looking every 10 ms with read's timeout (no process a look), up to 20
+# looking every 50 ms with read's timeout (no process a look), up to 20
 # minutes; fails at once if hostgen never said it was ready.
 bench_insn_hostgen() {
 	local dir=$NETSLICE_VM_OUT seq=$((RANDOM * 32768 + RANDOM + 1)) ans= nap i
@@ -263,10 +263,10 @@ bench_insn_hostgen() {
 	echo "$seq $sink_mac $1 ${3:-$bench_insn_pkts} 256 $2 ${4:-0}" >"$dir/hostgen.req.tmp" &&
 		mv "$dir/hostgen.req.tmp" "$dir/hostgen.req" || return 1
 	exec {nap}<> <(:)
-	for ((i = 0; i < 120000; i++)); do
+	for ((i = 0; i < 24000; i++)); do
 		{ read -r ans <"$dir/hostgen.done"; } 2>/dev/null || true
 		[ "${ans%% *}" != "$seq" ] || break
-		read -r -t 0.01 -u "$nap" _ || true
+		read -r -t 0.05 -u "$nap" _ || true
 	done
 	exec {nap}<&-
 	[ "${ans%% *}" = "$seq" ] || { echo "bench: hostgen did not answer request $seq" >&2; return 1; }
