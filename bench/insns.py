@@ -312,6 +312,13 @@ def spread_pct(values):
     return (max(values) - min(values)) * 100 / m if m else 0.0
 
 
+def dut_insns(m):
+    """The DUT's vCPUs' instructions (copies weighed in) between mark m's
+    start and stop: every vCPU but the generator's and the sink's."""
+    return sum(weighted_all([b - a for a, b in zip(m["start"][v], m["stop"][v])])
+               for v in m["stop"] if v not in (GEN_VCPU, SINK_VCPU))
+
+
 def read_caps(path):
     """bench/insns.sh's capacity search (cap.csv: CONTENDER,SIZE,GEN_PPS,
     SAT_FWD_PPS,CAPACITY_PPS, CAPACITY_PPS empty when the DUT kept up)."""
@@ -347,9 +354,7 @@ def blast_rows(d, marks, per_row, caps, rows):
         per = per_row.get(f"{r['contender']}@64", {})
         if not usec or not per or r["contender"] not in found:
             continue
-        dut = [v for v in m["stop"] if v not in (GEN_VCPU, SINK_VCPU)]
-        rate = sum(weighted_all([b - a for a, b in zip(m["start"][v], m["stop"][v])])
-                   for v in dut) * 1e6 / usec
+        rate = dut_insns(m) * 1e6 / usec
         cap = found[r["contender"]]
         err = (cap * statistics.median(per.values()) / rate - 1) * 100
         checks.append(abs(err))
@@ -367,22 +372,21 @@ def capacity_rows(caps, rows):
     (CONTENDER, SIZE, GEN_PPS, SAT_FWD_PPS, CAPACITY_PPS); returns the
     least headroom, the generator's rate over what the DUT forwarded at
     its capacity (over what it forwarded at the generator's rate, when it
-    kept up: about 1, the generator the limit), or None without either.
+    kept up: about 1, the generator the limit), or None without a search.
     A capacity is judged only with a headroom of at least 1.5."""
     least = None
-    if caps:
-        for name, size, gen, sat, cap in caps:
-            head = gen / cap if cap else gen / max(sat, 1)
-            row = {"name": f"capacity_pps_{name}_{size}", "value": cap,
-                   "spread_pct": None, "target": None, "met": None,
-                   "generator_pps": gen, "forwarded_at_generator_pps": sat,
-                   "generator_headroom": round(head, 2)}
-            if not cap:
-                row["note"] = f"kept up with the generator's {gen}/s: the generator is the limit"
-            elif head < 1.5:
-                row["note"] = "generator headroom under 1.5: not judged"
-            rows.append(row)
-            least = head if least is None else min(least, head)
+    for name, size, gen, sat, cap in caps:
+        head = gen / cap if cap else gen / max(sat, 1)
+        row = {"name": f"capacity_pps_{name}_{size}", "value": cap,
+               "spread_pct": None, "target": None, "met": None,
+               "generator_pps": gen, "forwarded_at_generator_pps": sat,
+               "generator_headroom": round(head, 2)}
+        if not cap:
+            row["note"] = f"kept up with the generator's {gen}/s: the generator is the limit"
+        elif head < 1.5:
+            row["note"] = "generator headroom under 1.5: not judged"
+        rows.append(row)
+        least = head if least is None else min(least, head)
     if least is None:
         return None
     rows.append({"name": "generator_headroom_min", "value": round(least, 2), "spread_pct": None,
@@ -483,9 +487,7 @@ def nat_rows(d, marks):
         if answered < 0.99 * sent:
             short.append(f"{r['slices']} slice(s), round {r['round']}: {answered} of {sent}")
             continue
-        dut = [v for v in m["stop"] if v not in (GEN_VCPU, SINK_VCPU)]
-        insns = sum(weighted_all([b - a for a, b in zip(m["start"][v], m["stop"][v])]) for v in dut)
-        per[int(r["slices"])][int(r["round"])] = insns / answered
+        per[int(r["slices"])][int(r["round"])] = dut_insns(m) / answered
     rows = []
     note = {"note": "SYNs unanswered, left out: " + "; ".join(short)} if short else {}
     for slices in sorted(per):
