@@ -94,9 +94,6 @@ bench_insn_guest() {
 		rows=${NETSLICE_BENCH_INSN_CACHE_ROWS:-$bench_cache_rows}
 		# The rule and nf-nat rows are the instruction pass's.
 		ruleload=0 nat=0
-		# The model takes a row of 10,000 frames two minutes: 2,500
-		# (39 of xdpgen's batches after the contender's warm-up burst).
-		pkts=${NETSLICE_BENCH_INSN_PKTS:-2500}
 	elif [ "$topology" = nic ]; then
 		tag=-nic nics=1 ruleload=0 nat=0
 		# The load from the host (bench/hostgen.c); NETSLICE_BENCH_GEN=pktgen:

@@ -8,7 +8,8 @@ DIR holds what one guest run under the nsinsn plugin left: plugin.txt
 (bench/plugin/nsinsn.c: per-vCPU counters at every mark, PC samples),
 insn.csv (bench/insns.sh's rows: which contender, how many frames; round
 0 warms up and is left out; SIZE 0 is a contender's idle second),
-kallsyms, and per row modsyms-SEQ and maps-SEQ to name sampled PCs;
+kallsyms, modsyms-SEQ (from a contender's idle row SEQ on) and per row
+maps-SEQ to name sampled PCs;
 lost.txt (bench/insns.sh's bench_insn_lost: for each row that lost
 frames, how each counter on the frames' way moved over it); and
 previous-targets.json, a run of the same name this one replaces;
@@ -47,6 +48,7 @@ import csv
 import glob
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -646,13 +648,18 @@ def main(argv):
     prof_dir = base + "-insn-profile"
     os.makedirs(prof_dir, exist_ok=True)
     kernel = Symbols([os.path.join(d, "kallsyms")])
+    # The guest lists module symbols again only when a contender came up:
+    # a row's are the last list at or before it.
+    modsyms = sorted(int(f.split("-", 1)[1]) for f in os.listdir(d)
+                     if re.fullmatch(r"modsyms-\d+", f))
     folded = defaultdict(Counter)
     for r in runs:
         seq = int(r["seq"])
         if int(r["round"]) == 0:
             continue
-        mods = Symbols([os.path.join(d, "kallsyms"), os.path.join(d, f"modsyms-{seq}")]) \
-            if os.path.exists(os.path.join(d, f"modsyms-{seq}")) else kernel
+        at = [m for m in modsyms if m <= seq]
+        mods = Symbols([os.path.join(d, "kallsyms"), os.path.join(d, f"modsyms-{at[-1]}")]) \
+            if at else kernel
         maps = read_maps(os.path.join(d, f"maps-{seq}"))
         for (vcpu, pc), n in samples.get(seq, {}).items():
             side = {GEN_VCPU: "load/gen-", SINK_VCPU: "load/sink-"}.get(vcpu, "")

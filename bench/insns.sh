@@ -16,8 +16,8 @@
 # load (bench_insn_ruleload), an "rgen: " line per measurement of
 # ring-fwd-replace (the replaces made in it), an "nconn: " line per
 # nf-nat connection measurement (bench_insn_natconn) and a "# " progress
-# line per row; writes kallsyms (once) and each row's
-# module symbols and forwarder mappings into NETSLICE_BENCH_OUT, which
+# line per row; writes kallsyms (once), each contender's module symbols
+# and each row's forwarder mappings into NETSLICE_BENCH_OUT, which
 # the host reads to name the sampled PCs.
 #
 #   NETSLICE_BENCH_INSN_ROWS   "CONTENDER@SIZE[/BATCH] ...", rows of one
@@ -122,7 +122,6 @@ bench_insn_row() {
 	if [ -n "$bench_pid" ]; then
 		grep ' r-xp ' "/proc/$bench_pid/maps" >"$NETSLICE_BENCH_OUT/maps-$seq" || return 1
 	fi
-	grep '\[' /proc/kallsyms >"$NETSLICE_BENCH_OUT/modsyms-$seq" || return 1
 	# Before the start mark: what bench_insn_lost subtracts.
 	before=$(bench_insn_counters "$name")
 	if [ "$bench_insn_gen" = xdp ]; then
@@ -588,6 +587,13 @@ bench_insns() {
 				# not; its rows are batches, at no rate).
 				[ "$round" != "$cap_round" ] || [ "$bench_insn_cap_steps" = 0 ] ||
 					bench_insn_capacity "$name" "$bench_insn_cap_size" $((++seq)) "$round" ||
+					return 1
+				# Module (and BPF) symbols, to name the sampled PCs, once
+				# a contender is up: /proc/kallsyms walks every core
+				# symbol first, half a billion instructions on vCPU 0 (13 s
+				# without the cache model, a minute with it). bench/insns.py
+				# takes a row's from the last list at or before it.
+				grep '\[' /proc/kallsyms >"$NETSLICE_BENCH_OUT/modsyms-$((seq + 1))" ||
 					return 1
 				bench_insn_idle $((++seq)) "$round" "$name" || return 1
 			fi

@@ -175,8 +175,14 @@ static void nsi_cache_drop(struct nsi_cache *c, uint64_t line)
 	for (w = base; w < base + c->ways; w++) {
 		uint64_t t = line + 1;
 
-		__atomic_compare_exchange_n(&c->tag[w], &t, 0, false, __ATOMIC_RELAXED,
-					    __ATOMIC_RELAXED);
+		/*
+		 * A locked exchange only where the line is: most stores touch
+		 * no other vCPU's copy, and a compare-exchange per way took the
+		 * host's cache line from the owner's thread every time.
+		 */
+		if (__atomic_load_n(&c->tag[w], __ATOMIC_RELAXED) == t)
+			__atomic_compare_exchange_n(&c->tag[w], &t, 0, false,
+						    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 	}
 }
 
