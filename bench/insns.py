@@ -469,10 +469,11 @@ def rule_rows(d, marks, runs, per_row, idle):
 
 def nat_rows(d, marks):
     """nf-nat's cost a connection (nconn.csv, bench_insn_natconn): the DUT's
-    instructions between a measurement's marks over the SYNs answered, on
-    one slice and on two, and per round the two's over the one's. A
-    measurement that answered under 99% of its SYNs is a finding, not a
-    cost: its rows say so and are left out."""
+    instructions between a measurement's marks, less its idle second's at
+    that rate over the measurement's span (what the NF spends a second with
+    no load), over the SYNs answered, on one slice and on two, and per round
+    the two's over the one's. A measurement that answered under 99% of its
+    SYNs is a finding, not a cost: its rows say so and are left out."""
     path = os.path.join(d, "nconn.csv")
     if not os.path.exists(path):
         return []
@@ -489,7 +490,13 @@ def nat_rows(d, marks):
         if answered < 0.99 * sent:
             short.append(f"{r['slices']} slice(s), round {r['round']}: {answered} of {sent}")
             continue
-        per[int(r["slices"])][int(r["round"])] = dut_insns(m) / answered
+        busy = dut_insns(m)
+        if r.get("idle_seq"):
+            im = marks.get(int(r["idle_seq"]))
+            if not im or "start" not in im or "stop" not in im:
+                sys.exit(f"insns: no marks for nf-nat's idle second {r['idle_seq']}")
+            busy -= dut_insns(im) * int(r["span_usec"]) / int(r["idle_usec"])
+        per[int(r["slices"])][int(r["round"])] = busy / answered
     rows = []
     note = {"note": "SYNs unanswered, left out: " + "; ".join(short)} if short else {}
     for slices in sorted(per):

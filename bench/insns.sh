@@ -448,11 +448,16 @@ bench_insn_ruleload() {
 # new connection, and the sink's stack answers each with a SYN-ACK (SYN
 # cookies always), which nf-nat translates back. Between marks SEQ (one
 # slice) and SEQ + 1 (two): the SYNs, their answers, and the connections
-# of the first two seconds expiring (--timeout-tcp 1). For as long, the sink
+# of the first two seconds expiring (--timeout-tcp 1). Before each, marks
+# SEQ + 2 and SEQ + 3: a second of nf-nat up with no load, which
+# bench/insns.py takes off at its rate over the measurement's span (what
+# the NF spends a second whatever the load: per connection it halved
+# when the rate doubled). For as long, the sink
 # takes frames to its stack, gen0 receives on vCPU 0 and dut1 on the
 # DUT's (RPS), and the generator and the sink have addresses. Prints
-# "nconn: SEQ,ROUND,SLICES,RATE,SENT,ANSWERED" for each (ANSWERED:
-# SYN-ACKs the DUT sent back to gen0); bench/insns.py divides. On veth.
+# "nconn: SEQ,ROUND,SLICES,RATE,SENT,ANSWERED,SPAN_USEC,IDLE_SEQ,IDLE_USEC"
+# for each (ANSWERED: SYN-ACKs the DUT sent back to gen0; SPAN_USEC: from
+# mark to mark); bench/insns.py divides. On veth.
 bench_insn_natconn() {
 	local seq=$1 slices rc=0 serve_pid= serve_out=
 	[ "${bench_insn_nat_rate:-0}" -gt 0 ] && [ "${NETSLICE_BENCH_TOPOLOGY:-veth}" = veth ] || return 0
@@ -463,7 +468,7 @@ bench_insn_natconn() {
 		tst_start_bg serving ip netns exec "$sink" taskset -c 0 nfclient serve 80 sink; then
 		serve_pid=$bg_pid serve_out=$bg_out
 		for slices in 1 2; do
-			bench_natconn_one "$seq" "$2" "$slices" || { rc=1; break; }
+			bench_natconn_one "$seq" "$2" "$slices" $((seq + 2)) || { rc=1; break; }
 			seq=$((seq + 1))
 		done
 	else
@@ -481,10 +486,11 @@ bench_insn_natconn() {
 	return $rc
 }
 
-# bench_natconn_one SEQ ROUND SLICES: bench_insn_natconn's measurement of
-# nf-nat on SLICES slices, mark SEQ.
+# bench_natconn_one SEQ ROUND SLICES IDLE_SEQ: bench_insn_natconn's
+# measurement of nf-nat on SLICES slices, mark SEQ, after its idle second,
+# mark IDLE_SEQ.
 bench_natconn_one() {
-	local seq=$1 slices=$3 sent out a0 a1 mac rc=0
+	local seq=$1 slices=$3 iseq=$4 sent out a0 a1 mac t0 t1 rc=0 idle=1000000
 	local counter=/sys/class/net/$bench_in/statistics/tx_packets
 	mac=$(cat "/sys/class/net/$bench_in/address")
 	bench_ns_up "$slices" nf-nat -s "$(seq -s, 0 $((slices - 1)))" --inside "$bench_in" \
@@ -496,12 +502,14 @@ bench_natconn_one() {
 		! bench_insn_drain "$counter" $((a0 + 1)) || ! read -r a1 <"$counter" || [ "$a1" -le "$a0" ]; then
 		echo "bench: nf-nat answered no SYN" >&2
 		rc=1
-	elif a0=$(taskset -c 0 nsmark start "$seq" "$counter") &&
+	elif taskset -c 0 nsmark idle "$iseq" "$idle" &&
+		a0=$(taskset -c 0 nsmark start "$seq" "$counter") && t0=$EPOCHREALTIME &&
 		out=$(ip netns exec "$gen" taskset -c 0 conn-gen "$gen_if" "$mac" 10.99.0.2 80 \
 			"$bench_insn_nat_rate" 3 1) &&
 		read -r _ sent _ <<<"$out" && bench_insn_drain "$counter" $((a0 + sent)) &&
-		a1=$(taskset -c 0 nsmark stop "$seq" "$counter"); then
-		echo "nconn: $seq,$2,$slices,$bench_insn_nat_rate,$sent,$((a1 - a0))"
+		a1=$(taskset -c 0 nsmark stop "$seq" "$counter") && t1=$EPOCHREALTIME; then
+		echo "nconn: $seq,$2,$slices,$bench_insn_nat_rate,$sent,$((a1 - a0))," \
+			"$((${t1/./} - ${t0/./})),$iseq,$idle" | tr -d ' '
 		echo "# nconn $seq round $2 nf-nat on $slices slice(s): $((a1 - a0)) of $sent SYNs answered"
 	else
 		rc=1
@@ -553,7 +561,7 @@ bench_insns() {
 	echo "cal: seq,kind,bytes,vcpu"
 	echo "rload: seq,round,rules"
 	echo "rgen: seq,replaces"
-	echo "nconn: seq,round,slices,rate,sent,answered"
+	echo "nconn: seq,round,slices,rate,sent,answered,span_usec,idle_seq,idle_usec"
 	echo "blast: seq,round,contender,sent,last_usec,send_usec,dropped,forwarded,span_usec"
 	bench_insn_calibrate $((seq + 1)) || return 1
 	seq=$((seq + 2))
@@ -601,7 +609,7 @@ bench_insns() {
 		done
 		if [ "$round" != 0 ]; then
 			bench_insn_natconn $((seq + 1)) "$round" || return 1
-			seq=$((seq + 2))
+			seq=$((seq + 4))
 		fi
 		[ "$round" != 0 ] || bench_insn_set_rate || return 1
 	done
