@@ -29,15 +29,18 @@
  * SEQ is any word, answered as written; a request hostgen cannot serve
  * gets "SEQ error WHY". A tap that refuses frames for 2 s ends the
  * request with an error. DIR/hostgen.ready says hostgen is there. Runs
- * until killed (the runner kills it with the guest).
+ * until killed (the runner kills it with the guest), or its parent dies:
+ * left behind, it would wake 500 times a second on the host's CPU 0.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
@@ -188,6 +191,10 @@ int main(int argc, char **argv)
 	if (argc != 4) {
 		fprintf(stderr, "usage: hostgen DIR IN_TAP OUT_TAP\n");
 		return 2;
+	}
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() == 1) {
+		fprintf(stderr, "hostgen: no parent to serve\n");
+		return 1;
 	}
 	snprintf(req_path, sizeof(req_path), "%s/hostgen.req", argv[1]);
 	snprintf(done_path, sizeof(done_path), "%s/hostgen.done", argv[1]);

@@ -265,6 +265,10 @@ bench_insn_hostgen() {
 	for ((i = 0; i < 24000; i++)); do
 		{ read -r ans <"$dir/hostgen.done"; } 2>/dev/null || true
 		[ "${ans%% *}" != "$seq" ] || break
+		# Once a second: hostgen still there (the runner removes
+		# hostgen.ready when it ends)?
+		[ $((i % 20)) != 19 ] || [ -e "$dir/hostgen.ready" ] ||
+			{ echo "bench: the host generator ended, request $seq unanswered" >&2; break; }
 		read -r -t 0.05 -u "$nap" _ || true
 	done
 	exec {nap}<&-
@@ -300,16 +304,22 @@ bench_insn_blast() {
 
 # bench_insn_trial SIZE PPS: one unmarked trial; sets trial_pps (the rate
 # the generator offered), trial_fwd_pps (forwarded per second of load) and
-# trial_ok (less than 0.1% lost, RFC 2544's loss bound here).
+# trial_ok (less than 0.1% lost, RFC 2544's loss bound here). At a rate
+# PPS (not 0): at most 2 s of frames, at least 1,000: the search starts
+# where the overloaded DUT forwarded, which can be a few hundred a
+# second, and 10,000 frames there took minutes with nothing said.
 bench_insn_trial() {
 	local counter=/sys/class/net/$bench_out/statistics/tx_packets fwd0 fwd1 load sent usec last
+	local n=$bench_insn_pkts
+	[ "$2" = 0 ] || [ "$n" -le $(($2 * 2)) ] || n=$(($2 * 2))
+	[ "$n" -ge 1000 ] || n=1000
 	read -r fwd0 <"$counter"
 	if [ "$bench_insn_gen" = host ]; then
 		# The host's frames at the rate, 8 a call, each call at its time.
-		load=$(bench_insn_hostgen "$1" 0 "$bench_insn_pkts" "$2") || return 1
+		load=$(bench_insn_hostgen "$1" 0 "$n" "$2") || return 1
 		read -r _ sent _ _ _ usec _ last _ <<<"$load"
 	else
-		load=$(bench_insn_pktgen "$1" "$2") || return 1
+		load=$(bench_insn_pkts=$n bench_insn_pktgen "$1" "$2") || return 1
 		read -r _ sent _ _ _ usec _ <<<"$load"
 		last=$usec
 	fi
@@ -322,6 +332,8 @@ bench_insn_trial() {
 	# it: forwarded late is not kept up with.
 	[ "$bench_insn_gen" != host ] || [ $((trial_fwd_pps * 100)) -ge $((trial_pps * 99)) ] ||
 		trial_ok=0
+	echo "# trial $1 B at $([ "$2" = 0 ] && echo 'full speed' || echo "$2/s"):" \
+		"$((fwd1 - fwd0)) of $sent forwarded, ok $trial_ok"
 }
 
 # bench_insn_capacity NAME SIZE SEQ ROUND: the running contender's capacity, RFC

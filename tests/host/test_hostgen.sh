@@ -6,7 +6,8 @@
 # and writes it back into the other, whose rx_packets hostgen waits on.
 # Batches arrive whole and in order of request, as many as asked, of the
 # size asked, over the flows asked; as fast as the tap takes them (batch
-# 0) too; a bad request gets an error answer and hostgen serves on.
+# 0) too; a bad request gets an error answer and hostgen serves on; it
+# ends with its parent.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/host/ktap.sh"
@@ -23,10 +24,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ktap_plan 6
+ktap_plan 7
 if [ "$(id -u)" != 0 ] || [ ! -c /dev/net/tun ] || [ ! -x "$hostgen" ]; then
 	for c in batches "as fast as the tap takes them" "at a rate" "1518-byte frames" \
-		"a bad request" "a tap nobody reads"; do
+		"a bad request" "its parent killed" "a tap nobody reads"; do
 		skip "$c" "needs root, /dev/net/tun and build/bench/hostgen"
 	done
 	ktap_done
@@ -40,7 +41,7 @@ ip netns add "$ns" &&
 	ip -n "$ns" link set hga up && ip -n "$ns" link set hgb up || {
 	# As tests/vm/run, which then makes no multi-queue NICs: said, skipped.
 	for c in batches "as fast as the tap takes them" "at a rate" "1518-byte frames" \
-		"a bad request" "a tap nobody reads"; do
+		"a bad request" "its parent killed" "a tap nobody reads"; do
 		skip "$c" "this host makes no network namespace with taps"
 	done
 	ktap_done
@@ -137,10 +138,29 @@ ask 04 zz 64 10 1 1 && want "04 error bad request" &&
 	ask 05 02:00:00:00:00:02 64 10 1 1 && want "05 sent 10" "frames 3310"
 result "a bad request: an error answer, and the next served" $?
 
+# Its parent killed (the runner, in make bench): hostgen ends too, not
+# left waking on the host's CPU 0.
+rm -f "$dir/hostgen.ready"
+bash -c 'ip netns exec "$1" "$2" "$3" hga hgb 2>"$3/orphan.err" & echo $! >"$3/orphan.pid"; wait' \
+	_ "$ns" "$hostgen" "$dir" &
+parent=$!
+for _ in $(seq 100); do [ -e "$dir/hostgen.ready" ] && break; sleep 0.1; done
+orphan=$(cat "$dir/orphan.pid" 2>/dev/null)
+kill -9 "$parent"
+wait "$parent" 2>/dev/null
+for _ in $(seq 50); do kill -0 "$orphan" 2>/dev/null || break; sleep 0.1; done
+if [ -n "$orphan" ] && [ -e "$dir/hostgen.ready" ] && ! kill -0 "$orphan" 2>/dev/null; then
+	result "its parent killed, hostgen ends within 5 s" 0
+else
+	kill "$orphan" 2>/dev/null
+	echo "# hostgen ${orphan:-never started} outlived its parent: $(cat "$dir/orphan.err")"
+	result "its parent killed, hostgen ends within 5 s" 1
+fi
 # The stand-in DUT gone: the tap's ring fills, and 2 s of refusals end
 # the request with an error, not a wait for ever.
 kill "${pids[0]}" && wait "${pids[0]}" 2>/dev/null
 ask 7 02:00:00:00:00:02 64 100000 1 0 && want "7 error No buffer space available" &&
 	ask 8 zz 64 1 1 1 && want "8 error bad request"
 result "a tap nobody reads: the request ends in an error, hostgen serves on" $?
+
 ktap_done
