@@ -28,9 +28,10 @@
  * sent again after a pause).
  * SEQ is any word, answered as written; a request hostgen cannot serve
  * gets "SEQ error WHY". A tap that refuses frames for 2 s ends the
- * request with an error. DIR/hostgen.ready says hostgen is there. Runs
- * until killed (the runner kills it with the guest), or its parent dies:
- * left behind, it would wake 500 times a second on the host's CPU 0.
+ * request with an error. DIR/hostgen.ready says hostgen is there, until
+ * it ends (an error, a signal: the guest then stops waiting for answers).
+ * Runs until killed (the runner kills it with the guest), or its parent
+ * dies: left behind, it would wake 500 times a second on the host's CPU 0.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -182,6 +183,16 @@ static int serve(struct hostgen *g, const char *req, char *ans, size_t len)
 	return 0;
 }
 
+static char ready_path[4096];
+
+/* hostgen_end: a fatal signal; hostgen.ready goes with hostgen. */
+static void hostgen_end(int sig)
+{
+	unlink(ready_path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 int main(int argc, char **argv)
 {
 	char req_path[4096], done_path[4096], tmp_path[4096], req[256], ans[224], last[32] = "";
@@ -192,8 +203,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: hostgen DIR IN_TAP OUT_TAP\n");
 		return 2;
 	}
-	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() == 1) {
-		fprintf(stderr, "hostgen: no parent to serve\n");
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM)) {
+		fprintf(stderr, "hostgen: prctl: %s\n", strerror(errno));
 		return 1;
 	}
 	snprintf(req_path, sizeof(req_path), "%s/hostgen.req", argv[1]);
@@ -206,10 +217,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* Said to the guest, which otherwise waits for answers in vain. */
-	snprintf(tmp_path, sizeof(tmp_path), "%s/hostgen.ready", argv[1]);
-	f = fopen(tmp_path, "w");
+	snprintf(ready_path, sizeof(ready_path), "%s/hostgen.ready", argv[1]);
+	signal(SIGTERM, hostgen_end);
+	signal(SIGINT, hostgen_end);
+	signal(SIGSEGV, hostgen_end);
+	signal(SIGBUS, hostgen_end);
+	signal(SIGABRT, hostgen_end);
+	f = fopen(ready_path, "w");
 	if (!f || fclose(f)) {
-		fprintf(stderr, "hostgen: %s: %s\n", tmp_path, strerror(errno));
+		fprintf(stderr, "hostgen: %s: %s\n", ready_path, strerror(errno));
+		unlink(ready_path);
 		return 1;
 	}
 	snprintf(tmp_path, sizeof(tmp_path), "%s/hostgen.tmp", argv[1]);
@@ -229,6 +246,7 @@ int main(int argc, char **argv)
 			if (!f || fprintf(f, "%s %s\n", seq, ans) < 0 || fclose(f) ||
 			    rename(tmp_path, done_path)) {
 				fprintf(stderr, "hostgen: %s: %s\n", done_path, strerror(errno));
+				unlink(ready_path);
 				return 1;
 			}
 			continue;

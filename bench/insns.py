@@ -488,24 +488,32 @@ def nat_rows(d, marks):
             sys.exit(f"insns: no marks for nf-nat's measurement {r['seq']}")
         sent, answered = int(r["sent"]), int(r["answered"])
         if answered < 0.99 * sent:
-            short.append(f"{r['slices']} slice(s), round {r['round']}: {answered} of {sent}")
+            short.append(f"{r['slices']} slice(s), round {r['round']}: {answered} of {sent} SYNs "
+                         "answered")
             continue
         busy = dut_insns(m)
         if r.get("idle_seq"):
             im = marks.get(int(r["idle_seq"]))
             if not im or "start" not in im or "stop" not in im:
                 sys.exit(f"insns: no marks for nf-nat's idle second {r['idle_seq']}")
-            busy -= dut_insns(im) * int(r["span_usec"]) / int(r["idle_usec"])
+            idle = dut_insns(im) * int(r["span_usec"]) / int(r["idle_usec"])
+            # An idle second busier than half the measurement (a burst of
+            # other work in it) would leave a cost made of noise.
+            if idle > busy / 2:
+                short.append(f"{r['slices']} slice(s), round {r['round']}: its idle second "
+                             f"{idle / busy:.0%} of the measurement")
+                continue
+            busy -= idle
         per[int(r["slices"])][int(r["round"])] = busy / answered
     rows = []
-    note = {"note": "SYNs unanswered, left out: " + "; ".join(short)} if short else {}
+    note = {"note": "left out: " + "; ".join(short)} if short else {}
     for slices in sorted(per):
         vals = list(per[slices].values())
         rows.append(dict({"name": f"nat_insn_per_conn_{slices}s", "value": round(statistics.median(vals), 1),
                           "spread_pct": round(spread_pct(vals), 2), "target": None, "met": None,
                           "rate": rates.get(slices)}, **note))
     one, two = per.get(1, {}), per.get(2, {})
-    ratios = [two[k] / one[k] for k in two if k in one]
+    ratios = [two[k] / one[k] for k in two if one.get(k)]
     if ratios:
         rows.append(dict({"name": "nat_2s_vs_1s_insn_per_conn", "value": round(statistics.median(ratios), 3),
                           "spread_pct": round(spread_pct(ratios), 2), "target": None, "met": None},

@@ -502,7 +502,7 @@ bench_insn_natconn() {
 # measurement of nf-nat on SLICES slices, mark SEQ, after its idle second,
 # mark IDLE_SEQ.
 bench_natconn_one() {
-	local seq=$1 slices=$3 iseq=$4 sent out a0 a1 mac t0 t1 rc=0 idle=1000000
+	local seq=$1 slices=$3 iseq=$4 sent out a0 a1 mac t0 t1 span rc=0 idle=1000000
 	local counter=/sys/class/net/$bench_in/statistics/tx_packets
 	mac=$(cat "/sys/class/net/$bench_in/address")
 	bench_ns_up "$slices" nf-nat -s "$(seq -s, 0 $((slices - 1)))" --inside "$bench_in" \
@@ -520,8 +520,8 @@ bench_natconn_one() {
 			"$bench_insn_nat_rate" 3 1) &&
 		read -r _ sent _ <<<"$out" && bench_insn_drain "$counter" $((a0 + sent)) &&
 		a1=$(taskset -c 0 nsmark stop "$seq" "$counter") && t1=$EPOCHREALTIME; then
-		echo "nconn: $seq,$2,$slices,$bench_insn_nat_rate,$sent,$((a1 - a0))," \
-			"$((${t1/./} - ${t0/./})),$iseq,$idle" | tr -d ' '
+		span=$((${t1/./} - ${t0/./}))
+		echo "nconn: $seq,$2,$slices,$bench_insn_nat_rate,$sent,$((a1 - a0)),$span,$iseq,$idle"
 		echo "# nconn $seq round $2 nf-nat on $slices slice(s): $((a1 - a0)) of $sent SYNs answered"
 	else
 		rc=1
@@ -598,6 +598,15 @@ bench_insns() {
 				cur=$name
 				[ "$item" != "$BENCH_INSN_END" ] || break
 				bench_up "$name" || { echo "bench: $name did not start" >&2; return 1; }
+				# Module (and BPF) symbols, to name the sampled PCs of a
+				# counted round's rows: /proc/kallsyms walks every core
+				# symbol first, half a billion instructions on vCPU 0 (13 s
+				# without the cache model, a minute with it), so once a
+				# contender is up, before its warm-up. bench/insns.py
+				# takes a row's from the last list at or before it.
+				[ "$round" = 0 ] ||
+					grep '\[' /proc/kallsyms >"$NETSLICE_BENCH_OUT/modsyms-$((seq + 1))" ||
+					return 1
 				# Warm-up, not measured: tables, caches and neighbours fill.
 				bench_insn_pkts=2000 bench_insn_pktgen 64 "$bench_insn_pps" >/dev/null ||
 					return 1
@@ -607,13 +616,6 @@ bench_insns() {
 				# not; its rows are batches, at no rate).
 				[ "$round" != "$cap_round" ] || [ "$bench_insn_cap_steps" = 0 ] ||
 					bench_insn_capacity "$name" "$bench_insn_cap_size" $((++seq)) "$round" ||
-					return 1
-				# Module (and BPF) symbols, to name the sampled PCs, once
-				# a contender is up: /proc/kallsyms walks every core
-				# symbol first, half a billion instructions on vCPU 0 (13 s
-				# without the cache model, a minute with it). bench/insns.py
-				# takes a row's from the last list at or before it.
-				grep '\[' /proc/kallsyms >"$NETSLICE_BENCH_OUT/modsyms-$((seq + 1))" ||
 					return 1
 				bench_insn_idle $((++seq)) "$round" "$name" || return 1
 			fi
