@@ -88,7 +88,7 @@ bench_commit() {
 # with flame graphs docs/bench/insn[-nic|-cache]-CONTENDER-SIZE.svg.
 bench_insn_guest() {
 	local pass=$1 topology=$1 insn_dir=$top/build/bench-insn-$1 tag= rows= nics=0 f n res cache=on
-	local ruleload=${NETSLICE_BENCH_INSN_RULELOAD:-} nat=${NETSLICE_BENCH_INSN_NAT:-} hostgen=
+	local ruleload=${NETSLICE_BENCH_INSN_RULELOAD:-} nat=${NETSLICE_BENCH_INSN_NAT:-} hostgen= dma=0
 	local pkts=${NETSLICE_BENCH_INSN_PKTS:-} rounds=${NETSLICE_BENCH_INSN_ROUNDS:-}
 	[ "$CACHE" != 0 ] || cache=off
 	if [ "$topology" = cache ]; then
@@ -112,11 +112,15 @@ bench_insn_guest() {
 		rows="ring-fwd-off@64 afxdp@64 bridge@64"
 		[ "${kver%%.*}" -lt 7 ] || rows+=" afxdp-zc@64"
 		rows=${NETSLICE_BENCH_INSN_NIC_ROWS:-$rows}
+		# Zero-copy binds only where the guest maps buffers through the
+		# DMA API (iommu_platform=on): then every row of the pass does.
+		[[ " $rows " != *" afxdp-zc@"* ]] || dma=1
 	fi
 	rm -rf "$insn_dir" && mkdir -p "$insn_dir"
 	echo "# instruction count: $pass"
 	NETSLICE_KO=$ko NETSLICE_ACCEL=tcg NETSLICE_BENCH_MEASURE=insns NETSLICE_VM_PIN=1 \
-		NETSLICE_VM_NICS=$nics NETSLICE_BENCH_TOPOLOGY=$topology NETSLICE_VM_HOSTGEN=$hostgen \
+		NETSLICE_VM_NICS=$nics NETSLICE_VM_NIC_DMA=$dma NETSLICE_BENCH_TOPOLOGY=$topology \
+		NETSLICE_VM_HOSTGEN=$hostgen \
 		NETSLICE_BENCH_INSN_RULELOAD=$ruleload NETSLICE_BENCH_INSN_NAT=$nat NETSLICE_BENCH_INSN_PKTS=$pkts \
 		NETSLICE_BENCH_INSN_ROUNDS=$rounds \
 		NETSLICE_BENCH_INSN_ROWS=${rows:-${NETSLICE_BENCH_INSN_ROWS:-}} \

@@ -26,9 +26,11 @@
  *
  * "zc" is driver mode bound zero-copy (XDP_ZEROCOPY): the driver DMAs
  * into the UMEM and sends out of it, no copy in the kernel either. Of
- * the NICs make bench drives, virtio-net offers it from 7.2 (6.12's
- * receives zero-copy but cannot send from a UMEM); veth never. Where the
- * driver does not, the bind fails and xsk-fwd says so.
+ * the NICs make bench drives, virtio-net offers it from 6.13 (6.12's has
+ * the receive half but does not advertise it: EOPNOTSUPP), and only with
+ * the DMA API (VIRTIO_F_ACCESS_PLATFORM, QEMU's iommu_platform=on; EINVAL
+ * without); veth never. Where the driver does not, the bind fails and
+ * xsk-fwd says so.
  *
  * Driver mode is the default: veth supports it, and generic mode trips a
  * BUG_ON in pskb_expand_head (Debian 6.12) on the shared skbs pktgen
