@@ -107,7 +107,7 @@ def targets_table(base, t, keys):
     out = [f"Targets of run `{os.path.basename(base)}` (commit {t['commit']}, "
            f"{t.get('topology', 'veth')}):", "",
            "| row | value | ± | previous run | target | status |", "|---|---|---|---|---|---|"]
-    for x in judged + reported:
+    for x in judged:
         if x.get("missing"):
             out.append(f"| `{x['name']}` | {DASH} |  |  | {x['target']} | {DASH} (no such row) |")
             continue
@@ -118,6 +118,15 @@ def targets_table(base, t, keys):
         value = DASH if x.get("value") is None else x["value"]
         out.append(f"| `{x['name']}` | {value} | {sp} | {prev} "
                    f"| {x.get('target') or DASH} | {status(x)} |")
+    # The rows without a target, one line: the page is a reference, the
+    # run's JSON has every field.
+    if reported:
+        items = []
+        for x in reported:
+            sp = "" if x.get("spread_pct") is None else f" ±{x['spread_pct'] / 2:.1f}%"
+            value = DASH if x.get("value") is None else x["value"]
+            items.append(f"`{x['name']}` {value}{sp}")
+        out += ["", "Reported, no target: " + "; ".join(items) + "."]
     return out
 
 
