@@ -49,8 +49,8 @@ cd "$top"
 export NETSLICE_BENCH_QUICK=${QUICK:-0}
 if [ "${QUICK:-0}" = 1 ]; then MEASURE=${MEASURE:-insns}; else MEASURE=${MEASURE:-all}; fi
 # The cache model makes a row 2.7 times as long (2026-12-03, median of 22
-# rows): QUICK=1 leaves it to MEASURE=cache (QUICK=1 MEASURE=cache: 12-13
-# min on its own).
+# rows): QUICK=1 leaves it to MEASURE=cache (QUICK=1 MEASURE=cache, three
+# rounds: 15-21 min on its own, 2026-12-03).
 if [ "${QUICK:-0}" = 1 ]; then CACHE=${CACHE:-0}; else CACHE=${CACHE:-1}; fi
 # MEASURE=cache's rows: the headline ratios' (bench/insns.py) and the floor.
 bench_cache_rows="ring-fwd-off@64 ring-fwd-off@1518 ring-fwd-auto@64 ring-fwd-auto@1518 \
