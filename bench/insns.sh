@@ -600,9 +600,9 @@ bench_insns() {
 				bench_up "$name" || { echo "bench: $name did not start" >&2; return 1; }
 				# Module (and BPF) symbols, to name the sampled PCs of a
 				# counted round's rows: /proc/kallsyms walks every core
-				# symbol first, half a billion instructions on vCPU 0 (13 s
-				# without the cache model, a minute with it), so once a
-				# contender is up, before its warm-up. bench/insns.py
+				# symbol first, half a billion instructions on vCPU 0 (most
+				# of a row's time under the cache model, 2026-12-03), so
+				# once a contender is up, before its warm-up. bench/insns.py
 				# takes a row's from the last list at or before it.
 				[ "$round" = 0 ] ||
 					grep '\[' /proc/kallsyms >"$NETSLICE_BENCH_OUT/modsyms-$((seq + 1))" ||
