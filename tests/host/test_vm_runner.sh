@@ -12,7 +12,7 @@ kernel=${1:-6.1}
 passed=0 failed=0
 echo "KTAP version 1"
 echo "# suite: vm_runner ($kernel)"
-echo "1..6"
+echo "1..7"
 
 result() {
 	if [ "$2" -eq 0 ]; then
@@ -50,10 +50,10 @@ rc=0
 result "2 a guest kernel crash fails the run, and the runner shows the panic (got $rc)" $?
 [ "$rc" -eq 1 ] || cat "$log"
 
-# fake_qemu N [hang|blocked]: qemu-system-x86_64 first in PATH, aborting
-# its first N boots (a version query passes through); with "hang",
-# hanging in them ("blocked": after the kernel's report of a blocked
-# task); then a guest that ran the command at once and it returned 3
+# fake_qemu N [hang|blocked|timer]: qemu-system-x86_64 first in PATH,
+# aborting its first N boots (a version query passes through); with
+# "hang", hanging in them ("blocked": after the kernel's report of a
+# blocked task; "timer": after RCU's report of a lost timer); then a guest that ran the command at once and it returned 3
 # (its marker, status and kernel log in the runner's directory, as a
 # real guest leaves them), which no real boot does within a 5 s limit.
 real_qemu=$(command -v qemu-system-x86_64)
@@ -61,10 +61,13 @@ fake_qemu() {
 	local fault='echo "qemu-system-x86_64: ../system/physmem.c:2678: iotlb_to_section: Assertion '"'"'section_index < d->map.sections_nb'"'"' failed." >&2; kill -ABRT $$'
 	local then='out=${TMPDIR:-/tmp}/$(echo "$*" | grep -o "netslice-vm\.[A-Za-z0-9]*" | head -n 1)
 echo "netslice-vm: the command starts" >"$out/dmesg"; : >"$out/started"; echo 3 >"$out/rc"'
-	if [ "${2:-}" = hang ] || [ "${2:-}" = blocked ]; then
+	case ${2:-} in hang | blocked | timer)
 		fault='echo "qemu-system-x86_64: warning: hub 0 is not connected to host network" >&2; while :; do sleep 1; done'
-		[ "$2" = hang ] || fault='echo "[  252.727520] INFO: task swapper/0:1 blocked for more than 122 seconds." >&2; '$fault
-	fi
+		case $2 in
+		blocked) fault='echo "[  252.727520] INFO: task swapper/0:1 blocked for more than 122 seconds." >&2; '$fault ;;
+		timer) fault='echo "[  299.368796] rcu: rcu_preempt kthread timer wakeup didn'"'"'t happen for 5251 jiffies! g-1111 f0x0 RCU_GP_WAIT_FQS(5) ->state=0x402" >&2; '$fault ;;
+		esac
+	esac
 	rm -f "$fake/boots"
 	cat >"$fake/qemu-system-x86_64" <<EOF
 #!/usr/bin/env bash
@@ -121,6 +124,14 @@ start=$SECONDS
 faked_run NETSLICE_VM_BOOT_TIMEOUT=600
 retried_once '.*INFO: task swapper/0:1 blocked' && [ $((SECONDS - start)) -lt 300 ]
 result "6 a boot with a task blocked is stopped at once and booted again, the kernel's report given (got $rc, $((SECONDS - start)) s)" $?
+[ "$rc" -eq 3 ] || cat "$log"
+
+# So is one whose kernel reports a timer the emulator lost.
+fake_qemu 1 timer
+start=$SECONDS
+faked_run NETSLICE_VM_BOOT_TIMEOUT=600
+retried_once '.*rcu_preempt kthread timer wakeup didn.t happen' && [ $((SECONDS - start)) -lt 300 ]
+result "7 a boot whose timer was lost (RCU's report) is stopped at once and booted again, the report given (got $rc, $((SECONDS - start)) s)" $?
 [ "$rc" -eq 3 ] || cat "$log"
 
 echo "# $passed passed, $failed failed"
