@@ -109,9 +109,10 @@ bench_insn_guest() {
 		# The real driver's path against AF_XDP and the bridge on it.
 		# AF_XDP zero-copy (afxdp-zc@64 in NETSLICE_BENCH_INSN_NIC_ROWS,
 		# 7.2 on: 6.12's virtio-net does not offer it) binds with the DMA
-		# API below, but forwarded nothing on 7.2 (2026-12-03: every
-		# frame counted in at the port, none out): not a default row
-		# until that is understood.
+		# API below, but forwarded nothing on 7.2 (2026-12-03: the
+		# socket got the frames and the sending port completed them,
+		# tx_xdp_tx, yet none reached the host's tap): not a default
+		# row until that is understood.
 		rows="ring-fwd-off@64 afxdp@64 bridge@64"
 		rows=${NETSLICE_BENCH_INSN_NIC_ROWS:-$rows}
 		# Zero-copy binds only where the guest maps buffers through the
