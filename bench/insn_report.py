@@ -45,7 +45,8 @@ OTHER_TARGETS = [("auto_vs_off_1518_mem_bytes", "<= 0.15", True),
                  ("generator_headroom_min", ">= 1.5", False)]
 # Rows shown as the rows table's columns, or in tables of their own.
 COLUMN_ROWS = ("insn_per_pkt_", "idle_", "capacity_pps_", "own_insn_per_pkt_",
-               "capacity_per_ginsn_", "copy_bytes_per_pkt_", "l2_lines_per_pkt_")
+               "capacity_per_ginsn_", "copy_bytes_per_pkt_", "l2_lines_per_pkt_",
+               "sched_insn_per_pkt_")
 DASH = "–"
 
 
@@ -81,6 +82,19 @@ def expected_targets(t, keys):
     for name, (num, den, target) in insns.RATIOS.items():
         if target and num in keys and den in keys:
             want[prefix + name] = target
+    # In L2 lines where the cache model ran; over own costs where the
+    # floors ran; scheduling where the ring and the bridge did.
+    cache_on = any(x["name"].startswith("l2_lines_per_pkt_") for x in t["rows"])
+    for name, target in insns.L2_TARGETS.items():
+        num, den, _ = insns.RATIOS[name]
+        if cache_on and {num, den} <= keys:
+            want[prefix + name + "_l2"] = target
+    for name, target in insns.OWN_TARGETS.items():
+        num, den, _ = insns.RATIOS[name]
+        if {num, den, insns.floor_of(num), insns.floor_of(den)} <= keys:
+            want[prefix + "own_" + name] = target
+    if {"ring-fwd-off@64", "bridge@64"} <= keys:
+        want[prefix + "sched_ring_minus_bridge_64"] = insns.SCHED_TARGET
     for name, target, prefixed in OTHER_TARGETS:
         if name == "auto_vs_off_1518_mem_bytes" and not \
                 {"ring-fwd-auto@1518", "ring-fwd-off@1518"} <= keys:
@@ -88,8 +102,7 @@ def expected_targets(t, keys):
         if name == "gen_vs_dut_insn_64" and not any(k.endswith("@64") for k in keys):
             continue
         # A run without the cache model (QUICK=1) has no L2 lines to calibrate.
-        if name == "cal_miss_error_pct" and \
-                not any(x["name"].startswith("l2_lines_per_pkt_") for x in t["rows"]):
+        if name == "cal_miss_error_pct" and not cache_on:
             continue
         want[(prefix if prefixed else "") + name] = target
     return want
@@ -159,8 +172,8 @@ def tables(base):
            "| contender | size | instructions per frame | kernel | user "
            "| bytes loaded+stored per frame | copy bytes per frame "
            "| L2 lines per frame (kernel+user) | own instructions (over the floor) "
-           "| frames per 10^9 instructions | idle, instructions/s |",
-           "|---|---|---|---|---|---|---|---|---|---|---|"]
+           "| scheduling and wake-ups | frames per 10^9 instructions | idle, instructions/s |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     keys = sorted(by, key=lambda k: (ORDER.index(k[0]) if k[0] in ORDER else len(ORDER), k[1], k[2]))
     for k in keys:
         rs = by[k]
@@ -180,6 +193,7 @@ def tables(base):
                    f"| {med('kernel_insn_per_pkt', ',.0f')} | {med('user_insn_per_pkt', ',.0f')} "
                    f"| {med('mem_bytes_per_pkt', ',.0f')} | {med('copy_bytes_per_pkt', ',.0f')} "
                    f"| {med('l2_lines_per_pkt', ',.1f')} | {row('own_insn_per_pkt_', ',.0f')} "
+                   f"| {row('sched_insn_per_pkt_', ',.0f')} "
                    f"| {row('capacity_per_ginsn_', ',')} | {idle_s} |")
     out += [""] + targets_table(base, t, {f"{n}@{s}" for n, s, _ in by})
     caps = [x for x in t["rows"] if x["name"].startswith("capacity_pps_")]
