@@ -490,6 +490,17 @@ check(proc.returncode != 0 and "exactly one run" in proc.stderr and "stale" in o
       "insn_report.py: two runs of one topology refused, the page untouched (%s)" %
       proc.stderr.strip()[-200:])
 
+
+def write_marks(f, seq, k, u):
+    """A row's marks on three vCPUs: 10^6 instructions on the generator's,
+    K kernel and U user on the DUT's vCPU 1, none on the sink's."""
+    for vcpu in range(3):
+        f.write(f"mark {seq} start {vcpu} 1000 1000 0 0 0 0{' 0' * 12}\n")
+    f.write(f"mark {seq} stop 0 {1000 + 10**6} 1000 0 0 0 0{' 0' * 12}\n"
+            f"mark {seq} stop 1 {1000 + k} {1000 + u} 0 0 0 0{' 0' * 12}\n"
+            f"mark {seq} stop 2 1000 1000 0 0 0 0{' 0' * 12}\n")
+
+
 # The rule rows: a bulk load's instructions per rule on vCPU 1 (a load of
 # one rule taken off, the warm-up round's left out), a replace's cost from the two contenders' idle
 # seconds and the replaces rule-gen made in them, and the data path's
@@ -522,11 +533,7 @@ urows = [(1, 0, "rload", 0, 0, 90_000_000, 0),
          (11, 1, "blast", 0, 0, 4_200_000, 0)]
 with open(os.path.join(ud, "plugin.txt"), "w") as f:
     for seq, _, _, _, _, k, u in urows:
-        for vcpu in range(3):
-            f.write(f"mark {seq} start {vcpu} 1000 1000 0 0 0 0{' 0' * 12}\n")
-        f.write(f"mark {seq} stop 0 {1000 + 10**6} 1000 0 0 0 0{' 0' * 12}\n"
-                f"mark {seq} stop 1 {1000 + k} {1000 + u} 0 0 0 0{' 0' * 12}\n"
-                f"mark {seq} stop 2 1000 1000 0 0 0 0{' 0' * 12}\n")
+        write_marks(f, seq, k, u)
 with open(os.path.join(ud, "kallsyms"), "w") as f:
     f.write("ffffffff81000000 T _stext\n")
 with open(os.path.join(ud, "insn.csv"), "w", newline="") as f:
@@ -608,12 +615,8 @@ srows = [(1, "ring-fwd-off", 64, 3_000_000, 20, 280), (2, "bridge", 64, 2_500_00
          (5, "ring-fwd-auto", 1518, 3_300_000, 0, 330), (6, "bridge", 1518, 4_400_000, 0, 440)]
 with open(os.path.join(sd, "plugin.txt"), "w") as f:
     for seq, _, _, k, ns, no in srows:
-        for vcpu in range(3):
-            f.write(f"mark {seq} start {vcpu} 1000 1000 0 0 0 0{' 0' * 12}\n")
-        f.write(f"mark {seq} stop 0 {1000 + 10**6} 1000 0 0 0 0{' 0' * 12}\n"
-                f"mark {seq} stop 1 {1000 + k} 1000 0 0 0 0{' 0' * 12}\n"
-                f"mark {seq} stop 2 1000 1000 0 0 0 0{' 0' * 12}\n"
-                f"sample {seq} 1 0xffffffff81000110 {ns}\nsample {seq} 1 0xffffffff81000010 {no}\n"
+        write_marks(f, seq, k, 0)
+        f.write(f"sample {seq} 1 0xffffffff81000110 {ns}\nsample {seq} 1 0xffffffff81000010 {no}\n"
                 f"sample {seq} 0 0xffffffff81000110 999\n")
 with open(os.path.join(sd, "kallsyms"), "w") as f:
     f.write("ffffffff81000000 T _stext\nffffffff81000100 T __schedule\n")
