@@ -95,17 +95,24 @@ RATIOS = {
 # costs (own_NAME); the rest are reported without one.
 L2_TARGETS = {"auto_vs_off_1518": "<= 0.3", "auto_1518_vs_64": "<= 1.05"}
 OWN_TARGETS = {"ring_vs_bridge_64": "<= 1.0"}
-# Scheduling and wake-ups: the scheduler's functions (picking, switching,
-# waking, load and time accounting, PSI) and the idle path's tick stop,
-# by name, in the DUT's samples: what a contender pays to sleep and be
-# woken. sched_ring_minus_bridge_64 is ring mode's less the bridge's,
-# instructions a frame (SAMPLE_PERIOD each sample: the plugin's default,
-# which make bench keeps).
+# Scheduling and wake-ups: the core kernel's scheduler functions (picking,
+# switching, waking, load and time accounting, PSI) and the idle path's
+# tick stop, by name, in the DUT's samples: what a contender pays to sleep
+# and be woken. Modules' functions never (netslice's nsl_rx_enqueue, a
+# qdisc's dequeue), nor RCU's tick work. sched_ring_minus_bridge_64 is ring
+# mode's less the bridge's, instructions a frame (SAMPLE_PERIOD each
+# sample: the plugin's default, which make bench keeps).
 SCHED_RE = re.compile(r"schedule|sched|wake|ttwu|switch_to|switch_mm|context_switch|"
-                      r"finish_task_switch|enqueue|dequeue|pick_next|pick_eevdf|pick_task|"
-                      r"put_prev|set_next|update_curr|load_avg|vruntime|place_entity|reweight|"
-                      r"update_cfs|update_rq_clock|^psi_|select_task_rq|select_idle|idle_cpu|"
-                      r"activate_task|check_preempt|resched|tick_nohz|balance")
+                      r"enqueue_(task|entit)|dequeue_(task|entit)|__(en|de)queue_entity|"
+                      r"pick_next|pick_eevdf|pick_task|put_prev|set_next|update_curr|load_avg|"
+                      r"vruntime|place_entity|reweight|update_cfs|update_rq_clock|^psi_|"
+                      r"select_task_rq|select_idle|idle_cpu|activate_task|check_preempt|"
+                      r"resched|tick_nohz|balance")
+
+
+def sched_fn(obj, fn):
+    """Whether a sampled kernel function is scheduling or a wake-up."""
+    return obj == "vmlinux" and not fn.startswith("rcu_") and bool(SCHED_RE.search(fn))
 SAMPLE_PERIOD = 10000
 SCHED_TARGET = "<= 60"
 
@@ -714,12 +721,14 @@ def main(argv):
             if pc >= 0xffff800000000000:
                 obj, fn = mods.name(pc)
                 stack = f"kernel;{obj};{fn}"
-                if not side and SCHED_RE.search(fn):
+                if not side and sched_fn(obj, fn):
                     in_sched += n
             else:
                 obj, fn = user_name(maps, pc)
                 stack = f"user;{obj};{fn}"
-            folded[f"{side}{r['contender']}-{r['size'] if int(r['size']) else 'idle'}"][stack] += n
+            # A row at its smaller batch is a profile of its own (_bBATCH).
+            folded[f"{side}{row_name(key_of(r)).replace('_', '-', 1)}" if int(r["size"])
+                   else f"{side}{r['contender']}-idle"][stack] += n
         if int(r["size"]) and int(r["forwarded"]) > 0:
             sched[key_of(r)][int(r["round"])] = in_sched * SAMPLE_PERIOD / int(r["forwarded"])
     os.makedirs(os.path.join(prof_dir, "load"), exist_ok=True)

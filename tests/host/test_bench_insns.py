@@ -267,8 +267,19 @@ with open(os.path.join(cd, "plugin.txt"), "w") as f:
                 f"{100 + fill} 100 {100 + rbk // 8} {100 + rbu} {100 + 2 * l2} 100 {100 + l2} "
                 "100 100 100\n")
         f.write(f"mark {seq} stop 2 {zero}\n")
+        if seq in (1, 6):
+            f.write(f"sample {seq} 1 0xffffffff81000010 {seq}\n")
+with open(os.path.join(cd, "kallsyms"), "w") as f:
+    f.write("ffffffff81000000 T _stext\n")
 proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/insns.py"), cd, cbase, "abc"],
                       capture_output=True, text=True)
+prof = {}
+for n in ("ring-fwd-off-1518", "ring-fwd-off-1518_b8"):
+    path = os.path.join(cbase + "-insn-profile", n + ".folded")
+    prof[n] = open(path).read() if os.path.exists(path) else None
+check(prof["ring-fwd-off-1518"] == "kernel;vmlinux;_stext 1\n" and
+      prof["ring-fwd-off-1518_b8"] == "kernel;vmlinux;_stext 6\n",
+      "a row at its smaller batch has a profile of its own (%s)" % prof)
 cout = {}
 if proc.returncode == 0:
     with open(cbase + "-insn.csv") as f:
@@ -617,9 +628,15 @@ with open(os.path.join(sd, "plugin.txt"), "w") as f:
     for seq, _, _, k, ns, no in srows:
         write_marks(f, seq, k, 0)
         f.write(f"sample {seq} 1 0xffffffff81000110 {ns}\nsample {seq} 1 0xffffffff81000010 {no}\n"
-                f"sample {seq} 0 0xffffffff81000110 999\n")
+                f"sample {seq} 0 0xffffffff81000110 999\nsample {seq} 1 0xffffffffc0000010 50\n"
+                f"sample {seq} 1 0xffffffff81000210 40\n")
+# Neither a module's function whose name looks like the scheduler's nor
+# RCU's tick work counts.
 with open(os.path.join(sd, "kallsyms"), "w") as f:
-    f.write("ffffffff81000000 T _stext\nffffffff81000100 T __schedule\n")
+    f.write("ffffffff81000000 T _stext\nffffffff81000100 T __schedule\n"
+            "ffffffff81000200 T rcu_sched_clock_irq\n")
+with open(os.path.join(sd, "modsyms-1"), "w") as f:
+    f.write("ffffffffc0000000 t nsl_rx_enqueue\t[netslice]\n")
 with open(os.path.join(sd, "insn.csv"), "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["seq", "round", "contender", "size", "offered_pps", "sent", "usec", "forwarded"])
