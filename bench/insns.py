@@ -108,13 +108,13 @@ SCHED_RE = re.compile(r"schedule|sched|wake|ttwu|switch_to|switch_mm|context_swi
                       r"vruntime|place_entity|reweight|update_cfs|update_rq_clock|^psi_|"
                       r"select_task_rq|select_idle|idle_cpu|activate_task|check_preempt|"
                       r"resched|tick_nohz|balance")
+SAMPLE_PERIOD = 10000
+SCHED_TARGET = "<= 60"
 
 
 def sched_fn(obj, fn):
     """Whether a sampled kernel function is scheduling or a wake-up."""
     return obj == "vmlinux" and not fn.startswith("rcu_") and bool(SCHED_RE.search(fn))
-SAMPLE_PERIOD = 10000
-SCHED_TARGET = "<= 60"
 
 
 def row_name(key):
