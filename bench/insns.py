@@ -316,9 +316,7 @@ def calibration_rows(path, marks, cache_on):
         return rows
     with open(path) as f:
         for c in csv.DictReader(f):
-            m = marks.get(int(c["seq"]))
-            if not m or "start" not in m or "stop" not in m:
-                sys.exit(f"insns: no marks for calibration {c['seq']} ({c['kind']})")
+            m = marks_of(marks, c["seq"], f"calibration {c['seq']} ({c['kind']})")
             v = int(c["vcpu"])
             d = [b - a for a, b in zip(m["start"][v], m["stop"][v])]
             user = c["kind"] == "user"
@@ -339,6 +337,15 @@ def calibration_rows(path, marks, cache_on):
             cal.append({"name": name, "value": worst, "spread_pct": None,
                         "target": "<= 10", "met": worst <= 10})
     return rows + misses
+
+
+def marks_of(marks, seq, what):
+    """SEQ's start and stop marks; the run is refused without them (WHAT
+    names the measurement)."""
+    m = marks.get(int(seq))
+    if not m or "start" not in m or "stop" not in m:
+        sys.exit(f"insns: no marks for {what}")
+    return m
 
 
 def judge(value, target):
@@ -387,9 +394,7 @@ def blast_rows(d, marks, per_row, caps, rows):
     found = {name: cap for name, size, _, _, cap in caps if size == "64" and cap}
     checks = []
     for r in trials:
-        m = marks.get(int(r["seq"]))
-        if not m or "start" not in m or "stop" not in m:
-            sys.exit(f"insns: no marks for the capacity trial {r['seq']} ({r['contender']})")
+        m = marks_of(marks, r["seq"], f"the capacity trial {r['seq']} ({r['contender']})")
         usec = int(r["last_usec"])
         per = per_row.get(f"{r['contender']}@64", {})
         if not usec or not per or r["contender"] not in found:
@@ -521,9 +526,7 @@ def nat_rows(d, marks):
     rates = {int(r["slices"]): int(r["rate"]) for r in runs}  # SYNs a second offered
     short = []
     for r in runs:
-        m = marks.get(int(r["seq"]))
-        if not m or "start" not in m or "stop" not in m:
-            sys.exit(f"insns: no marks for nf-nat's measurement {r['seq']}")
+        m = marks_of(marks, r["seq"], f"nf-nat's measurement {r['seq']}")
         sent, answered = int(r["sent"]), int(r["answered"])
         if answered < 0.99 * sent:
             short.append(f"{r['slices']} slice(s), round {r['round']}: {answered} of {sent} SYNs "
@@ -531,9 +534,7 @@ def nat_rows(d, marks):
             continue
         busy = dut_insns(m)
         if r.get("idle_seq"):
-            im = marks.get(int(r["idle_seq"]))
-            if not im or "start" not in im or "stop" not in im:
-                sys.exit(f"insns: no marks for nf-nat's idle second {r['idle_seq']}")
+            im = marks_of(marks, r["idle_seq"], f"nf-nat's idle second {r['idle_seq']}")
             idle = dut_insns(im) * int(r["span_usec"]) / int(r["idle_usec"])
             # An idle second busier than half the measurement (a burst of
             # other work in it) would leave a cost made of noise.
@@ -613,9 +614,7 @@ def main(argv):
 
     for r in runs:
         seq = int(r["seq"])
-        m = marks.get(seq)
-        if not m or "start" not in m or "stop" not in m:
-            sys.exit(f"insns: no marks for row {seq} ({r['contender']}): is the plugin loaded?")
+        m = marks_of(marks, seq, f"row {seq} ({r['contender']}): is the plugin loaded?")
         delta = {v: [b - a for a, b in zip(m["start"][v], m["stop"][v])] for v in m["stop"]}
         dut = [v for v in delta if v not in (GEN_VCPU, SINK_VCPU)]
         if int(r["round"]) == 0:
