@@ -245,9 +245,9 @@ $(B)/bench/nsmark: bench/nsmark.c bench/nsmark.h
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) -o $@ $<
 
-$(B)/bench/conn-gen: bench/conn_gen.c $(LIB_A)
+$(B)/bench/conn-gen: bench/conn_gen.c bench/gen_frame.h $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(NS_CFLAGS) -o $@ $^
+	$(CC) $(NS_CFLAGS) -o $@ $(filter-out %.h,$^)
 
 $(B)/bench/hostgen: bench/hostgen.c bench/gen_frame.h $(LIB_A)
 	@mkdir -p $(dir $@)

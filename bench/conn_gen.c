@@ -26,20 +26,13 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "gen_frame.h"
 #include "netslice_pkt.h"
 
 #define BATCH 64
 #define FRAME 60
 #define PORTS 64512u
 #define HOSTS 240u
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* SYN number i: Ethernet, IPv4 (20 bytes), TCP (20 bytes), padded to 60. */
 static void syn_frame(uint8_t *f, uint64_t i, const uint8_t dmac[6], uint32_t daddr,
@@ -119,9 +112,9 @@ int main(int argc, char **argv)
 		msgs[k].msg_hdr.msg_iov = &iov[k];
 		msgs[k].msg_hdr.msg_iovlen = 1;
 	}
-	t0 = now_ns();
+	t0 = gen_now_ns();
 	end = t0 + secs * 1000000000ull;
-	for (t = t0; t < end && (!rate || sent < rate * secs); t = now_ns()) {
+	for (t = t0; t < end && (!rate || sent < rate * secs); t = gen_now_ns()) {
 		n = BATCH;
 		if (rate) {
 			/* SYN i is due i / RATE seconds in: the first at once, RATE x SECONDS in all. */
@@ -138,7 +131,7 @@ int main(int argc, char **argv)
 		if (r > 0)
 			sent += (uint64_t)r;
 	}
-	t = now_ns();
+	t = gen_now_ns();
 	printf("sent %llu seconds %.3f per_s %.0f\n", (unsigned long long)sent,
 	       (double)(t - t0) / 1e9, (double)sent * 1e9 / (double)(t - t0));
 	return 0;
