@@ -502,13 +502,14 @@ check(proc.returncode != 0 and "exactly one run" in proc.stderr and "stale" in o
       proc.stderr.strip()[-200:])
 
 
-def write_marks(f, seq, k, u):
+def write_marks(f, seq, k, u, l2=0):
     """A row's marks on three vCPUs: 10^6 instructions on the generator's,
-    K kernel and U user on the DUT's vCPU 1, none on the sink's."""
+    K kernel and U user on the DUT's vCPU 1 (L2 kernel lines brought in,
+    twice as many L1: the cache model ran), none on the sink's."""
     for vcpu in range(3):
         f.write(f"mark {seq} start {vcpu} 1000 1000 0 0 0 0{' 0' * 12}\n")
     f.write(f"mark {seq} stop 0 {1000 + 10**6} 1000 0 0 0 0{' 0' * 12}\n"
-            f"mark {seq} stop 1 {1000 + k} {1000 + u} 0 0 0 0{' 0' * 12}\n"
+            f"mark {seq} stop 1 {1000 + k} {1000 + u} 0 0 0 0{' 0' * 6} {2 * l2} 0 {l2} 0 0 0\n"
             f"mark {seq} stop 2 1000 1000 0 0 0 0{' 0' * 12}\n")
 
 
@@ -612,64 +613,79 @@ check(ub.get("nat_insn_per_conn_1s") == 8000.0 and ub.get("nat_insn_per_conn_2s"
       "taken off (a busier idle second left out), one slice and two, a measurement short of answers left out and said (%s %s)" %
       ({k: v for k, v in ub.items() if "nat" in k}, unote.get("nat_2s_vs_1s_insn_per_conn")))
 
-# The header-slicing issue's rows: scheduling and wake-ups a frame from the
-# DUT's samples in the scheduler's functions (the load's vCPUs' never),
-# ring mode's less the bridge's; capacity ratios (frames per 10^9
-# instructions, the rows the other way round); targets over own costs and
-# in sliced over whole. (seq, contender, size, DUT instructions, DUT
-# samples in __schedule, in other code.)
+# The header-slicing issue's rows: scheduling and wake-ups a frame, the
+# row's instructions times its share of the DUT's samples in the core
+# kernel's scheduler functions (the load's vCPUs' samples never; a module's
+# function or RCU's or NAPI's named alike never), ring mode's less the
+# bridge's; capacity ratios (frames per 10^9 instructions, the rows the
+# other way round); targets over own costs and, under the cache model
+# (topology cache: the rows prefixed), in L2 lines. (seq, contender, size,
+# DUT instructions, DUT samples in __schedule, in other code, L2 lines.)
 sd = os.path.join(tmp, "sched")
 os.makedirs(sd)
-sbase = os.path.join(tmp, "results", "2026-01-01-sched")
-srows = [(1, "ring-fwd-off", 64, 3_000_000, 20, 280), (2, "bridge", 64, 2_500_000, 10, 240),
-         (3, "floor-tc", 64, 2_000_000, 5, 195), (4, "ring-fwd-auto", 64, 3_000_000, 0, 300),
-         (5, "ring-fwd-auto", 1518, 3_300_000, 0, 330), (6, "bridge", 1518, 4_400_000, 0, 440)]
+srows = [(1, "ring-fwd-off", 64, 3_000_000, 20, 150, 12_000),
+         (2, "bridge", 64, 2_500_000, 10, 100, 11_000),
+         (3, "floor-tc", 64, 2_000_000, 5, 65, 10_000),
+         (4, "ring-fwd-auto", 64, 3_000_000, 0, 170, 10_000),
+         (5, "ring-fwd-auto", 1518, 3_300_000, 0, 200, 10_300),
+         (6, "bridge", 1518, 4_400_000, 0, 310, 11_000)]
 with open(os.path.join(sd, "plugin.txt"), "w") as f:
-    for seq, _, _, k, ns, no in srows:
-        write_marks(f, seq, k, 0)
+    for seq, _, _, k, ns, no, l2 in srows:
+        write_marks(f, seq, k, 0, l2)
+        # 30 samples each in a module's nsl_rx_enqueue, RCU's tick work and
+        # __napi_schedule: DUT samples, not scheduling.
         f.write(f"sample {seq} 1 0xffffffff81000110 {ns}\nsample {seq} 1 0xffffffff81000010 {no}\n"
-                f"sample {seq} 0 0xffffffff81000110 999\nsample {seq} 1 0xffffffffc0000010 50\n"
-                f"sample {seq} 1 0xffffffff81000210 40\n")
-# Neither a module's function whose name looks like the scheduler's nor
-# RCU's tick work counts.
+                f"sample {seq} 0 0xffffffff81000110 999\nsample {seq} 1 0xffffffffc0000010 30\n"
+                f"sample {seq} 1 0xffffffff81000210 30\nsample {seq} 1 0xffffffff81000310 30\n")
 with open(os.path.join(sd, "kallsyms"), "w") as f:
     f.write("ffffffff81000000 T _stext\nffffffff81000100 T __schedule\n"
-            "ffffffff81000200 T rcu_sched_clock_irq\n")
+            "ffffffff81000200 T rcu_sched_clock_irq\nffffffff81000300 T __napi_schedule\n")
 with open(os.path.join(sd, "modsyms-1"), "w") as f:
     f.write("ffffffffc0000000 t nsl_rx_enqueue\t[netslice]\n")
 with open(os.path.join(sd, "insn.csv"), "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["seq", "round", "contender", "size", "offered_pps", "sent", "usec", "forwarded"])
-    for seq, name, size, _, _, _ in srows:
+    for seq, name, size, *_ in srows:
         w.writerow([seq, 1, name, size, 0, 1000, 1_000_000, 1000])
-proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/insns.py"), sd, sbase, "abc"],
-                      capture_output=True, text=True)
-sb = {}
-if proc.returncode == 0:
-    with open(sbase + "-targets.json") as f:
-        sb = {row["name"]: row for row in json.load(f)["rows"]}
 
 
-def val(name):
-    return sb.get(name, {}).get("value"), sb.get(name, {}).get("target"), sb.get(name, {}).get("met")
+def sched_run(topology):
+    """insns.py on the rows above as TOPOLOGY: name -> (value, target, met)."""
+    out = os.path.join(tmp, "results", "2026-01-01-sched-" + topology)
+    proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/insns.py"), sd, out, "abc",
+                           topology], capture_output=True, text=True)
+    if proc.returncode:
+        return {"error": proc.stderr.strip()[-300:]}
+    with open(out + "-targets.json") as f:
+        return {x["name"]: (x["value"], x["target"], x["met"]) for x in json.load(f)["rows"]}
 
 
-# 20 samples x 10,000 / 1,000 frames = 200 a frame; the bridge's 100.
-check(proc.returncode == 0 and val("sched_insn_per_pkt_ring-fwd-off_64")[0] == 200.0 and
-      val("sched_insn_per_pkt_bridge_64")[0] == 100.0 and
-      val("sched_ring_minus_bridge_64") == (100.0, "<= 60", False),
-      "scheduling a frame from the DUT's samples in the scheduler, not the generator's; "
-      "ring mode's less the bridge's, judged (%s %s)" %
-      (val("sched_ring_minus_bridge_64"), proc.stderr.strip()[-300:]))
+sb = sched_run("veth")
+# 3,000,000 x 20 / 260 samples / 1,000 frames = 230.8; the bridge's
+# 2,500,000 x 10 / 200 / 1,000 = 125.
+check(sb.get("sched_insn_per_pkt_ring-fwd-off_64", (None,))[0] == 230.8 and
+      sb.get("sched_insn_per_pkt_bridge_64", (None,))[0] == 125.0 and
+      sb.get("sched_ring_minus_bridge_64") == (105.8, "<= 60", False),
+      "scheduling a frame from the DUT's samples in the core scheduler only; "
+      "ring mode's less the bridge's, judged (%s)" %
+      {k: v for k, v in sb.items() if "sched" in k or k == "error"})
 # 2,500 / 3,000 and 4,400 / 3,300; own: 1,000 / 500 = 2; 3,300 / 3,000 = 1.1.
-check(val("capacity_ring_vs_bridge_64") == (0.833, ">= 1.0", False) and
-      val("capacity_auto_vs_bridge_1518") == (1.333, ">= 1.2", True) and
-      val("own_ring_vs_bridge_64") == (2.0, "<= 1.0", False) and
-      val("auto_1518_vs_64") == (1.1, "<= 1.05", False) and
-      "capacity_ring_vs_bridge_64_l2" not in sb and "own_capacity_ring_vs_bridge_64" not in sb,
+check(sb.get("capacity_ring_vs_bridge_64") == (0.833, ">= 1.0", False) and
+      sb.get("capacity_auto_vs_bridge_1518") == (1.333, ">= 1.2", True) and
+      sb.get("own_ring_vs_bridge_64") == (2.0, "<= 1.0", False) and
+      sb.get("auto_1518_vs_64") == (1.1, "<= 1.05", False),
       "capacity ratios the rows the other way round; own_ring_vs_bridge_64 and "
-      "auto_1518_vs_64 judged (%s)" % [val(n) for n in ("capacity_ring_vs_bridge_64",
-                                                        "capacity_auto_vs_bridge_1518",
-                                                        "own_ring_vs_bridge_64")])
+      "auto_1518_vs_64 judged (%s)" % {k: v for k, v in sb.items() if "capacity_" in k or "own_" in k})
+# The cache pass: 10.3 / 10 L2 lines = 1.03, met; no capacity ratio in L2
+# lines nor over own costs.
+cb = sched_run("cache")
+check(cb.get("cache_auto_1518_vs_64_l2") == (1.03, "<= 1.05", True) and
+      cb.get("cache_ring_vs_bridge_64_l2", (0, "x"))[1] is None and
+      cb.get("cache_own_ring_vs_bridge_64") == (2.0, "<= 1.0", False) and
+      cb.get("cache_sched_ring_minus_bridge_64", (None,))[0] == 105.8 and
+      not any("capacity" in k and ("_l2" in k or "own_" in k) for k in cb),
+      "prefixed rows (cache pass): L2 and own targets found under the prefix, "
+      "no capacity ratio in L2 lines or over own costs (%s)" %
+      {k: v for k, v in cb.items() if k.startswith("cache_")})
 print("# %d passed, %d failed" % (sum(results), len(results) - sum(results)))
 sys.exit(0 if all(results) else 1)
