@@ -118,23 +118,23 @@ retried_once 'the guest did not reach the command in 5s'
 result "5 a boot that hangs is stopped at NETSLICE_VM_BOOT_TIMEOUT and booted again; the status comes back (got $rc)" $?
 [ "$rc" -eq 3 ] || cat "$log"
 
-# A boot whose kernel reports a blocked task is stopped at once, long
-# before the boot limit, and booted again, the report given as why.
-fake_qemu 1 blocked
-start=$SECONDS
-faked_run NETSLICE_VM_BOOT_TIMEOUT=600
-retried_once '.*INFO: task swapper/0:1 blocked' && [ $((SECONDS - start)) -lt 300 ]
-result "6 a boot with a task blocked is stopped at once and booted again, the kernel's report given (got $rc, $((SECONDS - start)) s)" $?
-[ "$rc" -eq 3 ] || cat "$log"
-
+# stopped_at_once FAULT WHY N TEXT: a boot whose kernel reports FAULT
+# (fake_qemu's) is stopped long before the boot limit and booted again,
+# the report (WHY, a regex) given as why: case N.
+stopped_at_once() {
+	fake_qemu 1 "$1"
+	start=$SECONDS
+	faked_run NETSLICE_VM_BOOT_TIMEOUT=600
+	retried_once "$2" && [ $((SECONDS - start)) -lt 300 ]
+	result "$3 $4 (got $rc, $((SECONDS - start)) s)" $?
+	[ "$rc" -eq 3 ] || cat "$log"
+}
+stopped_at_once blocked '.*INFO: task swapper/0:1 blocked' 6 \
+	"a boot with a task blocked is stopped at once and booted again, the kernel's report given"
 # So is one whose kernel reports a timer the emulator lost, twice; the
 # report given as why, not the stack before it.
-fake_qemu 1 timer
-start=$SECONDS
-faked_run NETSLICE_VM_BOOT_TIMEOUT=600
-retried_once '.*rcu_preempt kthread timer wakeup didn.t happen' && [ $((SECONDS - start)) -lt 300 ]
-result "7 a boot whose timer was lost (RCU's report) is stopped at once and booted again, the report given (got $rc, $((SECONDS - start)) s)" $?
-[ "$rc" -eq 3 ] || cat "$log"
+stopped_at_once timer '.*rcu_preempt kthread timer wakeup didn.t happen' 7 \
+	"a boot whose timer was lost (RCU's report) is stopped at once and booted again, the report given"
 
 echo "# $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
