@@ -109,7 +109,8 @@ enum nsl_deliver_result nsl_deliver_fill(struct nsl_slice *slice, struct file *f
 		return NSL_DELIVER_FAILED;
 	if (cb->cut_len) {
 		/* From here the store owns skb; only the handle reaches it. */
-		handle = nsl_store_park(&slice->store, skb, file, len);
+		handle = dst->rstore ? nsl_rstore_park(dst->rstore, skb, len) :
+				       nsl_store_park(&slice->store, skb, file, len);
 		if (!handle && skb_is_gso(skb)) {
 			nsl_deliver_segment(slice, skbp);
 			return NSL_DELIVER_SEGMENTED;

@@ -8,12 +8,17 @@
 #include <linux/netslice.h>
 
 #include "counters.h"
+#include "rstore.h"
 #include "slice.h"
 
-/* Where a packet read goes: a user buffer, or a kernel one (a ring frame). */
+/*
+ * Where a packet read goes: a user buffer, or a kernel one (a ring frame,
+ * whose payloads park in the ring's store, rstore).
+ */
 struct nsl_deliver_dst {
 	void __user *ubuf;
 	void *kbuf;
+	struct nsl_rstore *rstore;
 };
 
 /* What nsl_deliver_fill() did with a packet. */

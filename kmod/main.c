@@ -30,7 +30,9 @@
  *   parks it, sliced) into a frame of the file's RX ring in softirq and
  *   keeps the skb as that frame's container; a kick (ioctl or poll)
  *   sends the TX ring's entries through the writers' path (a frame from
- *   an RX slot in its own skb) and returns completions.
+ *   an RX slot in its own skb) and returns completions. Its sliced
+ *   packets park in a store of the ring's own (rstore.c), with one
+ *   producer (RX) and one consumer (kicks): no lock of its own.
  *
  *   Control plane: the "netslice" generic netlink family (netlink.c and
  *   nl_*.c) attaches and detaches interfaces at run time, configures
@@ -75,11 +77,13 @@
  *     access; a packet whose copy fails goes back to the unread queue
  *     (its own spinlock, taken inside read_lock or alone). A queue
  *     resize (slice-set, under nsl_slice::lock) and a purge take it too.
- *   nsl_ring::tx_lock (mutex): one kick at a time; the writers' path runs
- *     inside it (device xmit locks, the store lock).
+ *   nsl_ring::tx_lock (mutex): one kick, or one run of the ring's ageing
+ *     work, at a time: the consumer of the ring's store. The writers' path
+ *     runs inside it (device xmit locks, the slice's store lock for
+ *     payloads parked before the ring).
  *   nsl_ring::rx_lock (spinlock; softirq, or BHs off in a kick): producing
- *     a file's RX ring; inside it the store lock (parking) and the trimq's
- *     consumer lock (moving records in). Never held with tx_lock.
+ *     a file's RX ring and parking in the ring's store; inside it the
+ *     trimq's consumer lock (moving records in). Never held with tx_lock.
  *   ptr_ring producer/consumer spinlocks: RX takes the producer lock in
  *     softirq; readers take the consumer lock with BHs off (_bh).
  *   rules lock (mutex, rule_batch.c): rule writers, one batch at a time;
@@ -97,7 +101,7 @@
  *     locklessly: each is one word, applied per packet).
  *   nsl_store::lock (spinlock, BHs off, innermost): a slice's payload
  *     store. Readers take it after dropping read_lock (parking as they
- *     copy), ring-mode RX under rx_lock, writers alone; nothing is taken
+ *     copy), writers alone or under a ring's tx_lock; nothing is taken
  *     inside it, and skbs are freed after it is dropped.
  *   Counters are per CPU and lockless.
  */

@@ -14,6 +14,7 @@
 #include "nl_family.h"
 #include "nl_slice.h"
 #include "params.h"
+#include "ring.h"
 #include "slice.h"
 #include "cut.h"
 #include "stats.h"
@@ -315,6 +316,17 @@ static int nsl_nl_slice_sizes(struct genl_info *info, struct nsl_slice *slice)
 			return err;
 	}
 	if (a[NETSLICE_A_SLICE_STORE_SIZE]) {
+		u32 capacity, timeout_ms;
+
+		/* A ring's store took the size when it was set up (ring.c). */
+		nsl_store_limits(&slice->store, &capacity, &timeout_ms);
+		if (rcu_access_pointer(slice->ring) &&
+		    nla_get_u32(a[NETSLICE_A_SLICE_STORE_SIZE]) != capacity) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[NETSLICE_A_SLICE_STORE_SIZE],
+					    "a file of the slice is in ring mode: its store keeps its size");
+			nsl_slice_rxq_resize_abort(&rs);
+			return -EBUSY;
+		}
 		err = nsl_store_resize(&slice->store, nla_get_u32(a[NETSLICE_A_SLICE_STORE_SIZE]));
 		if (err == -EBUSY)
 			NL_SET_ERR_MSG_ATTR(info->extack, a[NETSLICE_A_SLICE_STORE_SIZE],
@@ -325,9 +337,11 @@ static int nsl_nl_slice_sizes(struct genl_info *info, struct nsl_slice *slice)
 		}
 	}
 	nsl_slice_rxq_resize_commit(slice, &rs);
-	if (a[NETSLICE_A_SLICE_STORE_TIMEOUT_MS])
+	if (a[NETSLICE_A_SLICE_STORE_TIMEOUT_MS]) {
 		nsl_store_set_timeout(&slice->store,
 				      nla_get_u32(a[NETSLICE_A_SLICE_STORE_TIMEOUT_MS]));
+		nsl_ring_store_timeout_set(slice);
+	}
 	return 0;
 }
 

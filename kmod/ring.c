@@ -12,6 +12,10 @@
  *   Kick (ioctl, poll; process context): one at a time under tx_lock,
  *   which is never held with rx_lock. TX goes through write.c's send path
  *   (nsl_tx_ring()), the completions come back here.
+ *   Payloads of sliced packets: RX parks them in the ring's own store
+ *   (rstore.c) under rx_lock, TX claims and frees them under tx_lock, and
+ *   so does the ageing work (nsl_ring_ageing()): one producer, one
+ *   consumer, no lock of the store's own.
  *   Setup and release: slice->ring is set under slice->lock and read under
  *   RCU by RX; release clears it and waits for RX (synchronize_net())
  *   before the file's parked payloads and the memory go.
@@ -151,6 +155,7 @@ static enum nsl_deliver_result nsl_ring_rx_put(struct nsl_ring *ring, struct sk_
 	};
 	struct nsl_deliver_dst dst = {
 		.kbuf = ring->region[NSL_RING_FRAMES].mem + iov.base,
+		.rstore = &ring->store,
 	};
 	enum nsl_deliver_result res;
 
@@ -240,15 +245,37 @@ static void nsl_ring_rx_trimmed(struct nsl_ring *ring, struct sk_buff **dead)
 static bool nsl_ring_rx_wake_due(struct nsl_ring *ring, u32 prod_before)
 {
 	lockdep_assert_held(&ring->rx_lock);
+	/* Nothing published, so nothing parked: nsl_ring_age_start() needs no barrier. */
 	if (ring->rx_prod == prod_before)
 		return false;
-	/* Published before the consumer index is read: pairs with nsl_ring_poll(). */
+	/*
+	 * Published before the consumer index is read: pairs with
+	 * nsl_ring_poll(). It also orders a park before the read of
+	 * ageing_off (nsl_ring_age_start()).
+	 */
 	smp_mb();
 	if (!nsl_ring_rx_wake_due_at(ring->rx_woken, prod_before, ring->rx_prod,
 				     READ_ONCE(ring->rx->consumer)))
 		return false;
 	ring->rx_woken = ring->rx_prod;
 	return true;
+}
+
+/*
+ * Under rx_lock, after nsl_ring_rx_wake_due(): start the ageing if this
+ * call parked (parks moved from parks_before) and it had stopped. A park
+ * published an entry, so wake_due's smp_mb() ordered the park before the
+ * read of ageing_off: either the work's last look counted the park
+ * (nsl_ring_ageing()), or this sees ageing_off set.
+ */
+static void nsl_ring_age_start(struct nsl_ring *ring, u64 parks_before)
+{
+	lockdep_assert_held(&ring->rx_lock);
+	if (ring->store.parks == parks_before || !READ_ONCE(ring->ageing_off))
+		return;
+	WRITE_ONCE(ring->ageing_off, false);
+	queue_delayed_work(system_power_efficient_wq, &ring->ageing,
+			   nsl_store_timeout(&ring->slice->store) + 1);
 }
 
 /* After rx_lock: wake the pollers if nsl_ring_rx_wake_due() said so. */
@@ -263,6 +290,7 @@ int nsl_ring_rx(struct nsl_ring *ring, struct sk_buff *skb)
 {
 	struct sk_buff *dead = NULL;
 	enum nsl_deliver_result res;
+	u64 parks_before;
 	u32 prod_before;
 	bool wake;
 	int err;
@@ -271,6 +299,7 @@ int nsl_ring_rx(struct nsl_ring *ring, struct sk_buff *skb)
 		WRITE_ONCE(ring->napi_id, skb_napi_id(skb));
 	spin_lock(&ring->rx_lock);
 	prod_before = ring->rx_prod;
+	parks_before = ring->store.parks;
 	/* Records of packets that found the ring full go first, as for read. */
 	if (unlikely(ring->rx_trim_waiting))
 		nsl_ring_rx_trimmed(ring, &dead);
@@ -294,6 +323,7 @@ int nsl_ring_rx(struct nsl_ring *ring, struct sk_buff *skb)
 	}
 	/* Records moved in count too, even when skb found no room. */
 	wake = nsl_ring_rx_wake_due(ring, prod_before);
+	nsl_ring_age_start(ring, parks_before);
 	spin_unlock(&ring->rx_lock);
 	nsl_ring_rx_wake(ring, wake);
 	nsl_deliver_free(dead);
@@ -366,8 +396,8 @@ static u32 nsl_ring_tx_chunk(struct nsl_ring *ring, u32 n)
 	}
 	if (taken)
 		atomic_sub(taken, &ring->rx_kept);
-	sent = nsl_tx_ring(ring->slice, ring->file, ring->tx_batch, n, frames->mem,
-			   frames->len, ring->tx_errs, ring->tx_reuse);
+	sent = nsl_tx_ring(ring->slice, ring->file, &ring->store, ring->tx_batch, n,
+			   frames->mem, frames->len, ring->tx_errs, ring->tx_reuse);
 	for (i = 0; i < sent; i++) {
 		struct netslice_ring_comp *c =
 			&ring->comp_entries[ring->comp_prod++ & ring->comp_mask];
@@ -458,6 +488,7 @@ static void nsl_ring_busy_poll(struct nsl_ring *ring)
 static long nsl_ring_service(struct nsl_ring *ring, bool nowait)
 {
 	struct sk_buff *dead = NULL;
+	u64 parks_before;
 	u32 prod_before;
 	long done;
 	bool wake;
@@ -465,9 +496,11 @@ static long nsl_ring_service(struct nsl_ring *ring, bool nowait)
 	if (READ_ONCE(ring->rx_trim_waiting)) {
 		spin_lock_bh(&ring->rx_lock);
 		prod_before = ring->rx_prod;
+		parks_before = ring->store.parks;
 		nsl_ring_rx_trimmed(ring, &dead);
 		/* Another thread of the process may sleep on them (EPOLLET). */
 		wake = nsl_ring_rx_wake_due(ring, prod_before);
+		nsl_ring_age_start(ring, parks_before);
 		spin_unlock_bh(&ring->rx_lock);
 		nsl_ring_rx_wake(ring, wake);
 		nsl_deliver_free(dead);
@@ -508,6 +541,88 @@ __poll_t nsl_ring_poll(struct nsl_ring *ring, struct file *file, poll_table *wai
 	if (queued < ring->tx_mask + 1 && !READ_ONCE(ring->tx_busy))
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	return mask;
+}
+
+/* ---- the ring's payload store ---- */
+
+/*
+ * Free what is parked past the timeout; run again while anything is
+ * parked. Stopping races with RX parking (nsl_ring_age_start()): the work
+ * sets ageing_off and then looks whether anything was parked since its
+ * look, RX parks and then looks at ageing_off; with a barrier between
+ * each pair, one of them sees the other and the work runs again.
+ */
+static void nsl_ring_ageing(struct work_struct *work)
+{
+	struct nsl_ring *ring = container_of(to_delayed_work(work), struct nsl_ring, ageing);
+	struct nsl_store *st = &ring->slice->store;
+	unsigned long next = 0;
+	u64 parks, aged = 0;
+	bool again;
+
+	mutex_lock(&ring->tx_lock);
+	parks = nsl_rstore_parks(&ring->store);
+	again = nsl_rstore_expire(&ring->store, jiffies, nsl_store_timeout(st), &next, &aged);
+	mutex_unlock(&ring->tx_lock);
+	/*
+	 * A poll that found tx_lock held meanwhile did not kick (nowait): if
+	 * entries wait, wake it to look again. The barrier pairs with
+	 * nsl_ring_poll()'s: either its trylock came after the unlock, or
+	 * this sees the producer index the process wrote before polling.
+	 */
+	smp_mb();
+	if (READ_ONCE(ring->tx->producer) != READ_ONCE(ring->tx_cons))
+		wake_up_interruptible_poll(&ring->slice->wait,
+					   EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM);
+	if (aged)
+		nsl_store_count_freed(st, aged, 0, 0);
+	if (!again) {
+		WRITE_ONCE(ring->ageing_off, true);
+		/* Pairs with the smp_mb() before nsl_ring_age_start(). */
+		smp_mb();
+		if (nsl_rstore_parks(&ring->store) == parks)
+			return;
+		WRITE_ONCE(ring->ageing_off, false);
+		next = jiffies + nsl_store_timeout(st) + 1;
+	}
+	queue_delayed_work(system_power_efficient_wq, &ring->ageing,
+			   time_after(next, jiffies) ? next - jiffies : 1);
+}
+
+void nsl_ring_store_counts(struct nsl_slice *slice, u32 *used, u32 *high_water)
+{
+	struct nsl_ring *ring;
+
+	rcu_read_lock();
+	ring = rcu_dereference(slice->ring);
+	if (ring) {
+		*used += nsl_rstore_used(&ring->store);
+		*high_water = max(*high_water, READ_ONCE(ring->store.high_water));
+	}
+	rcu_read_unlock();
+}
+
+void nsl_ring_store_reset(struct nsl_slice *slice)
+{
+	struct nsl_ring *ring;
+
+	rcu_read_lock();
+	ring = rcu_dereference(slice->ring);
+	if (ring)
+		nsl_rstore_reset_high_water(&ring->store);
+	rcu_read_unlock();
+}
+
+/* Release waits for this RCU reader before it cancels the work for good. */
+void nsl_ring_store_timeout_set(struct nsl_slice *slice)
+{
+	struct nsl_ring *ring;
+
+	rcu_read_lock();
+	ring = rcu_dereference(slice->ring);
+	if (ring && !READ_ONCE(ring->ageing_off))
+		mod_delayed_work(system_power_efficient_wq, &ring->ageing, 0);
+	rcu_read_unlock();
 }
 
 /* ---- mmap ---- */
@@ -650,6 +765,7 @@ static void nsl_ring_free(struct nsl_ring *ring)
 		for (i = 0; i <= ring->rx_mask; i++)
 			consume_skb(ring->rx_skb[i]);
 	kvfree(ring->rx_skb);
+	nsl_rstore_destroy(&ring->store);
 	for (i = 0; i < NSL_RING_REGIONS; i++)
 		vfree(ring->region[i].mem);
 	nsl_ring_uncharge(ring);
@@ -705,6 +821,8 @@ static struct nsl_ring *nsl_ring_alloc(const struct netslice_ring_setup *req, in
 	mutex_init(&ring->tx_lock);
 	timer_setup(&ring->tx_timer, nsl_ring_tx_retry, 0);
 	ring->tx_retry = 1;
+	INIT_DELAYED_WORK(&ring->ageing, nsl_ring_ageing);
+	ring->ageing_off = true;
 	return ring;
 
 err_free:
@@ -752,6 +870,14 @@ long nsl_ring_setup(struct file *file, void __user *uarg)
 
 	mutex_lock(&slice->lock);
 	err = rcu_access_pointer(slice->ring) || nsl_slice_other_readers(slice, file) ? -EBUSY : 0;
+	/* The slice's store size, which cannot change while the ring is set up. */
+	if (!err) {
+		u32 capacity, timeout_ms;
+
+		nsl_store_limits(&slice->store, &capacity, &timeout_ms);
+		err = nsl_rstore_init(&ring->store, slice->id, capacity, &ring->rx_lock,
+				      &ring->tx_lock);
+	}
 	if (!err)
 		rcu_assign_pointer(slice->ring, ring);
 	mutex_unlock(&slice->lock);
@@ -771,6 +897,8 @@ void nsl_ring_release(struct file *file)
 {
 	struct nsl_slice *slice = nsl_file_slice(file);
 	struct nsl_ring *ring = nsl_ring_of(file);
+	u32 high_water;
+	u64 closed;
 
 	if (!ring)
 		return;
@@ -781,6 +909,11 @@ void nsl_ring_release(struct file *file)
 	synchronize_net();
 	/* No kick is left to arm it: this file's calls are over. */
 	timer_shutdown_sync(&ring->tx_timer);
+	/* Nor RX, nor a timeout change (nsl_ring_store_timeout_set()), to queue this. */
+	cancel_delayed_work_sync(&ring->ageing);
+	high_water = READ_ONCE(ring->store.high_water);
+	closed = nsl_rstore_destroy(&ring->store);
+	nsl_store_count_freed(&slice->store, 0, closed, high_water);
 	mutex_destroy(&ring->tx_lock);
 	nsl_ring_free(ring);
 	/*

@@ -10,8 +10,11 @@
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include <linux/netslice.h>
+
+#include "rstore.h"
 
 /* TX entries a kick takes at once. */
 #define NSL_RING_TX_CHUNK	64
@@ -78,6 +81,15 @@ struct nsl_ring {
 	u16 tx_errs[NSL_RING_TX_CHUNK];
 	struct sk_buff *tx_reuse[NSL_RING_TX_CHUNK];
 
+	/*
+	 * Payloads RX parks (producer, rx_lock) and TX splices or ages out
+	 * (consumer, tx_lock): rstore.c. The ageing work runs while anything
+	 * is parked; ageing_off says it stopped (nsl_ring_age_start()).
+	 */
+	struct nsl_rstore store;
+	struct delayed_work ageing;
+	bool ageing_off;		/* WRITE_ONCE: RX and the work write it */
+
 	/* Charged at setup, given back at release (nsl_ring_charge()). */
 	struct user_struct *user;	/* NULL: CAP_IPC_LOCK, no RLIMIT_MEMLOCK */
 	unsigned long npages;
@@ -104,6 +116,12 @@ int nsl_ring_rx(struct nsl_ring *ring, struct sk_buff *skb);
 void nsl_ring_trimmed(struct nsl_ring *ring);
 /* Process: a purge put records back on the unread queue of slice. */
 void nsl_ring_requeued(struct nsl_slice *slice);
+
+/* The payloads a slice's ring holds, for its counters (stats.c). */
+void nsl_ring_store_counts(struct nsl_slice *slice, u32 *used, u32 *high_water);
+void nsl_ring_store_reset(struct nsl_slice *slice);
+/* The slice's store timeout changed: the ring's payloads age by it now. */
+void nsl_ring_store_timeout_set(struct nsl_slice *slice);
 
 /*
  * An RX call moved the producer index from prod_before to prod: is a

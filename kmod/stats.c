@@ -5,6 +5,7 @@
 #include <linux/string.h>
 
 #include "counters.h"
+#include "ring.h"
 #include "slice.h"
 #include "stats.h"
 
@@ -26,6 +27,7 @@ static void nsl_stats_read_raw(struct nsl_slice *slice, struct netslice_stats *o
 {
 	u64 *sum = (u64 *)out;
 	unsigned int cpu, i;
+	u32 used, high_water;
 
 	lockdep_assert_held(&slice->lock);
 
@@ -37,12 +39,16 @@ static void nsl_stats_read_raw(struct nsl_slice *slice, struct netslice_stats *o
 			sum[i] += READ_ONCE(s->v[i]);
 	}
 
+	/* The slice's store, and the ring's if a file of the slice has one. */
 	spin_lock_bh(&slice->store.lock);
 	out->store_aged = slice->store.aged;
 	out->store_closed = slice->store.closed;
-	out->store_used = slice->store.used;
-	out->store_high_water = slice->store.high_water;
+	used = slice->store.used;
+	high_water = slice->store.high_water;
 	spin_unlock_bh(&slice->store.lock);
+	nsl_ring_store_counts(slice, &used, &high_water);
+	out->store_used = used;
+	out->store_high_water = max(high_water, used);
 	out->rx_purged = atomic64_read(&slice->rx_purged);
 }
 
@@ -79,4 +85,5 @@ void nsl_stats_reset(struct nsl_slice *slice)
 	spin_lock_bh(&slice->store.lock);
 	slice->store.high_water = slice->store.used;
 	spin_unlock_bh(&slice->store.lock);
+	nsl_ring_store_reset(slice);
 }

@@ -4,20 +4,17 @@
  * packets here while user space holds their headers, and finds them again
  * from a 64-bit handle when the header comes back.
  *
- * Handle layout, opaque to user space:
- *   bits  0..15  slot
- *   bits 16..23  slice
- *   bits 24..63  tag: the store's park count, from a random start (40
- *                bits, never 0), so a slot's handles differ for 2^40 parks
- * The slot keeps the handle it issued, and the one before: only an exact
- * match is spliced. The tag tells a slot's generations apart; it is not a
- * secret, and need not be: a payload goes only with the header of the
- * file that read it (the owner check), so a made-up handle can name at
- * most the maker's own payload. A handle of another slice, or parked by
- * another file, is foreign; the slot's current handle while a writer holds
- * it, or its previous one, is stale; anything else was not issued by this
- * store lately (forged). (A keyed hash made the tags until 0.5: siphash
- * cost 150 of the 3,790 instructions a sliced 1518-byte frame cost in ring
+ * The handle (its layout in store.h) names the slot and the slice, and a
+ * tag: the store's park count. The slot keeps the handle it issued, and
+ * the one before: only an exact match is spliced. The tag tells a slot's
+ * generations apart; it is not a secret, and need not be: a payload goes
+ * only with the header of the file that read it (the owner check), so a
+ * made-up handle can name at most the maker's own payload. A handle of
+ * another slice, parked by another file or by a ring's store (rstore.c),
+ * is foreign; the slot's current handle while a writer holds it, or its
+ * previous one, is stale; anything else was not issued by this store
+ * lately (forged). (A keyed hash made the tags until 0.5: siphash cost
+ * 150 of the 3,790 instructions a sliced 1518-byte frame cost in ring
  * mode, docs/benchmarks.md.)
  *
  * Parking, lookup and freeing are O(1) and touch one list at most: free
@@ -37,31 +34,12 @@
 #include "skb_cb.h"
 #include "store.h"
 
-#define NSL_HANDLE_SLOT_BITS	16
-#define NSL_HANDLE_SLICE_SHIFT	16
-#define NSL_HANDLE_TAG_SHIFT	24
-#define NSL_HANDLE_TAG_MASK	GENMASK_ULL(63 - NSL_HANDLE_TAG_SHIFT, 0)
-
-/* The handle of the payload parked in slot with tag (40 bits, not 0). */
-VISIBLE_IF_KUNIT u64 nsl_handle_make(unsigned int slice_id, unsigned int slot, u64 tag)
-{
-	return slot | (u64)slice_id << NSL_HANDLE_SLICE_SHIFT | tag << NSL_HANDLE_TAG_SHIFT;
-}
-EXPORT_SYMBOL_IF_KUNIT(nsl_handle_make);
-
-/* The next park's tag: the count goes on, skipping 0 when it wraps. */
+/* The next park's tag. */
 static u64 nsl_store_next_tag(struct nsl_store *st)
 {
 	lockdep_assert_held(&st->lock);
-	st->tag = (st->tag + 1) & NSL_HANDLE_TAG_MASK;
-	if (!st->tag)
-		st->tag = 1;
+	st->tag = nsl_handle_next_tag(st->tag);
 	return st->tag;
-}
-
-static unsigned int nsl_handle_slot(u64 handle)
-{
-	return handle & (BIT(NSL_HANDLE_SLOT_BITS) - 1);
 }
 
 /* The free FIFO: slot numbers, oldest freed first; capacity - used of them. */
@@ -277,7 +255,7 @@ static enum nsl_txerr nsl_store_lookup(struct nsl_store *st, u64 handle, const v
 	lockdep_assert_held(&st->lock);
 	if (!handle)	/* never issued: it means "no payload" on write */
 		return NSL_TXERR_FORGED;
-	if ((handle >> NSL_HANDLE_SLICE_SHIFT & 0xff) != st->slice_id)
+	if (nsl_handle_slice(handle) != st->slice_id || handle & NSL_HANDLE_RING)
 		return NSL_TXERR_FOREIGN;
 	if (slot >= st->capacity)
 		return NSL_TXERR_FORGED;
@@ -460,11 +438,20 @@ EXPORT_SYMBOL_IF_KUNIT(nsl_store_resize);
 void nsl_store_set_timeout(struct nsl_store *st, unsigned int timeout_ms)
 {
 	spin_lock_bh(&st->lock);
-	st->timeout = msecs_to_jiffies(timeout_ms);
+	WRITE_ONCE(st->timeout, msecs_to_jiffies(timeout_ms));
 	st->timeout_ms = timeout_ms;
 	spin_unlock_bh(&st->lock);
 	/* A shorter timeout may be due already: look now, not at the old time. */
 	mod_delayed_work(system_power_efficient_wq, &st->ageing, 0);
+}
+
+void nsl_store_count_freed(struct nsl_store *st, u64 aged, u64 closed, u32 high_water)
+{
+	spin_lock_bh(&st->lock);
+	st->aged += aged;
+	st->closed += closed;
+	st->high_water = max(st->high_water, high_water);
+	spin_unlock_bh(&st->lock);
 }
 
 /* What the slice's settings report. */

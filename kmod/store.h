@@ -2,6 +2,7 @@
 #ifndef _NETSLICE_STORE_H
 #define _NETSLICE_STORE_H
 
+#include <linux/bits.h>
 #include <linux/list.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
@@ -9,6 +10,44 @@
 #include <linux/workqueue.h>
 
 #include "txerr.h"
+
+/*
+ * Handle layout (opaque to user space), shared by the slice's store and a
+ * ring's (rstore.c):
+ *   bits  0..15  slot
+ *   bits 16..23  slice
+ *   bits 24..62  tag: the store's park count, from a random start (39
+ *                bits, never 0), so a slot's handles differ for 2^39 parks
+ *   bit  63      set: parked by a ring's store, not the slice's
+ */
+#define NSL_HANDLE_SLOT_BITS	16
+#define NSL_HANDLE_SLICE_SHIFT	16
+#define NSL_HANDLE_TAG_SHIFT	24
+#define NSL_HANDLE_TAG_MASK	GENMASK_ULL(62 - NSL_HANDLE_TAG_SHIFT, 0)
+#define NSL_HANDLE_RING		BIT_ULL(63)
+
+/* The handle of the payload parked in slot with tag (not 0). */
+static inline u64 nsl_handle_make(unsigned int slice_id, unsigned int slot, u64 tag)
+{
+	return slot | (u64)slice_id << NSL_HANDLE_SLICE_SHIFT | tag << NSL_HANDLE_TAG_SHIFT;
+}
+
+static inline unsigned int nsl_handle_slot(u64 handle)
+{
+	return handle & (BIT(NSL_HANDLE_SLOT_BITS) - 1);
+}
+
+static inline unsigned int nsl_handle_slice(u64 handle)
+{
+	return handle >> NSL_HANDLE_SLICE_SHIFT & 0xff;
+}
+
+/* The next park's tag in a count: skips 0 when it wraps. */
+static inline u64 nsl_handle_next_tag(u64 tag)
+{
+	tag = (tag + 1) & NSL_HANDLE_TAG_MASK;
+	return tag ?: 1;
+}
 
 enum nsl_store_state {
 	NSL_SLOT_FREE,
@@ -41,13 +80,13 @@ struct nsl_store {
 	u32 free_tail;			/* where the next freed slot goes */
 	u32 free_mask;			/* the FIFO's size (a power of two) - 1 */
 	struct list_head parked;	/* oldest first */
-	u64 tag;			/* the last park's handle tag (40 bits) */
+	u64 tag;			/* the last park's handle tag (39 bits) */
 	u32 capacity;
 	u32 used;
 	u32 high_water;
 	u64 aged;			/* freed by ageing */
 	u64 closed;			/* freed when their file closed */
-	unsigned long timeout;		/* jiffies a payload may stay parked */
+	unsigned long timeout;		/* jiffies a payload may stay parked; WRITE_ONCE */
 	u32 timeout_ms;			/* the same, as set */
 	u8 slice_id;
 	struct delayed_work ageing;
@@ -71,13 +110,24 @@ static inline void nsl_store_finish(struct nsl_store *st, u64 handle)
 	nsl_store_finish_many(st, &handle, 1);
 }
 
+/*
+ * Payloads a ring's store (rstore.c) freed, counted with the slice's, and
+ * its high-water mark when it goes.
+ */
+void nsl_store_count_freed(struct nsl_store *st, u64 aged, u64 closed, u32 high_water);
+
+/* How long a payload may stay parked, in jiffies: rings' stores age by it too. */
+static inline unsigned long nsl_store_timeout(const struct nsl_store *st)
+{
+	return READ_ONCE(st->timeout);
+}
+
 /* Run-time settings (slice-set), with payloads parked. */
 int nsl_store_resize(struct nsl_store *st, unsigned int capacity);
 void nsl_store_set_timeout(struct nsl_store *st, unsigned int timeout_ms);
 void nsl_store_limits(struct nsl_store *st, u32 *capacity, u32 *timeout_ms);
 
 #if IS_ENABLED(CONFIG_KUNIT)
-u64 nsl_handle_make(unsigned int slice_id, unsigned int slot, u64 tag);
 void nsl_store_expire(struct nsl_store *st, unsigned long now);
 #endif
 

@@ -31,6 +31,7 @@
 #include "skb_cb.h"
 #include "slice.h"
 #include "splice.h"
+#include "rstore.h"
 #include "store.h"
 #include "txerr.h"
 #include "write.h"
@@ -81,12 +82,50 @@ struct nsl_tx_run {
 	bool stopped;
 	u32 stopped_at;
 	struct netslice_iov port_iov;	/* an iov with its payload's port filled in */
+	struct nsl_rstore *rs;		/* ring mode: the ring's payload store */
 	unsigned int count;
 	/* The burst as nsl_xmit_burst() takes it, then each frame's own. */
 	struct sk_buff *skb[NSL_XMIT_BURST];
 	u8 res[NSL_XMIT_BURST];
 	struct nsl_tx_frame frame[NSL_XMIT_BURST];
 };
+
+/*
+ * A written handle's payload is in the ring's store if the ring parked it
+ * (NSL_HANDLE_RING), else in the slice's: parked by read, or by a ring
+ * before (a handle from the other store is foreign there).
+ */
+static bool nsl_payload_in_ring(const struct nsl_tx_run *run, u64 handle)
+{
+	return run->rs && handle & NSL_HANDLE_RING;
+}
+
+static enum nsl_txerr nsl_payload_claim(struct nsl_slice *slice, struct file *file,
+					const struct nsl_tx_run *run, u64 handle,
+					struct sk_buff **skb, unsigned int *off)
+{
+	if (nsl_payload_in_ring(run, handle))
+		return nsl_rstore_claim(run->rs, handle, skb, off);
+	return nsl_store_claim(&slice->store, handle, file, skb, off);
+}
+
+static void nsl_payload_unclaim(struct nsl_slice *slice, const struct nsl_tx_run *run,
+				u64 handle, unsigned int off)
+{
+	if (nsl_payload_in_ring(run, handle))
+		nsl_rstore_unclaim(run->rs, handle, off);
+	else
+		nsl_store_unclaim(&slice->store, handle, off);
+}
+
+/* A claimed payload went (sent, or dropped): its slot is free. */
+static void nsl_payload_gone(struct nsl_slice *slice, const struct nsl_tx_run *run, u64 handle)
+{
+	if (nsl_payload_in_ring(run, handle))
+		nsl_rstore_finish(run->rs, handle);
+	else
+		nsl_store_finish(&slice->store, handle);
+}
 
 /* wire_len, queue, flags and gso_* are what read reported; write ignores them. */
 static bool nsl_iov_valid(const struct netslice_iov *iov)
@@ -268,17 +307,16 @@ out:
  * dev; with rlen 0, the header it was parked with, copying nothing. A
  * super-packet kept whole is made ready for segmentation (nsl_gso_prepare())
  * and *gso_hdr is what a retry needs of it. On success the payload stays
- * claimed until the frame is sent (nsl_store_finish) or found busy
- * (nsl_store_unclaim, with *hlen, the header bytes it now has, and
+ * claimed until the frame is sent (nsl_payload_gone()) or found busy
+ * (nsl_payload_unclaim(), with *hlen, the header bytes it now has, and
  * *gso_hdr back in its RX metadata). Whatever fails here leaves the
  * payload parked under the same handle, so the iov can be written again.
  */
 static enum nsl_txerr nsl_tx_splice(struct nsl_slice *slice, struct file *file,
-				    struct net_device *dev, const struct netslice_iov *iov,
-				  const void *kdata, struct sk_buff **skbp, unsigned int *hlen,
-				  u16 *gso_hdr)
+				    const struct nsl_tx_run *run, struct net_device *dev,
+				    const struct netslice_iov *iov, const void *kdata,
+				    struct sk_buff **skbp, unsigned int *hlen, u16 *gso_hdr)
 {
-	struct nsl_store *store = &slice->store;
 	struct sk_buff *skb;
 	bool gso, too_long;
 	enum nsl_txerr err;
@@ -287,7 +325,7 @@ static enum nsl_txerr nsl_tx_splice(struct nsl_slice *slice, struct file *file,
 	if (iov->rlen > iov->len || (iov->rlen && iov->rlen < ETH_HLEN) ||
 	    iov->rlen > NETSLICE_MAX_HEADER)
 		return NSL_TXERR_LENGTH;
-	err = nsl_store_claim(store, iov->handle, file, &skb, &off);
+	err = nsl_payload_claim(slice, file, run, iov->handle, &skb, &off);
 	if (err)
 		return err;
 
@@ -335,21 +373,22 @@ static enum nsl_txerr nsl_tx_splice(struct nsl_slice *slice, struct file *file,
 	return NSL_TXERR_NONE;
 
 err_unclaim:
-	nsl_store_unclaim(store, iov->handle, off);
+	nsl_payload_unclaim(slice, run, iov->handle, off);
 	return err;
 }
 
 /* Free a parked payload unsent (NETSLICE_TX_DROP with a handle). */
-static enum nsl_txerr nsl_tx_release(struct nsl_slice *slice, struct file *file, u64 handle)
+static enum nsl_txerr nsl_tx_release(struct nsl_slice *slice, struct file *file,
+				     const struct nsl_tx_run *run, u64 handle)
 {
 	struct sk_buff *skb;
 	enum nsl_txerr err;
 	unsigned int off;
 
-	err = nsl_store_claim(&slice->store, handle, file, &skb, &off);
+	err = nsl_payload_claim(slice, file, run, handle, &skb, &off);
 	if (err)
 		return err;
-	nsl_store_finish(&slice->store, handle);
+	nsl_payload_gone(slice, run, handle);
 	consume_skb(skb);
 	return NSL_TXERR_NONE;
 }
@@ -425,14 +464,16 @@ static bool nsl_tx_run_flush(struct nsl_slice *slice, struct nsl_tx_run *run)
 			}
 			if (frame->handle) {
 				nsl_rx_cb(run->skb[i])->gso_hdr_len = frame->gso_hdr;
-				nsl_store_unclaim(&slice->store, frame->handle, frame->hlen);
+				nsl_payload_unclaim(slice, run, frame->handle, frame->hlen);
 			} else {
 				kfree_skb(run->skb[i]);
 			}
 			continue;
 		}
-		/* Gone either way: its slot is freed with the run's others below. */
-		if (frame->handle)
+		/* Gone either way: the slice's store frees its slots for the run at once. */
+		if (nsl_payload_in_ring(run, frame->handle))
+			nsl_rstore_finish(run->rs, frame->handle);
+		else if (frame->handle)
 			sent_handles[done++] = frame->handle;
 		if (run->res[i] == NSL_XMIT_SENT) {
 			nsl_stat_inc(slice, NSL_TX_PACKETS);
@@ -474,7 +515,7 @@ static enum nsl_txerr nsl_tx_one(struct nsl_slice *slice, struct file *file,
 	if (!nsl_iov_valid(iov))
 		return NSL_TXERR_INVALID;
 	if (iov->action == NETSLICE_TX_DROP) {
-		err = iov->handle ? nsl_tx_release(slice, file, iov->handle) : NSL_TXERR_NONE;
+		err = iov->handle ? nsl_tx_release(slice, file, run, iov->handle) : NSL_TXERR_NONE;
 		if (!err)
 			nsl_stat_inc(slice, NSL_TX_NF_DROP);
 		return err;
@@ -489,7 +530,9 @@ static enum nsl_txerr nsl_tx_one(struct nsl_slice *slice, struct file *file,
 		struct netslice_iov *own = &run->port_iov;
 
 		*own = *iov;
-		own->port = nsl_store_port(&slice->store, iov->handle, file);
+		own->port = nsl_payload_in_ring(run, iov->handle) ?
+			    nsl_rstore_port(run->rs, iov->handle) :
+			    nsl_store_port(&slice->store, iov->handle, file);
 		if (own->port)
 			iov = own;
 	}
@@ -497,7 +540,7 @@ static enum nsl_txerr nsl_tx_one(struct nsl_slice *slice, struct file *file,
 	if (!dev)
 		return NSL_TXERR_IFINDEX;
 	if (iov->handle)
-		err = nsl_tx_splice(slice, file, dev, iov, kdata, &skb, &hlen, &gso_hdr);
+		err = nsl_tx_splice(slice, file, run, dev, iov, kdata, &skb, &hlen, &gso_hdr);
 	else
 		err = nsl_tx_copy(slice, dev, iov, kdata, reuse, &skb);
 	if (err)
@@ -506,7 +549,7 @@ static enum nsl_txerr nsl_tx_one(struct nsl_slice *slice, struct file *file,
 	if (!nsl_tx_to_dev(iov->action)) {
 		/* Up the host stack, as if received on dev. */
 		if (iov->handle) {
-			nsl_store_finish(&slice->store, iov->handle);
+			nsl_payload_gone(slice, run, iov->handle);
 			nsl_stat_inc(slice, NSL_TX_SPLICED);
 		}
 		if (gso_hdr)
@@ -530,9 +573,11 @@ static enum nsl_txerr nsl_tx_one(struct nsl_slice *slice, struct file *file,
 	return NSL_TXERR_NONE;
 }
 
-static void nsl_tx_run_init(struct nsl_tx_run *run, struct netslice_iov __user *uiov, u16 *errs)
+static void nsl_tx_run_init(struct nsl_tx_run *run, struct netslice_iov __user *uiov, u16 *errs,
+			    struct nsl_rstore *rs)
 {
 	run->uiov = uiov;
+	run->rs = rs;
 	run->errs = errs;
 	run->dev = NULL;
 	run->count = 0;
@@ -588,17 +633,18 @@ static void nsl_tx_finish(struct nsl_slice *slice, struct nsl_tx_run *run)
  * @base is an offset in the frame area frames of frames_len bytes. Each
  * entry's error goes in errs[]; a bad one fails alone. reuse[i], if not
  * NULL, is an skb the caller hands over for entry i's whole frame to go
- * out in: taken, or freed here. Returns the number consumed, fewer than
- * n when the egress stopped.
+ * out in: taken, or freed here. A handle the ring parked names a payload
+ * in rs, its store. Returns the number consumed, fewer than n when the
+ * egress stopped.
  */
-size_t nsl_tx_ring(struct nsl_slice *slice, struct file *file, struct netslice_iov *iovs,
-		   size_t n, const void *frames, size_t frames_len, u16 *errs,
-		  struct sk_buff **reuse)
+size_t nsl_tx_ring(struct nsl_slice *slice, struct file *file, struct nsl_rstore *rs,
+		   struct netslice_iov *iovs, size_t n, const void *frames, size_t frames_len,
+		   u16 *errs, struct sk_buff **reuse)
 {
 	struct nsl_tx_run run;
 	size_t i;
 
-	nsl_tx_run_init(&run, NULL, errs);
+	nsl_tx_run_init(&run, NULL, errs, rs);
 	for (i = 0; i < n && !run.stopped; i++) {
 		struct netslice_iov *iov = &iovs[i];
 
@@ -628,7 +674,7 @@ ssize_t nsl_write(struct file *file, const char __user *buf, size_t count, loff_
 	enum nsl_txerr err;
 	size_t i;
 
-	nsl_tx_run_init(&run, uiov, NULL);
+	nsl_tx_run_init(&run, uiov, NULL, NULL);
 	for (i = 0; i < n; i++) {
 		/* At most one fault-in each for the iov and its data: then, a fault. */
 		unsigned int refaults = 0;

@@ -37,6 +37,25 @@ struct sk_buff *nsl_test_skb(struct kunit *test, const u8 *data, unsigned int le
 	return skb;
 }
 
+void nsl_test_skbs(struct kunit *test, struct sk_buff **skb, unsigned int n)
+{
+	u8 data[128];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		memset(data, i, sizeof(data));
+		skb[i] = nsl_test_skb(test, data, sizeof(data), 64);
+	}
+}
+
+void nsl_test_skbs_free(struct sk_buff **skb, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		kfree_skb(skb[i]);
+}
+
 bool nsl_test_skb_equals(const struct sk_buff *skb, unsigned int off, const u8 *want,
 			 unsigned int len)
 {

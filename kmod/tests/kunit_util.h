@@ -15,6 +15,10 @@
 struct sk_buff *nsl_test_skb(struct kunit *test, const u8 *data, unsigned int len,
 			     unsigned int headlen);
 
+/* n skbs of 128 bytes, skb[i]'s all i: 64 in the head, 64 in a fragment. */
+void nsl_test_skbs(struct kunit *test, struct sk_buff **skb, unsigned int n);
+void nsl_test_skbs_free(struct sk_buff **skb, unsigned int n);
+
 /* skb's bytes [off, off + len) equal want. */
 bool nsl_test_skb_equals(const struct sk_buff *skb, unsigned int off, const u8 *want,
 			 unsigned int len);

@@ -219,9 +219,10 @@ int main(int argc, char **argv)
 	       atomic_load(&fz.dev_ops), atomic_load(&fz.reads), atomic_load(&fz.packets_read),
 	       atomic_load(&fz.writes), atomic_load(&fz.iovs_written), atomic_load(&fz.ioctls),
 	       atomic_load(&fz.reopens));
-	printf("nsfuzz: ring setups %ld (%ld over a memory limit), mappings %ld, kicks %ld\n",
+	printf("nsfuzz: ring setups %ld (%ld over a memory limit), mappings %ld, kicks %ld, echoes %ld\n",
 	       atomic_load(&fz.ring_setups), atomic_load(&fz.ring_over_limit),
-	       atomic_load(&fz.ring_maps), atomic_load(&fz.ring_kicks));
+	       atomic_load(&fz.ring_maps), atomic_load(&fz.ring_kicks),
+	       atomic_load(&fz.ring_echoes));
 	printf("nsfuzz: netlink messages %ld (acked %ld, refused %ld, replies %ld); frames sent %ld\n",
 	       atomic_load(&fz.nl_msgs), atomic_load(&fz.nl_acks), atomic_load(&fz.nl_errors),
 	       atomic_load(&fz.nl_dumps), atomic_load(&fz.frames_sent));

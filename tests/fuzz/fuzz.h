@@ -74,7 +74,7 @@ struct fz {
 	_Atomic bool stop;
 	_Atomic long dev_ops, nl_msgs, frames_sent;
 	_Atomic long reads, packets_read, writes, iovs_written, ioctls, reopens;
-	_Atomic long ring_setups, ring_maps, ring_kicks;
+	_Atomic long ring_setups, ring_maps, ring_kicks, ring_echoes;
 	_Atomic long ring_over_limit;	/* setups refused: ENOBUFS, ENOMEM */
 	_Atomic long nl_acks, nl_errors, nl_dumps;
 	unsigned int rule_pool;		/* -r: distinct rules of the storm (0: none) */
@@ -113,7 +113,9 @@ long fz_nl_scan_all(void);
 struct fz_ring_maps {
 	void *map[FZ_RING_MAPS];
 	size_t len[FZ_RING_MAPS];
+	int region[FZ_RING_MAPS];	/* which region map[i] is, whole; else -1 */
 	uint64_t lens[4];
+	uint32_t rx_size, tx_size;	/* of the last setup that worked */
 };
 
 /* One ring-mode operation on fd: setup, mmap, rewrite, kick or munmap. */

@@ -2,8 +2,10 @@
 /*
  * nsfuzz ring mode: setup with odd sizes, mmap of any region at any size
  * and sharing, and a process that rewrites its rings at random (indices,
- * entries, offsets, lengths, handles) while kicks and RX run. The kernel
- * must refuse or survive all of it; a broken promise is a failure.
+ * entries, offsets, lengths, handles) while kicks and RX run, and sends
+ * what RX delivered back out, handles and all, as an NF does but badly.
+ * The kernel must refuse or survive all of it; a broken promise is a
+ * failure.
  */
 #include <errno.h>
 #include <poll.h>
@@ -66,6 +68,8 @@ static void do_setup(struct fz_rng *r, struct fz_ring_maps *m, int fd)
 	m->lens[1] = s.rx_len;
 	m->lens[2] = s.tx_len;
 	m->lens[3] = s.comp_len;
+	m->rx_size = s.rx_size;
+	m->tx_size = s.tx_size;
 	atomic_fetch_add(&fz.ring_setups, 1);
 }
 
@@ -81,6 +85,7 @@ static void do_mmap(struct fz_rng *r, struct fz_ring_maps *m, int fd)
 		munmap(m->map[i], m->len[i]);
 		m->map[i] = NULL;
 	}
+	m->region[i] = -1;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, fd, (off_t)off);
 	if (p == MAP_FAILED) {
 		if (errno != EINVAL && errno != EBUSY && errno != ENOMEM && errno != EBADF &&
@@ -92,7 +97,73 @@ static void do_mmap(struct fz_rng *r, struct fz_ring_maps *m, int fd)
 		fz_fail("a private mapping of a ring region succeeded");
 	m->map[i] = p;
 	m->len[i] = len;
+	if (off == ring_offs[k] && len == m->lens[k])
+		m->region[i] = (int)k;
 	atomic_fetch_add(&fz.ring_maps, 1);
+}
+
+/* A mapping of region k, whole, or NULL. */
+static void *region_map(struct fz_ring_maps *m, int k)
+{
+	unsigned int i;
+
+	for (i = 0; i < FZ_RING_MAPS; i++)
+		if (m->map[i] && m->region[i] == k)
+			return m->map[i];
+	return NULL;
+}
+
+/*
+ * Up to 8 RX entries back out on TX, as an NF forwards, with what a buggy
+ * or hostile one does to them: an entry twice in one kick (its handle
+ * claimed twice), a handle one bit off, one read before (stale, or of
+ * another file), one made up. The RX handles go to the pool that the
+ * read/write threads write from (another file's: foreign there).
+ */
+static void do_echo(struct fz_rng *r, struct fz_ring_maps *m, int fd)
+{
+	struct netslice_ring_hdr *rx = region_map(m, 1), *tx = region_map(m, 2);
+	struct netslice_iov *rxe, *txe, iov;
+	uint32_t cons, prod, txp, n, i;
+	struct fz_handle *e;
+
+	if (!rx || !tx || !m->rx_size || !m->tx_size)
+		return;
+	/* Sizes from the last setup: maybe not this mapping's (then it is a scribble). */
+	if (sizeof(*rx) + (size_t)m->rx_size * sizeof(iov) > m->lens[1] ||
+	    sizeof(*tx) + (size_t)m->tx_size * sizeof(iov) > m->lens[2])
+		return;
+	rxe = (struct netslice_iov *)(rx + 1);
+	txe = (struct netslice_iov *)(tx + 1);
+	prod = __atomic_load_n(&rx->producer, __ATOMIC_ACQUIRE);
+	cons = __atomic_load_n(&rx->consumer, __ATOMIC_RELAXED);
+	txp = __atomic_load_n(&tx->producer, __ATOMIC_RELAXED);
+	n = prod - cons < 8 ? prod - cons : 8;
+	for (i = 0; i < n; i++) {
+		iov = rxe[(cons + i) & (m->rx_size - 1)];
+		e = &fz.handles[fz_below(r, FZ_HANDLES)];
+		if (iov.handle) {
+			if (fz_chance(r, 30))
+				atomic_store(&e->handle, iov.handle);
+			switch (fz_below(r, 10)) {
+			case 0: iov.handle ^= 1ULL << fz_below(r, 64); break;
+			case 1: iov.handle = atomic_load(&e->handle); break;
+			case 2: iov.handle = fz_next(r); break;
+			}
+		}
+		iov.action = NETSLICE_TX_DEFAULT;
+		iov.port = 0;
+		txe[txp++ & (m->tx_size - 1)] = iov;
+		/* The same entry again: a handle claimed twice in one kick. */
+		if (fz_chance(r, 10))
+			txe[txp++ & (m->tx_size - 1)] = iov;
+	}
+	__atomic_store_n(&rx->consumer, cons + n, __ATOMIC_RELEASE);
+	__atomic_store_n(&tx->producer, txp, __ATOMIC_RELEASE);
+	if (ioctl(fd, NETSLICE_RING_KICK, 0) < 0 && errno != EINVAL && errno != EBADF &&
+	    errno != EINTR)
+		fz_fail("ring echo kick: unexpected errno %d (%s)", errno, strerror(errno));
+	atomic_fetch_add(&fz.ring_echoes, 1);
 }
 
 /* Rewrite what a mapping holds: index words, entries, or anything. */
@@ -123,7 +194,7 @@ void fz_ring_op(struct fz_rng *r, struct fz_ring_maps *m, int fd)
 	unsigned int i;
 	long ret;
 
-	switch (fz_below(r, 6)) {
+	switch (fz_below(r, 8)) {
 	case 0:
 		do_setup(r, m, fd);
 		break;
@@ -146,6 +217,10 @@ void fz_ring_op(struct fz_rng *r, struct fz_ring_maps *m, int fd)
 		if (m->map[i])
 			munmap(m->map[i], m->len[i]);
 		m->map[i] = NULL;
+		break;
+	case 6:
+	case 7:
+		do_echo(r, m, fd);
 		break;
 	}
 }

@@ -326,6 +326,66 @@ static void test_slicing(struct ns_ring *r)
 	ns_ring_release(r, n);
 }
 
+/*
+ * The ring's own payload store (rstore.c): a handle twice in one kick,
+ * another file writing the ring's handle, ageing, the counters. Leaves one
+ * payload parked, for main() to see it freed when the ring's file closes.
+ */
+static void test_ring_store(struct ns_ring *r, int fd2)
+{
+	struct netslice_stats st0, st;
+	struct netslice_iov iov[4], w;
+	unsigned int i, n;
+	int waited;
+
+	ns_stats_get(r->fd, &st0);
+	drain_b();
+	for (i = 0; i < 4; i++)
+		inject(40 + (int)i, 900 + i);
+	n = rx_wait(r, 4) == 4 ? ns_ring_peek(r, iov, 4) : 0;
+	ns_stats_get(r->fd, &st);
+	ktap_check(n == 4 && iov[0].handle && iov[3].handle && st.store_used == 4 &&
+			   st.store_high_water >= 4,
+		   "4 sliced frames: 4 payloads in the ring's store, counted (%llu used)",
+		   (unsigned long long)st.store_used);
+
+	/* Another file (read/write mode) writes the ring's handle: not its payload. */
+	w = iov[0];
+	w.base = (uintptr_t)ns_iov_data(&iov[0]);
+	w.rlen = 0;
+	w.action = NETSLICE_TX_DEFAULT;
+	ktap_check(write(fd2, &w, 1) == -1 && errno == EACCES,
+		   "another file writes a ring handle: EACCES (foreign), payload kept");
+
+	/* The same entry twice in one kick: sent once, the second stale. */
+	iov[0].rlen = 0;
+	iov[1] = iov[0];
+	ktap_check(ns_ring_send(r, iov, 2) == 2 && !iov[0].error &&
+			   iov[1].error == NETSLICE_TXERR_STALE && arrives(40, 900),
+		   "a handle twice in one kick: the frame goes once, then NETSLICE_TXERR_STALE");
+
+	/* Three left unsent (41's entry became 40's copy) age out (store_timeout_ms, 1 s by default). */
+	for (waited = 0; waited < 50; waited++) {
+		ns_stats_get(r->fd, &st);
+		if (st.store_aged - st0.store_aged >= 3)
+			break;
+		usleep(100000);
+	}
+	ktap_check(st.store_aged - st0.store_aged == 3 && st.store_used == 0,
+		   "payloads never written age out of the ring's store: 3 aged, none used (%u ms)",
+		   waited * 100);
+	iov[2].rlen = 0;
+	ktap_check(ns_ring_send(r, &iov[2], 1) == 1 && iov[2].error == NETSLICE_TXERR_STALE,
+		   "an aged payload's handle: NETSLICE_TXERR_STALE");
+	ns_ring_release(r, n);
+
+	/* One more, left parked: freed as the file closes (main()). */
+	inject(50, 1000);
+	n = rx_wait(r, 1) == 1 ? ns_ring_peek(r, iov, 1) : 0;
+	ktap_check(n == 1 && iov[0].handle, "one more parked for the close");
+	ns_ring_release(r, n);
+}
+
 /* A ring of 2 entries overflows into trimmed records, moved in by a kick. */
 static void test_trim(int fd)
 {
@@ -663,7 +723,7 @@ int main(int argc, char **argv)
 	if (fd < 0 || fd2 < 0 || !ifindex_a || !ifindex_b || sock_b < 0)
 		return 2;
 
-	ktap_header("ring_check", 51);
+	ktap_header("ring_check", 58);
 	ns_ring_config_default(&good, 64);
 	test_setup(fd, fd2, good);
 	ktap_check(!ns_ring_open(&r, fd, &good) && r->setup.frames_len ==
@@ -680,8 +740,12 @@ int main(int argc, char **argv)
 		   st.tx_err_stale == 1 && st.tx_err_fault == 2 && st.tx_err_invalid == 1 &&
 		   st.tx_err_length == 1,
 		   "counters: every packet queued was delivered; each error counted once");
+	test_ring_store(r, fd2);
 	ns_ring_close(r);
 	close(fd);
+	ns_stats_get(fd2, &st);
+	ktap_check(st.store_closed == 1 && st.store_used == 0 && st.store_high_water >= 4,
+		   "the ring's file closed: its parked payload freed, counted as store_closed");
 	close(fd2);
 	fd = ns_open(0, O_NONBLOCK);
 	test_rx_corruption(fd);

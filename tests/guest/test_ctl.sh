@@ -235,6 +235,11 @@ bad_input() {
 	expect_refusal "Error: slices 2-7: slice range ends past the last slice." \
 		ctl link attach dev brp1 slices 2-7 && n=$((n + 1))
 	expect_refusal "Error: slice 9: no such slice." ctl slice set 9 batch 8 && n=$((n + 1))
+	# nf-fwd's ring of slice 0 (mapped once set up) took the store's size.
+	ring_mapped() { grep -q /dev/netslice-0 "/proc/$fwd_pid/maps"; }
+	tst_busywait 5000 ring_mapped || return 1
+	expect_refusal "Error: slice 0: a file of the slice is in ring mode: its store keeps its size." \
+		ctl slice set 0 store-size 128 && n=$((n + 1))
 	expect_refusal "Error: slice 0: integer out of range." ctl slice set 0 batch 5000 &&
 		n=$((n + 1))
 	expect_refusal "Error: slice 0: CPU list names a CPU beyond this machine's." \
@@ -284,8 +289,8 @@ bad_input() {
 	expect_refusal "Error: rule: Operation not permitted." \
 		setpriv --reuid=65534 --regid=65534 --clear-groups netslicectl rule add proto udp slice 1 &&
 		n=$((n + 1))
-	tst_diag "$n of 24 refused as they should be"
-	[ "$n" -eq 24 ]
+	tst_diag "$n of 25 refused as they should be"
+	[ "$n" -eq 25 ]
 }
 tst_check "bad input: each refusal has its message and changes nothing" bad_input
 tst_run_cleanups

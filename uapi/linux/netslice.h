@@ -219,8 +219,8 @@ struct netslice_rw_multi {
  *            NETSLICE_CUT_GSO: read TCP and UDP super-packets whole,
  *            sliced (docs/uapi.md, "Super-packets"); with NETSLICE_CUT_FIXED
  *            or NETSLICE_CUT_AUTO only (EINVAL with NETSLICE_CUT_OFF).
- * @store_size:       out: capacity of the slice's payload store; ignored
- *                    on SET.
+ * @store_size:       out: capacity of the slice's payload store (a ring
+ *                    mode file's store takes it at setup); ignored on SET.
  * @store_timeout_ms: out: how long a payload may stay parked; ignored on
  *                    SET.
  * @reserved: must be zero.
