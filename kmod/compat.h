@@ -88,4 +88,31 @@
 #define nsl_kunit_import_ns()	MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING")
 #endif
 
+/*
+ * 6.10 put skb->decrypted (a NIC's TLS offload decrypted the payload)
+ * under CONFIG_SKB_DECRYPTED, read through skb_is_decrypted(); before, it
+ * was there with CONFIG_TLS_DEVICE.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 10, 0)
+#define NSL_SKB_HAS_DECRYPTED	IS_ENABLED(CONFIG_TLS_DEVICE)
+#else
+#define NSL_SKB_HAS_DECRYPTED	IS_ENABLED(CONFIG_SKB_DECRYPTED)
+#endif
+
+static inline bool nsl_skb_decrypted(const struct sk_buff *skb)
+{
+#if NSL_SKB_HAS_DECRYPTED
+	return skb->decrypted;
+#else
+	return false;
+#endif
+}
+
+static inline void nsl_skb_clear_decrypted(struct sk_buff *skb)
+{
+#if NSL_SKB_HAS_DECRYPTED
+	skb->decrypted = 0;
+#endif
+}
+
 #endif /* _NETSLICE_COMPAT_H */

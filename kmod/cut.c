@@ -14,16 +14,6 @@
 
 #define NSL_CUT(mode, flags, value)	((mode) | (flags) << 8 | (value) << 16)
 
-static u32 nsl_cut_mode(u32 cfg)
-{
-	return cfg & 0xff;
-}
-
-static u32 nsl_cut_value(u32 cfg)
-{
-	return cfg >> 16;
-}
-
 int nsl_cut_from_user(const struct netslice_cut *req, u32 *cfg)
 {
 	if (req->reserved[0] || req->reserved[1] ||
@@ -63,16 +53,6 @@ void nsl_cut_to_user(u32 cfg, struct netslice_cut *out)
 		out->extra = nsl_cut_value(cfg);
 }
 EXPORT_SYMBOL_IF_KUNIT(nsl_cut_to_user);
-
-/*
- * Bytes of skb (from its link-layer header) a reader gets under cfg, or 0
- * for the whole packet. RX softirq, once per packet.
- */
-unsigned int nsl_cut_len(const struct sk_buff *skb, u32 cfg)
-{
-	return nsl_parse_cut_len(skb, nsl_cut_mode(cfg), nsl_cut_value(cfg));
-}
-EXPORT_SYMBOL_IF_KUNIT(nsl_cut_len);
 
 /*
  * A header-only copy of skb for a full ring, with skb's RX metadata, or

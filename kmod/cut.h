@@ -7,21 +7,43 @@
 
 #include <linux/netslice.h>
 
+#include "parse.h"
+
 /*
  * A slice's cut in one word, so RX reads it with one READ_ONCE:
  * bits 0..7 NETSLICE_CUT_* mode, 8..15 NETSLICE_CUT_* flags, 16..31
  * the fixed length or the auto extra bytes.
  */
+static inline u32 nsl_cut_mode(u32 cfg)
+{
+	return cfg & 0xff;
+}
+
 static inline u32 nsl_cut_flags(u32 cfg)
 {
 	return cfg >> 8 & 0xff;
+}
+
+static inline u32 nsl_cut_value(u32 cfg)
+{
+	return cfg >> 16;
 }
 
 int nsl_cut_from_user(const struct netslice_cut *req, u32 *cfg);
 /* cfg as the uapi struct, store fields zero (nsl_slice_cut() fills them). */
 void nsl_cut_to_user(u32 cfg, struct netslice_cut *out);
 
-unsigned int nsl_cut_len(const struct sk_buff *skb, u32 cfg);
+/*
+ * Bytes of skb (from its link-layer header) a reader gets under cfg, or 0
+ * for the whole packet. RX softirq, once per packet: no call with the cut off.
+ */
+static inline unsigned int nsl_cut_len(const struct sk_buff *skb, u32 cfg)
+{
+	if (nsl_cut_mode(cfg) == NETSLICE_CUT_OFF)
+		return 0;
+	return nsl_parse_cut_len(skb, nsl_cut_mode(cfg), nsl_cut_value(cfg));
+}
+
 struct sk_buff *nsl_trim_record(const struct sk_buff *skb);
 
 #endif /* _NETSLICE_CUT_H */

@@ -20,22 +20,12 @@
 #include "skb_cb.h"
 #include "slice.h"
 
-/*
- * Copy len bytes of skb from off to dst + off: a kernel buffer (a ring
- * frame), or a user one. Bytes in the linear head (all of a small frame, a
- * sliced frame's headers) go to user space in one user-access section;
- * the rest through the datagram iterator.
- */
-static int nsl_copy_out(const struct sk_buff *skb, const struct nsl_deliver_dst *dst,
-			unsigned int off, unsigned int len)
+/* The user-buffer case of nsl_copy_out(), out of line: its iterator is big. */
+static noinline int nsl_copy_out_user(const struct sk_buff *skb, void __user *ubuf,
+				      unsigned int off, unsigned int len)
 {
-	void __user *ubuf = dst->ubuf;
 	struct iov_iter iter;
 
-	if (!len)
-		return 0;
-	if (dst->kbuf)
-		return skb_copy_bits(skb, off, dst->kbuf + off, len);
 	if (off + len <= skb_headlen(skb)) {
 		if (!user_access_begin(ubuf + off, len))
 			return -EFAULT;
@@ -50,6 +40,27 @@ static int nsl_copy_out(const struct sk_buff *skb, const struct nsl_deliver_dst 
 efault:
 	user_access_end();
 	return -EFAULT;
+}
+
+/*
+ * Copy len bytes of skb from off to dst + off: a kernel buffer (a ring
+ * frame), or a user one. Bytes in the linear head (all of a small frame, a
+ * sliced frame's headers) go in one memcpy, or to user space in one
+ * user-access section; the rest through skb_copy_bits() or the datagram
+ * iterator.
+ */
+static int nsl_copy_out(const struct sk_buff *skb, const struct nsl_deliver_dst *dst,
+			unsigned int off, unsigned int len)
+{
+	if (!len)
+		return 0;
+	if (!dst->kbuf)
+		return nsl_copy_out_user(skb, dst->ubuf, off, len);
+	if (off + len <= skb_headlen(skb)) {
+		memcpy(dst->kbuf + off, skb->data + off, len);
+		return 0;
+	}
+	return skb_copy_bits(skb, off, dst->kbuf + off, len);
 }
 
 /*

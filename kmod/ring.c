@@ -385,11 +385,11 @@ static u32 nsl_ring_tx_chunk(struct nsl_ring *ring, u32 n)
 		u64 slot;
 
 		*iov = ring->tx_entries[(ring->tx_cons + i) & ring->tx_mask];
-		slot = div_u64(iov->base, ring->frame_size);
+		slot = iov->base >> ring->frame_shift;
 		/* Sent from where an RX entry put it: in the skb it came in. */
 		ring->tx_reuse[i] = NULL;
 		if (!iov->handle && slot <= ring->rx_mask &&
-		    iov->base == slot * ring->frame_size)
+		    !(iov->base & (ring->frame_size - 1)))
 			ring->tx_reuse[i] = xchg(&ring->rx_skb[slot], NULL);
 		if (ring->tx_reuse[i])
 			taken += ring->tx_reuse[i]->truesize;
@@ -801,6 +801,7 @@ static struct nsl_ring *nsl_ring_alloc(const struct netslice_ring_setup *req, in
 			goto err_free;
 	}
 	ring->frame_size = req->frame_size;
+	ring->frame_shift = ilog2(req->frame_size);
 	ring->busy_poll_us = req->busy_poll_us;
 	ring->rx = ring->region[NSL_RING_RX].mem;
 	ring->rx_entries = ring->region[NSL_RING_RX].mem + hdr;

@@ -43,7 +43,8 @@ struct nsl_ring {
 	struct nsl_slice *slice;
 	struct file *file;
 	struct nsl_ring_region region[NSL_RING_REGIONS];
-	u32 frame_size;
+	u32 frame_size;			/* a power of two */
+	u32 frame_shift;		/* its log2 */
 	u32 busy_poll_us;		/* 0: no busy polling */
 	unsigned int napi_id;		/* last seen on RX; WRITE_ONCE */
 

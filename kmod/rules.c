@@ -67,11 +67,12 @@ struct nsl_flow_cache {
 	u8 older[NSL_FLOW_CACHE_SETS];	/* the way a miss replaces */
 };
 
+unsigned int nsl_rules_visible __read_mostly;
+
 static struct {
 	struct list_head tuples;	/* RCU; writers under the batch lock */
 	unsigned int nr_tuples;
 	u64 gen;			/* published: smp_store_release by writers */
-	unsigned int visible;		/* rules alive in gen: RX skips when 0 */
 	/* 129 KiB each: past alloc_percpu()'s size */
 	struct nsl_flow_cache * __percpu *cache;
 	struct workqueue_struct *free_wq;	/* empty tuples, after a grace period */
@@ -317,7 +318,7 @@ int nsl_rules_steer(const struct sk_buff *skb, struct flow_keys *keys, bool *dis
 	struct nsl_rule_key key;
 
 	*dissected = false;
-	if (!READ_ONCE(nsl_table.visible))
+	if (!READ_ONCE(nsl_rules_visible))
 		return -1;
 	/* Once: the caller hashes the flow from the same keys. */
 	if (!skb_flow_dissect_flow_keys(skb, keys, 0))
@@ -356,7 +357,7 @@ void nsl_rules_publish(u64 gen, unsigned int visible)
 {
 	/* Release: pairs with RX's acquire; everything gen needs is in place. */
 	smp_store_release(&nsl_table.gen, gen);
-	WRITE_ONCE(nsl_table.visible, visible);
+	WRITE_ONCE(nsl_rules_visible, visible);
 }
 
 static void nsl_rule_tuple_free(struct work_struct *work)

@@ -98,6 +98,9 @@ struct nsl_rule *nsl_rule_table_find(const struct nsl_rule_match *m);
 u32 nsl_rule_slice_now(const struct nsl_rule *rule);
 u64 nsl_rule_hits(const struct nsl_rule *rule);
 
+/* Rules alive in the published generation: RX looks none up while 0. */
+extern unsigned int nsl_rules_visible;
+
 /*
  * RX, under RCU: the slice a rule sends skb to, or -1. *keys holds the
  * packet's dissection if *dissected (it was needed to look the rules up),

@@ -60,32 +60,55 @@ static u32 nsl_rx_flow_hash(struct sk_buff *skb, const struct flow_keys *dissect
 }
 
 /*
- * A flow rule first; else the RX queue, or a flow hash where there is
- * none. An interface that feeds one slice needs no hash: no dissection
- * beyond the rules' one.
+ * The RX queue (if recorded, queue), or a flow hash where there is none,
+ * picks one of iface's slices; keys, if not NULL, is the flow dissected
+ * already. An interface that feeds one slice needs no hash.
  */
+static struct nsl_slice *nsl_rx_spread(const struct nsl_iface *iface, struct sk_buff *skb,
+				       bool recorded, u16 queue, struct flow_keys *keys)
+{
+	u32 key;
+
+	if (iface->slice_count == 1)
+		return &nsl_slices[iface->slice_first];
+	if (recorded)
+		key = queue;
+	else if (keys)
+		key = nsl_rx_flow_hash(skb, keys, nsl_symmetric_hash);
+	else
+		key = nsl_symmetric_hash ? __skb_get_hash_symmetric(skb) : skb_get_hash(skb);
+	return &nsl_slices[iface->slice_first + key % iface->slice_count];
+}
+
+/*
+ * A flow rule's slice, else nsl_rx_spread()'s with the rules' dissection.
+ * Out of line: its flow_keys, which kernels built to zero every stack
+ * variable clear on each call, costs only while rules exist.
+ */
+static noinline struct nsl_slice *nsl_rx_pick_by_rule(const struct nsl_iface *iface,
+						      struct sk_buff *skb, bool recorded,
+						      u16 queue)
+{
+	struct flow_keys keys;
+	bool dissected;
+	int steered;
+
+	steered = nsl_rules_steer(skb, &keys, &dissected);
+	if (steered >= 0)
+		return &nsl_slices[steered];
+	return nsl_rx_spread(iface, skb, recorded, queue, dissected ? &keys : NULL);
+}
+
+/* A flow rule first; else the RX queue, or a flow hash where there is none. */
 static struct nsl_slice *nsl_rx_pick_slice(const struct nsl_iface *iface,
 					   struct sk_buff *skb, u16 *queue)
 {
 	bool recorded = !iface->hashed && skb_rx_queue_recorded(skb);
-	struct flow_keys keys;
-	bool dissected;
-	int steered;
-	u32 key;
 
-	steered = nsl_rules_steer(skb, &keys, &dissected);
 	*queue = recorded ? skb_get_rx_queue(skb) : NETSLICE_QUEUE_NONE;
-	if (steered >= 0)
-		return &nsl_slices[steered];
-	if (iface->slice_count == 1)
-		return &nsl_slices[iface->slice_first];
-	if (recorded)
-		key = *queue;
-	else if (dissected)
-		key = nsl_rx_flow_hash(skb, &keys, nsl_symmetric_hash);
-	else
-		key = nsl_symmetric_hash ? __skb_get_hash_symmetric(skb) : skb_get_hash(skb);
-	return &nsl_slices[iface->slice_first + key % iface->slice_count];
+	if (unlikely(READ_ONCE(nsl_rules_visible)))
+		return nsl_rx_pick_by_rule(iface, skb, recorded, *queue);
+	return nsl_rx_spread(iface, skb, recorded, *queue, NULL);
 }
 
 /* The rxq is full: queue a header-only record if asked to, else drop. */

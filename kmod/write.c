@@ -25,6 +25,7 @@
 
 #include <linux/netslice.h>
 
+#include "compat.h"
 #include "counters.h"
 #include "gso.h"
 #include "port.h"
@@ -255,6 +256,8 @@ static bool nsl_tx_reuse(struct sk_buff *skb, struct net_device *dev, unsigned i
 	skb_scrub_packet(skb, true);
 	memset(skb->cb, 0, sizeof(skb->cb));
 	skb->ip_summed = CHECKSUM_NONE;
+	/* New bytes from user space: whatever a NIC decrypted is gone. */
+	nsl_skb_clear_decrypted(skb);
 	return true;
 }
 
@@ -659,7 +662,8 @@ size_t nsl_tx_ring(struct nsl_slice *slice, struct file *file, struct nsl_rstore
 	nsl_tx_finish(slice, &run);
 	/* Containers not used: a bad entry, a handle, too small, not reached. */
 	for (i = 0; i < n; i++)
-		consume_skb(reuse[i]);
+		if (reuse[i])
+			consume_skb(reuse[i]);
 	return run.stopped ? run.stopped_at : n;
 }
 
