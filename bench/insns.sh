@@ -49,6 +49,9 @@
 #   NETSLICE_BENCH_INSN_CAP_SIZE
 #                              the frame size the capacity is searched at
 #                              (default 64)
+#   NETSLICE_BENCH_STALL_S     a pass that makes no process for this long
+#                              says where the guest is (bench_insn_stall_watch;
+#                              default 180)
 #
 # Round 0 warms up (its rows are marked but not reported; not under
 # QUICK on xdpgen's load, NETSLICE_BENCH_INSN_WARMUP): the first
@@ -544,6 +547,61 @@ bench_insn_drain() {
 		fi
 		sleep 0.05
 	done
+}
+
+# bench_insn_stall_watch SECONDS: say once where the guest is when it
+# has made no process for SECONDS. The harness forks all the time; a wait
+# on the host's generator makes none but ends within a minute when well.
+# Three NIC passes in seven stopped with vCPU 0 busy and no kernel report
+# (2026-12-03-i63-qb notes): this says what ran. On CPU 0, as the
+# harness; it forks nothing while it watches (read's timeout, not sleep).
+bench_insn_stall_watch() {
+	local limit=$1 last= still=0 pid nap
+	exec {nap}<> <(:)
+	while ! read -r -t 10 -u "$nap" _; do
+		read -r _ _ _ _ pid </proc/loadavg
+		if [ "$pid" != "$last" ]; then
+			last=$pid still=0
+		elif (((still += 10) == limit)); then
+			bench_insn_stall_report "$limit" 2>&1 | sed -u 's/^/# stall: /'
+		fi
+	done
+}
+
+# bench_insn_stall_report SECONDS: the busiest processes over 2 s, the
+# running ones' kernel and user stacks, every CPU's backtrace.
+bench_insn_stall_report() {
+	local p f0 f1
+	echo "no process made for $1 s; uptime $(cut -d' ' -f1 /proc/uptime) s"
+	f0=$(mktemp) f1=$(mktemp)
+	bench_insn_stall_ticks >"$f0"
+	sleep 2
+	bench_insn_stall_ticks >"$f1"
+	# Each CPU's ticks over the 2 s, then the processes that ran, busiest first.
+	awk 'NR == FNR { k = $1 == "pid" ? $2 : $1; for (i = 2; i <= NF; i++) v[k, i] = $i; next }
+		$1 ~ /^cpu/ { printf "%s user %d system %d softirq %d idle %d\n", $1,
+			$2 - v[$1, 2], $4 - v[$1, 4], $8 - v[$1, 8], $5 - v[$1, 5] }' "$f0" "$f1"
+	awk 'NR == FNR { if ($1 == "pid") t[$2] = $3; next }
+		$1 == "pid" && ($2 in t) && $3 > t[$2] { print "pid", $2, $4, $3 - t[$2], "ticks" }' "$f0" "$f1" |
+		sort -k4,4nr | head -n 12
+	rm -f "$f0" "$f1"
+	ps -eo pid,psr,stat,wchan:24,args | awk 'NR == 1 || $3 ~ /^R/'
+	for p in $(ps -eo pid=,stat= | awk '$2 ~ /^R/ { print $1 }'); do
+		[ "$p" != "$BASHPID" ] || continue
+		echo "pid $p ($(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-120)): syscall $(cat "/proc/$p/syscall" 2>/dev/null)"
+		cat "/proc/$p/stack" 2>/dev/null
+		[ ! -s "/proc/$p/cmdline" ] || gdb -p "$p" -batch -ex 'bt 12' 2>/dev/null | grep '^#'
+	done
+	echo l >/proc/sysrq-trigger
+	sleep 2
+	dmesg | tail -n 120
+}
+
+# bench_insn_stall_ticks: "cpuN user nice system idle ..." per CPU and
+# "pid PID TICKS COMM" per process (utime + stime).
+bench_insn_stall_ticks() {
+	grep '^cpu[0-9]' /proc/stat
+	cat /proc/[0-9]*/stat 2>/dev/null | awk '{ print "pid", $1, $14 + $15, $2 }'
 }
 
 bench_insns() {
