@@ -44,8 +44,14 @@
 #include "slice.h"
 #include "write.h"
 
-/* NAPI poll budget per busy-poll round, as sk_busy_loop() uses. */
+/*
+ * NAPI poll budget per busy-poll round: sk_busy_loop()'s default, and
+ * with NETSLICE_RING_BUSY_PREFER a whole NAPI weight, as AF_XDP users
+ * raise SO_BUSY_POLL_BUDGET to: the round is then what the device's
+ * deferred interrupt would have polled.
+ */
 #define NSL_RING_BUSY_BUDGET	8
+#define NSL_RING_PREFER_BUDGET	NAPI_POLL_WEIGHT
 #define NSL_RING_MAX_BUSY_US	1000
 /* Longest wait before pollers of a stopped egress try again. */
 #define NSL_RING_TX_RETRY_MAX_MS	16
@@ -481,7 +487,8 @@ static void nsl_ring_busy_poll(struct nsl_ring *ring)
 
 	if (!ring->busy_poll_us || napi_id < MIN_NAPI_ID || nsl_ring_rx_pending(ring))
 		return;
-	napi_busy_loop(napi_id, nsl_ring_busy_end, ring, false, NSL_RING_BUSY_BUDGET);
+	napi_busy_loop(napi_id, nsl_ring_busy_end, ring, ring->busy_prefer,
+		       ring->busy_prefer ? NSL_RING_PREFER_BUDGET : NSL_RING_BUSY_BUDGET);
 }
 
 /* Trimmed records in, then TX out; with nowait, skip a kick in progress. */
@@ -683,7 +690,9 @@ static bool nsl_ring_size_valid(u32 n)
 
 static int nsl_ring_setup_check(const struct netslice_ring_setup *req)
 {
-	if (req->reserved || req->flags & ~NETSLICE_RING_BUSY_POLL)
+	if (req->reserved || req->flags & ~(NETSLICE_RING_BUSY_POLL | NETSLICE_RING_BUSY_PREFER))
+		return -EINVAL;
+	if ((req->flags & NETSLICE_RING_BUSY_PREFER) && !(req->flags & NETSLICE_RING_BUSY_POLL))
 		return -EINVAL;
 	if (!!(req->flags & NETSLICE_RING_BUSY_POLL) != !!req->busy_poll_us ||
 	    req->busy_poll_us > NSL_RING_MAX_BUSY_US)
@@ -803,6 +812,7 @@ static struct nsl_ring *nsl_ring_alloc(const struct netslice_ring_setup *req, in
 	ring->frame_size = req->frame_size;
 	ring->frame_shift = ilog2(req->frame_size);
 	ring->busy_poll_us = req->busy_poll_us;
+	ring->busy_prefer = !!(req->flags & NETSLICE_RING_BUSY_PREFER);
 	ring->rx = ring->region[NSL_RING_RX].mem;
 	ring->rx_entries = ring->region[NSL_RING_RX].mem + hdr;
 	ring->rx_mask = req->rx_size - 1;

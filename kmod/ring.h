@@ -46,6 +46,7 @@ struct nsl_ring {
 	u32 frame_size;			/* a power of two */
 	u32 frame_shift;		/* its log2 */
 	u32 busy_poll_us;		/* 0: no busy polling */
+	bool busy_prefer;		/* NETSLICE_RING_BUSY_PREFER */
 	unsigned int napi_id;		/* last seen on RX; WRITE_ONCE */
 
 	spinlock_t rx_lock;		/* protects the rx_* fields: producing RX */

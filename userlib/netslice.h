@@ -408,6 +408,23 @@ struct ns_run_config {
 	/* In the calling thread, after the workers stopped (fds still open). */
 	void (*done)(struct ns_run *run, void *arg);
 	enum ns_run_mode mode;
+
+	/*
+	 * Past 0.6's config (a 0.6 library refuses these set: -E2BIG).
+	 * Ring mode: a look that finds no packet busy-polls the device's
+	 * NAPI context for up to busy_poll_us (NETSLICE_RING_BUSY_POLL:
+	 * CAP_NET_ADMIN; 0: never), preferred with busy_prefer
+	 * (NETSLICE_RING_BUSY_PREFER). Read/write mode fails with -EINVAL.
+	 */
+	unsigned int busy_poll_us;
+	int busy_prefer;
+	/*
+	 * An idle worker looks again after wake_every_us even with no
+	 * packet's wake-up (0: it sleeps until one): with busy_prefer and a
+	 * device whose gro_flush_timeout is longer, the worker's own timer
+	 * then paces reception and no interrupt wakes it.
+	 */
+	unsigned int wake_every_us;
 };
 
 /*

@@ -121,9 +121,15 @@ static void ns_worker_wait(struct ns_worker_lib *lw)
 		{ .fd = w->run->stop_fd, .events = POLLIN },
 	};
 
+	unsigned int every = w->run->cfg.wake_every_us;
+	const struct timespec period = {
+		.tv_sec = every / 1000000,
+		.tv_nsec = (long)(every % 1000000) * 1000,
+	};
+
 	ns_qs_set(lw, NS_QS_OFFLINE);
 	if (!ns_run_stopping(w->run))
-		poll(pfd, 2, -1);
+		ppoll(pfd, 2, every ? &period : NULL, NULL);
 }
 
 ssize_t ns_worker_write(struct ns_worker *w, struct netslice_iov *iov, unsigned int n)
@@ -257,8 +263,13 @@ static int ns_worker_ring(struct ns_worker_lib *lw, const struct netslice_info *
 
 	if (cfg->mode == NS_RUN_RW ||
 	    (cfg->mode == NS_RUN_AUTO && !(info->flags & NETSLICE_INFO_RING)))
-		return 0;
+		return cfg->busy_poll_us ? -EINVAL : 0;
 	ns_ring_config_default(&setup, batch);
+	if (cfg->busy_poll_us) {
+		setup.flags = NETSLICE_RING_BUSY_POLL |
+			      (cfg->busy_prefer ? NETSLICE_RING_BUSY_PREFER : 0);
+		setup.busy_poll_us = cfg->busy_poll_us;
+	}
 	/* As deep as the slice's own rxq (the rxq_size the admin chose). */
 	while (setup.rx_size < info->rxq_size && setup.rx_size < NETSLICE_RING_MAX_SIZE)
 		setup.rx_size *= 2;

@@ -102,6 +102,8 @@ static void test_setup(int fd, int fd2, struct netslice_ring_setup good)
 	ktap_check(setup_err(s, fd) == EINVAL, "reserved set: EINVAL");
 	s = good, s.flags = NETSLICE_RING_BUSY_POLL;
 	ktap_check(setup_err(s, fd) == EINVAL, "busy poll without busy_poll_us: EINVAL");
+	s = good, s.flags = NETSLICE_RING_BUSY_PREFER, s.busy_poll_us = 50;
+	ktap_check(setup_err(s, fd) == EINVAL, "preferred busy polling without busy polling: EINVAL");
 	s = good, s.flags = 4;
 	ktap_check(setup_err(s, fd) == EINVAL, "unknown flag: EINVAL");
 	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, NETSLICE_MMAP_RX);
@@ -723,7 +725,7 @@ int main(int argc, char **argv)
 	if (fd < 0 || fd2 < 0 || !ifindex_a || !ifindex_b || sock_b < 0)
 		return 2;
 
-	ktap_header("ring_check", 58);
+	ktap_header("ring_check", 59);
 	ns_ring_config_default(&good, 64);
 	test_setup(fd, fd2, good);
 	ktap_check(!ns_ring_open(&r, fd, &good) && r->setup.frames_len ==

@@ -3,13 +3,15 @@
 # Ring mode (ring_check): setup and mmap rules, RX into frames, TX from RX
 # frames and from others, completions with per-entry errors, corrupted
 # indices, slicing and trimming through the rings, close and fork with the
-# rings mapped; then again on a NAPI receiver, where it must busy-poll.
+# rings mapped; then again on a NAPI receiver, where it must busy-poll;
+# then nf-fwd with preferred busy polling, paced by its own timer or woken
+# through the device's deferred interrupt.
 # Each on a veth pair nsa (attached) -- nsb (not attached). Ring mode's
 # safety cases (detach, memory limits, IRQs-off frees) are test_safety.sh's.
 . "$(dirname "$0")/lib.sh"
 set -o pipefail
 
-tst_plan 2
+tst_plan 4
 tst_module_loaded && rmmod netslice
 
 tst_check "ring_check: setup, mmap, RX, TX, completions, bad entries, corruption" \
@@ -20,8 +22,7 @@ tst_run_cleanups
 # ring_check's waits on an empty busy-polling ring must call
 # napi_busy_loop (counted by a kprobe; nothing else here busy-polls).
 busy_polls() { awk '$1 == "netslice_busy" {print $2}' "$tracing/kprobe_profile"; }
-busy_poll() {
-	local polls
+busy_probe() {
 	tracing=/sys/kernel/tracing
 	[ -e "$tracing/kprobe_events" ] || mount -t tracefs nodev "$tracing" 2>/dev/null
 	if ! echo 'p:netslice_busy napi_busy_loop' >>"$tracing/kprobe_events" 2>/dev/null; then
@@ -31,6 +32,10 @@ busy_poll() {
 	tst_defer eval "echo -:netslice_busy >>$tracing/kprobe_events"
 	echo 1 >"$tracing/events/kprobes/netslice_busy/enable" || return 1
 	tst_defer eval "echo 0 >$tracing/events/kprobes/netslice_busy/enable"
+}
+busy_poll() {
+	local polls rc
+	busy_probe || { rc=$?; return $rc; }
 	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
 	ip link add nsa type veth peer name nsb || return 1
 	tst_defer ip link del nsa
@@ -45,6 +50,47 @@ busy_poll() {
 	[ "$polls" -gt 0 ]
 }
 tst_check "ring_check again on a NAPI receiver: busy polling calls napi_busy_loop" busy_poll
+tst_run_cleanups
+
+# prefer_busy TIMEOUT_NS MAX_WAKES [NF_OPTION...]: nf-fwd in ring mode with
+# preferred busy polling on dut0 made a NAPI receiver whose interrupt
+# stays deferred (napi_defer_hard_irqs 2, gro_flush_timeout TIMEOUT_NS):
+# N frames cross once and byte-identical, the counters add up exactly,
+# and dut0's NAPI thread was switched to at most MAX_WAKES times.
+N=4000
+prefer_busy() {
+	local timeout=$1 max=$2 t polls wakes rc
+	shift 2
+	busy_probe || { rc=$?; return $rc; }
+	tst_topology 1 || return 1
+	# veth's NAPI, as busy_poll's (GRO off, then on; no TSO on the sender).
+	ip netns exec "$gen" ethtool -K gen0 tso off >/dev/null && ethtool -K dut0 gro off >/dev/null &&
+		ethtool -K dut0 gro on >/dev/null &&
+		echo 1 >/sys/class/net/dut0/threaded && echo 2 >/sys/class/net/dut0/napi_defer_hard_irqs &&
+		echo "$timeout" >/sys/class/net/dut0/gro_flush_timeout || return 1
+	tst_load ifaces=dut0:dut1 rxq_size=4096 || return 1
+	tst_start_fwd -M ring -m off --busy-poll 5 --prefer-busy-poll "$@" || return 1
+	polls=$(busy_polls)
+	tst_traffic $N || return 1
+	t=$(pgrep '^napi/dut0-' | head -n 1)
+	wakes=$(awk '/^voluntary/ {print $2}' "/proc/$t/status")
+	tst_diag "napi_busy_loop called $(($(busy_polls) - polls)) times;" \
+		"dut0's NAPI thread switched $wakes times (at most $max)"
+	[ "$(tst_stat_sum rx_packets)" -eq $N ] && [ "$(tst_stat_sum tx_packets)" -eq $N ] &&
+		[ "$(tst_stat_sum rx_drop_ring_full)" -eq 0 ] && [ "$(($(busy_polls) - polls))" -gt 0 ] &&
+		[ "$wakes" -le "$max" ] && tst_stop_fwd
+}
+
+# Paced by the worker's timer (200 us, the device's at 50 ms): the worker
+# polls the port itself, and the port's NAPI thread wakes less than once
+# per 64 frames (3 times in 4,000 frames, 2026-12-04); and with no timer
+# of its own: the device's timer (1 ms) polls, RX wakes the worker, and a
+# lost wake-up would strand the frames (nothing else looks).
+tst_check "preferred busy polling paced by nf-fwd --wake-every 200: $N frames cross once" \
+	prefer_busy 50000000 $((N / 64)) --wake-every 200
+tst_run_cleanups
+tst_check "preferred busy polling with no timer of nf-fwd's: woken through the device's timer, $N frames cross" \
+	prefer_busy 1000000 $N
 tst_run_cleanups
 
 tst_done

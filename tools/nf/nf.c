@@ -25,6 +25,9 @@ enum {
 	OPT_NO_GSO,
 	OPT_METRICS,
 	OPT_LOG_DROPS,
+	OPT_BUSY_POLL,
+	OPT_PREFER_BUSY_POLL,
+	OPT_WAKE_EVERY,
 };
 
 static const struct option nf_common_options[] = {
@@ -43,6 +46,9 @@ static const struct option nf_common_options[] = {
 	{ "pcap-out", required_argument, NULL, OPT_PCAP_OUT },
 	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "log-drops", required_argument, NULL, OPT_LOG_DROPS },
+	{ "busy-poll", required_argument, NULL, OPT_BUSY_POLL },
+	{ "prefer-busy-poll", no_argument, NULL, OPT_PREFER_BUSY_POLL },
+	{ "wake-every", required_argument, NULL, OPT_WAKE_EVERY },
 };
 
 #define NF_COMMON_OPTIONS (sizeof(nf_common_options) / sizeof(nf_common_options[0]))
@@ -250,6 +256,13 @@ static void nf_usage(const struct nf *nf, FILE *f)
 		"                       (127.0.0.1) or ADDR:PORT\n"
 		"      --log-drops N    log dropped packets to stderr, at most N a second\n"
 		"      --no-pin         leave the workers unpinned\n"
+		"      --busy-poll US   ring mode: an idle look busy-polls the device for up\n"
+		"                       to US microseconds, 1..1000 (CAP_NET_ADMIN)\n"
+		"      --prefer-busy-poll\n"
+		"                       with --busy-poll: prefer it to the device's deferred\n"
+		"                       interrupt (napi_defer_hard_irqs, gro_flush_timeout)\n"
+		"      --wake-every US  an idle worker looks again every US microseconds\n"
+		"                       without waiting to be woken by a packet\n"
 		"%s"
 		"      --pcap-in FILE   offline: take packets from a pcapng or pcap file\n"
 		"                       (\"-\": stdin; no module); its interface names\n"
@@ -444,6 +457,12 @@ static void nf_live_print(struct nf_live *l, struct ns_run *run)
 }
 
 static struct nf_live nf_live_state;
+
+/* --busy-poll, --prefer-busy-poll, --wake-every: how an idle worker waits. */
+static struct {
+	unsigned int busy_poll_us, wake_every_us;
+	int busy_prefer;
+} nf_poll;
 
 static void nf_tick(struct ns_run *run, void *arg)
 {
@@ -643,6 +662,9 @@ static int nf_online(const struct nf *nf, const unsigned int *slices, unsigned i
 		.reload = nf_reload,
 		.ready = nf_ready,
 		.done = nf_done,
+		.busy_poll_us = nf_poll.busy_poll_us,
+		.busy_prefer = nf_poll.busy_prefer,
+		.wake_every_us = nf_poll.wake_every_us,
 	};
 	int err;
 
@@ -778,6 +800,19 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 			if (nf_metrics_parse(optarg))
 				return 2;
 			break;
+		case OPT_BUSY_POLL:
+			if (nf_parse_uint("--busy-poll", optarg, 1, 1000, &v))
+				return 2;
+			nf_poll.busy_poll_us = (unsigned int)v;
+			break;
+		case OPT_PREFER_BUSY_POLL:
+			nf_poll.busy_prefer = 1;
+			break;
+		case OPT_WAKE_EVERY:
+			if (nf_parse_uint("--wake-every", optarg, 1, 10000000, &v))
+				return 2;
+			nf_poll.wake_every_us = (unsigned int)v;
+			break;
 		case OPT_LOG_DROPS:
 			if (nf_parse_uint("--log-drops", optarg, 0, 100000, &v))
 				return 2;
@@ -799,6 +834,14 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 	}
 	if (pcap_out && !pcap_in) {
 		nf_err("--pcap-out needs --pcap-in");
+		return 2;
+	}
+	if (nf_poll.busy_prefer && !nf_poll.busy_poll_us) {
+		nf_err("--prefer-busy-poll needs --busy-poll");
+		return 2;
+	}
+	if (nf_poll.busy_poll_us && mode == NS_RUN_RW) {
+		nf_err("--busy-poll needs ring mode (-M ring)");
 		return 2;
 	}
 	/* A per-header NF takes super-packets whole whenever it slices. */

@@ -425,9 +425,21 @@ struct netslice_stats {
  * @rx_size:      in: RX ring entries, a power of 2, 2 .. NETSLICE_RING_MAX_SIZE.
  * @tx_size:      in: TX ring entries, the same.
  * @comp_size:    in: completion ring entries, the same, >= @tx_size.
- * @flags:        in: NETSLICE_RING_BUSY_POLL or 0.
+ * @flags:        in: NETSLICE_RING_BUSY_POLL, with it NETSLICE_RING_BUSY_PREFER,
+ *                or 0.
  * @busy_poll_us: in: with NETSLICE_RING_BUSY_POLL, 1 .. 1000; else 0.
  *                Busy polling needs CAP_NET_ADMIN, as raising SO_BUSY_POLL does.
+ *
+ * Busy polling: a poll(2) or kick that finds no packet waiting polls the
+ * NAPI context the slice's packets last came from for up to @busy_poll_us
+ * (SO_BUSY_POLL). NETSLICE_RING_BUSY_PREFER also prefers it
+ * (SO_PREFER_BUSY_POLL): each round polls a whole NAPI weight, and on a
+ * device with napi_defer_hard_irqs and gro_flush_timeout set its
+ * interrupt stays deferred while the process polls again within
+ * gro_flush_timeout. The process's own poll(2) timeout then paces
+ * reception, one wake-up a period with no interrupt and no softirq
+ * thread woken between (af_xdp.rst, "preferred busy polling"); past the
+ * timeout the device's timer polls and RX wakes the process as always.
  * @reserved:     must be zero.
  * @frames_len, @rx_len, @tx_len, @comp_len: out: the bytes to map at
  *                each region's offset (rounded up to pages).
@@ -439,7 +451,8 @@ struct netslice_stats {
  * reference to the file goes.
  *
  * Errors: EBADF when the file is not open for reading and writing;
- * EINVAL for a value out of range; EBUSY when the file is set up already,
+ * EINVAL for a value out of range or NETSLICE_RING_BUSY_PREFER without
+ * NETSLICE_RING_BUSY_POLL; EBUSY when the file is set up already,
  * another file of the slice is in ring mode, or another file has read
  * from the slice (its packets would be diverted) and is still open;
  * EPERM for NETSLICE_RING_BUSY_POLL without CAP_NET_ADMIN;
@@ -462,6 +475,7 @@ struct netslice_ring_setup {
 };
 
 #define NETSLICE_RING_BUSY_POLL		(1U << 0)
+#define NETSLICE_RING_BUSY_PREFER	(1U << 1)
 
 #define NETSLICE_RING_MIN_FRAME		2048
 #define NETSLICE_RING_MAX_FRAME		65536
