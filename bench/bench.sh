@@ -113,7 +113,7 @@ bench_insn_guest() {
 		# socket got the frames and the sending port completed them,
 		# tx_xdp_tx, yet none reached the host's tap): not a default
 		# row until that is understood.
-		rows="ring-fwd-off@64 afxdp@64 bridge@64"
+		rows="ring-fwd-off@64 ring-fwd-busy@64 afxdp@64 bridge@64"
 		rows=${NETSLICE_BENCH_INSN_NIC_ROWS:-$rows}
 		# Zero-copy binds only where the guest maps buffers through the
 		# DMA API (iommu_platform=on): then every row of the pass does.

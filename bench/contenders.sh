@@ -33,12 +33,14 @@ bench_nat_public=10.99.0.100
 # the rule rows of the instruction count: ring-fwd-rule (ring-fwd-off with
 # a rule steering the load's flow 10000 to slice 0) and ring-fwd-replace
 # (that rule replaced bench_replace_rate times a second by bench/rule_gen.c
-# on the DUT's user-side CPU, for as long as the contender is up).
+# on the DUT's user-side CPU, for as long as the contender is up); and
+# ring-fwd-busy, ring-fwd-off paced by its own timer with preferred busy
+# polling (the instruction count's wake-up row).
 # The ns-* contenders use read/write (-M rw), the ring-* ones ring mode.
 bench_contenders=(ns-fwd-off ns-fwd-rules ns-fwd-auto ns-fwd-auto-2s ns-fw-off ns-fw-auto
 	ns-nat-off ns-nat-auto ring-fwd-off ring-fwd-auto ring-fw-auto
 	afp-mmsg afp-v3 afp-v3-2w afxdp afxdp-busy bridge)
-bench_extra=(afp-v3-ring floor-tc floor-xdp afxdp-zc ring-fwd-rule ring-fwd-replace)
+bench_extra=(afp-v3-ring floor-tc floor-xdp afxdp-zc ring-fwd-rule ring-fwd-replace ring-fwd-busy)
 bench_replace_rate=${NETSLICE_BENCH_REPLACE_RATE:-100000}
 bench_load_rule="proto udp src 10.99.1.1 dst 10.99.9.9 sport 10000 dport 9"
 # With a baseline module (make bench BASELINE=REV: the module of another
@@ -125,6 +127,16 @@ bench_peer_up() {
 	bench_out_file=$bg_out
 }
 
+# bench_busy_dev DEFER TIMEOUT_NS: the ingress port's deferred interrupt
+# for preferred busy polling (napi_defer_hard_irqs, gro_flush_timeout);
+# the first call saves what was set for bench_down to put back.
+bench_busy_dev() {
+	local d=/sys/class/net/$bench_in
+	[ -n "${bench_busy_saved:-}" ] ||
+		bench_busy_saved="$(cat "$d/napi_defer_hard_irqs") $(cat "$d/gro_flush_timeout")" || return 1
+	echo "$1" >"$d/napi_defer_hard_irqs" && echo "$2" >"$d/gro_flush_timeout"
+}
+
 bench_up() {
 	bench_pid= bench_report=
 	case $1 in
@@ -139,6 +151,18 @@ bench_up() {
 	ns-fwd-auto-2s) bench_ns_up 2 nf-fwd -M rw -m auto ;;
 	ring-fwd-off) bench_ns_up 1 nf-fwd -M ring -m off ;;
 	ring-fwd-auto) bench_ns_up 1 nf-fwd -M ring -m auto ;;
+	ring-fwd-busy)
+		# ring-fwd-off paced by its own timer: every period (the
+		# coalescing's, bench_napi_ns) it wakes and busy-polls the port
+		# (preferred), which takes what the port's deferred interrupt
+		# would have; that timer (gro_flush_timeout) is only a
+		# fallback at twice the period. One wake-up a period, as an
+		# in-kernel forwarder's.
+		local period=${bench_napi_ns:-100000}
+		bench_busy_dev 2 $((2 * period)) || return 1
+		bench_ns_up 1 nf-fwd -M ring -m off --busy-poll 2 --prefer-busy-poll \
+			--wake-every $((period / 1000))
+		;;
 	ring-fwd-rule | ring-fwd-replace)
 		bench_ns_up 1 nf-fwd -M ring -m off &&
 			netslicectl rule add $bench_load_rule slice 0 || return 1
@@ -184,8 +208,7 @@ bench_up() {
 			bench_peer_up running xsk-fwd "$bench_in" "$bench_out" zc 64 || return 1
 		elif [ "$1" = afxdp-busy ]; then
 			# What af_xdp.rst asks of the device for preferred busy polling.
-			echo 2 >"/sys/class/net/$bench_in/napi_defer_hard_irqs" &&
-				echo 200000 >"/sys/class/net/$bench_in/gro_flush_timeout" || return 1
+			bench_busy_dev 2 200000 || return 1
 			bench_peer_up running xsk-fwd "$bench_in" "$bench_out" drv 64 busy || return 1
 		else
 			bench_peer_up running xsk-fwd "$bench_in" "$bench_out" drv 64 || return 1
@@ -230,12 +253,11 @@ bench_down() {
 	case $1 in
 	afxdp*) [ -n "${bench_napi_ns:-}" ] || echo 0 >"/sys/class/net/$bench_in/threaded" || rc=1 ;;
 	esac
-	if [ "$1" = afxdp-busy ]; then
-		# Back to bench_coalesce's (bench/run.sh) or the kernel's defaults.
-		local defer=0
-		[ -z "${bench_napi_ns:-}" ] || defer=2
-		echo $defer >"/sys/class/net/$bench_in/napi_defer_hard_irqs" &&
-			echo "${bench_napi_ns:-0}" >"/sys/class/net/$bench_in/gro_flush_timeout" || rc=1
+	if [ -n "${bench_busy_saved:-}" ]; then
+		# Back to what bench_coalesce (bench/run.sh) or the kernel set.
+		# shellcheck disable=SC2086
+		bench_busy_dev $bench_busy_saved || rc=1
+		bench_busy_saved=
 	fi
 	if [ -n "${bench_rulegen_pid:-}" ]; then
 		kill -TERM "$bench_rulegen_pid" && wait "$bench_rulegen_pid" || rc=1

@@ -93,8 +93,9 @@ def expected_targets(t, keys):
         num, den, _ = insns.RATIOS[name]
         if {num, den, insns.floor_of(num), insns.floor_of(den)} <= keys:
             want[prefix + "own_" + name] = target
-    if {"ring-fwd-off@64", "bridge@64"} <= keys:
-        want[prefix + "sched_ring_minus_bridge_64"] = insns.SCHED_TARGET
+    for name, pair in insns.SCHED_ROWS.items():
+        if set(pair) <= keys:
+            want[prefix + name] = insns.SCHED_TARGET
     for name, target, prefixed in OTHER_TARGETS:
         if name == "auto_vs_off_1518_mem_bytes" and not \
                 {"ring-fwd-auto@1518", "ring-fwd-off@1518"} <= keys:

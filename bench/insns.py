@@ -79,6 +79,10 @@ RATIOS = {
     "rw_vs_afp_mmsg_64": ("ns-fwd-off@64", "afp-mmsg@64", "<= 0.6"),
     "rw_vs_tpacket_v3_64": ("ns-fwd-off@64", "afp-v3@64", "<= 0.8"),
     "ring_vs_bridge_64": ("ring-fwd-off@64", "bridge@64", "<= 2.0"),
+    # Ring mode paced by its own timer, preferred busy polling (no target:
+    # its wake-ups are SCHED_ROWS').
+    "ring_busy_vs_bridge_64": ("ring-fwd-busy@64", "bridge@64", None),
+    "ring_busy_vs_ring_64": ("ring-fwd-busy@64", "ring-fwd-off@64", None),
     "auto_vs_off_1518": ("ring-fwd-auto@1518", "ring-fwd-off@1518", "<= 0.8"),
     "auto_1518_vs_64": ("ring-fwd-auto@1518", "ring-fwd-auto@64", "<= 1.05"),
     "capacity_ring_vs_bridge_64": ("bridge@64", "ring-fwd-off@64", ">= 1.0"),
@@ -103,7 +107,8 @@ OWN_TARGETS = {"ring_vs_bridge_64": "<= 1.0"}
 # balancing or the soft-lockup watchdog, whose names look alike. A row's
 # share of the DUT's samples times its instructions; a row without samples
 # has none. sched_ring_minus_bridge_64 is ring mode's less the bridge's,
-# instructions a frame.
+# instructions a frame; sched_ring_busy_minus_bridge_64 the same for ring
+# mode paced by its own timer with preferred busy polling (ring-fwd-busy).
 SCHED_RE = re.compile(r"schedule|sched|wake|ttwu|switch_to|switch_mm|context_switch|"
                       r"enqueue_(task|entit)|dequeue_(task|entit)|__(en|de)queue_entity|"
                       r"pick_next|pick_eevdf|pick_task|put_prev|set_next|update_curr|load_avg|"
@@ -112,6 +117,8 @@ SCHED_RE = re.compile(r"schedule|sched|wake|ttwu|switch_to|switch_mm|context_swi
                       r"resched|tick_nohz|balance")
 NOT_SCHED_RE = re.compile(r"^rcu_|nocb|napi|netif_|dirty|softlockup")
 SCHED_TARGET = "<= 60"
+SCHED_ROWS = {"sched_ring_minus_bridge_64": ("ring-fwd-off@64", "bridge@64"),
+              "sched_ring_busy_minus_bridge_64": ("ring-fwd-busy@64", "bridge@64")}
 
 
 def sched_fn(obj, fn):
@@ -816,14 +823,15 @@ def main(argv):
         rows.append({"name": "sched_insn_per_pkt_" + row_name(key),
                      "value": round(statistics.median(vals), 1),
                      "spread_pct": None, "target": None, "met": None})
-    ring, bridge = sched.get("ring-fwd-off@64", {}), sched.get("bridge@64", {})
-    vals = [ring[k] - bridge[k] for k in sorted(set(ring) & set(bridge))]
-    if vals:
-        value = statistics.median(vals)
-        rows.append(loss_guard({"name": prefix + "sched_ring_minus_bridge_64",
-                                "value": round(value, 1), "spread_pct": None,
-                                "target": SCHED_TARGET, "met": judge(value, SCHED_TARGET)},
-                               ("ring-fwd-off@64", "bridge@64")))
+    for name, (num, den) in SCHED_ROWS.items():
+        ring, bridge = sched.get(num, {}), sched.get(den, {})
+        vals = [ring[k] - bridge[k] for k in sorted(set(ring) & set(bridge))]
+        if vals:
+            value = statistics.median(vals)
+            rows.append(loss_guard({"name": prefix + name,
+                                    "value": round(value, 1), "spread_pct": None,
+                                    "target": SCHED_TARGET, "met": judge(value, SCHED_TARGET)},
+                                   (num, den)))
     # Sliced over whole at 1518 B in bytes loaded and stored, and copied.
     for per, suffix, bound in ((bytes_row, "mem_bytes", 0.15), (copy_row, "copy_bytes", None)):
         a, b = per.get("ring-fwd-auto@1518", {}), per.get("ring-fwd-off@1518", {})
