@@ -10,6 +10,7 @@
 #include <linux/device.h>
 #include <linux/skbuff.h>
 #include <net/netlink.h>
+#include <linux/poll.h>
 
 /* 6.4 dropped the owner argument of class_create(). */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
@@ -113,6 +114,16 @@ static inline void nsl_skb_clear_decrypted(struct sk_buff *skb)
 #if NSL_SKB_HAS_DECRYPTED
 	skb->decrypted = 0;
 #endif
+}
+
+/*
+ * Whether a ->poll() call may sleep after it (poll_wait() queues then):
+ * poll_does_not_wait()'s test negated; 7.2 no longer has the helper, and
+ * poll and select still clear _qproc for every pass after the first.
+ */
+static inline bool nsl_poll_may_sleep(const poll_table *p)
+{
+	return p && p->_qproc;
 }
 
 #endif /* _NETSLICE_COMPAT_H */

@@ -46,8 +46,8 @@
 
 /*
  * NAPI poll budget per busy-poll round: sk_busy_loop()'s default, and
- * with NETSLICE_RING_BUSY_PREFER a whole NAPI weight, as AF_XDP users
- * raise SO_BUSY_POLL_BUDGET to: the round is then what the device's
+ * with NETSLICE_RING_BUSY_PREFER the usual NAPI weight, as AF_XDP users
+ * raise SO_BUSY_POLL_BUDGET to: a round then takes what the device's
  * deferred interrupt would have polled.
  */
 #define NSL_RING_BUSY_BUDGET	8
@@ -527,7 +527,12 @@ long nsl_ring_kick(struct nsl_ring *ring)
 {
 	long done = nsl_ring_service(ring, false);
 
-	nsl_ring_busy_poll(ring);
+	/*
+	 * Preferring, the process's next look after a wake-up polls: one now
+	 * would find the context empty and spin for nothing.
+	 */
+	if (!ring->busy_prefer)
+		nsl_ring_busy_poll(ring);
 	return done;
 }
 
@@ -541,7 +546,14 @@ __poll_t nsl_ring_poll(struct nsl_ring *ring, struct file *file, poll_table *wai
 	/* On the wait queue before the ring is looked at: pairs with nsl_ring_rx_wake_due(). */
 	smp_mb();
 	nsl_ring_service(ring, true);
-	nsl_ring_busy_poll(ring);
+	/*
+	 * Preferring, only a pass after a wake-up or timeout polls (poll and
+	 * select look again without a wait queue then): the pass before
+	 * sleeping would spin on what the last poll emptied, and the
+	 * device's interrupt stays deferred until the process looks again.
+	 */
+	if (!ring->busy_prefer || !nsl_poll_may_sleep(wait))
+		nsl_ring_busy_poll(ring);
 	if (nsl_ring_rx_pending(ring))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	queued = READ_ONCE(ring->tx->producer) - READ_ONCE(ring->tx_cons);

@@ -408,13 +408,14 @@ struct ns_run_config {
 	/* In the calling thread, after the workers stopped (fds still open). */
 	void (*done)(struct ns_run *run, void *arg);
 	enum ns_run_mode mode;
+	unsigned int pad_0_6;		/* 0.6's tail padding: ignored */
 
 	/*
 	 * Past 0.6's config (a 0.6 library refuses these set: -E2BIG).
-	 * Ring mode: a look that finds no packet busy-polls the device's
-	 * NAPI context for up to busy_poll_us (NETSLICE_RING_BUSY_POLL:
-	 * CAP_NET_ADMIN; 0: never), preferred with busy_prefer
-	 * (NETSLICE_RING_BUSY_PREFER). Read/write mode fails with -EINVAL.
+	 * Ring mode: a look that finds no packet busy-polls the NAPI context
+	 * the slice's last packet came from for up to busy_poll_us
+	 * (NETSLICE_RING_BUSY_POLL: CAP_NET_ADMIN; 0: never), preferred with
+	 * busy_prefer (NETSLICE_RING_BUSY_PREFER). Not in read/write mode.
 	 */
 	unsigned int busy_poll_us;
 	int busy_prefer;
@@ -425,6 +426,7 @@ struct ns_run_config {
 	 * then paces reception and no interrupt wakes it.
 	 */
 	unsigned int wake_every_us;
+	unsigned int reserved;		/* must be zero */
 };
 
 /*
@@ -436,7 +438,10 @@ struct ns_run_config {
  * in hand (written, nothing lost) before they stop.
  *
  * Returns 0, or the first error: -EINVAL cfg->size smaller than 0.6's
- * config; -E2BIG a field past this library's config set; -ENOENT module
+ * config, reserved set, busy_prefer without busy_poll_us, or busy polling
+ * in read/write mode; -ENOTTY busy polling (or NS_RUN_RING) on a module
+ * without ring mode; -EPERM busy polling without CAP_NET_ADMIN;
+ * -E2BIG a field past this library's config set; -ENOENT module
  * not loaded, -ENODEV no
  * such slice, an error of ns_open()/ns_cut_set()/worker_init, or of a
  * worker's read or write (also in its err).

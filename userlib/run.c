@@ -263,7 +263,7 @@ static int ns_worker_ring(struct ns_worker_lib *lw, const struct netslice_info *
 
 	if (cfg->mode == NS_RUN_RW ||
 	    (cfg->mode == NS_RUN_AUTO && !(info->flags & NETSLICE_INFO_RING)))
-		return cfg->busy_poll_us ? -EINVAL : 0;
+		return cfg->busy_poll_us ? -ENOTTY : 0;
 	ns_ring_config_default(&setup, batch);
 	if (cfg->busy_poll_us) {
 		setup.flags = NETSLICE_RING_BUSY_POLL |
@@ -438,6 +438,10 @@ static int ns_run_config_copy(struct ns_run_config *dst, const struct ns_run_con
 			return ns_fail(E2BIG);
 	memset(dst, 0, sizeof(*dst));
 	memcpy(dst, src, src->size < sizeof(*dst) ? src->size : sizeof(*dst));
+	dst->pad_0_6 = 0;
+	if (dst->reserved || (dst->busy_prefer && !dst->busy_poll_us) ||
+	    (dst->busy_poll_us && dst->mode == NS_RUN_RW))
+		return ns_fail(EINVAL);
 	return 0;
 }
 

@@ -52,15 +52,17 @@ busy_poll() {
 tst_check "ring_check again on a NAPI receiver: busy polling calls napi_busy_loop" busy_poll
 tst_run_cleanups
 
-# prefer_busy TIMEOUT_NS MAX_WAKES [NF_OPTION...]: nf-fwd in ring mode with
-# preferred busy polling on dut0 made a NAPI receiver whose interrupt
-# stays deferred (napi_defer_hard_irqs 2, gro_flush_timeout TIMEOUT_NS):
-# N frames cross once and byte-identical, the counters add up exactly,
-# and dut0's NAPI thread was switched to at most MAX_WAKES times.
+# prefer_busy TIMEOUT_NS MIN_WAKES MAX_WAKES MIN_POLLS [NF_OPTION...]: nf-fwd
+# in ring mode with preferred busy polling on dut0 made a NAPI receiver
+# whose interrupt stays deferred (napi_defer_hard_irqs 2, gro_flush_timeout
+# TIMEOUT_NS): N frames cross once and byte-identical, the counters add
+# up exactly, and while they did dut0's NAPI thread ran MIN_WAKES to
+# MAX_WAKES times and nf-fwd busy-polled at least MIN_POLLS times.
 N=4000
+napi_wakes() { awk '/^voluntary_ctxt_switches/ {print $2}' "/proc/$napi_thread/status"; }
 prefer_busy() {
-	local timeout=$1 max=$2 t polls wakes rc
-	shift 2
+	local timeout=$1 min=$2 max=$3 min_polls=$4 polls wakes rc
+	shift 4
 	busy_probe || { rc=$?; return $rc; }
 	tst_topology 1 || return 1
 	# veth's NAPI, as busy_poll's (GRO off, then on; no TSO on the sender).
@@ -70,27 +72,29 @@ prefer_busy() {
 		echo "$timeout" >/sys/class/net/dut0/gro_flush_timeout || return 1
 	tst_load ifaces=dut0:dut1 rxq_size=4096 || return 1
 	tst_start_fwd -M ring -m off --busy-poll 5 --prefer-busy-poll "$@" || return 1
-	polls=$(busy_polls)
+	napi_thread=$(pgrep '^napi/dut0-' | head -n 1)
+	[ -n "$napi_thread" ] || { tst_diag "dut0 has no NAPI thread"; return 1; }
+	polls=$(busy_polls) wakes=$(napi_wakes)
 	tst_traffic $N || return 1
-	t=$(pgrep '^napi/dut0-' | head -n 1)
-	wakes=$(awk '/^voluntary/ {print $2}' "/proc/$t/status")
-	tst_diag "napi_busy_loop called $(($(busy_polls) - polls)) times;" \
-		"dut0's NAPI thread switched $wakes times (at most $max)"
+	wakes=$(($(napi_wakes) - wakes)) polls=$(($(busy_polls) - polls))
+	tst_diag "napi_busy_loop called $polls times (want $min_polls or more);" \
+		"dut0's NAPI thread ran $wakes times (want $min..$max)"
 	[ "$(tst_stat_sum rx_packets)" -eq $N ] && [ "$(tst_stat_sum tx_packets)" -eq $N ] &&
-		[ "$(tst_stat_sum rx_drop_ring_full)" -eq 0 ] && [ "$(($(busy_polls) - polls))" -gt 0 ] &&
-		[ "$wakes" -le "$max" ] && tst_stop_fwd
+		[ "$(tst_stat_sum rx_drop_ring_full)" -eq 0 ] && [ "$polls" -ge "$min_polls" ] &&
+		[ "$wakes" -ge "$min" ] && [ "$wakes" -le "$max" ] && tst_stop_fwd
 }
 
 # Paced by the worker's timer (200 us, the device's at 50 ms): the worker
 # polls the port itself, and the port's NAPI thread wakes less than once
-# per 64 frames (3 times in 4,000 frames, 2026-12-04); and with no timer
-# of its own: the device's timer (1 ms) polls, RX wakes the worker, and a
-# lost wake-up would strand the frames (nothing else looks).
+# per 64 frames (once in 4,000 frames, 2026-12-04); and with no timer of
+# its own: the device's timer (1 ms) polls (its NAPI thread runs), RX
+# wakes the worker, which finds frames and need not poll, and a lost
+# wake-up would strand the frames (nothing else looks).
 tst_check "preferred busy polling paced by nf-fwd --wake-every 200: $N frames cross once" \
-	prefer_busy 50000000 $((N / 64)) --wake-every 200
+	prefer_busy 50000000 0 $((N / 64)) 1 --wake-every 200
 tst_run_cleanups
 tst_check "preferred busy polling with no timer of nf-fwd's: woken through the device's timer, $N frames cross" \
-	prefer_busy 1000000 $N
+	prefer_busy 1000000 1 $N 0
 tst_run_cleanups
 
 tst_done

@@ -56,6 +56,20 @@ static void run_config_size(void)
 		   "ns_run: a later field set is E2BIG");
 	big.later = 0;
 	ktap_check(ns_run(&big.cfg) == -ENODEV, "ns_run: a later field left zero is ignored");
+	/* 0.6's config ended with padding after mode, which may hold anything. */
+	cfg.size = offsetof(struct ns_run_config, busy_poll_us);
+	cfg.pad_0_6 = 0xdeadbeef;
+	ktap_check(cfg.size == offsetof(struct ns_run_config, mode) + 8 && ns_run(&cfg) == -ENODEV,
+		   "ns_run: 0.6's config with junk in its tail padding is taken");
+	cfg.size = sizeof(cfg);
+	cfg.reserved = 1;
+	ktap_check(ns_run(&cfg) == -EINVAL, "ns_run: reserved set is EINVAL");
+	cfg.reserved = 0;
+	cfg.busy_prefer = 1;
+	ktap_check(ns_run(&cfg) == -EINVAL, "ns_run: busy_prefer without busy_poll_us is EINVAL");
+	cfg.busy_poll_us = 5;
+	cfg.mode = NS_RUN_RW;
+	ktap_check(ns_run(&cfg) == -EINVAL, "ns_run: busy polling in read/write mode is EINVAL");
 }
 
 int main(void)
@@ -65,7 +79,7 @@ int main(void)
 	unsigned int i;
 	int rc;
 
-	ktap_header("libnetslice-host", (int)(sizeof(cases) / sizeof(cases[0])) + 10);
+	ktap_header("libnetslice-host", (int)(sizeof(cases) / sizeof(cases[0])) + 14);
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct list_case *c = &cases[i];

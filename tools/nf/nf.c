@@ -673,6 +673,12 @@ static int nf_online(const struct nf *nf, const unsigned int *slices, unsigned i
 		return 1;
 	err = ns_run(&cfg);
 	nf_metrics_stop();
+	/* What no restart mends exits 2, as a bad option does. */
+	if (err && cfg.busy_poll_us && (err == -EPERM || err == -ENOTTY)) {
+		nf_err("--busy-poll: %s", err == -EPERM ? "busy polling needs CAP_NET_ADMIN" :
+			"the module has no ring mode");
+		return 2;
+	}
 	if (err) {
 		nf_err("%s", strerror(-err));
 		return 1;
@@ -844,6 +850,9 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 		nf_err("--busy-poll needs ring mode (-M ring)");
 		return 2;
 	}
+	/* Busy polling is ring mode's: no falling back to read/write. */
+	if (nf_poll.busy_poll_us)
+		mode = NS_RUN_RING;
 	/* A per-header NF takes super-packets whole whenever it slices. */
 	if (nf->gso && !no_gso && cut.mode != NETSLICE_CUT_OFF)
 		cut.flags |= NETSLICE_CUT_GSO;

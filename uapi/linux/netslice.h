@@ -429,20 +429,26 @@ struct netslice_stats {
  *                or 0.
  * @busy_poll_us: in: with NETSLICE_RING_BUSY_POLL, 1 .. 1000; else 0.
  *                Busy polling needs CAP_NET_ADMIN, as raising SO_BUSY_POLL does.
- *
- * Busy polling: a poll(2) or kick that finds no packet waiting polls the
- * NAPI context the slice's packets last came from for up to @busy_poll_us
- * (SO_BUSY_POLL). NETSLICE_RING_BUSY_PREFER also prefers it
- * (SO_PREFER_BUSY_POLL): each round polls a whole NAPI weight, and on a
- * device with napi_defer_hard_irqs and gro_flush_timeout set its
- * interrupt stays deferred while the process polls again within
- * gro_flush_timeout. The process's own poll(2) timeout then paces
- * reception, one wake-up a period with no interrupt and no softirq
- * thread woken between (af_xdp.rst, "preferred busy polling"); past the
- * timeout the device's timer polls and RX wakes the process as always.
  * @reserved:     must be zero.
  * @frames_len, @rx_len, @tx_len, @comp_len: out: the bytes to map at
  *                each region's offset (rounded up to pages).
+ *
+ * Busy polling: a poll(2) or kick that finds no packet waiting polls the
+ * NAPI context the slice's last packet came from (one context, where
+ * the driver has one) for up to @busy_poll_us, as SO_BUSY_POLL does.
+ * NETSLICE_RING_BUSY_PREFER also prefers it, as SO_PREFER_BUSY_POLL does:
+ * a round polls up to NAPI_POLL_WEIGHT (64) packets, and on a device
+ * with napi_defer_hard_irqs and gro_flush_timeout set the interrupt
+ * stays deferred while the process polls again within gro_flush_timeout.
+ * Then only a poll(2) or select(2) pass after a wake-up or timeout polls,
+ * not a kick nor the pass before sleeping (they would find the context
+ * emptied), so the process's own poll(2) timeout paces reception: one
+ * wake-up a period,
+ * no interrupt and no softirq thread woken between (af_xdp.rst,
+ * "preferred busy polling"). Past gro_flush_timeout the device's timer
+ * polls and RX wakes the process as always. Everything that context
+ * receives, for the host and for other slices too, then arrives as often
+ * as the process polls, on its CPU.
  *
  * Memory: the regions' pages (frames_len + rx_len + tx_len + comp_len)
  * are charged to the calling user's RLIMIT_MEMLOCK, as AF_XDP charges its
