@@ -144,6 +144,7 @@ bench_insn_guest() {
 	sed -n 's/^rgen: //p' "$log" >"$insn_dir/rgen.csv"
 	sed -n 's/^nconn: //p' "$log" >"$insn_dir/nconn.csv"
 	sed -n 's/^blast: //p' "$log" >"$insn_dir/blast.csv"
+	sed -n 's/^at90: //p' "$log" >"$insn_dir/at90.csv"
 	mkdir -p bench/results
 	res=bench/results/$stamp$tag-$kver
 	# A run of the same day replaces the last: kept to compare with.

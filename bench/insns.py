@@ -385,6 +385,29 @@ def read_caps(path):
                 for name, size, gen, sat, cap in csv.reader(f)]
 
 
+def at90_rows(d, prefix, rows):
+    """Every round's trial at 90% of each contender's capacity (at90.csv,
+    bench_insn_at90): at90_lost_pct_CONTENDER, the most it lost in a
+    round, in percent of what was sent; for ring mode (ring-fwd-off)
+    PREFIX + at90_ring_lost_max_pct, whose target is to lose nothing."""
+    path = os.path.join(d, "at90.csv")
+    if not os.path.exists(path):
+        return
+    worst = {}
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            sent = int(r["sent"])
+            lost = (sent - int(r["forwarded"])) * 100 / sent if sent else 0.0
+            worst[r["contender"]] = max(worst.get(r["contender"], 0.0), lost)
+    for name, lost in sorted(worst.items()):
+        rows.append({"name": f"at90_lost_pct_{name}", "value": round(lost, 2),
+                     "spread_pct": None, "target": None, "met": None})
+    if "ring-fwd-off" in worst:
+        value = round(worst["ring-fwd-off"], 2)
+        rows.append({"name": prefix + "at90_ring_lost_max_pct", "value": value,
+                     "spread_pct": None, "target": "<= 0", "met": judge(value, "<= 0")})
+
+
 def blast_rows(d, marks, per_row, caps, rows):
     """The capacity search's first trial with the host's generator
     (blast.csv, bench_insn_blast): the DUT overloaded, its vCPU never idle
@@ -945,6 +968,7 @@ def main(argv):
     caps = read_caps(os.path.join(d, "cap.csv"))
     headroom = capacity_rows(caps, rows)
     blast_rows(d, marks, per_row, caps, rows)
+    at90_rows(d, prefix, rows)
     offered = [int(r["sent"]) * 1e6 / max(int(r["usec"]), 1) for r in runs
                if int(r["size"]) and int(r["round"])]
     summary = {

@@ -333,6 +333,7 @@ bench_insn_trial() {
 	read -r fwd1 <"$counter"
 	trial_pps=$((sent * 1000000 / usec))
 	trial_fwd_pps=$(((fwd1 - fwd0) * 1000000 / (last ? last : 1)))
+	trial_sent=$sent trial_fwd=$((fwd1 - fwd0))
 	trial_ok=$(((sent - (fwd1 - fwd0)) * 1000 < sent))
 	# The host's tap holds what the DUT is slow to take instead of losing
 	# it: forwarded late is not kept up with.
@@ -391,6 +392,23 @@ bench_insn_capacity() {
 	bench_insn_caps+=("$name,$size,$gen_pps,$sat,$lo")
 	echo "cap: ${bench_insn_caps[-1]}"
 	echo "# capacity $name $size B: $lo/s (generator $gen_pps/s, $sat/s forwarded at its rate)"
+}
+
+# bench_insn_at90 ROUND NAME: with the host's generator, every round, a
+# trial of the running contender at 90% of the capacity its search found:
+# below its capacity a forwarder must lose nothing (ring mode once lost
+# 11% of a round at 60% of it). Prints "at90: ROUND,NAME,PPS,SENT,FORWARDED"
+# for bench/insns.py (at90_lost_pct_*).
+bench_insn_at90() {
+	local c n s k cap=
+	[ "$bench_insn_gen" = host ] || return 0
+	for c in "${bench_insn_caps[@]}"; do
+		IFS=, read -r n s _ _ k <<<"$c"
+		[ "$n" != "$2" ] || [ "$s" != "$bench_insn_cap_size" ] || cap=$k
+	done
+	[ -n "$cap" ] || return 0
+	bench_insn_trial "$bench_insn_cap_size" $((cap * 9 / 10)) || return 1
+	echo "at90: $1,$2,$trial_pps,$trial_sent,$trial_fwd"
 }
 
 # bench_insn_idle SEQ ROUND NAME: what the running contender costs with no
@@ -636,6 +654,7 @@ bench_insns() {
 	echo "rgen: seq,replaces"
 	echo "nconn: seq,round,slices,rate,sent,answered,span_usec,idle_seq,idle_usec"
 	echo "blast: seq,round,contender,sent,last_usec,send_usec,dropped,forwarded,span_usec"
+	echo "at90: round,contender,pps,sent,forwarded"
 	bench_insn_calibrate $((seq + 1)) || return 1
 	seq=$((seq + 2))
 	for ((round = first; round <= rounds; round++)); do
@@ -679,6 +698,7 @@ bench_insns() {
 					bench_insn_capacity "$name" "$bench_insn_cap_size" $((++seq)) "$round" ||
 					return 1
 				bench_insn_idle $((++seq)) "$round" "$name" || return 1
+				bench_insn_at90 "$round" "$name" || return 1
 			fi
 			bench_insn_row $((++seq)) "$round" "$name" "$size" || return 1
 		done
