@@ -398,7 +398,7 @@ dkms-install:
 # netslice against AF_PACKET, AF_XDP and the bridge, then the rule-update
 # run; see docs/benchmarks.md. KERNEL=6.1|6.12 (default 6.12), QUICK=1,
 # KVM=1, ICOUNT=1, NICS=GEN,IN,OUT,SINK (real NICs on this host, no guest),
-# MEASURE=insns|cache|ticks|rules|all (instructions per frame under a QEMU
+# MEASURE=insns|cache|ticks|rules|tcp|all (instructions per frame under a QEMU
 # plugin, the main measure; its cache model's pass alone; or rates and CPU
 # ticks; or rule updates), TOPOLOGY=veth|nic|all (where the instruction
 # count runs: veth pairs, the guest's virtio-net NICs, both), CACHE=0|1.

@@ -26,7 +26,9 @@
 #                     ticks: rates, latency and CPU ticks
 #                     (bench/run.sh, with perf's profile, then the rule
 #                     updates); rules: the rule updates alone
-#                     (bench/rule_update.sh, 3-4 min here); all. Default:
+#                     (bench/rule_update.sh, 3-4 min here); tcp: bulk TCP
+#                     alone (bench/tcp.sh, 3 rounds of 128 MiB, 2-3 min
+#                     here; BASE-tcp-targets.json); all. Default:
 #                     insns with QUICK=1 (9-10 min here), all without
 #   TOPOLOGY=veth|nic|all
 #                     the instruction count's topologies (default all:
@@ -81,6 +83,14 @@ bench_commit() {
 	echo "$c"
 }
 
+# bench_guest_failed: a guest's run failed: the kernel's last warnings in
+# its log and the runner's errors, then exit.
+bench_guest_failed() {
+	grep '^kmsg: ' "$log" | tail -n 40 >&2
+	cat "$err" >&2
+	exit 1
+}
+
 # bench_insn_guest PASS: the instruction count (bench/insns.sh) in a
 # guest of its own under the nsinsn plugin, its vCPUs pinned; PASS veth,
 # nic, or cache (veth, the cache model on, bench_cache_rows); filed as
@@ -131,11 +141,7 @@ bench_insn_guest() {
 		NETSLICE_VM_QEMU_OPTS="-cpu max -plugin $top/build/bench/nsinsn.so,out=$insn_dir/plugin.txt,cache=$cache" \
 		NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-14400} \
 		tests/vm/run --cpus 3 --memory 2G --kernel "$kver" -- bench/run.sh 2>"$err" |
-		tee "$log" | grep --line-buffered '^#' || {
-		grep '^kmsg: ' "$log" | tail -n 40 >&2
-		cat "$err" >&2
-		exit 1
-	}
+		tee "$log" | grep --line-buffered '^#' || bench_guest_failed
 	sed -n 's/^insn: //p' "$log" >"$insn_dir/insn.csv"
 	sed -n 's/^cap: //p' "$log" >"$insn_dir/cap.csv"
 	sed -n 's/^cal: //p' "$log" >"$insn_dir/cal.csv"
@@ -180,14 +186,25 @@ bench_rules_guest() {
 		NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-3600} \
 		tests/vm/run --cpus 3 --memory 2G --kernel "$kver" -- bench/rule_update.sh 2>"$err" |
 		sed -u 's/^csv: /rules: /' | tee "$log" |
-		grep --line-buffered -v '^rules: \|^ruleload: \|^natconn: ' || {
-		grep '^kmsg: ' "$log" | tail -n 40 >&2
-		cat "$err" >&2
-		exit 1
-	}
+		grep --line-buffered -v '^rules: \|^ruleload: \|^natconn: ' || bench_guest_failed
 	grep -q '^rules: none,' "$log" || { echo "bench: no rule-update rows" >&2; cat "$err" >&2; exit 1; }
 	mkdir -p bench/results
 	bench_rules_files "bench/results/$stamp-$kver" "$log"
+}
+
+# bench_tcp_guest: bench/tcp.sh alone, in a guest shaped as the ticks
+# run's: BASE-tcp.csv and its rows (bench/tcp_report.py).
+bench_tcp_guest() {
+	echo "# bulk TCP: nf-fwd and nf-nat against the bridge and masquerade"
+	NETSLICE_KO=$ko NETSLICE_VM_QEMU_OPTS="$bench_cpu" \
+		NETSLICE_BENCH_TCP_ROUNDS=${NETSLICE_BENCH_TCP_ROUNDS:-3} \
+		NETSLICE_BENCH_TCP_MIB=${NETSLICE_BENCH_TCP_MIB:-128} \
+		NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-3600} \
+		tests/vm/run --cpus 3 --memory 2G --kernel "$kver" -- bench/tcp.sh 2>"$err" |
+		tee "$log" | grep --line-buffered '^# ' || bench_guest_failed
+	mkdir -p bench/results
+	sed -n 's/^csv: //p' "$log" >"bench/results/$stamp-$kver-tcp.csv"
+	/usr/bin/python3 bench/tcp_report.py "bench/results/$stamp-$kver" "$(bench_commit)"
 }
 
 if [ -n "${NICS:-}" ]; then
@@ -205,6 +222,10 @@ else
 	ko=$(tools/kbuild.sh "$kver")
 	if [ "$MEASURE" = rules ]; then
 		bench_rules_guest
+		exit 0
+	fi
+	if [ "$MEASURE" = tcp ]; then
+		bench_tcp_guest
 		exit 0
 	fi
 	# Correct before fast: each contender forwards every frame once and
@@ -258,11 +279,7 @@ else
 	# Three vCPUs: pktgen and the sink, the DUT's kernel side, its user side.
 	NETSLICE_KO=$ko NETSLICE_VM_TIMEOUT=${NETSLICE_VM_TIMEOUT:-14400} \
 		tests/vm/run --cpus 3 --memory 2G --kernel "$kver" -- bench/run.sh 2>"$err" |
-		tee "$log" | grep --line-buffered '^#' || {
-		grep '^kmsg: ' "$log" | tail -n 40 >&2
-		cat "$err" >&2
-		exit 1
-	}
+		tee "$log" | grep --line-buffered '^#' || bench_guest_failed
 	accel=$(sed -n 's/^# vm: [^,]*, \([^,]*\),.*/\1/p' "$err")
 	[ "$accel" = --disable-kvm ] && accel="TCG (software emulation, no KVM)" || accel=KVM
 	[ "${ICOUNT:-0}" != 1 ] || [ "$accel" = KVM ] || accel+=", -icount (instruction-counted time)"
@@ -278,6 +295,7 @@ sed -n 's/^csv: //p' "$log" >"$base.csv"
 } >"$base-cdf.csv"
 sed -n 's/^zeroloss: //p' "$log" >"$base-zeroloss.csv"
 sed -n 's/^tcp: //p' "$log" >"$base-tcp.csv"
+[ ! -s "$base-tcp.csv" ] || /usr/bin/python3 bench/tcp_report.py "$base" "$(bench_commit)"
 # The profile: one folded-stack file per contender and size.
 rm -rf "$base-profile"
 if grep -q '^fold: ' "$log"; then

@@ -18,6 +18,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import docsplice  # noqa: E402  (bench/docsplice.py)
 import flame as nsprof  # noqa: E402  (bench/flame.py)
+import tcp_report  # noqa: E402  (bench/tcp_report.py)
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The test points these elsewhere.
@@ -186,7 +187,7 @@ def tables(base, rows, cells, order):
     zl = load_zeroloss(base)
     out += zeroloss_table(zl, order, sizes)
     out += targets_table(cells, zl)
-    out += tcp_tables(load_tcp(base))
+    out += tcp_tables(tcp_report.load_tcp(base))
     out += baseline_table(meta, cells, order, sizes)
     out += profile_tables(base, cells, order)
     w("Plots: [throughput](bench/throughput.svg), [latency CDFs](bench/latency_cdf.svg), "
@@ -306,29 +307,6 @@ TCP_LABELS = {
     "masq": "kernel routing + nftables masquerade",
 }
 
-# Issue 22's rows: (what, (contender, conns), (against, conns) or None, field, target).
-TCP_TARGETS = [
-    ("goodput, nf-fwd -m auto vs bridge, 1 connection", ("ns-fwd", 1), ("bridge", 1),
-     "goodput_mbytes_per_s", (">=", 0.8)),
-    ("goodput, nf-fwd -m auto vs bridge, 8 connections", ("ns-fwd", 8), ("bridge", 8),
-     "goodput_mbytes_per_s", (">=", 0.8)),
-    ("goodput, nf-nat -m auto vs nftables masquerade", ("ns-nat", 1), ("masq", 1),
-     "goodput_mbytes_per_s", (">=", 0.8)),
-    ("reads per MiB, nf-fwd -m auto with super-packets", ("ns-fwd", 1), None,
-     "reads_per_mib", ("<=", 50)),
-]
-
-
-def load_tcp(base):
-    """{(contender, conns): {round: row}} of the TCP run, or {}."""
-    found = {}
-    if os.path.exists(base + "-tcp.csv"):
-        with open(base + "-tcp.csv") as f:
-            for r in csv.DictReader(f):
-                found.setdefault((r["contender"], int(r["conns"])), {})[int(r["round"])] = r
-    return found
-
-
 def tcp_tables(tcp):
     """Goodput and reads per MiB of the TCP run, and their targets."""
     if not tcp:
@@ -353,20 +331,10 @@ def tcp_tables(tcp):
         out.append("| " + " | ".join(line) + " |")
     out += ["", "### Targets: super-packets (bulk TCP)", "",
             "| row | this run | target | met |", "|---|---|---|---|"]
-    for what, a, b, field, (op, goal) in TCP_TARGETS:
-        ra = {k: num(r[field]) for k, r in tcp.get(a, {}).items()}
-        if b:
-            rb = {k: num(r[field]) for k, r in tcp.get(b, {}).items()}
-            vals = [ra[k] / rb[k] for k in ra if k in rb and ra[k] is not None and rb[k]]
-        else:
-            vals = [v for v in ra.values() if v is not None]
-        if not vals:
-            continue
-        med, spread = median_spread(vals)
-        met = med <= goal if op == "<=" else med >= goal
-        shown = f"{med:.2f}" if b else f"{med:.0f}"
-        out.append(f"| {what} | {shown} ±{spread / 2:.0f}% | {op} {goal} | "
-                   f"{'yes' if met else 'no'} |")
+    for r in tcp_report.tcp_rows(tcp):
+        shown = f"{r['value']:.2f}" if r["ratio"] else f"{r['value']:.0f}"
+        out.append(f"| `{r['name']}` | {shown} ±{r['spread_pct'] / 2:.0f}% | {r['target']} | "
+                   f"{'yes' if r['met'] else 'no'} |")
     out.append("")
     return out
 

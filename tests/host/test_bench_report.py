@@ -145,10 +145,21 @@ tcp = next((line for line in text.splitlines()
 print("# " + tcp)
 check(tcp == "| nf-fwd -m auto (super-packets whole) | 85.0 ±6% | 0.85 | 180.0 ±0% | 0.90 | 20 |",
       "TCP: goodput medians, ratios to the bridge at 1 and 8 connections, reads per MiB")
-check("| goodput, nf-fwd -m auto vs bridge, 1 connection | 0.85 ±6% | >= 0.8 | yes |" in text and
-      "| goodput, nf-nat -m auto vs nftables masquerade | 0.80 ±0% | >= 0.8 | yes |" in text and
-      "| reads per MiB, nf-fwd -m auto with super-packets | 20 ±0% | <= 50 | yes |" in text,
+check("| `tcp_p1_auto_vs_bridge` | 0.85 ±6% | >= 0.8 | yes |" in text and
+      "| `tcp_p8_auto_vs_bridge` | 0.90 ±0% | >= 0.9 | yes |" in text and
+      "| `tcp_nat_vs_masq` | 0.80 ±0% | >= 0.8 | yes |" in text and
+      "| `tcp_reads_per_mib` | 20 ±0% | <= 50 | yes |" in text,
       "TCP targets: per-round ratios and reads per MiB against their targets")
+proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/tcp_report.py"), base, "abc1234"],
+                      capture_output=True, text=True)
+trows = {}
+if proc.returncode == 0:
+    with open(base + "-tcp-targets.json") as f:
+        trows = {r["name"]: (r["value"], r["target"], r["met"]) for r in json.load(f)["rows"]}
+check(trows.get("tcp_p8_auto_vs_bridge") == (0.9, ">= 0.9", True) and
+      trows.get("tcp_reads_per_mib") == (20.0, "<= 50", True) and len(trows) == 4,
+      "tcp_report.py: the TCP rows and their targets in BASE-tcp-targets.json (%s %s)" %
+      (trows, proc.stderr.strip()[-200:]))
 check("| 1,000 | 990" not in text, "report.py leaves the rule updates to rules_report.py")
 rdoc = os.path.join(tmp, "rules-doc.md")
 with open(rdoc, "w") as f:
