@@ -443,12 +443,12 @@ struct netslice_stats {
  * Then only a poll(2) or select(2) pass after a wake-up or timeout polls,
  * not a kick nor the pass before sleeping (they would find the context
  * emptied), so the process's own poll(2) timeout paces reception: one
- * wake-up a period,
- * no interrupt and no softirq thread woken between (af_xdp.rst,
- * "preferred busy polling"). Past gro_flush_timeout the device's timer
- * polls and RX wakes the process as always. Everything that context
- * receives, for the host and for other slices too, then arrives as often
- * as the process polls, on its CPU.
+ * wake-up a period, no interrupt and no softirq thread woken between
+ * (af_xdp.rst, "preferred busy polling"). Past gro_flush_timeout the
+ * device's timer polls and RX wakes the process as always. Everything
+ * that context receives, for the host and for other slices too, then
+ * arrives as often as the process polls, on its CPU. It saves the
+ * interrupt, not the process's own sleep and wake (docs/design.md).
  *
  * Memory: the regions' pages (frames_len + rx_len + tx_len + comp_len)
  * are charged to the calling user's RLIMIT_MEMLOCK, as AF_XDP charges its
