@@ -47,8 +47,8 @@ if [ "${NETSLICE_DEBUG_SMOKE:-0}" = 1 ]; then
 	# CI's run, beside make check in its 40-minute budget (docs/testing.md):
 	# what the sanitizers see best and no other per-submission run shows
 	# them. The fuzzer (random and adversarial input, the 6,000-rule
-	# storm); ring mode, the default I/O (its wake-ups and busy polling
-	# under lockdep); of test_safety the races and lifetimes (a splice
+	# storm); ring mode, the default I/O (its wake-ups and busy polling,
+	# preferred too, under lockdep); of test_safety the races and lifetimes (a splice
 	# racing a read stalled in a userfaultfd page, records a detach keeps,
 	# a write holding no device while it waits, ring memory given back);
 	# of test_failslab the packet path (receive, park, splice) with
@@ -61,7 +61,7 @@ if [ "${NETSLICE_DEBUG_SMOKE:-0}" = 1 ]; then
 	# release and before an issue that changed kmod/ is closed; the logic
 	# cases also in make check's guests on 6.1 and 7.2.
 	tests=${NETSLICE_DEBUG_TESTS:-test_fuzz.sh test_ring.sh test_safety.sh test_failslab.sh}
-	only="^(nsfuzz: |after the fuzzer: |the module unloads after the fuzzer|ring_check|a handle visible while |ring mode: records a detach keeps|a write waiting on a userfaultfd page|ring memory: |traffic with parking and splicing )"
+	only="^(nsfuzz: |after the fuzzer: |the module unloads after the fuzzer|ring_check|preferred busy polling|a handle visible while |ring mode: records a detach keeps|a write waiting on a userfaultfd page|ring memory: |traffic with parking and splicing )"
 	# The cases are chosen among the default tests only: tests named in
 	# NETSLICE_DEBUG_TESTS run whole (at ten failslab rounds, not 100).
 	[ -z "${NETSLICE_DEBUG_TESTS:-}" ] || only=
