@@ -51,7 +51,7 @@
 #                              (default 64)
 #   NETSLICE_BENCH_STALL_S     a pass that makes no process for this long
 #                              says where the guest is (bench_insn_stall_watch;
-#                              default 180)
+#                              default 300)
 #
 # Round 0 warms up (its rows are marked but not reported; not under
 # QUICK on xdpgen's load, NETSLICE_BENCH_INSN_WARMUP): the first
@@ -582,14 +582,16 @@ bench_insn_stall_watch() {
 		read -r _ _ _ _ pid </proc/loadavg
 		if [ "$pid" != "$last" ]; then
 			last=$pid still=0
-		elif (((still += 10) == limit)); then
+		elif ((still < limit && (still += 10) >= limit)); then
 			bench_insn_stall_report "$limit" 2>&1 | sed -u 's/^/# stall: /'
 		fi
 	done
 }
 
 # bench_insn_stall_report SECONDS: the busiest processes over 2 s, the
-# running ones' kernel and user stacks, every CPU's backtrace.
+# running ones' kernel and user stacks, where each CPU ran for 2 s
+# (perf's samples: sysrq's backtraces would print call traces, which fail
+# the run, and a long rule load can look like a stall).
 bench_insn_stall_report() {
 	local p f0 f1
 	echo "no process made for $1 s; uptime $(cut -d' ' -f1 /proc/uptime) s"
@@ -612,9 +614,13 @@ bench_insn_stall_report() {
 		cat "/proc/$p/stack" 2>/dev/null
 		[ ! -s "/proc/$p/cmdline" ] || gdb -p "$p" -batch -ex 'bt 12' 2>/dev/null | grep '^#'
 	done
-	echo l >/proc/sysrq-trigger
-	sleep 2
-	dmesg | tail -n 120
+	if command -v perf >/dev/null; then
+		perf record -q -a -g -o /tmp/stall.perf -- sleep 2 >/dev/null 2>&1 &&
+			perf report -i /tmp/stall.perf --no-children --sort cpu,comm,sym --stdio -g none \
+				2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 40
+		rm -f /tmp/stall.perf
+	fi
+	dmesg | tail -n 40
 }
 
 # bench_insn_stall_ticks: "cpuN user nice system idle ..." per CPU and

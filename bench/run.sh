@@ -365,7 +365,7 @@ echo "meta: memory $(awk '/MemTotal/{print $2 " kB"}' /proc/meminfo)"
 echo "meta: rounds $rounds secs $secs sizes $sizes lat_pps $lat_rates"
 # Under the nsinsn plugin (bench/bench.sh): instruction counts only.
 if [ "${NETSLICE_BENCH_MEASURE:-ticks}" = insns ]; then
-	bench_insn_stall_watch "${NETSLICE_BENCH_STALL_S:-180}" &
+	bench_insn_stall_watch "${NETSLICE_BENCH_STALL_S:-300}" &
 	tst_defer kill $!
 	bench_insns || exit 1
 	tst_run_cleanups
