@@ -48,9 +48,10 @@ if [ "${NETSLICE_DEBUG_SMOKE:-0}" = 1 ]; then
 	# what the sanitizers see best and no other per-submission run shows
 	# them. The fuzzer (random and adversarial input, the 6,000-rule
 	# storm); ring mode, the default I/O (its wake-ups and busy polling,
-	# preferred too, under lockdep); of test_safety the races and lifetimes (a splice
-	# racing a read stalled in a userfaultfd page, records a detach keeps,
-	# a write holding no device while it waits, ring memory given back);
+	# preferred too, under lockdep); of test_safety the races and
+	# lifetimes (a splice racing a read stalled in a userfaultfd page,
+	# records a detach keeps, a write holding no device while it waits,
+	# ring memory given back);
 	# of test_failslab the packet path (receive, park, splice) with
 	# allocations failing. Measured on this kernel (2026-12-02): boot and
 	# KUnit 135 s, test_fuzz 150, test_ring 80, those four test_safety
