@@ -179,7 +179,7 @@ int main(int argc, char **argv)
 	 * device threads find in fds[] then always names a slice file (or
 	 * nothing), whatever closes and reopens race with it.
 	 */
-	if (fz_nl_open() || fz_traffic_open())
+	if (fz_nl_open() || fz_traffic_open() || fz_rules_open())
 		return 1;
 	for (i = 0; i < FZ_FDS; i++) {
 		struct fz_rng r = { fz.seed + i };
@@ -208,8 +208,10 @@ int main(int argc, char **argv)
 	atomic_store(&fz.stop, true);
 	for (i = 0; i < threads + 2; i++)
 		pthread_join(tid[i], NULL);
-	for (i = 0; fz.rule_pool && i < 2; i++)
+	for (i = 0; fz.rule_pool && i < 2; i++) {
 		pthread_join(storm[i], NULL);
+		close(fz.rule_sock[i]);
+	}
 	for (i = 0; i < FZ_FDS; i++)
 		if (fz.fds[i] >= 0)
 			close(fz.fds[i]);

@@ -62,6 +62,7 @@ struct fz {
 	int nl_sock;			/* NETLINK_GENERIC, opened before any slice */
 	uint16_t family;		/* the "netslice" family's id */
 	int pkt_sock;			/* AF_PACKET, for the traffic thread */
+	int rule_sock[2];		/* NETLINK_GENERIC, one per storm thread */
 
 	_Atomic int fds[FZ_FDS];
 	struct fz_handle handles[FZ_HANDLES];
@@ -104,6 +105,7 @@ size_t fz_nla_put(unsigned char *p, size_t room, uint16_t type, const void *data
 /* Open the sockets (before any slice file); 0 or -1 with a message. */
 int fz_nl_open(void);
 int fz_traffic_open(void);
+int fz_rules_open(void);
 
 /* Every GET ioctl / netlink dump once, replies scanned; returns the count. */
 long fz_dev_scan_all(void);

@@ -152,11 +152,34 @@ static void storm_batch(struct storm *s)
 	memset(s->present, 0, s->count * sizeof(*s->present));
 }
 
+/*
+ * The storm's sockets, opened with the others before any slice file: a
+ * socket made later could take the number of a slice file a device
+ * thread has just closed, and that thread's next ioctl would reach it.
+ */
+int fz_rules_open(void)
+{
+	int one = 1;
+
+	for (unsigned int k = 0; k < 2; k++) {
+		fz.rule_sock[k] = -1;
+		if (!fz.rule_pool)
+			continue;
+		fz.rule_sock[k] = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+		/* An error's ack without the request echoed: a big batch's would not fit. */
+		if (fz.rule_sock[k] < 0 ||
+		    setsockopt(fz.rule_sock[k], SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one))) {
+			perror("nsfuzz: rule storm socket");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 void *fz_rule_thread(void *arg)
 {
 	unsigned int k = (unsigned int)(uintptr_t)arg;
 	struct storm *s = calloc(1, sizeof(*s));
-	int one = 1;
 
 	if (!s)
 		return NULL;
@@ -164,15 +187,9 @@ void *fz_rule_thread(void *arg)
 	s->count = fz.rule_pool / 2;
 	s->first = k * s->count;
 	s->present = calloc(s->count, sizeof(*s->present));
-	s->sock = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	/* An error's ack without the request echoed: a big batch's would not fit. */
-	if (s->sock >= 0 &&
-	    setsockopt(s->sock, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one)) < 0) {
-		close(s->sock);
-		s->sock = -1;
-	}
-	if (!s->present || s->sock < 0) {
-		fz_fail("rule storm: no socket or memory");
+	s->sock = fz.rule_sock[k];
+	if (!s->present) {
+		fz_fail("rule storm: out of memory");
 		goto out;
 	}
 	while (!atomic_load(&fz.stop) && atomic_load(&fz.rule_batches) < fz.rule_target) {
@@ -188,8 +205,6 @@ void *fz_rule_thread(void *arg)
 		storm_batch(s);
 	}
 out:
-	if (s->sock >= 0)
-		close(s->sock);
 	free(s->present);
 	free(s);
 	return NULL;
