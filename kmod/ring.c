@@ -274,7 +274,7 @@ static bool nsl_ring_rx_wake_due(struct nsl_ring *ring, u32 prod_before)
  * read of ageing_off: either the work's last look counted the park
  * (nsl_ring_ageing()), or this sees ageing_off set.
  */
-static void nsl_ring_age_start(struct nsl_ring *ring, u64 parks_before)
+static void nsl_ring_age_start(struct nsl_ring *ring, unsigned long parks_before)
 {
 	lockdep_assert_held(&ring->rx_lock);
 	if (ring->store.parks == parks_before || !READ_ONCE(ring->ageing_off))
@@ -296,7 +296,7 @@ int nsl_ring_rx(struct nsl_ring *ring, struct sk_buff *skb)
 {
 	struct sk_buff *dead = NULL;
 	enum nsl_deliver_result res;
-	u64 parks_before;
+	unsigned long parks_before;
 	u32 prod_before;
 	bool wake;
 	int err;
@@ -495,7 +495,7 @@ static void nsl_ring_busy_poll(struct nsl_ring *ring)
 static long nsl_ring_service(struct nsl_ring *ring, bool nowait)
 {
 	struct sk_buff *dead = NULL;
-	u64 parks_before;
+	unsigned long parks_before;
 	u32 prod_before;
 	long done;
 	bool wake;
@@ -576,13 +576,12 @@ static void nsl_ring_ageing(struct work_struct *work)
 	struct nsl_ring *ring = container_of(to_delayed_work(work), struct nsl_ring, ageing);
 	struct nsl_store *st = &ring->slice->store;
 	unsigned long next = 0;
-	u64 parks, aged = 0;
+	unsigned long parks;
+	u64 aged = 0;
 	bool again;
 
-	mutex_lock(&ring->tx_lock);
 	parks = nsl_rstore_parks(&ring->store);
 	again = nsl_rstore_expire(&ring->store, jiffies, nsl_store_timeout(st), &next, &aged);
-	mutex_unlock(&ring->tx_lock);
 	/*
 	 * A poll that found tx_lock held meanwhile did not kick (nowait): if
 	 * entries wait, wake it to look again. The barrier pairs with

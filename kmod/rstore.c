@@ -211,25 +211,20 @@ u32 nsl_rstore_port(struct nsl_rstore *rs, u64 handle)
 EXPORT_SYMBOL_IF_KUNIT(nsl_rstore_port);
 
 /*
- * Free every payload parked timeout or longer ago, adding to *aged.
- * Returns whether any is still parked, and then *next: when to look
- * again. That is when the oldest is due, but not sooner than an eighth of
- * the timeout from now: a look reads every slot, and payloads due one by
- * one must not make it run once each.
+ * Free every payload in slots [first, end) parked timeout or longer ago,
+ * adding to *aged. If any there is still parked, *parked is set and *next
+ * (valid once *parked is) pulled to the soonest one due.
  */
-bool nsl_rstore_expire(struct nsl_rstore *rs, unsigned long now, unsigned long timeout,
-		       unsigned long *next, u64 *aged)
+static void nsl_rstore_expire_range(struct nsl_rstore *rs, u32 first, u32 end,
+				    unsigned long now, unsigned long timeout,
+				    unsigned long *next, bool *parked, u64 *aged)
 {
 	struct nsl_rstore_slot *s;
-	bool parked = false;
 	unsigned long due;
 	u32 i;
 
 	lockdep_assert_held(rs->cons_lock);
-	for (i = 0; i < rs->capacity; i++) {
-		/* Up to 65,536 slots: a mutex holder may yield. */
-		if (!(i % 1024))
-			cond_resched();
+	for (i = first; i < end; i++) {
 		s = &rs->slots[i];
 		/* Pairs with nsl_rstore_park(), as a lookup does. */
 		if (!smp_load_acquire(&s->handle))
@@ -241,9 +236,33 @@ bool nsl_rstore_expire(struct nsl_rstore *rs, unsigned long now, unsigned long t
 			(*aged)++;
 			continue;
 		}
-		if (!parked || time_before(due, *next))
+		if (!*parked || time_before(due, *next))
 			*next = due;
-		parked = true;
+		*parked = true;
+	}
+}
+
+/*
+ * Free every payload parked timeout or longer ago, adding to *aged; the
+ * consumer's lock is taken here, NSL_RSTORE_AGE_SLOTS slots at a time, so
+ * that a kick waits no longer than one such range takes (a store holds up
+ * to 65,536). Returns whether any is still parked, and then *next: when
+ * to look again. That is when the oldest is due, but not sooner than an
+ * eighth of the timeout from now: a look reads every slot, and payloads
+ * due one by one must not make it run once each.
+ */
+bool nsl_rstore_expire(struct nsl_rstore *rs, unsigned long now, unsigned long timeout,
+		       unsigned long *next, u64 *aged)
+{
+	bool parked = false;
+	u32 first;
+
+	for (first = 0; first < rs->capacity; first += NSL_RSTORE_AGE_SLOTS) {
+		mutex_lock(rs->cons_lock);
+		nsl_rstore_expire_range(rs, first, min(rs->capacity, first + NSL_RSTORE_AGE_SLOTS),
+					now, timeout, next, &parked, aged);
+		mutex_unlock(rs->cons_lock);
+		cond_resched();
 	}
 	if (parked && time_before(*next, now + timeout / 8))
 		*next = now + timeout / 8;
@@ -253,14 +272,14 @@ EXPORT_SYMBOL_IF_KUNIT(nsl_rstore_expire);
 
 u32 nsl_rstore_used(const struct nsl_rstore *rs)
 {
-	u64 frees = READ_ONCE(rs->frees);
-	s64 used;
+	unsigned long frees = READ_ONCE(rs->frees);
+	long used;
 
 	/* frees before parks: what was freed was parked. */
 	smp_rmb();
 	/* Yet a park is counted after its handle is out: it may be freed first. */
-	used = READ_ONCE(rs->parks) - frees;
-	return max_t(s64, used, 0);
+	used = (long)(READ_ONCE(rs->parks) - frees);
+	return max(used, 0L);
 }
 EXPORT_SYMBOL_IF_KUNIT(nsl_rstore_used);
 

@@ -37,12 +37,12 @@ struct nsl_rstore {
 	/* The producer's. */
 	u32 free_head ____cacheline_aligned_in_smp;	/* the next slot to park in */
 	u64 tag;			/* the last park's tag */
-	u64 parks;			/* payloads parked, ever; store-release */
+	unsigned long parks;		/* payloads parked, ever; store-release */
 	u32 high_water;			/* most parked at once; WRITE_ONCE */
 
 	/* The consumer's. */
 	u32 free_tail ____cacheline_aligned_in_smp;	/* store-release: freed before it */
-	u64 frees;			/* payloads freed, ever; WRITE_ONCE */
+	unsigned long frees;		/* payloads freed, ever; WRITE_ONCE */
 };
 
 int nsl_rstore_init(struct nsl_rstore *rs, unsigned int slice_id, unsigned int capacity,
@@ -53,7 +53,8 @@ u64 nsl_rstore_destroy(struct nsl_rstore *rs);
 /* Producer. */
 u64 nsl_rstore_park(struct nsl_rstore *rs, struct sk_buff *skb, unsigned int off);
 
-static inline u64 nsl_rstore_parks(const struct nsl_rstore *rs)
+/* unsigned long, not u64: a release store on 32-bit kernels too. */
+static inline unsigned long nsl_rstore_parks(const struct nsl_rstore *rs)
 {
 	/* Pairs with nsl_rstore_park(): the handles it counted are published. */
 	return smp_load_acquire(&rs->parks);
@@ -65,6 +66,8 @@ enum nsl_txerr nsl_rstore_claim(struct nsl_rstore *rs, u64 handle, struct sk_buf
 void nsl_rstore_unclaim(struct nsl_rstore *rs, u64 handle, unsigned int off);
 void nsl_rstore_finish(struct nsl_rstore *rs, u64 handle);
 u32 nsl_rstore_port(struct nsl_rstore *rs, u64 handle);
+/* The ageing: takes *cons_lock itself, a range of slots at a time. */
+#define NSL_RSTORE_AGE_SLOTS	1024
 bool nsl_rstore_expire(struct nsl_rstore *rs, unsigned long now, unsigned long timeout,
 		       unsigned long *next, u64 *aged);
 

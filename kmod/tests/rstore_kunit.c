@@ -2,8 +2,9 @@
 /*
  * KUnit: a ring's payload store (rstore.c). Park, claim, unclaim and
  * finish; handles forged, stale, foreign and claimed twice; a full store;
- * ageing; the counters; and a producer and a consumer on two threads
- * (a writer on another CPU than RX's) handing thousands of payloads over.
+ * ageing, over ranges of slots too; the counters; and a producer and a
+ * consumer on two threads (a writer on another CPU than RX's) handing
+ * thousands of payloads over.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -206,8 +207,9 @@ static void nsl_rstore_ageing_test(struct kunit *test)
 	/* Claimed and given back: it ages from when it was parked. */
 	KUNIT_ASSERT_EQ(test, nsl_rstore_claim(&fx->rs, h[0], &skb, &off), 0);
 	nsl_rstore_unclaim(&fx->rs, h[0], 10);
-	parked = nsl_rstore_expire(&fx->rs, now, timeout, &next, &aged);
 	mutex_unlock(&fx->cons_lock);
+	/* The ageing takes the consumer's lock itself. */
+	parked = nsl_rstore_expire(&fx->rs, now, timeout, &next, &aged);
 	KUNIT_EXPECT_TRUE(test, parked);
 	KUNIT_EXPECT_EQ(test, aged, 1ULL);
 	KUNIT_EXPECT_EQ(test, next, now + timeout / 2);
@@ -216,19 +218,56 @@ static void nsl_rstore_ageing_test(struct kunit *test)
 
 	/* Due one by one: not looked at again sooner than timeout / 8. */
 	fx->rs.slots[nsl_handle_slot(h[1])].parked_at = now - timeout + 1;
-	mutex_lock(&fx->cons_lock);
 	parked = nsl_rstore_expire(&fx->rs, now, timeout, &next, &aged);
-	mutex_unlock(&fx->cons_lock);
 	KUNIT_EXPECT_TRUE(test, parked);
 	KUNIT_EXPECT_EQ(test, next, now + timeout / 8);
 
-	mutex_lock(&fx->cons_lock);
 	parked = nsl_rstore_expire(&fx->rs, now + timeout, timeout, &next, &aged);
-	mutex_unlock(&fx->cons_lock);
 	KUNIT_EXPECT_FALSE(test, parked);
 	KUNIT_EXPECT_EQ(test, aged, 3ULL);
 	KUNIT_EXPECT_EQ(test, nsl_rstore_used(&fx->rs), 0U);
 	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, refcount_read(&fx->skb[i]->users), 1U);
+}
+
+/*
+ * A store of more than one ageing range (the lock is let go between
+ * them): payloads due in the first and last ranges and one between go,
+ * and the soonest still parked is in the last.
+ */
+#define NSL_AGE_RANGES_SLOTS	(2 * NSL_RSTORE_AGE_SLOTS + 5)
+
+static void nsl_rstore_ageing_ranges_test(struct kunit *test)
+{
+	static const u32 due_slots[] = { 0, NSL_RSTORE_AGE_SLOTS + 6, NSL_AGE_RANGES_SLOTS - 2 };
+	struct nsl_rstore_fixture *fx = test->priv;
+	unsigned long timeout = 10000, now, next = 0;
+	u64 h, aged = 0;
+	u32 i;
+
+	nsl_rstore_destroy(&fx->rs);
+	KUNIT_ASSERT_EQ(test, nsl_rstore_init(&fx->rs, NSL_TEST_SLICE, NSL_AGE_RANGES_SLOTS,
+					      &fx->prod_lock, &fx->cons_lock), 0);
+	now = jiffies;
+	for (i = 0; i < NSL_AGE_RANGES_SLOTS; i++) {
+		h = nsl_rpark(fx, fx->skb[i % 8], 10);
+		KUNIT_ASSERT_NE(test, h, 0ULL);
+		fx->rs.slots[nsl_handle_slot(h)].parked_at = now - 10;
+	}
+	for (i = 0; i < ARRAY_SIZE(due_slots); i++)
+		fx->rs.slots[due_slots[i]].parked_at = now - timeout;
+	fx->rs.slots[NSL_AGE_RANGES_SLOTS - 1].parked_at = now - timeout + 2000;
+
+	KUNIT_EXPECT_TRUE(test, nsl_rstore_expire(&fx->rs, now, timeout, &next, &aged));
+	KUNIT_EXPECT_EQ(test, aged, (u64)ARRAY_SIZE(due_slots));
+	KUNIT_EXPECT_EQ(test, next, now + 2000);
+	KUNIT_EXPECT_EQ(test, nsl_rstore_used(&fx->rs),
+			NSL_AGE_RANGES_SLOTS - (u32)ARRAY_SIZE(due_slots));
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&fx->cons_lock));
+
+	KUNIT_EXPECT_FALSE(test, nsl_rstore_expire(&fx->rs, now + timeout, timeout, &next, &aged));
+	KUNIT_EXPECT_EQ(test, aged, (u64)NSL_AGE_RANGES_SLOTS);
+	for (i = 0; i < 8; i++)
 		KUNIT_EXPECT_EQ(test, refcount_read(&fx->skb[i]->users), 1U);
 }
 
@@ -342,6 +381,7 @@ static struct kunit_case nsl_rstore_test_cases[] = {
 	KUNIT_CASE(nsl_rstore_bad_handle_test),
 	KUNIT_CASE(nsl_rstore_full_test),
 	KUNIT_CASE(nsl_rstore_ageing_test),
+	KUNIT_CASE(nsl_rstore_ageing_ranges_test),
 	KUNIT_CASE(nsl_rstore_tag_wrap_test),
 	KUNIT_CASE(nsl_rstore_two_threads_test),
 	{}
