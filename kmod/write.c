@@ -61,6 +61,7 @@ struct nsl_tx_frame {
 	u64 handle;		/* the payload spliced in, or 0 */
 	u32 index;		/* of its iov in the call */
 	u32 len;
+	u32 rx_port;		/* the payload's, kept for a retry */
 	u16 hlen;		/* header bytes a retry splices over */
 	u16 gso_hdr;		/* a super-packet's, kept for a retry */
 };
@@ -318,7 +319,8 @@ out:
 static enum nsl_txerr nsl_tx_splice(struct nsl_slice *slice, struct file *file,
 				    const struct nsl_tx_run *run, struct net_device *dev,
 				    const struct netslice_iov *iov, const void *kdata,
-				    struct sk_buff **skbp, unsigned int *hlen, u16 *gso_hdr)
+				    struct sk_buff **skbp, unsigned int *hlen, u16 *gso_hdr,
+				    u32 *rx_port)
 {
 	struct sk_buff *skb;
 	bool gso, too_long;
@@ -367,6 +369,8 @@ static enum nsl_txerr nsl_tx_splice(struct nsl_slice *slice, struct file *file,
 
 	/* A received skb goes out as a new frame: no RX state, no stale checksum. */
 	skb_scrub_packet(skb, true);
+	/* A retry's "back where it came from" needs it (nsl_rstore_port()). */
+	*rx_port = nsl_rx_cb(skb)->port;
 	memset(skb->cb, 0, sizeof(skb->cb));
 	if (!gso)
 		skb->ip_summed = CHECKSUM_NONE;
@@ -466,6 +470,9 @@ static bool nsl_tx_run_flush(struct nsl_slice *slice, struct nsl_tx_run *run)
 				run->stopped_at = frame->index;
 			}
 			if (frame->handle) {
+				/* The qdisc's cb now: parked again as it came. */
+				memset(run->skb[i]->cb, 0, sizeof(run->skb[i]->cb));
+				nsl_rx_cb(run->skb[i])->port = frame->rx_port;
 				nsl_rx_cb(run->skb[i])->gso_hdr_len = frame->gso_hdr;
 				nsl_payload_unclaim(slice, run, frame->handle, frame->hlen);
 			} else {
@@ -513,6 +520,7 @@ static enum nsl_txerr nsl_tx_one(struct nsl_slice *slice, struct file *file,
 	unsigned int hlen = 0;
 	struct sk_buff *skb;
 	enum nsl_txerr err;
+	u32 rx_port = 0;
 	u16 gso_hdr = 0;
 
 	if (!nsl_iov_valid(iov))
@@ -543,7 +551,8 @@ static enum nsl_txerr nsl_tx_one(struct nsl_slice *slice, struct file *file,
 	if (!dev)
 		return NSL_TXERR_IFINDEX;
 	if (iov->handle)
-		err = nsl_tx_splice(slice, file, run, dev, iov, kdata, &skb, &hlen, &gso_hdr);
+		err = nsl_tx_splice(slice, file, run, dev, iov, kdata, &skb, &hlen, &gso_hdr,
+				    &rx_port);
 	else
 		err = nsl_tx_copy(slice, dev, iov, kdata, reuse, &skb);
 	if (err)
@@ -571,6 +580,7 @@ static enum nsl_txerr nsl_tx_one(struct nsl_slice *slice, struct file *file,
 	frame->handle = iov->handle;
 	frame->index = index;
 	frame->len = skb->len;
+	frame->rx_port = rx_port;
 	frame->hlen = hlen;
 	frame->gso_hdr = gso_hdr;
 	return NSL_TXERR_NONE;
