@@ -176,9 +176,11 @@ static void nsl_iface_detach(struct nsl_iface *iface, int reason)
 	 * Its packets still queued, wherever rules or hashing put them, would
 	 * pin its memory until read. In ring mode RX moves the rest in.
 	 */
-	for (i = 0; i < nsl_nr_slices; i++)
+	for (i = 0; i < nsl_nr_slices; i++) {
 		if (nsl_slice_purge(&nsl_slices[i], iface->port))
 			nsl_ring_requeued(&nsl_slices[i]);
+		nsl_ring_forget_napi(&nsl_slices[i]);
+	}
 	if (reason != NSL_DETACH_SILENT)
 		nsl_nl_link_notify(iface, NETSLICE_CMD_LINK_DETACH_NTF, reason);
 	pr_info("detached %s\n", iface->dev->name);

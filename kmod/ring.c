@@ -357,6 +357,18 @@ void nsl_ring_requeued(struct nsl_slice *slice)
 	local_bh_enable();
 }
 
+void nsl_ring_forget_napi(struct nsl_slice *slice)
+{
+	struct nsl_ring *ring;
+
+	rcu_read_lock();
+	ring = rcu_dereference(slice->ring);
+	/* Busy polling waits for the next frame's NAPI context. */
+	if (ring)
+		WRITE_ONCE(ring->napi_id, 0);
+	rcu_read_unlock();
+}
+
 static bool nsl_ring_rx_pending(const struct nsl_ring *ring)
 {
 	return READ_ONCE(ring->rx->consumer) != READ_ONCE(ring->rx_prod) ||

@@ -118,6 +118,12 @@ int nsl_ring_rx(struct nsl_ring *ring, struct sk_buff *skb);
 void nsl_ring_trimmed(struct nsl_ring *ring);
 /* Process: a purge put records back on the unread queue of slice. */
 void nsl_ring_requeued(struct nsl_slice *slice);
+/*
+ * Process: an interface was detached (its RX handlers done). The NAPI
+ * context RX last came from may be its, which busy polling must not
+ * keep polling or preferring.
+ */
+void nsl_ring_forget_napi(struct nsl_slice *slice);
 
 /* The payloads a slice's ring holds, for its counters (stats.c). */
 void nsl_ring_store_counts(struct nsl_slice *slice, u32 *used, u32 *high_water);
