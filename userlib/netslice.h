@@ -416,6 +416,8 @@ struct ns_run_config {
 	 * the slice's last packet came from for up to busy_poll_us
 	 * (NETSLICE_RING_BUSY_POLL: CAP_NET_ADMIN; 0: never), preferred with
 	 * busy_prefer (NETSLICE_RING_BUSY_PREFER). Not in read/write mode.
+	 * busy_prefer acts only with wake_every_us: it busy-polls on a look
+	 * after a timeout, and a look after a wake-up finds packets waiting.
 	 */
 	unsigned int busy_poll_us;
 	int busy_prefer;
