@@ -19,7 +19,7 @@
  * search's trials), or with RATE 0 as fast as the tap takes them, 64 a
  * call (the DUT overloaded: its vCPU never idles); then the same wait
  * for the last. The answer, in DIR/hostgen.done (written whole, then
- * renamed):
+ * renamed; one line, always HOSTGEN_ANSWER_LEN characters, space-padded):
  *   SEQ sent N usec T send_usec S last_usec L batches B waits W dropped D
  * T from the first frame to the wait's end, S the sending alone, L to
  * the last frame out (the counter's last move: T less the 2 s it stood
@@ -54,6 +54,12 @@
 #define HOSTGEN_FULL_NS		100000ull
 #define HOSTGEN_LAST_NS		16000000ull	/* a look every 1 ms */
 #define HOSTGEN_MAX_COUNT	100000000ull
+/*
+ * Every answer this long, padded with spaces: a 6.12 guest reading the
+ * file over 9p as it was replaced by one of another length looped in
+ * netfs_retry_reads() for good (the NIC pass's stalls, 2026-12-05).
+ */
+#define HOSTGEN_ANSWER_LEN	255
 
 struct hostgen {
 	int sock, out_rx, in_drop;
@@ -193,6 +199,15 @@ static void hostgen_end(int sig)
 	raise(sig);
 }
 
+/* "SEQ ANSWER", cut to the answer's fixed length. */
+static const char *answer_line(const char *seq, const char *ans)
+{
+	static char line[HOSTGEN_ANSWER_LEN + 1];
+
+	snprintf(line, sizeof(line), "%s %s", seq, ans);
+	return line;
+}
+
 int main(int argc, char **argv)
 {
 	char req_path[4096], done_path[4096], tmp_path[4096], req[256], ans[224], last[32] = "";
@@ -243,7 +258,8 @@ int main(int argc, char **argv)
 			fclose(f);
 			/* The answer carries the request's SEQ as written. */
 			f = fopen(tmp_path, "w");
-			if (!f || fprintf(f, "%s %s\n", seq, ans) < 0 || fclose(f) ||
+			if (!f || fprintf(f, "%-*s\n", HOSTGEN_ANSWER_LEN, answer_line(seq, ans)) < 0 ||
+			    fclose(f) ||
 			    rename(tmp_path, done_path)) {
 				fprintf(stderr, "hostgen: %s: %s\n", done_path, strerror(errno));
 				unlink(ready_path);
