@@ -9,6 +9,11 @@
  * ring_check pollout B CMD: slice 0's ring sends frames out of B (a NIC
  * whose far side does not take them, so its queue stops), runs CMD (which
  * lets B's queue drain) and waits for POLLOUT alone (test_nic.sh).
+ *
+ * ring_check retry SEND UP: slice 0's ring (the only slice; ifaces=A:B, B's
+ * far side not taking frames) gets the frames SEND makes arrive on A,
+ * sliced, and writes their handles back to port 0 ("where it came from":
+ * out of B) until B's queue stops; UP lets it drain (test_nic.sh).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -722,6 +727,103 @@ static int test_pollout(const char *b, const char *cmd)
 	return ktap_finish();
 }
 
+/* Kick and take completions until the TX ring is empty or tries run out. */
+static void tx_drain(struct ns_ring *r, uint32_t prod, unsigned int tries, unsigned int *errs,
+		     unsigned int *done)
+{
+	struct pollfd pfd = { .fd = r->fd, .events = POLLOUT };
+
+	for (;;) {
+		uint32_t cp = __atomic_load_n(&r->comp->producer, __ATOMIC_ACQUIRE);
+		uint32_t cc = r->comp->consumer;
+
+		for (; cc != cp; cc++, (*done)++)
+			if (r->comp_desc[cc & (r->setup.comp_size - 1)].error)
+				(*errs)++;
+		__atomic_store_n(&r->comp->consumer, cc, __ATOMIC_RELEASE);
+		if (__atomic_load_n(&r->tx->consumer, __ATOMIC_ACQUIRE) == prod || !tries--)
+			return;
+		ns_ring_kick(r);
+		poll(&pfd, 1, 10);
+	}
+}
+
+/*
+ * A handle written back to port 0 while the egress is stopped is parked
+ * again, and sent on a later kick: still to where its payload came from,
+ * the arrival port's pair, though the splice cleared the skb's control
+ * block before the driver said busy.
+ */
+static int test_retry(const char *send_cmd, const char *up_cmd)
+{
+	unsigned int n = 0, handles = 0, errs = 0, done = 0, idle = 0, i;
+	struct netslice_stats st0, st;
+	struct netslice_ring_setup s;
+	struct netslice_iov iov[64];
+	struct netslice_cut cut;
+	uint32_t prod = 0;
+	struct ns_ring *r;
+	int fd;
+
+	ktap_header("ring_check retry", 3);
+	fd = ns_open(0, O_NONBLOCK);
+	ns_ring_config_default(&s, 512);
+	if (fd < 0 || ns_ring_open(&r, fd, &s) || ns_cut_parse("fixed:64", &cut) ||
+	    ns_cut_set(fd, &cut) || system(send_cmd)) {
+		printf("# bail out: no sliced ring on slice 0, or '%s' failed\n", send_cmd);
+		return 2;
+	}
+	ns_stats_get(fd, &st0);
+	/* The sliced frames, each written back as it came: header kept, port 0. */
+	while (idle < 20 && prod < r->setup.tx_size) {
+		unsigned int got = ns_ring_peek(r, iov, 64);
+
+		if (!got) {
+			idle++;
+			ns_ring_wait(r, 100);
+			continue;
+		}
+		idle = 0;
+		n += got;
+		for (i = 0; i < got && prod < r->setup.tx_size; i++) {
+			struct netslice_iov *e = &r->tx_desc[prod & (r->setup.tx_size - 1)];
+
+			if (!iov[i].handle)
+				continue;
+			*e = iov[i];
+			e->base -= (uintptr_t)r->frames;
+			e->rlen = 0;
+			e->port = 0;
+			e->ifindex = 0;
+			e->action = NETSLICE_TX_DEFAULT;
+			prod++;
+			handles++;
+		}
+		ns_ring_release(r, got);
+		__atomic_store_n(&r->tx->producer, prod, __ATOMIC_RELEASE);
+		ns_ring_kick(r);
+	}
+	tx_drain(r, prod, 100, &errs, &done);
+	ns_stats_get(fd, &st);
+	ktap_check(st.tx_busy > st0.tx_busy && done < handles,
+		   "B's queue stopped with handles waiting (%u frames read, %u sliced, %u done, busy %llu)",
+		   n, handles, done, (unsigned long long)(st.tx_busy - st0.tx_busy));
+	if (system(up_cmd))
+		printf("# '%s' failed\n", up_cmd);
+	tx_drain(r, prod, 1000, &errs, &done);
+	ns_stats_get(fd, &st);
+	ktap_check(done == handles && !errs,
+		   "every handle written went out once B drained: %u of %u, %u with an error",
+		   done, handles, errs);
+	ktap_check(st.tx_spliced - st0.tx_spliced == handles && !st.tx_err_ifindex,
+		   "counted as spliced (%llu), none as a bad interface (%llu)",
+		   (unsigned long long)(st.tx_spliced - st0.tx_spliced),
+		   (unsigned long long)st.tx_err_ifindex);
+	ns_ring_close(r);
+	close(fd);
+	return ktap_finish();
+}
+
 int main(int argc, char **argv)
 {
 	struct netslice_ring_setup good;
@@ -733,6 +835,8 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "pollout"))
 		return test_pollout(argv[2], argv[3]);
+	if (argc == 4 && !strcmp(argv[1], "retry"))
+		return test_retry(argv[2], argv[3]);
 	if (argc != 3)
 		return 2;
 	ifindex_a = (int)if_nametoindex(argv[1]);

@@ -9,7 +9,7 @@
 #   gen: G (52:54:00:4e:53:01) --hub 0-- A (:0a) [netslice + nf-fwd] B (:0b) --hub 1-- sink: S (:02)
 . "$(dirname "$0")/lib.sh"
 
-tst_plan 4
+tst_plan 5
 set -o pipefail
 tst_module_loaded && rmmod netslice
 
@@ -46,6 +46,8 @@ if [ -z "$g$a$b$s" ] && [ "${NETSLICE_VM_NICS:-0}" != 1 ]; then
 		"no hub NICs (the runner adds them with NETSLICE_VM_NICS=1)"
 	tst_skip "and with no module, A takes only the frame for its own MAC" "no hub NICs"
 	tst_skip "ring mode: a POLLOUT waiter wakes when a stopped virtio queue drains" "no hub NICs"
+	tst_skip "ring mode: handles retried after a stopped virtio queue keep their port" \
+		"no hub NICs"
 	tst_done
 fi
 
@@ -132,6 +134,22 @@ pollout_wake() {
 	ring_check pollout "$b" "ip -n $sink link set $s up" | tst_indent
 }
 tst_check "ring mode: a POLLOUT waiter wakes when a stopped virtio queue drains" pollout_wake
+tst_run_cleanups
+
+# Sliced frames from G, written back by a ring to port 0 ("where it came
+# from": A's pair, B) while B's queue is stopped: each payload is parked
+# again and goes out to B once S comes up, not to an error because the
+# retry forgot the port it arrived on.
+retry_keeps_port() {
+	nic_topology || return 1
+	# Payloads kept a minute: they wait out the stop, not age out in it.
+	tst_load slices=1 store_size=4096 store_timeout_ms=60000 ifaces="$a:$b" || return 1
+	ip -n "$sink" link set "$s" down || return 1
+	ring_check retry "ip netns exec $gen nstraffic send $g $sink_mac 800 >/dev/null" \
+		"ip -n $sink link set $s up" | tst_indent
+}
+tst_check "ring mode: handles retried after a stopped virtio queue keep their port" \
+	retry_keeps_port
 tst_run_cleanups
 
 tst_done
