@@ -111,7 +111,7 @@ summary() {
 part "host: libnetslice cpulist" build/tests/test_cpulist
 part "host: libnetslice slicing" build/tests/test_slicing
 part "host: libnetslice packets" build/tests/test_pkt
-part "host: NFs offline (pcapng)" python3 tests/host/test_nf.py
+part "host: NFs offline (pcapng)" /usr/bin/python3 tests/host/test_nf.py
 part "host: NFs offline, ASan+UBSan" tests/host/test_nf_san.sh
 part "host: command lines, no module" tests/host/test_cli.sh
 part "host: uapi names before 0.6" tests/host/test_old_names.sh

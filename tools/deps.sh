@@ -55,6 +55,8 @@ declare -A PROBE=(
 	# the host tests render the man pages, and read and write pcap with libpcap
 	[groff-base]=/usr/bin/groff
 	[tcpdump]=/usr/bin/tcpdump
+	# test_nf.py parses --metrics with Prometheus' own text parser
+	[python3-prometheus-client]=/usr/lib/python3/dist-packages/prometheus_client/__init__.py
 	# test_cli.sh completes netslicectl's command lines through it
 	[bash-completion]=/usr/share/bash-completion/bash_completion
 	# bench/: the AF_XDP forwarder (libxdp, libbpf) and make bench's plots

@@ -325,10 +325,12 @@ watch_nf() {
 		echo z >/dev/udp/10.99.0.2/9'
 	tst_busywait 3000 eval '[ $(($(udp_in "$sink") - u0)) -ge 1 ]' || return 1
 	# The rule's hits, per rule, over HTTP on the Unix socket.
-	hits=$(metric 'netslice_nf_firewall_rules_hits\{.*rule="drop udp dport 54"\}')
+	hits=$(metric 'netslice_nf_firewall_rules_hits_total\{.*rule="drop udp dport 54".*\}')
 	tst_diag "metrics: rule hits $hits; rx $(metric 'netslice_nf_rx_packets_total\{nf="nf-firewall",slice="[0-9]+"\}')"
 	[ "$hits" = 5 ] && [ "$(metric 'netslice_nf_rx_packets_total\{nf="nf-firewall",slice="[0-9]+"\}')" -ge 6 ] &&
-		[ "$(metric 'netslice_slice_rx_packets\{nf="nf-firewall",slice="[0-9]+"\}')" -ge 6 ] || return 1
+		[ "$(metric 'netslice_slice_rx_packets_total\{nf="nf-firewall",slice="[0-9]+"\}')" -ge 6 ] || return 1
+	# All of it, the module's counters too, as Prometheus' own parser reads it.
+	curl -s --max-time 10 "${metrics_url[@]}" | /usr/bin/python3 "$TST_TOP/tests/host/promtext.py" || return 1
 	# SIGUSR1: the summary so far, and the NF runs on.
 	running=$(grep -c '"state":"running"' "$nf_out")
 	kill -USR1 "$nf_pid" || return 1

@@ -23,6 +23,7 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nfpkt as P  # noqa: E402
+from promtext import prom_parse, prom_samples  # noqa: E402
 
 BIN = os.environ.get("NETSLICE_BIN") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../build/bin")
 TMP = tempfile.mkdtemp(prefix="nf-test-")
@@ -963,6 +964,170 @@ def test_stream():
           "new interface is added to the output")
 
 
+class Streaming:
+    """An NF reading a pcapng stream on stdin that stays open, with --metrics on a Unix socket."""
+
+    def __init__(self, nf, args, ifaces=IFACES, frames=()):
+        self.sock = os.path.join(TMP, "metrics-%s.sock" % nf)
+        cmd = [os.path.join(BIN, nf), "--pcap-in", "-", "--pcap-out", "/dev/null", "--json",
+               "--metrics", self.sock] + [a.replace("@TMP", TMP) for a in args]
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.p.stdin.write(P.pcapng_bytes(ifaces, list(frames)))
+        self.p.stdin.flush()
+
+    def connect(self):
+        import socket
+        import time
+        deadline = time.monotonic() + 20
+        while True:
+            c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                c.connect(self.sock)
+                return c
+            except OSError:
+                c.close()
+                if time.monotonic() > deadline or self.p.poll() is not None:
+                    raise
+                time.sleep(0.05)
+
+    def scrape(self, timeout=10):
+        """The body of one GET /metrics."""
+        c = self.connect()
+        c.settimeout(timeout)
+        c.sendall(b"GET /metrics HTTP/1.0\r\n\r\n")
+        data = b""
+        while True:
+            d = c.recv(65536)
+            if not d:
+                break
+            data += d
+        c.close()
+        head, _, body = data.partition(b"\r\n\r\n")
+        return body.decode()
+
+    def scrape_when(self, pred, timeout=20):
+        """Scrape until pred(body) holds (the NF has caught up with the stream), or the last body."""
+        import time
+        deadline = time.monotonic() + timeout
+        while True:
+            body = self.scrape()
+            if pred(body) or time.monotonic() > deadline:
+                return body
+            time.sleep(0.05)
+
+    def stop(self):
+        """Close the stream; (exit code, stdout, stderr)."""
+        out, err = self.p.communicate(timeout=60)
+        return self.p.returncode, out.decode(), err.decode()
+
+
+def test_metrics():
+    """--metrics, offline on a stream as online: valid Prometheus text for every NF (real parser),
+    labels escaped, typed, with HELP; a slow client holds the watcher a second at most."""
+    import socket
+    import struct
+    import time
+    flows = [(0, i, P.packet(HOST, REM, P.UDP, P.udp(HOST, REM, 1000 + i % 3, 53, b"m" * 40))) for i in range(6)]
+    # A rules file whose path needs every escape: quote, backslash, newline, a stray byte.
+    odd = os.path.join(TMP, 'we"ird\\dir\nx\udcff')
+    os.makedirs(odd, exist_ok=True)
+    with open(os.path.join(odd, "fw.rules"), "w") as f:
+        f.write("default drop\naccept udp dport 53\n\ndrop tcp dport 22\n")
+    cases = [
+        ("nf-fwd", ["-m", "off"], IFACES, flows),
+        ("nf-firewall", ["--rules", os.path.join(odd, "fw.rules")], IFACES, flows),
+        ("nf-monitor", ["--top", "3"], IFACES, flows),
+        ("nf-lb", ["--vip", VIP + ":80", "--client-if", "in0", "--backend-if", "out0"] +
+         sum((["--backend", "%s@%s" % b] for b in BACKENDS[:3]), []), IFACES, flows[:1]),
+        ("nf-nat", ["--inside", "in0", "--outside", "out0", "--public", PUB], [("in0", IN_MAC), ("out0", OUT_MAC)],
+         flows[:1]),
+        ("nf-ipsec", ["--config", "@TMP/a.conf"], [("p0", "02:00:00:00:00:a0"), ("t0", "02:00:00:00:00:a1")],
+         flows[:1]),
+    ]
+    with open(os.path.join(TMP, "a.conf"), "w") as f:
+        f.write(GW_A)
+    os.chmod(os.path.join(TMP, "a.conf"), 0o600)
+    for nf, args, ifaces, frames in cases:
+        s = Streaming(nf, args, ifaces, frames)
+        want = 'netslice_nf_rx_packets_total{nf="%s",slice="0"} %d' % (nf, len(frames))
+        body = s.scrape_when(lambda b: want in b)
+        fams, why = prom_parse(body)
+        code, _, err = s.stop()
+        own = [f for f in fams if f.name.startswith("netslice_" + nf.replace("-", "_") + "_")]
+        if why or code or want not in body or (not own and nf != "nf-fwd"):
+            diag("%s: %s; exit %d; %s\n%s" % (nf, why, code, err.strip(), body))
+        check(not why and code == 0 and want in body and (own or nf == "nf-fwd"),
+              "%s --metrics: Prometheus' parser takes it; typed, with HELP, no series twice, counters "
+              "end in _total; the NF's own families are there" % nf)
+        got = prom_samples(fams)
+        if nf == "nf-firewall":
+            rf = ("rule_file", os.path.join(odd, "fw.rules").encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+            rules = {dict(k[1]).get("rule"): (dict(k[1]), v) for k, v in got.items()
+                     if k[0] == "netslice_nf_firewall_rules_hits_total"}
+            ok = set(rules) == {"accept udp dport 53", "drop tcp dport 22"} and \
+                rules["accept udp dport 53"][1] == 6 and rules["drop tcp dport 22"][1] == 0 and \
+                [(r["index"], r["line"], r["nf"], r["rule_file"]) for r, _ in
+                 (rules["accept udp dport 53"], rules["drop tcp dport 22"])] == \
+                [("0", "2", "nf-firewall", rf[1]), ("1", "4", "nf-firewall", rf[1])] and \
+                not any(k[0].endswith("_line") for k in got)
+            if not ok:
+                diag(rules)
+            check(ok, "nf-firewall: each rule's hits carry index, line, rule and the rules file (quote, "
+                  "backslash, newline, a stray byte escaped) as labels; no line number as a value")
+        if nf == "nf-monitor":
+            top = [dict(k[1]) for k in got if k[0] == "netslice_nf_monitor_top_packets_total"]
+            ok = sorted((t["index"], t["sport"], t["dport"], t["proto"], t["src"]) for t in top) == \
+                [(str(i), str(1000 + p), "53", "17", HOST) for i, p in zip(range(3), sorted(range(3)))] or \
+                sorted(t["index"] for t in top) == ["0", "1", "2"] and \
+                sorted(t["sport"] for t in top) == ["1000", "1001", "1002"]
+            if not ok:
+                diag(top)
+            check(ok, "nf-monitor: the top flows are one series each (index, ports and protocol as labels)")
+        if nf == "nf-lb":
+            shares = sorted((dict(k[1])["index"], dict(k[1])["addr"]) for k in got
+                            if k[0] == "netslice_nf_lb_backends_table_share")
+            check(shares == [(str(i), b[0]) for i, b in enumerate(BACKENDS[:3])],
+                  "nf-lb: each backend's series labelled with its index and address")
+    # The watcher's second is the request's: a client that trickles a byte at a time is cut off.
+    s = Streaming("nf-fwd", ["-m", "off"], IFACES, flows)
+    s.scrape()
+    slow = s.connect()
+    t0 = time.monotonic()
+    cut = None
+    for ch in b"GET /metrics HTTP/1.0\r\nX-Slow: " + b"a" * 40:
+        try:
+            slow.send(bytes([ch]))
+        except OSError:
+            cut = time.monotonic() - t0
+            break
+        if select_readable(slow, 0.25):
+            cut = time.monotonic() - t0
+            break
+    t1 = time.monotonic()
+    body = s.scrape()
+    took = time.monotonic() - t1
+    slow.close()
+    # A client gone before it reads its answer: no SIGPIPE for the NF.
+    for _ in range(3):
+        c = s.connect()
+        c.sendall(b"GET /metrics HTTP/1.0\r\n\r\n")
+        c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        c.close()
+    alive = "netslice_nf_rx_packets_total" in s.scrape()
+    code, _, err = s.stop()
+    diag("a client sending a byte every 0.25 s: answered or cut off after %s s; the next scrape took %.2f s"
+         % ("%.2f" % cut if cut is not None else "never", took))
+    check(cut is not None and "netslice_nf_rx_packets_total" in body,
+          "a client that trickles its request in is answered or cut off within its second, "
+          "not after every byte it sends")
+    check(alive and code == 0, "clients that reset before reading their answer leave the NF running (exit %d)" % code)
+
+
+def select_readable(sock, timeout):
+    import select
+    return bool(select.select([sock], [], [], timeout)[0])
+
+
 def adds_up(c):
     """rx_packets + injected == tx_packets + nf_drops + tx_errors + held, for one counter set."""
     return c["rx_packets"] + c["injected"] == c["tx_packets"] + c["nf_drops"] + c["tx_errors"] + c["held"]
@@ -1177,7 +1342,7 @@ def test_offline():
 
 TESTS = [test_fwd, tests_firewall, test_nat, test_nat_router, test_time_jumps, test_stream, test_mutated_input,
          test_monitor, test_lb, test_affinity, test_ipsec, test_ipsec_router, test_ipsec_window, test_counters,
-         test_offline]
+         test_offline, test_metrics]
 
 
 def run_case(n, t):

@@ -7,4 +7,4 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 make -s -C "$top" B=build/san CFLAGS="-O1 -g -fno-omit-frame-pointer $san" LDFLAGS="$san" tools
-NETSLICE_BIN=$top/build/san/bin exec python3 "$top/tests/host/test_nf.py"
+NETSLICE_BIN=$top/build/san/bin exec /usr/bin/python3 "$top/tests/host/test_nf.py"

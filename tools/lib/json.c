@@ -9,6 +9,21 @@
 #define PROM_NAME 128
 #define PROM_LABELS 1024
 
+/* A number waiting in its object for the object's labels. */
+struct prom_sample {
+	char name[PROM_NAME * 2];
+	char value[40];
+	const char *type;	/* "counter", "gauge" or "untyped" */
+	const char *help;	/* or NULL */
+};
+
+/* A finished sample: "name{labels} value", the name's length, its metadata. */
+struct prom_line {
+	char *text;
+	size_t name_len;
+	const char *type, *help;
+};
+
 /* Prometheus mode: the path so far, each level's labels and waiting samples. */
 struct json_prom {
 	char prefix[64];
@@ -18,12 +33,14 @@ struct json_prom {
 		char labels[PROM_LABELS];
 		int array;		/* its elements get an index label */
 		unsigned int next;	/* the next element's index */
-		char *pending;		/* "name value\n" lines waiting for the labels */
-		size_t pending_len;
+		struct prom_sample *pending;
+		size_t n_pending;
 	} lvl[JSON_MAX_DEPTH];
-	char **lines;			/* "name{labels} value" */
+	struct prom_line *lines;
 	size_t n, cap;
 };
+
+static int json_utf8_len(const unsigned char *s);
 
 void json_init(struct json *j, FILE *f)
 {
@@ -44,11 +61,20 @@ int json_init_prom(struct json *j, FILE *f, const char *prefix, const char *labe
 	return 0;
 }
 
-/* A metric name's characters: [a-zA-Z0-9_]; anything else becomes '_'. */
+/* Metric and label names: [a-zA-Z_][a-zA-Z0-9_]*; anything else becomes '_'. */
+static void prom_identifier(char *s)
+{
+	size_t o;
+
+	for (o = 0; s[o]; o++)
+		if (!((s[o] >= 'a' && s[o] <= 'z') || (s[o] >= 'A' && s[o] <= 'Z') ||
+		      (s[o] >= '0' && s[o] <= '9' && o) || s[o] == '_'))
+			s[o] = '_';
+}
+
 static void prom_name(char *out, size_t room, const struct json_prom *p, int depth,
 		      const char *key)
 {
-	size_t o;
 	int i;
 
 	snprintf(out, room, "%s", p->prefix);
@@ -57,57 +83,86 @@ static void prom_name(char *out, size_t room, const struct json_prom *p, int dep
 			snprintf(out + strlen(out), room - strlen(out), "_%s", p->lvl[i].name);
 	if (key)
 		snprintf(out + strlen(out), room - strlen(out), "_%s", key);
-	for (o = 0; out[o]; o++)
-		if (!((out[o] >= 'a' && out[o] <= 'z') || (out[o] >= 'A' && out[o] <= 'Z') ||
-		      (out[o] >= '0' && out[o] <= '9') || out[o] == '_'))
-			out[o] = '_';
+	prom_identifier(out);
 }
 
-/* A label value, escaped as the text format wants: backslash, quote, newline. */
-static void prom_label(char *out, size_t room, const char *key, const char *val)
+/*
+ * Append key="val" to a level's labels, val escaped as the text format
+ * wants (backslash, quote, newline) and made valid UTF-8 (U+FFFD for a
+ * stray byte), or nothing if it does not fit: a label is whole or absent.
+ */
+static void prom_label(char *labels, size_t room, const char *key, const char *val)
 {
-	size_t o = (size_t)snprintf(out, room, "%s%s=\"", *out ? "," : "", key);
+	const unsigned char *u = (const unsigned char *)val;
+	size_t start = strlen(labels), o;
+	char name[PROM_NAME];
+	int n;
 
+	snprintf(name, sizeof(name), "%s", key);
+	prom_identifier(name);
+	o = start + (size_t)snprintf(labels + start, room - start, "%s%s=\"",
+				     start ? "," : "", name);
 	if (o >= room)
-		return;
-	for (; *val && o + 3 < room; val++) {
-		if (*val == '\\' || *val == '"') {
-			out[o++] = '\\';
-			out[o++] = *val;
-		} else if (*val == '\n') {
-			out[o++] = '\\';
-			out[o++] = 'n';
+		goto too_long;
+	while (*u) {
+		n = json_utf8_len(u);
+		if (o + 4 >= room)
+			goto too_long;
+		if (!n) {
+			memcpy(labels + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			u++;
+		} else if (*u == '\\' || *u == '"' || *u == '\n') {
+			labels[o++] = '\\';
+			labels[o++] = *u == '\n' ? 'n' : (char)*u;
+			u++;
 		} else {
-			out[o++] = *val;
+			memcpy(labels + o, u, (size_t)n);
+			o += (size_t)n;
+			u += n;
 		}
 	}
-	if (o + 1 < room)
-		out[o++] = '"';
-	out[o] = '\0';
+	if (o + 2 > room)
+		goto too_long;
+	labels[o++] = '"';
+	labels[o] = '\0';
+	return;
+too_long:
+	labels[start] = '\0';
 }
 
 /* A number waits in its object until the object's labels are all known. */
-static void prom_sample(struct json *j, const char *key, const char *value)
+static void prom_sample(struct json *j, const char *key, const char *value, const char *type,
+			const char *help)
 {
 	struct json_prom *p = j->prom;
-	char name[PROM_NAME * 2], line[PROM_NAME * 2 + 40], *grown;
+	struct prom_sample *s, *grown;
 	size_t len;
 
-	prom_name(name, sizeof(name), p, j->depth, key);
-	len = (size_t)snprintf(line, sizeof(line), "%s %s\n", name, value);
-	grown = realloc(p->lvl[j->depth].pending, p->lvl[j->depth].pending_len + len + 1);
+	grown = realloc(p->lvl[j->depth].pending,
+			(p->lvl[j->depth].n_pending + 1) * sizeof(*grown));
 	if (!grown)
 		return;
-	memcpy(grown + p->lvl[j->depth].pending_len, line, len + 1);
 	p->lvl[j->depth].pending = grown;
-	p->lvl[j->depth].pending_len += len;
+	s = &grown[p->lvl[j->depth].n_pending++];
+	prom_name(s->name, sizeof(s->name), p, j->depth, key);
+	len = strlen(s->name);
+	/* A counter's name says so; the JSON key it comes from need not. */
+	if (!strcmp(type, "counter") && (len < 6 || strcmp(s->name + len - 6, "_total")))
+		snprintf(s->name + len, sizeof(s->name) - len, "_total");
+	snprintf(s->value, sizeof(s->value), "%s", value);
+	s->type = type;
+	s->help = help;
 }
 
 /* The level closes: its samples, with every enclosing level's labels. */
 static void prom_flush(struct json *j)
 {
 	struct json_prom *p = j->prom;
-	char labels[PROM_LABELS * 2], *line, *sp, *nl, *out, **grown;
+	char labels[PROM_LABELS * JSON_MAX_DEPTH + 256];
+	struct prom_line *grown;
+	struct prom_sample *s;
+	size_t k;
 	int i;
 
 	snprintf(labels, sizeof(labels), "%s", p->base_labels);
@@ -115,25 +170,25 @@ static void prom_flush(struct json *j)
 		if (p->lvl[i].labels[0])
 			snprintf(labels + strlen(labels), sizeof(labels) - strlen(labels), "%s%s",
 				 labels[0] ? "," : "", p->lvl[i].labels);
-	for (line = p->lvl[j->depth].pending; line && *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		sp = strchr(line, ' ');
-		if (!nl || !sp)
-			break;
+	for (k = 0; k < p->lvl[j->depth].n_pending; k++) {
+		s = &p->lvl[j->depth].pending[k];
 		if (p->n == p->cap) {
-			grown = realloc(p->lines, (p->cap = p->cap ? p->cap * 2 : 64) * sizeof(*grown));
+			grown = realloc(p->lines, (p->cap ? p->cap * 2 : 64) * sizeof(*grown));
 			if (!grown)
 				break;
 			p->lines = grown;
+			p->cap = p->cap ? p->cap * 2 : 64;
 		}
-		if (asprintf(&out, "%.*s{%s}%.*s", (int)(sp - line), line, labels,
-			     (int)(nl - sp), sp) < 0)
+		if (asprintf(&p->lines[p->n].text, "%s{%s} %s", s->name, labels, s->value) < 0)
 			break;
-		p->lines[p->n++] = out;
+		p->lines[p->n].name_len = strlen(s->name);
+		p->lines[p->n].type = s->type;
+		p->lines[p->n].help = s->help;
+		p->n++;
 	}
 	free(p->lvl[j->depth].pending);
 	p->lvl[j->depth].pending = NULL;
-	p->lvl[j->depth].pending_len = 0;
+	p->lvl[j->depth].n_pending = 0;
 	p->lvl[j->depth].labels[0] = '\0';
 }
 
@@ -156,35 +211,39 @@ static void prom_open(struct json *j, const char *key, char bracket)
 	}
 }
 
+/* Grouped by name in the order names first appear; a group keeps its order. */
 static void prom_end(struct json *j)
 {
 	struct json_prom *p = j->prom;
-	size_t i, k, len;
+	const struct prom_line *first;
+	size_t i, k;
 
 	while (j->depth > 0) {
 		prom_flush(j);
 		j->depth--;
 	}
 	prom_flush(j);
-	/* Grouped by name in the order names first appear; a group keeps its order. */
 	for (i = 0; i < p->n; i++) {
-		if (!p->lines[i])
+		if (!p->lines[i].text)
 			continue;
-		len = strcspn(p->lines[i], "{");
-		fprintf(j->f, "# TYPE %.*s untyped\n", (int)len, p->lines[i]);
+		first = &p->lines[i];
+		if (first->help)
+			fprintf(j->f, "# HELP %.*s %s\n", (int)first->name_len, first->text,
+				first->help);
+		fprintf(j->f, "# TYPE %.*s %s\n", (int)first->name_len, first->text, first->type);
 		for (k = i; k < p->n; k++) {
-			if (!p->lines[k] || strcspn(p->lines[k], "{") != len ||
-			    strncmp(p->lines[k], p->lines[i], len))
+			if (!p->lines[k].text || p->lines[k].name_len != first->name_len ||
+			    strncmp(p->lines[k].text, first->text, first->name_len))
 				continue;
-			fprintf(j->f, "%s\n", p->lines[k]);
+			fprintf(j->f, "%s\n", p->lines[k].text);
 			if (k != i) {
-				free(p->lines[k]);
-				p->lines[k] = NULL;
+				free(p->lines[k].text);
+				p->lines[k].text = NULL;
 			}
 		}
 	}
 	for (i = 0; i < p->n; i++)
-		free(p->lines[i]);
+		free(p->lines[i].text);
 	free(p->lines);
 	free(p);
 	j->prom = NULL;
@@ -298,7 +357,7 @@ void json_u64(struct json *j, const char *key, uint64_t v)
 
 	if (j->prom) {
 		snprintf(buf, sizeof(buf), "%" PRIu64, v);
-		prom_sample(j, key, buf);
+		prom_sample(j, key, buf, "untyped", NULL);
 		return;
 	}
 	json_key(j, key);
@@ -311,7 +370,7 @@ void json_double(struct json *j, const char *key, double v)
 
 	if (j->prom) {
 		snprintf(buf, sizeof(buf), "%.3f", v);
-		prom_sample(j, key, buf);
+		prom_sample(j, key, buf, "untyped", NULL);
 		return;
 	}
 	json_key(j, key);
@@ -328,6 +387,44 @@ void json_str(struct json *j, const char *key, const char *s)
 	}
 	json_key(j, key);
 	json_quote(j->f, s);
+}
+
+static void json_typed(struct json *j, const char *key, uint64_t v, const char *type,
+		       const char *help)
+{
+	char buf[24];
+
+	if (!j->prom) {
+		json_u64(j, key, v);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	prom_sample(j, key, buf, type, help);
+}
+
+void json_counter(struct json *j, const char *key, uint64_t v, const char *help)
+{
+	json_typed(j, key, v, "counter", help);
+}
+
+void json_gauge(struct json *j, const char *key, uint64_t v, const char *help)
+{
+	json_typed(j, key, v, "gauge", help);
+}
+
+void json_label_u64(struct json *j, const char *key, uint64_t v)
+{
+	char buf[24];
+
+	if (!j->prom) {
+		json_u64(j, key, v);
+		return;
+	}
+	if (!key)
+		return;
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	prom_label(j->prom->lvl[j->depth].labels, sizeof(j->prom->lvl[j->depth].labels), key,
+		   buf);
 }
 
 void json_end(struct json *j)

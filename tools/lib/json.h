@@ -4,7 +4,9 @@
  * same calls can instead write Prometheus' text format (json_init_prom):
  * every number a sample named by its path, every string a label of the
  * numbers in its object (and the objects within), an array element's
- * position an "index" label.
+ * position an "index" label. json_counter() and json_gauge() give a
+ * number its type and HELP text; json_label_u64() makes a number that
+ * names rather than measures (a port, a line) a label.
  */
 #ifndef NF_JSON_H
 #define NF_JSON_H
@@ -27,8 +29,8 @@ void json_init(struct json *j, FILE *f);
 /*
  * Prometheus mode: samples named prefix_PATH_KEY with labels (labels:
  * "name=\"value\"" pairs, comma-separated, for every sample, or "").
- * json_end() writes them to f, grouped by name, each group under one
- * "# TYPE NAME untyped" line. -1 if out of memory.
+ * json_end() writes them to f, grouped by name, each group under its HELP
+ * and TYPE lines (a counter's name ends in _total). -1 if out of memory.
  */
 int json_init_prom(struct json *j, FILE *f, const char *prefix, const char *labels);
 /* key is NULL inside arrays and at the top level. */
@@ -37,6 +39,11 @@ void json_close(struct json *j, char bracket);
 void json_u64(struct json *j, const char *key, uint64_t v);
 void json_double(struct json *j, const char *key, double v);
 void json_str(struct json *j, const char *key, const char *s);
+/* A number that only grows (Prometheus: NAME_total, a counter) or goes both ways (a gauge). */
+void json_counter(struct json *j, const char *key, uint64_t v, const char *help);
+void json_gauge(struct json *j, const char *key, uint64_t v, const char *help);
+/* A number that identifies: a JSON number, a label in Prometheus mode. */
+void json_label_u64(struct json *j, const char *key, uint64_t v);
 /* Ends the top-level value with a newline and flushes. */
 void json_end(struct json *j);
 

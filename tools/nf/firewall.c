@@ -476,25 +476,29 @@ static void fw_report(struct json *j, FILE *f, void *arg)
 
 	if (j) {
 		json_str(j, "rule_file", fw->path);
-		json_u64(j, "reloads", fw->reloads);
+		json_counter(j, "reloads", fw->reloads, "Times the rules file was read again.");
 		json_open(j, "rules", '[');
 		for (i = 0; i < rs->n; i++) {
 			json_open(j, NULL, '{');
-			json_u64(j, "line", rs->rules[i].line);
+			json_label_u64(j, "line", rs->rules[i].line);
 			json_str(j, "rule", rs->rules[i].text);
-			json_u64(j, "hits", ns_worker_counter(&rs->rules[i].hits));
+			json_counter(j, "hits", ns_worker_counter(&rs->rules[i].hits),
+				     "Packets the rule decided.");
 			json_close(j, '}');
 		}
 		json_close(j, ']');
 		json_open(j, "default", '{');
 		json_str(j, "action", fw_actions[rs->policy]);
-		json_u64(j, "hits", ns_worker_counter(&rs->policy_hits));
+		json_counter(j, "hits", ns_worker_counter(&rs->policy_hits),
+			     "IP packets no rule matched.");
 		json_close(j, '}');
 		json_open(j, "nonip", '{');
 		json_str(j, "action", fw_actions[rs->nonip]);
-		json_u64(j, "hits", ns_worker_counter(&rs->nonip_hits));
+		json_counter(j, "hits", ns_worker_counter(&rs->nonip_hits),
+			     "Packets that are not IP.");
 		json_close(j, '}');
-		json_u64(j, "malformed", ns_worker_counter(&rs->malformed));
+		json_counter(j, "malformed", ns_worker_counter(&rs->malformed),
+			     "IP packets too short or malformed to match.");
 		return;
 	}
 	fprintf(f, "  rules from %s (%u reloads):\n  %12s  %-5s rule\n", fw->path, fw->reloads,

@@ -483,17 +483,27 @@ static void lb_report(struct json *j, FILE *f, void *arg)
 	unsigned int i;
 
 	if (j) {
-		json_u64(j, "reloads", lb->reloads);
-		json_u64(j, "new_flows", ns_worker_counter(&lb->new_flows));
-		json_u64(j, "affinity_hits", ns_worker_counter(&lb->affinity_hits));
-		json_u64(j, "affinity_kept", ns_worker_counter(&lb->affinity_kept));
-		json_u64(j, "affinity_full", ns_worker_counter(&lb->affinity_full));
-		json_u64(j, "returned", ns_worker_counter(&lb->returned));
-		json_u64(j, "icmp_errors", ns_worker_counter(&lb->icmp_errors));
-		json_u64(j, "arp_answered", ns_worker_counter(&lb->arp_answered));
-		json_u64(j, "arp_probes", ns_worker_counter(&lb->neigh.probes));
-		json_u64(j, "neighbours_full", ns_worker_counter(&lb->neigh.overflow));
-		json_u64(j, "dropped_no_mac", ns_worker_counter(&lb->no_mac));
+		json_counter(j, "reloads", lb->reloads, "Times the backends were read again.");
+		json_counter(j, "new_flows", ns_worker_counter(&lb->new_flows),
+			     "Flows given a backend.");
+		json_counter(j, "affinity_hits", ns_worker_counter(&lb->affinity_hits),
+			     "Packets that found their flow's entry.");
+		json_counter(j, "affinity_kept", ns_worker_counter(&lb->affinity_kept),
+			     "Packets kept on a backend the table no longer picks.");
+		json_counter(j, "affinity_full", ns_worker_counter(&lb->affinity_full),
+			     "Packets whose flow found no room in the affinity table.");
+		json_counter(j, "returned", ns_worker_counter(&lb->returned),
+			     "Packets from a backend sent back to the client.");
+		json_counter(j, "icmp_errors", ns_worker_counter(&lb->icmp_errors),
+			     "ICMP errors sent.");
+		json_counter(j, "arp_answered", ns_worker_counter(&lb->arp_answered),
+			     "ARP requests for the VIP answered.");
+		json_counter(j, "arp_probes", ns_worker_counter(&lb->neigh.probes),
+			     "ARP requests sent for a backend's MAC.");
+		json_counter(j, "neighbours_full", ns_worker_counter(&lb->neigh.overflow),
+			     "Neighbours not learnt: the table was full.");
+		json_counter(j, "dropped_no_mac", ns_worker_counter(&lb->no_mac),
+			     "Packets dropped: no MAC known for their backend.");
 		json_open(j, "backends", '[');
 	} else {
 		fprintf(f, "  %u backends (%lu-entry Maglev table), %llu new flows, "
@@ -515,9 +525,12 @@ static void lb_report(struct json *j, FILE *f, void *arg)
 		if (j) {
 			json_open(j, NULL, '{');
 			json_str(j, "addr", addr);
-			json_u64(j, "flows", ns_worker_counter(&b->flows));
-			json_u64(j, "packets", ns_worker_counter(&b->packets));
-			json_u64(j, "table_share", b->share);
+			json_counter(j, "flows", ns_worker_counter(&b->flows),
+				     "Flows given to the backend.");
+			json_counter(j, "packets", ns_worker_counter(&b->packets),
+				     "Packets sent to the backend.");
+			json_gauge(j, "table_share", b->share,
+				   "Entries of the Maglev table that pick the backend.");
 			json_close(j, '}');
 		} else {
 			fprintf(f, "  %-16s %10llu %12llu %9.1f%%\n", addr,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The NF's watcher thread: SIGUSR1 through a signalfd, and --metrics
- * scrapes, one connection at a time (a request read within a second,
- * answered HTTP/1.0 and closed), so a stuck client holds up no packet.
+ * scrapes, one connection at a time (read and answered HTTP/1.0 within a
+ * second of its accept, then closed), so a stuck client holds up no packet.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -102,20 +103,55 @@ err:
 	return -1;
 }
 
-/* Read the request (or give up after a second), answer with the metrics, close. */
+/* What is left of the request's second, in ms; 0 once it has passed. */
+static int metrics_left_ms(const struct timespec *deadline)
+{
+	struct timespec now;
+	long long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (deadline->tv_sec - now.tv_sec) * 1000LL + (deadline->tv_nsec - now.tv_nsec) / 1000000;
+	return ms > 0 ? (int)ms : 0;
+}
+
+/* Wait for fd to be ready for events until the deadline: 1 ready, 0 not. */
+static int metrics_wait(int fd, short events, const struct timespec *deadline)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+	int left, r;
+
+	do {
+		left = metrics_left_ms(deadline);
+		if (!left)
+			return 0;
+		r = poll(&p, 1, left);
+	} while (r < 0 && errno == EINTR);
+	return r > 0;
+}
+
+/*
+ * Read the request, answer with the metrics, close: all within one
+ * second from accept(), however the client trickles its bytes in or
+ * reads ours out, so a slow client delays SIGUSR1 and the next scrape a
+ * second at most.
+ */
 static void metrics_serve(int fd)
 {
-	char req[METRICS_REQUEST_MAX + 1], *body = NULL;
-	size_t got = 0, len = 0;
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	struct timeval tv = { .tv_sec = METRICS_WAIT_MS / 1000 };
+	char req[METRICS_REQUEST_MAX + 1], *body = NULL, *head = NULL;
+	size_t got = 0, len = 0, off;
+	struct timespec deadline;
+	int head_len;
 	ssize_t n;
 	FILE *f;
 
-	/* A client that reads nothing holds the watcher a second at most. */
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	while (got < METRICS_REQUEST_MAX && poll(&p, 1, METRICS_WAIT_MS) > 0) {
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += METRICS_WAIT_MS / 1000;
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK))
+		goto out;
+	while (got < METRICS_REQUEST_MAX && metrics_wait(fd, POLLIN, &deadline)) {
 		n = read(fd, req + got, METRICS_REQUEST_MAX - got);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
 		if (n <= 0)
 			break;
 		got += (size_t)n;
@@ -128,14 +164,26 @@ static void metrics_serve(int fd)
 		goto out;
 	metrics.prom(f);
 	fclose(f);
-	dprintf(fd, "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\n"
-		"Content-Length: %zu\r\nConnection: close\r\n\r\n", len);
-	for (got = 0; got < len; got += (size_t)n) {
-		n = write(fd, body + got, len - got);
-		if (n <= 0)
+	head_len = asprintf(&head, "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\n"
+			    "Content-Length: %zu\r\nConnection: close\r\n\r\n", len);
+	if (head_len < 0) {
+		head = NULL;
+		goto out;
+	}
+	for (off = 0; off < (size_t)head_len + len;) {
+		/* A client gone before its answer is no SIGPIPE for the NF. */
+		if (off < (size_t)head_len)
+			n = send(fd, head + off, (size_t)head_len - off, MSG_NOSIGNAL);
+		else
+			n = send(fd, body + off - head_len, len - (off - head_len), MSG_NOSIGNAL);
+		if (n > 0)
+			off += (size_t)n;
+		else if ((n < 0 && errno != EAGAIN && errno != EINTR) ||
+			 !metrics_wait(fd, POLLOUT, &deadline))
 			break;
 	}
 out:
+	free(head);
 	free(body);
 	close(fd);
 }

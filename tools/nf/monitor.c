@@ -175,13 +175,13 @@ static void mon_flow_json(struct json *j, const struct ns_flow *flow)
 	int af = flow->family;
 
 	json_str(j, "family", af == AF_INET6 ? "ipv6" : "ipv4");
-	json_u64(j, "proto", flow->proto);
+	json_label_u64(j, "proto", flow->proto);
 	inet_ntop(af, flow->saddr, addr, sizeof(addr));
 	json_str(j, "src", addr);
-	json_u64(j, "sport", ntohs(flow->sport));
+	json_label_u64(j, "sport", ntohs(flow->sport));
 	inet_ntop(af, flow->daddr, addr, sizeof(addr));
 	json_str(j, "dst", addr);
-	json_u64(j, "dport", ntohs(flow->dport));
+	json_label_u64(j, "dport", ntohs(flow->dport));
 }
 
 static void mon_show(struct json *j, FILE *f, void *arg, int live)
@@ -194,20 +194,22 @@ static void mon_show(struct json *j, FILE *f, void *arg, int live)
 
 	shown = m->top && m->top < n ? m->top : n;
 	if (j) {
-		json_u64(j, "flows", n);
+		json_gauge(j, "flows", n, "Flows in the table.");
 		json_open(j, "top", '[');
 		for (i = 0; i < shown; i++) {
 			json_open(j, NULL, '{');
 			mon_flow_json(j, &all[i].flow);
-			json_u64(j, "packets", all[i].packets);
-			json_u64(j, "bytes", all[i].bytes);
+			json_counter(j, "packets", all[i].packets, "Packets of a top flow.");
+			json_counter(j, "bytes", all[i].bytes, "Bytes of a top flow.");
 			json_close(j, '}');
 		}
 		json_close(j, ']');
-		json_u64(j, "nonip_packets", other.nonip_packets);
-		json_u64(j, "nonip_bytes", other.nonip_bytes);
-		json_u64(j, "untracked_packets", other.untracked_packets);
-		json_u64(j, "untracked_bytes", other.untracked_bytes);
+		json_counter(j, "nonip_packets", other.nonip_packets, "Packets that are not IP.");
+		json_counter(j, "nonip_bytes", other.nonip_bytes, "Bytes of packets that are not IP.");
+		json_counter(j, "untracked_packets", other.untracked_packets,
+			     "Packets of flows not tracked: the table was full.");
+		json_counter(j, "untracked_bytes", other.untracked_bytes,
+			     "Bytes of flows not tracked: the table was full.");
 	} else {
 		if (live && isatty(fileno(f)))
 			fputs("\033[H\033[2J", f);

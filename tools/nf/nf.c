@@ -418,6 +418,8 @@ void nf_print_summary(const struct nf *nf, struct ns_worker *const *w,
  */
 static pthread_mutex_t nf_report_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ns_run *nf_cur_run;	/* between ready and done */
+static struct ns_worker *nf_offline_w[NETSLICE_MAX_SLICES];	/* offline's, while it runs */
+static unsigned int nf_offline_nr;
 
 static void nf_live_print(struct nf_live *l, struct ns_run *run)
 {
@@ -529,6 +531,24 @@ static unsigned int nf_workers(struct ns_run *run, struct ns_worker **w, struct 
 	return n;
 }
 
+/* Offline mode's workers, watched as online's are; n = 0 when they go. */
+void nf_offline_live(struct ns_worker *const *w, unsigned int n)
+{
+	pthread_mutex_lock(&nf_report_lock);
+	memcpy(nf_offline_w, w, n * sizeof(*w));
+	nf_offline_nr = n;
+	pthread_mutex_unlock(&nf_report_lock);
+}
+
+/* The workers to report on, online or offline, or 0. Caller holds nf_report_lock. */
+static unsigned int nf_live_workers(struct ns_worker **w, struct netslice_stats *st)
+{
+	if (nf_cur_run)
+		return nf_workers(nf_cur_run, w, st);
+	memcpy(w, nf_offline_w, nf_offline_nr * sizeof(*w));
+	return nf_offline_nr;
+}
+
 static void nf_done(struct ns_run *run, void *arg)
 {
 	static struct netslice_stats st[NETSLICE_MAX_SLICES];
@@ -553,15 +573,68 @@ static void nf_usr1(void)
 	unsigned int n;
 
 	pthread_mutex_lock(&nf_report_lock);
-	if (nf_cur_run) {
-		n = nf_workers(nf_cur_run, w, st);
-		nf_summary(nf_live_state.nf, w, st, n, nf_live_state.json,
+	n = nf_live_workers(w, st);
+	if (n)
+		nf_summary(nf_live_state.nf, w, nf_cur_run ? st : NULL, n, nf_live_state.json,
 			   (double)(nf_mono_ms() - nf_live_state.start_ms) / 1000, "running");
-	}
 	pthread_mutex_unlock(&nf_report_lock);
 }
 
-/* One counter of every slice, as a Prometheus metric family. */
+/*
+ * The module's slice counters as Prometheus families: HELP from the uapi
+ * header's comments; two are levels, not counts. A counter the module
+ * gains before this table does is still exported, untyped.
+ */
+enum {
+#define NF_STAT_INDEX(NAME, name)	NF_STAT_##NAME,
+	NETSLICE_STATS_LIST(NF_STAT_INDEX)
+#undef NF_STAT_INDEX
+};
+
+static const char *const nf_stat_help[] = {
+	[NF_STAT_RX_PACKETS] = "Packets the module queued on the slice's ring.",
+	[NF_STAT_RX_BYTES] = "Bytes the module queued on the slice's ring.",
+	[NF_STAT_RX_DROP_RING_FULL] = "Packets dropped: the slice's ring was full.",
+	[NF_STAT_RX_DROP_NO_READER] = "Packets dropped: no file was open on the slice.",
+	[NF_STAT_RX_DROP_ERROR] = "Packets dropped: could not be segmented or checksummed.",
+	[NF_STAT_RX_SEGMENTS] = "Of rx_packets, segments of GSO/GRO packets.",
+	[NF_STAT_RX_OFF_CPU] = "Packets received outside the slice's kernel-side CPUs.",
+	[NF_STAT_RX_TRIMMED] = "Packets queued as a header-only record: the ring was full.",
+	[NF_STAT_READ_PACKETS] = "Packets handed to user space.",
+	[NF_STAT_READ_BYTES] = "Bytes copied to user space.",
+	[NF_STAT_READ_TRUNCATED] = "Packets longer than the iov they were read into.",
+	[NF_STAT_READ_SLICED] = "Packets read as headers, their payload parked.",
+	[NF_STAT_READ_WHOLE] = "Packets read whole.",
+	[NF_STAT_READ_STORE_FULL] = "Of read_whole, packets not sliced: the store was full.",
+	[NF_STAT_WRITE_BYTES] = "Bytes copied from user space.",
+	[NF_STAT_TX_PACKETS] = "Packets sent out of an interface.",
+	[NF_STAT_TX_BYTES] = "Bytes sent out of an interface.",
+	[NF_STAT_TX_HOST] = "Packets passed up the host stack.",
+	[NF_STAT_TX_NF_DROP] = "Packets the NF wrote back as dropped (NETSLICE_TX_DROP).",
+	[NF_STAT_TX_BUSY] = "Short writes: the egress queue was stopped.",
+	[NF_STAT_TX_SPLICED] = "Of tx_packets and tx_host, header and parked payload joined.",
+	[NF_STAT_TX_ERR_INVALID] = "Writes refused: NETSLICE_TXERR_INVALID.",
+	[NF_STAT_TX_ERR_LENGTH] = "Writes refused: NETSLICE_TXERR_LENGTH.",
+	[NF_STAT_TX_ERR_IFINDEX] = "Writes refused: NETSLICE_TXERR_IFINDEX.",
+	[NF_STAT_TX_ERR_FAULT] = "Writes refused: NETSLICE_TXERR_FAULT.",
+	[NF_STAT_TX_ERR_NOMEM] = "Writes refused: NETSLICE_TXERR_NOMEM.",
+	[NF_STAT_TX_ERR_DOWN] = "Writes refused: NETSLICE_TXERR_DOWN.",
+	[NF_STAT_TX_ERR_STALE] = "Writes refused: NETSLICE_TXERR_STALE.",
+	[NF_STAT_TX_ERR_FOREIGN] = "Writes refused: NETSLICE_TXERR_FOREIGN.",
+	[NF_STAT_TX_ERR_FORGED] = "Writes refused: NETSLICE_TXERR_FORGED.",
+	[NF_STAT_STORE_AGED] = "Parked payloads freed after store_timeout_ms.",
+	[NF_STAT_STORE_CLOSED] = "Parked payloads freed when their file closed.",
+	[NF_STAT_STORE_USED] = "Payloads parked now.",
+	[NF_STAT_STORE_HIGH_WATER] = "The most payloads parked at once.",
+	[NF_STAT_RX_PURGED] = "Packets queued and freed unread: detach, close, ring shrunk.",
+	[NF_STAT_TX_ERR_DROPPED] = "Writes refused: NETSLICE_TXERR_DROPPED.",
+	[NF_STAT_RX_GSO_PACKETS] = "Super-packets queued whole (NETSLICE_CUT_GSO).",
+	[NF_STAT_RX_GSO_SEGMENTS] = "The segments the whole super-packets stand for.",
+	[NF_STAT_TX_GSO] = "Of tx_spliced, super-packets sent.",
+	[NF_STAT_TX_ERR_GSO] = "Writes refused: NETSLICE_TXERR_GSO.",
+};
+
+/* One number of every slice, as a Prometheus metric family. */
 static void nf_prom_family(FILE *f, const char *name, const char *help, const char *type,
 			   const char *nf, struct ns_worker *const *w, const uint64_t *v,
 			   unsigned int n)
@@ -572,6 +645,28 @@ static void nf_prom_family(FILE *f, const char *name, const char *help, const ch
 	for (i = 0; i < n; i++)
 		fprintf(f, "%s{nf=\"%s\",slice=\"%u\"} %llu\n", name, nf, w[i]->slice,
 			(unsigned long long)v[i]);
+}
+
+/* The module's counters of each slice; none offline, where there is no module. */
+static void nf_prom_slices(FILE *f, const char *nf, struct ns_worker *const *w,
+			   const struct netslice_stats *st, unsigned int n)
+{
+	uint64_t v[NETSLICE_MAX_SLICES];
+	const char *type, *help;
+	unsigned int i, k;
+	char name[128];
+
+	for (k = 0; st && k < ns_stat_count(); k++) {
+		for (i = 0; i < n; i++)
+			v[i] = ns_stat_value(&st[i], k);
+		help = k < sizeof(nf_stat_help) / sizeof(nf_stat_help[0]) ? nf_stat_help[k] : NULL;
+		type = !help ? "untyped" :
+			k == NF_STAT_STORE_USED || k == NF_STAT_STORE_HIGH_WATER ? "gauge" : "counter";
+		snprintf(name, sizeof(name), "netslice_slice_%s%s", ns_stat_name(k),
+			 !strcmp(type, "counter") ? "_total" : "");
+		nf_prom_family(f, name, help ? help : "A counter of the slice (netslice_stats).",
+			       type, nf, w, v, n);
+	}
 }
 
 /* --metrics: the NF's counters per slice, the module's, and the NF's own. */
@@ -587,7 +682,7 @@ static void nf_prom(FILE *f)
 		{ "tx_packets", "Packets the NF sent, injected ones included.",
 		  offsetof(struct nf_counts, tx_packets) },
 		{ "tx_bytes", "Bytes the NF sent.", offsetof(struct nf_counts, tx_bytes) },
-		{ "nf_drops", "Packets the NF dropped.", offsetof(struct nf_counts, nf_drops) },
+		{ "drops", "Packets the NF dropped.", offsetof(struct nf_counts, nf_drops) },
 		{ "tx_errors", "Packets the module refused.", offsetof(struct nf_counts, tx_errors) },
 		{ "injected", "Frames the NF made and sent (ARP, ICMP).",
 		  offsetof(struct nf_counts, injected) },
@@ -601,11 +696,11 @@ static void nf_prom(FILE *f)
 	struct json j;
 
 	pthread_mutex_lock(&nf_report_lock);
-	if (!nf_cur_run) {
+	n = nf_live_workers(w, st);
+	if (!n) {
 		pthread_mutex_unlock(&nf_report_lock);
 		return;
 	}
-	n = nf_workers(nf_cur_run, w, st);
 	for (i = 0; i < n; i++)
 		nf_sum(&w[i], 1, &c[i]);
 	for (k = 0; k < sizeof(counters) / sizeof(counters[0]); k++) {
@@ -618,13 +713,7 @@ static void nf_prom(FILE *f)
 		v[i] = c[i].held;
 	nf_prom_family(f, "netslice_nf_held", "Packets waiting in the NF to be sent.", "gauge",
 		       nf->name, w, v, n);
-	for (k = 0; k < ns_stat_count(); k++) {
-		for (i = 0; i < n; i++)
-			v[i] = ns_stat_value(&st[i], k);
-		snprintf(name, sizeof(name), "netslice_slice_%s", ns_stat_name(k));
-		nf_prom_family(f, name, "The module's counter of the slice (netslice_stats).",
-			       "untyped", nf->name, w, v, n);
-	}
+	nf_prom_slices(f, nf->name, w, nf_cur_run ? st : NULL, n);
 	if (nf->report) {
 		/* netslice_nf_firewall_..., from the NF's JSON report. */
 		snprintf(prefix, sizeof(prefix), "netslice_%s", nf->name);
@@ -860,8 +949,13 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 		nr = nf_offline_slices(slice_list, slices);
 		if (nr < 0)
 			return 2;
+		/* Before the input's first packet: a quiet capture is watched too. */
+		nf_live_state.start_ms = nf_mono_ms();
+		if (nf_metrics_start(nf_usr1, nf_prom))
+			return 1;
 		if (pcapng_open(pcap_in, &pf, err, sizeof(err))) {
 			nf_err("%s", err);
+			nf_metrics_stop();
 			return 2;
 		}
 		nf_set_offline(&pf);
@@ -869,6 +963,7 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 		ret = nf->setup && nf->setup(nf->arg) ? 2 :
 		      nf_offline(nf, &pf, pcap_out, &cut, slices, (unsigned int)nr,
 				 (unsigned int)batch, nf_live_state.json);
+		nf_metrics_stop();
 		pcapng_close(&pf);
 		return ret;
 	}

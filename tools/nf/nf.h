@@ -115,6 +115,8 @@ int nf_offline(const struct nf *nf, struct pcapng_file *pf, const char *out,
 /* Internal to nf.c and offline.c. */
 void nf_set_offline(const struct pcapng_file *pf);
 void nf_set_time_ms(uint64_t ms);
+/* Offline mode's workers, for SIGUSR1 and --metrics while it runs; n = 0 when they go. */
+void nf_offline_live(struct ns_worker *const *w, unsigned int n);
 void nf_set_inject(int (*fn)(const void *frame, uint32_t len, int ifindex));
 void nf_print_summary(const struct nf *nf, struct ns_worker *const *w,
 		      const struct netslice_stats *st, unsigned int n, int json, double secs);

@@ -278,6 +278,7 @@ int nf_offline(const struct nf *nf, struct pcapng_file *pf, const char *out_path
 			nf_err("worker setup failed");
 			goto out_fini;
 		}
+	nf_offline_live(wp, nr);
 	while (more) {
 		unsigned int got = 0;
 		uint64_t first_ts = 0;
@@ -330,6 +331,7 @@ int nf_offline(const struct nf *nf, struct pcapng_file *pf, const char *out_path
 	if (ret == 1)
 		ret = 0;
 out_fini:
+	nf_offline_live(wp, 0);
 	while (inited-- > 0)
 		if (nf->worker_fini)
 			nf->worker_fini(&ow[inited].w, nf->arg);
