@@ -293,9 +293,9 @@ def test_nat():
          [], "another remote cannot use the connection's public port")
     step(1, v4(REM, PUB, tcp(REM, PUB, 80, 1234, 0x02), P.TCP, REM_MAC, OUT_MAC),
          [], "unsolicited inbound is dropped")
-    step(0, v4(HOST, REM, tcp(HOST, REM, 40001, 80, 0x02), P.TCP, HOST_MAC, REM_MAC),
+    step(0, v4(HOST, REM, tcp(HOST, REM, 40001, 80, 0x02), P.TCP, HOST_MAC, IN_MAC),
          [], "a second TCP connection finds no free port (range of one)")
-    step(0, v4(HOST, REM, P.icmp(HOST, REM, 8, 0x1234), P.ICMP, HOST_MAC, REM_MAC),
+    step(0, v4(HOST, REM, P.icmp(HOST, REM, 8, 0x1234), P.ICMP, HOST_MAC, IN_MAC),
          [(1, v4(PUB, REM, P.icmp(PUB, REM, 8, 30000), P.ICMP, OUT_MAC, REM_MAC))],
          "ICMP echo request: identifier translated")
     step(1, v4(REM, PUB, P.icmp(REM, PUB, 0, 30000), P.ICMP, REM_MAC, OUT_MAC),
@@ -314,7 +314,7 @@ def test_nat():
          [(1, v4(PUB, "192.0.2.9", P.icmp_error(3, 13, ipq("192.0.2.9", PUB, P.TCP, tcp("192.0.2.9", PUB, 5555, 8080, 0x02))),
                  P.ICMP, OUT_MAC, REM_MAC))],
          "the inside host's ICMP error about it leaves from the public address, quote translated")
-    step(0, v4(HOST, "192.0.2.9", tcp(HOST, "192.0.2.9", 80, 5555, 0x12), P.TCP, HOST_MAC, REM_MAC),
+    step(0, v4(HOST, "192.0.2.9", tcp(HOST, "192.0.2.9", 80, 5555, 0x12), P.TCP, HOST_MAC, IN_MAC),
          [(1, v4(PUB, "192.0.2.9", tcp(PUB, "192.0.2.9", 8080, 5555, 0x12), P.TCP, OUT_MAC, REM_MAC))],
          "the forwarded connection's answer leaves from public:8080")
     probe = P.eth("ff:ff:ff:ff:ff:ff", IN_MAC, P.ETH_ARP, bytes.fromhex("0001080006040001") + P.mac(IN_MAC) + P.ip(PUB) + b"\0" * 6 + P.ip("10.0.0.7"))
@@ -343,7 +343,7 @@ def test_nat():
          "its ARP answer sends the waiting packet, translated, to the MAC it gave")
     step(0, P.packet("2001:db8::1", "2001:db8::2", P.UDP, P.udp("2001:db8::1", "2001:db8::2", 1, 2)),
          [], "IPv6 is dropped (an IPv4 router does not bridge it)")
-    frag = P.packet(HOST, REM, P.UDP, P.udp(HOST, REM, 1, 2, b"zz"), frag=0x0010)
+    frag = P.packet(HOST, REM, P.UDP, P.udp(HOST, REM, 1, 2, b"zz"), smac=HOST_MAC, dmac=IN_MAC, frag=0x0010)
     step(0, frag, [], "a later fragment is dropped")
     args = ["-b", "1", "--inside", "in0", "--outside", "out0", "--public", PUB, "--ports", "30000-30000",
             "--forward", "tcp:8080=10.0.0.1:80", "--forward", "udp:9999=10.0.0.7:99", "--timeout-udp", "10"]
@@ -455,6 +455,81 @@ def test_nat_router():
               "TTL 1 gets time exceeded both ways (an expiring ICMP error only dropped); a hairpin to the "
               "public address and IPv6 dropped and counted" % mode)
 
+
+def test_nat_refuses():
+    """What a router must not forward (RFC 1812 4.2.2.11, 5.3.4, 5.3.7), from either side,
+    counted by reason; ARP, pings to its addresses and real traffic still work."""
+    args = ["--inside", "in0", "--outside", "out0", "--public", PUB, "--inside-address", "10.0.0.254",
+            "--gateway", "192.0.2.254@" + REM_MAC, "--forward", "tcp:8080=10.0.0.1:80"]
+    bcast, mdns = "ff:ff:ff:ff:ff:ff", "01:00:5e:00:00:fb"
+
+    def udp(side, src, dst, dmac=None, smac=None):
+        dmac = dmac or (IN_MAC if side == 0 else OUT_MAC)
+        smac = smac or (HOST_MAC if side == 0 else REM_MAC)
+        return (side, P.packet(src, dst, P.UDP, P.udp(src, dst, 5353, 5353, b"r"), smac=smac, dmac=dmac))
+
+    syn8080 = lambda dmac: (1, P.packet(REM, PUB, P.TCP, P.tcp(REM, PUB, 5555, 8080, 0x02), smac=REM_MAC, dmac=dmac))
+    ping = lambda side, src, dst, dmac: (side, P.packet(src, dst, P.ICMP, P.icmp(src, dst, 8, 0x77),
+                                                        smac=HOST_MAC if side == 0 else REM_MAC, dmac=dmac))
+    refused = {
+        "dropped_loopback": [udp(0, HOST, "127.0.0.1"), udp(0, "127.0.0.1", REM), udp(1, REM, "127.0.0.1"),
+                             udp(1, "127.0.0.1", PUB)],
+        "dropped_bad_source": [udp(0, "0.0.0.0", "255.255.255.255", bcast), udp(0, "0.0.0.0", REM),
+                               udp(0, "224.0.0.5", REM), udp(0, "255.255.255.255", REM),
+                               udp(0, "240.0.0.9", REM), udp(1, "0.0.0.0", "255.255.255.255", bcast)],
+        "dropped_this_network": [udp(0, HOST, "0.1.2.3"), udp(1, REM, "0.0.0.5")],
+        "dropped_multicast": [udp(0, HOST, "224.0.0.251", mdns), udp(0, HOST, "239.1.2.3", "01:00:5e:01:02:03"),
+                              udp(0, HOST, "224.0.0.251"), udp(1, REM, "224.0.0.251", mdns)],
+        "dropped_broadcast": [udp(0, HOST, "255.255.255.255", bcast), udp(0, HOST, "255.255.255.255"),
+                              ping(0, HOST, "255.255.255.255", bcast), udp(1, REM, "255.255.255.255", bcast)],
+        "dropped_class_e": [udp(0, HOST, "240.0.0.1"), udp(1, REM, "250.1.1.1")],
+        "dropped_link_broadcast": [udp(0, HOST, REM, bcast), udp(0, HOST, REM, "01:00:5e:00:00:01"),
+                                   ping(0, HOST, "10.0.0.254", bcast), syn8080(bcast)],
+        "dropped_not_our_mac": [udp(0, HOST, REM, REM_MAC), ping(0, HOST, "10.0.0.254", "02:00:00:00:00:99"),
+                                syn8080("02:00:00:00:00:99")],
+    }
+    # What it still does: ARP both sides, pings to its addresses, a host's UDP out, a
+    # port forward in.
+    kept = [(0, P.arp_request(HOST_MAC, HOST, "10.0.0.254")), (1, P.arp_request(REM_MAC, REM, PUB)),
+            ping(0, HOST, "10.0.0.254", IN_MAC), ping(1, REM, PUB, OUT_MAC), udp(0, HOST, REM),
+            syn8080(OUT_MAC)]
+    want = [(0, "arp"), (1, "arp"), (0, "10.0.0.254", HOST), (1, PUB, REM), (1, PUB, REM), (0, REM, HOST)]
+    frames = [(i, t, f) for t, (i, f) in enumerate(kept[:2] + [x for v in refused.values() for x in v] + kept[2:])]
+    for mode in ("off", "auto"):
+        code, out, s, _ = run("nf-nat", args, frames, slicing=mode)
+        n = s.get("nf-nat", {})
+        got = [(i, "arp") if P.Frame(f).etype == P.ETH_ARP else (i, P.Frame(f).saddr, P.Frame(f).daddr)
+               for i, _, f in out]
+        counted = {k: n.get(k) for k in refused}
+        ok = code == 0 and got == want and counted == {k: len(v) for k, v in refused.items()} and \
+            n.get("echo_answered") == 2 and n.get("out_packets") == 1 and n.get("in_packets") == 1
+        if not ok:
+            diag("out %s; counted %s" % (got, counted))
+        check(ok, "nf-nat -m %s forwards no loopback, non-unicast source, 0/8, multicast (224.0.0.251 "
+              "included), limited broadcast, class E, link-layer broadcast or multicast or other MAC's "
+              "frame, either way, each reason its own counter; ARP, its pings, UDP out and a port "
+              "forward in still work" % mode)
+
+
+def test_nat_bad_options():
+    """nf-nat's address options take unicast addresses only; a single-valued option once."""
+    for args, want in ((["--forward", "tcp:80=255.255.255.255:80"], "bad --forward address '255.255.255.255'"),
+                       (["--forward", "tcp:80=0.0.0.0:80"], "bad --forward address '0.0.0.0'"),
+                       (["--forward", "tcp:80=127.0.0.1:80"], "bad --forward address '127.0.0.1'"),
+                       (["--forward", "udp:53=224.0.0.251:53"], "bad --forward address '224.0.0.251'"),
+                       (["--public", "0.1.2.3"], "bad --public address '0.1.2.3'"),
+                       (["--public", "127.0.0.1"], "bad --public address '127.0.0.1'"),
+                       (["--inside-address", "0.0.0.9"], "bad --inside-address address '0.0.0.9'"),
+                       (["--gateway", "0.0.0.1@" + REM_MAC], "bad --gateway address '0.0.0.1'"),
+                       (["--public", PUB, "--public", "198.51.100.2"], "--public given twice"),
+                       (["--inside-address", "10.0.0.254", "--inside-address", "10.0.0.253"],
+                        "--inside-address given twice"),
+                       (["--gateway", "192.0.2.254", "--gateway", "192.0.2.253"], "--gateway given twice"),
+                       (["--inside", "in0", "--inside", "out0"], "--inside given twice"),
+                       (["--ports", "30000-30009", "--ports", "40000-40009"], "--ports given twice"),
+                       (["--timeout-udp", "10", "--timeout-udp", "20"], "--timeout-udp given twice"),
+                       (["--timeout-icmp", "10x"], "bad value '10x' for --timeout-icmp")):
+        bad_config("nf-nat", args, want, "%s is refused" % " ".join(args))
 
 def test_monitor():
     frames = []
@@ -1138,8 +1213,8 @@ def test_counters():
     with open(os.path.join(TMP, "a.conf"), "w") as f:
         f.write(GW_A)
     os.chmod(os.path.join(TMP, "a.conf"), 0o600)
-    # Packets for a next hop not yet known wait for ARP: one is answered, others never
-    # (the mixed frames' 10.0.0.2 too).
+    # Packets for a next hop not yet known wait for ARP: one is answered, one never (the
+    # mixed frames are to no MAC of nf-nat's: it refuses them).
     nat_extra = [(0, 10 ** 6, P.packet(HOST, REM, P.UDP, P.udp(HOST, REM, 1000, 53, b"held"), smac=HOST_MAC, dmac=IN_MAC)),
                  (1, 10 ** 6 + 1, P.arp_reply(REM_MAC, REM, OUT_MAC, PUB)),
                  (0, 10 ** 6 + 2, P.packet(HOST, "192.0.2.77", P.UDP, P.udp(HOST, "192.0.2.77", 1000, 53, b"x"),
@@ -1245,7 +1320,7 @@ def test_offline():
     ifaces = [("in0", IN_MAC), ("out0", OUT_MAC)]
     v4 = lambda s, d, l4b, proto, sm, dm: P.packet(s, d, proto, l4b, smac=sm, dmac=dm)
     # Nanosecond times: the UDP timeout (10 s) runs on the trace's seconds.
-    out_udp = v4(HOST, REM, P.udp(HOST, REM, 5000, 53, b"q"), P.UDP, HOST_MAC, REM_MAC)
+    out_udp = v4(HOST, REM, P.udp(HOST, REM, 5000, 53, b"q"), P.UDP, HOST_MAC, IN_MAC)
     answer = v4(REM, PUB, P.udp(REM, PUB, 53, 30000, b"a"), P.UDP, REM_MAC, OUT_MAC)
     # Through the NAT: one hop later, from its inside MAC.
     back = P.packet(REM, HOST, P.UDP, P.udp(REM, HOST, 53, 5000, b"a"), smac=IN_MAC, dmac=HOST_MAC, ttl=63)
@@ -1340,9 +1415,9 @@ def test_offline():
     check(code == 2 and b"-: not a pcapng or pcap file" in stderr, "a file that is neither is refused (exit 2)")
 
 
-TESTS = [test_fwd, tests_firewall, test_nat, test_nat_router, test_time_jumps, test_stream, test_mutated_input,
-         test_monitor, test_lb, test_affinity, test_ipsec, test_ipsec_router, test_ipsec_window, test_counters,
-         test_offline, test_metrics]
+TESTS = [test_fwd, tests_firewall, test_nat, test_nat_router, test_nat_refuses, test_nat_bad_options,
+         test_time_jumps, test_stream, test_mutated_input, test_monitor, test_lb, test_affinity, test_ipsec,
+         test_ipsec_router, test_ipsec_window, test_counters, test_offline, test_metrics]
 
 
 def run_case(n, t):

@@ -29,13 +29,16 @@
  * everything else but ARP (IPv6 included: an IPv4 router does not bridge
  * it across).
  *
- * As a router it decrements the TTL of what it forwards (translated
- * packets and ICMP errors), answers one that would expire with ICMP time
- * exceeded from the address the sender knows (public outside, inside
- * address or public inside), answers pings to its own addresses, and
- * sends everything from its own MAC on each side. A connection from
- * inside to the public address (hairpin, RFC 4787 REQ-9) is not
- * supported: dropped and counted, never sent out from and to one address.
+ * As a router (RFC 1812) it takes in no martian, multicast or broadcast
+ * packet, nor a frame sent to a broadcast MAC or another host's
+ * (nat_refusal(), each reason counted); it decrements the TTL of what it
+ * forwards (translated packets and ICMP errors), answers one that would
+ * expire with ICMP time exceeded from the address the sender knows
+ * (public outside, inside address or public inside), answers pings to its
+ * own addresses, and sends everything from its own MAC on each side. A
+ * connection from inside to the public address (hairpin, RFC 4787 REQ-9)
+ * is not supported: dropped and counted, never sent out from and to one
+ * address.
  *
  * Each worker keeps the connections it opens in its own part of the table
  * (docs/nfs.md, "nf-nat on several slices"): a new connection's return
@@ -102,17 +105,25 @@ static void nat_report(struct json *j, FILE *f, void *arg)
 			t.rule_errors,
 		};
 
-		if (j) {
+		const unsigned int nv = sizeof(v) / sizeof(v[0]);
+
+		if (j)
 			json_u64(j, "active", active);
-			for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-				json_u64(j, names[i], v[i]);
-		} else {
+		else
 			fprintf(f, "  connections: %lu active", active);
-			for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-				fprintf(f, "%s%s %llu", i % 4 ? ", " : "\n  ", names[i],
-					(unsigned long long)v[i]);
-			fputc('\n', f);
+		/* Then what a router refuses, each reason its own counter. */
+		for (i = 0; i < nv + NAT_REFUSALS; i++) {
+			const char *name = i < nv ? names[i] : nat_refusal_names[i - nv].counter;
+			uint64_t value = i < nv ? v[i] : t.refused[i - nv];
+
+			if (j)
+				json_u64(j, name, value);
+			else
+				fprintf(f, "%s%s %llu", i % 4 ? ", " : "\n  ", name,
+					(unsigned long long)value);
 		}
+		if (!j)
+			fputc('\n', f);
 	}
 }
 
@@ -122,22 +133,63 @@ enum {
 	OPT_INSIDE_ADDRESS, OPT_GATEWAY, OPT_PASS_OUTSIDE, OPT_NO_RULES,
 };
 
-/* A unicast host address: not 0.0.0.0, loopback, multicast or broadcast. */
+static const struct option nat_options[] = {
+	{ "inside", required_argument, NULL, OPT_INSIDE },
+	{ "outside", required_argument, NULL, OPT_OUTSIDE },
+	{ "public", required_argument, NULL, OPT_PUBLIC },
+	{ "ports", required_argument, NULL, OPT_PORTS },
+	{ "forward", required_argument, NULL, OPT_FORWARD },
+	{ "max-conns", required_argument, NULL, OPT_MAX_CONNS },
+	{ "timeout-tcp", required_argument, NULL, OPT_TIMEOUT_TCP },
+	{ "timeout-tcp-transitory", required_argument, NULL, OPT_TIMEOUT_TRANSITORY },
+	{ "timeout-udp", required_argument, NULL, OPT_TIMEOUT_UDP },
+	{ "timeout-icmp", required_argument, NULL, OPT_TIMEOUT_ICMP },
+	{ "inside-address", required_argument, NULL, OPT_INSIDE_ADDRESS },
+	{ "gateway", required_argument, NULL, OPT_GATEWAY },
+	{ "pass-outside", no_argument, NULL, OPT_PASS_OUTSIDE },
+	{ "no-rules", no_argument, NULL, OPT_NO_RULES },
+	{ NULL, 0, NULL, 0 },
+};
+
+/*
+ * An option with a value given twice: the second would silently replace
+ * the first, so it is refused; only --forward repeats. Its name (with the
+ * dashes, for messages) into name.
+ */
+static int nat_option_once(struct nat *nat, int val, char *name, size_t size)
+{
+	const struct option *o = nat_options;
+	unsigned int bit = 1U << (val - NF_OPT_BASE);
+
+	while (o->val != val)
+		o++;
+	snprintf(name, size, "--%s", o->name);
+	if (o->has_arg == no_argument || val == OPT_FORWARD || !(nat->given & bit)) {
+		nat->given |= bit;
+		return 0;
+	}
+	nf_err("%s given twice (once only)", name);
+	return -1;
+}
+
+/* A unicast host address (network order): not 0.0.0.0/8, loopback, multicast or broadcast. */
+static int nat_unicast(const char *opt, const char *value, uint32_t addr)
+{
+	if (nat_loopback(ntohl(addr)) || nat_not_unicast(ntohl(addr))) {
+		nf_err("bad %s address '%s' (a unicast address: not 0.0.0.0/8, loopback, multicast, "
+		       "class E or broadcast)", opt, value);
+		return -1;
+	}
+	return 0;
+}
+
 static int nat_addr(const char *opt, const char *value, uint32_t *addr)
 {
-	uint32_t h;
-
 	if (inet_pton(AF_INET, value, addr) != 1) {
 		nf_err("bad %s address '%s' (an IPv4 address)", opt, value);
 		return -1;
 	}
-	h = ntohl(*addr);
-	if (!h || h >> 24 == 127 || h >> 28 >= 0xe) {
-		nf_err("bad %s address '%s' (a unicast address: not 0.0.0.0, loopback, multicast "
-		       "or broadcast)", opt, value);
-		return -1;
-	}
-	return 0;
+	return nat_unicast(opt, value, *addr);
 }
 
 /* ADDR or ADDR@MAC: a gateway whose MAC is given is never asked by ARP. */
@@ -185,6 +237,8 @@ static int nat_parse_forward(struct nat *nat, const char *s)
 		nf_err("bad --forward '%s' (tcp|udp:PUBLIC_PORT=INSIDE_ADDR:PORT)", s);
 		return -1;
 	}
+	if (nat_unicast("--forward", addr, fw->in_addr))
+		return -1;
 	fw->proto = buf[0] == 't' ? IPPROTO_TCP : IPPROTO_UDP;
 	fw->pub_port = htons((uint16_t)pub_port);
 	fw->in_port = htons((uint16_t)in_port);
@@ -200,7 +254,10 @@ static int nat_parse_forward(struct nat *nat, const char *s)
 static int nat_option(void *arg, int val, const char *value)
 {
 	struct nat *nat = arg;
+	char name[32];
 
+	if (nat_option_once(nat, val, name, sizeof(name)))
+		return -1;
 	switch (val) {
 	case OPT_INSIDE:
 		nat->inside_name = value;
@@ -232,7 +289,7 @@ static int nat_option(void *arg, int val, const char *value)
 	case OPT_MAX_CONNS:
 		return nf_parse_uint("--max-conns", value, 16, 1UL << 24, &nat->max_conns);
 	}
-	return nf_parse_uint("--timeout-*", value, 1, 86400, &nat->timeout[val - OPT_TIMEOUT_TCP]);
+	return nf_parse_uint(name, value, 1, 86400, &nat->timeout[val - OPT_TIMEOUT_TCP]);
 }
 
 static int nat_setup(void *arg)
@@ -279,23 +336,6 @@ static int nat_setup(void *arg)
 
 int main(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "inside", required_argument, NULL, OPT_INSIDE },
-		{ "outside", required_argument, NULL, OPT_OUTSIDE },
-		{ "public", required_argument, NULL, OPT_PUBLIC },
-		{ "ports", required_argument, NULL, OPT_PORTS },
-		{ "forward", required_argument, NULL, OPT_FORWARD },
-		{ "max-conns", required_argument, NULL, OPT_MAX_CONNS },
-		{ "timeout-tcp", required_argument, NULL, OPT_TIMEOUT_TCP },
-		{ "timeout-tcp-transitory", required_argument, NULL, OPT_TIMEOUT_TRANSITORY },
-		{ "timeout-udp", required_argument, NULL, OPT_TIMEOUT_UDP },
-		{ "timeout-icmp", required_argument, NULL, OPT_TIMEOUT_ICMP },
-		{ "inside-address", required_argument, NULL, OPT_INSIDE_ADDRESS },
-		{ "gateway", required_argument, NULL, OPT_GATEWAY },
-		{ "pass-outside", no_argument, NULL, OPT_PASS_OUTSIDE },
-		{ "no-rules", no_argument, NULL, OPT_NO_RULES },
-		{ NULL, 0, NULL, 0 },
-	};
 	static const struct nf nat = {
 		.name = "nf-nat",
 		.summary = "Masquerade an inside network behind one IPv4 address; forward ports in.",
@@ -320,7 +360,7 @@ int main(int argc, char **argv)
 			 "      --timeout-icmp SEC   idle timeouts (7440, 240, 300, 60)\n",
 		.cut = "auto",
 		.gso = true,
-		.options = options,
+		.options = nat_options,
 		.arg = &nat_state,
 		.option = nat_option,
 		.setup = nat_setup,

@@ -49,6 +49,41 @@ struct nat_forward {
 	uint32_t in_addr;
 };
 
+/*
+ * What a router never forwards (RFC 1812 4.2.2.11, 5.3.4, 5.3.7): why
+ * nat_refusal() turns a packet away, each counted on its own.
+ */
+enum nat_refusal {
+	NAT_REFUSE_LOOPBACK,		/* from or to 127.0.0.0/8 */
+	NAT_REFUSE_SOURCE,		/* from no unicast address */
+	NAT_REFUSE_THIS_NETWORK,	/* to 0.0.0.0/8 */
+	NAT_REFUSE_MULTICAST,		/* to 224.0.0.0/4: nf-nat routes no multicast */
+	NAT_REFUSE_BROADCAST,		/* to 255.255.255.255 */
+	NAT_REFUSE_CLASS_E,		/* to 240.0.0.0/4 */
+	NAT_REFUSE_LINK_GROUP,		/* to a broadcast or multicast MAC */
+	NAT_REFUSE_OTHER_MAC,		/* to another host's MAC */
+	NAT_REFUSALS
+};
+
+/* Its counter's name in the report, and what the drop log says. */
+struct nat_refusal_name {
+	const char *counter, *why;
+};
+
+extern const struct nat_refusal_name nat_refusal_names[NAT_REFUSALS];
+
+/* Addresses (host order) no unicast host has: never a source, nor an option's value. */
+static inline int nat_loopback(uint32_t h)
+{
+	return h >> 24 == 127;
+}
+
+static inline int nat_not_unicast(uint32_t h)
+{
+	/* 0.0.0.0/8 ("this network"), multicast, class E and limited broadcast */
+	return h >> 24 == 0 || h >> 28 >= 0xe;
+}
+
 /* What a part counts, under its lock; the report adds the parts up. */
 struct nat_counts {
 	uint64_t created, expired, out_packets, in_packets, arp_answered, arp_answered_inside,
@@ -57,6 +92,7 @@ struct nat_counts {
 		 ttl_expired, echo_answered, hairpin;
 	/* Found in another worker's part; steering rules changed, and refused. */
 	uint64_t foreign, rules_set, rules_deleted, rule_errors;
+	uint64_t refused[NAT_REFUSALS];
 };
 
 /* A steering rule change waiting for the end of the batch (or the tick's walk). */
@@ -98,6 +134,7 @@ struct nat {
 	int has_gateway_mac;		/* --gateway ADDR@MAC: never asked by ARP */
 	int pass_outside;		/* pass outside IPv4 not for the public address */
 	int no_rules;			/* --no-rules: never install steering rules */
+	unsigned int given;		/* options given: 1 << (val - NF_OPT_BASE) */
 	unsigned long port_lo, port_hi, max_conns;
 	unsigned long timeout[4];	/* seconds: tcp, tcp transitory, udp, icmp */
 	struct nat_forward forwards[NAT_MAX_FORWARDS];
@@ -164,6 +201,9 @@ void nat_worker_fini(struct ns_worker *w, void *arg);
 void nat_process(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, void *arg);
 
 /* nat_router.c; the caller holds the lock of the part whose counters n are. */
+/* Why a router must not take an IPv4 packet in (enum nat_refusal), or -1: it may. */
+int nat_refusal(const struct nat *nat, const struct ns_pkt *p, const struct ns_flow *f,
+		int inside);
 /* The next hop for dst: the gateway, or dst itself (on the link). */
 uint32_t nat_hop(const struct nat *nat, uint32_t dst);
 int nat_next_hop(struct nat *nat, struct ns_worker *w, uint32_t dst, uint8_t mac[6]);

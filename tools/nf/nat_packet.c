@@ -271,6 +271,7 @@ static void nat_one(struct nat_ctx *x, struct netslice_iov *iov, uint64_t now)
 	struct ns_flow f;
 	struct ns_pkt p;
 	uint32_t daddr;
+	int why;
 
 	if (ns_pkt_parse(&p, ns_iov_data(iov), iov->rlen, iov->wire_len)) {
 		n->malformed++;
@@ -293,12 +294,20 @@ static void nat_one(struct nat_ctx *x, struct netslice_iov *iov, uint64_t now)
 	}
 	ns_pkt_flow(&p, &f);
 	memcpy(&daddr, f.daddr, 4);
+	/* --pass-outside: not routed, passed on as it came. */
+	if (!inside && daddr != nat->public_addr && nat->pass_outside) {
+		n->passed++;
+		return;
+	}
+	why = nat_refusal(nat, &p, &f, inside);
+	if (why >= 0) {
+		n->refused[why]++;
+		ns_iov_drop(iov);
+		nf_log_drop(&p, "%s", nat_refusal_names[why].why);
+		return;
+	}
 	if (!inside && daddr != nat->public_addr) {
 		/* Unsolicited: nothing outside may reach an inside address (RFC 4787 5). */
-		if (nat->pass_outside) {
-			n->passed++;
-			return;
-		}
 		n->not_public++;
 		ns_iov_drop(iov);
 		nf_log_drop(&p, "unsolicited, not to the public address");

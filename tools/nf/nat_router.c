@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nf-nat as the hosts' router: next hops and their MACs (ARP asked and
- * answered, never crossing), packets held while ARP asks, ICMP time
- * exceeded for what would expire here, and pings to its own addresses.
+ * nf-nat as the hosts' router: what it must not forward, next hops and
+ * their MACs (ARP asked and answered, never crossing), packets held while
+ * ARP asks, ICMP time exceeded for what would expire here, and pings to
+ * its own addresses.
  * Called under the lock of a part, whose counters they add to; packets
  * held for ARP are shared by the workers, under nat->lock.
  */
@@ -11,6 +12,56 @@
 #include <string.h>
 
 #include "nat.h"
+
+const struct nat_refusal_name nat_refusal_names[NAT_REFUSALS] = {
+	[NAT_REFUSE_LOOPBACK] = { "dropped_loopback", "from or to a loopback address" },
+	[NAT_REFUSE_SOURCE] = { "dropped_bad_source", "from no unicast address" },
+	[NAT_REFUSE_THIS_NETWORK] = { "dropped_this_network", "to 0.0.0.0/8" },
+	[NAT_REFUSE_MULTICAST] = { "dropped_multicast", "to a multicast address" },
+	[NAT_REFUSE_BROADCAST] = { "dropped_broadcast", "to the limited broadcast address" },
+	[NAT_REFUSE_CLASS_E] = { "dropped_class_e", "to a class E address" },
+	[NAT_REFUSE_LINK_GROUP] = { "dropped_link_broadcast", "sent to a broadcast or multicast MAC" },
+	[NAT_REFUSE_OTHER_MAC] = { "dropped_not_our_mac", "sent to another MAC" },
+};
+
+/*
+ * RFC 1812: martians are never forwarded (5.3.7: a loopback address either
+ * way, a source that is not unicast, a destination on network 0 or class
+ * E), nor limited broadcasts (5.3.5.1), nor multicast (nf-nat routes none;
+ * 224.0.0.0/24 never leaves its link), nor what came as a link-layer
+ * broadcast or multicast (5.3.4). A frame to another MAC was never meant
+ * for the router: a host drops it too. The addresses come first, so a
+ * broadcast is counted as one whatever its MAC. Directed broadcasts it
+ * cannot tell: it knows no prefix.
+ */
+int nat_refusal(const struct nat *nat, const struct ns_pkt *p, const struct ns_flow *f,
+		int inside)
+{
+	const uint8_t *dmac = ns_pkt_eth(p)->ether_dhost;
+	uint32_t src, dst;
+
+	memcpy(&src, f->saddr, 4);
+	memcpy(&dst, f->daddr, 4);
+	src = ntohl(src);
+	dst = ntohl(dst);
+	if (nat_loopback(src) || nat_loopback(dst))
+		return NAT_REFUSE_LOOPBACK;
+	if (nat_not_unicast(src))
+		return NAT_REFUSE_SOURCE;
+	if (dst >> 24 == 0)
+		return NAT_REFUSE_THIS_NETWORK;
+	if (dst >> 28 == 0xe)
+		return NAT_REFUSE_MULTICAST;
+	if (dst == 0xffffffff)
+		return NAT_REFUSE_BROADCAST;
+	if (dst >> 28 == 0xf)
+		return NAT_REFUSE_CLASS_E;
+	if (dmac[0] & 1)
+		return NAT_REFUSE_LINK_GROUP;
+	if (memcmp(dmac, inside ? nat->inside_mac : nat->public_mac, 6))
+		return NAT_REFUSE_OTHER_MAC;
+	return -1;
+}
 
 uint32_t nat_hop(const struct nat *nat, uint32_t dst)
 {
