@@ -8,6 +8,9 @@
 #
 #   bench_up NAME / bench_down NAME   start / stop one contender
 #
+# bench_up sets bench_load_mac, the MAC the load is sent to: the sink's,
+# but a router's own for nf-nat (a router takes no frame sent to another).
+#
 # CPU placement, as NetSlices lays a slice out: the DUT's receive work
 # (RPS on the ingress veth; counting instructions, its NAPI thread:
 # bench_coalesce in bench/run.sh) runs on bench_kcpu and every user-space
@@ -138,7 +141,7 @@ bench_busy_dev() {
 }
 
 bench_up() {
-	bench_pid= bench_report=
+	bench_pid= bench_report= bench_load_mac=$sink_mac
 	case $1 in
 	ns-fwd-off) bench_ns_up 1 nf-fwd -M rw -m off ;;
 	ns-fwd-rules)
@@ -191,6 +194,7 @@ bench_up() {
 		;;
 	ns-nat-off | ns-nat-auto)
 		# The load goes to no host: the sink's MAC is the next hop's.
+		bench_load_mac=$(cat "/sys/class/net/$bench_in/address") || return 1
 		bench_ns_up 1 nf-nat -M rw -m "${1#ns-nat-}" --inside "$bench_in" \
 			--outside "$bench_out" --public "$bench_nat_public" \
 			--gateway "10.99.0.2@$sink_mac"

@@ -236,7 +236,7 @@ bench_insn_pktgen() {
 			opts+=(-R "$bench_rulegen_count")
 		exec {cfd}<"/sys/class/net/$bench_out/statistics/tx_packets"
 		out=$(ip netns exec "$gen" taskset -c 0 xdpgen -H xghold0 "${opts[@]}" \
-			"$gen_if" "$sink_mac" "$1" \
+			"$gen_if" "$bench_load_mac" "$1" \
 			"$bench_insn_pkts" 256 "$bench_insn_batch" "/dev/fd/$cfd") || { exec {cfd}<&-; return 1; }
 		exec {cfd}<&-
 		read -r _ sent _ usec _ <<<"$out"
@@ -250,7 +250,7 @@ bench_insn_pktgen() {
 		echo "sent $sent errors 0 usec $usec busy 0 pktgen 0"
 		return
 	fi
-	ip netns exec "$gen" taskset -c 0 "$TST_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" "$1" "$2" \
+	ip netns exec "$gen" taskset -c 0 "$TST_TOP/bench/pktgen.sh" "$gen_if" "$bench_load_mac" "$1" "$2" \
 		"count:$bench_insn_pkts"
 }
 
@@ -265,7 +265,7 @@ bench_insn_hostgen() {
 	local dir=$NETSLICE_VM_OUT seq=$((RANDOM * 32768 + RANDOM + 1)) ans= nap i
 	[ -e "$dir/hostgen.ready" ] ||
 		{ echo "bench: no host generator (the runner's hostgen did not start)" >&2; return 1; }
-	echo "$seq $sink_mac $1 ${3:-$bench_insn_pkts} 256 $2 ${4:-0}" >"$dir/hostgen.req.tmp" &&
+	echo "$seq $bench_load_mac $1 ${3:-$bench_insn_pkts} 256 $2 ${4:-0}" >"$dir/hostgen.req.tmp" &&
 		mv "$dir/hostgen.req.tmp" "$dir/hostgen.req" || return 1
 	exec {nap}<> <(:)
 	for ((i = 0; i < 24000; i++)); do

@@ -43,7 +43,7 @@ bench_profile_one() {
 	tst_wait_job "$perf_pid" "$data.log" 300000 test -e "$data.on" || { tst_show_log "$data.log"; rc=1; }
 	sink_rx rx0
 	if [ "$rc" = 0 ]; then
-		ip netns exec "$gen" taskset -c 0 "$TST_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" \
+		ip netns exec "$gen" taskset -c 0 "$TST_TOP/bench/pktgen.sh" "$gen_if" "$bench_load_mac" \
 			"$size" 0 "$bench_profile_secs" >/dev/null || rc=1
 	fi
 	kill -INT "$perf_pid" 2>/dev/null

@@ -262,7 +262,7 @@ drain() {
 trial() {
 	local load rx0 rx1
 	sink_rx rx0
-	load=$(ip netns exec "$gen" taskset -c 0 "$TST_TOP/bench/pktgen.sh" "$gen_if" "$sink_mac" \
+	load=$(ip netns exec "$gen" taskset -c 0 "$TST_TOP/bench/pktgen.sh" "$gen_if" "$bench_load_mac" \
 		"$1" "$2" "$secs") || return 1
 	drain
 	sink_rx rx1
