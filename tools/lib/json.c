@@ -8,20 +8,22 @@
 
 #define PROM_NAME 128
 #define PROM_LABELS 1024
+#define PROM_HELP 160
 
 /* A number waiting in its object for the object's labels. */
 struct prom_sample {
 	char name[PROM_NAME * 2];
 	char value[40];
 	const char *type;	/* "counter", "gauge" or "untyped" */
-	const char *help;	/* or NULL */
+	char help[PROM_HELP];	/* or "" */
 };
 
 /* A finished sample: "name{labels} value", the name's length, its metadata. */
 struct prom_line {
 	char *text;
 	size_t name_len;
-	const char *type, *help;
+	const char *type;
+	char help[PROM_HELP];
 };
 
 /* Prometheus mode: the path so far, each level's labels and waiting samples. */
@@ -152,7 +154,8 @@ static void prom_sample(struct json *j, const char *key, const char *value, cons
 		snprintf(s->name + len, sizeof(s->name) - len, "_total");
 	snprintf(s->value, sizeof(s->value), "%s", value);
 	s->type = type;
-	s->help = help;
+	/* Copied: a caller may build it in a buffer it reuses. */
+	snprintf(s->help, sizeof(s->help), "%s", help ? help : "");
 }
 
 /* The level closes: its samples, with every enclosing level's labels. */
@@ -183,7 +186,7 @@ static void prom_flush(struct json *j)
 			break;
 		p->lines[p->n].name_len = strlen(s->name);
 		p->lines[p->n].type = s->type;
-		p->lines[p->n].help = s->help;
+		memcpy(p->lines[p->n].help, s->help, sizeof(s->help));
 		p->n++;
 	}
 	free(p->lvl[j->depth].pending);
@@ -227,7 +230,7 @@ static void prom_end(struct json *j)
 		if (!p->lines[i].text)
 			continue;
 		first = &p->lines[i];
-		if (first->help)
+		if (first->help[0])
 			fprintf(j->f, "# HELP %.*s %s\n", (int)first->name_len, first->text,
 				first->help);
 		fprintf(j->f, "# TYPE %.*s %s\n", (int)first->name_len, first->text, first->type);

@@ -67,21 +67,53 @@ static struct nat nat_state = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
+/* Refused by a router's rules (RFC 1812): the counter's HELP. */
+static void nat_refusal_help(char *help, size_t len, unsigned int i)
+{
+	snprintf(help, len, "Packets not forwarded: %s.", nat_refusal_names[i].why);
+}
+
 static void nat_report(struct json *j, FILE *f, void *arg)
 {
-	static const char *const names[] = {
-		"created", "expired", "out_packets", "in_packets", "icmp_errors",
-		"arp_answered", "arp_answered_inside", "arp_probes", "arp_probes_outside",
-		"dropped_arp", "dropped_no_conn", "dropped_not_public", "dropped_no_mac",
-		"dropped_untranslatable", "dropped_fragments", "dropped_no_ports",
-		"dropped_table_full", "dropped_malformed", "passed", "held_for_arp", "held_sent",
-		"neighbours_full", "dropped_not_ipv4", "ttl_expired", "echo_answered",
-		"dropped_hairpin", "foreign", "rules_set", "rules_deleted", "rule_errors",
+	static const struct {
+		const char *name, *help;
+	} counters[] = {
+		{ "created", "Connections made." },
+		{ "expired", "Connections timed out." },
+		{ "out_packets", "Packets translated on the way out." },
+		{ "in_packets", "Packets translated on the way in." },
+		{ "icmp_errors", "ICMP errors translated." },
+		{ "arp_answered", "ARP requests for the public address answered." },
+		{ "arp_answered_inside", "ARP requests for the inside address answered." },
+		{ "arp_probes", "ARP requests sent inside." },
+		{ "arp_probes_outside", "ARP requests sent outside." },
+		{ "dropped_arp", "ARP packets dropped." },
+		{ "dropped_no_conn", "Packets in dropped: no connection of theirs." },
+		{ "dropped_not_public", "Packets in dropped: not to the public address." },
+		{ "dropped_no_mac", "Packets dropped: no MAC known for the next hop." },
+		{ "dropped_untranslatable", "Packets dropped: a protocol nf-nat cannot translate." },
+		{ "dropped_fragments", "Fragments dropped." },
+		{ "dropped_no_ports", "Packets out dropped: no public port was free." },
+		{ "dropped_table_full", "Packets out dropped: the connection table was full." },
+		{ "dropped_malformed", "Packets dropped: malformed." },
+		{ "passed", "Packets passed on untranslated: another pair's, or --pass-outside." },
+		{ "held_for_arp", "Packets held while their next hop's MAC was asked." },
+		{ "held_sent", "Held packets sent once the MAC was known." },
+		{ "neighbours_full", "Neighbours not learnt: the table was full." },
+		{ "dropped_not_ipv4", "Packets dropped: not IPv4." },
+		{ "ttl_expired", "Packets whose TTL ran out: time exceeded sent." },
+		{ "echo_answered", "Pings to nf-nat's own addresses answered." },
+		{ "dropped_hairpin", "Packets from inside to nf-nat's own address dropped." },
+		{ "foreign", "Packets of a connection another slice owns." },
+		{ "rules_set", "Steering rules set." },
+		{ "rules_deleted", "Steering rules deleted." },
+		{ "rule_errors", "Steering rules the module refused." },
 	};
 	struct nat *nat = arg;
 	struct nat_counts t = { 0 };
 	unsigned long active = 0;
 	unsigned int i, p;
+	char help[96];
 
 	for (p = 0; p < nat->nr_parts; p++) {
 		const struct nat_counts *n = &nat->parts[p].n;
@@ -104,23 +136,29 @@ static void nat_report(struct json *j, FILE *f, void *arg)
 			t.echo_answered, t.hairpin, t.foreign, t.rules_set, t.rules_deleted,
 			t.rule_errors,
 		};
-
 		const unsigned int nv = sizeof(v) / sizeof(v[0]);
 
+		_Static_assert(sizeof(v) / sizeof(v[0]) == sizeof(counters) / sizeof(counters[0]),
+			       "a name for every counter");
 		if (j)
-			json_u64(j, "active", active);
+			json_gauge(j, "active", active, "Connections in the table.");
 		else
 			fprintf(f, "  connections: %lu active", active);
 		/* Then what a router refuses, each reason its own counter. */
 		for (i = 0; i < nv + NAT_REFUSALS; i++) {
-			const char *name = i < nv ? names[i] : nat_refusal_names[i - nv].counter;
+			const char *name = i < nv ? counters[i].name :
+					   nat_refusal_names[i - nv].counter;
 			uint64_t value = i < nv ? v[i] : t.refused[i - nv];
 
-			if (j)
-				json_u64(j, name, value);
-			else
+			if (j && i < nv) {
+				json_counter(j, name, value, counters[i].help);
+			} else if (j) {
+				nat_refusal_help(help, sizeof(help), i - nv);
+				json_counter(j, name, value, help);
+			} else {
 				fprintf(f, "%s%s %llu", i % 4 ? ", " : "\n  ", name,
 					(unsigned long long)value);
+			}
 		}
 		if (!j)
 			fputc('\n', f);
