@@ -195,7 +195,7 @@ $(B)/bin/%: $(B)/tools/%.o $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lpthread
 
-$(B)/bin/netslice-info: $(B)/tools/lib/cli.o
+$(B)/bin/netslice-info: $(B)/tools/lib/cli.o $(B)/tools/lib/msg.o
 
 $(B)/tools/ctl/%.o: NS_CFLAGS += $(NL_CFLAGS)
 

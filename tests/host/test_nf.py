@@ -234,6 +234,54 @@ accept udp from 2001:db8::/32
           "nf-firewall --json: a file name that is not UTF-8 is escaped (U+FFFD), the JSON valid")
 
 
+def shown(err):
+    """err (bytes) has no control character a terminal obeys: newlines end its lines and
+    nothing else is C0, DEL or C1 (a raw 0x80-0x9f byte, or U+0080-U+009F in UTF-8)."""
+    text = err.decode("utf-8", "surrogateescape")
+    return err.endswith(b"\n") and not any(
+        (ord(ch) < 0x20 and ch != "\n") or 0x7f <= ord(ch) <= 0x9f or 0xdc80 <= ord(ch) <= 0xdc9f
+        for ch in text)
+
+
+def test_messages_shown():
+    """What the user typed or a file held reaches stderr with its control characters
+    shown as \\xNN, never obeyed: option values, file names, rule words, the summary."""
+    tmp = TMP.encode()
+    pin = os.path.join(TMP, "in.pcapng").encode()
+    P.write_pcapng(pin, IFACES, [])
+    os.makedirs(tmp + b"/d\x1b[31m", exist_ok=True)
+    for name, text in ((b"/e\x1b]0;t\x07.rules", b""), (b"/c1.rules", b"default drop\naccept \x9b31m\n"),
+                       (b"/s\x1b[31m.rules", b"default accept\n")):
+        with open(tmp + name, "wb") as f:
+            f.write(text)
+    fw, fwd = os.path.join(BIN, "nf-firewall").encode(), os.path.join(BIN, "nf-fwd").encode()
+    for args, code, want, what in (
+            ([fwd, b"--metrics", b"\x1b[31mx"], 2, b"bad --metrics '\\x1b[31mx'", "an escape in an option value"),
+            ([fwd, b"--metrics", b"a\nnf-fwd: forged"], 2, b"bad --metrics 'a\\x0anf-fwd: forged'",
+             "a newline in an option value (no forged line)"),
+            ([fwd, b"--batch", b"9\x9b2J"], 2, b"bad value '9\\x9b2J' for --batch", "a raw C1 byte (CSI)"),
+            ([fwd, b"--batch", b"\xc3\xa9\xc4\x9b\xc2\x9b"], 2, b"'\xc3\xa9\xc4\x9b\\xc2\\x9b'",
+             "U+009B in UTF-8 (while U+00E9 and U+011B, whose 0x9b is no C1, stay)"),
+            ([fwd, b"--\x1b[2Jx"], 2, b"unknown option '--\\x1b[2Jx'", "an unknown option"),
+            ([fw, b"--pcap-in", pin, b"--rules", tmp + b"/none\x1b[31m"], 2,
+             b"cannot read rule file " + tmp + b"/none\\x1b[31m", "a rule file that is not there"),
+            ([fw, b"--pcap-in", pin, b"--rules", tmp + b"/d\x1b[31m"], 2,
+             b"d\\x1b[31m: cannot read after line 0: Is a directory", "a rule file that is a directory"),
+            ([fw, b"--pcap-in", pin, b"--rules", tmp + b"/e\x1b]0;t\x07.rules"], 2,
+             b"e\\x1b]0;t\\x07.rules: no rules and no 'default accept|drop' line", "an empty rule file"),
+            ([fw, b"--pcap-in", pin, b"--rules", tmp + b"/c1.rules"], 2,
+             b"c1.rules:2:8: unknown protocol '\\x9b31m'", "a raw C1 byte in a rule"),
+            ([fw, b"--pcap-in", pin, b"--pcap-out", b"-", b"--rules", tmp + b"/s\x1b[31m.rules"], 0,
+             b"rules from " + tmp + b"/s\\x1b[31m.rules (0 reloads)", "the summary on stderr (--pcap-out -)")):
+        p = subprocess.run(args, capture_output=True, timeout=60)
+        lines = 1 if code else None
+        ok = p.returncode == code and want in p.stderr and shown(p.stderr) and \
+            (lines is None or len(p.stderr.splitlines()) == lines)
+        if not ok:
+            diag("exit %d: %r" % (p.returncode, p.stderr))
+        check(ok, "%s: %s is shown escaped, one line" % (os.path.basename(args[0]).decode(), what))
+
+
 IN_MAC, OUT_MAC = "02:00:00:00:00:a0", "02:00:00:00:00:b0"
 HOST, HOST_MAC = "10.0.0.1", "02:00:00:00:00:01"
 REM, REM_MAC = "192.0.2.1", "02:00:00:00:00:02"
@@ -1417,7 +1465,8 @@ def test_offline():
 
 TESTS = [test_fwd, tests_firewall, test_nat, test_nat_router, test_nat_refuses, test_nat_bad_options,
          test_time_jumps, test_stream, test_mutated_input, test_monitor, test_lb, test_affinity, test_ipsec,
-         test_ipsec_router, test_ipsec_window, test_counters, test_offline, test_metrics]
+         test_ipsec_router, test_ipsec_window, test_counters, test_offline, test_messages_shown,
+         test_metrics]
 
 
 def run_case(n, t):

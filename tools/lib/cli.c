@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "msg.h"
 
 void cli_bad_option(const char *prog, int c, char *const *argv)
 {
@@ -13,6 +14,6 @@ void cli_bad_option(const char *prog, int c, char *const *argv)
 	/* A short option in a cluster ("-jx") is named alone. */
 	if (word[0] == '-' && word[1] != '-' && optopt > 0 && optopt < 128)
 		word = opt;
-	fprintf(stderr, "%s: %s '%s' (see %s --help)\n", prog,
+	msg_err(prog, "%s '%s' (see %s --help)",
 		c == ':' ? "missing value for option" : "unknown option", word, prog);
 }

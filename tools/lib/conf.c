@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "conf.h"
+#include "msg.h"
 
 int conf_open(struct conf *c, const char *path)
 {
@@ -24,22 +25,6 @@ void conf_close(struct conf *c)
 	c->line = NULL;
 }
 
-void conf_escape(char *out, size_t room, const char *in)
-{
-	size_t o = 0;
-
-	for (; *in && o + 5 < room; in++) {
-		unsigned char ch = (unsigned char)*in;
-
-		if (ch < 0x20 || ch == 0x7f)
-			o += (size_t)snprintf(out + o, room - o, "\\x%02x", ch);
-		else
-			out[o++] = (char)ch;
-	}
-	if (room)
-		out[o < room ? o : room - 1] = '\0';
-}
-
 void conf_where(const struct conf *c, unsigned int i, char *buf, size_t len)
 {
 	unsigned int col = i < c->n ? c->col[i] : 1;
@@ -52,16 +37,14 @@ void conf_where(const struct conf *c, unsigned int i, char *buf, size_t len)
 
 int conf_error(const struct conf *c, unsigned int i, const char *fmt, ...)
 {
-	char where[512], what[1024], safe[4096];
+	char where[512], what[1024];
 	va_list ap;
 
 	conf_where(c, i, where, sizeof(where));
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	snprintf(safe, sizeof(safe), "%s: %s: %s", program_invocation_short_name, where, what);
-	conf_escape(what, sizeof(what), safe);
-	fprintf(stderr, "%s\n", what);
+	msg_err(program_invocation_short_name, "%s: %s", where, what);
 	return -1;
 }
 
@@ -76,8 +59,8 @@ int conf_next(struct conf *c)
 		if (len < 0) {
 			/* getline() says -1 for an error (EISDIR, EIO) as for the end. */
 			if (ferror(c->f) || errno) {
-				fprintf(stderr, "%s: %s: cannot read after line %u: %s\n",
-					program_invocation_short_name, c->path, c->lineno,
+				msg_err(program_invocation_short_name,
+					"%s: cannot read after line %u: %s", c->path, c->lineno,
 					strerror(errno ? errno : EIO));
 				return -1;
 			}

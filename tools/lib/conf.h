@@ -35,15 +35,13 @@ void conf_close(struct conf *c);
 
 /*
  * "PROG: FILE:LINE:COL: what" for word i of the current line (i = c->n:
- * its end), to stderr, one line, control bytes as \xNN. Returns -1.
+ * its end), to stderr, one line, control characters as \xNN (msg.h).
+ * Returns -1.
  */
 int conf_error(const struct conf *c, unsigned int i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* "FILE:LINE:COL" of word i into buf. */
 void conf_where(const struct conf *c, unsigned int i, char *buf, size_t len);
-
-/* Control bytes (and DEL) of in as \xNN, into out (room bytes, always terminated). */
-void conf_escape(char *out, size_t room, const char *in);
 
 /*
  * Strict numbers: decimal digits only, or 0x and hex digits when hex is

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "conf.h"
+#include "msg.h"
 #include "nf.h"
 #include "proto.h"
 
@@ -472,6 +473,7 @@ static void fw_report(struct json *j, FILE *f, void *arg)
 {
 	struct fw *fw = arg;
 	struct fw_rules *rs = fw->cur;
+	char path[1024];
 	unsigned int i;
 
 	if (j) {
@@ -501,7 +503,9 @@ static void fw_report(struct json *j, FILE *f, void *arg)
 			     "IP packets too short or malformed to match.");
 		return;
 	}
-	fprintf(f, "  rules from %s (%u reloads):\n  %12s  %-5s rule\n", fw->path, fw->reloads,
+	/* The summary may go to stderr (--pcap-out -): the path as nf_err() shows it. */
+	msg_escape(path, sizeof(path), fw->path);
+	fprintf(f, "  rules from %s (%u reloads):\n  %12s  %-5s rule\n", path, fw->reloads,
 		"hits", "line");
 	for (i = 0; i < rs->n; i++)
 		fprintf(f, "  %12llu  %-5u %s\n",

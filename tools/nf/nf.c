@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "conf.h"
 #include "metrics.h"
+#include "msg.h"
 #include "nf.h"
 #include "pcapng.h"
 #include "sdnotify.h"
@@ -72,14 +73,10 @@ void nf_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	/* One line, whole, whichever thread says it. */
-	flockfile(stderr);
-	fprintf(stderr, "%s: ", nf_name);
+	/* Option values, file names, file contents: shown, never obeyed by a terminal. */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	msg_verr(nf_name, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	funlockfile(stderr);
 }
 
 int nf_parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max,

@@ -96,7 +96,10 @@ void nf_log_drop(const struct ns_pkt *p, const char *fmt, ...) __attribute__((fo
 /* Say how many went unlogged since the last line (at the end of a run). */
 void nf_log_drop_flush(void);
 
-/* A message to stderr prefixed with the NF's name. */
+/*
+ * A message to stderr prefixed with the NF's name, one line, control
+ * characters in it shown as \xNN (msg.h): pass user text as it is.
+ */
 void nf_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Parse an unsigned number in [min, max]; 0, or -1 after printing "bad VALUE for --OPT". */
