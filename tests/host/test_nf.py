@@ -234,6 +234,20 @@ accept udp from 2001:db8::/32
           "nf-firewall --json: a file name that is not UTF-8 is escaped (U+FFFD), the JSON valid")
 
 
+def test_firewall_policy_once():
+    """default and nonip are said once a file: a second line (one pasted in, say) replacing
+    the first could open the firewall; it is refused where it stands, naming the first."""
+    for text, want, what in (
+            ("default drop\naccept tcp dport 22\n# pasted\ndefault accept\n",
+             "twice.rules:4:1: 'default' given twice (first on line 1)", "a second 'default'"),
+            ("nonip drop\ndefault drop\n  nonip accept\n",
+             "twice.rules:3:3: 'nonip' given twice (first on line 1)", "a second 'nonip'"),
+            ("default drop\ndefault drop\n",
+             "twice.rules:2:1: 'default' given twice (first on line 1)", "the same 'default' twice")):
+        bad_config("nf-firewall", ["--rules", "@TMP/twice.rules"], want, "%s is refused at its line" % what,
+                   files={"twice.rules": text})
+
+
 def shown(err):
     """err (bytes) has no control character a terminal obeys: newlines end its lines and
     nothing else is C0, DEL or C1 (a raw 0x80-0x9f byte, or U+0080-U+009F in UTF-8)."""
@@ -1465,8 +1479,8 @@ def test_offline():
 
 TESTS = [test_fwd, tests_firewall, test_nat, test_nat_router, test_nat_refuses, test_nat_bad_options,
          test_time_jumps, test_stream, test_mutated_input, test_monitor, test_lb, test_affinity, test_ipsec,
-         test_ipsec_router, test_ipsec_window, test_counters, test_offline, test_messages_shown,
-         test_metrics]
+         test_ipsec_router, test_ipsec_window, test_counters, test_offline, test_firewall_policy_once,
+         test_messages_shown, test_metrics]
 
 
 def run_case(n, t):

@@ -11,7 +11,8 @@
  *
  * ACTION is accept or drop; PROTO tcp, udp, icmp, icmpv6, any or a number.
  * The words are netslicectl's; from, to and icmp6 (before 0.5) are taken
- * too. Each keyword at most once; a bad line is refused with FILE:LINE:COL.
+ * too. Each keyword at most once, default and nonip at most once a file;
+ * a bad line is refused with FILE:LINE:COL.
  * Ports need tcp or udp, type needs icmp or icmpv6. A later IP fragment
  * carries no ports: only rules without port or type match it. Malformed
  * IP packets are dropped and counted.
@@ -227,14 +228,35 @@ static void fw_free(struct fw_rules *rs)
 	free(rs);
 }
 
+/*
+ * A "default" or "nonip" line into rs. Each is said once: a second one (a
+ * line pasted in, say) replacing the first could open the firewall, so it
+ * is refused, naming both lines. said[] holds the line of each so far.
+ */
+static int fw_policy(struct fw_rules *rs, const struct conf *c, unsigned int said[2])
+{
+	int nonip = !strcmp(c->word[0], "nonip"), a;
+
+	a = c->n == 2 ? fw_action(c->word[1]) : -1;
+	if (a < 0)
+		return conf_error(c, c->n > 1 ? 1 : 0, "'%s' takes accept or drop", c->word[0]);
+	if (said[nonip])
+		return conf_error(c, 0, "'%s' given twice (first on line %u)", c->word[0],
+				  said[nonip]);
+	said[nonip] = c->lineno;
+	*(nonip ? &rs->nonip : &rs->policy) = a;
+	return 0;
+}
+
 /* Parse the file into a new list; NULL after printing the first error. */
 static struct fw_rules *fw_load(const char *path)
 {
 	struct fw_rules *rs = calloc(1, sizeof(*rs));
+	unsigned int said[2] = { 0, 0 };	/* the line of default, of nonip */
 	struct fw_rule *r, *grown;
-	int a, got, said_policy = 0;
 	unsigned int i;
 	struct conf c;
+	int a, got;
 
 	static uint64_t gen;
 
@@ -247,13 +269,8 @@ static struct fw_rules *fw_load(const char *path)
 	}
 	while ((got = conf_next(&c)) > 0) {
 		if (!strcmp(c.word[0], "default") || !strcmp(c.word[0], "nonip")) {
-			a = c.n == 2 ? fw_action(c.word[1]) : -1;
-			if (a < 0) {
-				conf_error(&c, c.n > 1 ? 1 : 0, "'%s' takes accept or drop", c.word[0]);
+			if (fw_policy(rs, &c, said))
 				goto err_close;
-			}
-			*(c.word[0][0] == 'd' ? &rs->policy : &rs->nonip) = a;
-			said_policy |= c.word[0][0] == 'd';
 			continue;
 		}
 		a = fw_action(c.word[0]);
@@ -278,7 +295,7 @@ static struct fw_rules *fw_load(const char *path)
 	}
 	if (got < 0)
 		goto err_close;
-	if (!rs->n && !said_policy) {
+	if (!rs->n && !said[0]) {
 		nf_err("%s: no rules and no 'default accept|drop' line: refusing to guess", path);
 		goto err_close;
 	}
