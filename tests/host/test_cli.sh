@@ -115,8 +115,9 @@ complete_words() {
 }
 
 settings=$(complete_words slice set 0 "" | tr '\n' ' ')
-# Every protocol name of the one table (not the old spelling icmp6).
-table=$(grep -o '{ "[a-z0-9]*", [0-9]* }' "$top/tools/lib/proto.c" | cut -d'"' -f2 | grep -vx icmp6 | sort | tr '\n' ' ')
+# Every protocol name the one table shows (not those it only parses).
+table=$(sed -n '/proto_table\[\] = {/,/^};/p' "$top/tools/lib/proto.c" |
+	grep -o '{ "[a-z0-9-]*", [0-9]* }' | cut -d'"' -f2 | sort | tr '\n' ' ')
 protos=$(complete_words rule add proto "" | tr '\n' ' ')
 [[ " $settings" == *" rxq-size "* && " $settings" == *" store-size "* && " $settings" == *" store-timeout "* ]] &&
 	[ -n "$table" ] && [ "$protos" = "$table" ]

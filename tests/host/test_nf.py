@@ -296,6 +296,47 @@ def test_messages_shown():
         check(ok, "%s: %s is shown escaped, one line" % (os.path.basename(args[0]).decode(), what))
 
 
+def etc_protocols():
+    """/etc/protocols' names and numbers (aliases aside), or None."""
+    try:
+        with open("/etc/protocols") as f:
+            words = [ln.split("#")[0].split() for ln in f]
+    except OSError:
+        return None
+    return {w[0]: int(w[1]) for w in words if len(w) >= 2}
+
+
+def test_proto_names():
+    """The protocol names of rules (nf-firewall's, netslicectl's) mean what /etc/protocols
+    says: ipip is 94 (IP-within-IP), IPv4 in IPv4 is ipencap (4)."""
+    etc = etc_protocols()
+    if not etc or etc.get("ipip") != 94:
+        skip("no Debian netbase /etc/protocols")
+        return
+    code, _, _, err = run("nf-firewall", ["--rules", "@TMP/p.rules"], [], files={"p.rules": "accept bogus\n"})
+    names = err.split("(any, ")[-1].split(", or 0 to 255)")[0].split(", ") if code == 2 else []
+    check(names and [n for n in names if n not in etc] == ["icmpv6"],
+          "every protocol name the tools show is /etc/protocols', but icmpv6 (the rule words' own)")
+    src, dst, src6, dst6 = "10.0.0.1", "10.0.0.2", "2001:db8::1", "2001:db8::2"
+    num = dict(etc, icmpv6=58)
+    names = [n for n in names if n in num]
+    l4 = {1: P.icmp(src, dst), 6: P.tcp(src, dst, 1, 2), 17: P.udp(src, dst, 1, 2)}
+    frames = [(0, k, P.packet(src6, dst6, 58, P.icmp(src6, dst6, 128)) if num[n] == 58 else
+               P.packet(src, dst, num[n], l4.get(num[n], bytes(40)))) for k, n in enumerate(names)]
+    rules = "default accept\n" + "".join("drop %s\n" % n for n in names)
+    code, out, s, _ = run("nf-firewall", ["--rules", "@TMP/p.rules"], frames, files={"p.rules": rules})
+    hits = {r["rule"]: r["hits"] for r in s.get("nf-firewall", {}).get("rules", [])}
+    ok = code == 0 and not out and names and hits == {"drop " + n: 1 for n in names}
+    if not ok:
+        diag("passed: %s; hits %s" % ([P.Frame(f).proto for _, _, f in out], hits))
+    check(ok, "'drop NAME' for each name drops exactly the packet of /etc/protocols' number "
+          "(ipip 94, ipencap 4, ...)")
+    code, out, s, _ = run("nf-firewall", ["--rules", "@TMP/p.rules"], frames[:1] + [
+        (0, 9, P.packet(src6, dst6, 58, P.icmp(src6, dst6, 128)))],
+        files={"p.rules": "default accept\ndrop ipv6-icmp\n"})
+    check(code == 0 and len(out) == 1, "/etc/protocols' own name for ICMPv6, ipv6-icmp, is read as 58 too")
+
+
 IN_MAC, OUT_MAC = "02:00:00:00:00:a0", "02:00:00:00:00:b0"
 HOST, HOST_MAC = "10.0.0.1", "02:00:00:00:00:01"
 REM, REM_MAC = "192.0.2.1", "02:00:00:00:00:02"
@@ -1480,7 +1521,7 @@ def test_offline():
 TESTS = [test_fwd, tests_firewall, test_nat, test_nat_router, test_nat_refuses, test_nat_bad_options,
          test_time_jumps, test_stream, test_mutated_input, test_monitor, test_lb, test_affinity, test_ipsec,
          test_ipsec_router, test_ipsec_window, test_counters, test_offline, test_firewall_policy_once,
-         test_messages_shown, test_metrics]
+         test_messages_shown, test_proto_names, test_metrics]
 
 
 def run_case(n, t):
