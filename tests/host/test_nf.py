@@ -1019,16 +1019,22 @@ def esp_stream(n):
     return [f for _, _, f in out]
 
 
-def ipsec_b(frames, window, args=()):
-    """Gateway B offline with replay-window window over tunnel-side frames: its counters."""
+def ipsec_b_run(frames, window, args=()):
+    """Gateway B offline with replay-window window over tunnel-side frames: its counters
+    and the frames it sent."""
     conf = GW_B.replace("replay-window 16", "replay-window %d" % window)
     with open(os.path.join(TMP, "bw.conf"), "w") as f:
         f.write(conf)
     os.chmod(os.path.join(TMP, "bw.conf"), 0o600)
     sink_arp = P.arp_request("02:00:00:00:00:02", "10.2.0.1", "10.2.0.254")
-    code, _, s, _ = run("nf-ipsec", ["--config", "@TMP/bw.conf"] + list(args),
-                        [(0, 0, sink_arp)] + frames, ifaces=[("p1", "02:00:00:00:00:b0"), ("t1", "02:00:00:00:00:b1")])
-    return s.get("nf-ipsec", {}) if code == 0 else {}
+    code, out, s, _ = run("nf-ipsec", ["--config", "@TMP/bw.conf"] + list(args),
+                          [(0, 0, sink_arp)] + frames, ifaces=[("p1", "02:00:00:00:00:b0"), ("t1", "02:00:00:00:00:b1")])
+    return (s.get("nf-ipsec", {}), out) if code == 0 else ({}, [])
+
+
+def ipsec_b(frames, window, args=()):
+    """Gateway B's counters (ipsec_b_run)."""
+    return ipsec_b_run(frames, window, args)[0]
 
 
 def test_ipsec_window():
@@ -1053,15 +1059,22 @@ def test_ipsec_window():
     check(ok, "nf-ipsec, replay-window 64: packets reordered 1 to 63 deep are all accepted, the one "
           "64 deep is too old (counted apart); duplicates inside the window are replays")
     # In order on the wire, alternating between two queues: the second slice's batch
-    # is processed first, a whole batch ahead of the first slice's older packets.
+    # is processed first, a whole batch ahead of the first slice's older packets, a
+    # reordering the window must cover (slices x batch) as it covers the peer's.
     frames = [(1, 1 + k, esp[k], None, k % 2) for k in range(1024)]
-    for slices, name in (("0", "one slice"), ("0,1", "two slices")):
-        b = ipsec_b(frames, w, ["-s", slices, "-b", "64"])
+    for slices, window, name in (("0", w, "one slice"), ("0,1", 2 * w, "two slices")):
+        b = ipsec_b(frames, window, ["-s", slices, "-b", "64"])
         ok = b.get("decrypted") == 1024 and b.get("dropped_too_old") == 0 and b.get("dropped_replay") == 0
         if not ok:
             diag(json.dumps(b))
-        check(ok, "nf-ipsec, replay-window 64, on %s: 1,024 packets in order on the wire over two "
-              "queues, each slice's batch of 64 processed after the other's, all accepted" % name)
+        check(ok, "nf-ipsec, replay-window %d, on %s: 1,024 packets in order on the wire over two "
+              "queues, each slice's batch of 64 processed after the other's, all accepted" % (window, name))
+    b = ipsec_b(frames, w, ["-s", "0,1", "-b", "64"])
+    ok = b.get("dropped_too_old", 0) > 0 and b.get("decrypted", 0) + b.get("dropped_too_old", 0) == 1024
+    if not ok:
+        diag(json.dumps(b))
+    check(ok, "nf-ipsec, replay-window 64, on two slices with batches of 64: the packets a whole "
+          "batch behind the other slice's are too old")
     # The same packets twice across the two slices: every copy is a replay, whichever slice has it.
     frames = [(1, 1 + k, esp[k], None, 0) for k in range(64)] + \
         [(1, 100 + k, esp[k], None, 1) for k in range(64)]
@@ -1071,6 +1084,31 @@ def test_ipsec_window():
         diag(json.dumps(b))
     check(ok, "nf-ipsec on two slices: 64 packets on one queue and their copies on the other, "
           "the copies processed first: 64 accepted once, 64 replays")
+
+
+def test_ipsec_window_slices():
+    """replay-window is the SA's window, whichever slice decrypts: a packet as far behind the
+    newest any slice accepted as the window is too old; inside it, accepted once."""
+    esp = esp_stream(5000)  # sequence numbers 1..5000, esp_stream's packet n - 1 inside
+    for window, steps in (
+            # (sequence number, queue, verdict), one at a time (-b 1), in file order
+            (64, [(5000, 1, "ok"), (100, 0, "too_old"), (4937, 0, "ok"), (4936, 0, "too_old"),
+                  (4937, 1, "replay"), (5000, 0, "replay"), (100, 1, "too_old"), (4999, 1, "ok")]),
+            (1, [(10, 1, "ok"), (9, 0, "too_old"), (10, 0, "replay"), (11, 0, "ok"), (11, 1, "replay"),
+                 (10, 1, "too_old")]),
+            (4096, [(5000, 1, "ok"), (904, 0, "too_old"), (905, 0, "ok"), (905, 1, "replay"),
+                    (4999, 0, "ok"), (904, 1, "too_old")])):
+        frames = [(1, 1 + k, esp[n - 1], None, q) for k, (n, q, _) in enumerate(steps)]
+        b, out = ipsec_b_run(frames, window, ["-s", "0,1", "-b", "1"])
+        # Each accepted packet leaves to the plain host, in turn: its UDP body names it.
+        passed = [int(f[-6:]) + 1 for i, _, f in out if i == 0 and f[12:14] == b"\x08\x00"]
+        got = (passed, b.get("dropped_too_old"), b.get("dropped_replay"))
+        want = ([n for n, _, v in steps if v == "ok"], sum(v == "too_old" for _, _, v in steps),
+                sum(v == "replay" for _, _, v in steps))
+        if got != want:
+            diag("replay-window %d: (accepted, too old, replays) %s, want %s" % (window, got, want))
+        check(got == want, "nf-ipsec, replay-window %d, one SA over two slices: %s" % (
+            window, ", ".join("%d on %d %s" % step for step in steps)))
 
 
 def test_stream():
@@ -1521,7 +1559,7 @@ def test_offline():
 TESTS = [test_fwd, tests_firewall, test_nat, test_nat_router, test_nat_refuses, test_nat_bad_options,
          test_time_jumps, test_stream, test_mutated_input, test_monitor, test_lb, test_affinity, test_ipsec,
          test_ipsec_router, test_ipsec_window, test_counters, test_offline, test_firewall_policy_once,
-         test_messages_shown, test_proto_names, test_metrics]
+         test_messages_shown, test_proto_names, test_ipsec_window_slices, test_metrics]
 
 
 def run_case(n, t):

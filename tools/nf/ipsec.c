@@ -23,16 +23,15 @@
  * batches of several workers reach the egress queue in the order they
  * were numbered.
  *
- * The receive window (RFC 4303 3.4.3; up to 4,096, default 1,024: room
- * for a peer that does not keep order) is judged per slice: a packet is
- * too old only if it is a window behind the newest one its own slice
- * accepted. Packets of one SA may arrive on several queues (a veth or a
- * NIC that queues by sending CPU, by inner flow...); each queue keeps
- * wire order, but a worker's queue can hold a batch's worth of older
- * packets while another worker accepts newer ones, a reordering the
- * peer never made. Duplicates are caught across slices by one bitmap of
- * ESP_REPLAY_BITS numbers behind the newest accepted anywhere (older
- * than that is refused as too old, whatever its slice saw).
+ * The receive window (RFC 4303 3.4.3; up to 4,096, default 1,024) is the
+ * SA's, whichever slice decrypts: a packet a window or more behind the
+ * newest one any slice accepted is too old, and one inside it is accepted
+ * once (one bitmap, a window deep, catches duplicates across slices).
+ * Packets of one SA may arrive on several queues (a veth or a NIC that
+ * queues by sending CPU, by inner flow...); each queue keeps wire order,
+ * but a worker's queue can hold a batch's worth of older packets while
+ * another worker accepts newer ones: a reordering the window must cover
+ * (about slices x batch), as it covers the peer's own.
  *
  * As the router it is for the hosts on either side, the gateway copies
  * DSCP and ECN from the inner header to the outer one (RFC 4301 5.1.2.1,
@@ -60,7 +59,7 @@
 #define ESP_ICV 16
 #define ESP_MAX_WINDOW 4096
 #define ESP_DEFAULT_WINDOW 1024
-#define ESP_REPLAY_BITS 16384	/* numbers remembered behind the newest: 2 KiB */
+#define ESP_REPLAY_BITS ESP_MAX_WINDOW	/* numbers remembered up to the newest */
 #define OUTER_IP 20
 #define ETH_HDR 14
 #define IPSEC_BUF_SIZE 2048
@@ -84,8 +83,8 @@ struct ipsec {
 	pthread_mutex_t tx_lock;	/* protects seq_out; held from numbering to sending */
 	uint64_t seq_out;		/* last sequence number sent */
 
-	pthread_mutex_t replay_lock;	/* protects replay_top and replay_bits */
-	uint64_t replay_top;		/* highest sequence number accepted */
+	pthread_mutex_t replay_lock;	/* protects replay_bits; replay_top's writes */
+	uint64_t replay_top;		/* highest sequence number any slice accepted */
 	uint64_t replay_bits[ESP_REPLAY_BITS / 64];	/* bit seq % ESP_REPLAY_BITS */
 
 	struct nf_neigh_table plain_neigh, tunnel_neigh;
@@ -102,7 +101,6 @@ static struct ipsec ipsec_state = {
 struct ipsec_worker {
 	EVP_CIPHER_CTX *enc, *dec;
 	bool tx_locked;		/* this batch holds tx_lock */
-	uint64_t replay_top;	/* highest sequence number this slice accepted */
 };
 
 static void ipsec_count(uint64_t *c)
@@ -241,19 +239,25 @@ static void ipsec_encrypt(struct ipsec *is, struct ipsec_worker *iw, struct nets
 
 enum ipsec_replay_verdict { ESP_ACCEPT, ESP_REPLAY, ESP_TOO_OLD };
 
+/* A window or more behind top: the window no longer covers it. */
+static bool ipsec_too_old(const struct ipsec *is, uint64_t top, uint64_t seq)
+{
+	return seq < top && top - seq >= is->window;
+}
+
 /*
  * Replay window (RFC 4303 3.4.3), see the top of the file: may seq be
- * accepted on this worker's slice? If so and asked to, record it.
+ * accepted, whichever slice has it? If so and asked to, record it.
  */
-static enum ipsec_replay_verdict ipsec_replay(struct ipsec *is, struct ipsec_worker *iw,
-					      uint64_t seq, int update)
+static enum ipsec_replay_verdict ipsec_replay(struct ipsec *is, uint64_t seq, int update)
 {
 	enum ipsec_replay_verdict v = ESP_ACCEPT;
 	uint64_t s, *word;
 
 	if (!seq)
 		return ESP_TOO_OLD;	/* never sent: the first number is 1 */
-	if (seq < iw->replay_top && iw->replay_top - seq >= is->window)
+	/* The top only grows: what is too old now stays so, no lock needed to say it. */
+	if (ipsec_too_old(is, __atomic_load_n(&is->replay_top, __ATOMIC_RELAXED), seq))
 		return ESP_TOO_OLD;
 	pthread_mutex_lock(&is->replay_lock);
 	if (seq > is->replay_top) {
@@ -265,11 +269,11 @@ static enum ipsec_replay_verdict ipsec_replay(struct ipsec *is, struct ipsec_wor
 				for (s = is->replay_top + 1; s < seq; s++)
 					is->replay_bits[s % ESP_REPLAY_BITS / 64] &=
 						~(1ULL << (s % 64));
-			is->replay_top = seq;
+			__atomic_store_n(&is->replay_top, seq, __ATOMIC_RELAXED);
 			is->replay_bits[seq % ESP_REPLAY_BITS / 64] |= 1ULL << (seq % 64);
 		}
-	} else if (is->replay_top - seq >= ESP_REPLAY_BITS) {
-		v = ESP_TOO_OLD;	/* its bit stands for a newer number now */
+	} else if (ipsec_too_old(is, is->replay_top, seq)) {
+		v = ESP_TOO_OLD;	/* another slice moved the window on meanwhile */
 	} else {
 		word = &is->replay_bits[seq % ESP_REPLAY_BITS / 64];
 		if (*word >> (seq % 64) & 1)
@@ -278,16 +282,13 @@ static enum ipsec_replay_verdict ipsec_replay(struct ipsec *is, struct ipsec_wor
 			*word |= 1ULL << (seq % 64);
 	}
 	pthread_mutex_unlock(&is->replay_lock);
-	if (v == ESP_ACCEPT && update && seq > iw->replay_top)
-		iw->replay_top = seq;
 	return v;
 }
 
 /* Drop a packet the window refuses, counted by why. */
-static int ipsec_replay_drop(struct ipsec *is, struct ipsec_worker *iw, struct netslice_iov *iov,
-			     uint64_t seq, int update)
+static int ipsec_replay_drop(struct ipsec *is, struct netslice_iov *iov, uint64_t seq, int update)
 {
-	enum ipsec_replay_verdict v = ipsec_replay(is, iw, seq, update);
+	enum ipsec_replay_verdict v = ipsec_replay(is, seq, update);
 
 	if (v == ESP_ACCEPT)
 		return 0;
@@ -391,7 +392,7 @@ static void ipsec_decrypt(struct ipsec *is, struct ns_worker *w, struct netslice
 	}
 	memcpy(&seq32, esp + 4, 4);
 	seq = ntohl(seq32);
-	if (ipsec_replay_drop(is, iw, iov, seq, 0))
+	if (ipsec_replay_drop(is, iov, seq, 0))
 		return;
 	ct = esp + ESP_HDR + ESP_IV;
 	ct_len = esp_len - ESP_HDR - ESP_IV - ESP_ICV;
@@ -406,7 +407,7 @@ static void ipsec_decrypt(struct ipsec *is, struct ns_worker *w, struct netslice
 		return;
 	}
 	/* Authentic: now it counts against the window (a race loser is a replay). */
-	if (ipsec_replay_drop(is, iw, iov, seq, 1))
+	if (ipsec_replay_drop(is, iov, seq, 1))
 		return;
 	nh = ct[ct_len - 1];
 	if ((uint32_t)ct[ct_len - 2] + 2 + 20 > ct_len || nh != IPPROTO_IPIP) {
