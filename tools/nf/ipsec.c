@@ -537,10 +537,22 @@ static void ipsec_process(struct ns_worker *w, struct netslice_iov *iov, unsigne
 
 static void ipsec_report(struct json *j, FILE *f, void *arg)
 {
-	static const char *const names[] = {
-		"encrypted", "decrypted", "dropped_replay", "dropped_too_old", "dropped_auth",
-		"dropped_spi", "dropped_not_whole", "dropped_too_big", "dropped_no_mac", "dropped_other",
-		"arp_answered", "ttl_expired", "dropped_ecn",
+	static const struct {
+		const char *name, *help;
+	} counters[] = {
+		{ "encrypted", "Packets encrypted and sent into the tunnel." },
+		{ "decrypted", "ESP packets authenticated and decrypted." },
+		{ "dropped_replay", "ESP packets dropped: seen before (replayed)." },
+		{ "dropped_too_old", "ESP packets dropped: behind the replay window." },
+		{ "dropped_auth", "ESP packets dropped: authentication failed." },
+		{ "dropped_spi", "ESP packets dropped: an SPI no SA has." },
+		{ "dropped_not_whole", "Packets dropped: not read whole." },
+		{ "dropped_too_big", "Packets dropped: too big to encrypt." },
+		{ "dropped_no_mac", "Packets dropped: no MAC known for the next hop." },
+		{ "dropped_other", "Packets dropped for another reason." },
+		{ "arp_answered", "ARP requests for nf-ipsec's addresses answered." },
+		{ "ttl_expired", "Packets whose TTL ran out: time exceeded sent." },
+		{ "dropped_ecn", "ESP packets dropped: CE on a not-ECT packet (RFC 6040)." },
 	};
 	struct ipsec *is = arg;
 	const uint64_t *v[] = {
@@ -551,15 +563,18 @@ static void ipsec_report(struct json *j, FILE *f, void *arg)
 	};
 	unsigned int i;
 
+	_Static_assert(sizeof(v) / sizeof(v[0]) == sizeof(counters) / sizeof(counters[0]),
+		       "a name for every counter");
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		if (j)
-			json_u64(j, names[i], ns_worker_counter(v[i]));
+			json_counter(j, counters[i].name, ns_worker_counter(v[i]), counters[i].help);
 		else
-			fprintf(f, "%s%s %llu", i % 5 ? ", " : "\n  ", names[i],
+			fprintf(f, "%s%s %llu", i % 5 ? ", " : "\n  ", counters[i].name,
 				(unsigned long long)ns_worker_counter(v[i]));
 	}
 	if (j)
-		json_u64(j, "seq_out", ns_worker_counter(&is->seq_out));
+		json_gauge(j, "seq_out", ns_worker_counter(&is->seq_out),
+			   "The last ESP sequence number sent.");
 	else
 		fprintf(f, "\n  last sequence number sent %llu\n",
 			(unsigned long long)ns_worker_counter(&is->seq_out));
