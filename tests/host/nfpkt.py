@@ -164,7 +164,8 @@ def pcapng_bytes(ifaces, packets, tsresol=None):
     def opt(code, val):
         return struct.pack("<HH", code, len(val)) + val + b"\0" * (-len(val) % 4)
 
-    out = block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
+    # A bytearray: appending to bytes copies the whole file each packet.
+    out = bytearray(block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1)))
     for name, m in ifaces:
         opts = opt(2, name.encode()) + (opt(6, mac(m)) if m else b"")
         opts += (opt(9, bytes([tsresol])) if tsresol is not None else b"") + b"\0" * 4
@@ -176,7 +177,7 @@ def pcapng_bytes(ifaces, packets, tsresol=None):
         opts = opt(6, struct.pack("<I", pk[4])) + b"\0" * 4 if len(pk) > 4 else b""
         data += b"\0" * (-len(data) % 4)
         out += block(6, struct.pack("<IIIII", idx, ts >> 32, ts & 0xFFFFFFFF, len(pk[2]), wire) + data + opts)
-    return out
+    return bytes(out)
 
 
 def pcap_bytes(packets, nanosecond=False, big_endian=False, linktype=1):

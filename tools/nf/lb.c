@@ -6,10 +6,14 @@
  * own permutation, so adding or removing one backend remaps about 1/N of
  * the flows. A flow then keeps its backend (per-flow affinity table) even
  * when the backend set changes, until it idles out. The affinity table is
- * bucketed (LB_WAYS flows a bucket): an entry gives way only once idle
- * past the timeout, never to another live flow; a new flow finding its
- * bucket full of live ones is balanced by Maglev alone and counted
- * (affinity_full): it may move on a reload.
+ * bucketed (LB_WAYS flows a bucket) with two buckets a flow (cuckoo
+ * hashing): a new flow takes a free or idle way of either, else one made
+ * by moving a live flow of them to its other bucket, one move deep (the
+ * cost stays bounded; the table then keeps about 98% of its entries
+ * live, where one bucket a flow kept 86%). An entry gives way only once
+ * idle past the timeout, never to another live flow; a new flow finding
+ * no room is balanced by Maglev alone and counted (affinity_full, each
+ * packet): it may move on a reload.
  *
  * Forward: destination IP and MAC become the backend's (checksums fixed
  * incrementally; headers only). Return: packets from a backend's service
@@ -42,7 +46,7 @@
 
 #define LB_MAX_BACKENDS 256
 #define LB_FLOWS_DEFAULT 65536	/* affinity entries per worker */
-#define LB_WAYS 8		/* per bucket: a cache line of keys is two */
+#define LB_WAYS 8		/* flows a bucket */
 
 struct lb_backend {
 	uint32_t addr;
@@ -62,8 +66,17 @@ struct lb_flow {
 	struct ns_flow key;
 	uint32_t backend;	/* address: survives reloads */
 	unsigned int reloads;	/* lb.reloads when it was picked */
-	uint64_t last_ms;
 };
+
+/*
+ * The ways' times and hashes apart from their flows: a lookup reads one
+ * cache line of hashes a bucket, and a flow only where its hash matches.
+ */
+struct lb_bucket {
+	uint64_t last_ms[LB_WAYS];	/* the last packet's time + 1; 0: free */
+	uint32_t hash[LB_WAYS];
+	struct lb_flow flow[LB_WAYS];
+} __attribute__((aligned(64)));
 
 struct lb {
 	uint32_t vip;
@@ -73,13 +86,17 @@ struct lb {
 	uint8_t vip_mac[6];
 	unsigned long table_size, affinity_timeout, seed;
 	unsigned long flows;	/* affinity entries per worker, a multiple of LB_WAYS */
+	unsigned long buckets;	/* flows / LB_WAYS */
 	struct lb_set *set;	/* read by workers; swapped on reload */
 	struct lb_backend cmdline[LB_MAX_BACKENDS];
 	unsigned int nr_cmdline, reloads;
 	struct nf_neigh_table neigh;
 	/*
-	 * affinity_kept: packets whose affinity entry kept them on a backend
-	 * Maglev no longer picks for their flow (it moved on a reload).
+	 * Each packet to the VIP counts once: affinity_hits (its flow has an
+	 * entry), new_flows (it made its flow's entry: a flow counts once) or
+	 * affinity_full (no entry, and no room for one). affinity_kept: hits
+	 * their entry kept on a backend Maglev no longer picks for their flow
+	 * (it moved on a reload).
 	 */
 	uint64_t affinity_hits, affinity_kept, affinity_full, new_flows, returned, arp_answered,
 		 no_mac, no_backend, icmp_errors;
@@ -89,6 +106,7 @@ static struct lb lb_state = {
 	.table_size = 65537,
 	.affinity_timeout = 300,
 	.flows = LB_FLOWS_DEFAULT,
+	.buckets = LB_FLOWS_DEFAULT / LB_WAYS,
 	.seed = 0x6c62,
 };
 
@@ -241,74 +259,134 @@ static struct lb_backend *lb_find(struct lb_set *set, uint32_t addr)
 	return NULL;
 }
 
-/* An entry's last_ms is its last packet's time + 1: 0 is a free entry. */
-static bool lb_alive(const struct lb *lb, const struct lb_flow *e, uint64_t now)
+static bool lb_alive(const struct lb *lb, uint64_t last_ms, uint64_t now)
 {
-	return e->last_ms && now + 1 - e->last_ms <= lb->affinity_timeout * 1000;
+	return last_ms && now + 1 - last_ms <= lb->affinity_timeout * 1000;
 }
 
-/* The flow's bucket of the worker's affinity table. */
-static struct lb_flow *lb_bucket(const struct lb *lb, struct lb_flow *aff, uint32_t h)
+/* A flow's two buckets: by its hash, and by the hash mixed again (murmur3's finaliser). */
+static void lb_buckets(const struct lb *lb, struct lb_bucket *t, uint32_t h,
+		       struct lb_bucket *b[2])
 {
-	return &aff[h % (lb->flows / LB_WAYS) * LB_WAYS];
+	uint32_t g = h;
+
+	g ^= g >> 16;
+	g *= 0x85ebca6b;
+	g ^= g >> 13;
+	g *= 0xc2b2ae35;
+	g ^= g >> 16;
+	/* Scaled by a multiply, not a division: a bucket count needs no power of two. */
+	b[0] = &t[(uint64_t)h * lb->buckets >> 32];
+	b[1] = &t[(uint64_t)g * lb->buckets >> 32];
 }
 
-/* The flow's live affinity entry, or NULL. */
-static struct lb_flow *lb_lookup(struct lb *lb, struct lb_flow *aff, const struct ns_flow *f,
-				 uint32_t h, uint64_t now)
+/* The bucket holding the flow's live entry, its way in *way; or NULL. */
+static struct lb_bucket *lb_lookup(const struct lb *lb, struct lb_bucket *t,
+				   const struct ns_flow *f, uint32_t h, uint64_t now,
+				   unsigned int *way)
 {
-	struct lb_flow *e = lb_bucket(lb, aff, h);
+	struct lb_bucket *b[2];
+	unsigned int k, i;
+
+	lb_buckets(lb, t, h, b);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < LB_WAYS; i++)
+			if (b[k]->hash[i] == h && lb_alive(lb, b[k]->last_ms[i], now) &&
+			    !memcmp(&b[k]->flow[i].key, f, sizeof(*f))) {
+				*way = i;
+				return b[k];
+			}
+	return NULL;
+}
+
+/* A free or idle way of the bucket, or LB_WAYS. */
+static unsigned int lb_free_way(const struct lb *lb, const struct lb_bucket *b, uint64_t now)
+{
 	unsigned int i;
 
-	for (i = 0; i < LB_WAYS; i++)
-		if (lb_alive(lb, &e[i], now) && !memcmp(&e[i].key, f, sizeof(*f)))
-			return &e[i];
+	for (i = 0; i < LB_WAYS && lb_alive(lb, b->last_ms[i], now); i++)
+		;
+	return i;
+}
+
+/*
+ * Room for a new flow of hash h: a free or idle way of one of its buckets,
+ * else one a live flow leaves for a free way of its other bucket. NULL if
+ * none: live flows are never evicted.
+ */
+static struct lb_bucket *lb_make_room(const struct lb *lb, struct lb_bucket *t, uint32_t h,
+				      uint64_t now, unsigned int *way)
+{
+	struct lb_bucket *b[2], *alt[2], *to;
+	unsigned int k, i, j;
+
+	lb_buckets(lb, t, h, b);
+	for (k = 0; k < 2; k++)
+		if ((*way = lb_free_way(lb, b[k], now)) < LB_WAYS)
+			return b[k];
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < LB_WAYS; i++) {
+			lb_buckets(lb, t, b[k]->hash[i], alt);
+			to = alt[alt[0] == b[k]];
+			if (to == b[k] || (j = lb_free_way(lb, to, now)) == LB_WAYS)
+				continue;
+			to->last_ms[j] = b[k]->last_ms[i];
+			to->hash[j] = b[k]->hash[i];
+			to->flow[j] = b[k]->flow[i];
+			*way = i;
+			return b[k];
+		}
 	return NULL;
 }
 
 /* The flow's backend if it has a live affinity entry and it is still a backend. */
-static struct lb_backend *lb_affine(struct lb *lb, struct lb_set *set, struct lb_flow *aff,
+static struct lb_backend *lb_affine(struct lb *lb, struct lb_set *set, struct lb_bucket *t,
 				   const struct ns_flow *f, uint32_t h, uint64_t now)
 {
-	struct lb_flow *e = lb_lookup(lb, aff, f, h, now);
+	unsigned int way;
+	struct lb_bucket *b = lb_lookup(lb, t, f, h, now, &way);
 
-	return e ? lb_find(set, e->backend) : NULL;
+	return b ? lb_find(set, b->flow[way].backend) : NULL;
 }
 
-/* The flow's backend: its affinity entry if alive and still a backend, else Maglev's. */
-static struct lb_backend *lb_pick(struct lb *lb, struct lb_set *set, struct lb_flow *aff,
+/*
+ * The flow's backend: its affinity entry's if alive and still a backend,
+ * else Maglev's, kept in its entry (made if there is room).
+ */
+static struct lb_backend *lb_pick(struct lb *lb, struct lb_set *set, struct lb_bucket *t,
 				  const struct ns_flow *f, uint64_t now)
 {
 	uint32_t h = ns_flow_hash(f, (uint32_t)lb->seed);
-	struct lb_flow *e = lb_lookup(lb, aff, f, h, now), *way;
-	struct lb_backend *b = e ? lb_find(set, e->backend) : NULL;
-	unsigned int i;
+	unsigned int way;
+	struct lb_bucket *e = lb_lookup(lb, t, f, h, now, &way);
+	struct lb_backend *b = e ? lb_find(set, e->flow[way].backend) : NULL;
 
-	if (b) {
-		e->last_ms = now + 1;
+	if (e) {
+		e->last_ms[way] = now + 1;
 		lb_count(&lb->affinity_hits, 1);
+	}
+	if (b) {
 		/* Maglev can pick otherwise only after a reload: no lookup before. */
-		if (e->reloads != __atomic_load_n(&lb->reloads, __ATOMIC_RELAXED) &&
+		if (e->flow[way].reloads != __atomic_load_n(&lb->reloads, __ATOMIC_RELAXED) &&
 		    &set->backends[set->table[h % lb->table_size]] != b)
 			lb_count(&lb->affinity_kept, 1);
 		return b;
 	}
 	b = &set->backends[set->table[h % lb->table_size]];
-	/* Its entry (its backend left the set), or an idle one. */
-	way = lb_bucket(lb, aff, h);
-	for (i = 0; !e && i < LB_WAYS; i++)
-		if (!lb_alive(lb, &way[i], now))
-			e = &way[i];
-	if (e) {
-		e->key = *f;
-		e->backend = b->addr;
-		e->reloads = __atomic_load_n(&lb->reloads, __ATOMIC_RELAXED);
-		e->last_ms = now + 1;
-	} else {
-		lb_count(&lb->affinity_full, 1);
+	/* No entry: make one. With one, its backend left the set: a new pick, not a new flow. */
+	if (!e && (e = lb_make_room(lb, t, h, now, &way))) {
+		e->hash[way] = h;
+		e->flow[way].key = *f;
+		e->last_ms[way] = now + 1;
+		lb_count(&lb->new_flows, 1);
 	}
+	if (!e) {
+		lb_count(&lb->affinity_full, 1);
+		return b;
+	}
+	e->flow[way].backend = b->addr;
+	e->flow[way].reloads = __atomic_load_n(&lb->reloads, __ATOMIC_RELAXED);
 	lb_count(&b->flows, 1);
-	lb_count(&lb->new_flows, 1);
 	return b;
 }
 
@@ -441,8 +519,13 @@ static int lb_worker_init(struct ns_worker *w, void *arg)
 {
 	struct lb *lb = arg;
 
-	w->priv = calloc(lb->flows, sizeof(struct lb_flow));
-	return w->priv ? 0 : -ENOMEM;
+	size_t size = lb->buckets * sizeof(struct lb_bucket);
+
+	w->priv = aligned_alloc(64, size);
+	if (!w->priv)
+		return -ENOMEM;
+	memset(w->priv, 0, size);
+	return 0;
 }
 
 static void lb_worker_fini(struct ns_worker *w, void *arg)
@@ -616,6 +699,7 @@ static int lb_option(void *arg, int val, const char *value)
 		if (nf_parse_uint("--flows", value, LB_WAYS, 1UL << 24, &lb->flows))
 			return -1;
 		lb->flows -= lb->flows % LB_WAYS;
+		lb->buckets = lb->flows / LB_WAYS;
 		return 0;
 	case OPT_AFFINITY:
 		return nf_parse_uint("--affinity-timeout", value, 1, 86400, &lb->affinity_timeout);
