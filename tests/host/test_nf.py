@@ -808,6 +808,29 @@ def test_lb_capacity():
           "none in new_flows")
 
 
+def test_lb_unicast():
+    """nf-lb refuses a VIP or backend that is no unicast host, or a backend that is the VIP."""
+    lbargs = ["--vip", VIP, "--client-if", "in0", "--backend-if", "out0"]
+    for a, why in (("255.255.255.255", "broadcast"), ("0.0.0.0", "in 0.0.0.0/8"), ("224.0.0.1", "multicast"),
+                   ("127.0.0.1", "loopback"), ("240.0.0.1", "reserved (240.0.0.0/4)")):
+        bad_config("nf-lb", ["--vip", a + ":80", "--client-if", "in0", "--backend-if", "out0",
+                             "--backend", BACKENDS[0][0]],
+                   "bad --vip address '%s': %s, not a unicast address" % (a, why), "--vip %s is refused" % a)
+    for a, why in (("0.0.0.0", "in 0.0.0.0/8"), ("255.255.255.255", "broadcast"), ("224.0.0.1", "multicast"),
+                   ("127.0.0.1", "loopback")):
+        bad_config("nf-lb", lbargs + ["--backend", a + "@02:00:00:00:01:0b"],
+                   "bad --backend '%s@02:00:00:00:01:0b': %s, not a unicast address" % (a, why),
+                   "--backend %s is refused" % a)
+        bad_config("nf-lb", lbargs + ["--backends", "@TMP/be"],
+                   "be:2:2: bad backend %s: %s, not a unicast address" % (a, why),
+                   "a backend file's %s is refused, with its line and column" % a,
+                   files={"be": "10.0.1.11\n %s 02:00:00:00:01:0b\n" % a})
+    bad_config("nf-lb", ["--backend", VIP] + lbargs, "bad --backend %s: it is the --vip address" % VIP,
+               "--backend VIP is refused (given before --vip too)")
+    bad_config("nf-lb", lbargs + ["--backends", "@TMP/be"], "be:1:1: bad backend %s: it is the VIP" % VIP,
+               "a backend file's VIP is refused, with its line and column", files={"be": VIP + "\n"})
+
+
 def test_affinity():
     """nf-lb's flow table evicts only on timeout; neighbour caches hold what they learn."""
     flows = lb_flows(3000)
@@ -1605,9 +1628,9 @@ def test_offline():
 
 TESTS = [test_fwd, tests_firewall, test_nat, test_nat_router, test_nat_refuses, test_nat_bad_options,
          test_time_jumps, test_stream, test_mutated_input, test_monitor, test_lb, test_lb_capacity,
-         test_affinity, test_ipsec, test_ipsec_router, test_ipsec_window, test_counters, test_offline,
-         test_firewall_policy_once, test_messages_shown, test_proto_names, test_ipsec_window_slices,
-         test_metrics]
+         test_lb_unicast, test_affinity, test_ipsec, test_ipsec_router, test_ipsec_window, test_counters,
+         test_offline, test_firewall_policy_once, test_messages_shown, test_proto_names,
+         test_ipsec_window_slices, test_metrics]
 
 
 def run_case(n, t):

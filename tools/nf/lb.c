@@ -163,6 +163,25 @@ static int lb_populate(struct lb *lb, struct lb_set *set)
 	return 0;
 }
 
+/*
+ * Why addr (network order) is no unicast host address, or NULL. nf-nat's
+ * nat_addr() checks alike: one helper in tools/lib could serve both.
+ */
+static const char *lb_not_unicast(uint32_t addr)
+{
+	uint32_t h = ntohl(addr);
+
+	if (h >> 24 == 0)
+		return "in 0.0.0.0/8";
+	if (h >> 24 == 127)
+		return "loopback";
+	if (h >> 28 == 0xe)
+		return "multicast";
+	if (h >> 28 == 0xf)
+		return h == UINT32_MAX ? "broadcast" : "reserved (240.0.0.0/4)";
+	return NULL;
+}
+
 /* "ADDR" or "ADDR@MAC"; mac: a MAC given apart (a file's "ADDR MAC"), or NULL. */
 static int lb_parse_backend(const char *s, const char *mac, struct lb_backend *b)
 {
@@ -202,6 +221,7 @@ static struct lb_set *lb_load(struct lb *lb)
 	struct lb_set *set = calloc(1, sizeof(*set));
 	struct lb_backend *b;
 	char addr[INET_ADDRSTRLEN];
+	const char *why;
 	struct conf c;
 	int got;
 
@@ -220,6 +240,12 @@ static struct lb_set *lb_load(struct lb *lb)
 				got = conf_error(&c, 0, "more than %d backends", LB_MAX_BACKENDS);
 			else if (c.n > 2 || lb_parse_backend(c.word[0], c.n > 1 ? c.word[1] : NULL, b))
 				got = conf_error(&c, 0, "bad backend (ADDR [MAC], or ADDR@MAC)");
+			else if ((why = lb_not_unicast(b->addr)))
+				got = conf_error(&c, 0, "bad backend %s: %s, not a unicast address",
+						 inet_ntop(AF_INET, &b->addr, addr, sizeof(addr)), why);
+			else if (b->addr == lb->vip)
+				got = conf_error(&c, 0, "bad backend %s: it is the VIP",
+						 inet_ntop(AF_INET, &b->addr, addr, sizeof(addr)));
 			else if (lb_dup(set, set->n, b) >= 0)
 				got = conf_error(&c, 0, "backend %s listed twice",
 						 inet_ntop(AF_INET, &b->addr, addr, sizeof(addr)));
@@ -646,6 +672,7 @@ static int lb_option(void *arg, int val, const char *value)
 	struct lb *lb = arg;
 	const char *colon = strchr(value, ':');
 	unsigned long port = 0;
+	const char *why;
 	unsigned int i;
 	char addr[16];
 
@@ -663,12 +690,20 @@ static int lb_option(void *arg, int val, const char *value)
 			nf_err("bad --vip address '%s'", addr);
 			return -1;
 		}
+		if ((why = lb_not_unicast(lb->vip))) {
+			nf_err("bad --vip address '%s': %s, not a unicast address", addr, why);
+			return -1;
+		}
 		lb->vport = htons((uint16_t)port);
 		return 0;
 	case OPT_BACKEND:
 		if (lb->nr_cmdline == LB_MAX_BACKENDS ||
 		    lb_parse_backend(value, NULL, &lb->cmdline[lb->nr_cmdline])) {
 			nf_err("bad --backend '%s' (ADDR or ADDR@MAC)", value);
+			return -1;
+		}
+		if ((why = lb_not_unicast(lb->cmdline[lb->nr_cmdline].addr))) {
+			nf_err("bad --backend '%s': %s, not a unicast address", value, why);
 			return -1;
 		}
 		for (i = 0; i < lb->nr_cmdline; i++)
@@ -710,11 +745,19 @@ static int lb_option(void *arg, int val, const char *value)
 static int lb_setup(void *arg)
 {
 	struct lb *lb = arg;
+	char addr[INET_ADDRSTRLEN];
+	unsigned int i;
 
 	if (!lb->vip || !lb->client_name || !lb->backend_name) {
 		nf_err("--vip ADDR[:PORT], --client-if IF and --backend-if IF are required");
 		return -1;
 	}
+	for (i = 0; i < lb->nr_cmdline; i++)
+		if (lb->cmdline[i].addr == lb->vip) {
+			nf_err("bad --backend %s: it is the --vip address",
+			       inet_ntop(AF_INET, &lb->vip, addr, sizeof(addr)));
+			return -1;
+		}
 	lb->client_if = nf_ifindex(lb->client_name);
 	lb->backend_if = lb->client_if ? nf_ifindex(lb->backend_name) : 0;
 	if (!lb->backend_if || nf_ifmac(lb->client_name, lb->vip_mac))
