@@ -163,25 +163,6 @@ static int lb_populate(struct lb *lb, struct lb_set *set)
 	return 0;
 }
 
-/*
- * Why addr (network order) is no unicast host address, or NULL. nf-nat's
- * nat_addr() checks alike: one helper in tools/lib could serve both.
- */
-static const char *lb_not_unicast(uint32_t addr)
-{
-	uint32_t h = ntohl(addr);
-
-	if (h >> 24 == 0)
-		return "in 0.0.0.0/8";
-	if (h >> 24 == 127)
-		return "loopback";
-	if (h >> 28 == 0xe)
-		return "multicast";
-	if (h >> 28 == 0xf)
-		return h == UINT32_MAX ? "broadcast" : "reserved (240.0.0.0/4)";
-	return NULL;
-}
-
 /* "ADDR" or "ADDR@MAC"; mac: a MAC given apart (a file's "ADDR MAC"), or NULL. */
 static int lb_parse_backend(const char *s, const char *mac, struct lb_backend *b)
 {
@@ -240,7 +221,7 @@ static struct lb_set *lb_load(struct lb *lb)
 				got = conf_error(&c, 0, "more than %d backends", LB_MAX_BACKENDS);
 			else if (c.n > 2 || lb_parse_backend(c.word[0], c.n > 1 ? c.word[1] : NULL, b))
 				got = conf_error(&c, 0, "bad backend (ADDR [MAC], or ADDR@MAC)");
-			else if ((why = lb_not_unicast(b->addr)))
+			else if ((why = nf_not_unicast(b->addr)))
 				got = conf_error(&c, 0, "bad backend %s: %s, not a unicast address",
 						 inet_ntop(AF_INET, &b->addr, addr, sizeof(addr)), why);
 			else if (b->addr == lb->vip)
@@ -690,7 +671,7 @@ static int lb_option(void *arg, int val, const char *value)
 			nf_err("bad --vip address '%s'", addr);
 			return -1;
 		}
-		if ((why = lb_not_unicast(lb->vip))) {
+		if ((why = nf_not_unicast(lb->vip))) {
 			nf_err("bad --vip address '%s': %s, not a unicast address", addr, why);
 			return -1;
 		}
@@ -702,7 +683,7 @@ static int lb_option(void *arg, int val, const char *value)
 			nf_err("bad --backend '%s' (ADDR or ADDR@MAC)", value);
 			return -1;
 		}
-		if ((why = lb_not_unicast(lb->cmdline[lb->nr_cmdline].addr))) {
+		if ((why = nf_not_unicast(lb->cmdline[lb->nr_cmdline].addr))) {
 			nf_err("bad --backend '%s': %s, not a unicast address", value, why);
 			return -1;
 		}

@@ -213,9 +213,11 @@ static int nat_option_once(struct nat *nat, int val, char *name, size_t size)
 /* A unicast host address (network order): not 0.0.0.0/8, loopback, multicast or broadcast. */
 static int nat_unicast(const char *opt, const char *value, uint32_t addr)
 {
-	if (nat_loopback(ntohl(addr)) || nat_not_unicast(ntohl(addr))) {
-		nf_err("bad %s address '%s' (a unicast address: not 0.0.0.0/8, loopback, multicast, "
-		       "class E or broadcast)", opt, value);
+	const char *why = nf_not_unicast(addr);
+
+	if (why) {
+		nf_err("bad %s address '%s' (%s; a unicast address: not 0.0.0.0/8, loopback, "
+		       "multicast, class E or broadcast)", opt, value, why);
 		return -1;
 	}
 	return 0;

@@ -8,6 +8,7 @@
 #ifndef NF_NF_H
 #define NF_NF_H
 
+#include <arpa/inet.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -118,6 +119,26 @@ int nf_offline(const struct nf *nf, struct pcapng_file *pf, const char *out,
 /* Internal to nf.c and offline.c. */
 void nf_set_offline(const struct pcapng_file *pf);
 void nf_set_time_ms(uint64_t ms);
+/*
+ * Why addr (IPv4, network order) is no unicast host's address, or NULL:
+ * what an NF refuses as an address option's value (a VIP, a backend, a
+ * public or inside address).
+ */
+static inline const char *nf_not_unicast(uint32_t addr)
+{
+	uint32_t h = ntohl(addr);
+
+	if (h >> 24 == 0)
+		return "in 0.0.0.0/8";
+	if (h >> 24 == 127)
+		return "loopback";
+	if (h >> 28 == 0xe)
+		return "multicast";
+	if (h >> 28 == 0xf)
+		return h == UINT32_MAX ? "broadcast" : "reserved (240.0.0.0/4)";
+	return NULL;
+}
+
 /* Offline mode's workers, for SIGUSR1 and --metrics while it runs; n = 0 when they go. */
 void nf_offline_live(struct ns_worker *const *w, unsigned int n);
 void nf_set_inject(int (*fn)(const void *frame, uint32_t len, int ifindex));
