@@ -1630,7 +1630,7 @@ TESTS = [test_fwd, tests_firewall, test_nat, test_nat_router, test_nat_refuses, 
          test_time_jumps, test_stream, test_mutated_input, test_monitor, test_lb, test_lb_capacity,
          test_lb_unicast, test_affinity, test_ipsec, test_ipsec_router, test_ipsec_window, test_counters,
          test_offline, test_firewall_policy_once, test_messages_shown, test_proto_names,
-         test_ipsec_window_slices, test_metrics]
+         test_ipsec_window_slices, test_metrics, test_undeclared_iface]
 
 
 def run_case(n, t):

@@ -267,10 +267,11 @@ static int set_packet(struct pcapng_file *pf, struct pcapng_packet *pk, uint32_t
 		      uint64_t ts, uint8_t *data, uint32_t len, uint32_t wire_len, char *err,
 		      size_t errlen)
 {
-	const struct pcapng_section_iface *si = &pf->sect[iface];
+	const struct pcapng_section_iface *si;
 
 	if (iface >= pf->nr_sect)
 		return fail(err, errlen, "packet on undeclared interface %u", iface);
+	si = &pf->sect[iface];
 	if (len > PCAPNG_MAX_FRAME)
 		return fail(err, errlen, "packet of %u bytes: at most %u", len, PCAPNG_MAX_FRAME);
 	pk->iface = si->iface;
