@@ -1420,7 +1420,8 @@ def adds_up(c):
 
 
 def test_counters():
-    """Every NF's counters add up, per slice and in total, on two slices."""
+    """Every NF's counters add up, per slice and in total, on two slices, frames of
+    65,549 bytes and 256 KiB among the others."""
     with open(os.path.join(TMP, "a.conf"), "w") as f:
         f.write(GW_A)
     os.chmod(os.path.join(TMP, "a.conf"), 0o600)
@@ -1441,6 +1442,8 @@ def test_counters():
         # Mixed frames over both queues; the NF's own exchange on one, in order.
         frames = [(i if nf != "nf-ipsec" else 0, t, f, None, k % 2) for k, (i, t, f) in enumerate(mixed_frames(200))]
         frames += [(i, t, f, None, 0) for i, t, f in extra]
+        # Loopback's largest frame and a BIG TCP one: each NF takes or refuses them, and counts.
+        frames += [(0, 2 * 10 ** 6 + k, big_frame(n), None, k) for k, n in enumerate((65549, 256 * 1024))]
         ifaces = [("p0", IN_MAC), ("t0", OUT_MAC)] if nf == "nf-ipsec" else IFACES
         code, out, s, _ = run(nf, args + ["-s", "0,1"], frames, ifaces=ifaces,
                               files={"c.rules": "default accept\ndrop udp\n"})
@@ -1626,10 +1629,91 @@ def test_offline():
     check(code == 2 and b"-: not a pcapng or pcap file" in stderr, "a file that is neither is refused (exit 2)")
 
 
+def big_frame(n, sport=40000):
+    """An IPv4 TCP frame of n bytes (tcpdump -i lo's 65,549 at most with a true IP length;
+    beyond, the IP length is 0, as a BIG TCP super-packet's)."""
+    body = bytes(k * 7 & 255 for k in range(n - 54))
+    if n <= 65549:
+        return P.packet(HOST, REM, P.TCP, P.tcp(HOST, REM, sport, 80, 0x18, body=body))
+    f = bytearray(P.packet(HOST, REM, P.TCP, P.tcp(HOST, REM, sport, 80, 0x18)))
+    f[16:18] = b"\0\0"  # the IP length
+    f[24:26] = b"\0\0"
+    f[24:26] = P.csum(bytes(f[14:34])).to_bytes(2, "big")
+    return bytes(f) + body
+
+
+def test_big_frames():
+    """Frames of 65,549 bytes (tcpdump -i lo) and 256 KiB are read and forwarded whole;
+    a longer one is skipped and counted, and the frames after it still processed; a
+    record length no frame can have is a damaged file (exit 2)."""
+    import struct
+    small = [P.packet(HOST, REM, P.UDP, P.udp(HOST, REM, 1000 + k, 53, b"s")) for k in range(4)]
+    lo, big, over = big_frame(65549), big_frame(256 * 1024), big_frame(256 * 1024 + 1)
+    frames = [(0, 1, small[0]), (0, 2, lo), (0, 3, small[1]), (0, 4, big), (0, 5, small[2]),
+              (0, 6, over), (0, 7, small[3])]
+    want = [f for _, _, f in frames if f is not over]
+    said = b"a frame of 262145 bytes, over 262144: skipped"
+    for mode in ("off", "auto"):
+        code, out, s, err = run("nf-fwd", [], frames, slicing=mode)
+        ok = code == 0 and [f for _, _, f in out] == want and \
+            s.get("input", {}).get("oversize_skipped") == 1 and s["total"]["rx_packets"] == 6 and \
+            said.decode() in err
+        if not ok:
+            diag("exit %d, %d frames out %s, %s" % (code, len(out), [len(f) for _, _, f in out], err))
+        check(ok, "nf-fwd -m %s, pcapng: frames of 65,549 bytes and 256 KiB leave whole; one of "
+              "256 KiB + 1 is skipped, said and counted; every frame after them is processed" % mode)
+    # libpcap reads them back whole (the interfaces' snaplen says no limit).
+    r = subprocess.run(["tcpdump", "-r", os.path.join(TMP, "out.pcapng"), "-n", "-e"],
+                       capture_output=True, text=True, timeout=60)
+    lens = [ln.split(", length ")[1].split(":")[0] for ln in r.stdout.splitlines() if ", length " in ln]
+    check(r.returncode == 0 and lens == ["43", "65549", "43", "262144", "43", "43"],
+          "tcpdump reads the frames of 65,549 bytes and 256 KiB from the output whole")
+    # Classic pcap on a pipe; then a record whose length no frame has.
+    data = P.pcap_bytes([(1, k, f) for k, (_, _, f) in enumerate(frames)])
+    code, stdout, stderr = offline_raw("nf-fwd", ["-m", "auto"], data)
+    try:
+        summary = json.loads(stderr.decode().strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        summary = {}
+    got = [f for _, _, f, _ in P.read_pcapng_ext(stdout)[1]]
+    ok = code == 0 and got == want and said in stderr and \
+        summary.get("input", {}).get("oversize_skipped") == 1
+    if not ok:
+        diag("exit %d, %s" % (code, [len(f) for f in got]))
+    check(ok, "nf-fwd, classic pcap on stdin: the 65,549-byte and 256 KiB frames leave whole, the "
+          "longer one is skipped and counted, the frames after it processed")
+    broken = data[:24 + 16 + len(small[0])] + struct.pack("<IIII", 1, 1, 0x7fffffff, 0x7fffffff) + small[1]
+    code, stdout, stderr = offline_raw("nf-fwd", [], broken)
+    check(code == 2 and b"bad packet record length 2147483647" in stderr and
+          [f for _, _, f, _ in P.read_pcapng_ext(stdout)[1]] == [small[0]],
+          "a pcap record of 2 GiB is a damaged file: what came before it is processed, then exit 2")
+    # Linux cooked (SLL2, tcpdump -i any) at loopback's size.
+    src = P.mac("02:00:00:00:00:77")
+    sll2 = b"\x08\x00" + b"\0\0" + struct.pack(">IHBB", 1, 772, 0, 6) + src + b"\0\0"
+    code, stdout, _ = offline_raw("nf-fwd", [], P.pcap_bytes([(1, 0, sll2 + f[14:]) for f in (lo, small[0])],
+                                                             linktype=276))
+    got = [f for _, _, f, _ in P.read_pcapng_ext(stdout)[1]]
+    check(code == 0 and got == [b"\0" * 6 + src + f[12:] for f in (lo, small[0])],
+          "a 65,549-byte frame of a Linux cooked capture (SLL2) is read whole, as Ethernet")
+
+
+def test_undeclared_iface():
+    """A packet block naming an interface its section does not describe (512, far out of
+    the table; 2, just past it) is a damaged file: exit 2, what came before processed."""
+    frame = P.packet(HOST, REM, P.UDP, P.udp(HOST, REM, 1000, 53, b"u"))
+    for iface in (512, 2):
+        data = P.pcapng_bytes(IFACES, [(0, 1, frame), (iface, 2, frame), (0, 3, frame)])
+        code, stdout, stderr = offline_raw("nf-fwd", [], data)
+        got = P.read_pcapng_ext(stdout)[1]
+        check(code == 2 and b"packet on undeclared interface %d" % iface in stderr and
+              [(i, f) for i, _, f, _ in got] == [(1, frame)],
+              "an EPB on interface %d of a section with 2: exit 2 naming it, the frame before it sent" % iface)
+
+
 TESTS = [test_fwd, tests_firewall, test_nat, test_nat_router, test_nat_refuses, test_nat_bad_options,
          test_time_jumps, test_stream, test_mutated_input, test_monitor, test_lb, test_lb_capacity,
          test_lb_unicast, test_affinity, test_ipsec, test_ipsec_router, test_ipsec_window, test_counters,
-         test_offline, test_firewall_policy_once, test_messages_shown, test_proto_names,
+         test_offline, test_big_frames, test_firewall_policy_once, test_messages_shown, test_proto_names,
          test_ipsec_window_slices, test_metrics, test_undeclared_iface]
 
 

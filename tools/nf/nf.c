@@ -360,6 +360,11 @@ static void nf_summary(const struct nf *nf, struct ns_worker *const *w,
 		json_open(&j, "total", '{');
 		nf_json_counters(&j, &t);
 		json_close(&j, '}');
+		if (!st && nf_pf) {
+			json_open(&j, "input", '{');
+			json_u64(&j, "oversize_skipped", nf_pf->oversize);
+			json_close(&j, '}');
+		}
 		if (nf->report) {
 			json_open(&j, nf->name, '{');
 			nf->report(&j, NULL, nf->arg);
@@ -394,6 +399,9 @@ static void nf_summary(const struct nf *nf, struct ns_worker *const *w,
 			       (unsigned long long)(st[i].read_bytes + st[i].write_bytes));
 		printf("\n");
 	}
+	if (!st && nf_pf && nf_pf->oversize)
+		printf("  input: %llu frames over %u bytes skipped\n",
+		       (unsigned long long)nf_pf->oversize, PCAPNG_MAX_FRAME);
 	if (nf->report)
 		nf->report(NULL, stdout, nf->arg);
 	fflush(stdout);

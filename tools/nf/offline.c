@@ -24,8 +24,9 @@
  * Packet timestamps, at the file's resolution, are the NF's clock
  * (nf_now_ms()). A frame the capture cut short (snaplen) is read as
  * NETSLICE_RX_TRUNCATED with its original wire_len, never sliced, and
- * written with its original length. "-" reads standard input and writes
- * standard output (the summary then goes to standard error).
+ * written with its original length; one longer than PCAPNG_MAX_FRAME is
+ * skipped and counted. "-" reads standard input and writes standard
+ * output (the summary then goes to standard error).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -126,8 +127,10 @@ static void offline_emit(struct ns_worker *w, const struct netslice_iov *iov,
 	}
 	egress = iov->action == NETSLICE_TX_IFINDEX ? iov->ifindex :
 		 offline_pair(iov->ifindex, offline_pf->nr_ifaces);
+	/* As the module: with a payload behind it, at most a header's worth (and frame[] holds it). */
 	if (iov->action > NETSLICE_TX_DROP || len > iov->len || len < 14 ||
-	    !egress || egress > offline_pf->nr_ifaces) {
+	    (iov->handle && len > NETSLICE_MAX_HEADER) || !egress ||
+	    egress > offline_pf->nr_ifaces) {
 		w->tx_errors++;
 		return;
 	}
@@ -223,6 +226,18 @@ static void offline_clock(const struct nf *nf, uint64_t ts_ns, uint64_t *next_ti
 	}
 }
 
+/* The first frame too long to read, said once; the summary counts them all. */
+static void offline_oversize_say(const struct pcapng_file *pf)
+{
+	static int said;
+
+	if (!pf->oversize || said)
+		return;
+	said = 1;
+	nf_err("%s: a frame of %u bytes, over %u: skipped (the summary counts all such)",
+	       pf->path, pf->oversize_len, PCAPNG_MAX_FRAME);
+}
+
 static void offline_free(struct offline_worker *ow, unsigned int nr, unsigned int batch)
 {
 	unsigned int k, i;
@@ -310,6 +325,7 @@ int nf_offline(const struct nf *nf, struct pcapng_file *pf, const char *out_path
 			if (ow[k].n == batch)
 				break;
 		}
+		offline_oversize_say(pf);
 		if (!got)
 			break;
 		offline_clock(nf, first_ts, &next_tick);

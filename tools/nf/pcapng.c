@@ -2,8 +2,9 @@
 /*
  * Reading pcapng (sections, IDB with name, MAC and if_tsresol, EPB with
  * epb_queue) and classic pcap files, from a file or standard input, one
- * packet at a time in constant memory (a block at most 16 MiB); Linux
- * cooked captures (SLL, SLL2) read as Ethernet. Writing is pcapng_write.c.
+ * packet at a time in constant memory (a block at most 16 MiB; a frame
+ * over PCAPNG_MAX_FRAME skipped and counted); Linux cooked captures (SLL,
+ * SLL2) read as Ethernet. Writing is pcapng_write.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -272,8 +273,6 @@ static int set_packet(struct pcapng_file *pf, struct pcapng_packet *pk, uint32_t
 	if (iface >= pf->nr_sect)
 		return fail(err, errlen, "packet on undeclared interface %u", iface);
 	si = &pf->sect[iface];
-	if (len > PCAPNG_MAX_FRAME)
-		return fail(err, errlen, "packet of %u bytes: at most %u", len, PCAPNG_MAX_FRAME);
 	pk->iface = si->iface;
 	pk->ts_ns = ts_to_ns(ts, si->tsresol);
 	pk->data = data;
@@ -284,6 +283,13 @@ static int set_packet(struct pcapng_file *pf, struct pcapng_packet *pk, uint32_t
 		return fail(err, errlen, "Linux cooked frame of %u bytes: shorter than its header",
 			    len);
 	return 0;
+}
+
+/* A frame too long to read: counted (and the first one's length kept), not read. */
+static void oversize(struct pcapng_file *pf, uint32_t len)
+{
+	if (!pf->oversize++)
+		pf->oversize_len = len;
 }
 
 /*
@@ -356,6 +362,10 @@ static int next_pcapng(struct pcapng_file *pf, struct pcapng_packet *pk, char *e
 			caplen = sw32(w[3], pf->swap);
 			if (caplen > blen - 20)
 				return fail(err, errlen, "packet length %u beyond its block", caplen);
+			if (caplen > PCAPNG_MAX_FRAME) {
+				oversize(pf, caplen);
+				continue;
+			}
 			padded = (caplen + 3) & ~3u;
 			pk->queue = padded <= blen - 20 ?
 				    epb_queue(pf->block + 20 + padded, blen - 20 - padded, pf->swap) : 0;
@@ -373,16 +383,24 @@ static int next_pcap(struct pcapng_file *pf, struct pcapng_packet *pk, char *err
 	uint32_t rec[4], len;
 	ssize_t r;
 
-	r = rd(pf, rec, sizeof(rec));
-	if (r < 0)
-		return fail(err, errlen, "%s", strerror(errno));
-	if (!r)
-		return 0;
-	if (r != sizeof(rec))
-		return fail(err, errlen, "truncated packet record");
-	len = sw32(rec[2], pf->swap);
-	if (len > PCAPNG_MAX_FRAME)
-		return fail(err, errlen, "packet of %u bytes: at most %u", len, PCAPNG_MAX_FRAME);
+	for (;;) {
+		r = rd(pf, rec, sizeof(rec));
+		if (r < 0)
+			return fail(err, errlen, "%s", strerror(errno));
+		if (!r)
+			return 0;
+		if (r != sizeof(rec))
+			return fail(err, errlen, "truncated packet record");
+		len = sw32(rec[2], pf->swap);
+		/* As pcapng's blocks: a longer record is a damaged file, not a frame. */
+		if (len > PCAPNG_MAX_BLOCK)
+			return fail(err, errlen, "bad packet record length %u", len);
+		if (len <= PCAPNG_MAX_FRAME)
+			break;
+		if (rd_all(pf, NULL, len, "packet record", err, errlen))
+			return -1;
+		oversize(pf, len);
+	}
 	if (grow_block(pf, len ? len : 1, err, errlen) ||
 	    rd_all(pf, pf->block, len, "packet record", err, errlen))
 		return -1;

@@ -20,7 +20,12 @@
 #define OPT_IF_TSRESOL	9
 
 #define PCAPNG_MAX_IFACES	16
-#define PCAPNG_MAX_FRAME	65535
+/*
+ * The longest frame read (longer ones are skipped and counted): libpcap's
+ * and Wireshark's largest snaplen, so whatever tcpdump captured fits
+ * (a loopback TCP frame is 65,549 bytes; a BIG TCP super-packet more).
+ */
+#define PCAPNG_MAX_FRAME	(256 * 1024)
 /* if_tsresol's default: microseconds */
 #define PCAPNG_TSRESOL_US	6
 
@@ -62,6 +67,8 @@ struct pcapng_section_iface {
 struct pcapng_file {
 	struct pcapng_iface ifaces[PCAPNG_MAX_IFACES];
 	unsigned int nr_ifaces;		/* grows as later sections add interfaces */
+	uint64_t oversize;		/* frames over PCAPNG_MAX_FRAME, skipped */
+	uint32_t oversize_len;		/* the first one's length */
 	/* private to the reader */
 	const char *path;
 	int fd;
@@ -85,7 +92,11 @@ struct pcapng_file {
  * Returns 0, or -1 with a message naming the file in err.
  */
 int pcapng_open(const char *path, struct pcapng_file *pf, char *err, size_t errlen);
-/* The next packet (1), the end of the file (0), or -1 with a message in err. */
+/*
+ * The next packet (1), the end of the file (0), or -1 with a message in
+ * err. Frames over PCAPNG_MAX_FRAME are skipped, counted in pf->oversize;
+ * a block or record length that no frame can have is an error.
+ */
 int pcapng_next(struct pcapng_file *pf, struct pcapng_packet *pk, char *err, size_t errlen);
 /* Whether pcapng_next() can go on without waiting for input. */
 int pcapng_readable(struct pcapng_file *pf);

@@ -47,7 +47,7 @@ static void put_opt(uint8_t *idb, size_t *off, uint16_t code, const void *val, u
 int pcapng_write_iface(FILE *f, const struct pcapng_iface *ifc)
 {
 	uint8_t idb[8 + 4 + 32 + 4 + 8 + 4 + 4 + 4] = { 0 };
-	uint32_t snap = PCAPNG_MAX_FRAME;
+	uint32_t snap = 0;	/* no limit: frames as long as the input's, and a header longer */
 	uint16_t v = LINKTYPE_ETHERNET;
 	size_t off = 8;
 
