@@ -513,7 +513,7 @@ def test_nat():
                              (["--forward", "tcp:80=10.0.0.1:8x"], "bad --forward", "a forward to port 8x"),
                              (["--forward", "tcp:80=10.0.0.1:80", "--forward", "tcp:80=10.0.0.2:80"],
                               "tcp port 80 is forwarded twice", "two forwards of one port"),
-                             (["--public", "255.255.255.255"], "bad --public address '255.255.255.255' (a unicast",
+                             (["--public", "255.255.255.255"], "bad --public address '255.255.255.255' (broadcast; a unicast",
                               "--public 255.255.255.255"),
                              (["--public", "224.0.0.1"], "bad --public address", "--public 224.0.0.1")):
         bad_config("nf-nat", args, want, "%s is refused" % what)
@@ -1251,15 +1251,65 @@ def test_stream():
 
 
 class Streaming:
-    """An NF reading a pcapng stream on stdin that stays open, with --metrics on a Unix socket."""
+    """An NF offline on a pipe (--pcap-in -), its output to files under TMP."""
+
+    def __init__(self, nf, args, tag):
+        self.out, self.log, self.err = (os.path.join(TMP, "%s.%s" % (tag, x)) for x in ("pcapng", "json", "err"))
+        if os.path.exists(self.out):
+            os.unlink(self.out)
+        cmd = [os.path.join(BIN, nf), "--pcap-in", "-", "--pcap-out", self.out, "--json"] + \
+            [a.replace("@TMP", TMP) for a in args]
+        with open(self.log, "wb") as o, open(self.err, "wb") as e:
+            self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=o, stderr=e)
+
+    def send(self, data):
+        self.p.stdin.write(data)
+        self.p.stdin.flush()
+
+    def sent(self):
+        """The frames written to the output so far (it is flushed as the input pauses)."""
+        import struct
+        try:
+            return [f for _, _, f, _ in P.read_pcapng_ext(self.out)[1]]
+        except (OSError, struct.error):
+            return []
+
+    def summaries(self):
+        """The JSON lines printed so far."""
+        try:
+            return [json.loads(ln) for ln in read_file(self.log).splitlines()]
+        except ValueError:
+            return []
+
+    def stderr(self):
+        return read_file(self.err).decode(errors="replace")
+
+    def finish(self, close=True):
+        """Exit status (None: still running after 10 s, then killed) and the JSON summary."""
+        if close:
+            self.p.stdin.close()
+        try:
+            code = self.p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait()
+            code = None
+        try:
+            summary = json.loads(read_file(self.log).decode().strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            summary = {}
+        if code:
+            diag(self.stderr())
+        return code, summary
+
+
+class MetricsStream(Streaming):
+    """Streaming, with --metrics on a Unix socket, and its first frames sent."""
 
     def __init__(self, nf, args, ifaces=IFACES, frames=()):
         self.sock = os.path.join(TMP, "metrics-%s.sock" % nf)
-        cmd = [os.path.join(BIN, nf), "--pcap-in", "-", "--pcap-out", "/dev/null", "--json",
-               "--metrics", self.sock] + [a.replace("@TMP", TMP) for a in args]
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.p.stdin.write(P.pcapng_bytes(ifaces, list(frames)))
-        self.p.stdin.flush()
+        super().__init__(nf, args + ["--metrics", self.sock], "metrics-" + nf)
+        self.send(P.pcapng_bytes(ifaces, list(frames)))
 
     def connect(self):
         import socket
@@ -1288,8 +1338,7 @@ class Streaming:
                 break
             data += d
         c.close()
-        head, _, body = data.partition(b"\r\n\r\n")
-        return body.decode()
+        return data.partition(b"\r\n\r\n")[2].decode()
 
     def scrape_when(self, pred, timeout=20):
         """Scrape until pred(body) holds (the NF has caught up with the stream), or the last body."""
@@ -1300,11 +1349,6 @@ class Streaming:
             if pred(body) or time.monotonic() > deadline:
                 return body
             time.sleep(0.05)
-
-    def stop(self):
-        """Close the stream; (exit code, stdout, stderr)."""
-        out, err = self.p.communicate(timeout=60)
-        return self.p.returncode, out.decode(), err.decode()
 
 
 def test_metrics():
@@ -1334,11 +1378,12 @@ def test_metrics():
         f.write(GW_A)
     os.chmod(os.path.join(TMP, "a.conf"), 0o600)
     for nf, args, ifaces, frames in cases:
-        s = Streaming(nf, args, ifaces, frames)
+        s = MetricsStream(nf, args, ifaces, frames)
         want = 'netslice_nf_rx_packets_total{nf="%s",slice="0"} %d' % (nf, len(frames))
         body = s.scrape_when(lambda b: want in b)
         fams, why = prom_parse(body)
-        code, _, err = s.stop()
+        code, _ = s.finish()
+        err = s.stderr()
         own = [f for f in fams if f.name.startswith("netslice_" + nf.replace("-", "_") + "_")]
         if why or code or want not in body or (not own and nf != "nf-fwd"):
             diag("%s: %s; exit %d; %s\n%s" % (nf, why, code, err.strip(), body))
@@ -1375,7 +1420,7 @@ def test_metrics():
             check(shares == [(str(i), b[0]) for i, b in enumerate(BACKENDS[:3])],
                   "nf-lb: each backend's series labelled with its index and address")
     # The watcher's second is the request's: a client that trickles a byte at a time is cut off.
-    s = Streaming("nf-fwd", ["-m", "off"], IFACES, flows)
+    s = MetricsStream("nf-fwd", ["-m", "off"], IFACES, flows)
     s.scrape()
     slow = s.connect()
     t0 = time.monotonic()
@@ -1400,7 +1445,8 @@ def test_metrics():
         c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         c.close()
     alive = "netslice_nf_rx_packets_total" in s.scrape()
-    code, _, err = s.stop()
+    code, _ = s.finish()
+    err = s.stderr()
     diag("a client sending a byte every 0.25 s: answered or cut off after %s s; the next scrape took %.2f s"
          % ("%.2f" % cut if cut is not None else "never", took))
     check(cut is not None and "netslice_nf_rx_packets_total" in body,
@@ -1697,6 +1743,129 @@ def test_big_frames():
           "a 65,549-byte frame of a Linux cooked capture (SLL2) is read whole, as Ethernet")
 
 
+def wait_for(cond, timeout=10):
+    """Poll cond() until it is true (returned) or timeout seconds pass (False)."""
+    import time
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.01)
+    return False
+
+
+def read_file(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def sig_ready(pid, sig):
+    """Whether process pid blocks sig (offline mode takes it through a signalfd)."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            blk = [ln for ln in f if ln.startswith("SigBlk:")][0]
+    except (OSError, IndexError):
+        return False
+    return int(blk.split()[1], 16) >> (int(sig) - 1) & 1 == 1
+
+
+def rchar(pid):
+    """Bytes process pid has read (its /proc io accounting), or None."""
+    try:
+        with open("/proc/%d/io" % pid) as f:
+            return int([ln for ln in f if ln.startswith("rchar:")][0].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def test_offline_signals():
+    """Offline on a pipe, as online: SIGINT/SIGTERM end the run after the frames in hand
+    with the summary and a whole output file (exit 0); SIGHUP reloads and the run goes on,
+    no frame lost, even one half written when it comes."""
+    import signal
+    frames = [P.packet(HOST, REM, P.UDP, P.udp(HOST, REM, 1000 + k, 53, b"q" * k)) for k in range(3)]
+    head = P.pcapng_bytes(IFACES, [])
+    blocks = lambda fs: P.pcapng_bytes(IFACES, [(0, k, f) for k, f in enumerate(fs)])[len(head):]
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        st = Streaming("nf-fwd", ["-m", "off"], "stop-" + sig.name)
+        st.send(head + blocks(frames))
+        seen = wait_for(lambda: len(st.sent()) == 3)
+        st.p.send_signal(sig)
+        code, s = st.finish(close=False)
+        st.p.stdin.close()
+        ok = seen and code == 0 and st.sent() == frames and s.get("total", {}).get("rx_packets") == 3 and \
+            s["total"]["tx_packets"] == 3
+        if not ok:
+            diag("exit %s, %d frames out, summary %s" % (code, len(st.sent()), s.get("total")))
+        check(ok, "%s while nf-fwd --pcap-in - waits for more: exit 0, the JSON summary counts the 3 "
+              "frames, the output file holds them" % sig.name)
+    # Before the first packet: waiting in the open, the summary says nothing came.
+    st = Streaming("nf-fwd", [], "early")
+    st.send(head)
+    ready = wait_for(lambda: sig_ready(st.p.pid, signal.SIGINT))
+    st.p.send_signal(signal.SIGINT)
+    code, s = st.finish(close=False)
+    st.p.stdin.close()
+    check(ready and code == 0 and s.get("total", {}).get("rx_packets") == 0 and st.sent() == [],
+          "SIGINT before any packet came: exit 0 and a summary of nothing")
+    # SIGHUP: nf-firewall's rules change between frames.
+    rules = os.path.join(TMP, "hup.rules")
+    with open(rules, "w") as f:
+        f.write("default accept\ndrop udp dport 53\n")
+    udp = lambda port: P.packet(HOST, REM, P.UDP, P.udp(HOST, REM, 1000, port, b"h"))
+    st = Streaming("nf-firewall", ["--rules", rules, "-b", "1"], "hup")
+    st.send(head + blocks([udp(53), udp(54)]))
+    ok = bool(wait_for(lambda: st.sent() == [udp(54)]))
+    # A frame half written when SIGHUP comes: the reload waits for it, and it obeys the old rules.
+    with open(rules, "w") as f:
+        f.write("default accept\ndrop udp dport 54\n")
+    half = blocks([udp(54)])
+    before = rchar(st.p.pid)
+    st.send(half[:20])
+    if before is not None:
+        ok = ok and bool(wait_for(lambda: rchar(st.p.pid) >= before + 20))
+        st.p.send_signal(signal.SIGHUP)
+        # It cannot reload before the frame is whole: nothing said yet.
+        ok = ok and "reloaded" not in st.stderr()
+        st.send(half[20:])
+    else:
+        skip("no /proc/PID/io: SIGHUP sent between frames only")
+        st.send(half[20:])
+        ok = ok and bool(wait_for(lambda: len(st.sent()) == 2))
+        st.p.send_signal(signal.SIGHUP)
+    ok = ok and bool(wait_for(lambda: "reloaded" in st.stderr()))
+    ok = ok and bool(wait_for(lambda: len(st.sent()) == 2))
+    st.send(blocks([udp(53), udp(54), udp(55)]))
+    ok = ok and bool(wait_for(lambda: len(st.sent()) == 4))
+    alive = st.p.poll() is None
+    code, s = st.finish()
+    fw = s.get("nf-firewall", {})
+    ok = ok and alive and code == 0 and st.sent() == [udp(54), udp(54), udp(53), udp(55)] and \
+        fw.get("reloads") == 1 and s["total"]["rx_packets"] == 6
+    if not ok:
+        diag("exit %s, out %s, %s, %s" % (code, [P.Frame(f).dport for f in st.sent()], fw, st.stderr()))
+    check(ok, "SIGHUP to nf-firewall --pcap-in -: the rules reload (one counted), the run goes on; "
+          "the frame half written then obeys the old rules, the frames after it the new ones")
+    # An NF with nothing to reload says so and keeps running; SIGUSR1: the summary so far.
+    st = Streaming("nf-fwd", [], "hup-fwd")
+    st.send(head + blocks([frames[0]]))
+    seen = wait_for(lambda: len(st.sent()) == 1)
+    st.p.send_signal(signal.SIGHUP)
+    said = wait_for(lambda: "SIGHUP: nothing to reload" in st.stderr())
+    st.p.send_signal(signal.SIGUSR1)
+    so_far = wait_for(st.summaries)
+    st.send(blocks([frames[1]]))
+    more = wait_for(lambda: len(st.sent()) == 2)
+    code, s = st.finish()
+    ok = seen and said and so_far and more and code == 0 and s.get("total", {}).get("tx_packets") == 2 and \
+        so_far[0]["state"] == "running" and so_far[0]["total"]["tx_packets"] == 1
+    if not ok:
+        diag("so far: %s" % so_far)
+    check(ok, "SIGHUP to nf-fwd --pcap-in -: nothing to reload, said; it keeps running; SIGUSR1 "
+          "prints the summary so far (state running)")
+
+
 def test_undeclared_iface():
     """A packet block naming an interface its section does not describe (512, far out of
     the table; 2, just past it) is a damaged file: exit 2, what came before processed."""
@@ -1713,8 +1882,8 @@ def test_undeclared_iface():
 TESTS = [test_fwd, tests_firewall, test_nat, test_nat_router, test_nat_refuses, test_nat_bad_options,
          test_time_jumps, test_stream, test_mutated_input, test_monitor, test_lb, test_lb_capacity,
          test_lb_unicast, test_affinity, test_ipsec, test_ipsec_router, test_ipsec_window, test_counters,
-         test_offline, test_big_frames, test_firewall_policy_once, test_messages_shown, test_proto_names,
-         test_ipsec_window_slices, test_metrics, test_undeclared_iface]
+         test_offline, test_big_frames, test_offline_signals, test_firewall_policy_once, test_messages_shown,
+         test_proto_names, test_ipsec_window_slices, test_metrics, test_undeclared_iface]
 
 
 def run_case(n, t):

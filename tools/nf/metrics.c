@@ -190,6 +190,7 @@ out:
 
 static void *metrics_thread(void *arg)
 {
+	/* A negative fd is not polled: no signalfd offline, no socket without --metrics. */
 	struct pollfd p[3] = {
 		{ .fd = metrics.stop_pipe[0], .events = POLLIN },
 		{ .fd = metrics.sig_fd, .events = POLLIN },
@@ -200,7 +201,7 @@ static void *metrics_thread(void *arg)
 
 	(void)arg;
 	for (;;) {
-		if (poll(p, metrics.listen_fd >= 0 ? 3 : 2, -1) < 0 && errno != EINTR)
+		if (poll(p, 3, -1) < 0 && errno != EINTR)
 			break;
 		if (p[0].revents)
 			break;
@@ -222,15 +223,24 @@ int nf_metrics_start(void (*usr1)(void), void (*prom)(FILE *f))
 
 	metrics.usr1 = usr1;
 	metrics.prom = prom;
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	/* Blocked in every thread started after this, taken from the signalfd. */
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	metrics.sig_fd = signalfd(-1, &set, SFD_CLOEXEC);
-	if (metrics.sig_fd < 0 || pipe2(metrics.stop_pipe, O_CLOEXEC)) {
-		nf_err("cannot watch for SIGUSR1: %s", strerror(errno));
+	if (usr1) {
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR1);
+		/* Blocked in every thread started after this, taken from the signalfd. */
+		pthread_sigmask(SIG_BLOCK, &set, NULL);
+		metrics.sig_fd = signalfd(-1, &set, SFD_CLOEXEC);
+		if (metrics.sig_fd < 0) {
+			nf_err("cannot watch for SIGUSR1: %s", strerror(errno));
+			goto err;
+		}
+	}
+	if (pipe2(metrics.stop_pipe, O_CLOEXEC)) {
+		nf_err("cannot start the metrics thread: %s", strerror(errno));
 		goto err;
 	}
+	/* Nothing to watch: no thread. */
+	if (!usr1 && !metrics.spec)
+		return 0;
 	if (metrics.spec) {
 		metrics.listen_fd = metrics_listen();
 		if (metrics.listen_fd < 0) {

@@ -325,7 +325,19 @@ static uint64_t nf_kernel_drops(const struct netslice_stats *st)
 	return st->rx_drop_ring_full + st->rx_drop_no_reader + st->rx_drop_error;
 }
 
-/* The summary; state says whether the NF is "running" (SIGUSR1), "stopped" or "offline". */
+static const char *nf_summary_title(const struct netslice_stats *st, const char *state)
+{
+	int running = !strcmp(state, "running");
+
+	if (!st)
+		return running ? "offline run so far" : "offline run done";
+	return running ? "running" : "stopped";
+}
+
+/*
+ * The summary; state says whether the NF is "running" (SIGUSR1, online
+ * or offline), "stopped" or "offline" (done).
+ */
 static void nf_summary(const struct nf *nf, struct ns_worker *const *w,
 		       const struct netslice_stats *st, unsigned int n, int json, double secs,
 		       const char *state)
@@ -374,8 +386,7 @@ static void nf_summary(const struct nf *nf, struct ns_worker *const *w,
 		json_end(&j);
 		return;
 	}
-	printf("%s: %s after %.1f s\n", nf->name,
-	       !st ? "offline run done" : strcmp(state, "running") ? "stopped" : "running", secs);
+	printf("%s: %s after %.1f s\n", nf->name, nf_summary_title(st, state), secs);
 	printf("  %-6s %12s %14s %12s %10s %10s %8s %10s %12s %14s\n", "slice", "rx_packets",
 	       "rx_bytes", "tx_packets", "nf_drops", "tx_errors", "held", "injected",
 	       "kernel_drops", "copied_bytes");
@@ -412,6 +423,11 @@ void nf_print_summary(const struct nf *nf, struct ns_worker *const *w,
 {
 	nf_log_drop_flush();
 	nf_summary(nf, w, st, n, json, secs, st ? "stopped" : "offline");
+}
+
+void nf_print_progress(const struct nf *nf, struct ns_worker *const *w, unsigned int n, int json)
+{
+	nf_summary(nf, w, NULL, n, json, 0, "running");
 }
 
 /* ---- online: ns_run() callbacks ---- */
@@ -506,21 +522,29 @@ static void nf_ready(struct ns_run *run, void *arg)
 /*
  * SIGHUP, the unit's ExecReload: an NF with a configuration reads it again;
  * one without says so and keeps running (a daemon is not stopped by HUP).
+ * Offline (no run) there is no unit to tell.
  */
-static void nf_reload(struct ns_run *run, void *arg)
+void nf_sighup(struct ns_run *run)
 {
 	const struct nf *nf = nf_live_state.nf;
 
-	(void)arg;
 	if (!nf->reload) {
 		nf_err("SIGHUP: nothing to reload");
 		return;
 	}
-	sd_notify_state("RELOADING=1");
+	if (run)
+		sd_notify_state("RELOADING=1");
 	pthread_mutex_lock(&nf_report_lock);
 	nf->reload(run, nf->arg);
 	pthread_mutex_unlock(&nf_report_lock);
-	sd_notify_state("READY=1");
+	if (run)
+		sd_notify_state("READY=1");
+}
+
+static void nf_reload(struct ns_run *run, void *arg)
+{
+	(void)arg;
+	nf_sighup(run);
 }
 
 /* Each worker's slice counters from the module (zero where they cannot be read). */
@@ -951,14 +975,24 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 	if (nf->gso && !no_gso && cut.mode != NETSLICE_CUT_OFF)
 		cut.flags |= NETSLICE_CUT_GSO;
 	if (pcap_in) {
+		struct pcapng_wake wake;
+
 		nr = nf_offline_slices(slice_list, slices);
 		if (nr < 0)
 			return 2;
-		/* Before the input's first packet: a quiet capture is watched too. */
+		/*
+		 * Before the first read: --metrics answers while a quiet capture
+		 * gives nothing, and a stop while it waits still ends cleanly.
+		 * SIGUSR1 is the reader's, between frames, as SIGHUP is.
+		 */
 		nf_live_state.start_ms = nf_mono_ms();
-		if (nf_metrics_start(nf_usr1, nf_prom))
+		if (nf_metrics_start(NULL, nf_prom))
 			return 1;
-		if (pcapng_open(pcap_in, &pf, err, sizeof(err))) {
+		if (nf_offline_signals(&wake)) {
+			nf_metrics_stop();
+			return 1;
+		}
+		if (pcapng_open(pcap_in, &pf, &wake, err, sizeof(err))) {
 			nf_err("%s", err);
 			nf_metrics_stop();
 			return 2;

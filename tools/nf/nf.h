@@ -38,7 +38,7 @@ struct nf {
 	void (*process)(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, void *arg);
 	/* After the batch is written (ns_run_config.sent). */
 	void (*sent)(struct ns_worker *w, void *arg);
-	/* SIGHUP (run is NULL offline, where there are no signals). */
+	/* SIGHUP (run is NULL offline, where it comes between frames). */
 	void (*reload)(struct ns_run *run, void *arg);
 	/* About once a second, from the main thread (or offline, as packet time passes). */
 	void (*tick)(void *arg);
@@ -116,8 +116,26 @@ int nf_offline(const struct nf *nf, struct pcapng_file *pf, const char *out,
 	       const struct netslice_cut *cut, const unsigned int *slices,
 	       unsigned int nr, unsigned int batch, int json);
 
+/*
+ * offline_signal.c: SIGINT, SIGTERM, SIGHUP and SIGUSR1 through a signalfd
+ * that the reader waits on with its input (wake); 0, or -1 after printing
+ * why. Until nf_offline_signals_ready() (the NF set up) SIGHUP and SIGUSR1
+ * are dropped. nf_offline_signal() says what came since it last said:
+ * NF_OFFLINE_STOP (SIGINT, SIGTERM; for good), NF_OFFLINE_RELOAD (SIGHUP),
+ * NF_OFFLINE_REPORT (SIGUSR1), or 0.
+ */
+struct pcapng_wake;
+int nf_offline_signals(struct pcapng_wake *wake);
+void nf_offline_signals_ready(void);
+#define NF_OFFLINE_STOP		1U
+#define NF_OFFLINE_RELOAD	2U
+#define NF_OFFLINE_REPORT	4U
+unsigned int nf_offline_signal(void);
+
 /* Internal to nf.c and offline.c. */
 void nf_set_offline(const struct pcapng_file *pf);
+/* SIGHUP: reload the NF's configuration (run NULL offline), or say there is none. */
+void nf_sighup(struct ns_run *run);
 void nf_set_time_ms(uint64_t ms);
 /*
  * Why addr (IPv4, network order) is no unicast host's address, or NULL:
@@ -144,5 +162,7 @@ void nf_offline_live(struct ns_worker *const *w, unsigned int n);
 void nf_set_inject(int (*fn)(const void *frame, uint32_t len, int ifindex));
 void nf_print_summary(const struct nf *nf, struct ns_worker *const *w,
 		      const struct netslice_stats *st, unsigned int n, int json, double secs);
+/* Offline, SIGUSR1: the summary so far. */
+void nf_print_progress(const struct nf *nf, struct ns_worker *const *w, unsigned int n, int json);
 
 #endif /* NF_NF_H */

@@ -27,6 +27,10 @@
  * written with its original length; one longer than PCAPNG_MAX_FRAME is
  * skipped and counted. "-" reads standard input and writes standard
  * output (the summary then goes to standard error).
+ *
+ * Between rounds, signals (offline_signal.c): a SIGHUP reloads, a SIGUSR1
+ * prints the summary so far, a SIGINT or SIGTERM ends the run as the
+ * input's end does. A wait for input ends the round early for each.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -238,6 +242,21 @@ static void offline_oversize_say(const struct pcapng_file *pf)
 	       pf->path, pf->oversize_len, PCAPNG_MAX_FRAME);
 }
 
+/* Between rounds: a stop (1) ends the run; a reload or a report is done now. */
+static int offline_signals(const struct nf *nf, struct ns_worker *const *w, unsigned int n,
+			   int json)
+{
+	unsigned int sig = nf_offline_signal();
+
+	if (sig & NF_OFFLINE_STOP)
+		return 1;
+	if (sig & NF_OFFLINE_RELOAD)
+		nf_sighup(NULL);
+	if (sig & NF_OFFLINE_REPORT)
+		nf_print_progress(nf, w, n, json);
+	return 0;
+}
+
 static void offline_free(struct offline_worker *ow, unsigned int nr, unsigned int batch)
 {
 	unsigned int k, i;
@@ -294,17 +313,20 @@ int nf_offline(const struct nf *nf, struct pcapng_file *pf, const char *out_path
 			goto out_fini;
 		}
 	nf_offline_live(wp, nr);
-	while (more) {
+	nf_offline_signals_ready();
+	while (more && !offline_signals(nf, wp, nr, json)) {
 		unsigned int got = 0;
 		uint64_t first_ts = 0;
 
 		for (k = 0; k < nr; k++)
 			ow[k].n = 0;
-		/* A round: until a slice's batch is full, or the input has no more for now. */
+		/* A round: until a slice's batch is full, the input has no more for now, or a signal. */
 		for (;;) {
 			if (got && !pcapng_readable(pf))
 				break;
 			r = pcapng_next(pf, &pk, err, sizeof(err));
+			if (r == PCAPNG_WOKEN)
+				break;
 			if (r < 0) {
 				nf_err("%s", err);
 				ret = 2;
@@ -327,7 +349,7 @@ int nf_offline(const struct nf *nf, struct pcapng_file *pf, const char *out_path
 		}
 		offline_oversize_say(pf);
 		if (!got)
-			break;
+			continue;
 		offline_clock(nf, first_ts, &next_tick);
 		for (k = nr; k-- > 0;) {
 			if (!ow[k].n)

@@ -4,7 +4,9 @@
  * epb_queue) and classic pcap files, from a file or standard input, one
  * packet at a time in constant memory (a block at most 16 MiB; a frame
  * over PCAPNG_MAX_FRAME skipped and counted); Linux cooked captures (SLL,
- * SLL2) read as Ethernet. Writing is pcapng_write.c.
+ * SLL2) read as Ethernet. A wait for input can be ended by another fd
+ * (struct pcapng_wake): at a block boundary nothing is lost, and the
+ * caller may read on. Writing is pcapng_write.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -61,8 +63,36 @@ static uint64_t ts_to_ns(uint64_t ts, uint8_t resol)
 }
 
 /*
+ * Wait until the input can be read (1), or the wake callback ends the
+ * wait (0). Its fd is looked at first: a signal is seen between two reads
+ * of a file that never makes the reader wait.
+ */
+static int wait_input(struct pcapng_file *pf, int between)
+{
+	struct pollfd p[2] = {
+		{ .fd = pf->wake.fd, .events = POLLIN },
+		{ .fd = pf->fd, .events = POLLIN },
+	};
+
+	if (pf->wake.fd < 0)
+		return 1;
+	for (;;) {
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return 1;	/* read() says what is wrong */
+		}
+		if ((p[0].revents & POLLIN) && pf->wake.fn(pf->wake.arg, between))
+			return 0;
+		if (p[1].revents)
+			return 1;
+	}
+}
+
+/*
  * Up to n bytes of input into dst (NULL: skip them); fewer only at the
- * end of the input; -1 on a read error.
+ * end of the input; -1 on a read error, or with errno EINTR and
+ * pf->woken set when the wake callback ended a wait.
  */
 static ssize_t rd(struct pcapng_file *pf, void *dst, size_t n)
 {
@@ -71,6 +101,12 @@ static ssize_t rd(struct pcapng_file *pf, void *dst, size_t n)
 
 	while (got < n) {
 		if (pf->pos == pf->end) {
+			if (!wait_input(pf, pf->between && !got)) {
+				pf->woken = 1;
+				pf->cut_off = !pf->between || got;
+				errno = EINTR;
+				return -1;
+			}
 			m = read(pf->fd, pf->buf, PCAPNG_READ_BUF);
 			if (m < 0 && errno == EINTR)
 				continue;
@@ -88,6 +124,17 @@ static ssize_t rd(struct pcapng_file *pf, void *dst, size_t n)
 		got += k;
 	}
 	return (ssize_t)got;
+}
+
+/* A block's (or record's) first bytes: a wake before any of them loses nothing. */
+static ssize_t rd_first(struct pcapng_file *pf, void *dst, size_t n)
+{
+	ssize_t r;
+
+	pf->between = 1;
+	r = rd(pf, dst, n);
+	pf->between = 0;
+	return r;
 }
 
 /* Exactly n bytes: 0, or -1 with why in err (truncated: what was being read). */
@@ -310,7 +357,7 @@ static int next_pcapng(struct pcapng_file *pf, struct pcapng_packet *pk, char *e
 			pf->have_type = 0;
 			r = 4;
 		} else {
-			r = rd(pf, &raw_type, 4);
+			r = rd_first(pf, &raw_type, 4);
 		}
 		if (r < 0)
 			return fail(err, errlen, "%s", strerror(errno));
@@ -384,7 +431,7 @@ static int next_pcap(struct pcapng_file *pf, struct pcapng_packet *pk, char *err
 	ssize_t r;
 
 	for (;;) {
-		r = rd(pf, rec, sizeof(rec));
+		r = rd_first(pf, rec, sizeof(rec));
 		if (r < 0)
 			return fail(err, errlen, "%s", strerror(errno));
 		if (!r)
@@ -444,7 +491,8 @@ static int fail_path(const char *path, char *err, size_t errlen)
 	return fail(err, errlen, "%s: %s", path, why);
 }
 
-int pcapng_open(const char *path, struct pcapng_file *pf, char *err, size_t errlen)
+int pcapng_open(const char *path, struct pcapng_file *pf, const struct pcapng_wake *wake,
+		char *err, size_t errlen)
 {
 	uint32_t magic;
 	ssize_t got;
@@ -460,7 +508,13 @@ int pcapng_open(const char *path, struct pcapng_file *pf, char *err, size_t errl
 		fail(err, errlen, "out of memory");
 		goto out_close;
 	}
-	got = rd(pf, &magic, 4);
+	pf->wake = wake ? *wake : (struct pcapng_wake) { .fd = -1 };
+	got = rd_first(pf, &magic, 4);
+	if (got < 0 && pf->woken) {
+		/* Stopped before the input said anything: it ends here. */
+		pf->cut_off = 1;
+		return 0;
+	}
 	if (got != 4) {
 		fail(err, errlen, got < 0 ? strerror(errno) : "empty or unreadable");
 		goto out_close;
@@ -480,6 +534,9 @@ int pcapng_open(const char *path, struct pcapng_file *pf, char *err, size_t errl
 	}
 	if (ret >= 0)
 		return 0;
+	/* Woken before the first packet: the interfaces declared so far. */
+	if (pf->woken)
+		return 0;
 out_close:
 	fail_path(path, err, errlen);
 	pcapng_close(pf);
@@ -495,7 +552,12 @@ int pcapng_next(struct pcapng_file *pf, struct pcapng_packet *pk, char *err, siz
 		pf->peeked = 0;
 		return 1;
 	}
+	if (pf->cut_off)
+		return 0;
+	pf->woken = 0;
 	ret = next_packet(pf, pk, err, errlen);
+	if (ret < 0 && pf->woken)
+		return PCAPNG_WOKEN;
 	if (ret < 0)
 		fail_path(pf->path, err, errlen);
 	return ret;

@@ -63,6 +63,22 @@ struct pcapng_section_iface {
 
 #define PCAPNG_READ_BUF	(64 * 1024)
 
+/*
+ * Something else to wait for while the reader waits for input: when fd
+ * is readable, fn(arg, between) runs; it must consume what made fd
+ * readable. between says no byte of the next block has been read yet.
+ * A nonzero return ends the wait: pcapng_next() returns PCAPNG_WOKEN, and
+ * if a block was cut off in the middle, the input ends there.
+ */
+struct pcapng_wake {
+	int fd;				/* -1: nothing */
+	int (*fn)(void *arg, int between);
+	void *arg;
+};
+
+/* pcapng_next(): the wake callback ended a wait; no packet (yet). */
+#define PCAPNG_WOKEN	2
+
 /* A file being read. */
 struct pcapng_file {
 	struct pcapng_iface ifaces[PCAPNG_MAX_IFACES];
@@ -82,20 +98,27 @@ struct pcapng_file {
 	unsigned int nr_sect;
 	struct pcapng_packet peek;	/* the first packet, read to learn the interfaces */
 	int peeked;
+	struct pcapng_wake wake;
+	int between;			/* reading a block's first bytes */
+	int woken;			/* the wake callback ended this read */
+	int cut_off;			/* ... in the middle of a block: the input ends */
 };
 
 /*
  * Open a file ("-": standard input): pcapng (Ethernet or Linux cooked
  * interfaces, enhanced packet blocks, any number of sections; other
  * blocks are skipped) or classic pcap (one interface, "if0"). Reads up
- * to the first packet, so the interfaces declared before it are known.
- * Returns 0, or -1 with a message naming the file in err.
+ * to the first packet, so the interfaces declared before it are known
+ * (unless woken first: wake may be NULL). Returns 0, or -1 with a message
+ * naming the file in err.
  */
-int pcapng_open(const char *path, struct pcapng_file *pf, char *err, size_t errlen);
+int pcapng_open(const char *path, struct pcapng_file *pf, const struct pcapng_wake *wake,
+		char *err, size_t errlen);
 /*
- * The next packet (1), the end of the file (0), or -1 with a message in
- * err. Frames over PCAPNG_MAX_FRAME are skipped, counted in pf->oversize;
- * a block or record length that no frame can have is an error.
+ * The next packet (1), the end of the file (0), PCAPNG_WOKEN, or -1 with
+ * a message in err. Frames over PCAPNG_MAX_FRAME are skipped, counted
+ * in pf->oversize; a block or record length that no frame can have is an
+ * error.
  */
 int pcapng_next(struct pcapng_file *pf, struct pcapng_packet *pk, char *err, size_t errlen);
 /* Whether pcapng_next() can go on without waiting for input. */
