@@ -1761,13 +1761,13 @@ def read_file(path):
 
 
 def sig_ready(pid, sig):
-    """Whether process pid blocks sig (offline mode takes it through a signalfd)."""
+    """Whether process pid catches sig (offline mode's handler is installed)."""
     try:
         with open("/proc/%d/status" % pid) as f:
-            blk = [ln for ln in f if ln.startswith("SigBlk:")][0]
+            cgt = [ln for ln in f if ln.startswith("SigCgt:")][0]
     except (OSError, IndexError):
         return False
-    return int(blk.split()[1], 16) >> (int(sig) - 1) & 1 == 1
+    return int(cgt.split()[1], 16) >> (int(sig) - 1) & 1 == 1
 
 
 def rchar(pid):
@@ -1800,15 +1800,45 @@ def test_offline_signals():
             diag("exit %s, %d frames out, summary %s" % (code, len(st.sent()), s.get("total")))
         check(ok, "%s while nf-fwd --pcap-in - waits for more: exit 0, the JSON summary counts the 3 "
               "frames, the output file holds them" % sig.name)
-    # Before the first packet: waiting in the open, the summary says nothing came.
-    st = Streaming("nf-fwd", [], "early")
-    st.send(head)
-    ready = wait_for(lambda: sig_ready(st.p.pid, signal.SIGINT))
-    st.p.send_signal(signal.SIGINT)
-    code, s = st.finish(close=False)
-    st.p.stdin.close()
-    check(ready and code == 0 and s.get("total", {}).get("rx_packets") == 0 and st.sent() == [],
-          "SIGINT before any packet came: exit 0 and a summary of nothing")
+    # Before the first packet: once the interfaces are named, a summary of nothing; before
+    # that, nothing was set up (nf-nat needs its interfaces), and it says so.
+    nat = ["--inside", "in0", "--outside", "out0", "--public", PUB]
+    for nf, args, sent in (("nf-fwd", [], head), ("nf-nat", nat, head), ("nf-nat", nat, b"")):
+        st = Streaming(nf, args, "early")
+        st.send(sent)
+        ready = wait_for(lambda: sig_ready(st.p.pid, signal.SIGINT))
+        st.p.send_signal(signal.SIGINT)
+        code, s = st.finish(close=False)
+        st.p.stdin.close()
+        err = st.stderr()
+        if sent:
+            check(ready and code == 0 and s.get("total", {}).get("rx_packets") == 0 and st.sent() == [],
+                  "%s: SIGINT before any packet came: exit 0 and a summary of nothing" % nf)
+        else:
+            check(ready and code == 0 and "stopped before the input's first packet" in err and
+                  len(err.splitlines()) == 1 and not s,
+                  "%s: SIGINT before the input's first byte: exit 0, saying so" % nf)
+    # Stuck where no wait sees a stop (a FIFO no writer opens): the second SIGTERM ends it.
+    fifo = os.path.join(TMP, "never.fifo")
+    if not os.path.exists(fifo):
+        os.mkfifo(fifo)
+    p = subprocess.Popen([os.path.join(BIN, "nf-fwd"), "--pcap-in", fifo], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    ready = wait_for(lambda: sig_ready(p.pid, signal.SIGTERM))
+    p.send_signal(signal.SIGTERM)
+    try:
+        first = p.wait(timeout=0.5)
+    except subprocess.TimeoutExpired:
+        first = None
+    if first is None:
+        p.send_signal(signal.SIGTERM)
+    try:
+        code = p.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        code = p.wait()
+    check(ready and code == -signal.SIGTERM, "a run stuck opening a FIFO: a second SIGTERM ends it "
+          "(exit %s)" % code)
     # SIGHUP: nf-firewall's rules change between frames.
     rules = os.path.join(TMP, "hup.rules")
     with open(rules, "w") as f:

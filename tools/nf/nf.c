@@ -997,6 +997,13 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 			nf_metrics_stop();
 			return 2;
 		}
+		/* Stopped before the file named an interface: there is nothing to set up. */
+		if (nf_offline_stopped() && !pf.nr_ifaces) {
+			nf_err("stopped before the input's first packet");
+			nf_metrics_stop();
+			pcapng_close(&pf);
+			return 0;
+		}
 		nf_set_offline(&pf);
 		nf_nr_workers = (unsigned int)nr;
 		ret = nf->setup && nf->setup(nf->arg) ? 2 :

@@ -117,16 +117,19 @@ int nf_offline(const struct nf *nf, struct pcapng_file *pf, const char *out,
 	       unsigned int nr, unsigned int batch, int json);
 
 /*
- * offline_signal.c: SIGINT, SIGTERM, SIGHUP and SIGUSR1 through a signalfd
- * that the reader waits on with its input (wake); 0, or -1 after printing
- * why. Until nf_offline_signals_ready() (the NF set up) SIGHUP and SIGUSR1
- * are dropped. nf_offline_signal() says what came since it last said:
- * NF_OFFLINE_STOP (SIGINT, SIGTERM; for good), NF_OFFLINE_RELOAD (SIGHUP),
+ * offline_signal.c: SIGINT, SIGTERM, SIGHUP and SIGUSR1 caught, each a byte
+ * on a pipe that the reader waits on with its input (wake); 0, or -1 after
+ * printing why. A second SIGINT or SIGTERM takes the default action. Until
+ * nf_offline_signals_ready() (the NF set up) SIGHUP and SIGUSR1 wait.
+ * nf_offline_signal() says what came since it last said: NF_OFFLINE_STOP
+ * (SIGINT, SIGTERM; for good), NF_OFFLINE_RELOAD (SIGHUP),
  * NF_OFFLINE_REPORT (SIGUSR1), or 0.
  */
 struct pcapng_wake;
 int nf_offline_signals(struct pcapng_wake *wake);
 void nf_offline_signals_ready(void);
+/* A SIGINT or SIGTERM came. */
+int nf_offline_stopped(void);
 #define NF_OFFLINE_STOP		1U
 #define NF_OFFLINE_RELOAD	2U
 #define NF_OFFLINE_REPORT	4U

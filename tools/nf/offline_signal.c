@@ -4,70 +4,84 @@
  * the frames in hand (summary printed, output finished), SIGHUP reloads,
  * SIGUSR1 prints the summary so far.
  *
- * They are blocked and read from a signalfd that the pcapng reader polls
- * together with its input, so a wait for a pipe that stays quiet ends
- * when one comes, and no signal can slip in between a look at a flag and
- * the read that blocks (as it could with a handler and EINTR). A reload
- * or a report runs between frames: the reader ends its wait for one only
- * at a block boundary, so no frame is cut; a stop ends any wait (a frame
- * half written then is lost: the writer had not finished it).
+ * A handler notes the signal and writes a byte to a pipe that the pcapng
+ * reader polls together with its input, so a wait for a pipe that stays
+ * quiet ends when one comes, and none can slip in between a look at a
+ * flag and the poll that blocks. The signals are not blocked: a run stuck
+ * elsewhere (a FIFO's open, a full --pcap-out pipe) is ended by a second
+ * SIGINT or SIGTERM, which the handler leaves to the default action. A
+ * reload or a report runs between frames: the reader ends its wait for
+ * one only at a block boundary, so no frame is cut; a stop ends any wait
+ * (a frame half written then is lost: the writer had not finished it).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include "nf.h"
 #include "pcapng.h"
 
 static struct {
-	int fd;
-	int stop, reload, report;
+	int pipe[2];
+	volatile sig_atomic_t stop, reload, report;
 	int ready;		/* the NF is set up: what a SIGHUP reloads is there */
-} offline_sig = { .fd = -1 };
+} offline_sig = { .pipe = { -1, -1 } };
 
-/*
- * Take what came. Before setup a SIGHUP is dropped (setup reads the
- * configuration after it), and so is a SIGUSR1 (there is nothing to say).
- */
-static void offline_sig_drain(void)
+static void offline_sig_handler(int sig)
 {
-	struct signalfd_siginfo si;
+	int saved = errno;
 
-	while (read(offline_sig.fd, &si, sizeof(si)) == sizeof(si)) {
-		if (si.ssi_signo == SIGHUP)
-			offline_sig.reload = offline_sig.ready;
-		else if (si.ssi_signo == SIGUSR1)
-			offline_sig.report = offline_sig.ready;
-		else
-			offline_sig.stop = 1;
+	if (sig == SIGHUP) {
+		offline_sig.reload = 1;
+	} else if (sig == SIGUSR1) {
+		offline_sig.report = 1;
+	} else if (offline_sig.stop) {
+		/* The second stop: the run is stuck where no wait sees the first. */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	} else {
+		offline_sig.stop = 1;
 	}
+	/* Full: a byte is there already, the reader wakes all the same. */
+	if (write(offline_sig.pipe[1], "", 1) < 0)
+		(void)0;
+	errno = saved;
 }
 
+/* Empty the pipe; what came stays noted in the flags. */
+static void offline_sig_drain(void)
+{
+	char buf[64];
+
+	while (read(offline_sig.pipe[0], buf, sizeof(buf)) > 0)
+		;
+}
+
+/* A reload or a report waits for the NF to be set up, and for a block's end. */
 static int offline_sig_woken(void *arg, int between)
 {
 	(void)arg;
 	offline_sig_drain();
-	return offline_sig.stop || ((offline_sig.reload || offline_sig.report) && between);
+	return offline_sig.stop ||
+	       ((offline_sig.reload || offline_sig.report) && between && offline_sig.ready);
 }
 
 int nf_offline_signals(struct pcapng_wake *wake)
 {
-	sigset_t set;
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1 };
+	struct sigaction sa = { .sa_handler = offline_sig_handler, .sa_flags = SA_RESTART };
+	unsigned int i;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGUSR1);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	offline_sig.fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-	if (offline_sig.fd < 0) {
+	if (pipe2(offline_sig.pipe, O_NONBLOCK | O_CLOEXEC)) {
 		nf_err("cannot watch for signals: %s", strerror(errno));
 		return -1;
 	}
-	*wake = (struct pcapng_wake) { .fd = offline_sig.fd, .fn = offline_sig_woken };
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	*wake = (struct pcapng_wake) { .fd = offline_sig.pipe[0], .fn = offline_sig_woken };
 	return 0;
 }
 
@@ -76,16 +90,29 @@ void nf_offline_signals_ready(void)
 	offline_sig.ready = 1;
 }
 
+int nf_offline_stopped(void)
+{
+	return offline_sig.stop;
+}
+
 unsigned int nf_offline_signal(void)
 {
 	unsigned int what;
 
-	if (offline_sig.fd < 0)
+	if (offline_sig.pipe[0] < 0)
 		return 0;
 	offline_sig_drain();
-	what = (offline_sig.stop ? NF_OFFLINE_STOP : 0) |
-	       (offline_sig.reload ? NF_OFFLINE_RELOAD : 0) |
-	       (offline_sig.report ? NF_OFFLINE_REPORT : 0);
-	offline_sig.reload = offline_sig.report = 0;
+	what = offline_sig.stop ? NF_OFFLINE_STOP : 0;
+	if (!offline_sig.ready)
+		return what;
+	/* One that comes after its flag is read is there for the next look. */
+	if (offline_sig.reload) {
+		offline_sig.reload = 0;
+		what |= NF_OFFLINE_RELOAD;
+	}
+	if (offline_sig.report) {
+		offline_sig.report = 0;
+		what |= NF_OFFLINE_REPORT;
+	}
 	return what;
 }
