@@ -1743,6 +1743,23 @@ def test_big_frames():
           "a 65,549-byte frame of a Linux cooked capture (SLL2) is read whole, as Ethernet")
 
 
+    # nf-ipsec sees the room its own buffer would have, whatever came before: a 65,549-byte
+    # frame after a 100 KB one is too big for ESP (its outer IP length would not fit 16 bits).
+    with open(os.path.join(TMP, "a.conf"), "w") as f:
+        f.write(GW_A)
+    os.chmod(os.path.join(TMP, "a.conf"), 0o600)
+    plain = lambda body: P.packet("10.1.0.1", "10.2.0.1", P.UDP, P.udp("10.1.0.1", "10.2.0.1", 4000, 5000, body),
+                                  smac="02:00:00:00:00:01", dmac="02:00:00:00:00:a0")
+    pad, big = plain(b"small") + b"\0" * 100000, plain(b"B" * (65535 - 28))
+    code, out, s, _ = run("nf-ipsec", ["--config", "@TMP/a.conf", "-b", "1"], [(0, 0, pad), (0, 1, big)],
+                          ifaces=[("p0", "02:00:00:00:00:a0"), ("t0", "02:00:00:00:00:a1")])
+    lens = [(len(f) - 14, int.from_bytes(f[16:18], "big")) for _, _, f in out]
+    check(code == 0 and len(out) == 1 and all(a == b for a, b in lens) and
+          s.get("nf-ipsec", {}).get("dropped_too_big") == 1,
+          "nf-ipsec: a 65,549-byte frame after a 100 KB one is dropped_too_big, every ESP frame's "
+          "IP length its own (%s)" % lens)
+
+
 def wait_for(cond, timeout=10):
     """Poll cond() until it is true (returned) or timeout seconds pass (False)."""
     import time

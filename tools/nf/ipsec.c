@@ -193,7 +193,8 @@ static void ipsec_encrypt(struct ipsec *is, struct ipsec_worker *iw, struct nets
 	pad = (4 - (inner + 2) % 4) % 4;
 	pt_len = inner + pad + 2;
 	esp_len = ESP_HDR + ESP_IV + pt_len + ESP_ICV;
-	if (ETH_HDR + OUTER_IP + esp_len > iov->len) {
+	/* Room in the buffer, and an outer IP length that fits its 16 bits. */
+	if (ETH_HDR + OUTER_IP + esp_len > iov->len || OUTER_IP + esp_len > 0xffff) {
 		ipsec_count(&is->too_big);
 		ns_iov_drop(iov);
 		return;

@@ -191,7 +191,8 @@ static int offline_take(struct offline_worker *ow, const struct pcapng_packet *p
 	sl->cut = whole ? offline_cut_len(cut, sl->buf, pk->len) : pk->len;
 	*iov = (struct netslice_iov) {
 		.base = (uintptr_t)sl->buf,
-		.len = sl->buf_size,
+		/* As the NF's own buffer would be: not the slot's, which only grows. */
+		.len = pk->len > OFFLINE_BUF_SIZE ? pk->len : OFFLINE_BUF_SIZE,
 		.rlen = sl->cut,
 		.wire_len = pk->wire_len,
 		.ifindex = pk->iface + 1,
