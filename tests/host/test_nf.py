@@ -308,15 +308,20 @@ def etc_protocols():
 
 def test_proto_names():
     """The protocol names of rules (nf-firewall's, netslicectl's) mean what /etc/protocols
-    says: ipip is 94 (IP-within-IP), IPv4 in IPv4 is ipencap (4)."""
+    says: IPv4 in IPv4 is ipencap (4); ipip, 94 there and 4 before, is refused."""
     etc = etc_protocols()
     if not etc or etc.get("ipip") != 94:
         skip("no Debian netbase /etc/protocols")
         return
     code, _, _, err = run("nf-firewall", ["--rules", "@TMP/p.rules"], [], files={"p.rules": "accept bogus\n"})
     names = err.split("(any, ")[-1].split(", or 0 to 255)")[0].split(", ") if code == 2 else []
-    check(names and [n for n in names if n not in etc] == ["icmpv6"],
-          "every protocol name the tools show is /etc/protocols', but icmpv6 (the rule words' own)")
+    check(names and [n for n in names if n not in etc] == ["icmpv6"] and "ipip" not in names,
+          "every protocol name the tools show is /etc/protocols', but icmpv6 (the rule words' own); "
+          "not ipip")
+    code, _, _, err = run("nf-firewall", ["--rules", "@TMP/p.rules"], [], files={"p.rules": "drop ipip\n"})
+    check(code == 2 and "p.rules:1:6: 'ipip' is ambiguous: /etc/protocols' ipip is 94, earlier versions "
+          "read it as 4; write ipencap (4, IPv4 in IPv4) or 94" in err,
+          "'drop ipip' is refused, saying why (94 in /etc/protocols, 4 before): no rule changes meaning unseen")
     src, dst, src6, dst6 = "10.0.0.1", "10.0.0.2", "2001:db8::1", "2001:db8::2"
     num = dict(etc, icmpv6=58)
     names = [n for n in names if n in num]
@@ -330,7 +335,7 @@ def test_proto_names():
     if not ok:
         diag("passed: %s; hits %s" % ([P.Frame(f).proto for _, _, f in out], hits))
     check(ok, "'drop NAME' for each name drops exactly the packet of /etc/protocols' number "
-          "(ipip 94, ipencap 4, ...)")
+          "(ipencap 4, ...)")
     code, out, s, _ = run("nf-firewall", ["--rules", "@TMP/p.rules"], frames[:1] + [
         (0, 9, P.packet(src6, dst6, 58, P.icmp(src6, dst6, 128)))],
         files={"p.rules": "default accept\ndrop ipv6-icmp\n"})

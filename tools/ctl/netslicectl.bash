@@ -19,7 +19,7 @@ _netslicectl()
 	trim|gso|multi-read|multi-write) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
 	family) COMPREPLY=($(compgen -W "ipv4 ipv6" -- "$cur")); return ;;
 	# The names of tools/lib/proto.c (test_cli.sh checks they agree).
-	proto) COMPREPLY=($(compgen -W "icmp igmp ipencap tcp udp dccp ipv6 rsvp gre esp ah icmpv6 ospf ipip pim vrrp l2tp sctp udplite mpls-in-ip" -- "$cur")); return ;;
+	proto) COMPREPLY=($(compgen -W "icmp igmp ipencap tcp udp dccp ipv6 rsvp gre esp ah icmpv6 ospf pim vrrp l2tp sctp udplite mpls-in-ip" -- "$cur")); return ;;
 	load) _filedir; return ;;
 	slice|set)
 		if [[ ${args[0]} == slice || ${args[0]} == stats || ${args[0]} == rule ]]; then

@@ -33,6 +33,8 @@ static int ctl_parse_proto(const char *s, uint8_t *proto)
 {
 	int v = s ? proto_parse(s) : -1;
 
+	if (v < 0 && s && proto_refused(s))
+		return CTL_BAD("proto: %s", proto_refused(s));
 	if (v < 0)
 		return CTL_BAD("proto: \"%s\" is not a protocol (%s, or 0 to 255)", s ? s : "",
 			       proto_names());

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * IP protocol names: /etc/protocols' (IANA's keywords, as Debian's netbase
- * spells them), each meaning what it means there. ipip is 94, IANA's
- * "IP-within-IP"; IPv4 in IPv4 (Linux's ipip tunnels) is ipencap, 4.
- * icmpv6 is the rule words' own name for 58 (/etc/protocols: ipv6-icmp).
+ * spells them), each meaning what it means there. IPv4 in IPv4 (Linux's
+ * ipip tunnels) is ipencap, 4. The word ipip is refused: /etc/protocols
+ * gives it 94 (IANA's "IP-within-IP"), earlier versions read it as 4, and
+ * a rule file written for either must not change meaning unseen; 94 is
+ * shown as a number. icmpv6 is the rule words' own name for 58
+ * (/etc/protocols: ipv6-icmp).
  */
 #include <string.h>
 
@@ -19,7 +22,7 @@ struct proto_entry {
 static const struct proto_entry proto_table[] = {
 	{ "icmp", 1 }, { "igmp", 2 }, { "ipencap", 4 }, { "tcp", 6 }, { "udp", 17 },
 	{ "dccp", 33 }, { "ipv6", 41 }, { "rsvp", 46 }, { "gre", 47 }, { "esp", 50 },
-	{ "ah", 51 }, { "icmpv6", 58 }, { "ospf", 89 }, { "ipip", 94 }, { "pim", 103 },
+	{ "ah", 51 }, { "icmpv6", 58 }, { "ospf", 89 }, { "pim", 103 },
 	{ "vrrp", 112 }, { "l2tp", 115 }, { "sctp", 132 }, { "udplite", 136 },
 	{ "mpls-in-ip", 137 },
 };
@@ -62,6 +65,14 @@ const char *proto_name(int proto)
 	for (i = 0; i < PROTO_COUNT(proto_table); i++)
 		if (proto_table[i].proto == proto)
 			return proto_table[i].name;
+	return NULL;
+}
+
+const char *proto_refused(const char *s)
+{
+	if (!strcmp(s, "ipip"))
+		return "'ipip' is ambiguous: /etc/protocols' ipip is 94, earlier versions read it "
+		       "as 4; write ipencap (4, IPv4 in IPv4) or 94";
 	return NULL;
 }
 

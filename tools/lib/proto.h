@@ -7,6 +7,8 @@
 int proto_parse(const char *s);
 /* The protocol's name, or NULL for a number with none here. */
 const char *proto_name(int proto);
+/* Why s, a name proto_parse() refuses on purpose, is refused; NULL for any other. */
+const char *proto_refused(const char *s);
 /* Every name, comma-separated, for a message or --help. */
 const char *proto_names(void);
 

@@ -172,6 +172,8 @@ static int fw_parse_rule(struct fw_rule *r, const struct conf *c, unsigned int f
 	int i, ported, icmp;
 
 	r->proto = fw_proto(w[0]);
+	if (r->proto == -2 && proto_refused(w[0]))
+		FW_ERR(0, "%s", proto_refused(w[0]));
 	if (r->proto == -2)
 		FW_ERR(0, "unknown protocol '%s' (any, %s, or 0 to 255)", w[0], proto_names());
 	r->sport[1] = r->dport[1] = 65535;
