@@ -34,7 +34,7 @@ one_line() {
 	return 1
 }
 
-ktap_plan 10
+ktap_plan 11
 if [ -e /sys/module/netslice ]; then
 	echo "# the netslice module is loaded here: the tests need a host without it"
 	exit 4
@@ -124,5 +124,15 @@ protos=$(complete_words rule add proto "" | tr '\n' ' ')
 ok=$?
 [ "$ok" -eq 0 ] || echo "# slice set: $settings; proto: $protos; the table: $table"
 result "bash completion: slice set offers rxq-size, store-size and store-timeout; proto offers the protocol table's names" $ok
+
+# What the user typed comes back with its control bytes shown, never raw:
+# an ESC (a terminal's escape sequences), a newline (a forged line), C1.
+ok=0
+for arg in $'bogus\e[31mX' $'bogus\nnetslicectl: forged' $'bogus\xc2\x9b31m'; do
+	run 1 "$bin/netslicectl" "$arg" && one_line 'netslicectl: .*bogus\\x(1b|0a|c2\\x9b)' &&
+		! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]\|\xc2\x9b' "$out" || ok=1
+done
+run 1 "$bin/netslicectl" rule add proto $'\e]0;t\a' && ! LC_ALL=C grep -q $'\e' "$out" || ok=1
+result "netslicectl: control bytes in what the user typed are shown as \\xNN, never written raw" $ok
 
 ktap_done

@@ -16,6 +16,7 @@
 
 #include "conf.h"
 #include "json.h"
+#include "msg.h"
 #include "proto.h"
 
 /* Exit codes, as iproute2: usage errors 1, requests the kernel refused 2. */

@@ -113,7 +113,7 @@ static int ctl_link_show(int argc, char **argv)
 	if (err)
 		return CTL_EXIT_KERNEL;
 	if (f.dev && !f.shown) {
-		fprintf(stderr, "%sError: dev %s: interface is not attached.\n", ctl.where, f.dev);
+		msg_line("%sError: dev %s: interface is not attached.", ctl.where, f.dev);
 		return CTL_EXIT_KERNEL;
 	}
 	return 0;

@@ -141,7 +141,7 @@ static int ctl_batch(const char *file, double rate)
 	int more = 0, queued, err = 0;
 
 	if (conf_open(&c, file)) {
-		fprintf(stderr, "netslicectl: %s: %s\n", file, strerror(errno));
+		msg_line("netslicectl: %s: %s", file, strerror(errno));
 		return CTL_EXIT_USAGE;
 	}
 	sigaction(SIGINT, &sa, NULL);

@@ -218,8 +218,8 @@ static int ctl_on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 		sub = &nl.subjects[0];
 	if (sub)
 		subject = ctl_subject_name(sub, buf, sizeof(buf));
-	fprintf(stderr, "%sError: %s%s%s.\n", ctl.where, subject ? subject : "",
-		subject ? ": " : "", msg ? msg : strerror(-e->error));
+	msg_line("%sError: %s%s%s.", ctl.where, subject ? subject : "", subject ? ": " : "",
+		 msg ? msg : strerror(-e->error));
 	return NL_STOP;
 }
 
@@ -345,19 +345,23 @@ void ctl_mark(char *const *word)
 
 int ctl_usage_error(const char *fmt, ...)
 {
-	char where[512];
+	char where[512], *text = NULL;
 	va_list ap;
 
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	/* The user's words are in it: shown escaped (msg.h). */
 	if (ctl.conf) {
 		conf_where(ctl.conf, ctl.word, where, sizeof(where));
-		fprintf(stderr, "netslicectl: %s: ", where);
+		msg_line("netslicectl: %s: %s (see netslicectl --help)", where,
+			 text ? text : "out of memory");
 	} else {
-		fprintf(stderr, "%snetslicectl: ", ctl.where);
+		msg_line("%snetslicectl: %s (see netslicectl --help)", ctl.where,
+			 text ? text : "out of memory");
 	}
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (see netslicectl --help)\n", stderr);
+	free(text);
 	return CTL_EXIT_USAGE;
 }
 

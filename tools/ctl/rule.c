@@ -361,7 +361,7 @@ static int ctl_rule_load(int argc, char **argv)
 		return ctl_usage_error("rule load takes FILE [replace]");
 	ctl_parsed();
 	if (conf_open(&c, argv[0])) {
-		fprintf(stderr, "netslicectl: %s: %s\n", argv[0], strerror(errno));
+		msg_line("netslicectl: %s: %s", argv[0], strerror(errno));
 		return CTL_EXIT_USAGE;
 	}
 	ctl.conf = &c;

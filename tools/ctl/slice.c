@@ -170,8 +170,8 @@ static int ctl_cut_old(struct nl_msg *msg, int argc, char **argv, int *i)
 	if (ctl_u32(fixed ? "fixed length" : "auto extra", *i + 2 < argc ? argv[*i + 2] : NULL,
 		    65535, &v))
 		return -1;
-	fprintf(stderr, "netslicectl: \"slicing %s %s\" is deprecated: write \"cut %s%s%s\"\n",
-		mode, argv[*i + 2], mode, fixed ? ":" : "+", argv[*i + 2]);
+	msg_line("netslicectl: \"slicing %s %s\" is deprecated: write \"cut %s%s%s\"", mode,
+		 argv[*i + 2], mode, fixed ? ":" : "+", argv[*i + 2]);
 	nla_put_u32(msg, NETSLICE_A_SLICE_CUT_MODE,
 		    fixed ? NETSLICE_CUT_MODE_FIXED : NETSLICE_CUT_MODE_AUTO);
 	nla_put_u32(msg, fixed ? NETSLICE_A_SLICE_CUT_LENGTH : NETSLICE_A_SLICE_CUT_EXTRA, v);

@@ -78,23 +78,26 @@ size_t msg_escape(char *out, size_t room, const char *in)
 	return o;
 }
 
-void msg_verr(const char *prog, const char *fmt, va_list ap)
+/* prefix (or NULL) and the formatted text, escaped, as one line in one write. */
+static void msg_vwrite(const char *prefix, const char *fmt, va_list ap)
 {
 	char *text = NULL, *line, fallback[1024];
-	size_t room, n;
+	size_t room, n = 0;
 
 	if (vasprintf(&text, fmt, ap) < 0)
 		text = NULL;
 	/* Every byte \xNN at worst, then ": ", the newline and the NUL. */
-	room = 4 * (strlen(prog) + (text ? strlen(text) : 0)) + 4;
+	room = 4 * ((prefix ? strlen(prefix) : 0) + (text ? strlen(text) : 0)) + 4;
 	line = malloc(room);
 	if (!line) {
 		line = fallback;
 		room = sizeof(fallback);
 	}
-	n = msg_escape(line, room - 3, prog);
-	line[n++] = ':';
-	line[n++] = ' ';
+	if (prefix) {
+		n = msg_escape(line, room - 3, prefix);
+		line[n++] = ':';
+		line[n++] = ' ';
+	}
 	n += msg_escape(line + n, room - n - 1, text ? text : "(out of memory for this message)");
 	line[n++] = '\n';
 	/* One write: the line whole, whichever thread says it. */
@@ -104,6 +107,20 @@ void msg_verr(const char *prog, const char *fmt, va_list ap)
 	if (line != fallback)
 		free(line);
 	free(text);
+}
+
+void msg_verr(const char *prog, const char *fmt, va_list ap)
+{
+	msg_vwrite(prog, fmt, ap);
+}
+
+void msg_line(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg_vwrite(NULL, fmt, ap);
+	va_end(ap);
 }
 
 void msg_err(const char *prog, const char *fmt, ...)

@@ -19,6 +19,8 @@
  */
 size_t msg_escape(char *out, size_t room, const char *in);
 
+/* A line to stderr, escaped as above, the newline added. */
+void msg_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "PROG: what" to stderr, escaped as above. */
 void msg_err(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void msg_verr(const char *prog, const char *fmt, va_list ap)
