@@ -288,10 +288,10 @@ static int json_utf8_len(const unsigned char *s)
 }
 
 /*
- * A JSON string of s: quotes, backslashes and control characters escaped;
- * a byte that is not part of well-formed UTF-8 (a file name, an interface
- * name, a string cut short) becomes U+FFFD, as Go's encoder does, so the
- * output is always valid JSON.
+ * A JSON string of s: quotes, backslashes and control characters (C0, DEL,
+ * C1) escaped; a byte that is not part of well-formed UTF-8 (a file name,
+ * an interface name, a string cut short) becomes U+FFFD, as Go's encoder
+ * does, so the output is always valid JSON.
  */
 static void json_quote(FILE *f, const char *s)
 {
@@ -306,8 +306,12 @@ static void json_quote(FILE *f, const char *s)
 			u++;
 		} else if (*u == '"' || *u == '\\') {
 			fprintf(f, "\\%c", *u++);
-		} else if (*u < 0x20) {
+		} else if (*u < 0x20 || *u == 0x7f) {
 			fprintf(f, "\\u%04x", *u++);
+		} else if (n == 2 && u[0] == 0xc2 && u[1] <= 0x9f) {
+			/* C1 (U+0080 to U+009F): escaped too, for a terminal's sake. */
+			fprintf(f, "\\u%04x", u[1]);
+			u += 2;
 		} else {
 			fwrite(u, 1, (size_t)n, f);
 			u += n;
@@ -338,6 +342,14 @@ void json_open(struct json *j, const char *key, char bracket)
 	if (j->depth + 1 < JSON_MAX_DEPTH)
 		j->depth++;
 	j->need_comma[j->depth] = 0;
+}
+
+void json_open_set(struct json *j, const char *key)
+{
+	if (j->prom)
+		prom_open(j, key, '{');
+	else
+		json_open(j, key, '[');
 }
 
 void json_close(struct json *j, char bracket)
