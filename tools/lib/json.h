@@ -36,6 +36,13 @@ int json_init_prom(struct json *j, FILE *f, const char *prefix, const char *labe
 /* key is NULL inside arrays and at the top level. */
 void json_open(struct json *j, const char *key, char bracket);
 void json_close(struct json *j, char bracket);
+/*
+ * An array whose elements name themselves by their labels (a flow by its
+ * addresses and ports): in Prometheus mode no index label, which would
+ * make a new series of an element whenever its place changes. Closed
+ * with json_close(j, ']').
+ */
+void json_open_set(struct json *j, const char *key);
 void json_u64(struct json *j, const char *key, uint64_t v);
 void json_double(struct json *j, const char *key, double v);
 void json_str(struct json *j, const char *key, const char *s);

@@ -195,7 +195,7 @@ static void mon_show(struct json *j, FILE *f, void *arg, int live)
 	shown = m->top && m->top < n ? m->top : n;
 	if (j) {
 		json_gauge(j, "flows", n, "Flows in the table.");
-		json_open(j, "top", '[');
+		json_open_set(j, "top");
 		for (i = 0; i < shown; i++) {
 			json_open(j, NULL, '{');
 			mon_flow_json(j, &all[i].flow);
