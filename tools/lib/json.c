@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "msg.h"
 
 #define PROM_NAME 128
 #define PROM_LABELS 1024
@@ -41,8 +42,6 @@ struct json_prom {
 	struct prom_line *lines;
 	size_t n, cap;
 };
-
-static int json_utf8_len(const unsigned char *s);
 
 void json_init(struct json *j, FILE *f)
 {
@@ -107,7 +106,7 @@ static void prom_label(char *labels, size_t room, const char *key, const char *v
 	if (o >= room)
 		goto too_long;
 	while (*u) {
-		n = json_utf8_len(u);
+		n = (int)msg_utf8_len(u);
 		if (o + 4 >= room)
 			goto too_long;
 		if (!n) {
@@ -254,40 +253,6 @@ static void prom_end(struct json *j)
 }
 
 /*
- * Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
- * forms, surrogates or code points past U+10FFFF), or 0.
- */
-static int json_utf8_len(const unsigned char *s)
-{
-	unsigned int c = s[0], lo = 0x80, hi = 0xbf;
-	int n, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	/* The second byte's range rules out the overlong and the out of range. */
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
-		if (s[i] < lo || s[i] > hi)
-			return 0;
-	return n;
-}
-
-/*
  * A JSON string of s: quotes, backslashes and control characters (C0, DEL,
  * C1) escaped; a byte that is not part of well-formed UTF-8 (a file name,
  * an interface name, a string cut short) becomes U+FFFD, as Go's encoder
@@ -300,7 +265,7 @@ static void json_quote(FILE *f, const char *s)
 
 	fputc('"', f);
 	while (*u) {
-		n = json_utf8_len(u);
+		n = (int)msg_utf8_len(u);
 		if (!n) {
 			fputs("\\ufffd", f);
 			u++;

@@ -6,12 +6,13 @@
 
 #include "msg.h"
 
-/* Bytes of the valid UTF-8 sequence at s (whose first byte is 0x80 or more), or 0. */
-static size_t msg_utf8_len(const unsigned char *s)
+size_t msg_utf8_len(const unsigned char *s)
 {
 	unsigned char lo = 0x80, hi = 0xbf;	/* the second byte's range */
 	size_t n, i;
 
+	if (s[0] < 0x80)
+		return 1;
 	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
 		n = 2;
 	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {

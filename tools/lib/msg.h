@@ -19,6 +19,12 @@
  */
 size_t msg_escape(char *out, size_t room, const char *in);
 
+/*
+ * Bytes of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * form, surrogate or code point past U+10FFFF; 1 for ASCII), or 0.
+ */
+size_t msg_utf8_len(const unsigned char *s);
+
 /* A line to stderr, escaped as above, the newline added. */
 void msg_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "PROG: what" to stderr, escaped as above. */
