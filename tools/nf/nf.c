@@ -594,18 +594,20 @@ static void nf_done(struct ns_run *run, void *arg)
 			 (double)(nf_mono_ms() - nf_live_state.start_ms) / 1000);
 }
 
-/* SIGUSR1: the summary so far, on stdout. */
+/* SIGUSR1 online: the summary so far, on stdout. */
 static void nf_usr1(void)
 {
 	static struct netslice_stats st[NETSLICE_MAX_SLICES];
 	struct ns_worker *w[NETSLICE_MAX_SLICES];
 	unsigned int n;
 
+	/* Online only: offline, SIGUSR1 is the reader's (nf_print_progress()). */
 	pthread_mutex_lock(&nf_report_lock);
-	n = nf_live_workers(w, st);
-	if (n)
-		nf_summary(nf_live_state.nf, w, nf_cur_run ? st : NULL, n, nf_live_state.json,
+	if (nf_cur_run) {
+		n = nf_workers(nf_cur_run, w, st);
+		nf_summary(nf_live_state.nf, w, st, n, nf_live_state.json,
 			   (double)(nf_mono_ms() - nf_live_state.start_ms) / 1000, "running");
+	}
 	pthread_mutex_unlock(&nf_report_lock);
 }
 
