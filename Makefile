@@ -22,6 +22,7 @@
 #                 (then ldconfig, unless DESTDIR is set)
 # make lib tools  user space only: libnetslice and the programs, no kernel tree
 # make dkms-install  register the sources with DKMS (rebuilds on new kernels)
+# make deb        the Debian packages (debian/) in build/deb, checked by lintian
 # make bench      netslice against AF_PACKET, AF_XDP and in-kernel forwarding:
 #                 instructions per forwarded frame (a QEMU plugin), then
 #                 rates, latency and perf profiles (QUICK=1: instructions
@@ -35,7 +36,10 @@
 # 6.12, 7.2) builds it with tools/kbuild.sh instead, in build/kmod/VERSION,
 # fetching and preparing a kernel this machine's suite does not ship.
 
-VERSION := 0.6.0
+VERSION := 0.7.0
+# The library's soname is libnetslice.so.SOVERSION; its file adds VERSION's
+# minor and patch (libnetslice.so.1.7.0), and a function added in minor N
+# carries the symbol version LIBNETSLICE_0.N (userlib/libnetslice.map).
 SOVERSION := 1
 PREFIX ?= /usr/local
 # LIBDIR=$(PREFIX)/lib/x86_64-linux-gnu for a multiarch layout
@@ -53,6 +57,8 @@ SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 UNITDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/systemd/system,$(PREFIX)/lib/systemd/system)
 DESTDIR ?=
 CC ?= cc
+# pkg-config as cross builds name it (PKG_CONFIG=aarch64-linux-gnu-pkg-config)
+PKG_CONFIG ?= pkg-config
 # CPPFLAGS, CFLAGS and LDFLAGS as a packager sets them (dpkg-buildflags)
 CFLAGS ?= -O2 -g
 CPPFLAGS ?=
@@ -66,10 +72,14 @@ endif
 
 NS_CFLAGS := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -fPIC \
 	-Iuapi -Iuserlib -Itools/lib -Itools/nf -D_GNU_SOURCE -DNETSLICE_VERSION='"$(VERSION)"' $(CFLAGS)
-NL_CFLAGS = $(shell pkg-config --cflags libnl-genl-3.0)
-NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0)
+NL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0)
+NL_LIBS = $(shell $(PKG_CONFIG) --libs libnl-genl-3.0)
 KVER ?= $(patsubst /lib/modules/%/build,%,$(KDIR))
-UDEVDIR ?= /etc/udev/rules.d
+# The udev rule and sysusers.d file where a package ships them (PREFIX=/usr)
+# or a local install adds them (/etc); the modprobe.d example is
+# configuration, in /etc either way.
+UDEVDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/udev/rules.d,/etc/udev/rules.d)
+SYSUSERSDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/sysusers.d,/etc/sysusers.d)
 MODPROBEDIR ?= /etc/modprobe.d
 
 LIB_SRCS := $(wildcard userlib/*.c)
@@ -77,7 +87,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 LIB_A := $(B)/libnetslice.a
 LIB_SO := $(B)/libnetslice.so
 # The file, its soname link (what programs load) and the development link
-LIB_SO_FILE := libnetslice.so.$(VERSION)
+LIB_SO_FILE := libnetslice.so.$(SOVERSION).$(word 2,$(subst ., ,$(VERSION))).$(word 3,$(subst ., ,$(VERSION)))
 LIB_SO_NAME := libnetslice.so.$(SOVERSION)
 PC := $(B)/netslice.pc
 NFS := nf-fwd nf-firewall nf-monitor nf-nat nf-lb nf-ipsec
@@ -88,13 +98,14 @@ NF_PARTS = $(patsubst %.c,$(B)/%.o,$(wildcard tools/nf/$(1)_*.c))
 NF_OWN := $(foreach n,$(NFS:nf-%=%),tools/nf/$(n).c $(wildcard tools/nf/$(n)_*.c))
 NF_COMMON := $(patsubst %.c,$(B)/%.o,$(filter-out $(NF_OWN),$(wildcard tools/nf/*.c))) $(TOOLS_LIB)
 NF_LIBS_ipsec := -lcrypto
-CTL_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard tools/ctl/*.c)) $(TOOLS_LIB)
+# rule_nest.o: the rule encoder netslicectl shares with the library, which
+# keeps it private (userlib/rule_nest.h)
+CTL_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard tools/ctl/*.c)) $(TOOLS_LIB) $(B)/userlib/rule_nest.o
 USER_TOOLS := $(B)/bin/netslice-info
 ADMIN_TOOLS := $(B)/bin/netslicectl $(NFS:%=$(B)/bin/%)
 TOOLS := $(USER_TOOLS) $(ADMIN_TOOLS)
-# nf-fwd linked against libnetslice.so, so that make check runs the shared
-# library too (tests/host/test_install_lib.sh; not installed)
-NF_SHARED := $(B)/bin-shared/nf-fwd
+# The same, linked for installation (see tool_rules)
+INST_TOOLS := $(TOOLS:$(B)/bin/%=$(B)/inst/%)
 # A page for every installed program and one for the library (docs/man/,
 # with @PREFIX@-style paths filled in as they are installed)
 MAN1 := $(USER_TOOLS:$(B)/bin/%=$(B)/man/%.1)
@@ -130,11 +141,11 @@ BENCH_BINS := $(B)/bench/bench-sink $(B)/bench/afp-fwd $(B)/bench/xsk-fwd $(B)/b
 BENCH_PLUGIN := $(B)/bench/nsinsn.so
 # The guides installed in DOCDIR
 DOCS := $(wildcard docs/*.md)
-XDP_CFLAGS = $(shell pkg-config --cflags libxdp libbpf)
-XDP_LIBS = $(shell pkg-config --libs libxdp libbpf)
+XDP_CFLAGS = $(shell $(PKG_CONFIG) --cflags libxdp libbpf)
+XDP_LIBS = $(shell $(PKG_CONFIG) --libs libxdp libbpf)
 
 .PHONY: all module lib tools man deps check check-host check-newest check-debug demo demo-bins \
-	install install-lib install-units uninstall dkms-install bench lint clean test-bins host-test-bins
+	install install-lib install-units install-system uninstall dkms-install deb bench lint clean test-bins host-test-bins
 
 all: module lib tools man
 
@@ -162,8 +173,8 @@ endif
 
 lib: $(LIB_A) $(LIB_SO) $(PC)
 tools: $(TOOLS)
-test-bins: $(HOST_TESTS) $(GUEST_BINS) $(BENCH_BINS) $(FUZZ) $(NF_SHARED)
-host-test-bins: $(HOST_TESTS) $(NF_SHARED)
+test-bins: $(HOST_TESTS) $(GUEST_BINS) $(BENCH_BINS) $(FUZZ)
+host-test-bins: $(HOST_TESTS)
 # What tools/demo.sh runs beyond the tools: its traffic generator and sink
 demo-bins: $(B)/tests/nstraffic
 
@@ -191,28 +202,42 @@ $(B)/man/%: docs/man/% $(MAN_PARTS) Makefile
 
 man: $(MANS)
 
-$(B)/bin/%: $(B)/tools/%.o $(LIB_A)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lpthread
+# The tools link libnetslice.so, as a distribution ships them; STATIC=1
+# links libnetslice.a instead. Those in $(B)/bin, which the tests run, find
+# $(B)'s library through their RUNPATH; install-lib installs copies from
+# $(B)/inst linked without one (the loader finds LIBDIR's), as libtool
+# relinks.
+ifeq ($(STATIC),1)
+TOOL_LIB := $(LIB_A)
+TOOL_LINK = $(LIB_A)
+else
+TOOL_LIB := $(LIB_SO)
+TOOL_LINK = -L$(B) -lnetslice $(if $(filter $(B)/bin/%,$@),-Wl$(comma)-rpath$(comma)'$$ORIGIN/..')
+endif
+comma := ,
+LINK_TOOL = $(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(TOOL_LINK)
 
-$(B)/bin/netslice-info: $(B)/tools/lib/cli.o $(B)/tools/lib/msg.o
+# $(call tool_rules,DIR): netslice-info, netslicectl and the NFs in DIR
+define tool_rules
+$(1)/%: $(B)/tools/%.o $(TOOL_LIB)
+	@mkdir -p $$(dir $$@)
+	$$(LINK_TOOL) -lpthread
+
+$(1)/netslice-info: $(B)/tools/lib/cli.o $(B)/tools/lib/msg.o
+
+$(1)/netslicectl: $(CTL_OBJS) $(TOOL_LIB)
+	@mkdir -p $$(dir $$@)
+	$$(LINK_TOOL) $$(NL_LIBS) -lpthread
+
+$(1)/nf-%: $(B)/tools/nf/%.o $(NF_COMMON) $(TOOL_LIB)
+	@mkdir -p $$(dir $$@)
+	$$(LINK_TOOL) -lpthread $$(NF_LIBS_$$*)
+endef
+$(eval $(call tool_rules,$(B)/bin))
+$(eval $(call tool_rules,$(B)/inst))
+$(foreach n,$(NFS:nf-%=%),$(eval $(B)/bin/nf-$(n) $(B)/inst/nf-$(n): $(call NF_PARTS,$(n))))
 
 $(B)/tools/ctl/%.o: NS_CFLAGS += $(NL_CFLAGS)
-
-$(B)/bin/netslicectl: $(CTL_OBJS) $(LIB_A)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(NL_LIBS) -lpthread
-
-$(foreach n,$(NFS:nf-%=%),$(eval $(B)/bin/nf-$(n) $(B)/bin-shared/nf-$(n): $(call NF_PARTS,$(n))))
-
-$(B)/bin/nf-%: $(B)/tools/nf/%.o $(NF_COMMON) $(LIB_A)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) -lpthread $(NF_LIBS_$*)
-
-$(B)/bin-shared/nf-%: $(B)/tools/nf/%.o $(NF_COMMON) $(LIB_SO)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) -L$(B) -Wl,-rpath,'$$ORIGIN/..' \
-		-lnetslice -lpthread $(NF_LIBS_$*)
 
 # Host unit tests build the library's sources with ASan and UBSan: a read
 # past a packet buffer fails the test instead of passing by luck.
@@ -261,7 +286,7 @@ $(B)/bench/rule-gen: bench/rule_gen.c $(LIB_A)
 $(BENCH_PLUGIN): bench/plugin/nsinsn.c
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) -Wno-unused-parameter -fPIC -shared \
-		-I"$$(tools/fetch-qemu-plugin.sh)" $$(pkg-config --cflags glib-2.0) -o $@ $<
+		-I"$$(tools/fetch-qemu-plugin.sh)" $$($(PKG_CONFIG) --cflags glib-2.0) -o $@ $<
 
 $(B)/bench/xsk-fwd: bench/xsk_fwd.c
 	@mkdir -p $(dir $@)
@@ -269,8 +294,8 @@ $(B)/bench/xsk-fwd: bench/xsk_fwd.c
 
 $(B)/bench/xdpgen: bench/xdpgen.c bench/xdpgen_sink.c bench/xdpgen_sink.h bench/nsmark.h bench/gen_frame.h $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(NS_CFLAGS) $$(pkg-config --cflags libbpf) -Ibench -o $@ $(filter-out %.h,$^) \
-		$$(pkg-config --libs libbpf)
+	$(CC) $(NS_CFLAGS) $$($(PKG_CONFIG) --cflags libbpf) -Ibench -o $@ $(filter-out %.h,$^) \
+		$$($(PKG_CONFIG) --libs libbpf)
 
 deps:
 	NETSLICE_KERNELS="$(KERNELS)" tools/deps.sh
@@ -310,13 +335,19 @@ ifeq ($(origin KO),undefined)
 KO := kmod/netslice.ko
 install: module
 endif
-install: install-lib install-units
+install: install-lib install-units install-system
 	install -D -m 0644 $(KO) $(DESTDIR)/lib/modules/$(KVER)/updates/netslice.ko
+	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi
+
+# What the module's devices need from the system: the udev rule giving
+# group netslice its nodes, that group (sysusers.d; created here unless
+# staging), and the modprobe.d example (a changed one is kept).
+install-system:
 	install -D -m 0644 dist/70-netslice.rules $(DESTDIR)$(UDEVDIR)/70-netslice.rules
+	install -D -m 0644 dist/sysusers.d/netslice.conf $(DESTDIR)$(SYSUSERSDIR)/netslice.conf
 	test -e $(DESTDIR)$(MODPROBEDIR)/netslice.conf || \
 		install -D -m 0644 dist/modprobe.d/netslice.conf $(DESTDIR)$(MODPROBEDIR)/netslice.conf
 	if [ -z "$(DESTDIR)" ]; then \
-		depmod -a $(KVER); \
 		getent group netslice >/dev/null || groupadd --system netslice; \
 		! command -v udevadm >/dev/null || udevadm control --reload || true; \
 	fi
@@ -337,7 +368,7 @@ install-units:
 	if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
 
 # Library, headers, pkg-config file, tools, man pages, completion and docs.
-install-lib: lib tools
+install-lib: lib $(INST_TOOLS)
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/netslice/linux $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
@@ -352,8 +383,8 @@ install-lib: lib tools
 	install -m 0644 uapi/linux/netslice.h uapi/linux/netslice_netlink.h uapi/linux/netslice_cut.h \
 		$(DESTDIR)$(INCLUDEDIR)/netslice/linux/
 	install -m 0644 uapi/netslice.yaml $(DESTDIR)$(DATADIR)/netslice/
-	install -m 0755 $(USER_TOOLS) $(DESTDIR)$(BINDIR)/
-	install -m 0755 $(ADMIN_TOOLS) $(DESTDIR)$(SBINDIR)/
+	install -m 0755 $(USER_TOOLS:$(B)/bin/%=$(B)/inst/%) $(DESTDIR)$(BINDIR)/
+	install -m 0755 $(ADMIN_TOOLS:$(B)/bin/%=$(B)/inst/%) $(DESTDIR)$(SBINDIR)/
 	for m in $(MANS:$(B)/man/%=%); do \
 		$(call RENDER_MAN,docs/man/$$m) >$(DESTDIR)$(MANDIR)/man$${m##*.}/$$m || exit 1; \
 	done
@@ -366,7 +397,8 @@ install-lib: lib tools
 # Everything install put in place; a changed modprobe.d or NF configuration
 # file is kept.
 uninstall:
-	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/netslice.ko $(DESTDIR)$(UDEVDIR)/70-netslice.rules
+	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/netslice.ko $(DESTDIR)$(UDEVDIR)/70-netslice.rules \
+		$(DESTDIR)$(SYSUSERSDIR)/netslice.conf
 	! cmp -s dist/modprobe.d/netslice.conf $(DESTDIR)$(MODPROBEDIR)/netslice.conf || \
 		rm -f $(DESTDIR)$(MODPROBEDIR)/netslice.conf
 	rm -f $(DESTDIR)$(LIBDIR)/libnetslice.a $(DESTDIR)$(LIBDIR)/libnetslice.so \
@@ -384,6 +416,11 @@ uninstall:
 			rm -f $(DESTDIR)$(SYSCONFDIR)/netslice/$$f; \
 	done; rmdir $(DESTDIR)$(SYSCONFDIR)/netslice 2>/dev/null || true
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/netslice $(DESTDIR)$(DATADIR)/netslice $(DESTDIR)$(DOCDIR)
+	if [ -z "$(DESTDIR)" ] && command -v dkms >/dev/null && \
+		[ -n "$$(dkms status netslice/$(VERSION) 2>/dev/null)" ]; then \
+		dkms remove netslice/$(VERSION) --all; \
+	fi
+	rm -rf $(DKMS_SRC)
 	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); ldconfig; fi
 
 # DKMS builds the module from /usr/src/netslice-VERSION for every kernel.
@@ -391,7 +428,7 @@ DKMS_SRC := $(DESTDIR)/usr/src/netslice-$(VERSION)
 dkms-install:
 	install -d $(DKMS_SRC)
 	cp -r Kbuild kmod uapi $(DKMS_SRC)/
-	sed 's/@VERSION@/$(VERSION)/' dist/dkms.conf >$(DKMS_SRC)/dkms.conf
+	sed 's/#MODULE_VERSION#/$(VERSION)/' dist/dkms.conf >$(DKMS_SRC)/dkms.conf
 	find $(DKMS_SRC) \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \) -delete
 	if [ -z "$(DESTDIR)" ]; then dkms install netslice/$(VERSION); fi
 
@@ -409,6 +446,9 @@ bench: all test-bins $(BENCH_PLUGIN)
 
 lint:
 	tools/lint.sh
+
+deb:
+	tools/deb.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean >/dev/null 2>&1

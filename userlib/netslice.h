@@ -478,8 +478,8 @@ uint64_t ns_worker_counter(const uint64_t *counter);
 
 /*
  * Names before 0.6, deprecated like the uapi's (<linux/netslice.h>): the
- * header cut's functions were ns_slicing_*(). They go in the release after
- * 0.6; NETSLICE_NO_DEPRECATED hides them.
+ * header cut's functions were ns_slicing_*(). They stay through 0.7 (0.8
+ * removes them); NETSLICE_NO_DEPRECATED hides them.
  */
 #ifdef __NETSLICE_OLD_NAMES
 #define NS_SLICING_STRLEN \

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * Private to libnetslice and netslicectl (which links the static
- * library): one rule's netlink nest, written raw. The rule-batch requests
- * of ns_rules and `netslicectl rule load`'s million-rule request are the
- * same bytes, so one encoder writes both.
+ * Private to libnetslice and netslicectl (which links rule_nest.o beside
+ * the shared library): one rule's netlink nest, written raw. The rule-batch
+ * requests of ns_rules and `netslicectl rule load`'s million-rule request
+ * are the same bytes, so one encoder writes both.
  */
 #ifndef NETSLICE_RULE_NEST_H
 #define NETSLICE_RULE_NEST_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "netslice.h"
 
@@ -27,5 +28,8 @@
  * length, no upper port equal to the lower. Returns the bytes written.
  */
 size_t ns_rule_nest(void *buf, int op, const struct ns_rule *rule, unsigned int flags);
+
+/* An attribute at p, its padding zeroed; returns the byte after it. */
+char *ns_nla_put(char *p, uint16_t type, const void *data, size_t len);
 
 #endif /* NETSLICE_RULE_NEST_H */

@@ -37,7 +37,7 @@ single_queue() {
 tst_check "ring mode: $N frames of 60..1514 bytes cross once, byte-identical" single_queue ring
 tst_run_cleanups
 # The shared library in use: this nf-fwd is linked against libnetslice.so.
-TST_FWD_BIN=$TST_TOP/build/bin-shared/nf-fwd \
+TST_FWD_BIN=$TST_TOP/build/bin/nf-fwd \
 	tst_check "read/write, nf-fwd on libnetslice.so: $N frames of 60..1514 bytes cross once, byte-identical" \
 	single_queue rw
 tst_run_cleanups

@@ -19,15 +19,18 @@ trap 'rm -rf "$stage"' EXIT
 . "$top/tests/host/ktap.sh"
 version=$(sed -n 's/^VERSION := //p' "$top/Makefile")
 sover=$(sed -n 's/^SOVERSION := //p' "$top/Makefile")
-# The version node of ns_run: VERSION's major.minor.
-node=LIBNETSLICE_${version%.*}
+# The library's file: soname, then VERSION's minor and patch.
+file=libnetslice.so.$sover.${version#*.}
+# ns_run's version node, and the newest: VERSION's major.minor.
+node=LIBNETSLICE_0.6
+newest=LIBNETSLICE_${version%.*}
 libdir=/usr/lib/x86_64-linux-gnu
 root=$stage/root
 
-ktap_plan 15
+ktap_plan 16
 make -s -C "$top" install-lib DESTDIR="$root" PREFIX=/usr LIBDIR=$libdir >/dev/null
 result "make install-lib DESTDIR=... PREFIX=/usr LIBDIR=$libdir installs library, headers, pkg-config file, NFs and netslicectl in sbin, netslice-info in bin, the guides in the doc directory" \
-	"$(test -f "$root$libdir/libnetslice.so.$version" -a -e "$root$libdir/libnetslice.a" \
+	"$(test -f "$root$libdir/$file" -a -e "$root$libdir/libnetslice.a" \
 		-a -e "$root$libdir/pkgconfig/netslice.pc" \
 		-a -e "$root/usr/include/netslice/netslice_pkt.h" \
 		-a -e "$root/usr/include/netslice/linux/netslice.h" \
@@ -37,12 +40,12 @@ result "make install-lib DESTDIR=... PREFIX=/usr LIBDIR=$libdir installs library
 		-a -f "$root/usr/share/doc/netslice/examples/tcp-only.c" \
 		-a ! -e "$root/usr/lib/libnetslice.a"; echo $?)"
 
-[ "$(readlink "$root$libdir/libnetslice.so.$sover")" = "libnetslice.so.$version" ] &&
+[ "$(readlink "$root$libdir/libnetslice.so.$sover")" = "$file" ] &&
 	[ "$(readlink "$root$libdir/libnetslice.so")" = libnetslice.so.$sover ] &&
-	[[ $(readelf -d "$root$libdir/libnetslice.so.$version") == *SONAME*"[libnetslice.so.$sover]"* ]]
-result "libnetslice.so.$version, soname libnetslice.so.$sover linked to it, libnetslice.so to that" $?
+	[[ $(readelf -d "$root$libdir/$file") == *SONAME*"[libnetslice.so.$sover]"* ]]
+result "$file, soname libnetslice.so.$sover linked to it, libnetslice.so to that" $?
 
-so=$root$libdir/libnetslice.so.$version
+so=$root$libdir/$file
 # Defined, dynamic symbols: "name version" (a local one shows no version).
 exports=$(objdump -T "$so" | awk '$2 ~ /g/ && $4 != "*UND*" {print $NF, $(NF-1)}')
 # The version script's "name node" pairs: each symbol under the node it is in.
@@ -53,9 +56,10 @@ got=$(grep -v -E '^LIBNETSLICE_[0-9.]+ LIBNETSLICE_[0-9.]+$' <<<"$exports" | sor
 n=$(wc -l <<<"$want")
 echo "# $n symbols in $(grep -c '^LIBNETSLICE_' "$top/userlib/libnetslice.map") version nodes"
 [ "$n" -gt 50 ] && [ "$got" = "$want" ] &&
-	grep -qx "ns_run $node" <<<"$got" ||
+	grep -qx "ns_run $node" <<<"$got" &&
+	[ "$(grep -o '^LIBNETSLICE_[0-9.]*' "$top/userlib/libnetslice.map" | sort -V | tail -n 1)" = "$newest" ] ||
 	{ diff <(echo "$want") <(echo "$got") | head -n 5 | sed 's/^/# /'; false; }
-result "every exported symbol is an ns_ function of the version script, under its node's version" $?
+result "every exported symbol is an ns_ function of the version script, under its node's version; the newest node is $newest, VERSION's" $?
 
 export PKG_CONFIG_PATH=$root$libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root
 ex=$top/docs/examples/tcp-only.c
@@ -77,14 +81,26 @@ cflags=$(pkg-config --cflags netslice)
 	cc -std=c99 -pedantic -Wall -Werror -c -o "$stage/c99.o" "$ex" $cflags
 result "pkg-config --cflags defines no macro ($cflags); the example builds as strict C99" $?
 
-# make check's nf-fwd linked against the shared library: it loads the
-# library built beside it (the guest suite forwards through it).
-shared=$top/build/bin-shared/nf-fwd
-readelf -d "$shared" | grep "NEEDED.*\[libnetslice.so.$sover\]" >/dev/null &&
-	objdump -T "$shared" | grep "($node) *ns_run\$" >/dev/null &&
-	ldd "$shared" | grep "libnetslice.so.$sover => $top/build/bin-shared/../libnetslice.so.$sover" >/dev/null &&
-	[ "$("$shared" --version)" = "nf-fwd $version" ]
-result "build/bin-shared/nf-fwd needs libnetslice.so.$sover (ns_run@$node) and loads the one built" $?
+# The tools link the shared library: those make check runs load the one
+# built beside them; those installed name no RUNPATH (lintian's
+# custom-library-search-path) and load LIBDIR's.
+ok=0
+for p in "$top"/build/bin/*; do
+	readelf -d "$p" | grep "NEEDED.*\[libnetslice.so.$sover\]" >/dev/null &&
+		ldd "$p" | grep "libnetslice.so.$sover => $top/build/bin/../libnetslice.so.$sover" >/dev/null ||
+		{ echo "# $p: not linked to build/libnetslice.so.$sover"; ok=1; }
+done
+objdump -T "$top/build/bin/nf-fwd" | grep "($node) *ns_run\$" >/dev/null &&
+	[ "$("$top/build/bin/nf-fwd" --version)" = "nf-fwd $version" ] || ok=1
+result "build/bin's tools need libnetslice.so.$sover (nf-fwd: ns_run@$node) and load the one built" $ok
+ok=0
+for p in "$root"/usr/bin/* "$root"/usr/sbin/*; do
+	readelf -d "$p" | grep "NEEDED.*\[libnetslice.so.$sover\]" >/dev/null &&
+		! readelf -d "$p" | grep -E 'RPATH|RUNPATH' >/dev/null &&
+		LD_LIBRARY_PATH=$root$libdir ldd "$p" | grep "libnetslice.so.$sover => $root$libdir/" >/dev/null ||
+		{ echo "# $p: no libnetslice.so.$sover, or a RUNPATH"; ok=1; }
+done
+result "the installed tools need libnetslice.so.$sover and name no RUNPATH" $ok
 out=$(LD_LIBRARY_PATH=$root$libdir "$stage/shared" 2>&1; echo "exit $?")
 out2=$("$stage/static" 2>&1; echo "exit $?")
 echo "# $out" | tr '\n' ' '; echo
@@ -158,17 +174,20 @@ for std in c++11 c++17 c++20; do
 done
 result "netslice.h, netslice_pkt.h and linux/netslice_cut.h compile as C++11, 17 and 20 and link" $ok
 
-# Packagers' flags reach every compile and link; user space needs no kernel.
+# Packagers' flags reach every compile and link; user space needs no
+# kernel; STATIC=1 links the tools against libnetslice.a.
 env -u PKG_CONFIG_PATH -u PKG_CONFIG_SYSROOT_DIR make -s -C "$top" B="$stage/b" KDIR=/nonexistent CPPFLAGS=-D_FORTIFY_SOURCE=2 \
-	LDFLAGS="-Wl,-z,now" lib tools >/dev/null 2>&1
+	LDFLAGS="-Wl,-z,now" STATIC=1 lib tools >/dev/null 2>&1
 ok=$?
 # Not "| grep -q" under pipefail: grep leaving at its first match is a
 # SIGPIPE for a writer with more to say (nm's list passed 4 KiB).
-for f in "$stage/b/bin/nf-fwd" "$stage/b/bin/netslicectl" "$stage/b/libnetslice.so.$version"; do
+for f in "$stage/b/bin/nf-fwd" "$stage/b/bin/netslicectl" "$stage/b/$file"; do
 	[[ $(readelf -d "$f" 2>/dev/null) == *BIND_NOW* ]] || { echo "# $f: LDFLAGS not used"; ok=1; }
 done
 [[ $(nm -D "$stage/b/bin/nf-fwd") =~ __[a-z]*_chk ]] || { echo "# CPPFLAGS not used"; ok=1; }
-result "make lib tools with KDIR unset honours CPPFLAGS (fortified calls) and LDFLAGS (BIND_NOW)" $ok
+[[ $(readelf -d "$stage/b/bin/nf-fwd" "$stage/b/bin/netslicectl") != *libnetslice* ]] ||
+	{ echo "# STATIC=1 not used"; ok=1; }
+result "make lib tools with KDIR unset honours CPPFLAGS (fortified calls) and LDFLAGS (BIND_NOW); STATIC=1 links libnetslice.a" $ok
 
 # Every directory variable README names places its files.
 alt=$stage/alt
@@ -177,7 +196,7 @@ make -s -C "$top" install-lib DESTDIR="$alt" PREFIX=/opt/ns BINDIR=/opt/bin SBIN
 	test -x "$alt/opt/sbin/nf-fwd" -a -x "$alt/opt/bin/netslice-info" \
 		-a -e "$alt/opt/doc/design.md" -a -e "$alt/opt/inc/netslice/netslice.h" \
 		-a -e "$alt/opt/man/man8/nf-fwd.8" -a -e "$alt/opt/data/netslice/netslice.yaml" \
-		-a -e "$alt/opt/lib64/libnetslice.so.$version" &&
+		-a -e "$alt/opt/lib64/$file" &&
 	grep -q '^includedir=/opt/inc/netslice$' "$alt/opt/lib64/pkgconfig/netslice.pc" &&
 	grep -q '/opt/data/netslice/netslice.yaml' "$alt/opt/man/man8/netslicectl.8" &&
 	[ -z "$(find "$alt/opt/ns" -type f 2>/dev/null)" ]
