@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /*
  * nf-ipsec: an ESP tunnel gateway (RFC 4303, tunnel mode) with AES-GCM
  * (RFC 4106) through OpenSSL's libcrypto, static keys from a config file
