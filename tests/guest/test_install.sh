@@ -14,24 +14,8 @@ tst_module_loaded && rmmod netslice
 kver=$(uname -r)
 mk() { make -s -C "$TST_TOP" KVER="$kver" KO="$TST_KO" PREFIX=/usr/local "$@"; }
 
-# make install runs depmod -a, which over Debian's 4,000-odd modules takes
-# 2-5 minutes under emulation (290 s measured on 6.12 with the host busy,
-# most of this test's time) and shows nothing more: netslice needs no
-# other module. The install gets a module tree of the kernel's built-in
-# lists only, on a tmpfs over the real one until cleanup.
-lean_modules() {
-	local dir=/lib/modules/$kver keep
-	keep=$(mktemp -d)
-	cp -a "$dir"/modules.builtin* "$dir"/modules.order "$keep"/ &&
-		mount -t tmpfs netslice-test-modules "$dir" || return 1
-	# Lazily: udevd keeps the lean tree's index files mapped, and a tree
-	# left mounted would hide every module from the tests after this one.
-	tst_defer umount -l "$dir"
-	cp -a "$keep"/. "$dir"/ && rm -rf "$keep"
-}
-
 installed() {
-	lean_modules || return 1
+	tst_lean_modules || return 1
 	mk install >/dev/null || return 1
 	tst_defer mk uninstall
 	echo "options netslice slices=3" >/etc/modprobe.d/netslice-test.conf
