@@ -114,6 +114,7 @@ summary() {
 part "host: libnetslice cpulist" build/tests/test_cpulist
 part "host: libnetslice slicing" build/tests/test_slicing
 part "host: libnetslice packets" build/tests/test_pkt
+part "host: libnetslice ns_run ready" build/tests/test_run
 part "host: NFs offline (pcapng)" /usr/bin/python3 tests/host/test_nf.py
 part "host: NFs offline, ASan+UBSan" tests/host/test_nf_san.sh
 part "host: command lines, no module" tests/host/test_cli.sh

@@ -398,12 +398,19 @@ struct ns_run_config {
 	 * several workers' frames in order on the wire) is released here.
 	 */
 	void (*sent)(struct ns_worker *w, void *arg);
-	/* In the calling thread, every tick_ms (0: never). */
+	/* In the calling thread, every tick_ms (0: never), from ready on. */
 	void (*tick)(struct ns_run *run, void *arg);
 	unsigned int tick_ms;
-	/* In the calling thread, on SIGHUP (NULL: SIGHUP stops the run like SIGTERM). */
+	/*
+	 * In the calling thread, on SIGHUP (NULL: SIGHUP stops the run like
+	 * SIGTERM); one that comes before ready is taken after it.
+	 */
 	void (*reload)(struct ns_run *run, void *arg);
-	/* In the calling thread, once every worker is running. */
+	/*
+	 * In the calling thread, once every worker has finished its setup
+	 * (its ring, its CPUs, worker_init) and reads; never if a setup
+	 * failed or the run was stopped first.
+	 */
 	void (*ready)(struct ns_run *run, void *arg);
 	/* In the calling thread, after the workers stopped (fds still open). */
 	void (*done)(struct ns_run *run, void *arg);

@@ -31,6 +31,7 @@
 #define NS_RUN_BATCH		64
 #define NS_RUN_BUF_SIZE		2048
 #define NS_RUN_POLL_MS		200
+#define NS_RUN_SETUP_POLL_MS	5
 #define NS_QS_OFFLINE		UINT64_MAX
 
 /* A worker as the library holds it: what the NF sees, first. */
@@ -48,6 +49,7 @@ struct ns_run {
 	unsigned int nr_workers;
 	int stop_fd;
 	int stopping;
+	unsigned int nr_set_up;	/* workers through their setup, into their loop */
 	uint64_t gp;		/* grace-period number */
 };
 
@@ -313,6 +315,7 @@ static void *ns_worker_main(void *arg)
 		if (err)
 			goto out_unring;
 	}
+	__atomic_add_fetch(&w->run->nr_set_up, 1, __ATOMIC_RELEASE);
 	err = ns_worker_loop(lw, &b, rlen);
 	if (cfg->worker_fini)
 		cfg->worker_fini(w, cfg->arg);
@@ -422,6 +425,27 @@ static void ns_run_wait(struct ns_run *run, const sigset_t *sigs)
 	}
 }
 
+/*
+ * Until every worker has its ring, its CPUs and its worker_init done: a
+ * ready that came sooner would promise slices nobody serves yet. Only a
+ * stop is taken meanwhile (SIGHUP waits, as do ticks); a worker whose
+ * setup failed stops the run. 1 once all are set up, 0 if the run stops.
+ */
+static int ns_run_wait_setup(struct ns_run *run, const sigset_t *sigs)
+{
+	const struct timespec ts = { .tv_nsec = NS_RUN_SETUP_POLL_MS * 1000000 };
+	sigset_t stops = *sigs;
+
+	sigdelset(&stops, SIGHUP);
+	while (!ns_run_stopping(run)) {
+		if (__atomic_load_n(&run->nr_set_up, __ATOMIC_ACQUIRE) == run->nr_workers)
+			return 1;
+		if (sigtimedwait(&stops, NULL, &ts) > 0)
+			ns_run_stop(run);
+	}
+	return 0;
+}
+
 /* The config of 0.6, the first with a size: what every caller sets. */
 #define NS_RUN_CONFIG_SIZE_0_6	(offsetof(struct ns_run_config, mode) + sizeof(enum ns_run_mode))
 
@@ -489,10 +513,11 @@ int ns_run(const struct ns_run_config *config)
 			break;
 		started++;
 	}
-	if (!err && cfg->ready)
-		cfg->ready(&run, cfg->arg);
-	if (!err)
+	if (!err && ns_run_wait_setup(&run, &sigs)) {
+		if (cfg->ready)
+			cfg->ready(&run, cfg->arg);
 		ns_run_wait(&run, &sigs);
+	}
 	ns_run_stop(&run);
 	for (i = 0; i < started; i++)
 		pthread_join(run.workers[i].thread, NULL);
