@@ -352,25 +352,29 @@ watch_nf() {
 tst_check "a running NF can be watched: --metrics (Prometheus text over HTTP, per-rule hits) on a Unix socket and on loopback only, SIGUSR1 prints the summary so far, --log-drops 2 logs two drops and counts the rest" watch_nf
 tst_run_cleanups
 
-# config_error CMD...: exit status 2 and a one-line message naming the problem.
-config_error() {
-	local want=$1 out rc=0
-	shift
+# exits_with STATUS WANT CMD...: exit status STATUS and a message matching WANT.
+exits_with() {
+	local status=$1 want=$2 out rc=0
+	shift 2
 	out=$("$@" 2>&1) || rc=$?
 	tst_diag "$* -> exit $rc: $out"
-	[ "$rc" = 2 ] && grep -q "$want" <<<"$out"
+	[ "$rc" = "$status" ] && grep -q "$want" <<<"$out"
 }
 
+# 2: what no restart mends; 69 (EX_UNAVAILABLE): what may come later, which
+# the unit retries.
 errors() {
-	config_error "module is not loaded" nf-fwd || return 1
+	exits_with 69 "module is not loaded" nf-fwd || return 1
 	tst_topology 1 || return 1
 	tst_load ifaces=dut0:dut1 slices=2 || return 1
-	config_error "no such slice in '7'" nf-fwd -s 7 &&
-		config_error "bad cut mode" nf-monitor -m half &&
-		config_error "cannot read rule file" nf-firewall --rules /nonexistent &&
-		config_error "no such interface: nope" nf-nat --inside dut0 --outside nope --public 10.0.0.1
+	exits_with 2 "no such slice in '7'" nf-fwd -s 7 &&
+		exits_with 2 "bad cut mode" nf-monitor -m half &&
+		exits_with 2 "cannot read rule file" nf-firewall --rules /nonexistent &&
+		exits_with 69 "no such interface: nope" nf-nat --inside dut0 --outside nope --public 10.0.0.1 &&
+		exits_with 69 "no such interface: nope" nf-lb --vip 10.0.0.1:80 --client-if nope \
+			--backend-if dut1 --backend 10.0.0.2
 }
-tst_check "the NFs refuse bad configuration with a clear message and exit 2" errors
+tst_check "the NFs refuse bad configuration with a clear message and exit 2; a missing module or interface exits 69" errors
 tst_run_cleanups
 
 help() {

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 #include <time.h>
 
 #include "cli.h"
@@ -59,6 +60,10 @@ static const char *nf_name = "nf";
 static const struct pcapng_file *nf_pf;
 static uint64_t nf_time_ms;
 static unsigned int nf_nr_workers = 1;
+/* Online, an interface the NF looked up is not there (yet): EX_UNAVAILABLE. */
+static bool nf_iface_missing;
+/* The slice of the worker whose error ended the run, or -1. */
+static int nf_failed_slice = -1;
 
 struct nf_live {
 	const struct nf *nf;
@@ -77,6 +82,27 @@ void nf_err(const char *fmt, ...)
 	va_start(ap, fmt);
 	msg_verr(nf_name, fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * What keeps the NF from starting or running, on stderr and, under a
+ * Type=notify unit, as its status (STATUS=, ERRNO=) for systemctl status.
+ */
+static void __attribute__((format(printf, 2, 3))) nf_fail(int err, const char *fmt, ...)
+{
+	char what[512], state[sizeof("STATUS=\nERRNO=-2147483648") + 4 * sizeof(what)];
+	size_t len;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	nf_err("%s", what);
+	/* Escaped: a newline in what would start another line of the protocol. */
+	len = (size_t)snprintf(state, sizeof(state), "STATUS=");
+	len += msg_escape(state + len, sizeof(state) - len, what);
+	snprintf(state + len, sizeof(state) - len, "\nERRNO=%d", err);
+	sd_notify_state(state);
 }
 
 int nf_parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
@@ -199,11 +225,16 @@ int nf_ifindex(const char *name)
 		for (i = 0; i < nf_pf->nr_ifaces; i++)
 			if (!strcmp(nf_pf->ifaces[i].name, name))
 				return (int)i + 1;
-	} else if ((i = if_nametoindex(name))) {
-		return (int)i;
+		nf_err("no such interface: %s", name);
+		return 0;
 	}
-	nf_err("no such interface: %s", name);
-	return 0;
+	i = if_nametoindex(name);
+	if (!i) {
+		/* One may come later (a VLAN made, a driver probed): worth another try. */
+		nf_iface_missing = true;
+		nf_fail(ENODEV, "no such interface: %s", name);
+	}
+	return (int)i;
 }
 
 int nf_ifmac(const char *name, uint8_t mac[6])
@@ -582,7 +613,7 @@ static void nf_done(struct ns_run *run, void *arg)
 {
 	static struct netslice_stats st[NETSLICE_MAX_SLICES];
 	struct ns_worker *w[NETSLICE_MAX_SLICES];
-	unsigned int n;
+	unsigned int n, i;
 
 	(void)arg;
 	sd_notify_state("STOPPING=1");
@@ -590,6 +621,10 @@ static void nf_done(struct ns_run *run, void *arg)
 	nf_cur_run = NULL;
 	pthread_mutex_unlock(&nf_report_lock);
 	n = nf_workers(run, w, st);
+	/* The first whose error ns_run() returns. */
+	for (i = 0; i < n && nf_failed_slice < 0; i++)
+		if (w[i]->err)
+			nf_failed_slice = (int)w[i]->slice;
 	nf_print_summary(nf_live_state.nf, w, st, n, nf_live_state.json,
 			 (double)(nf_mono_ms() - nf_live_state.start_ms) / 1000);
 }
@@ -795,15 +830,20 @@ static int nf_online(const struct nf *nf, const unsigned int *slices, unsigned i
 	nf_metrics_stop();
 	/* What no restart mends exits 2, as a bad option does. */
 	if (err && cfg.busy_poll_us && (err == -EPERM || err == -ENOTTY)) {
-		nf_err("--busy-poll: %s", err == -EPERM ? "busy polling needs CAP_NET_ADMIN" :
-			"the module has no ring mode");
+		nf_fail(-err, "--busy-poll: %s", err == -EPERM ?
+			"busy polling needs CAP_NET_ADMIN" : "the module has no ring mode");
 		return 2;
 	}
-	if (err) {
-		nf_err("%s", strerror(-err));
-		return 1;
-	}
-	return 0;
+	if (!err)
+		return 0;
+	if (nf_failed_slice >= 0)
+		nf_fail(-err, "slice %d: %s%s", nf_failed_slice, strerror(-err),
+			err == -ENOBUFS ? " (ring memory past RLIMIT_MEMLOCK, without CAP_IPC_LOCK)" :
+			"");
+	else
+		nf_fail(-err, "%s", strerror(-err));
+	/* A device node udev has not made yet, or a module gone: worth another try. */
+	return err == -ENOENT ? EX_UNAVAILABLE : 1;
 }
 
 /* Offline, the slices a list names ("all": one). */
@@ -839,7 +879,7 @@ static int nf_slices(const char *list, unsigned int *slices)
 	int n = ns_slices_parse(list, slices, NETSLICE_MAX_SLICES), count;
 
 	if (n == -ENOENT)
-		nf_err("the netslice module is not loaded (modprobe netslice ifaces=IF:PEER)");
+		nf_fail(ENOENT, "the netslice module is not loaded (modprobe netslice ifaces=IF:PEER)");
 	else if (n == -ENODEV)
 		nf_err("no such slice in '%s' (the module has %d)", list,
 		       (count = ns_slice_count()) > 0 ? count : 0);
@@ -1017,10 +1057,10 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 	}
 	nr = nf_slices(slice_list, slices);
 	if (nr < 0)
-		return 2;
+		return nr == -ENOENT ? EX_UNAVAILABLE : 2;
 	nf_nr_workers = (unsigned int)nr;
 	if (nf->setup && nf->setup(nf->arg))
-		return 2;
+		return nf_iface_missing ? EX_UNAVAILABLE : 2;
 	return nf_online(nf, slices, (unsigned int)nr, &cut, (unsigned int)batch, no_pin,
 			 mode);
 }
