@@ -160,10 +160,11 @@ full_kernels=" ${NETSLICE_FULL_KERNELS:-6.1 7.2} "
 # range: the demo (make demo runs its guest half on 6.12 too), the
 # NFs' protocols (user space, over the read/write, cut and GSO paths that
 # test_forward, test_slicing and test_gso take everywhere), permissions,
-# the rule tables, the install, the fault loops, and the fuzzer (which the
-# sanitizer tier runs on 6.12 too). docs/testing.md has the table.
+# the rule tables, the install and the unit, the fault loops, and the
+# fuzzer (which the sanitizer tier runs on 6.12 too). docs/testing.md has
+# the table.
 once_tests="test_demo.sh test_rfc.sh test_nfs.sh test_perms.sh test_rules.sh
-	test_install.sh test_faults.sh test_fuzz.sh"
+	test_install.sh test_unit.sh test_faults.sh test_fuzz.sh"
 # Guest tests another command runs as its first step, so make check does
 # not (NETSLICE_ELSEWHERE_TESTS): make bench checks that its contenders
 # forward every frame once and intact before it times them (test_bench).

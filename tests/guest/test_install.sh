@@ -5,9 +5,11 @@
 # modprobe.d options, udev gives the nodes to group netslice 0660, a
 # member of the group can open a slice and others cannot, the installed
 # netslicectl works, an NF runs from its systemd unit's command line with
-# only the unit's privileges and tells systemd it is ready (its slices
-# open), reloaded and stopping; then `make uninstall` takes it all away.
+# only the unit's limits and privileges and tells systemd it is ready (its
+# slices open), reloaded and stopping; then `make uninstall` takes it all
+# away. tests/guest/test_unit.sh runs the unit in ring mode at 32 slices.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/unit_lib.sh"
 
 tst_plan 6
 tst_module_loaded && rmmod netslice
@@ -52,27 +54,22 @@ installed_tools() {
 }
 PKG_CONFIG_PATH=/usr/local/lib/pkgconfig tst_check "the installed netslicectl, man pages, pkg-config file work; ldconfig knows the library" installed_tools
 
-# What systemd would run for netslice-nf@firewall: ExecStart with %i and
-# NF_OPTIONS from the EnvironmentFile expanded, under the unit's bounding
-# set, its Type=notify protocol spoken to a socket of ours.
+# What systemd would run for netslice-nf@firewall: ExecStart as systemd
+# expands it (tests/unit_exec.sh), under the unit's own limits and
+# bounding set (unit_lib.sh), its Type=notify protocol spoken to a socket
+# of ours.
 unit_command() {
-	local unit=/usr/local/lib/systemd/system/netslice-nf@.service cmd envf opts out
-	cmd=$(sed -n 's/^ExecStart=//p' "$unit" | sed 's/%i/firewall/g')
-	envf=$(sed -n 's/^EnvironmentFile=//p' "$unit" | sed 's/%i/firewall/g')
-	[ -n "$cmd" ] && [ -f "$envf" ] || return 1
-	# shellcheck disable=SC1090
-	opts=$(. "$envf" && echo "$NF_OPTIONS")
-	cmd=${cmd/\$NF_OPTIONS/$opts}
-	tst_diag "ExecStart: $cmd"
-	# shellcheck disable=SC2086
-	out=$(setpriv --bounding-set=-all,+net_admin --no-new-privs \
-		python3 "$TST_TOP/tests/guest/notify_check.py" --reload $cmd 2>&1)
-	grep -E '^(ready|reloading|stopping|exit|no |nf-firewall: )' <<<"$out" | sed 's/^/# | /'
+	local unit=/usr/local/lib/systemd/system/netslice-nf@.service out
+	[ -f "$unit" ] && unit_limits "$unit" || return 1
+	out=$("${unit_limits[@]}" python3 "$TST_TOP/tests/guest/notify_check.py" --reload \
+		"$UNIT_EXEC" "$unit" firewall 2>&1)
+	grep -E '^(ready|reloading|stopping|exit|no |status |nf-firewall: )' <<<"$out" | sed 's/^/# | /'
 	grep -qx "ready running on 3 slices nodes=3" <<<"$out" && grep -qx reloading <<<"$out" &&
 		grep -qx ready-again <<<"$out" && grep -qx stopping <<<"$out" &&
-		grep -qx "exit 0" <<<"$out" && grep -q "rules from $(dirname "$envf")/firewall.rules (1 reloads)" <<<"$out"
+		grep -qx "exit 0" <<<"$out" &&
+		grep -q "rules from /usr/local/etc/netslice/firewall.rules (1 reloads)" <<<"$out"
 }
-tst_check "netslice-nf@firewall's command line, bounded to CAP_NET_ADMIN: READY=1 with its 3 slices open, SIGHUP reloads (RELOADING=1, READY=1), SIGTERM: STOPPING=1, exit 0" \
+tst_check "netslice-nf@firewall's command line, under the unit's limits: READY=1 with its 3 slices open, SIGHUP reloads (RELOADING=1, READY=1), SIGTERM: STOPPING=1, exit 0" \
 	unit_command
 
 uninstalled() {
