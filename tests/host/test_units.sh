@@ -31,6 +31,8 @@ fi
 # exist as written (DESTDIR=/: no ldconfig or daemon-reload on this host).
 prefix=$stage/usr
 make -s -C "$top" install-lib install-units DESTDIR=/ PREFIX="$prefix" >/dev/null
+# The installed NFs load the installed library, as ldconfig would find it.
+export LD_LIBRARY_PATH=$prefix/lib
 unit=$prefix/lib/systemd/system/netslice-nf@.service
 conf=$prefix/etc/netslice
 units=$stage/units
