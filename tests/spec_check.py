@@ -21,9 +21,9 @@ import subprocess
 import sys
 import tempfile
 
-import yaml
-
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TOP, "tests", "host"))
+from optdeps import missing_module  # noqa: E402
 SPEC = os.path.join(TOP, "uapi", "netslice.yaml")
 results = []
 
@@ -373,19 +373,26 @@ def check_policy(spec, dump_file):
 
 
 def main():
-    spec = yaml.safe_load(open(SPEC))
-    if len(sys.argv) == 2 and sys.argv[1] == "header":
-        check_header(spec)
-        check_docs(spec)
-    elif len(sys.argv) == 3 and sys.argv[1] == "policy":
-        check_policy(spec, sys.argv[2])
-    else:
+    header = sys.argv[1:] == ["header"]
+    if not header and not (len(sys.argv) == 3 and sys.argv[1] == "policy"):
         print(__doc__, file=sys.stderr)
         return 2
+    # PyYAML is one of make check-host's optional dependencies.
+    why = missing_module("yaml", "python3-yaml")
+    if why:
+        print(f"ok 1 uapi/netslice.yaml against what follows it # SKIP {why}")
+        print("# spec: 0 passed, 0 failed, 1 skipped")
+        return 0
+    import yaml
+    spec = yaml.safe_load(open(SPEC))
+    if header:
+        check_header(spec)
+        check_docs(spec)
+    else:
+        check_policy(spec, sys.argv[2])
     failed = results.count(False)
     print(f"# spec: {len(results) - failed} passed, {failed} failed")
     return 1 if failed else 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

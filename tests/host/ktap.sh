@@ -24,6 +24,19 @@ skip() {
 	skipped=$((skipped + 1)); echo "ok $((passed + failed + skipped)) $1 # SKIP $2"
 }
 
+# optional_missing WHAT PACKAGE: true, the skip's reason in $missing, when
+# WHAT (a command, or a file by its absolute path), one of make
+# check-host's optional dependencies (docs/testing.md), is not here.
+optional_missing() {
+	if [[ $1 == /* ]]; then
+		[ -e "$1" ] && return 1
+	else
+		command -v "$1" >/dev/null && return 1
+	fi
+	# shellcheck disable=SC2034  # the caller's to read
+	missing="no $1 (Debian: $2)"
+}
+
 ktap_done() {
 	local n=$((passed + failed + skipped))
 	if [ -n "$planned" ] && [ "$n" -ne "$planned" ]; then

@@ -101,29 +101,49 @@ for p in "${nfs[@]}"; do
 done
 result "each NF's --help lists --version" $ok
 
+# bash-completion's library (NETSLICE_BASH_COMPLETION: another, or none
+# for tests/host/test_host_deps.sh).
+bash_completion=${NETSLICE_BASH_COMPLETION:-/usr/share/bash-completion/bash_completion}
+
 # complete WORD...: what netslicectl's bash completion offers for the last
 # (partial) word, one per line, sorted.
 complete_words() {
-	bash -c '. /usr/share/bash-completion/bash_completion && . "$1" || exit 1
+	bash -c '. "$0" && . "$1" || exit 1
 		shift
 		COMP_WORDS=("$@")
 		COMP_CWORD=$(($# - 1))
 		COMP_LINE="$*"
 		COMP_POINT=${#COMP_LINE}
 		_netslicectl
-		printf "%s\n" "${COMPREPLY[@]}"' _ "$top/tools/ctl/netslicectl.bash" netslicectl "$@" | sort
+		printf "%s\n" "${COMPREPLY[@]}"' "$bash_completion" "$top/tools/ctl/netslicectl.bash" netslicectl "$@" | sort
 }
 
-settings=$(complete_words slice set 0 "" | tr '\n' ' ')
-# Every protocol name the one table shows (not those it only parses).
-table=$(sed -n '/proto_table\[\] = {/,/^};/p' "$top/tools/lib/proto.c" |
-	grep -o '{ "[a-z0-9-]*", [0-9]* }' | cut -d'"' -f2 | sort | tr '\n' ' ')
-protos=$(complete_words rule add proto "" | tr '\n' ' ')
-[[ " $settings" == *" rxq-size "* && " $settings" == *" store-size "* && " $settings" == *" store-timeout "* ]] &&
-	[ -n "$table" ] && [ "$protos" = "$table" ]
-ok=$?
-[ "$ok" -eq 0 ] || echo "# slice set: $settings; proto: $protos; the table: $table"
-result "bash completion: slice set offers rxq-size, store-size and store-timeout; proto offers the protocol table's names" $ok
+# completion_case NAME FUNCTION: a case of the completion, a skip without
+# bash-completion.
+completion_case() {
+	if optional_missing "$bash_completion" bash-completion; then
+		skip "$1" "$missing"
+		return
+	fi
+	"$2"
+	result "$1" $?
+}
+
+settings_and_protos() {
+	local settings table protos
+	settings=$(complete_words slice set 0 "" | tr '\n' ' ')
+	# Every protocol name the one table shows (not those it only parses).
+	table=$(sed -n '/proto_table\[\] = {/,/^};/p' "$top/tools/lib/proto.c" |
+		grep -o '{ "[a-z0-9-]*", [0-9]* }' | cut -d'"' -f2 | sort | tr '\n' ' ')
+	protos=$(complete_words rule add proto "" | tr '\n' ' ')
+	[[ " $settings" == *" rxq-size "* && " $settings" == *" store-size "* &&
+		" $settings" == *" store-timeout "* ]] && [ -n "$table" ] && [ "$protos" = "$table" ] &&
+		return 0
+	echo "# slice set: $settings; proto: $protos; the table: $table"
+	return 1
+}
+completion_case "bash completion: slice set offers rxq-size, store-size and store-timeout; proto offers the protocol table's names" \
+	settings_and_protos
 
 # What the user typed comes back with its control bytes shown, never raw:
 # an ESC (a terminal's escape sequences), a newline (a forged line), C1.

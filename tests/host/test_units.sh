@@ -20,9 +20,9 @@ trap 'rm -rf "$stage"' EXIT
 nfs=(fwd firewall nat lb ipsec monitor)
 
 ktap_plan 8
-if ! command -v systemd-analyze >/dev/null; then
+if optional_missing systemd-analyze systemd; then
 	for i in 1 2 3 4 5 6 7 8; do
-		skip "unit check $i" "systemd-analyze is not installed (Debian: systemd)"
+		skip "unit check $i" "$missing"
 	done
 	ktap_done
 	exit
