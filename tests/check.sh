@@ -142,6 +142,7 @@ host_part "host: netlink spec vs uapi" "$spec_py" tests/spec_check.py header
 host_part "host: syzkaller descriptions" python3 tests/host/test_syzkaller.py
 host_part "host: kernel lookup" tests/host/test_kernels.sh
 host_part "host: test harness (KTAP)" tests/host/test_ktap.sh
+host_part "host: optional dependencies missing" tests/host/test_host_deps.sh
 if [ "$host_only" = 1 ]; then
 	summary
 	exit
