@@ -237,6 +237,27 @@ def check_docs(spec):
             missing.append(a)
     check(not missing, "every slice-set attribute has its netslicectl setting, in the man "
           "page and the usage" + (": " + ", ".join(missing) if missing else ""))
+    check_ctl_ranges(spec)
+
+
+def check_ctl_ranges(spec):
+    """netslicectl refuses a number out of its attribute's range before it sends
+    anything, naming the range (tools/ctl/slice.c's ctl_numbers): the spec's."""
+    consts = c_defines("uapi/linux/netslice.h")
+    attrs = {a["name"]: a for s in spec["attribute-sets"] if s["name"] == "slice"
+             for a in s["attributes"]}
+    with open(os.path.join(TOP, "tools", "ctl", "slice.c")) as f:
+        rows = re.findall(r'\{ "([a-z-]+)", NETSLICE_A_SLICE_(\w+), (\w+), (\w+) \}', f.read())
+    wrong = []
+    for word, attr, lo, hi in rows:
+        name = attr.lower().replace("_", "-")
+        checks = attrs.get(name, {}).get("checks", {})
+        got = tuple(int(v) if v.isdigit() else consts.get(v) for v in (lo, hi))
+        want = (checks.get("min", 0), checks.get("max", 2 ** 32 - 1))
+        if got != want or SLICE_SET_WORDS.get(name) != word:
+            wrong.append(f"{word} {got}: {name} {want}")
+    check(len(rows) >= 4 and not wrong, f"netslicectl's {len(rows)} number settings take the "
+          "spec's range of their attribute" + "".join("\n#   " + w for w in wrong))
 
 
 INT_BITS = {"u8": 8, "u16": 16, "u32": 32, "u64": 64}

@@ -34,7 +34,7 @@ one_line() {
 	return 1
 }
 
-ktap_plan 11
+ktap_plan 12
 if [ -e /sys/module/netslice ]; then
 	echo "# the netslice module is loaded here: the tests need a host without it"
 	exit 4
@@ -66,6 +66,26 @@ for cmd in "link show" "slice show 0" "slice set 0 multi-read on" "rule show" \
 	run 2 "$bin/netslicectl" $cmd && one_line 'the netslice module is not loaded' || ok=1
 done
 result "a well-formed command without the module: exit 2, says the module is not loaded" $ok
+
+# A number out of its setting's range, or no number: the error gives the
+# range the module takes (uapi/netslice.yaml's), not the type's.
+ok=0
+while IFS='|' read -r cmd want; do
+	# shellcheck disable=SC2086
+	run 1 "$bin/netslicectl" $cmd && one_line "^netslicectl: $want \(see netslicectl --help\)$" || ok=1
+done <<'EOF2'
+slice set 0 batch 10x|batch: "10x" is not a number from 1 to 1024
+slice set 0 batch 0|batch: "0" is not a number from 1 to 1024
+slice set 0 batch 1025|batch: "1025" is not a number from 1 to 1024
+slice set 0 rxq-size 1|rxq-size: "1" is not a number from 2 to 65536
+slice set 0 store-size 65537|store-size: "65537" is not a number from 1 to 65536
+slice set 0 store-timeout 600001|store-timeout: "600001" is not a number from 1 to 600000
+slice set 0 slicing fixed 513|fixed length: "513" is not a number from 1 to 512
+slice set 300 batch 8|slice: "300" is not a number from 0 to 255
+rule del id 0|id: "0" is not a number from 1 to 4294967295
+EOF2
+run 2 "$bin/netslicectl" slice set 0 batch 1024 rxq-size 2 store-timeout 600000 || ok=1
+result "netslicectl: a number out of its setting's range names the module's range (exit 1); the ends are taken" $ok
 
 run 1 "$bin/netslicectl" --frobnicate &&
 	one_line "^netslicectl: unknown option '--frobnicate' \(see netslicectl --help\)$" &&

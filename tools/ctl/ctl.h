@@ -85,7 +85,12 @@ int ctl_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same, as -1 for helpers that return 0 or -1. */
 #define CTL_BAD(...)	(ctl_usage_error(__VA_ARGS__), -1)
 
-/* Argument helpers: 0 or -1 with an error printed. */
+/*
+ * Argument helpers: 0 or -1 with an error printed. A number's error
+ * gives its range, that of the attribute it goes into (uapi/netslice.yaml's
+ * checks), so that a bad one is refused before anything is sent.
+ */
+int ctl_range(const char *what, const char *s, uint32_t min, uint32_t max, uint32_t *out);
 int ctl_u32(const char *what, const char *s, uint32_t max, uint32_t *out);
 bool ctl_is(const char *arg, const char *word);
 int ctl_on_off(const char *what, const char *s, bool *out);

@@ -365,16 +365,22 @@ int ctl_usage_error(const char *fmt, ...)
 	return CTL_EXIT_USAGE;
 }
 
-int ctl_u32(const char *what, const char *s, uint32_t max, uint32_t *out)
+int ctl_range(const char *what, const char *s, uint32_t min, uint32_t max, uint32_t *out)
 {
 	unsigned long v;
 
-	if (!s || conf_uint(s, 0, max, true, &v)) {
-		ctl_usage_error("%s: \"%s\" is not a number from 0 to %u", what, s ? s : "", max);
+	if (!s || conf_uint(s, min, max, true, &v)) {
+		ctl_usage_error("%s: \"%s\" is not a number from %u to %u", what, s ? s : "", min,
+				max);
 		return -1;
 	}
 	*out = (uint32_t)v;
 	return 0;
+}
+
+int ctl_u32(const char *what, const char *s, uint32_t max, uint32_t *out)
+{
+	return ctl_range(what, s, 0, max, out);
 }
 
 bool ctl_is(const char *arg, const char *word)

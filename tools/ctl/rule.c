@@ -183,7 +183,8 @@ static int ctl_parse_rule(int argc, char **argv, struct ctl_rule *r, bool with_i
 		case CTL_W_ID:
 			if (!with_id)
 				return CTL_BAD("rule: unknown word \"%s\"", key);
-			if (ctl_u32("id", val, UINT32_MAX, &r->id))
+			/* Rule ids start at 1. */
+			if (ctl_range("id", val, 1, UINT32_MAX, &r->id))
 				return -1;
 			r->has_id = true;
 			break;

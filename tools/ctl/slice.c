@@ -139,21 +139,33 @@ static int ctl_show(uint8_t cmd, int id_attr, int maxattr, int argc, char **argv
 	return err ? CTL_EXIT_KERNEL : 0;
 }
 
-/* Settings that take a number: their attribute, or 0. */
-static int ctl_slice_number(const char *key)
+/* A setting that takes a number: its attribute and the range the module takes. */
+struct ctl_number {
+	const char *name;
+	int attr;
+	uint32_t min, max;
+};
+
+/*
+ * The ranges are uapi/netslice.yaml's checks of each attribute, which
+ * tests/spec_check.py holds this table to.
+ */
+static const struct ctl_number ctl_numbers[] = {
+	{ "batch", NETSLICE_A_SLICE_BATCH_MAX, 1, NETSLICE_MAX_BATCH },
+	{ "rxq-size", NETSLICE_A_SLICE_RXQ_SIZE, 2, 65536 },
+	{ "store-size", NETSLICE_A_SLICE_STORE_SIZE, 1, 65536 },
+	{ "store-timeout", NETSLICE_A_SLICE_STORE_TIMEOUT_MS, 1, 600000 },
+};
+
+/* The number setting key names, or NULL. */
+static const struct ctl_number *ctl_slice_number(const char *key)
 {
-	static const struct { const char *name; int attr; } numbers[] = {
-		{ "batch", NETSLICE_A_SLICE_BATCH_MAX },
-		{ "rxq-size", NETSLICE_A_SLICE_RXQ_SIZE },
-		{ "store-size", NETSLICE_A_SLICE_STORE_SIZE },
-		{ "store-timeout", NETSLICE_A_SLICE_STORE_TIMEOUT_MS },
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++)
-		if (ctl_is(key, numbers[i].name))
-			return numbers[i].attr;
-	return 0;
+	for (i = 0; i < sizeof(ctl_numbers) / sizeof(ctl_numbers[0]); i++)
+		if (ctl_is(key, ctl_numbers[i].name))
+			return &ctl_numbers[i];
+	return NULL;
 }
 
 /*
@@ -167,8 +179,8 @@ static int ctl_cut_old(struct nl_msg *msg, int argc, char **argv, int *i)
 	bool fixed = ctl_is(mode, "fixed");
 	uint32_t v;
 
-	if (ctl_u32(fixed ? "fixed length" : "auto extra", *i + 2 < argc ? argv[*i + 2] : NULL,
-		    65535, &v))
+	if (ctl_range(fixed ? "fixed length" : "auto extra", *i + 2 < argc ? argv[*i + 2] : NULL,
+		      fixed ? 1 : 0, fixed ? NETSLICE_MAX_HEADER : NETSLICE_MAX_EXTRA, &v))
 		return -1;
 	msg_line("netslicectl: \"slicing %s %s\" is deprecated: write \"cut %s%s%s\"", mode,
 		 argv[*i + 2], mode, fixed ? ":" : "+", argv[*i + 2]);
@@ -243,10 +255,10 @@ static int ctl_slice_set(int argc, char **argv)
 	uint32_t id, v, flags = 0, flags_set = 0;
 	unsigned int renamed = 0;
 	struct nl_msg *msg, *settings;
+	const struct ctl_number *number;
 	struct netslice_cut mode;
 	bool on, have_mode = false;
 	int trim = -1, gso = -1;
-	int attr;
 	int i;
 
 	if (argc < 1 || ctl_u32("slice", argv[0], 255, &id))
@@ -282,11 +294,11 @@ static int ctl_slice_set(int argc, char **argv)
 			nla_put_u8(msg, ctl_is(key, "trim") ? NETSLICE_A_SLICE_CUT_TRIM :
 				   NETSLICE_A_SLICE_CUT_GSO, on);
 			i++;
-		} else if ((attr = ctl_slice_number(key))) {
-			/* The kernel checks the range; an error names the word given. */
-			if (ctl_u32(argv[i], val, UINT32_MAX, &v))
+		} else if ((number = ctl_slice_number(key))) {
+			/* An error names the word given (an old one too). */
+			if (ctl_range(argv[i], val, number->min, number->max, &v))
 				goto err_usage;
-			nla_put_u32(msg, attr, v);
+			nla_put_u32(msg, number->attr, v);
 			i++;
 		} else if (ctl_is(key, "multi-read") || ctl_is(key, "multi-write")) {
 			uint32_t bit = ctl_is(key, "multi-read") ? NETSLICE_BATCH_FLAGS_MULTI_READ :
