@@ -224,7 +224,7 @@ $(1)/%: $(B)/tools/%.o $(TOOL_LIB)
 	@mkdir -p $$(dir $$@)
 	$$(LINK_TOOL) -lpthread
 
-$(1)/netslice-info: $(B)/tools/lib/cli.o $(B)/tools/lib/msg.o
+$(1)/netslice-info: $(B)/tools/lib/cli.o $(B)/tools/lib/msg.o $(B)/tools/lib/json.o
 
 $(1)/netslicectl: $(CTL_OBJS) $(TOOL_LIB)
 	@mkdir -p $$(dir $$@)

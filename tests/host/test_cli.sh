@@ -8,8 +8,9 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/build/bin
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+work=$(mktemp -d)
+out=$work/out
+trap 'rm -rf "$work"' EXIT
 . "$top/tests/host/ktap.sh"
 version=$(sed -n 's/^VERSION := //p' "$top/Makefile")
 nfs=(nf-fwd nf-firewall nf-nat nf-lb nf-ipsec nf-monitor)
@@ -34,7 +35,7 @@ one_line() {
 	return 1
 }
 
-ktap_plan 12
+ktap_plan 14
 if [ -e /sys/module/netslice ]; then
 	echo "# the netslice module is loaded here: the tests need a host without it"
 	exit 4
@@ -102,6 +103,44 @@ result "every program prints \"NAME $version\" for --version" $ok
 run 0 "$bin/netslice-info" --help && grep -q '^usage: netslice-info' "$out" &&
 	run 0 "$bin/netslice-info" -h
 result "netslice-info --help prints its usage without the module" $?
+
+# netslice-info's JSON says what its text says, of a module made up by
+# tests/host/fake_slices.c (none is loaded here): each slice's CPUs, RX
+# queue, cut, store, interfaces and every counter.
+cc -std=gnu11 -Wall -Wextra -Werror -shared -fPIC -I"$top/uapi" -o "$work/fake.so" \
+	"$top/tests/host/fake_slices.c" -ldl
+fake() { LD_PRELOAD=$work/fake.so "$@"; }
+fake "$bin/netslice-info" -s >"$work/text" && fake "$bin/netslice-info" -j -s >"$work/json" &&
+	python3 - "$work/text" "$work/json" <<'PY'
+import json, re, sys
+text, got = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+want = []
+for m in re.finditer(r"^slice (\d+): rxq (\d+), cut (\S+) \(store (\d+), (\d+) ms\), (\d+) interfaces:(.*)\n"
+                     r"slice \d+:(.*)\nslice +\d+ +(/dev/\S+) +kernel-cpus (\S+) +user-cpus (\S+)$", text, re.M):
+    g = m.groups()
+    ifaces = [dict(zip(("ifindex", "peer_ifindex", "steering", "queue_mask"),
+                       (int(a), int(b), {"queues": "queue"}.get(c, c), int(d, 16))))
+              for a, b, c, d in re.findall(r" (\d+)->(\d+)\((\w+) (0x[0-9a-f]+)\)", g[6])]
+    want.append({"slice": int(g[0]), "device": g[8], "kernel_cpus": g[9], "user_cpus": g[10],
+                 "rxq_size": int(g[1]), "cut": g[2], "store_size": int(g[3]),
+                 "store_timeout_ms": int(g[4]), "nr_ifaces": int(g[5]), "ifaces": ifaces,
+                 "counters": {k: int(v) for k, v in re.findall(r" (\w+)=(\d+)", g[7])}})
+for s in got:
+    for i in s.get("ifaces", []):
+        i.pop("rx_queues", None)  # not in the text
+if len(want) != 2 or got != want:
+    print("# text: %s\n# json: %s" % (want, got))
+    sys.exit(1)
+PY
+result "netslice-info -j -s: one JSON array saying what the text says, slice by slice" $?
+
+fake "$bin/netslice-info" -p >"$work/pretty" && fake "$bin/netslice-info" -j >"$work/json" &&
+	[ "$(head -n 3 "$work/pretty" | tr '\n' '|')" = '[|  {|    "slice": 0,|' ] &&
+	python3 -c 'import json, sys; a, b = (json.load(open(f)) for f in sys.argv[1:]); sys.exit(a != b or len(a) != 2)' \
+		"$work/pretty" "$work/json" &&
+	run 1 fake "$bin/netslice-info" -j 0 7 && grep -qx "netslice-info: no slice '7' (0..1)" "$out" &&
+	run 2 "$bin/netslice-info" -j && one_line 'module not loaded'
+result "netslice-info -p: the same JSON, indented; -j and a slice there is not: exit 1; no module: exit 2, one line" $?
 
 run 1 "$bin/netslice-info" --frobnicate &&
 	one_line "^netslice-info: unknown option '--frobnicate'" &&

@@ -48,7 +48,13 @@ void json_init(struct json *j, FILE *f)
 	j->f = f;
 	j->depth = 0;
 	j->need_comma[0] = 0;
+	j->pretty = 0;
 	j->prom = NULL;
+}
+
+void json_pretty(struct json *j)
+{
+	j->pretty = 1;
 }
 
 int json_init_prom(struct json *j, FILE *f, const char *prefix, const char *labels)
@@ -285,14 +291,24 @@ static void json_quote(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* Pretty mode: a new line, indented to depth. */
+static void json_newline(struct json *j, int depth)
+{
+	if (!j->pretty)
+		return;
+	fprintf(j->f, "\n%*s", 2 * depth, "");
+}
+
 static void json_key(struct json *j, const char *key)
 {
 	if (j->need_comma[j->depth])
 		fputc(',', j->f);
 	j->need_comma[j->depth] = 1;
+	if (j->depth)
+		json_newline(j, j->depth);
 	if (key) {
 		json_quote(j->f, key);
-		fputc(':', j->f);
+		fputs(j->pretty ? ": " : ":", j->f);
 	}
 }
 
@@ -326,6 +342,9 @@ void json_close(struct json *j, char bracket)
 		}
 		return;
 	}
+	/* An empty one stays on its line: [] or {}. */
+	if (j->need_comma[j->depth] && j->depth)
+		json_newline(j, j->depth - 1);
 	fputc(bracket, j->f);
 	if (j->depth)
 		j->depth--;

@@ -22,10 +22,13 @@ struct json {
 	FILE *f;
 	int depth;
 	int need_comma[JSON_MAX_DEPTH];
+	int pretty;		/* a member a line, indented by its depth */
 	struct json_prom *prom;	/* Prometheus mode, or NULL */
 };
 
 void json_init(struct json *j, FILE *f);
+/* Pretty-printed JSON from here on, as ip -p and bpftool -p print it. */
+void json_pretty(struct json *j);
 /*
  * Prometheus mode: samples named prefix_PATH_KEY with labels (labels:
  * "name=\"value\"" pairs, comma-separated, for every sample, or "").

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A module of two slices that is not there, for a program run with this
+ * library in LD_PRELOAD (tests/host/test_cli.sh: netslice-info's output
+ * with no module loaded). The slice count is read from the module's
+ * parameter, /dev/netslice-N opens /dev/null, and the info, counter and
+ * CPU-mask ioctls on such a file answer with made-up values that name
+ * their slice: slice N has N + 1 interfaces, rxq 1000 + N, counter i
+ * 100 * N + i, kernel CPU N and user CPUs N + 2 and N + 3.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include <linux/netslice.h>
+
+#define FAKE_SLICES	2
+#define FAKE_FDS	1024
+
+static int fake_slice[FAKE_FDS];	/* slice + 1 of each fake fd, or 0 */
+
+FILE *fopen(const char *path, const char *mode)
+{
+	static FILE *(*real)(const char *, const char *);
+
+	if (!strcmp(path, "/sys/module/netslice/parameters/slices"))
+		return fmemopen((void *)"2\n", 2, "r");
+	if (!real)
+		real = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen");
+	return real(path, mode);
+}
+
+int open(const char *path, int flags, ...)
+{
+	static int (*real)(const char *, int, ...);
+	unsigned int slice;
+	mode_t mode = 0;
+	va_list ap;
+	int fd;
+
+	va_start(ap, flags);
+	if (flags & O_CREAT)
+		mode = va_arg(ap, mode_t);
+	va_end(ap);
+	if (!real)
+		real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+	if (sscanf(path, "/dev/" NETSLICE_DEV_PREFIX "%u", &slice) != 1)
+		return real(path, flags, mode);
+	if (slice >= FAKE_SLICES) {
+		errno = ENOENT;
+		return -1;
+	}
+	fd = real("/dev/null", O_RDWR | O_CLOEXEC);
+	if (fd >= 0 && fd < FAKE_FDS)
+		fake_slice[fd] = (int)slice + 1;
+	return fd;
+}
+
+static void fake_info(unsigned int slice, struct netslice_info *info)
+{
+	unsigned int i;
+
+	memset(info, 0, sizeof(*info));
+	info->slice = slice;
+	info->nr_slices = FAKE_SLICES;
+	info->rxq_size = 1000 + slice;
+	info->nr_ifaces = slice + 1;
+	info->cut.mode = slice ? NETSLICE_CUT_FIXED : NETSLICE_CUT_AUTO;
+	info->cut.length = slice ? 128 : 0;
+	info->cut.flags = slice ? NETSLICE_CUT_TRIM : 0;
+	info->cut.store_size = 4096;
+	info->cut.store_timeout_ms = 2000 + slice;
+	for (i = 0; i < info->nr_ifaces; i++) {
+		info->ifaces[i].ifindex = 10 + i;
+		info->ifaces[i].pair_ifindex = 20 + i;
+		info->ifaces[i].rx_queues = 4;
+		info->ifaces[i].flags = i ? NETSLICE_IFACE_HASHED : 0;
+		info->ifaces[i].queue_mask = i ? 0 : 0x5;
+	}
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	static int (*real)(int, unsigned long, ...);
+	struct netslice_cpumask *mask;
+	unsigned int slice, i;
+	void *arg;
+	va_list ap;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (!real)
+		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+	if (fd < 0 || fd >= FAKE_FDS || !fake_slice[fd])
+		return real(fd, req, arg);
+	slice = (unsigned int)fake_slice[fd] - 1;
+	switch (req) {
+	case NETSLICE_INFO_GET:
+		fake_info(slice, arg);
+		return 0;
+	case NETSLICE_STATS_GET:
+		for (i = 0; i < sizeof(struct netslice_stats) / sizeof(__u64); i++)
+			((__u64 *)arg)[i] = 100 * slice + i;
+		return 0;
+	case NETSLICE_CPUMASK_GET:
+		mask = arg;
+		CPU_ZERO_S(mask->mask_size, (cpu_set_t *)(unsigned long)mask->kernel_cpus);
+		CPU_ZERO_S(mask->mask_size, (cpu_set_t *)(unsigned long)mask->user_cpus);
+		CPU_SET_S(slice, mask->mask_size, (cpu_set_t *)(unsigned long)mask->kernel_cpus);
+		CPU_SET_S(slice + 2, mask->mask_size, (cpu_set_t *)(unsigned long)mask->user_cpus);
+		CPU_SET_S(slice + 3, mask->mask_size, (cpu_set_t *)(unsigned long)mask->user_cpus);
+		return 0;
+	}
+	errno = ENOTTY;
+	return -1;
+}
