@@ -72,7 +72,7 @@ tst_check "attach and detach at run time under traffic, with monitor events" \
 tst_run_cleanups
 
 show_round_trip() {
-	local s l said
+	local s l said fields
 	setup || return 1
 	ctl link attach dev dut0 peer dut1 slices 2-3 || return 1
 	ctl slice set 1 cut fixed:128,trim,gso batch 64 multi-write off kernel-cpus 1 \
@@ -117,9 +117,17 @@ show_round_trip() {
 		"off off on 64" ] || return 1
 	# One batch flag alone: its bit in the selector, the other bit kept.
 	ctl slice set 1 multi-read off || return 1
-	[ "$(ctl -j slice show 1 | json 'j[0]["multi_read"], j[0]["multi_write"]')" = "off on" ]
+	[ "$(ctl -j slice show 1 | json 'j[0]["multi_read"], j[0]["multi_write"]')" = "off on" ] ||
+		return 1
+	# -p: the same JSON, indented; netslice-info -j: the ioctl view of it.
+	s=$(ctl -p slice show 1)
+	[ "$(json 'j' <<<"$s")" = "$(ctl -j slice show 1 | json 'j')" ] &&
+		[ "$(sed -n 2,3p <<<"$s" | tr '\n' '|')" = '  {|    "slice": 1,|' ] || return 1
+	fields='j[0]["slice"], j[0]["cut"], j[0]["rxq_size"], j[0]["kernel_cpus"], j[0]["user_cpus"]'
+	tst_diag "netslice-info -j -s 1: $(netslice-info -j -s 1)"
+	[ "$(netslice-info -j -s 1 | json "$fields")" = "$(ctl -j slice show 1 | json "$fields")" ]
 }
-tst_check "configuration round-trips through show -j (and the ioctl view)" show_round_trip
+tst_check "configuration round-trips through show -j and -p (and the ioctl view, -j too)" show_round_trip
 tst_run_cleanups
 
 # slice_numbers FIELD...: those fields of every slice's settings, one line.

@@ -35,7 +35,7 @@ one_line() {
 	return 1
 }
 
-ktap_plan 14
+ktap_plan 16
 if [ -e /sys/module/netslice ]; then
 	echo "# the netslice module is loaded here: the tests need a host without it"
 	exit 4
@@ -67,6 +67,28 @@ for cmd in "link show" "slice show 0" "slice set 0 multi-read on" "rule show" \
 	run 2 "$bin/netslicectl" $cmd && one_line 'the netslice module is not loaded' || ok=1
 done
 result "a well-formed command without the module: exit 2, says the module is not loaded" $ok
+
+# OBJECT help: the object's commands from the usage, each a usage line of
+# its own (as ip's and bpftool's OBJECT help), exit 0 with no module.
+ok=0
+"$bin/netslicectl" help >"$work/help"
+for o in link slice stats rule monitor; do
+	run 0 "$bin/netslicectl" "$o" help && head -n 1 "$out" | grep -q "^usage: netslicectl .* $o" || ok=1
+	while IFS= read -r line; do
+		grep -qxF -- "       netslicectl [-j] [-p] [-s] ${line#  }" "$out" ||
+			grep -qxF -- "usage: netslicectl [-j] [-p] [-s] ${line#  }" "$out" ||
+			{ echo "# $o help lacks: $line"; ok=1; }
+	done < <(grep -E "^  $o( |$)" "$work/help")
+	grep -E '^(usage:|      ) netslicectl' "$out" | grep -vqE "\] $o( |$)" &&
+		{ echo "# $o help shows another object's command"; ok=1; }
+done
+run 1 "$bin/netslicectl" slice help me && one_line 'unknown command "help"' || ok=1
+result "netslicectl OBJECT help: that object's commands, each a usage line (exit 0, no module)" $ok
+
+run 2 "$bin/netslicectl" -p slice show && one_line 'module is not loaded' &&
+	run 2 "$bin/netslicectl" --pretty rule show && one_line 'module is not loaded' &&
+	"$bin/netslicectl" --help | grep -qE -- '^  -p, --pretty +JSON output, indented \(implies -j\)$'
+result "netslicectl -p, --pretty: taken (indented JSON, tested through netslice-info -p's writer)" $?
 
 # A number out of its setting's range, or no number: the error gives the
 # range the module takes (uapi/netslice.yaml's), not the type's.

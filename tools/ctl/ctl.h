@@ -26,6 +26,7 @@
 struct ctl {
 	bool checking;		/* first pass: parse the command line, send nothing */
 	bool json;
+	bool pretty;		/* -p: JSON, indented */
 	int stats;		/* -s given: more counters */
 	struct json j;
 	const char *where;	/* "FILE:LINE: " in batch mode, else "" */

@@ -25,31 +25,56 @@ void ctl_parsed(void)
 		longjmp(ctl_checked, 1);
 }
 
+/* An object's commands, as the usage shows them, and the words they use. */
+static const struct ctl_object {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+	const char *words;
+} ctl_objects[] = {
+	{ "link", ctl_link,
+	  "  link attach dev NAME [peer NAME] [slices A[-B]]\n"
+	  "  link detach dev NAME\n"
+	  "  link show [dev NAME]\n", NULL },
+	{ "slice", ctl_slice,
+	  "  slice show [N]\n"
+	  "  slice set N [cut MODE] [trim on|off] [gso on|off]\n"
+	  "              [batch N] [multi-read on|off] [multi-write on|off]\n"
+	  "              [kernel-cpus LIST] [user-cpus LIST]\n"
+	  "              [rxq-size N] [store-size N] [store-timeout MS]\n",
+	  "  MODE := off | auto | auto+EXTRA | fixed:LEN, then ,trim and ,gso\n"
+	  "          (spelled as an NF's -m)\n" },
+	{ "stats", ctl_stats,
+	  "  stats [show] [slice N]          (-s: every counter)\n"
+	  "  stats reset [slice N]\n", NULL },
+	{ "rule", ctl_rule,
+	  "  rule add RULE | replace RULE | del RULE | del id N\n"
+	  "  rule show | flush | load FILE [replace]\n",
+	  "  RULE := [family ipv4|ipv6] [proto P] [src PREFIX] [dst PREFIX]\n"
+	  "          [sport N[-M]] [dport N[-M]] [pref N] slice N\n" },
+	{ "monitor", ctl_monitor,
+	  "  monitor\n", NULL },
+};
+
+#define CTL_OBJECTS	(sizeof(ctl_objects) / sizeof(ctl_objects[0]))
+
 static void ctl_help(FILE *out)
 {
-	fputs("usage: netslicectl [-j] [-s] OBJECT COMMAND [ARGS]\n"
-	      "       netslicectl [-j] [-s] -b FILE [--rate N]\n"
-	      "\n"
-	      "  link attach dev NAME [peer NAME] [slices A[-B]]\n"
-	      "  link detach dev NAME\n"
-	      "  link show [dev NAME]\n"
-	      "  slice show [N]\n"
-	      "  slice set N [cut MODE] [trim on|off] [gso on|off]\n"
-	      "              [batch N] [multi-read on|off] [multi-write on|off]\n"
-	      "              [kernel-cpus LIST] [user-cpus LIST]\n"
-	      "              [rxq-size N] [store-size N] [store-timeout MS]\n"
-	      "  stats [show] [slice N]          (-s: every counter)\n"
-	      "  stats reset [slice N]\n"
-	      "  rule add RULE | replace RULE | del RULE | del id N\n"
-	      "  rule show | flush | load FILE [replace]\n"
-	      "  monitor\n"
-	      "\n"
-	      "  RULE := [family ipv4|ipv6] [proto P] [src PREFIX] [dst PREFIX]\n"
-	      "          [sport N[-M]] [dport N[-M]] [pref N] slice N\n"
-	      "  MODE := off | auto | auto+EXTRA | fixed:LEN, then ,trim and ,gso\n"
-	      "          (spelled as an NF's -m)\n"
-	      "\n"
+	size_t i;
+
+	fputs("usage: netslicectl [-j] [-p] [-s] OBJECT COMMAND [ARGS]\n"
+	      "       netslicectl [-j] [-p] [-s] -b FILE [--rate N]\n"
+	      "       netslicectl OBJECT help\n"
+	      "\n", out);
+	for (i = 0; i < CTL_OBJECTS; i++)
+		fputs(ctl_objects[i].usage, out);
+	fputs("\n", out);
+	for (i = 0; i < CTL_OBJECTS; i++)
+		if (ctl_objects[i].words)
+			fputs(ctl_objects[i].words, out);
+	fputs("\n"
 	      "  -j, --json     JSON output\n"
+	      "  -p, --pretty   JSON output, indented (implies -j)\n"
 	      "  -s, --stats    more detail\n"
 	      "  -b, --batch    run the commands of FILE (\"-\": stdin), one per line\n"
 	      "      --rate N   in batch mode, at most N commands per second\n"
@@ -58,22 +83,44 @@ static void ctl_help(FILE *out)
 	      out);
 }
 
+/*
+ * OBJECT help: that object's part of the usage, each command a usage
+ * line of its own, as ip's "OBJECT help" prints them.
+ */
+static int ctl_object_help(const struct ctl_object *o)
+{
+	static const char prefix[] = "netslicectl [-j] [-p] [-s] ";
+	const char *line = o->usage, *end;
+	bool first = true;
+
+	for (; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		/* "  NAME ...": a command; else the one above it continues. */
+		if (!strncmp(line + 2, o->name, strlen(o->name)))
+			printf("%s%s", first ? "usage: " : "       ", prefix);
+		else
+			printf("%*s", (int)(sizeof("usage: ") + sizeof(prefix) - 2), "");
+		printf("%.*s\n", (int)(end - line - 2), line + 2);
+		first = false;
+	}
+	if (o->words)
+		printf("\n%s", o->words);
+	return 0;
+}
+
 static int ctl_run(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		int (*run)(int argc, char **argv);
-	} objects[] = {
-		{ "link", ctl_link }, { "slice", ctl_slice }, { "stats", ctl_stats },
-		{ "rule", ctl_rule }, { "monitor", ctl_monitor },
-	};
 	size_t i;
 
 	if (!argc)
 		return ctl_usage_error("say what to do");
-	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++)
-		if (!strcmp(argv[0], objects[i].name))
-			return objects[i].run(argc - 1, argv + 1);
+	for (i = 0; i < CTL_OBJECTS; i++) {
+		if (strcmp(argv[0], ctl_objects[i].name))
+			continue;
+		if (argc == 2 && !strcmp(argv[1], "help"))
+			return ctl_object_help(&ctl_objects[i]);
+		return ctl_objects[i].run(argc - 1, argv + 1);
+	}
 	if (!strcmp(argv[0], "help")) {
 		ctl_help(stdout);
 		return 0;
@@ -200,6 +247,7 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "batch", required_argument, NULL, 'b' },
 		{ "rate", required_argument, NULL, 'r' },
@@ -213,10 +261,14 @@ int main(int argc, char **argv)
 	int c, err;
 
 	/* Options come before the object, as in ip(8): "rule del ... -1" is no option. */
-	while ((c = getopt_long(argc, argv, "+:jsb:Vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:jpsb:Vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			ctl.json = true;
+			break;
+		case 'p':
+			ctl.json = true;
+			ctl.pretty = true;
 			break;
 		case 's':
 			ctl.stats++;
@@ -253,6 +305,8 @@ int main(int argc, char **argv)
 			return err;
 	}
 	json_init(&ctl.j, stdout);
+	if (ctl.pretty)
+		json_pretty(&ctl.j);
 	if (ctl_open())
 		return CTL_EXIT_KERNEL;
 	err = batch ? ctl_batch(batch, rate) : ctl_run(argc - optind, argv + optind);
