@@ -35,7 +35,7 @@ one_line() {
 	return 1
 }
 
-ktap_plan 16
+ktap_plan 18
 if [ -e /sys/module/netslice ]; then
 	echo "# the netslice module is loaded here: the tests need a host without it"
 	exit 4
@@ -186,17 +186,35 @@ result "each NF's --help lists --version" $ok
 # for tests/host/test_host_deps.sh).
 bash_completion=${NETSLICE_BASH_COMPLETION:-/usr/share/bash-completion/bash_completion}
 
-# complete WORD...: what netslicectl's bash completion offers for the last
-# (partial) word, one per line, sorted.
-complete_words() {
-	bash -c '. "$0" && . "$1" || exit 1
-		shift
+# complete_line FILE FUNCTION WORD...: what the bash completion of FILE
+# offers for the last (partial) word of the command line WORD..., one per
+# line, sorted; run in $work/cwd, which holds the file cmds.txt.
+mkdir -p "$work/cwd" && : >"$work/cwd/cmds.txt"
+complete_line() {
+	(cd "$work/cwd" && bash -c '. "$0" && . "$1" || exit 1
+		func=$2
+		shift 2
 		COMP_WORDS=("$@")
 		COMP_CWORD=$(($# - 1))
 		COMP_LINE="$*"
 		COMP_POINT=${#COMP_LINE}
-		_netslicectl
-		printf "%s\n" "${COMPREPLY[@]}"' "$bash_completion" "$top/tools/ctl/netslicectl.bash" netslicectl "$@" | sort
+		$func
+		printf "%s\n" "${COMPREPLY[@]}"' "$bash_completion" "$@") | sed '/^$/d' | sort
+}
+complete_words() { complete_line "$top/tools/ctl/netslicectl.bash" _netslicectl netslicectl "$@"; }
+# The interfaces here, as a completion offers them.
+ifaces=$(cd /sys/class/net && printf '%s\n' * | sort | tr '\n' ' ')
+
+# offers WANT WORD...: netslicectl's completion of WORD... offers WANT
+# (words, any order), no more, no less.
+offers() {
+	local want got
+	want=$(tr ' ' '\n' <<<"$1" | sed '/^$/d' | sort | tr '\n' ' ')
+	shift
+	got=$(complete_words "$@" | tr '\n' ' ')
+	[ "$got" = "$want" ] && return 0
+	echo "# netslicectl $*<TAB>: offers '$got', want '$want'"
+	return 1
 }
 
 # completion_case NAME FUNCTION: a case of the completion, a skip without
@@ -225,6 +243,52 @@ settings_and_protos() {
 }
 completion_case "bash completion: slice set offers rxq-size, store-size and store-timeout; proto offers the protocol table's names" \
 	settings_and_protos
+
+# Each object's commands, and each is one netslicectl takes (its parser
+# says "unknown command" of no other) and its OBJECT help shows.
+objects_and_commands() {
+	local ok=0 o w
+	offers "link slice stats rule monitor help" "" &&
+		offers "show set help" slice "" &&
+		offers "attach detach show help" link "" &&
+		offers "show slice reset help" stats "" &&
+		offers "add del replace show flush load help" rule "" &&
+		offers "help" monitor "" && offers "show set" -j slice s || ok=1
+	for o in link slice stats rule monitor; do
+		for w in $(complete_words "$o" ""); do
+			[ "$w" = help ] && continue
+			"$bin/netslicectl" "$o" "$w" 2>&1 | grep -q 'unknown command' &&
+				{ echo "# netslicectl $o $w: an unknown command"; ok=1; }
+			"$bin/netslicectl" "$o" help | grep -qw -- "$w" ||
+				{ echo "# netslicectl $o help does not show $w"; ok=1; }
+		done
+	done
+	[[ $(complete_words -p "") == *slice* ]] && offers "-j --json -p --pretty -s --stats -b --batch --rate -V --version -h --help" - || ok=1
+	return $ok
+}
+completion_case "bash completion: netslicectl offers the objects, each object's commands (slice: show, set), the options; each as the parser and OBJECT help have it" \
+	objects_and_commands
+
+# After a command: its keywords, each once, and their values.
+keywords_and_values() {
+	offers "cut trim gso batch multi-read multi-write kernel-cpus user-cpus rxq-size store-size store-timeout" \
+		slice set 0 "" &&
+		offers "cut gso batch multi-read multi-write kernel-cpus user-cpus rxq-size store-size store-timeout" \
+			slice set 0 trim on "" &&
+		offers "on off" slice set 0 trim "" && offers "on off" slice set 0 batch 8 multi-read "" &&
+		offers "" slice set 0 batch "" && offers "" slice show 0 "" &&
+		offers "family proto src dst sport dport pref slice" rule add "" &&
+		offers "family src dst sport dport pref slice" rule replace proto tcp "" &&
+		offers "family proto src dst sport dport pref slice id" rule del "" &&
+		offers "ipv4 ipv6" rule add family "" && offers "" rule show "" &&
+		offers "dev peer slices" link attach "" && offers "peer slices" link attach dev lo "" &&
+		offers "$ifaces" link attach dev "" && offers "dev" link show "" &&
+		offers "slice" stats reset "" && offers "slice" stats show "" &&
+		offers "cmds.txt" rule load "" && offers "replace" rule load cmds.txt "" &&
+		offers "cmds.txt" -b "" && offers "" --rate ""
+}
+completion_case "bash completion: after a command, its keywords (each once) and their values: on/off, families, interfaces, files" \
+	keywords_and_values
 
 # What the user typed comes back with its control bytes shown, never raw:
 # an ESC (a terminal's escape sequences), a newline (a forged line), C1.
