@@ -396,6 +396,10 @@ install-lib: lib $(INST_TOOLS)
 	install -m 0644 docs/examples/*.c $(DESTDIR)$(DOCDIR)/examples/
 	install -m 0644 tools/ctl/netslicectl.bash \
 		$(DESTDIR)$(DATADIR)/bash-completion/completions/netslicectl
+	install -m 0644 tools/nf/nf.bash $(DESTDIR)$(DATADIR)/bash-completion/completions/nf-fwd
+	for n in $(filter-out nf-fwd,$(NFS)); do \
+		ln -sf nf-fwd $(DESTDIR)$(DATADIR)/bash-completion/completions/$$n || exit 1; \
+	done
 	if [ -z "$(DESTDIR)" ]; then ldconfig; fi
 
 # Everything install put in place; a changed modprobe.d or NF configuration
@@ -411,7 +415,8 @@ uninstall:
 		$(MAN1:$(B)/man/%=$(DESTDIR)$(MANDIR)/man1/%) \
 		$(MAN8:$(B)/man/%=$(DESTDIR)$(MANDIR)/man8/%) \
 		$(MAN3:$(B)/man/%=$(DESTDIR)$(MANDIR)/man3/%) \
-		$(DESTDIR)$(DATADIR)/bash-completion/completions/netslicectl
+		$(DESTDIR)$(DATADIR)/bash-completion/completions/netslicectl \
+		$(NFS:%=$(DESTDIR)$(DATADIR)/bash-completion/completions/%)
 	rm -f $(USER_TOOLS:$(B)/bin/%=$(DESTDIR)$(BINDIR)/%) \
 		$(ADMIN_TOOLS:$(B)/bin/%=$(DESTDIR)$(SBINDIR)/%) \
 		$(UNITS:%=$(DESTDIR)$(UNITDIR)/%)

@@ -35,7 +35,7 @@ one_line() {
 	return 1
 }
 
-ktap_plan 18
+ktap_plan 19
 if [ -e /sys/module/netslice ]; then
 	echo "# the netslice module is loaded here: the tests need a host without it"
 	exit 4
@@ -202,6 +202,7 @@ complete_line() {
 		printf "%s\n" "${COMPREPLY[@]}"' "$bash_completion" "$@") | sed '/^$/d' | sort
 }
 complete_words() { complete_line "$top/tools/ctl/netslicectl.bash" _netslicectl netslicectl "$@"; }
+complete_nf() { complete_line "$top/tools/nf/nf.bash" _netslice_nf "$@"; }
 # The interfaces here, as a completion offers them.
 ifaces=$(cd /sys/class/net && printf '%s\n' * | sort | tr '\n' ' ')
 
@@ -289,6 +290,37 @@ keywords_and_values() {
 }
 completion_case "bash completion: after a command, its keywords (each once) and their values: on/off, families, interfaces, files" \
 	keywords_and_values
+
+# Each NF offers the long options its --help lists, and the values it
+# knows (I/O modes, cut modes, files, interfaces); none for a number.
+nf_options() {
+	local ok=0 p want got
+	for p in "${nfs[@]}"; do
+		want=$("$bin/$p" --help | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u | tr '\n' ' ')
+		got=$(complete_nf "$bin/$p" -- | tr '\n' ' ')
+		if [ -z "$want" ] || [ "$got" != "$want" ]; then
+			echo "# $p --<TAB>: '$got', want '$want'"
+			ok=1
+		fi
+		got=$(complete_nf "$bin/$p" - | grep -c '^-[a-zA-Z]$')
+		[ "$got" -eq 8 ] || { echo "# $p -<TAB>: $got short options, want 8"; ok=1; }
+	done
+	if [ "$(complete_nf "$bin/nf-fwd" --io "" | tr '\n' ' ')" = "ring rw " ] &&
+		[ "$(complete_nf "$bin/nf-fwd" -m "" | tr '\n' ' ')" = "auto auto,gso auto,trim auto,trim,gso fixed: off " ] &&
+		[ "$(complete_nf "$bin/nf-fwd" --slices "")" = all ] &&
+		[ -z "$(complete_nf "$bin/nf-fwd" --batch "")" ] &&
+		[ -z "$(complete_nf "$bin/nf-nat" --timeout-udp "")" ] &&
+		[ "$(complete_nf "$bin/nf-firewall" --rules "")" = cmds.txt ] &&
+		[ "$(complete_nf "$bin/nf-nat" --inside "" | tr '\n' ' ')" = "$ifaces" ] &&
+		[ "$(complete_nf "$bin/nf-lb" --vip 10.0.0.1 --bac | tr '\n' ' ')" = \
+			"--backend --backend-if --backends " ]; then
+		return $ok
+	fi
+	echo "# an NF's values are not completed as they should be"
+	return 1
+}
+completion_case "bash completion of the NFs (tools/nf/nf.bash): each offers its --help's long options and their known values" \
+	nf_options
 
 # What the user typed comes back with its control bytes shown, never raw:
 # an ESC (a terminal's escape sequences), a newline (a forged line), C1.

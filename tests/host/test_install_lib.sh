@@ -27,7 +27,7 @@ newest=LIBNETSLICE_${version%.*}
 libdir=/usr/lib/x86_64-linux-gnu
 root=$stage/root
 
-ktap_plan 16
+ktap_plan 17
 make -s -C "$top" install-lib DESTDIR="$root" PREFIX=/usr LIBDIR=$libdir >/dev/null
 result "make install-lib DESTDIR=... PREFIX=/usr LIBDIR=$libdir installs library, headers, pkg-config file, NFs and netslicectl in sbin, netslice-info in bin, the guides in the doc directory" \
 	"$(test -f "$root$libdir/$file" -a -e "$root$libdir/libnetslice.a" \
@@ -207,6 +207,23 @@ make -s -C "$top" install-lib DESTDIR="$alt" PREFIX=/opt/ns BINDIR=/opt/bin SBIN
 	grep -q '/opt/data/netslice/netslice.yaml' "$alt/opt/man/man8/netslicectl.8" &&
 	[ -z "$(find "$alt/opt/ns" -type f 2>/dev/null)" ]
 result "BINDIR, SBINDIR, INCLUDEDIR, MANDIR, DATADIR, DOCDIR and LIBDIR each place their files, and the pages say so" $?
+
+# bash-completion finds each program's completion by its name: netslicectl's,
+# and the NFs' one file under each NF's.
+bash_completion=${NETSLICE_BASH_COMPLETION:-/usr/share/bash-completion/bash_completion}
+if optional_missing "$bash_completion" bash-completion; then
+	skip "bash completion installed for netslicectl and each NF, found by its name" "$missing"
+else
+	comp=$root/usr/share/bash-completion/completions
+	got=$(XDG_DATA_DIRS=$root/usr/share bash -c '. "$0" || exit 1
+		for p in "$@"; do __load_completion "$p" && complete -p "$p"; done' \
+		"$bash_completion" netslicectl nf-fwd nf-firewall nf-monitor nf-nat nf-lb nf-ipsec)
+	[ "$(grep -c '^complete -F _netslice_nf nf-' <<<"$got")" -eq 6 ] &&
+		grep -qx 'complete -F _netslicectl netslicectl' <<<"$got" &&
+		[ "$(readlink "$comp/nf-ipsec")" = nf-fwd ] ||
+		{ echo "# $got" | tr '\n' ' '; echo; false; }
+	result "bash completion installed for netslicectl and each NF, found by its name" $?
+fi
 
 # ldconfig runs after a real install, not into a staging root.
 [[ $(make -n -s -C "$top" install-lib PREFIX=/usr) == *'then ldconfig'* ]] &&
