@@ -65,6 +65,8 @@ tally() {
 part() {
 	local name=$1 log rc start
 	shift
+	# A host part NETSLICE_HOST_PARTS does not match is left out.
+	[[ $name != host:* || $name =~ ${NETSLICE_HOST_PARTS:-.} ]] || return 0
 	log=$log_dir/$(tr ' /' '__' <<<"$name").log
 	start=$SECONDS
 	"$@" 2>&1 | tee "$log"
@@ -113,36 +115,30 @@ summary() {
 	[ "$failed" -eq 0 ]
 }
 
-# host_part NAME COMMAND...: a host test, unless NETSLICE_HOST_PARTS leaves it out.
-host_part() {
-	[[ $1 =~ ${NETSLICE_HOST_PARTS:-.} ]] || return 0
-	part "$@"
-}
-
 # The host tests: built from user space alone (make check-host). Each
 # optional dependency (docs/testing.md) missing is a skip with its reason.
 # A python3 with PyYAML if there is one: without, spec_check.py skips.
 spec_py=$(tools/pyyaml.sh 2>/dev/null) || spec_py=python3
-host_part "host: libnetslice cpulist" build/tests/test_cpulist
-host_part "host: libnetslice slicing" build/tests/test_slicing
-host_part "host: libnetslice packets" build/tests/test_pkt
-host_part "host: libnetslice ns_run ready" build/tests/test_run
-host_part "host: NFs offline (pcapng)" /usr/bin/python3 tests/host/test_nf.py
-host_part "host: NFs offline, ASan+UBSan" tests/host/test_nf_san.sh
-host_part "host: command lines, no module" tests/host/test_cli.sh
-host_part "host: uapi names before 0.6" tests/host/test_old_names.sh
-host_part "host: library install + example" tests/host/test_install_lib.sh
-host_part "host: systemd units, NF configs" tests/host/test_units.sh
-host_part "host: licences, debian/copyright" tests/host/test_licenses.py
+part "host: libnetslice cpulist" build/tests/test_cpulist
+part "host: libnetslice slicing" build/tests/test_slicing
+part "host: libnetslice packets" build/tests/test_pkt
+part "host: libnetslice ns_run ready" build/tests/test_run
+part "host: NFs offline (pcapng)" /usr/bin/python3 tests/host/test_nf.py
+part "host: NFs offline, ASan+UBSan" tests/host/test_nf_san.sh
+part "host: command lines, no module" tests/host/test_cli.sh
+part "host: uapi names before 0.6" tests/host/test_old_names.sh
+part "host: library install + example" tests/host/test_install_lib.sh
+part "host: systemd units, NF configs" tests/host/test_units.sh
+part "host: licences, debian/copyright" tests/host/test_licenses.py
 # Debian's python3, which has matplotlib (tools/deps.sh).
-host_part "host: bench report" /usr/bin/python3 tests/host/test_bench_report.py
-host_part "host: bench instruction counts" /usr/bin/python3 tests/host/test_bench_insns.py
-host_part "host: kmod import graph" python3 tests/host/test_kmod_graph.py
-host_part "host: netlink spec vs uapi" "$spec_py" tests/spec_check.py header
-host_part "host: syzkaller descriptions" python3 tests/host/test_syzkaller.py
-host_part "host: kernel lookup" tests/host/test_kernels.sh
-host_part "host: test harness (KTAP)" tests/host/test_ktap.sh
-host_part "host: optional dependencies missing" tests/host/test_host_deps.sh
+part "host: bench report" /usr/bin/python3 tests/host/test_bench_report.py
+part "host: bench instruction counts" /usr/bin/python3 tests/host/test_bench_insns.py
+part "host: kmod import graph" python3 tests/host/test_kmod_graph.py
+part "host: netlink spec vs uapi" "$spec_py" tests/spec_check.py header
+part "host: syzkaller descriptions" python3 tests/host/test_syzkaller.py
+part "host: kernel lookup" tests/host/test_kernels.sh
+part "host: test harness (KTAP)" tests/host/test_ktap.sh
+part "host: optional dependencies missing" tests/host/test_host_deps.sh
 if [ "$host_only" = 1 ]; then
 	summary
 	exit
