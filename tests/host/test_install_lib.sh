@@ -27,7 +27,7 @@ newest=LIBNETSLICE_${version%.*}
 libdir=/usr/lib/x86_64-linux-gnu
 root=$stage/root
 
-ktap_plan 17
+ktap_plan 18
 make -s -C "$top" install-lib DESTDIR="$root" PREFIX=/usr LIBDIR=$libdir >/dev/null
 result "make install-lib DESTDIR=... PREFIX=/usr LIBDIR=$libdir installs library, headers, pkg-config file, NFs and netslicectl in sbin, netslice-info in bin, the guides in the doc directory" \
 	"$(test -f "$root$libdir/$file" -a -e "$root$libdir/libnetslice.a" \
