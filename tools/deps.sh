@@ -70,6 +70,15 @@ declare -A PROBE=(
 	# make check's builds (the module for each kernel, user space) cached
 	# across fresh clones: tools/ccache-env.sh
 	[ccache]=/usr/lib/ccache/gcc
+	# test_nf.py: ESP against an independent AES-GCM; protocol names
+	[python3-cryptography]=/usr/lib/python3/dist-packages/cryptography/__init__.py
+	[netbase]=/etc/protocols
+	# make deb (make check builds the packages and lints them)
+	[debhelper]=/usr/bin/dh
+	[dh-dkms]=/usr/bin/dh_dkms
+	[dkms]=/usr/sbin/dkms
+	[lintian]=/usr/bin/lintian
+	[fakeroot]=/usr/bin/fakeroot
 )
 
 missing=()
