@@ -20,7 +20,8 @@ want=(
 	usr/local/sbin/netslicectl
 	usr/local/sbin/nf-fwd
 	"usr/local/lib/libnetslice.so.$(sed -n 's/^SOVERSION := //p' "$top/Makefile")"
-	"usr/local/lib/libnetslice.so.$(sed -n 's/^VERSION := //p' "$top/Makefile")"
+	"usr/local/lib/libnetslice.so.$(sed -n 's/^SOVERSION := //p' "$top/Makefile").$(sed -n 's/^VERSION := [0-9]*\.//p' "$top/Makefile")"
+	etc/sysusers.d/netslice.conf
 	usr/local/share/man/man8/nf-fwd.8
 	usr/local/share/man/man3/libnetslice.3
 	usr/local/lib/pkgconfig/netslice.pc
