@@ -89,7 +89,7 @@ def copyright_stanzas():
 
 def main():
     print("KTAP version 1")
-    print("1..3")
+    print("1..4")
     files = tree_files()
     tags = {f: spdx_tag(f) for f in files}
     have = set(os.listdir(os.path.join(TOP, "LICENSES", "preferred"))) | \
@@ -113,6 +113,13 @@ def main():
         if lic != as_dep5(t):
             wrong.append(f"{f}: tag {t}, debian/copyright {lic}")
     result("debian/copyright gives every tagged file its tag's licence", not wrong, wrong[:5])
+
+    # nf-ipsec links OpenSSL and everything of tools/nf/ and tools/lib/.
+    plain = [f"{f}: {t}" for f, t in sorted(tags.items())
+             if f.startswith(("tools/nf/", "tools/lib/")) and f.endswith((".c", ".h"))
+             and "LicenseRef-netslice-OpenSSL-exception" not in (t or "")]
+    result("every file linked into nf-ipsec (tools/nf/, tools/lib/) has the OpenSSL exception",
+           not plain, plain[:5])
 
     used = {alt for s in files_stanzas for alt in s["License"].split(" or ")}
     missing = sorted(used - texts)

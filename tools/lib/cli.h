@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception */
 /* What every netslice program says about its command line. */
 #ifndef NF_CLI_H
 #define NF_CLI_H

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /* Configuration files as users write them: see conf.h. */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception */
 /*
  * Configuration files as users write them, read the same way by every NF
  * and netslicectl: lines of any length (getline), words split at blanks,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /* A small streaming JSON writer. */
 #include <inttypes.h>
 #include <stdlib.h>

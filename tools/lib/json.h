@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception */
 /*
  * A small streaming JSON writer: objects, arrays, numbers, strings. The
  * same calls can instead write Prometheus' text format (json_init_prom):

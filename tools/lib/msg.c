@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /* Messages to the user on stderr, control characters made visible: see msg.h. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception */
 /*
  * Messages to the user on stderr, "PROG: what", one line each and whole
  * whichever thread says it. What the user typed or a file held can be in

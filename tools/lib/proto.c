@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /*
  * IP protocol names: /etc/protocols' (IANA's keywords, as Debian's netbase
  * spells them), each meaning what it means there. IPv4 in IPv4 (Linux's

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception */
 /* IP protocol names, one table for nf-firewall and netslicectl. */
 #ifndef TOOLS_PROTO_H
 #define TOOLS_PROTO_H

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /*
  * Dropped packets on stderr at a bounded rate (--log-drops N): at most N
  * lines a second; what goes over is counted and said once the next

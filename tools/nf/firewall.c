@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /*
  * nf-firewall: an ordered rule list, first match wins, per-rule hit
  * counters, a default policy; SIGHUP reloads the file while traffic flows.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /*
  * nf-fwd: a bump-in-the-wire forwarder. Every packet leaves by the default
  * egress (the ingress interface's pair), untouched; with header slicing

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /*
  * nf-lb: an L4 load balancer for one virtual IPv4 address. New flows to
  * the VIP pick a backend by Maglev consistent hashing (Eisenbud et al.,

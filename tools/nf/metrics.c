@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /*
  * The NF's watcher thread: SIGUSR1 through a signalfd, and --metrics
  * scrapes, one connection at a time (read and answered HTTP/1.0 within a

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception */
 /*
  * Watching a running NF: SIGUSR1 prints its counters; --metrics serves
  * them in Prometheus' text format over HTTP on a Unix socket or a TCP

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /*
  * nf-monitor: per-flow packet and byte counters, a live top-N table, a
  * JSON dump; forwards every packet unchanged. Headers only: bytes are

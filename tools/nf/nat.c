@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /*
  * nf-nat: IPv4 source NAT (masquerade behind one public address, port
  * allocation) and destination NAT (port forwarding) for TCP, UDP and ICMP

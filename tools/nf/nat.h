@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception */
 /*
  * nf-nat's state, shared by its command line and report (nat.c), its
  * packet path (nat_packet.c), its connection table of one part per

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /*
  * nf-nat's packet path (what it does: nat.c): a batch under its worker's
  * part, then the packets whose connection another part holds, then the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /*
  * nf-nat as the hosts' router: what it must not forward, next hops and
  * their MACs (ARP asked and answered, never crossing), packets held while

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /* An IPv4 neighbour cache and ARP probes for NFs that own an address. */
 #include <errno.h>
 #include <string.h>

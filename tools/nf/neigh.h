@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception */
 /*
  * IPv4 neighbours for NFs that own an address on a wire: a small cache of
  * address -> MAC learned from ARP and IP traffic, and ARP probes sent

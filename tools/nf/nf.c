@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /* The shared frame of the bundled NFs: options, ns_run(), live counters, summary. */
 #include <errno.h>
 #include <net/if.h>

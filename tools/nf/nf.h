@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception */
 /*
  * The frame every bundled NF shares: command line (slices, batch, slicing,
  * live counters, JSON, offline pcapng mode), one pinned worker per slice

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /*
  * Offline mode's signals, as online: SIGINT and SIGTERM end the run after
  * the frames in hand (summary printed, output finished), SIGHUP reloads,

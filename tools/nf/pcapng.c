@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /*
  * Reading pcapng (sections, IDB with name, MAC and if_tsresol, EPB with
  * epb_queue) and classic pcap files, from a file or standard input, one

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception */
 /*
  * Just enough pcapng (RFC draft-ietf-opsawg-pcapng) and classic pcap for
  * the NFs' offline mode.

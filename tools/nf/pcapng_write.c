@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /* Writing pcapng: a section of Ethernet interfaces, enhanced packet blocks. */
 #include <string.h>
 

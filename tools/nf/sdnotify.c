@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /* sd_notify(3) for the NFs: one datagram to $NOTIFY_SOCKET. */
 #include <errno.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception */
 /*
  * systemd's readiness protocol (sd_notify(3)) without libsystemd: a line
  * such as "READY=1" to the datagram socket $NOTIFY_SOCKET names. Nothing
