@@ -230,8 +230,11 @@ int nf_ifindex(const char *name)
 	}
 	i = if_nametoindex(name);
 	if (!i) {
-		/* One may come later (a VLAN made, a driver probed): worth another try. */
-		nf_iface_missing = true;
+		/*
+		 * One may come later (a VLAN made, a driver probed): worth
+		 * another try. A name too long for any interface is not.
+		 */
+		nf_iface_missing = strlen(name) < IF_NAMESIZE;
 		nf_fail(ENODEV, "no such interface: %s", name);
 	}
 	return (int)i;
