@@ -428,15 +428,17 @@ static void ns_run_wait(struct ns_run *run, const sigset_t *sigs)
 /*
  * Until every worker has its ring, its CPUs and its worker_init done: a
  * ready that came sooner would promise slices nobody serves yet. Only a
- * stop is taken meanwhile (SIGHUP waits, as do ticks); a worker whose
- * setup failed stops the run. 1 once all are set up, 0 if the run stops.
+ * stop is taken meanwhile (a SIGHUP for reload waits, as do ticks; one
+ * with no reload stops, as in ns_run_wait); a worker whose setup failed
+ * stops the run. 1 once all are set up, 0 if the run stops.
  */
 static int ns_run_wait_setup(struct ns_run *run, const sigset_t *sigs)
 {
 	const struct timespec ts = { .tv_nsec = NS_RUN_SETUP_POLL_MS * 1000000 };
 	sigset_t stops = *sigs;
 
-	sigdelset(&stops, SIGHUP);
+	if (run->cfg.reload)
+		sigdelset(&stops, SIGHUP);
 	while (!ns_run_stopping(run)) {
 		if (__atomic_load_n(&run->nr_set_up, __ATOMIC_ACQUIRE) == run->nr_workers)
 			return 1;
@@ -444,6 +446,22 @@ static int ns_run_wait_setup(struct ns_run *run, const sigset_t *sigs)
 			ns_run_stop(run);
 	}
 	return 0;
+}
+
+/*
+ * A SIGHUP held for reload through a setup that failed or a stop: taken
+ * here, or unblocking it would end the process by its default action,
+ * silently and with a status systemd counts as clean.
+ */
+static void ns_run_drain_hup(void)
+{
+	const struct timespec now = { 0 };
+	sigset_t hup;
+
+	sigemptyset(&hup);
+	sigaddset(&hup, SIGHUP);
+	while (sigtimedwait(&hup, NULL, &now) == SIGHUP)
+		;
 }
 
 /* The config of 0.6, the first with a size: what every caller sets. */
@@ -529,6 +547,7 @@ out_close:
 	ns_run_close(&run);
 	close(run.stop_fd);
 out_unblock:
+	ns_run_drain_hup();
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	free(run.workers);
 	return err ? ns_fail(-err) : 0;

@@ -51,7 +51,7 @@ int __wrap_ns_info_get(int fd, struct netslice_info *info)
 struct story {
 	unsigned int slow;		/* the worker whose setup takes SLOW_MS */
 	int fail;			/* its worker_init's error, or 0 */
-	int sigterm;			/* the slow one raises SIGTERM first */
+	int sig;			/* the slow one raises it first */
 	unsigned int inits_done;	/* worker_inits returned 0 */
 	int ready_calls;
 	unsigned int inits_at_ready;
@@ -71,8 +71,8 @@ static int worker_init(struct ns_worker *w, void *arg)
 
 	if (w->index == s->slow) {
 		/* Blocked in every thread: pending until ns_run() takes it. */
-		if (s->sigterm)
-			kill(getpid(), SIGTERM);
+		if (s->sig)
+			kill(getpid(), s->sig);
 		sleep_ms(SLOW_MS);
 		if (s->fail)
 			return s->fail;
@@ -99,7 +99,13 @@ static void done(struct ns_run *run, void *arg)
 		s->errs[i] = ns_run_worker(run, i)->err;
 }
 
-static int run(struct story *s)
+static void reload(struct ns_run *run, void *arg)
+{
+	(void)run;
+	(void)arg;
+}
+
+static int run(struct story *s, int with_reload)
 {
 	struct ns_run_config cfg = {
 		.size = sizeof(cfg),
@@ -109,6 +115,7 @@ static int run(struct story *s)
 		.worker_init = worker_init,
 		.ready = ready,
 		.done = done,
+		.reload = with_reload ? reload : NULL,
 	};
 
 	return ns_run(&cfg);
@@ -119,15 +126,15 @@ int main(void)
 	struct story s = { .slow = SLICES - 1 };
 	int rc;
 
-	ktap_header("libnetslice-run", 4);
+	ktap_header("libnetslice-run", 6);
 
-	rc = run(&s);
+	rc = run(&s, 0);
 	ktap_check(rc == 0 && s.ready_calls == 1 && s.inits_at_ready == SLICES,
 		   "ready comes once every worker's setup is done (rc %d, ready %d times, after %u of %d worker_inits)",
 		   rc, s.ready_calls, s.inits_at_ready, SLICES);
 
 	s = (struct story){ .slow = 1, .fail = -EADDRNOTAVAIL };
-	rc = run(&s);
+	rc = run(&s, 0);
 	ktap_check(rc == -EADDRNOTAVAIL && !s.ready_calls && s.errs[1] == EADDRNOTAVAIL &&
 		   !s.errs[0] && !s.errs[2] && !s.errs[3],
 		   "a worker_init that fails: no ready, the run returns its error, in that worker's err (rc %d, ready %d times)",
@@ -136,16 +143,29 @@ int main(void)
 	s = (struct story){ .slow = SLICES };
 	info_calls = 0;
 	info_fails = 2;
-	rc = run(&s);
+	rc = run(&s, 0);
 	info_fails = -1;
 	ktap_check(rc == -ENOTTY && !s.ready_calls,
 		   "a setup that fails before worker_init (no slice info): no ready, its error (rc %d, ready %d times)",
 		   rc, s.ready_calls);
 
-	s = (struct story){ .slow = 0, .sigterm = 1 };
-	rc = run(&s);
+	s = (struct story){ .slow = 0, .sig = SIGTERM };
+	rc = run(&s, 0);
 	ktap_check(rc == 0 && !s.ready_calls,
 		   "SIGTERM while a worker sets up: the run stops cleanly, no ready (rc %d, ready %d times)",
+		   rc, s.ready_calls);
+
+	/* The process survives to check: a SIGHUP kept pending would kill it. */
+	s = (struct story){ .slow = 1, .fail = -EADDRNOTAVAIL, .sig = SIGHUP };
+	rc = run(&s, 1);
+	ktap_check(rc == -EADDRNOTAVAIL && !s.ready_calls,
+		   "SIGHUP (reload) while a setup fails: the run returns its error, the process lives (rc %d)",
+		   rc);
+
+	s = (struct story){ .slow = 0, .sig = SIGHUP };
+	rc = run(&s, 0);
+	ktap_check(rc == 0 && !s.ready_calls,
+		   "SIGHUP with no reload while a worker sets up: a stop, no ready (rc %d, ready %d times)",
 		   rc, s.ready_calls);
 	return ktap_finish();
 }
