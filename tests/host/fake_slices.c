@@ -36,18 +36,13 @@ FILE *fopen(const char *path, const char *mode)
 	return real(path, mode);
 }
 
-int open(const char *path, int flags, ...)
+/* /dev/netslice-N: /dev/null, remembered as slice N; anything else: the real open. */
+static int fake_open(const char *path, int flags, mode_t mode)
 {
 	static int (*real)(const char *, int, ...);
 	unsigned int slice;
-	mode_t mode = 0;
-	va_list ap;
 	int fd;
 
-	va_start(ap, flags);
-	if (flags & O_CREAT)
-		mode = va_arg(ap, mode_t);
-	va_end(ap);
 	if (!real)
 		real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
 	if (sscanf(path, "/dev/" NETSLICE_DEV_PREFIX "%u", &slice) != 1)
@@ -60,6 +55,43 @@ int open(const char *path, int flags, ...)
 	if (fd >= 0 && fd < FAKE_FDS)
 		fake_slice[fd] = (int)slice + 1;
 	return fd;
+}
+
+int open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	va_list ap;
+
+	va_start(ap, flags);
+	if (flags & O_CREAT)
+		mode = va_arg(ap, mode_t);
+	va_end(ap);
+	return fake_open(path, flags, mode);
+}
+
+/* What a build with _FORTIFY_SOURCE (Debian's hardening) calls instead. */
+int __open_2(const char *path, int flags);
+int __open_2(const char *path, int flags)
+{
+	return fake_open(path, flags, 0);
+}
+
+int open64(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	va_list ap;
+
+	va_start(ap, flags);
+	if (flags & O_CREAT)
+		mode = va_arg(ap, mode_t);
+	va_end(ap);
+	return fake_open(path, flags, mode);
+}
+
+int __open64_2(const char *path, int flags);
+int __open64_2(const char *path, int flags)
+{
+	return fake_open(path, flags, 0);
 }
 
 static void fake_info(unsigned int slice, struct netslice_info *info)

@@ -6,7 +6,7 @@
 # source with a dkms.conf naming this version, the tools linked to
 # libnetslice1 without a RUNPATH, the version one. The packages stay in
 # build/deb for the guest's test_deb.sh. DEB_BUILD_OPTIONS is passed on
-# (make check: nocheck, check-host having just run).
+# (nocheck skips the package's own make check-host).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/host/ktap.sh"
