@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# make            module (kmod/netslice.ko), libnetslice and tools
+# make            module (kmod/netslice.ko), libnetslice and tools (as tested
+#                 and as installed: build/bin, build/inst)
 # make check      deps, everything, make check-host, KUnit and the module (W=1)
 #                 on each of KERNELS (default 6.1 6.12 7.2; any subset), the
 #                 guest suite on each of FULL_KERNELS (6.1 7.2; the tests of
@@ -146,9 +147,9 @@ XDP_CFLAGS = $(shell $(PKG_CONFIG) --cflags libxdp libbpf)
 XDP_LIBS = $(shell $(PKG_CONFIG) --libs libxdp libbpf)
 
 .PHONY: all module lib tools man deps check check-host check-newest check-debug demo demo-bins \
-	install install-lib install-units install-system uninstall dkms-install deb bench lint clean test-bins host-test-bins
+	install install-lib inst-tools install-units install-system uninstall dkms-install deb bench lint clean test-bins host-test-bins
 
-all: module lib tools man
+all: module lib tools inst-tools man
 
 # Kernels make check tests (KUnit on UML, module build, guest suite), and
 # those of them whose KUnit runs on UML: not 6.12, whose KUnit the
@@ -237,6 +238,8 @@ endef
 $(eval $(call tool_rules,$(B)/bin))
 $(eval $(call tool_rules,$(B)/inst))
 $(foreach n,$(NFS:nf-%=%),$(eval $(B)/bin/nf-$(n) $(B)/inst/nf-$(n): $(call NF_PARTS,$(n))))
+# The mains' objects serve two links: not intermediates make would delete.
+.SECONDARY: $(B)/tools/netslice-info.o $(NFS:nf-%=$(B)/tools/nf/%.o)
 
 $(B)/tools/ctl/%.o: NS_CFLAGS += $(NL_CFLAGS)
 
@@ -372,6 +375,9 @@ install-units:
 	if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
 
 # Library, headers, pkg-config file, tools, man pages, completion and docs.
+# The tools as installed (tool_rules), built on their own by debian/rules
+inst-tools: $(INST_TOOLS)
+
 install-lib: lib $(INST_TOOLS)
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/netslice/linux $(DESTDIR)$(MANDIR)/man8 \
@@ -425,15 +431,19 @@ uninstall:
 			rm -f $(DESTDIR)$(SYSCONFDIR)/netslice/$$f; \
 	done; rmdir $(DESTDIR)$(SYSCONFDIR)/netslice 2>/dev/null || true
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/netslice $(DESTDIR)$(DATADIR)/netslice $(DESTDIR)$(DOCDIR)
-	if [ -z "$(DESTDIR)" ] && command -v dkms >/dev/null && \
-		[ -n "$$(dkms status netslice/$(VERSION) 2>/dev/null)" ]; then \
-		dkms remove netslice/$(VERSION) --all; \
+	# The DKMS tree dkms-install made, not one a package (netslice-dkms) owns.
+	if ! dpkg -S $(DKMS_SRC) >/dev/null 2>&1; then \
+		if [ -z "$(DESTDIR)" ] && command -v dkms >/dev/null && \
+			[ -n "$$(dkms status netslice/$(VERSION) 2>/dev/null)" ]; then \
+			dkms remove netslice/$(VERSION) --all; \
+		fi; \
+		rm -rf $(DKMS_SRC); \
 	fi
-	rm -rf $(DKMS_SRC)
 	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); ldconfig; fi
 
-# DKMS builds the module from /usr/src/netslice-VERSION for every kernel.
-DKMS_SRC := $(DESTDIR)/usr/src/netslice-$(VERSION)
+# DKMS builds the module from SRCDIR/netslice-VERSION for every kernel.
+SRCDIR ?= /usr/src
+DKMS_SRC := $(DESTDIR)$(SRCDIR)/netslice-$(VERSION)
 dkms-install:
 	install -d $(DKMS_SRC)
 	cp -r Kbuild kmod uapi $(DKMS_SRC)/

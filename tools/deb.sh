@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # make deb: the Debian packages (debian/), built by dpkg-buildpackage -us
-# -uc -b in a copy of the tree (the files git knows, as they are in the
+# -uc -b in a copy of the tree (the files git tracks, as they are in the
 # working tree), so the checkout's build/ is left alone; then lintian,
 # which must report no error. Packages, .changes and lintian's report in
 # OUT (default build/deb). DEB_BUILD_OPTIONS is passed on (nocheck: no
@@ -19,8 +19,8 @@ done
 rm -rf "$out"
 mkdir -p "$src"
 if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
-	# Tracked and new files, deleted ones skipped: the tree as it is.
-	git -C "$top" ls-files -z --cached --others --exclude-standard |
+	# Tracked files as they are in the working tree, deleted ones skipped.
+	git -C "$top" ls-files -z --cached |
 		tar -C "$top" --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -C "$src" -xf -
 else
 	tar -C "$top" --exclude=./build -cf - . | tar -C "$src" -xf -
