@@ -115,12 +115,17 @@ result "the gateway's key file is installed 0600, the others 0644" $?
 
 rm -f "$conf/nf-wan.conf" "$conf/nf-typo.conf"
 echo "default accept" >"$conf/firewall.rules"
-make -s -C "$top" install-units DESTDIR=/ PREFIX="$prefix" >/dev/null &&
+# Every directory uninstall would touch is the stage's: DESTDIR=/ here.
+staged=(DESTDIR=/ PREFIX="$prefix" KVER=netslice-test-none UDEVDIR="$stage/udev"
+	MODPROBEDIR="$stage/modprobe.d" SYSUSERSDIR="$stage/sysusers.d" SRCDIR="$stage/src")
+stray=$(make -n -s -C "$top" uninstall "${staged[@]}" | tr ' ;' '\n\n' | grep '^/' |
+	sed 's|^//*|/|' | grep -v -e "^$stage" -e '^/dev/null$' -e '^/lib/modules/netslice-test-none/' || true)
+[ -z "$stray" ] || echo "# uninstall would touch the host: ${stray//$'\n'/ }"
+[ -z "$stray" ] && make -s -C "$top" install-units DESTDIR=/ PREFIX="$prefix" >/dev/null &&
 	[ "$(cat "$conf/firewall.rules")" = "default accept" ] &&
-	make -s -C "$top" uninstall DESTDIR=/ PREFIX="$prefix" KVER=netslice-test-none \
-		UDEVDIR="$stage/udev" MODPROBEDIR="$stage/modprobe.d" >/dev/null 2>&1
+	make -s -C "$top" uninstall "${staged[@]}" >/dev/null 2>&1
 [ $? -eq 0 ] && [ "$(cat "$conf/firewall.rules" 2>/dev/null)" = "default accept" ] &&
 	[ -z "$(find "$conf" -type f ! -name firewall.rules)" ] && [ ! -e "$unit" ]
-result "a changed configuration file survives reinstall and uninstall; the rest is removed" $?
+result "a changed configuration file survives reinstall and uninstall; the rest is removed; uninstall touches nothing outside the stage" $?
 
 ktap_done
