@@ -31,6 +31,7 @@ result "lintian reports no error ($(grep -c '^W:' "$out/lintian.txt" 2>/dev/null
 if [ "$rc" -ne 0 ]; then
 	for i in 3 4 5 6; do result "package check $i (no packages)" 1; done
 	ktap_done
+	exit 1
 fi
 
 files() { dpkg-deb -c "$1" | awk '$1 !~ /^d/ {print $6}' | sed 's|^\./|/|'; }
