@@ -6,7 +6,7 @@
 # the nodes; the packaged nf-fwd, linked to the packaged libnetslice.so.1,
 # forwards every frame; dpkg --purge removes the module and the tools.
 # The guest's /usr, /etc and /var are throwaway overlays. DKMS compiles
-# for 7-8 minutes under emulation: make check runs this on the kernel
+# for about 5 minutes under emulation: make check runs this on the kernel
 # installed from a Debian package (6.1), where a user would.
 . "$(dirname "$0")/lib.sh"
 
