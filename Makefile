@@ -239,7 +239,7 @@ $(eval $(call tool_rules,$(B)/bin))
 $(eval $(call tool_rules,$(B)/inst))
 $(foreach n,$(NFS:nf-%=%),$(eval $(B)/bin/nf-$(n) $(B)/inst/nf-$(n): $(call NF_PARTS,$(n))))
 # The mains' objects serve two links: not intermediates make would delete.
-.SECONDARY: $(B)/tools/netslice-info.o $(NFS:nf-%=$(B)/tools/nf/%.o)
+.SECONDARY: $(B)/tools/netslice-info.o $(NFS:nf-%=$(B)/tools/nf/%.o) $(NF_COMMON)
 
 $(B)/tools/ctl/%.o: NS_CFLAGS += $(NL_CFLAGS)
 
@@ -431,7 +431,7 @@ uninstall:
 			rm -f $(DESTDIR)$(SYSCONFDIR)/netslice/$$f; \
 	done; rmdir $(DESTDIR)$(SYSCONFDIR)/netslice 2>/dev/null || true
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/netslice $(DESTDIR)$(DATADIR)/netslice $(DESTDIR)$(DOCDIR)
-	# The DKMS tree dkms-install made, not one a package (netslice-dkms) owns.
+	@# The DKMS tree dkms-install made, not one a package (netslice-dkms) owns.
 	if ! dpkg -S $(DKMS_SRC) >/dev/null 2>&1; then \
 		if [ -z "$(DESTDIR)" ] && command -v dkms >/dev/null && \
 			[ -n "$$(dkms status netslice/$(VERSION) 2>/dev/null)" ]; then \
@@ -441,9 +441,10 @@ uninstall:
 	fi
 	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); ldconfig; fi
 
-# DKMS builds the module from SRCDIR/netslice-VERSION for every kernel.
-SRCDIR ?= /usr/src
-DKMS_SRC := $(DESTDIR)$(SRCDIR)/netslice-$(VERSION)
+# DKMS builds the module from /usr/src/netslice-VERSION for every kernel
+# (DKMS_SRCDIR: another parent, for a staged install only).
+DKMS_SRCDIR ?= /usr/src
+DKMS_SRC := $(DESTDIR)$(DKMS_SRCDIR)/netslice-$(VERSION)
 dkms-install:
 	install -d $(DKMS_SRC)
 	cp -r Kbuild kmod uapi $(DKMS_SRC)/

@@ -444,7 +444,9 @@ struct ns_run_config {
  * ns_run_stop()). SIGINT, SIGTERM and SIGHUP are blocked in the calling
  * thread and its workers and taken with sigtimedwait(), so call it from
  * the main thread before starting other threads. Workers finish the batch
- * in hand (written, nothing lost) before they stop.
+ * in hand (written, nothing lost) before they stop. The caller's mask is
+ * restored at the end; a SIGHUP still pending then is taken (dropped)
+ * unless the caller had SIGHUP blocked itself.
  *
  * Returns 0, or the first error: -EINVAL cfg->size smaller than 0.6's
  * config, reserved set, busy_prefer without busy_poll_us, or busy polling

@@ -547,7 +547,9 @@ out_close:
 	ns_run_close(&run);
 	close(run.stop_fd);
 out_unblock:
-	ns_run_drain_hup();
+	/* A caller that held SIGHUP blocked before keeps its own. */
+	if (!sigismember(&old, SIGHUP))
+		ns_run_drain_hup();
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	free(run.workers);
 	return err ? ns_fail(-err) : 0;

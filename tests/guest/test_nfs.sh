@@ -373,8 +373,8 @@ errors() {
 		exits_with 69 "no such interface: nope" nf-nat --inside dut0 --outside nope --public 10.0.0.1 &&
 		exits_with 69 "no such interface: nope" nf-lb --vip 10.0.0.1:80 --client-if nope \
 			--backend-if dut1 --backend 10.0.0.2 &&
-		exits_with 2 "no such interface: nope-longer-than-15" nf-nat --inside dut0 \
-			--outside nope-longer-than-15 --public 10.0.0.1
+		exits_with 2 "no such interface: nope-longer-than-15" nf-nat \
+			--inside nope-longer-than-15 --outside nope --public 10.0.0.1
 }
 tst_check "the NFs refuse bad configuration with a clear message and exit 2; a missing module or interface exits 69 (a name too long for one, 2)" errors
 tst_run_cleanups

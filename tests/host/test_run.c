@@ -126,7 +126,7 @@ int main(void)
 	struct story s = { .slow = SLICES - 1 };
 	int rc;
 
-	ktap_header("libnetslice-run", 6);
+	ktap_header("libnetslice-run", 7);
 
 	rc = run(&s, 0);
 	ktap_check(rc == 0 && s.ready_calls == 1 && s.inits_at_ready == SLICES,
@@ -167,5 +167,20 @@ int main(void)
 	ktap_check(rc == 0 && !s.ready_calls,
 		   "SIGHUP with no reload while a worker sets up: a stop, no ready (rc %d, ready %d times)",
 		   rc, s.ready_calls);
+	/* A caller's own blocked SIGHUP is its own: still pending after. */
+	{
+		sigset_t hup, pending;
+
+		sigemptyset(&hup);
+		sigaddset(&hup, SIGHUP);
+		sigprocmask(SIG_BLOCK, &hup, NULL);
+		s = (struct story){ .slow = 1, .fail = -EADDRNOTAVAIL, .sig = SIGHUP };
+		rc = run(&s, 1);
+		sigpending(&pending);
+		ktap_check(rc == -EADDRNOTAVAIL && sigismember(&pending, SIGHUP),
+			   "a caller that blocked SIGHUP itself keeps one sent during the run (rc %d)",
+			   rc);
+		sigtimedwait(&hup, NULL, &(struct timespec){ 0 });
+	}
 	return ktap_finish();
 }

@@ -117,8 +117,8 @@ rm -f "$conf/nf-wan.conf" "$conf/nf-typo.conf"
 echo "default accept" >"$conf/firewall.rules"
 # Every directory uninstall would touch is the stage's: DESTDIR=/ here.
 staged=(DESTDIR=/ PREFIX="$prefix" KVER=netslice-test-none UDEVDIR="$stage/udev"
-	MODPROBEDIR="$stage/modprobe.d" SYSUSERSDIR="$stage/sysusers.d" SRCDIR="$stage/src")
-stray=$(make -n -s -C "$top" uninstall "${staged[@]}" | tr ' ;' '\n\n' | grep '^/' |
+	MODPROBEDIR="$stage/modprobe.d" SYSUSERSDIR="$stage/sysusers.d" DKMS_SRCDIR="$stage/src")
+stray=$(make -n -s -C "$top" uninstall "${staged[@]}" | tr ' \t;' '\n\n\n' | grep '^/' |
 	sed 's|^//*|/|' | grep -v -e "^$stage" -e '^/dev/null$' -e '^/lib/modules/netslice-test-none/' || true)
 [ -z "$stray" ] || echo "# uninstall would touch the host: ${stray//$'\n'/ }"
 [ -z "$stray" ] && make -s -C "$top" install-units DESTDIR=/ PREFIX="$prefix" >/dev/null &&

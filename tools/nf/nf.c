@@ -62,6 +62,8 @@ static uint64_t nf_time_ms;
 static unsigned int nf_nr_workers = 1;
 /* Online, an interface the NF looked up is not there (yet): EX_UNAVAILABLE. */
 static bool nf_iface_missing;
+/* A name no interface can have (too long): a configuration error, exit 2. */
+static bool nf_iface_invalid;
 /* The slice of the worker whose error ended the run, or -1. */
 static int nf_failed_slice = -1;
 
@@ -234,7 +236,10 @@ int nf_ifindex(const char *name)
 		 * One may come later (a VLAN made, a driver probed): worth
 		 * another try. A name too long for any interface is not.
 		 */
-		nf_iface_missing = strlen(name) < IF_NAMESIZE;
+		if (strlen(name) < IF_NAMESIZE)
+			nf_iface_missing = true;
+		else
+			nf_iface_invalid = true;
 		nf_fail(ENODEV, "no such interface: %s", name);
 	}
 	return (int)i;
@@ -1063,7 +1068,7 @@ int nf_main(int argc, char **argv, const struct nf *nf)
 		return nr == -ENOENT ? EX_UNAVAILABLE : 2;
 	nf_nr_workers = (unsigned int)nr;
 	if (nf->setup && nf->setup(nf->arg))
-		return nf_iface_missing ? EX_UNAVAILABLE : 2;
+		return nf_iface_missing && !nf_iface_invalid ? EX_UNAVAILABLE : 2;
 	return nf_online(nf, slices, (unsigned int)nr, &cut, (unsigned int)batch, no_pin,
 			 mode);
 }
