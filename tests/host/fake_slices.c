@@ -76,23 +76,10 @@ int __open_2(const char *path, int flags)
 	return fake_open(path, flags, 0);
 }
 
-int open64(const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-	va_list ap;
-
-	va_start(ap, flags);
-	if (flags & O_CREAT)
-		mode = va_arg(ap, mode_t);
-	va_end(ap);
-	return fake_open(path, flags, mode);
-}
-
+/* The 64-bit names are the same calls on a 64-bit build. */
+int open64(const char *path, int flags, ...) __attribute__((alias("open")));
 int __open64_2(const char *path, int flags);
-int __open64_2(const char *path, int flags)
-{
-	return fake_open(path, flags, 0);
-}
+int __open64_2(const char *path, int flags) __attribute__((alias("__open_2")));
 
 static void fake_info(unsigned int slice, struct netslice_info *info)
 {
