@@ -34,7 +34,7 @@
 # make lint       checkpatch --strict over the kernel sources
 #
 # KDIR selects the kernel build tree for the module; KERNEL=SERIES (6.1,
-# 6.12, 7.2) builds it with tools/kbuild.sh instead, in build/kmod/VERSION,
+# 6.12, 7.2) builds it with scripts/kbuild.sh instead, in build/kmod/VERSION,
 # fetching and preparing a kernel this machine's suite does not ship.
 
 VERSION := 0.7.0
@@ -139,7 +139,7 @@ FUZZ := $(B)/tests/nsfuzz
 BENCH_BINS := $(B)/bench/bench-sink $(B)/bench/afp-fwd $(B)/bench/xsk-fwd $(B)/bench/nsmark \
 	$(B)/bench/rule-gen $(B)/bench/conn-gen $(B)/bench/xdpgen $(B)/bench/hostgen
 # make bench's instruction counter: a QEMU plugin, built on the host
-# against the installed QEMU's header (tools/fetch-qemu-plugin.sh)
+# against the installed QEMU's header (scripts/fetch-qemu-plugin.sh)
 BENCH_PLUGIN := $(B)/bench/nsinsn.so
 # The guides installed in DOCDIR
 DOCS := $(wildcard docs/*.md)
@@ -165,7 +165,7 @@ GUEST_SKIP ?=
 
 module:
 ifneq ($(KERNEL),)
-	tools/kbuild.sh $(KERNEL)
+	scripts/kbuild.sh $(KERNEL)
 else
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || \
 		{ echo "netslice: no kernel build tree; install headers or set KDIR=" >&2; exit 1; }
@@ -177,7 +177,7 @@ lib: $(LIB_A) $(LIB_SO) $(PC)
 tools: $(TOOLS)
 test-bins: $(HOST_TESTS) $(GUEST_BINS) $(BENCH_BINS) $(FUZZ)
 host-test-bins: $(HOST_TESTS)
-# What tools/demo.sh runs beyond the tools: its traffic generator and sink
+# What scripts/demo.sh runs beyond the tools: its traffic generator and sink
 demo-bins: $(B)/tests/nstraffic
 
 # The Makefile too: it holds the flags and NETSLICE_VERSION.
@@ -293,7 +293,7 @@ $(B)/bench/rule-gen: bench/rule_gen.c $(LIB_A)
 $(BENCH_PLUGIN): bench/plugin/nsinsn.c
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) -Wno-unused-parameter -fPIC -shared \
-		-I"$$(tools/fetch-qemu-plugin.sh)" $$($(PKG_CONFIG) --cflags glib-2.0) -o $@ $<
+		-I"$$(scripts/fetch-qemu-plugin.sh)" $$($(PKG_CONFIG) --cflags glib-2.0) -o $@ $<
 
 $(B)/bench/xsk-fwd: bench/xsk_fwd.c
 	@mkdir -p $(dir $@)
@@ -305,15 +305,15 @@ $(B)/bench/xdpgen: bench/xdpgen.c bench/xdpgen_sink.c bench/xdpgen_sink.h bench/
 		$$($(PKG_CONFIG) --libs libbpf)
 
 deps:
-	NETSLICE_KERNELS="$(KERNELS)" tools/deps.sh
+	NETSLICE_KERNELS="$(KERNELS)" scripts/deps.sh
 
 # deps first, then a sub-make: KDIR is chosen after the headers exist.
-# The builds go through ccache (tools/ccache-env.sh) once deps installed it.
+# The builds go through ccache (scripts/ccache-env.sh) once deps installed it.
 check: deps
-	tools/ccache-env.sh $(MAKE) all test-bins
+	scripts/ccache-env.sh $(MAKE) all test-bins
 	NETSLICE_KERNELS="$(KERNELS)" NETSLICE_KUNIT_KERNELS="$(KUNIT_KERNELS)" \
 		NETSLICE_FULL_KERNELS="$(FULL_KERNELS)" NETSLICE_GUEST_SKIP="$(GUEST_SKIP)" \
-		tools/ccache-env.sh tests/check.sh
+		scripts/ccache-env.sh tests/check.sh
 
 # No deps, no kernel tree: what user space needs to build (README) is enough.
 check-host:
@@ -323,20 +323,20 @@ check-host:
 # The newest kernel Debian has, often a release candidate from experimental:
 # the next break is seen the week it lands (docs/testing.md).
 check-newest:
-	tools/kbuild.sh newest
-	tools/lint.sh
-	tools/kunit.sh newest
+	scripts/kbuild.sh newest
+	scripts/lint.sh
+	scripts/kunit.sh newest
 
 check-debug: deps
-	NETSLICE_DEBUG_SMOKE=$(if $(SMOKE),1,0) tools/ccache-env.sh tests/debug/check.sh
+	NETSLICE_DEBUG_SMOKE=$(if $(SMOKE),1,0) scripts/ccache-env.sh tests/debug/check.sh
 
 demo: deps
-	tools/ccache-env.sh $(MAKE) all demo-bins
-	tools/demo.sh
+	scripts/ccache-env.sh $(MAKE) all demo-bins
+	scripts/demo.sh
 
 # The module under /lib/modules/KVER/updates, then depmod (not into DESTDIR:
 # a staging root is indexed when it is installed for real).
-# KO: a module built for KVER elsewhere (tools/kbuild.sh) instead of kmod/'s,
+# KO: a module built for KVER elsewhere (scripts/kbuild.sh) instead of kmod/'s,
 # which is (re)built first.
 ifeq ($(origin KO),undefined)
 KO := kmod/netslice.ko
@@ -465,10 +465,10 @@ bench: all test-bins $(BENCH_PLUGIN)
 		bench/bench.sh
 
 lint:
-	tools/lint.sh
+	scripts/lint.sh
 
 deb:
-	tools/deb.sh
+	scripts/deb.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean >/dev/null 2>&1

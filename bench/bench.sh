@@ -218,8 +218,8 @@ if [ -n "${NICS:-}" ]; then
 	accel="host, NICs $NICS"
 else
 	kver=$(tst_kernel_version "${KERNEL:-6.12}")
-	[ -n "$kver" ] || { echo "bench: no ${KERNEL:-6.12} kernel; run tools/deps.sh" >&2; exit 2; }
-	ko=$(tools/kbuild.sh "$kver")
+	[ -n "$kver" ] || { echo "bench: no ${KERNEL:-6.12} kernel; run scripts/deps.sh" >&2; exit 2; }
+	ko=$(scripts/kbuild.sh "$kver")
 	if [ "$MEASURE" = rules ]; then
 		bench_rules_guest
 		exit 0
@@ -249,7 +249,7 @@ else
 		git worktree remove --force "$base_tree" 2>/dev/null || rm -rf "$base_tree"
 		trap 'rm -f "$log" "$err"; git worktree remove --force "$base_tree" 2>/dev/null' EXIT
 		git worktree add --detach -q "$base_tree" "$BASELINE"
-		NETSLICE_BENCH_BASE_KO=$("$base_tree/tools/kbuild.sh" "$kver")
+		NETSLICE_BENCH_BASE_KO=$("$base_tree/scripts/kbuild.sh" "$kver")
 		export NETSLICE_BENCH_BASE_KO
 	fi
 	# The main measure: instructions, in a guest of its own under the
@@ -314,7 +314,7 @@ fi
 	echo "commit $(bench_commit)"
 	[ -z "${BASELINE:-}" ] || echo "baseline $(git rev-parse --short "$BASELINE")"
 } >"$base-meta.txt"
-# Debian's python3 has matplotlib (tools/deps.sh).
+# Debian's python3 has matplotlib (scripts/deps.sh).
 /usr/bin/python3 bench/report.py "$base"
 bench_rules_files "$base" "$log"
 echo "bench: $base.csv, docs/benchmarks.md, docs/bench-ticks.md, docs/bench/"

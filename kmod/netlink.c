@@ -2,7 +2,7 @@
 /*
  * The "netslice" generic netlink family's operations, registered with the
  * family (nl_family.c). uapi/netslice.yaml is the specification; the request
- * policies are generated from it (nl_policy.h, tools/ynl-gen.sh). The
+ * policies are generated from it (nl_policy.h, scripts/ynl-gen.sh). The
  * generator's operation table would be genl_split_ops (Linux 6.2) with
  * parallel_ops, so this one is kept by hand, naming its policies.
  *

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
 /* Do not edit directly, auto-generated from: */
 /*	uapi/netslice.yaml */
-/* YNL-GEN kernel policies: ynl_gen_c.py's, by tools/ynl_policies.py */
-/* To regenerate run: tools/ynl-gen.sh */
+/* YNL-GEN kernel policies: ynl_gen_c.py's, by scripts/ynl_policies.py */
+/* To regenerate run: scripts/ynl-gen.sh */
 
 #ifndef _NETSLICE_NL_POLICY_H
 #define _NETSLICE_NL_POLICY_H

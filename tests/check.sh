@@ -118,7 +118,7 @@ summary() {
 # The host tests: built from user space alone (make check-host). Each
 # optional dependency (docs/testing.md) missing is a skip with its reason.
 # A python3 with PyYAML if there is one: without, spec_check.py skips.
-spec_py=$(tools/pyyaml.sh 2>/dev/null) || spec_py=python3
+spec_py=$(scripts/pyyaml.sh 2>/dev/null) || spec_py=python3
 part "host: libnetslice cpulist" build/tests/test_cpulist
 part "host: libnetslice slicing" build/tests/test_slicing
 part "host: libnetslice packets" build/tests/test_pkt
@@ -130,7 +130,7 @@ part "host: uapi names before 0.6" tests/host/test_old_names.sh
 part "host: library install + example" tests/host/test_install_lib.sh
 part "host: systemd units, NF configs" tests/host/test_units.sh
 part "host: licences, debian/copyright" tests/host/test_licenses.py
-# Debian's python3, which has matplotlib (tools/deps.sh).
+# Debian's python3, which has matplotlib (scripts/deps.sh).
 part "host: bench report" /usr/bin/python3 tests/host/test_bench_report.py
 part "host: bench instruction counts" /usr/bin/python3 tests/host/test_bench_insns.py
 part "host: kmod import graph" python3 tests/host/test_kmod_graph.py
@@ -144,7 +144,7 @@ if [ "$host_only" = 1 ]; then
 	exit
 fi
 
-if tools/lint.sh; then
+if scripts/lint.sh; then
 	passed=$((passed + 1))
 else
 	echo "check: checkpatch --strict found problems"
@@ -152,12 +152,12 @@ else
 	failures+=("checkpatch --strict found problems")
 fi
 # The netlink header and policies are what uapi/netslice.yaml generates
-# (the kernel's ynl_gen_c.py, from the 7.2 tree tools/deps.sh fetched).
-if tools/ynl-gen.sh --check; then
+# (the kernel's ynl_gen_c.py, from the 7.2 tree scripts/deps.sh fetched).
+if scripts/ynl-gen.sh --check; then
 	passed=$((passed + 1))
 else
 	failed=$((failed + 1))
-	failures+=("generated netlink files are stale (tools/ynl-gen.sh)")
+	failures+=("generated netlink files are stale (scripts/ynl-gen.sh)")
 fi
 # Installs the module built for 6.1: needs that kernel's tree.
 part "host: install, uninstall, DKMS" tests/host/test_install.sh
@@ -190,11 +190,11 @@ for k in $kernels; do
 	case $full_kernels in *" $k "*) once_kernel=$k ;; esac
 done
 for k in ${NETSLICE_KUNIT_KERNELS:-$kernels}; do
-	part "kunit: UML $k" tools/kunit.sh "$k"
+	part "kunit: UML $k" scripts/kunit.sh "$k"
 done
 
 for k in $kernels; do
-	if ! ko=$(tools/kbuild.sh "$k"); then
+	if ! ko=$(scripts/kbuild.sh "$k"); then
 		echo "check: module build against $k failed"
 		failed=$((failed + 1))
 		failures+=("module build against $k")

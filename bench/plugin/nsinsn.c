@@ -44,7 +44,7 @@
  * byte counts: the guest runs about twice as fast), cache=on (the cache
  * model; needs mem).
  *
- * Built against qemu-plugin.h of the QEMU that runs it (tools/deps.sh
+ * Built against qemu-plugin.h of the QEMU that runs it (scripts/deps.sh
  * fetches it from Debian's source package into the cache).
  */
 #include <glib.h>

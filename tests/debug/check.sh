@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # make check-debug: the sanitizer tier. Builds (once, cached) a 6.12 kernel
 # with KASAN, UBSAN, lockdep, KMEMLEAK, DEBUG_OBJECTS, fault injection and
-# KUnit (tools/debug-kernel.sh), the module and its KUnit suites against
+# KUnit (scripts/debug-kernel.sh), the module and its KUnit suites against
 # it with W=1, then boots it and runs the KUnit suites and the guest suite
 # with the long fuzz and fault runs. Any kernel report or kmemleak suspect
 # fails the run (tests/vm/run). Ends with "check-debug: N passed, N failed,
@@ -25,9 +25,9 @@ fail() {
 	exit 1
 }
 
-dk=$(tools/debug-kernel.sh) || fail "the sanitizer kernel did not build"
+dk=$(scripts/debug-kernel.sh) || fail "the sanitizer kernel did not build"
 echo "check-debug: kernel $(cat "$dk/release") ready after $((SECONDS - start)) s"
-ko=$(NETSLICE_KUNIT=1 tools/kbuild.sh "$dk/build") || fail "module build (W=1) failed"
+ko=$(NETSLICE_KUNIT=1 scripts/kbuild.sh "$dk/build") || fail "module build (W=1) failed"
 make -s all test-bins >/dev/null || fail "user-space build failed"
 # The guest hides the cache (its /root is a tmpfs): the lists of built-in
 # modules, which depmod needs, go in beside the module.

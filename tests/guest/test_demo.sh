@@ -23,7 +23,7 @@ demo_under_load() {
 	log=$(mktemp)
 	tst_defer rm -f "$log"
 	hog
-	"$TST_TOP/tools/demo.sh" --guest >"$log" 2>&1 || rc=$?
+	"$TST_TOP/scripts/demo.sh" --guest >"$log" 2>&1 || rc=$?
 	if [ "$rc" -ne 0 ] || ! grep -q "no /dev/netslice-\* left" "$log"; then
 		tst_diag "the demo exited $rc; its last lines:"
 		tail -n 25 "$log" | sed 's/^/# | /'
@@ -40,7 +40,7 @@ demo_names_failed_step() {
 	local log rc=0
 	log=$(mktemp)
 	tst_defer rm -f "$log"
-	NETSLICE_KO=/nonexistent/netslice.ko "$TST_TOP/tools/demo.sh" --guest >"$log" 2>&1 || rc=$?
+	NETSLICE_KO=/nonexistent/netslice.ko "$TST_TOP/scripts/demo.sh" --guest >"$log" 2>&1 || rc=$?
 	tail -n 3 "$log" | sed 's/^/# | /'
 	[ "$rc" -ne 0 ] && grep -q "/nonexistent/netslice.ko" "$log" &&
 		tail -n 1 "$log" | grep -qx "demo: FAILED (exit $rc) in step: load the module: .*" &&

@@ -16,7 +16,7 @@ version=$(sed -n 's/^VERSION := //p' "$top/Makefile")
 ktap_plan 6
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-"$top/tools/deb.sh" "$out" >"$log" 2>&1
+"$top/scripts/deb.sh" "$out" >"$log" 2>&1
 rc=$?
 sed 's/^/# /' "$log"
 debs=()

@@ -22,7 +22,7 @@ parts='NFs offline \(pcapng\)|command lines|library install|systemd units|bench 
 mkdir "$work/bin" "$work/py"
 IFS=: read -ra dirs <<<"$PATH"
 for d in "${dirs[@]}"; do
-	# Not ccache's compiler links (tools/ccache-env.sh): from a directory
+	# Not ccache's compiler links (scripts/ccache-env.sh): from a directory
 	# of links, ccache finds no compiler but itself.
 	case $d in */ccache) continue ;; esac
 	for f in "$d"/*; do

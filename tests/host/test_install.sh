@@ -12,7 +12,7 @@ trap 'rm -rf "$stage"' EXIT
 . "$top/tests/host/ktap.sh"
 
 kver=$(tst_kernel_version 6.1)
-ko=$("$top/tools/kbuild.sh" "$kver") || exit 1
+ko=$("$top/scripts/kbuild.sh" "$kver") || exit 1
 want=(
 	"lib/modules/$kver/updates/netslice.ko"
 	etc/udev/rules.d/70-netslice.rules

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # tests/vm/kernels.sh maps a series to the newest kernel of it, installed
-# or fetched into the cache (tools/fetch-kernel.sh), and finds its image
+# or fetched into the cache (scripts/fetch-kernel.sh), and finds its image
 # and build tree; over a made-up cache, so no download is needed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 # Map a kernel name to what is here: "6.1", "6.12" and "7.2" are the newest
 # Debian kernels of that series, installed (/boot) or fetched by
-# tools/fetch-kernel.sh into the cache; a full version names one of those,
+# scripts/fetch-kernel.sh into the cache; a full version names one of those,
 # and a path is a bzImage. "default" is the newest installed.
 
 tst_fetched_kernels=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}/kernels
@@ -37,7 +37,7 @@ tst_kernel_image() {
 	fi
 	v=$(tst_kernel_version "$1")
 	if [ -z "$v" ]; then
-		echo "no kernel here matches '$1' (run tools/deps.sh, or tools/fetch-kernel.sh SERIES)" >&2
+		echo "no kernel here matches '$1' (run scripts/deps.sh, or scripts/fetch-kernel.sh SERIES)" >&2
 		return 1
 	fi
 	if [ -f "/boot/vmlinuz-$v" ]; then
@@ -55,7 +55,7 @@ tst_kernel_build_dir() {
 	elif [ -e "$tst_fetched_kernels/$1/ready" ]; then
 		echo "$tst_fetched_kernels/$1/build"
 	else
-		echo "no build tree for $1 (run tools/deps.sh, or tools/fetch-kernel.sh SERIES)" >&2
+		echo "no build tree for $1 (run scripts/deps.sh, or scripts/fetch-kernel.sh SERIES)" >&2
 		return 1
 	fi
 }

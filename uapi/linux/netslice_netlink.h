@@ -2,7 +2,7 @@
 /* Do not edit directly, auto-generated from: */
 /*	uapi/netslice.yaml */
 /* YNL-GEN uapi header */
-/* To regenerate run: tools/ynl-gen.sh */
+/* To regenerate run: scripts/ynl-gen.sh */
 
 #ifndef _UAPI_LINUX_NETSLICE_NETLINK_H
 #define _UAPI_LINUX_NETSLICE_NETLINK_H

@@ -3,7 +3,7 @@
 # checkpatch.pl --strict over the kernel sources and the uapi headers, with
 # the checkpatch of the oldest kernel we build for (Debian's
 # linux-source-6.1, unpacked once into the cache) and of the newest
-# (the tree tools/fetch-kernel.sh prepared, 7.2, when it is there): a newer
+# (the tree scripts/fetch-kernel.sh prepared, 7.2, when it is there): a newer
 # checkpatch knows newer rules (7.2's asks for kzalloc_obj()).
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -13,7 +13,7 @@ dir=$cache/checkpatch
 cp61=$dir/linux-source-6.1/scripts/checkpatch.pl
 
 if [ ! -f "$cp61" ]; then
-	[ -n "$tarball" ] || { echo "lint: linux-source-6.1 missing; run tools/deps.sh" >&2; exit 1; }
+	[ -n "$tarball" ] || { echo "lint: linux-source-6.1 missing; run scripts/deps.sh" >&2; exit 1; }
 	mkdir -p "$dir"
 	tar -xf "$tarball" -C "$dir" linux-source-6.1/scripts/checkpatch.pl \
 		linux-source-6.1/scripts/spelling.txt linux-source-6.1/scripts/const_structs.checkpatch
@@ -37,7 +37,7 @@ for cp in "${scripts[@]}"; do
 	checkpatch --ignore BIT_MACRO,COMPLEX_MACRO,MACRO_ARG_REUSE,CAMELCASE -f uapi/linux/netslice.h ||
 		rc=1
 	checkpatch --ignore BIT_MACRO -f uapi/linux/netslice_cut.h || rc=1
-	# nl_policy.h is the kernel's generator's output (tools/ynl-gen.sh).
+	# nl_policy.h is the kernel's generator's output (scripts/ynl-gen.sh).
 	# shellcheck disable=SC2046
 	checkpatch -f $(git ls-files 'kmod/*.[ch]' | grep -v -e '^kmod/compat.h$' -e '^kmod/nl_policy.h$') ||
 		rc=1

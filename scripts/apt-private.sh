@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# A private apt state for one Debian suite, sourced by tools/fetch-kernel.sh
-# and tools/fetch-qemu-plugin.sh: the machine's apt sources and installed
+# A private apt state for one Debian suite, sourced by scripts/fetch-kernel.sh
+# and scripts/fetch-qemu-plugin.sh: the machine's apt sources and installed
 # packages are never touched. Needs $apt_cache (the states' parent).
 #
 #   apt_opts SUITE      apt's options for the suite's private state

@@ -15,8 +15,8 @@ tarball=/usr/src/linux-source-6.12.tar.xz
 fragment=$top/tests/debug/kernel.config
 configkernel=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}/venv/bin/virtme-configkernel
 
-[ -f "$tarball" ] || { echo "debug-kernel: $tarball missing (run tools/deps.sh)" >&2; exit 1; }
-[ -x "$configkernel" ] || { echo "debug-kernel: virtme-ng missing (run tools/deps.sh)" >&2; exit 1; }
+[ -f "$tarball" ] || { echo "debug-kernel: $tarball missing (run scripts/deps.sh)" >&2; exit 1; }
+[ -x "$configkernel" ] || { echo "debug-kernel: virtme-ng missing (run scripts/deps.sh)" >&2; exit 1; }
 ver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
 key=$ver-$(cat "$fragment" "${BASH_SOURCE[0]}" | sha256sum | cut -c1-12)
 dest=$cache/$key

@@ -4,7 +4,7 @@
 # present it changes nothing. On a non-Debian system it only reports what is
 # missing and exits non-zero. NETSLICE_KERNELS (default "6.1 6.12 7.2"): a
 # series the machine's suite does not ship (7.2) is fetched from Debian's
-# unstable suite into the cache by tools/fetch-kernel.sh, the system's apt
+# unstable suite into the cache by scripts/fetch-kernel.sh, the system's apt
 # sources untouched. The one apt source it adds: bookworm-backports, for a
 # QEMU of 8.1 or newer (see qemu_ok below).
 set -euo pipefail
@@ -50,7 +50,7 @@ declare -A PROBE=(
 	# make check-debug: the sanitizer kernel is built from this source
 	[linux-source-6.12]=/usr/src/linux-source-6.12.tar.xz
 	[python3-yaml]=/usr/lib/python3/dist-packages/yaml/__init__.py
-	# tools/ynl-gen.sh: the kernel's generator validates the netlink spec
+	# scripts/ynl-gen.sh: the kernel's generator validates the netlink spec
 	[python3-jsonschema]=/usr/lib/python3/dist-packages/jsonschema/__init__.py
 	# the host tests render the man pages, and read and write pcap with libpcap
 	[groff-base]=/usr/bin/groff
@@ -68,7 +68,7 @@ declare -A PROBE=(
 	# make bench's TCP run: the kernel's own masquerade against nf-nat
 	[nftables]=/usr/sbin/nft
 	# make check's builds (the module for each kernel, user space) cached
-	# across fresh clones: tools/ccache-env.sh
+	# across fresh clones: scripts/ccache-env.sh
 	[ccache]=/usr/lib/ccache/gcc
 	# test_nf.py: ESP against an independent AES-GCM; protocol names
 	[python3-cryptography]=/usr/lib/python3/dist-packages/cryptography/__init__.py

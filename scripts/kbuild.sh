@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build netslice.ko against one kernel, in build/kmod/VERSION, with W=1:
 # a series (6.1, 6.12, 7.2: the newest here, and for a series the machine's
-# suite does not ship, fetched and prepared by tools/fetch-kernel.sh; "newest"
+# suite does not ship, fetched and prepared by scripts/fetch-kernel.sh; "newest"
 # for the highest series Debian has, a release candidate often), a full
 # VERSION (as in /lib/modules/VERSION) or a kernel build tree (a directory).
 # Any compiler warning fails the build.
@@ -21,7 +21,7 @@ else
 	. "$top/tests/vm/kernels.sh"
 	v=$(tst_kernel_version "$kver")
 	if [ -z "$v" ] && [[ $kver =~ ^([0-9]+\.[0-9]+|newest)$ ]]; then
-		v=$("$top/tools/fetch-kernel.sh" "$kver") || exit 1
+		v=$("$top/scripts/fetch-kernel.sh" "$kver") || exit 1
 	fi
 	kver=${v:-$kver}
 	kdir=$(tst_kernel_build_dir "$kver") || exit 1

@@ -107,8 +107,8 @@ def main():
     msghdr = "msghdr_" + fam
     out = [
         "# SPDX-License-Identifier: GPL-2.0",
-        "# Do not edit: tools/ynl-gen.sh writes this file from uapi/netslice.yaml",
-        "# (tools/ynl_syz.py). syzkaller's descriptions of the %s generic" % fam,
+        "# Do not edit: scripts/ynl-gen.sh writes this file from uapi/netslice.yaml",
+        "# (scripts/ynl_syz.py). syzkaller's descriptions of the %s generic" % fam,
         "# netlink family; tests/syzkaller/netslice.txt describes the devices.",
         "",
         "include <uapi/linux/netslice_netlink.h>",

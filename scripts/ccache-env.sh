@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ccache-env.sh COMMAND [ARG...]: run COMMAND with its compilers (gcc,
 # gcc-12, cc: the kernel's Kbuild calls them by name) going through ccache
-# when it is installed (tools/deps.sh installs it), the cache kept with the
+# when it is installed (scripts/deps.sh installs it), the cache kept with the
 # rest of make check's in ~/.cache/netslice. A fresh clone then rebuilds
 # the module for each kernel and user space from the cache: the same
 # objects and the same warnings (ccache replays a compiler's output, so

@@ -6,7 +6,7 @@
 # comes from the source package of the same version (a plugin states the
 # API version it was built for, and QEMU refuses others).
 #
-#   tools/fetch-qemu-plugin.sh     prints the directory holding qemu-plugin.h
+#   scripts/fetch-qemu-plugin.sh     prints the directory holding qemu-plugin.h
 #
 # Cached in ~/.cache/netslice/qemu-plugin/VERSION/ (NETSLICE_CACHE): only
 # the header is kept from the 40 MB source tarball, whose checksum apt's
@@ -17,7 +17,7 @@ cache=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}
 log() { printf 'fetch-qemu-plugin: %s\n' "$*" >&2; }
 
 ver=$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null) ||
-	{ log "qemu-system-x86 is not installed (tools/deps.sh)"; exit 1; }
+	{ log "qemu-system-x86 is not installed (scripts/deps.sh)"; exit 1; }
 dir=$cache/qemu-plugin/${ver//[:~]/_}
 if [ -e "$dir/qemu-plugin.h" ]; then
 	echo "$dir"
@@ -28,11 +28,11 @@ exec 9>"$cache/.lock"
 flock 9
 
 apt_cache=$cache/qemu-plugin
-# shellcheck source=tools/apt-private.sh
-. "$top/tools/apt-private.sh"
+# shellcheck source=scripts/apt-private.sh
+. "$top/scripts/apt-private.sh"
 codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
 uri= sum=
-# The backport first: tools/deps.sh installs QEMU from there on bookworm.
+# The backport first: scripts/deps.sh installs QEMU from there on bookworm.
 for suite in "$codename-backports" "$codename"; do
 	apt_index "$suite" deb-src || { cat "$apt_cache/apt-$suite/update.log" >&2; continue; }
 	# 'URI' NAME SIZE SHA256:HEX, one line per file of the source package.

@@ -5,8 +5,8 @@
 # candidate such as 7.3 from experimental, without touching the machine's
 # apt sources or installed packages:
 #
-#   tools/fetch-kernel.sh SERIES    prints the kernel's version (7.2.13+deb14-amd64)
-#   tools/fetch-kernel.sh newest    the same for the highest series either suite
+#   scripts/fetch-kernel.sh SERIES    prints the kernel's version (7.2.13+deb14-amd64)
+#   scripts/fetch-kernel.sh newest    the same for the highest series either suite
 #                                   has (make check-newest, before a release)
 #
 # sid is asked first, experimental when sid has no such series.
@@ -18,8 +18,8 @@
 #                                  image's config and modules_prepare'd with
 #                                  this machine's gcc, carrying the image's
 #                                  Module.symvers and release string: the tree
-#                                  tools/kbuild.sh builds the module against
-#   linux-source-SERIES.tar.xz     the source KUnit (tools/kunit.sh) builds
+#                                  scripts/kbuild.sh builds the module against
+#   linux-source-SERIES.tar.xz     the source KUnit (scripts/kunit.sh) builds
 #   config.diff                    what the host's toolchain changed in the config
 #
 # Why not Debian's headers package as it is: it names gcc-16, whose flags
@@ -46,7 +46,7 @@ exec 9>"$cache/.lock"
 flock 9
 
 apt_cache=$cache
-# shellcheck source=tools/apt-private.sh
+# shellcheck source=scripts/apt-private.sh
 . "$(dirname "$0")/apt-private.sh"
 
 # pick SUITE: the newest VERSION of the series with headers in the suite.

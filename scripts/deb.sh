@@ -14,7 +14,7 @@ src=$out/netslice-$version
 
 for cmd in dpkg-buildpackage dh dh_dkms lintian fakeroot; do
 	command -v "$cmd" >/dev/null ||
-		{ echo "deb: $cmd missing: apt install debhelper dh-dkms lintian fakeroot (tools/deps.sh)" >&2; exit 1; }
+		{ echo "deb: $cmd missing: apt install debhelper dh-dkms lintian fakeroot (scripts/deps.sh)" >&2; exit 1; }
 done
 rm -rf "$out"
 mkdir -p "$src"

@@ -3,9 +3,9 @@
 # Run the netslice KUnit suites (kmod/tests/) with kunit.py on User-Mode
 # Linux, built from Debian's source of a kernel series:
 #
-#   tools/kunit.sh [SERIES]     6.1 (default) or 6.12: linux-source-SERIES
+#   scripts/kunit.sh [SERIES]     6.1 (default) or 6.12: linux-source-SERIES
 #                               from the machine's suite; 7.2 or newest: the
-#                               source tools/fetch-kernel.sh fetches
+#                               source scripts/fetch-kernel.sh fetches
 #
 # The extracted tree and the build are cached under ~/.cache/netslice/kunit,
 # keyed by the source's version: the first run builds UML (minutes), later
@@ -19,11 +19,11 @@ cache=${NETSLICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/netslice}/kunit
 case $series in
 6.1 | 6.12)
 	tarball=/usr/src/linux-source-$series.tar.xz
-	[ -f "$tarball" ] || { echo "kunit: $tarball missing (run tools/deps.sh)" >&2; exit 1; }
+	[ -f "$tarball" ] || { echo "kunit: $tarball missing (run scripts/deps.sh)" >&2; exit 1; }
 	ver=$(dpkg-query -W -f='${Version}' "linux-source-$series")
 	;;
 *)
-	ver=$("$top/tools/fetch-kernel.sh" "$series") || exit 1
+	ver=$("$top/scripts/fetch-kernel.sh" "$series") || exit 1
 	# shellcheck source=tests/vm/kernels.sh
 	. "$top/tests/vm/kernels.sh"
 	tarball=$(ls -1 "$tst_fetched_kernels/$ver"/linux-source-*.tar.xz)

@@ -16,10 +16,10 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [ "${1:-}" != --guest ]; then
 	. "$top/tests/vm/kernels.sh"
 	kver=$(tst_kernel_version "${NETSLICE_DEMO_KERNEL:-6.12}")
-	[ -n "$kver" ] || { echo "demo: kernel not installed; run tools/deps.sh" >&2; exit 1; }
-	ko=$("$top/tools/kbuild.sh" "$kver")
+	[ -n "$kver" ] || { echo "demo: kernel not installed; run scripts/deps.sh" >&2; exit 1; }
+	ko=$("$top/scripts/kbuild.sh" "$kver")
 	echo "demo: booting $kver in a guest (under TCG this takes about half a minute)"
-	NETSLICE_KO=$ko exec "$top/tests/vm/run" --kernel "$kver" -- "$top/tools/demo.sh" --guest
+	NETSLICE_KO=$ko exec "$top/tests/vm/run" --kernel "$kver" -- "$top/scripts/demo.sh" --guest
 fi
 
 . "$top/tests/guest/lib.sh"
