@@ -32,6 +32,8 @@
 #                 after in one run); results in bench/results/ and
 #                 docs/benchmarks.md
 # make lint       checkpatch --strict over the kernel sources
+# make hooks      a git commit-msg hook checking each message as make check
+#                 does (scripts/check-commits.py)
 #
 # KDIR selects the kernel build tree for the module; KERNEL=SERIES (6.1,
 # 6.12, 7.2) builds it with scripts/kbuild.sh instead, in build/kmod/VERSION,
@@ -146,7 +148,7 @@ DOCS := $(wildcard docs/*.md)
 XDP_CFLAGS = $(shell $(PKG_CONFIG) --cflags libxdp libbpf)
 XDP_LIBS = $(shell $(PKG_CONFIG) --libs libxdp libbpf)
 
-.PHONY: all module lib tools man deps check check-host check-newest check-debug demo demo-bins \
+.PHONY: all module lib tools man deps check hooks check-host check-newest check-debug demo demo-bins \
 	install install-lib inst-tools install-units install-system uninstall dkms-install deb bench lint clean test-bins host-test-bins
 
 all: module lib tools inst-tools man
@@ -466,6 +468,9 @@ bench: all test-bins $(BENCH_PLUGIN)
 
 lint:
 	scripts/lint.sh
+
+hooks:
+	python3 scripts/check-commits.py --install-hook
 
 deb:
 	scripts/deb.sh

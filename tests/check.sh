@@ -134,6 +134,10 @@ part "host: licences, debian/copyright" tests/host/test_licenses.py
 part "host: bench report" /usr/bin/python3 tests/host/test_bench_report.py
 part "host: bench instruction counts" /usr/bin/python3 tests/host/test_bench_insns.py
 part "host: kmod import graph" python3 tests/host/test_kmod_graph.py
+# The new commits' messages (from scripts/commits-baseline; skipped where
+# that commit is not in the clone), and the checker's own test.
+part "host: commit messages" python3 scripts/check-commits.py
+part "host: commit message check" python3 tests/host/test_commits.py
 part "host: netlink spec vs uapi" "$spec_py" tests/spec_check.py header
 part "host: syzkaller descriptions" python3 tests/host/test_syzkaller.py
 part "host: kernel lookup" tests/host/test_kernels.sh
