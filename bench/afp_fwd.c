@@ -14,7 +14,7 @@
  *             packet_mmap.rst): each frame is copied from an RX block to a
  *             TX slot in user space, and one send() per BATCH slots has the
  *             kernel send them, mapping the slots' pages into the skbs.
- *             Slower than v3 in make bench (docs/benchmarks.md says why).
+ *             Slower than v3 in make bench (docs/bench-ticks.md says why).
  *
  * All send with PACKET_QDISC_BYPASS (as the module's TX path bypasses the
  * qdisc too) and receive only inbound frames (PACKET_IGNORE_OUTGOING), mmsg

@@ -27,7 +27,7 @@ bench_nat_public=10.99.0.100
 
 # Every contender, in the order a round runs them; then the ones only a
 # user's NETSLICE_BENCH_CONTENDERS runs: afp-v3-ring (TPACKET_V3 with a TX
-# ring too) costs twice afp-v3 (docs/benchmarks.md); and the floors, null
+# ring too) costs twice afp-v3 (docs/bench-ticks.md); and the floors, null
 # forwarders the instruction count measures a path's cost by: floor-tc
 # (tc's mirred redirect at ingress: the skb path every contender but
 # AF_XDP takes, with nothing done to the frame) and floor-xdp (a native

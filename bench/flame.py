@@ -9,7 +9,7 @@
   flame.py render FOLDED SVG [TITLE]
                                    a flame graph of one profile
   flame.py buckets FOLDED        "BUCKET SAMPLES" lines, the order of
-                                   BUCKETS, for docs/benchmarks.md
+                                   BUCKETS, for docs/bench-ticks.md
 
 Every sample is one cpu-clock tick of one CPU on the DUT's side, so the
 share of a bucket is its share of the DUT's CPU time; bench/report.py
