@@ -225,7 +225,7 @@ def check_docs(spec):
           "every change is admin-perm, as the man page says" +
           (f": {open_changes}" if open_changes else ""))
     slice_set = next(o for o in spec["operations"]["list"] if o["name"] == "slice-set")
-    with open(os.path.join(TOP, "tools", "ctl", "main.c")) as f:
+    with open(os.path.join(TOP, "tools", "ctl", "cmd.c")) as f:
         usage = f.read()
     section = man[man.index(".B slice set"):man.index(".B stats")]
     missing = []

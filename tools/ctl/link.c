@@ -10,6 +10,11 @@
 #include <linux/netslice_netlink.h>
 
 #include "ctl.h"
+#include "link.h"
+#include "msg.h"
+#include "usage.h"
+#include "view.h"
+#include "word.h"
 
 static const char *const ctl_reasons[] = {
 	[NETSLICE_DETACH_REASON_REQUEST] = "request",
@@ -17,13 +22,8 @@ static const char *const ctl_reasons[] = {
 	[NETSLICE_DETACH_REASON_UNLOAD] = "unload",
 };
 
-struct ctl_link_filter {
-	const char *dev;
-	unsigned int shown;
-	bool event;
-};
-
-static void ctl_link_print(struct nlattr **tb, uint8_t cmd, struct ctl_link_filter *f)
+/* A link, or an attach or detach event (req->listen). */
+static void ctl_link_print(struct nlattr **tb, uint8_t cmd, struct ctl_req *req)
 {
 	uint32_t first = nla_get_u32(tb[NETSLICE_A_LINK_SLICE_FIRST]);
 	uint32_t last = first + nla_get_u32(tb[NETSLICE_A_LINK_SLICE_COUNT]) - 1;
@@ -37,31 +37,31 @@ static void ctl_link_print(struct nlattr **tb, uint8_t cmd, struct ctl_link_filt
 
 	if (peer && peer != ifindex && !if_indextoname(peer, peer_name))
 		snprintf(peer_name, sizeof(peer_name), "if%u", peer);
-	f->shown++;
-	if (ctl.json) {
-		if (f->event) {
-			json_open(&ctl.j, NULL, '{');
-			json_str(&ctl.j, "event", event);
+	req->shown++;
+	if (view.json) {
+		if (req->listen) {
+			json_open(&view.j, NULL, '{');
+			json_str(&view.j, "event", event);
 		} else {
-			json_open(&ctl.j, NULL, '{');
+			json_open(&view.j, NULL, '{');
 		}
-		json_u64(&ctl.j, "ifindex", ifindex);
-		json_str(&ctl.j, "dev", name);
-		json_u64(&ctl.j, "peer_ifindex", peer);
+		json_u64(&view.j, "ifindex", ifindex);
+		json_str(&view.j, "dev", name);
+		json_u64(&view.j, "peer_ifindex", peer);
 		if (*peer_name)
-			json_str(&ctl.j, "peer", peer_name);
-		json_u64(&ctl.j, "slice_first", first);
-		json_u64(&ctl.j, "slice_count", last - first + 1);
-		json_str(&ctl.j, "steering", hashed ? "hash" : "queue");
-		json_u64(&ctl.j, "rx_queues", nla_get_u32(tb[NETSLICE_A_LINK_RX_QUEUES]));
+			json_str(&view.j, "peer", peer_name);
+		json_u64(&view.j, "slice_first", first);
+		json_u64(&view.j, "slice_count", last - first + 1);
+		json_str(&view.j, "steering", hashed ? "hash" : "queue");
+		json_u64(&view.j, "rx_queues", nla_get_u32(tb[NETSLICE_A_LINK_RX_QUEUES]));
 		if (cmd == NETSLICE_CMD_LINK_DETACH_NTF && reason < 3)
-			json_str(&ctl.j, "reason", ctl_reasons[reason]);
-		json_close(&ctl.j, '}');
-		if (f->event)
-			json_end(&ctl.j);
+			json_str(&view.j, "reason", ctl_reasons[reason]);
+		json_close(&view.j, '}');
+		if (req->listen)
+			json_end(&view.j);
 		return;
 	}
-	if (f->event) {
+	if (req->listen) {
 		printf("%s dev %s", event, name);
 		if (*peer_name)
 			printf(" peer %s", peer_name);
@@ -72,7 +72,7 @@ static void ctl_link_print(struct nlattr **tb, uint8_t cmd, struct ctl_link_filt
 		fflush(stdout);
 		return;
 	}
-	if (f->shown == 1)
+	if (req->shown == 1)
 		printf("%-7s %-16s %-16s %-9s %-8s %s\n", "IFINDEX", "DEV", "PEER", "SLICES",
 		       "RXQUEUES", "STEERING");
 	printf("%-7u %-16s %-16s %u-%-7u %-8u %s\n", ifindex, name, *peer_name ? peer_name : "-",
@@ -80,53 +80,50 @@ static void ctl_link_print(struct nlattr **tb, uint8_t cmd, struct ctl_link_filt
 	       hashed ? "hash" : "queue");
 }
 
-static int ctl_link_row(struct nlattr **tb, uint8_t cmd, void *arg)
+static int ctl_link_row(struct nlattr **tb, uint8_t cmd, struct ctl_req *req)
 {
-	struct ctl_link_filter *f = arg;
-
 	if (!tb[NETSLICE_A_LINK_IFINDEX] || !tb[NETSLICE_A_LINK_IFNAME] ||
 	    !tb[NETSLICE_A_LINK_SLICE_FIRST] || !tb[NETSLICE_A_LINK_SLICE_COUNT] ||
 	    !tb[NETSLICE_A_LINK_PEER_IFINDEX] || !tb[NETSLICE_A_LINK_RX_QUEUES])
 		return 0;
-	if (f->dev && strcmp(f->dev, nla_get_string(tb[NETSLICE_A_LINK_IFNAME])))
+	if (req->dev && strcmp(req->dev, nla_get_string(tb[NETSLICE_A_LINK_IFNAME])))
 		return 0;
-	ctl_link_print(tb, cmd, f);
+	ctl_link_print(tb, cmd, req);
 	return 0;
 }
 
-static int ctl_link_show(int argc, char **argv)
+/* link show dev NAME: a dump without it is an error, as ip's. */
+static int ctl_link_shown(struct ctl_req *req)
 {
-	struct ctl_link_filter f = { 0 };
-	int err;
-
-	if (argc == 2 && ctl_is(argv[0], "dev"))
-		f.dev = argv[1];
-	else if (argc)
-		return ctl_usage_error("link show takes [dev NAME]");
-	if (ctl.json)
-		json_open(&ctl.j, NULL, '[');
-	err = ctl_do(ctl_msg(NETSLICE_CMD_LINK_GET, true), NETSLICE_A_LINK_MAX, ctl_link_row, &f);
-	if (ctl.json) {
-		json_close(&ctl.j, ']');
-		json_end(&ctl.j);
-	}
-	if (err)
-		return CTL_EXIT_KERNEL;
-	if (f.dev && !f.shown) {
-		msg_line("%sError: dev %s: interface is not attached.", ctl.where, f.dev);
+	if (req->dev && !req->shown) {
+		msg_line("%sError: dev %s: interface is not attached.", usage_at.where, req->dev);
 		return CTL_EXIT_KERNEL;
 	}
 	return 0;
 }
 
-static int ctl_put_dev(struct nl_msg *msg, int attr, const char *role, const char *name)
+static int ctl_link_show(int argc, char **argv, struct ctl_req *req)
+{
+	if (argc == 2 && word_is(argv[0], "dev"))
+		req->dev = argv[1];
+	else if (argc)
+		return usage_error("link show takes [dev NAME]");
+	ctl_req_msg(req, NETSLICE_CMD_LINK_GET, true);
+	req->maxattr = NETSLICE_A_LINK_MAX;
+	req->row = ctl_link_row;
+	req->list = true;
+	req->done = ctl_link_shown;
+	return 0;
+}
+
+static int ctl_put_dev(struct ctl_req *req, int attr, const char *role, const char *name)
 {
 	if (strlen(name) >= IF_NAMESIZE)
-		return ctl_usage_error("%s \"%s\": interface names are at most %d characters", role,
+		return usage_error("%s \"%s\": interface names are at most %d characters", role,
 				       name, IF_NAMESIZE - 1);
-	ctl_subject_begin(msg, "%s %s", role, name);
-	nla_put_string(msg, attr, name);
-	ctl_subject_end(msg);
+	ctl_subject_begin(req, "%s %s", role, name);
+	nla_put_string(req->msg, attr, name);
+	ctl_subject_end(req);
 	return 0;
 }
 
@@ -140,92 +137,81 @@ static int ctl_slice_range(const char *s, uint32_t *first, uint32_t *count)
 	dash = strchr(buf, '-');
 	if (dash)
 		*dash++ = '\0';
-	if (ctl_u32("slices", buf, 255, first) ||
-	    ctl_u32("slices", dash ? dash : buf, 255, &last))
+	if (word_u32("slices", buf, 255, first) ||
+	    word_u32("slices", dash ? dash : buf, 255, &last))
 		return -1;
 	if (last < *first) {
-		ctl_usage_error("slices %s: the range is backwards", s);
+		usage_error("slices %s: the range is backwards", s);
 		return -1;
 	}
 	*count = last - *first + 1;
 	return 0;
 }
 
-static int ctl_link_attach(int argc, char **argv)
+static int ctl_link_attach(int argc, char **argv, struct ctl_req *req)
 {
-	struct nl_msg *msg = ctl_msg(NETSLICE_CMD_LINK_ATTACH, false);
+	struct nl_msg *msg = ctl_req_msg(req, NETSLICE_CMD_LINK_ATTACH, false);
 	uint32_t first, count;
 	bool dev = false;
 	int i;
 
 	for (i = 0; i + 1 < argc; i += 2) {
-		if (ctl_is(argv[i], "dev") && !dev) {
-			if (ctl_put_dev(msg, NETSLICE_A_LINK_IFNAME, "dev", argv[i + 1]))
-				goto err_usage;
+		if (word_is(argv[i], "dev") && !dev) {
+			if (ctl_put_dev(req, NETSLICE_A_LINK_IFNAME, "dev", argv[i + 1]))
+				return CTL_EXIT_USAGE;
 			dev = true;
-		} else if (ctl_is(argv[i], "peer")) {
-			if (ctl_put_dev(msg, NETSLICE_A_LINK_PEER_IFNAME, "peer", argv[i + 1]))
-				goto err_usage;
-		} else if (ctl_is(argv[i], "slices")) {
+		} else if (word_is(argv[i], "peer")) {
+			if (ctl_put_dev(req, NETSLICE_A_LINK_PEER_IFNAME, "peer", argv[i + 1]))
+				return CTL_EXIT_USAGE;
+		} else if (word_is(argv[i], "slices")) {
 			if (ctl_slice_range(argv[i + 1], &first, &count))
-				goto err_usage;
-			ctl_subject_begin(msg, "slices %s", argv[i + 1]);
+				return CTL_EXIT_USAGE;
+			ctl_subject_begin(req, "slices %s", argv[i + 1]);
 			nla_put_u32(msg, NETSLICE_A_LINK_SLICE_FIRST, first);
 			nla_put_u32(msg, NETSLICE_A_LINK_SLICE_COUNT, count);
-			ctl_subject_end(msg);
+			ctl_subject_end(req);
 		} else {
 			break;
 		}
 	}
-	if (i != argc || !dev) {
-		nlmsg_free(msg);
-		return ctl_usage_error("link attach takes dev NAME [peer NAME] [slices A[-B]]");
-	}
-	return ctl_do(msg, 0, NULL, NULL) ? CTL_EXIT_KERNEL : 0;
-
-err_usage:
-	nlmsg_free(msg);
-	return CTL_EXIT_USAGE;
+	if (i != argc || !dev)
+		return usage_error("link attach takes dev NAME [peer NAME] [slices A[-B]]");
+	return 0;
 }
 
-static int ctl_link_detach(int argc, char **argv)
+static int ctl_link_detach(int argc, char **argv, struct ctl_req *req)
 {
-	struct nl_msg *msg;
-
-	if (argc != 2 || !ctl_is(argv[0], "dev"))
-		return ctl_usage_error("link detach takes dev NAME");
-	msg = ctl_msg(NETSLICE_CMD_LINK_DETACH, false);
-	if (ctl_put_dev(msg, NETSLICE_A_LINK_IFNAME, "dev", argv[1])) {
-		nlmsg_free(msg);
-		return CTL_EXIT_USAGE;
-	}
-	return ctl_do(msg, 0, NULL, NULL) ? CTL_EXIT_KERNEL : 0;
+	if (argc != 2 || !word_is(argv[0], "dev"))
+		return usage_error("link detach takes dev NAME");
+	ctl_req_msg(req, NETSLICE_CMD_LINK_DETACH, false);
+	return ctl_put_dev(req, NETSLICE_A_LINK_IFNAME, "dev", argv[1]) ? CTL_EXIT_USAGE : 0;
 }
 
-int ctl_link(int argc, char **argv)
+int ctl_link(int argc, char **argv, struct ctl_req *req)
 {
-	if (!argc || ctl_is(argv[0], "show") || ctl_is(argv[0], "list"))
-		return ctl_link_show(argc ? argc - 1 : 0, argv + 1);
-	if (ctl_is(argv[0], "attach"))
-		return ctl_link_attach(argc - 1, argv + 1);
-	if (ctl_is(argv[0], "detach"))
-		return ctl_link_detach(argc - 1, argv + 1);
-	return ctl_usage_error("link: unknown command \"%s\"", argv[0]);
+	if (!argc || word_is(argv[0], "show") || word_is(argv[0], "list"))
+		return ctl_link_show(argc ? argc - 1 : 0, argv + 1, req);
+	if (word_is(argv[0], "attach"))
+		return ctl_link_attach(argc - 1, argv + 1, req);
+	if (word_is(argv[0], "detach"))
+		return ctl_link_detach(argc - 1, argv + 1, req);
+	return usage_error("link: unknown command \"%s\"", argv[0]);
 }
 
-static int ctl_monitor_event(struct nlattr **tb, uint8_t cmd, void *arg)
+static int ctl_monitor_event(struct nlattr **tb, uint8_t cmd, struct ctl_req *req)
 {
 	if (cmd != NETSLICE_CMD_LINK_ATTACH_NTF && cmd != NETSLICE_CMD_LINK_DETACH_NTF)
 		return 0;
-	return ctl_link_row(tb, cmd, arg);
+	return ctl_link_row(tb, cmd, req);
 }
 
-int ctl_monitor(int argc, char **argv)
+int ctl_monitor(int argc, char **argv, struct ctl_req *req)
 {
-	struct ctl_link_filter f = { .event = true };
-
 	(void)argv;
 	if (argc)
-		return ctl_usage_error("monitor takes no arguments");
-	return ctl_listen(NETSLICE_A_LINK_MAX, ctl_monitor_event, &f) ? CTL_EXIT_KERNEL : 0;
+		return usage_error("monitor takes no arguments");
+	req->listen = true;
+	req->maxattr = NETSLICE_A_LINK_MAX;
+	req->row = ctl_monitor_event;
+	return 0;
 }

@@ -17,8 +17,15 @@
 
 #include <linux/netslice_netlink.h>
 
+#include "conf.h"
 #include "ctl.h"
+#include "msg.h"
+#include "nl.h"
+#include "proto.h"
+#include "rule.h"
 #include "rule_nest.h"
+#include "view.h"
+#include "word.h"
 
 /* A rule as written; libnetslice's encoder puts it into requests. */
 struct ctl_rule {
@@ -66,7 +73,7 @@ static int ctl_parse_prefix(const char *what, const char *s, struct ns_rule *r, 
 		return CTL_BAD("%s %s: the rule mixes IPv4 and IPv6", what, s);
 	r->family = family;
 	plen = family == AF_INET ? 32 : 128;
-	if (slash && ctl_u32("prefix length", slash + 1, plen, &plen))
+	if (slash && word_u32("prefix length", slash + 1, plen, &plen))
 		return -1;
 	*len = (uint8_t)plen;
 	return 0;
@@ -84,8 +91,8 @@ static int ctl_parse_ports(const char *what, const char *s, uint16_t *lo, uint16
 		memcpy(first, s, (size_t)(dash - s));
 		first[dash - s] = '\0';
 	}
-	if (ctl_u32(what, dash ? first : s, 65535, &v[0]) ||
-	    ctl_u32(what, dash ? dash + 1 : s, 65535, &v[1]))
+	if (word_u32(what, dash ? first : s, 65535, &v[0]) ||
+	    word_u32(what, dash ? dash + 1 : s, 65535, &v[1]))
 		return -1;
 	if (v[0] > v[1])
 		return CTL_BAD("%s %s: the range is backwards", what, s);
@@ -132,7 +139,7 @@ static int ctl_parse_rule(int argc, char **argv, struct ctl_rule *r, bool with_i
 		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		int word = ctl_rule_word(key);
 
-		ctl_mark(&argv[i]);
+		usage_mark(&argv[i]);
 		if (!val)
 			return CTL_BAD("rule: \"%s\" needs a value", key);
 		/* Each word once: a second "dport" is a mistake, not an override. */
@@ -142,7 +149,7 @@ static int ctl_parse_rule(int argc, char **argv, struct ctl_rule *r, bool with_i
 			seen |= 1U << word;
 		switch (word) {
 		case CTL_W_FAMILY: {
-			uint8_t f = ctl_is(val, "ipv4") ? AF_INET : ctl_is(val, "ipv6") ? AF_INET6 : 0;
+			uint8_t f = word_is(val, "ipv4") ? AF_INET : word_is(val, "ipv6") ? AF_INET6 : 0;
 
 			if (!f || (r->r.family && r->r.family != f))
 				return CTL_BAD("family: say ipv4 or ipv6, once");
@@ -172,11 +179,11 @@ static int ctl_parse_rule(int argc, char **argv, struct ctl_rule *r, bool with_i
 			r->nest_flags |= NS_RULE_NEST_DPORT;
 			break;
 		case CTL_W_PREF:
-			if (ctl_u32("pref", val, UINT32_MAX, &r->r.pref))
+			if (word_u32("pref", val, UINT32_MAX, &r->r.pref))
 				return -1;
 			break;
 		case CTL_W_SLICE:
-			if (ctl_u32("slice", val, 255, &r->r.slice))
+			if (word_u32("slice", val, 255, &r->r.slice))
 				return -1;
 			r->has_slice = true;
 			break;
@@ -184,7 +191,7 @@ static int ctl_parse_rule(int argc, char **argv, struct ctl_rule *r, bool with_i
 			if (!with_id)
 				return CTL_BAD("rule: unknown word \"%s\"", key);
 			/* Rule ids start at 1. */
-			if (ctl_range("id", val, 1, UINT32_MAX, &r->id))
+			if (word_range("id", val, 1, UINT32_MAX, &r->id))
 				return -1;
 			r->has_id = true;
 			break;
@@ -216,23 +223,22 @@ static void ctl_put_rule(struct nl_msg *msg, const struct ctl_rule *r, bool with
 }
 
 /* rule add|del|replace RULE: one rule, one request. */
-static int ctl_rule_one(uint8_t cmd, int argc, char **argv)
+static int ctl_rule_one(uint8_t cmd, int argc, char **argv, struct ctl_req *req)
 {
 	bool del = cmd == NETSLICE_CMD_RULE_DEL;
 	struct ctl_rule r;
-	struct nl_msg *msg;
 
 	if (ctl_parse_rule(argc, argv, &r, del))
 		return CTL_EXIT_USAGE;
 	if (!del && !r.has_slice)
-		return ctl_usage_error("the rule needs a slice: ... slice N");
+		return usage_error("the rule needs a slice: ... slice N");
 	if (!argc)
-		return ctl_usage_error("say which rule");
-	msg = ctl_msg(cmd, false);
-	ctl_subject_begin(msg, "rule");
-	ctl_put_rule(msg, &r, !del, -1);
-	ctl_subject_end(msg);
-	return ctl_do(msg, 0, NULL, NULL) ? CTL_EXIT_KERNEL : 0;
+		return usage_error("say which rule");
+	ctl_req_msg(req, cmd, false);
+	ctl_subject_begin(req, "rule");
+	ctl_put_rule(req->msg, &r, !del, -1);
+	ctl_subject_end(req);
+	return 0;
 }
 
 static void ctl_format_prefix(char *buf, size_t size, uint8_t family, const void *addr,
@@ -244,14 +250,13 @@ static void ctl_format_prefix(char *buf, size_t size, uint8_t family, const void
 	snprintf(buf, size, "%s/%u", a, len);
 }
 
-static int ctl_rule_row(struct nlattr **tb, uint8_t cmd, void *arg)
+static int ctl_rule_row(struct nlattr **tb, uint8_t cmd, struct ctl_req *req)
 {
 	static const char *const families[] = { "any", "ipv4", "ipv6" };
 	uint8_t family = tb[NETSLICE_A_RULE_FAMILY] ? nla_get_u8(tb[NETSLICE_A_RULE_FAMILY]) : 0;
 	uint8_t proto = tb[NETSLICE_A_RULE_PROTO] ? nla_get_u8(tb[NETSLICE_A_RULE_PROTO]) : 0;
 	char src[64] = "", dst[64] = "", text[256], *p = text, *end = text + sizeof(text);
 	uint16_t sp[2] = { 0, 65535 }, dp[2] = { 0, 65535 };
-	unsigned int *shown = arg;
 	const char *pname;
 
 	(void)cmd;
@@ -273,29 +278,29 @@ static int ctl_rule_row(struct nlattr **tb, uint8_t cmd, void *arg)
 	}
 	pname = proto_name(proto);
 
-	if (ctl.json) {
-		json_open(&ctl.j, NULL, '{');
-		json_u64(&ctl.j, "id", nla_get_u32(tb[NETSLICE_A_RULE_ID]));
-		json_str(&ctl.j, "family", families[family]);
+	if (view.json) {
+		json_open(&view.j, NULL, '{');
+		json_u64(&view.j, "id", nla_get_u32(tb[NETSLICE_A_RULE_ID]));
+		json_str(&view.j, "family", families[family]);
 		if (pname)
-			json_str(&ctl.j, "proto", pname);
+			json_str(&view.j, "proto", pname);
 		else
-			json_u64(&ctl.j, "proto", proto);
+			json_u64(&view.j, "proto", proto);
 		if (*src)
-			json_str(&ctl.j, "src", src);
+			json_str(&view.j, "src", src);
 		if (*dst)
-			json_str(&ctl.j, "dst", dst);
-		json_u64(&ctl.j, "sport_min", sp[0]);
-		json_u64(&ctl.j, "sport_max", sp[1]);
-		json_u64(&ctl.j, "dport_min", dp[0]);
-		json_u64(&ctl.j, "dport_max", dp[1]);
-		json_u64(&ctl.j, "pref", tb[NETSLICE_A_RULE_PREF] ?
+			json_str(&view.j, "dst", dst);
+		json_u64(&view.j, "sport_min", sp[0]);
+		json_u64(&view.j, "sport_max", sp[1]);
+		json_u64(&view.j, "dport_min", dp[0]);
+		json_u64(&view.j, "dport_max", dp[1]);
+		json_u64(&view.j, "pref", tb[NETSLICE_A_RULE_PREF] ?
 			 nla_get_u32(tb[NETSLICE_A_RULE_PREF]) : 0);
-		json_u64(&ctl.j, "slice", nla_get_u32(tb[NETSLICE_A_RULE_SLICE]));
-		json_str(&ctl.j, "table", tb[NETSLICE_A_RULE_EXACT] ? "exact" : "wildcard");
-		json_u64(&ctl.j, "hits", tb[NETSLICE_A_RULE_HITS] ?
+		json_u64(&view.j, "slice", nla_get_u32(tb[NETSLICE_A_RULE_SLICE]));
+		json_str(&view.j, "table", tb[NETSLICE_A_RULE_EXACT] ? "exact" : "wildcard");
+		json_u64(&view.j, "hits", tb[NETSLICE_A_RULE_HITS] ?
 			 nla_get_u64(tb[NETSLICE_A_RULE_HITS]) : 0);
-		json_close(&ctl.j, '}');
+		json_close(&view.j, '}');
 		return 0;
 	}
 	/* The rule in the words rule add takes, so that show output loads back. */
@@ -316,7 +321,7 @@ static int ctl_rule_row(struct nlattr **tb, uint8_t cmd, void *arg)
 	if (tb[NETSLICE_A_RULE_PREF] && nla_get_u32(tb[NETSLICE_A_RULE_PREF]))
 		p += snprintf(p, end - p, "pref %u ", nla_get_u32(tb[NETSLICE_A_RULE_PREF]));
 	snprintf(p, end - p, "slice %u", nla_get_u32(tb[NETSLICE_A_RULE_SLICE]));
-	if (!(*shown)++)
+	if (!req->shown++)
 		printf("%-8s %-8s %12s  %s\n", "ID", "TABLE", "HITS", "RULE");
 	printf("%-8u %-8s %12" PRIu64 "  %s\n", nla_get_u32(tb[NETSLICE_A_RULE_ID]),
 	       tb[NETSLICE_A_RULE_EXACT] ? "exact" : "wildcard",
@@ -324,48 +329,35 @@ static int ctl_rule_row(struct nlattr **tb, uint8_t cmd, void *arg)
 	return 0;
 }
 
-static int ctl_rule_show(int argc)
+static int ctl_rule_show(int argc, struct ctl_req *req)
 {
-	unsigned int shown = 0;
-	int err;
-
 	if (argc)
-		return ctl_usage_error("rule show takes no arguments");
-	if (ctl.json)
-		json_open(&ctl.j, NULL, '[');
-	err = ctl_do(ctl_msg(NETSLICE_CMD_RULE_GET, true), NETSLICE_A_RULE_MAX, ctl_rule_row,
-		     &shown);
-	if (ctl.json) {
-		json_close(&ctl.j, ']');
-		json_end(&ctl.j);
-	}
-	return err ? CTL_EXIT_KERNEL : 0;
+		return usage_error("rule show takes no arguments");
+	ctl_req_msg(req, NETSLICE_CMD_RULE_GET, true);
+	req->maxattr = NETSLICE_A_RULE_MAX;
+	req->row = ctl_rule_row;
+	req->list = true;
+	return 0;
 }
 
 /*
- * rule load FILE [replace]: every rule in one request, so all or none,
- * and the packet path sees them at once. The socket's send buffer is
- * raised to fit (rule changes need CAP_NET_ADMIN, which that takes too).
+ * rule load's request, built once netlink is open: every rule in one
+ * request, so all or none, and the packet path sees them at once. The
+ * socket's send buffer is raised to fit (rule changes need CAP_NET_ADMIN,
+ * which that takes too).
  */
-static int ctl_rule_load(int argc, char **argv)
+static int ctl_rule_load_file(struct ctl_req *req)
 {
-	uint8_t cmd = NETSLICE_CMD_RULE_ADD;
 	struct ctl_rule *rules = NULL, r;
 	size_t n = 0, cap = 0, i, size;
-	struct nl_msg *msg;
 	struct conf c;
 	int got, err = 0;
 
-	if (argc == 2 && ctl_is(argv[1], "replace"))
-		cmd = NETSLICE_CMD_RULE_REPLACE;
-	else if (argc != 1)
-		return ctl_usage_error("rule load takes FILE [replace]");
-	ctl_parsed();
-	if (conf_open(&c, argv[0])) {
-		msg_line("netslicectl: %s: %s", argv[0], strerror(errno));
+	if (conf_open(&c, req->file)) {
+		msg_line("netslicectl: %s: %s", req->file, strerror(errno));
 		return CTL_EXIT_USAGE;
 	}
-	ctl.conf = &c;
+	usage_at.conf = &c;
 	while ((got = conf_next(&c)) > 0) {
 		if (ctl_parse_rule((int)c.n, c.word, &r, false) ||
 		    (!r.has_slice && conf_error(&c, c.n, "the rule needs a slice (slice N)"))) {
@@ -385,7 +377,7 @@ static int ctl_rule_load(int argc, char **argv)
 		r.line = c.lineno;
 		rules[n++] = r;
 	}
-	ctl.conf = NULL;
+	usage_at.conf = NULL;
 	if (got < 0)
 		err = CTL_EXIT_USAGE;
 	if (!n || err)
@@ -394,39 +386,45 @@ static int ctl_rule_load(int argc, char **argv)
 	if (ctl_sndbuf(size + 65536))
 		fprintf(stderr, "netslicectl: cannot raise the socket's send buffer for %zu rules: "
 			"%s\n", n, strerror(errno));
-	msg = ctl_msg_size(cmd, false, size);
+	ctl_req_msg_size(req, req->cmd, false, size);
 	for (i = 0; i < n; i++) {
-		ctl_subject_line(msg, argv[0], rules[i].line);
-		ctl_put_rule(msg, &rules[i], true, -1);
-		ctl_subject_end(msg);
+		ctl_subject_line(req, req->file, rules[i].line);
+		ctl_put_rule(req->msg, &rules[i], true, -1);
+		ctl_subject_end(req);
 	}
-	if (ctl_do(msg, 0, NULL, NULL))
-		err = CTL_EXIT_KERNEL;
 out:
-	ctl.conf = NULL;
+	usage_at.conf = NULL;
 	conf_close(&c);
 	free(rules);
 	return err;
 }
 
-/* Batch mode's pending rule-batch request. */
-static struct {
-	struct nl_msg *msg;
-	unsigned int n;
-} ctl_queue;
+/* rule load FILE [replace]: the file is read when the request is built. */
+static int ctl_rule_load(int argc, char **argv, struct ctl_req *req)
+{
+	req->cmd = NETSLICE_CMD_RULE_ADD;
+	if (argc == 2 && word_is(argv[1], "replace"))
+		req->cmd = NETSLICE_CMD_RULE_REPLACE;
+	else if (argc != 1)
+		return usage_error("rule load takes FILE [replace]");
+	req->file = argv[0];
+	req->build = ctl_rule_load_file;
+	return 0;
+}
 
-int ctl_rule_queue(int argc, char **argv, const char *file, unsigned int line)
+int ctl_rule_queue(struct ctl_rule_queue *q, int argc, char **argv, const char *file,
+		   unsigned int line)
 {
 	struct ctl_rule r;
 	int op;
 
-	if (argc < 2 || !ctl_is(argv[0], "rule"))
+	if (argc < 2 || !word_is(argv[0], "rule"))
 		return 0;
-	if (ctl_is(argv[1], "add"))
+	if (word_is(argv[1], "add"))
 		op = NETSLICE_RULE_OP_ADD;
-	else if (ctl_is(argv[1], "del") || ctl_is(argv[1], "delete"))
+	else if (word_is(argv[1], "del") || word_is(argv[1], "delete"))
 		op = NETSLICE_RULE_OP_DEL;
-	else if (ctl_is(argv[1], "replace"))
+	else if (word_is(argv[1], "replace"))
 		op = NETSLICE_RULE_OP_REPLACE;
 	else
 		return 0;
@@ -436,48 +434,31 @@ int ctl_rule_queue(int argc, char **argv, const char *file, unsigned int line)
 		return -1;
 	if (op != NETSLICE_RULE_OP_DEL && !r.has_slice)
 		return CTL_BAD("the rule needs a slice: ... slice N");
-	if (!ctl_queue.msg) {
-		ctl_sndbuf((size_t)CTL_RULES_PER_MSG * NS_RULE_NEST_MAX + 65536);
-		ctl_queue.msg = ctl_msg_size(NETSLICE_CMD_RULE_BATCH, false,
-					     (size_t)CTL_RULES_PER_MSG * NS_RULE_NEST_MAX + 4096);
-	}
-	ctl_subject_line(ctl_queue.msg, file, line);
-	ctl_put_rule(ctl_queue.msg, &r, op != NETSLICE_RULE_OP_DEL, op);
-	ctl_subject_end(ctl_queue.msg);
-	ctl_queue.n++;
+	if (!q->n)
+		ctl_req_msg_size(&q->req, NETSLICE_CMD_RULE_BATCH, false,
+				 (size_t)CTL_RULES_PER_MSG * NS_RULE_NEST_MAX + 4096);
+	ctl_subject_line(&q->req, file, line);
+	ctl_put_rule(q->req.msg, &r, op != NETSLICE_RULE_OP_DEL, op);
+	ctl_subject_end(&q->req);
+	q->n++;
 	return 1;
 }
 
-unsigned int ctl_rule_queued(void)
+int ctl_rule(int argc, char **argv, struct ctl_req *req)
 {
-	return ctl_queue.n;
-}
-
-int ctl_rule_send_queue(void)
-{
-	struct nl_msg *msg = ctl_queue.msg;
-
-	if (!msg)
+	if (!argc || word_is(argv[0], "show") || word_is(argv[0], "list"))
+		return ctl_rule_show(argc ? argc - 1 : 0, req);
+	if (word_is(argv[0], "add"))
+		return ctl_rule_one(NETSLICE_CMD_RULE_ADD, argc - 1, argv + 1, req);
+	if (word_is(argv[0], "del") || word_is(argv[0], "delete"))
+		return ctl_rule_one(NETSLICE_CMD_RULE_DEL, argc - 1, argv + 1, req);
+	if (word_is(argv[0], "replace"))
+		return ctl_rule_one(NETSLICE_CMD_RULE_REPLACE, argc - 1, argv + 1, req);
+	if (word_is(argv[0], "flush") && argc == 1) {
+		ctl_req_msg(req, NETSLICE_CMD_RULE_FLUSH, false);
 		return 0;
-	ctl_queue.msg = NULL;
-	ctl_queue.n = 0;
-	return ctl_do(msg, 0, NULL, NULL) ? CTL_EXIT_KERNEL : 0;
-}
-
-int ctl_rule(int argc, char **argv)
-{
-	if (!argc || ctl_is(argv[0], "show") || ctl_is(argv[0], "list"))
-		return ctl_rule_show(argc ? argc - 1 : 0);
-	if (ctl_is(argv[0], "add"))
-		return ctl_rule_one(NETSLICE_CMD_RULE_ADD, argc - 1, argv + 1);
-	if (ctl_is(argv[0], "del") || ctl_is(argv[0], "delete"))
-		return ctl_rule_one(NETSLICE_CMD_RULE_DEL, argc - 1, argv + 1);
-	if (ctl_is(argv[0], "replace"))
-		return ctl_rule_one(NETSLICE_CMD_RULE_REPLACE, argc - 1, argv + 1);
-	if (ctl_is(argv[0], "flush") && argc == 1)
-		return ctl_do(ctl_msg(NETSLICE_CMD_RULE_FLUSH, false), 0, NULL, NULL) ?
-			CTL_EXIT_KERNEL : 0;
-	if (ctl_is(argv[0], "load"))
-		return ctl_rule_load(argc - 1, argv + 1);
-	return ctl_usage_error("rule: unknown command \"%s\"", argv[0]);
+	}
+	if (word_is(argv[0], "load"))
+		return ctl_rule_load(argc - 1, argv + 1, req);
+	return usage_error("rule: unknown command \"%s\"", argv[0]);
 }

@@ -13,7 +13,11 @@
 #include <linux/netslice_netlink.h>
 
 #include "ctl.h"
+#include "msg.h"
 #include "netslice.h"
+#include "slice.h"
+#include "view.h"
+#include "word.h"
 
 static const char *const ctl_modes[] = { "off", "fixed", "auto" };
 
@@ -50,7 +54,7 @@ static uint32_t ctl_get_batch_flags(struct nlattr **tb)
 	return bf.value & bf.selector;
 }
 
-static int ctl_slice_row(struct nlattr **tb, uint8_t cmd, void *arg)
+static int ctl_slice_row(struct nlattr **tb, uint8_t cmd, struct ctl_req *req)
 {
 	uint32_t mode = ctl_get_u32(tb, NETSLICE_A_SLICE_CUT_MODE);
 	uint32_t flags = ctl_get_batch_flags(tb);
@@ -65,40 +69,39 @@ static int ctl_slice_row(struct nlattr **tb, uint8_t cmd, void *arg)
 		.flags = (trim ? NETSLICE_CUT_TRIM : 0) | (gso ? NETSLICE_CUT_GSO : 0),
 	};
 	char cut[NS_CUT_STRLEN];
-	unsigned int *shown = arg;
 
 	(void)cmd;
 	if (mode > NETSLICE_CUT_MODE_AUTO || !tb[NETSLICE_A_SLICE_ID])
 		return 0;
-	if (ctl.json) {
-		json_open(&ctl.j, NULL, '{');
-		json_u64(&ctl.j, "slice", ctl_get_u32(tb, NETSLICE_A_SLICE_ID));
-		json_u64(&ctl.j, "rxq_size", ctl_get_u32(tb, NETSLICE_A_SLICE_RXQ_SIZE));
-		json_u64(&ctl.j, "readers", ctl_get_u32(tb, NETSLICE_A_SLICE_READERS));
-		json_str(&ctl.j, "kernel_cpus", ctl_get_str(tb, NETSLICE_A_SLICE_KERNEL_CPUS));
-		json_str(&ctl.j, "user_cpus", ctl_get_str(tb, NETSLICE_A_SLICE_USER_CPUS));
-		json_str(&ctl.j, "cut", ctl_modes[mode]);
+	if (view.json) {
+		json_open(&view.j, NULL, '{');
+		json_u64(&view.j, "slice", ctl_get_u32(tb, NETSLICE_A_SLICE_ID));
+		json_u64(&view.j, "rxq_size", ctl_get_u32(tb, NETSLICE_A_SLICE_RXQ_SIZE));
+		json_u64(&view.j, "readers", ctl_get_u32(tb, NETSLICE_A_SLICE_READERS));
+		json_str(&view.j, "kernel_cpus", ctl_get_str(tb, NETSLICE_A_SLICE_KERNEL_CPUS));
+		json_str(&view.j, "user_cpus", ctl_get_str(tb, NETSLICE_A_SLICE_USER_CPUS));
+		json_str(&view.j, "cut", ctl_modes[mode]);
 		if (mode == NETSLICE_CUT_MODE_FIXED)
-			json_u64(&ctl.j, "length", ctl_get_u32(tb, NETSLICE_A_SLICE_CUT_LENGTH));
+			json_u64(&view.j, "length", ctl_get_u32(tb, NETSLICE_A_SLICE_CUT_LENGTH));
 		if (mode == NETSLICE_CUT_MODE_AUTO)
-			json_u64(&ctl.j, "extra", ctl_get_u32(tb, NETSLICE_A_SLICE_CUT_EXTRA));
-		json_str(&ctl.j, "trim", trim ? "on" : "off");
-		json_str(&ctl.j, "gso", gso ? "on" : "off");
-		json_u64(&ctl.j, "store_size", ctl_get_u32(tb, NETSLICE_A_SLICE_STORE_SIZE));
-		json_u64(&ctl.j, "store_timeout_ms",
+			json_u64(&view.j, "extra", ctl_get_u32(tb, NETSLICE_A_SLICE_CUT_EXTRA));
+		json_str(&view.j, "trim", trim ? "on" : "off");
+		json_str(&view.j, "gso", gso ? "on" : "off");
+		json_u64(&view.j, "store_size", ctl_get_u32(tb, NETSLICE_A_SLICE_STORE_SIZE));
+		json_u64(&view.j, "store_timeout_ms",
 			 ctl_get_u32(tb, NETSLICE_A_SLICE_STORE_TIMEOUT_MS));
-		json_u64(&ctl.j, "batch", ctl_get_u32(tb, NETSLICE_A_SLICE_BATCH_MAX));
-		json_str(&ctl.j, "multi_read",
+		json_u64(&view.j, "batch", ctl_get_u32(tb, NETSLICE_A_SLICE_BATCH_MAX));
+		json_str(&view.j, "multi_read",
 			 flags & NETSLICE_BATCH_FLAGS_MULTI_READ ? "on" : "off");
-		json_str(&ctl.j, "multi_write",
+		json_str(&view.j, "multi_write",
 			 flags & NETSLICE_BATCH_FLAGS_MULTI_WRITE ? "on" : "off");
-		json_close(&ctl.j, '}');
+		json_close(&view.j, '}');
 		return 0;
 	}
 	/* Spelled as the NFs' -m and slice set take it. */
 	if (ns_cut_format(&mode_set, cut, sizeof(cut)))
 		snprintf(cut, sizeof(cut), "?");
-	if (!(*shown)++)
+	if (!req->shown++)
 		printf("%-5s %-7s %-7s %-11s %-11s %-20s %-12s %-5s %s\n", "SLICE", "RXQ",
 		       "READERS", "KERNEL-CPUS", "USER-CPUS", "CUT", "STORE", "BATCH", "MULTI");
 	printf("%-5u %-7u %-7u %-11s %-11s %-20s %5u/%-6u %-5u %s\n",
@@ -114,29 +117,23 @@ static int ctl_slice_row(struct nlattr **tb, uint8_t cmd, void *arg)
 }
 
 /* A show of one slice (do) or all (dump). */
-static int ctl_show(uint8_t cmd, int id_attr, int maxattr, int argc, char **argv,
-		    ctl_parse_t row, void *arg, const char *usage)
+static int ctl_show(struct ctl_req *req, uint8_t cmd, int id_attr, int maxattr, int argc,
+		    char **argv, ctl_row_t row, const char *usage)
 {
-	struct nl_msg *msg;
 	uint32_t id;
-	int err;
 
-	if (argc > 1 || (argc == 1 && ctl_u32("slice", argv[0], 255, &id)))
-		return argc > 1 ? ctl_usage_error("%s", usage) : CTL_EXIT_USAGE;
-	msg = ctl_msg(cmd, !argc);
+	if (argc > 1 || (argc == 1 && word_u32("slice", argv[0], 255, &id)))
+		return argc > 1 ? usage_error("%s", usage) : CTL_EXIT_USAGE;
+	ctl_req_msg(req, cmd, !argc);
 	if (argc) {
-		ctl_subject_begin(msg, "slice %u", id);
-		nla_put_u32(msg, id_attr, id);
-		ctl_subject_end(msg);
+		ctl_subject_begin(req, "slice %u", id);
+		nla_put_u32(req->msg, id_attr, id);
+		ctl_subject_end(req);
 	}
-	if (ctl.json)
-		json_open(&ctl.j, NULL, '[');
-	err = ctl_do(msg, maxattr, row, arg);
-	if (ctl.json) {
-		json_close(&ctl.j, ']');
-		json_end(&ctl.j);
-	}
-	return err ? CTL_EXIT_KERNEL : 0;
+	req->maxattr = maxattr;
+	req->row = row;
+	req->list = true;
+	return 0;
 }
 
 /* A setting that takes a number: its attribute and the range the module takes. */
@@ -163,7 +160,7 @@ static const struct ctl_number *ctl_slice_number(const char *key)
 	size_t i;
 
 	for (i = 0; i < sizeof(ctl_numbers) / sizeof(ctl_numbers[0]); i++)
-		if (ctl_is(key, ctl_numbers[i].name))
+		if (word_is(key, ctl_numbers[i].name))
 			return &ctl_numbers[i];
 	return NULL;
 }
@@ -176,10 +173,10 @@ static const struct ctl_number *ctl_slice_number(const char *key)
 static int ctl_cut_old(struct nl_msg *msg, int argc, char **argv, int *i)
 {
 	const char *mode = argv[*i + 1];
-	bool fixed = ctl_is(mode, "fixed");
+	bool fixed = word_is(mode, "fixed");
 	uint32_t v;
 
-	if (ctl_range(fixed ? "fixed length" : "auto extra", *i + 2 < argc ? argv[*i + 2] : NULL,
+	if (word_range(fixed ? "fixed length" : "auto extra", *i + 2 < argc ? argv[*i + 2] : NULL,
 		      fixed ? 1 : 0, fixed ? NETSLICE_MAX_HEADER : NETSLICE_MAX_EXTRA, &v))
 		return -1;
 	msg_line("netslicectl: \"slicing %s %s\" is deprecated: write \"cut %s%s%s\"", mode,
@@ -203,7 +200,7 @@ static const char *ctl_slice_word(const char *key, unsigned int *seen)
 	size_t i;
 
 	for (i = 0; i < sizeof(ctl_renamed) / sizeof(ctl_renamed[0]); i++) {
-		if (ctl_is(key, ctl_renamed[i].old)) {
+		if (word_is(key, ctl_renamed[i].old)) {
 			*seen |= 1u << i;
 			return ctl_renamed[i].now;
 		}
@@ -227,8 +224,8 @@ static bool ctl_cut_is_old(int argc, char **argv, int i)
 {
 	const char *next = i + 2 < argc ? argv[i + 2] : "";
 
-	return ctl_is(argv[i + 1], "fixed") ||
-	       (ctl_is(argv[i + 1], "auto") && next[0] >= '0' && next[0] <= '9');
+	return word_is(argv[i + 1], "fixed") ||
+	       (word_is(argv[i + 1], "auto") && next[0] >= '0' && next[0] <= '9');
 }
 
 /*
@@ -250,7 +247,7 @@ static void ctl_cut_put(struct nl_msg *msg, const struct netslice_cut *mode, int
 		nla_put_u8(msg, NETSLICE_A_SLICE_CUT_GSO, !!(mode->flags & NETSLICE_CUT_GSO));
 }
 
-static int ctl_slice_set(int argc, char **argv)
+static int ctl_slice_set(int argc, char **argv, struct ctl_req *req)
 {
 	uint32_t id, v, flags = 0, flags_set = 0;
 	unsigned int renamed = 0;
@@ -261,8 +258,8 @@ static int ctl_slice_set(int argc, char **argv)
 	int trim = -1, gso = -1;
 	int i;
 
-	if (argc < 1 || ctl_u32("slice", argv[0], 255, &id))
-		return argc < 1 ? ctl_usage_error("slice set takes N and settings") : CTL_EXIT_USAGE;
+	if (argc < 1 || word_u32("slice", argv[0], 255, &id))
+		return argc < 1 ? usage_error("slice set takes N and settings") : CTL_EXIT_USAGE;
 	/* The settings, parsed whole before anything is sent. */
 	msg = nlmsg_alloc();
 	if (!msg) {
@@ -272,66 +269,66 @@ static int ctl_slice_set(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 
-		if (ctl_is(key, "slicing") && val && ctl_cut_is_old(argc, argv, i)) {
+		if (word_is(key, "slicing") && val && ctl_cut_is_old(argc, argv, i)) {
 			if (ctl_cut_old(msg, argc, argv, &i))
 				goto err_usage;
 			continue;
 		}
 		key = ctl_slice_word(key, &renamed);
-		if (ctl_is(key, "cut")) {
+		if (word_is(key, "cut")) {
 			if (!val || have_mode || ns_cut_parse(val, &mode)) {
-				ctl_usage_error("cut takes one MODE: off, auto[+EXTRA] or "
+				usage_error("cut takes one MODE: off, auto[+EXTRA] or "
 						"fixed:LEN, then ,trim and ,gso (\"%s\")",
 						val ? val : "");
 				goto err_usage;
 			}
 			have_mode = true;
 			i++;
-		} else if (ctl_is(key, "trim") || ctl_is(key, "gso")) {
-			if (ctl_on_off(key, val, &on))
+		} else if (word_is(key, "trim") || word_is(key, "gso")) {
+			if (word_on_off(key, val, &on))
 				goto err_usage;
-			*(ctl_is(key, "trim") ? &trim : &gso) = on;
-			nla_put_u8(msg, ctl_is(key, "trim") ? NETSLICE_A_SLICE_CUT_TRIM :
+			*(word_is(key, "trim") ? &trim : &gso) = on;
+			nla_put_u8(msg, word_is(key, "trim") ? NETSLICE_A_SLICE_CUT_TRIM :
 				   NETSLICE_A_SLICE_CUT_GSO, on);
 			i++;
 		} else if ((number = ctl_slice_number(key))) {
 			/* An error names the word given (an old one too). */
-			if (ctl_range(argv[i], val, number->min, number->max, &v))
+			if (word_range(argv[i], val, number->min, number->max, &v))
 				goto err_usage;
 			nla_put_u32(msg, number->attr, v);
 			i++;
-		} else if (ctl_is(key, "multi-read") || ctl_is(key, "multi-write")) {
-			uint32_t bit = ctl_is(key, "multi-read") ? NETSLICE_BATCH_FLAGS_MULTI_READ :
+		} else if (word_is(key, "multi-read") || word_is(key, "multi-write")) {
+			uint32_t bit = word_is(key, "multi-read") ? NETSLICE_BATCH_FLAGS_MULTI_READ :
 								  NETSLICE_BATCH_FLAGS_MULTI_WRITE;
 
-			if (ctl_on_off(key, val, &on))
+			if (word_on_off(key, val, &on))
 				goto err_usage;
 			flags_set |= bit;
 			flags = on ? flags | bit : flags & ~bit;
 			i++;
-		} else if (ctl_is(key, "kernel-cpus") || ctl_is(key, "user-cpus")) {
+		} else if (word_is(key, "kernel-cpus") || word_is(key, "user-cpus")) {
 			if (!val) {
-				ctl_usage_error("%s needs a CPU list", key);
+				usage_error("%s needs a CPU list", key);
 				goto err_usage;
 			}
-			nla_put_string(msg, ctl_is(key, "kernel-cpus") ? NETSLICE_A_SLICE_KERNEL_CPUS :
+			nla_put_string(msg, word_is(key, "kernel-cpus") ? NETSLICE_A_SLICE_KERNEL_CPUS :
 				       NETSLICE_A_SLICE_USER_CPUS, val);
 			i++;
 		} else {
-			ctl_usage_error("slice set: unknown setting \"%s\"", key);
+			usage_error("slice set: unknown setting \"%s\"", key);
 			goto err_usage;
 		}
 	}
 	if (argc == 1) {
-		ctl_usage_error("slice set %u: nothing to set", id);
+		usage_error("slice set %u: nothing to set", id);
 		goto err_usage;
 	}
 	ctl_renamed_said(renamed);
 	if (have_mode)
 		ctl_cut_put(msg, &mode, trim, gso);
 	settings = msg;
-	msg = ctl_msg(NETSLICE_CMD_SLICE_SET, false);
-	ctl_subject_begin(msg, "slice %u", id);
+	msg = ctl_req_msg(req, NETSLICE_CMD_SLICE_SET, false);
+	ctl_subject_begin(req, "slice %u", id);
 	nla_put_u32(msg, NETSLICE_A_SLICE_ID, id);
 	nlmsg_append(msg, nlmsg_data(nlmsg_hdr(settings)), nlmsg_datalen(nlmsg_hdr(settings)), 0);
 	nlmsg_free(settings);
@@ -341,25 +338,23 @@ static int ctl_slice_set(int argc, char **argv)
 
 		nla_put(msg, NETSLICE_A_SLICE_BATCH_FLAGS, sizeof(bf), &bf);
 	}
-	ctl_subject_end(msg);
-	return ctl_do(msg, 0, NULL, NULL) ? CTL_EXIT_KERNEL : 0;
+	ctl_subject_end(req);
+	return 0;
 
 err_usage:
 	nlmsg_free(msg);
 	return CTL_EXIT_USAGE;
 }
 
-int ctl_slice(int argc, char **argv)
+int ctl_slice(int argc, char **argv, struct ctl_req *req)
 {
-	unsigned int shown = 0;
-
-	if (!argc || ctl_is(argv[0], "show") || ctl_is(argv[0], "list"))
-		return ctl_show(NETSLICE_CMD_SLICE_GET, NETSLICE_A_SLICE_ID, NETSLICE_A_SLICE_MAX,
-				argc ? argc - 1 : 0, argv + 1, ctl_slice_row, &shown,
+	if (!argc || word_is(argv[0], "show") || word_is(argv[0], "list"))
+		return ctl_show(req, NETSLICE_CMD_SLICE_GET, NETSLICE_A_SLICE_ID,
+				NETSLICE_A_SLICE_MAX, argc ? argc - 1 : 0, argv + 1, ctl_slice_row,
 				"slice show takes [N]");
-	if (ctl_is(argv[0], "set"))
-		return ctl_slice_set(argc - 1, argv + 1);
-	return ctl_usage_error("slice: unknown command \"%s\"", argv[0]);
+	if (word_is(argv[0], "set"))
+		return ctl_slice_set(argc - 1, argv + 1, req);
+	return usage_error("slice: unknown command \"%s\"", argv[0]);
 }
 
 /* The brief view: what came in, what user space got, what left, drops. */
@@ -369,10 +364,10 @@ static const int ctl_brief[] = {
 	NETSLICE_A_COUNTERS_RX_DROP_NO_READER,
 };
 
-static int ctl_stats_row(struct nlattr **tb, uint8_t cmd, void *arg)
+static int ctl_stats_row(struct nlattr **tb, uint8_t cmd, struct ctl_req *req)
 {
 	struct nlattr *c[NETSLICE_A_COUNTERS_MAX + 1];
-	unsigned int *shown = arg, i, n = ns_stat_count();
+	unsigned int i, n = ns_stat_count();
 	uint64_t v[64] = { 0 };
 
 	(void)cmd;
@@ -381,21 +376,21 @@ static int ctl_stats_row(struct nlattr **tb, uint8_t cmd, void *arg)
 		return 0;
 	for (i = 0; i < n && i < NETSLICE_A_COUNTERS_PAD - 1; i++)
 		v[i] = c[i + 1] ? nla_get_u64(c[i + 1]) : 0;
-	if (ctl.json) {
-		json_open(&ctl.j, NULL, '{');
-		json_u64(&ctl.j, "slice", nla_get_u32(tb[NETSLICE_A_STATS_SLICE]));
+	if (view.json) {
+		json_open(&view.j, NULL, '{');
+		json_u64(&view.j, "slice", nla_get_u32(tb[NETSLICE_A_STATS_SLICE]));
 		for (i = 0; i < n; i++)
-			json_u64(&ctl.j, ns_stat_name(i), v[i]);
-		json_close(&ctl.j, '}');
+			json_u64(&view.j, ns_stat_name(i), v[i]);
+		json_close(&view.j, '}');
 		return 0;
 	}
-	if (ctl.stats) {
+	if (view.stats) {
 		printf("slice %u:\n", nla_get_u32(tb[NETSLICE_A_STATS_SLICE]));
 		for (i = 0; i < n; i++)
 			printf("    %-20s %" PRIu64 "\n", ns_stat_name(i), v[i]);
 		return 0;
 	}
-	if (!(*shown)++) {
+	if (!req->shown++) {
 		printf("%-5s", "SLICE");
 		for (i = 0; i < sizeof(ctl_brief) / sizeof(ctl_brief[0]); i++)
 			printf(" %18s", ns_stat_name(ctl_brief[i] - 1));
@@ -409,33 +404,31 @@ static int ctl_stats_row(struct nlattr **tb, uint8_t cmd, void *arg)
 	return 0;
 }
 
-int ctl_stats(int argc, char **argv)
+int ctl_stats(int argc, char **argv, struct ctl_req *req)
 {
-	unsigned int shown = 0;
-	struct nl_msg *msg;
 	uint32_t id;
 
-	if (argc && ctl_is(argv[0], "show")) {
+	if (argc && word_is(argv[0], "show")) {
 		argc--;
 		argv++;
 	}
-	if (argc && ctl_is(argv[0], "reset")) {
-		if (argc != 1 && (argc != 3 || !ctl_is(argv[1], "slice")))
-			return ctl_usage_error("stats reset takes [slice N]");
-		if (argc == 3 && ctl_u32("slice", argv[2], 255, &id))
+	if (argc && word_is(argv[0], "reset")) {
+		if (argc != 1 && (argc != 3 || !word_is(argv[1], "slice")))
+			return usage_error("stats reset takes [slice N]");
+		if (argc == 3 && word_u32("slice", argv[2], 255, &id))
 			return CTL_EXIT_USAGE;
-		msg = ctl_msg(NETSLICE_CMD_STATS_RESET, false);
+		ctl_req_msg(req, NETSLICE_CMD_STATS_RESET, false);
 		if (argc == 3) {
-			ctl_subject_begin(msg, "slice %u", id);
-			nla_put_u32(msg, NETSLICE_A_STATS_SLICE, id);
-			ctl_subject_end(msg);
+			ctl_subject_begin(req, "slice %u", id);
+			nla_put_u32(req->msg, NETSLICE_A_STATS_SLICE, id);
+			ctl_subject_end(req);
 		}
-		return ctl_do(msg, 0, NULL, NULL) ? CTL_EXIT_KERNEL : 0;
+		return 0;
 	}
-	if (argc && ctl_is(argv[0], "slice")) {
+	if (argc && word_is(argv[0], "slice")) {
 		argc--;
 		argv++;
 	}
-	return ctl_show(NETSLICE_CMD_STATS_GET, NETSLICE_A_STATS_SLICE, NETSLICE_A_STATS_MAX,
-			argc, argv, ctl_stats_row, &shown, "stats takes [slice N] or reset [slice N]");
+	return ctl_show(req, NETSLICE_CMD_STATS_GET, NETSLICE_A_STATS_SLICE, NETSLICE_A_STATS_MAX,
+			argc, argv, ctl_stats_row, "stats takes [slice N] or reset [slice N]");
 }
