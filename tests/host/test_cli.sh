@@ -35,7 +35,7 @@ one_line() {
 	return 1
 }
 
-ktap_plan 19
+ktap_plan 20
 if [ -e /sys/module/netslice ]; then
 	echo "# the netslice module is loaded here: the tests need a host without it"
 	exit 4
@@ -321,6 +321,19 @@ nf_options() {
 }
 completion_case "bash completion of the NFs (tools/nf/nf.bash): each offers its --help's long options and their known values" \
 	nf_options
+
+# A command is parsed once: a deprecated word is noted once, before the
+# module is looked for (the guest's test_ctl.sh counts it with the module).
+ok=0
+for cmd in "slice set 0 ring-size 1024|\"ring-size\" is deprecated: write \"rxq-size\"" \
+	"slice set 0 slicing fixed 100|\"slicing fixed 100\" is deprecated: write \"cut fixed:100\""; do
+	# shellcheck disable=SC2086
+	run 2 "$bin/netslicectl" ${cmd%%|*} &&
+		[ "$(grep -cxF "netslicectl: ${cmd#*|}" "$out")" -eq 1 ] &&
+		[ "$(wc -l <"$out")" -eq 2 ] && tail -n 1 "$out" | grep -q 'module is not loaded' ||
+		{ echo "# $cmd:"; sed 's/^/#   /' "$out"; ok=1; }
+done
+result "netslicectl: a deprecated word is noted once, then the missing module (exit 2)" $ok
 
 # What the user typed comes back with its control bytes shown, never raw:
 # an ESC (a terminal's escape sequences), a newline (a forged line), C1.
