@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""kmod's import graph: who includes and calls whom, and no circle in it.
+"""The import graphs of kmod and the tools: who includes and calls whom,
+and no circle in them.
 
-Each kmod/X.c is a node. A header X.h belongs to X.c: every function it
+Each DIR/X.c is a node, one graph per directory. A header X.h belongs to X.c: every function it
 declares (a prototype, an extern) is defined in X.c, and a header with
 no X.c (compat.h, skb_cb.h, counters.h) declares none, only types and
 inline helpers. Then "A includes a header declaring something B.c
@@ -15,13 +16,16 @@ Checks, one KTAP line each:
   - every declaration is defined in its header's own .c;
   - the graph has no circle.
 
-Usage: test_kmod_graph.py [KMOD_DIR]   (default: the checkout's kmod/)
+Usage: test_kmod_graph.py [DIR...]   (default: DIRS, in the checkout)
 """
 import os
 import re
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# The directories whose files call down, never back up.
+DIRS = ["kmod", "tools/ctl"]
 
 results = []
 
@@ -82,9 +86,10 @@ def defines(source_text, name):
     return bool(fn or obj)
 
 
-def main():
-    kmod = sys.argv[1] if len(sys.argv) > 1 else os.path.join(TOP, "kmod")
-    files = {f: open(os.path.join(kmod, f)).read() for f in os.listdir(kmod) if f.endswith((".c", ".h"))}
+def check_dir(top, subdir):
+    """The three checks of one directory's graph, subdir (kmod, tools/ctl) named in them."""
+    path = os.path.join(top, subdir)
+    files = {f: open(os.path.join(path, f)).read() for f in os.listdir(path) if f.endswith((".c", ".h"))}
     nodes = sorted(f[:-2] for f in files if f.endswith(".c") and not f.endswith(".mod.c"))
 
     # Which node each header's declarations lead to.
@@ -104,9 +109,9 @@ def main():
     empty = sorted(h for h in files if h.endswith(".h") and h[:-2] in nodes and not declared(files[h]))
     decls = sum(len(declared(files[h])) for h in files if h.endswith(".h"))
     check(nodes and decls and not empty,
-          "the parser found %d declarations in %d headers" % (decls, len(header_owners)) +
+          "%s: the parser found %d declarations in %d headers" % (subdir, decls, len(header_owners)) +
           "".join("\n# %s declares nothing, though %s.c exists" % (h, h[:-2]) for h in empty))
-    check(not misplaced, "each header declares only what its own .c defines" +
+    check(not misplaced, "%s: each header declares only what its own .c defines" % subdir +
           "".join("\n# " + m for m in misplaced))
 
     edges = {n: set() for n in nodes}
@@ -151,8 +156,13 @@ def main():
     lines = "".join("\n# circle: " + ", ".join("%s -> %s" % (a, " ".join(sorted(edges[a] & c)))
                                                 for a in sorted(c)) for c in circles)
     n_edges = sum(len(e) for e in edges.values())
-    check(n_edges and not circles, "kmod's import graph has no circle (%d nodes, %d edges)%s"
-          % (len(nodes), n_edges, lines))
+    check(n_edges and not circles, "%s's import graph has no circle (%d nodes, %d edges)%s"
+          % (subdir, len(nodes), n_edges, lines))
+
+
+def main():
+    for subdir in sys.argv[1:] or DIRS:
+        check_dir(TOP, subdir)
     print("# %d passed, %d failed" % (results.count(True), results.count(False)))
     return 0 if all(results) else 1
 
