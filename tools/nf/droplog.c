@@ -7,10 +7,12 @@
 #include <arpa/inet.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "nf.h"
+#include "droplog.h"
+#include "log.h"
 
 unsigned int nf_drop_rate;
 

@@ -22,7 +22,7 @@
 
 #include "conf.h"
 #include "metrics.h"
-#include "nf.h"
+#include "log.h"
 
 #define METRICS_REQUEST_MAX 8192
 #define METRICS_WAIT_MS 1000
@@ -35,8 +35,9 @@ static struct {
 	int listen_fd, sig_fd, stop_pipe[2];
 	pthread_t thread;
 	int running;
-	void (*usr1)(void);
-	void (*prom)(FILE *f);
+	void (*usr1)(void *arg);
+	void (*prom)(FILE *f, void *arg);
+	void *arg;
 } metrics = { .listen_fd = -1, .sig_fd = -1, .stop_pipe = { -1, -1 } };
 
 int nf_metrics_parse(const char *spec)
@@ -162,7 +163,7 @@ static void metrics_serve(int fd)
 	f = open_memstream(&body, &len);
 	if (!f)
 		goto out;
-	metrics.prom(f);
+	metrics.prom(f, metrics.arg);
 	fclose(f);
 	head_len = asprintf(&head, "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\n"
 			    "Content-Length: %zu\r\nConnection: close\r\n\r\n", len);
@@ -206,7 +207,7 @@ static void *metrics_thread(void *arg)
 		if (p[0].revents)
 			break;
 		if ((p[1].revents & POLLIN) && read(metrics.sig_fd, &si, sizeof(si)) == sizeof(si))
-			metrics.usr1();
+			metrics.usr1(metrics.arg);
 		if (metrics.listen_fd >= 0 && (p[2].revents & POLLIN)) {
 			fd = accept4(metrics.listen_fd, NULL, NULL, SOCK_CLOEXEC);
 			if (fd >= 0)
@@ -216,13 +217,14 @@ static void *metrics_thread(void *arg)
 	return NULL;
 }
 
-int nf_metrics_start(void (*usr1)(void), void (*prom)(FILE *f))
+int nf_metrics_start(void (*usr1)(void *arg), void (*prom)(FILE *f, void *arg), void *arg)
 {
 	sigset_t set, all, old;
 	int err;
 
 	metrics.usr1 = usr1;
 	metrics.prom = prom;
+	metrics.arg = arg;
 	if (usr1) {
 		sigemptyset(&set);
 		sigaddset(&set, SIGUSR1);

@@ -15,10 +15,10 @@ int nf_metrics_parse(const char *spec);
 /*
  * Block SIGUSR1 (call before any thread starts), bind --metrics if given
  * and start the thread. usr1 prints the counters to stdout (NULL: SIGUSR1
- * is someone else's); prom writes the metrics to f. 0, or -1 after saying
- * why.
+ * is someone else's); prom writes the metrics to f; both get arg. 0, or
+ * -1 after saying why.
  */
-int nf_metrics_start(void (*usr1)(void), void (*prom)(FILE *f));
+int nf_metrics_start(void (*usr1)(void *arg), void (*prom)(FILE *f, void *arg), void *arg);
 void nf_metrics_stop(void);
 
 #endif /* NF_METRICS_H */

@@ -33,14 +33,23 @@
  * input's end does. A wait for input ends the round early for each.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <linux/netslice_cut.h>
 
-#include "nf.h"
+#include "io.h"
+#include "log.h"
+#include "metrics.h"
+#include "offline.h"
+#include "offline_signal.h"
 #include "pcapng.h"
+#include "pcapng_write.h"
+#include "prom.h"
+#include "report.h"
+#include "watch.h"
 
 /* The module's usual buffer; a longer frame gets room for itself. */
 #define OFFLINE_BUF_SIZE 2048
@@ -49,6 +58,10 @@ static FILE *offline_out;
 static uint64_t offline_ts_ns;
 static const struct pcapng_file *offline_pf;
 static unsigned int offline_out_ifaces;	/* interfaces written to the output */
+static unsigned int offline_nr_workers;
+/* The run's workers, while it runs: what SIGUSR1 and --metrics report on (watch lock). */
+static struct ns_worker *const *offline_watched_w;
+static unsigned int offline_watched_n;
 
 /* One frame on interface index iface (0..) to the output, declaring new interfaces first. */
 static void offline_write(uint32_t iface, uint64_t ts_ns, const void *frame, uint32_t len,
@@ -59,8 +72,9 @@ static void offline_write(uint32_t iface, uint64_t ts_ns, const void *frame, uin
 	pcapng_write(offline_out, &offline_pf->ifaces[iface], iface, ts_ns, frame, len, wire_len);
 }
 
-static int offline_inject(const void *frame, uint32_t len, int ifindex)
+static int offline_send(struct ns_worker *w, const void *frame, uint32_t len, int ifindex)
 {
+	(void)w;
 	if (ifindex < 1 || (unsigned int)ifindex > offline_pf->nr_ifaces)
 		return -ENODEV;
 	if (offline_out)
@@ -223,7 +237,6 @@ static void offline_clock(const struct nf *nf, uint64_t ts_ns, uint64_t *next_ti
 	uint64_t ms = ts_ns / 1000000;
 
 	offline_ts_ns = ts_ns;
-	nf_set_time_ms(ms);
 	if (nf->tick && ms >= *next_tick) {
 		if (*next_tick)
 			nf->tick(nf->arg);
@@ -243,18 +256,103 @@ static void offline_oversize_say(const struct pcapng_file *pf)
 	       pf->path, pf->oversize_len, PCAPNG_MAX_FRAME);
 }
 
+/* ---- the mode's interface (io.h) ---- */
+
+static int offline_ifindex(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < offline_pf->nr_ifaces; i++)
+		if (!strcmp(offline_pf->ifaces[i].name, name))
+			return (int)i + 1;
+	nf_err("no such interface: %s", name);
+	return 0;
+}
+
+static int offline_ifmac(const char *name, uint8_t mac[6])
+{
+	unsigned int i;
+
+	for (i = 0; i < offline_pf->nr_ifaces; i++)
+		if (!strcmp(offline_pf->ifaces[i].name, name) && offline_pf->ifaces[i].has_mac) {
+			memcpy(mac, offline_pf->ifaces[i].mac, 6);
+			return 0;
+		}
+	nf_err("interface %s: no MAC address in the input file", name);
+	return -1;
+}
+
+/* Packet time: the frame being processed, or the round's first. */
+static uint64_t offline_now_ms(void)
+{
+	return offline_ts_ns / 1000000;
+}
+
+static unsigned int offline_nr(void)
+{
+	return offline_nr_workers;
+}
+
+static unsigned int offline_watched(struct ns_worker **w, struct netslice_stats **st)
+{
+	*st = NULL;
+	memcpy(w, offline_watched_w, offline_watched_n * sizeof(*w));
+	return offline_watched_n;
+}
+
+const struct nf_io nf_offline_io = {
+	.ifindex = offline_ifindex,
+	.ifmac = offline_ifmac,
+	.send = offline_send,
+	.now_ms = offline_now_ms,
+	.nr_workers = offline_nr,
+	.watched = offline_watched,
+};
+
+/* ---- the run ---- */
+
+struct offline_run {
+	const struct nf *nf;
+	struct offline_worker *ow;
+	struct ns_worker *w[NETSLICE_MAX_SLICES];	/* &ow[k].w */
+	unsigned int nr, batch, inited;
+	const struct netslice_cut *cut;
+	int json;
+	int more;		/* the input may have more */
+	int status;		/* 1 until the run ends well or the input proves bad */
+};
+
+static void offline_watch(struct offline_run *r, unsigned int n)
+{
+	nf_watch_lock();
+	offline_watched_w = r->w;
+	offline_watched_n = n;
+	nf_watch_unlock();
+}
+
+static void offline_report(const struct offline_run *r, int final)
+{
+	struct nf_report_of rep = {
+		.nf = r->nf, .w = r->w, .n = r->nr, .input = offline_pf, .json = r->json,
+	};
+
+	if (final)
+		nf_report_final(&rep, 0);
+	else
+		nf_report_now(&rep, 0);
+}
+
 /* Between rounds: a stop (1) ends the run; a reload or a report is done now. */
-static int offline_signals(const struct nf *nf, struct ns_worker *const *w, unsigned int n,
-			   int json)
+static int offline_signals(const struct offline_run *r)
 {
 	unsigned int sig = nf_offline_signal();
 
 	if (sig & NF_OFFLINE_STOP)
 		return 1;
 	if (sig & NF_OFFLINE_RELOAD)
-		nf_sighup(NULL);
+		nf_reload(r->nf, NULL);
 	if (sig & NF_OFFLINE_REPORT)
-		nf_print_progress(nf, w, n, json);
+		offline_report(r, 0);
 	return 0;
 }
 
@@ -273,116 +371,245 @@ static void offline_free(struct offline_worker *ow, unsigned int nr, unsigned in
 	free(ow);
 }
 
-int nf_offline(const struct nf *nf, struct pcapng_file *pf, const char *out_path,
-	       const struct netslice_cut *cut, const unsigned int *slices,
-	       unsigned int nr, unsigned int batch, int json)
+/* Each slice's worker and its round's slots: 0, or -1 after saying why. */
+static int offline_alloc(struct offline_run *r, const unsigned int *slices)
 {
-	struct ns_worker *wp[NETSLICE_MAX_SLICES];
-	struct offline_worker *ow;
-	struct pcapng_packet pk;
-	uint64_t next_tick = 0;
-	unsigned int k, i, inited = 0;
-	int ret = 1, more = 1, r;
-	char err[256];
+	unsigned int k;
 
-	ow = calloc(nr, sizeof(*ow));
-	for (k = 0; ow && k < nr; k++) {
-		ow[k].w = (struct ns_worker) { .fd = -1, .index = k, .slice = slices[k] };
-		ow[k].iov = calloc(batch, sizeof(*ow[k].iov));
-		ow[k].slot = calloc(batch, sizeof(*ow[k].slot));
-		if (!ow[k].iov || !ow[k].slot)
+	r->ow = calloc(r->nr, sizeof(*r->ow));
+	for (k = 0; r->ow && k < r->nr; k++) {
+		r->ow[k].w = (struct ns_worker) { .fd = -1, .index = k, .slice = slices[k] };
+		r->ow[k].iov = calloc(r->batch, sizeof(*r->ow[k].iov));
+		r->ow[k].slot = calloc(r->batch, sizeof(*r->ow[k].slot));
+		if (!r->ow[k].iov || !r->ow[k].slot)
 			break;
-		wp[k] = &ow[k].w;
+		r->w[k] = &r->ow[k].w;
 	}
-	if (!ow || k < nr) {
+	if (!r->ow || k < r->nr) {
 		nf_err("out of memory");
-		goto out_free;
+		return -1;
 	}
-	offline_pf = pf;
-	offline_out_ifaces = pf->nr_ifaces;
+	return 0;
+}
+
+/* The output opened and the NF's workers set up: 0, or -1 after saying why. */
+static int offline_start(struct offline_run *r, const char *out_path)
+{
+	const struct nf *nf = r->nf;
+
+	offline_out_ifaces = offline_pf->nr_ifaces;
 	if (out_path) {
-		offline_out = offline_open_out(out_path, pf);
+		offline_out = offline_open_out(out_path, offline_pf);
 		if (!offline_out) {
 			nf_err("%s: %s", out_path, strerror(errno));
-			goto out_free;
+			return -1;
 		}
 	}
-	nf_set_inject(offline_inject);
-	for (; inited < nr; inited++)
-		if (nf->worker_init && nf->worker_init(&ow[inited].w, nf->arg)) {
+	for (; r->inited < r->nr; r->inited++)
+		if (nf->worker_init && nf->worker_init(&r->ow[r->inited].w, nf->arg)) {
 			nf_err("worker setup failed");
-			goto out_fini;
+			return -1;
 		}
-	nf_offline_live(wp, nr);
-	nf_offline_signals_ready();
-	while (more && !offline_signals(nf, wp, nr, json)) {
-		unsigned int got = 0;
-		uint64_t first_ts = 0;
+	return 0;
+}
 
-		for (k = 0; k < nr; k++)
-			ow[k].n = 0;
-		/* A round: until a slice's batch is full, the input has no more for now, or a signal. */
-		for (;;) {
-			if (got && !pcapng_readable(pf))
-				break;
-			r = pcapng_next(pf, &pk, err, sizeof(err));
-			if (r == PCAPNG_WOKEN)
-				break;
-			if (r < 0) {
+/*
+ * A round: frames to their workers until a slice's batch is full, the
+ * input has no more for now, or a signal. How many, and the first's time
+ * in *first_ts; -1 out of memory.
+ */
+static int offline_read_round(struct offline_run *r, struct pcapng_file *pf, uint64_t *first_ts)
+{
+	struct pcapng_packet pk;
+	char err[256];
+	int got = 0, ret;
+	unsigned int k;
+
+	for (k = 0; k < r->nr; k++)
+		r->ow[k].n = 0;
+	for (;;) {
+		if (got && !pcapng_readable(pf))
+			break;
+		ret = pcapng_next(pf, &pk, err, sizeof(err));
+		if (ret == PCAPNG_WOKEN)
+			break;
+		if (ret <= 0) {
+			if (ret < 0) {
 				nf_err("%s", err);
-				ret = 2;
-				more = 0;
-				break;
+				r->status = 2;
 			}
-			if (!r) {
-				more = 0;
-				break;
-			}
-			if (!got++)
-				first_ts = pk.ts_ns;
-			k = pk.queue % nr;
-			if (offline_take(&ow[k], &pk, cut)) {
-				nf_err("out of memory");
-				goto out_fini;
-			}
-			if (ow[k].n == batch)
-				break;
+			r->more = 0;
+			break;
 		}
+		if (!got++)
+			*first_ts = pk.ts_ns;
+		k = pk.queue % r->nr;
+		if (offline_take(&r->ow[k], &pk, r->cut)) {
+			nf_err("out of memory");
+			return -1;
+		}
+		if (r->ow[k].n == r->batch)
+			break;
+	}
+	return got;
+}
+
+/* The round's batches, from the last slice to the first, processed and sent. */
+static void offline_process_round(struct offline_run *r)
+{
+	const struct nf *nf = r->nf;
+	struct offline_worker *ow;
+	unsigned int k, i;
+
+	for (k = r->nr; k-- > 0;) {
+		ow = &r->ow[k];
+		if (!ow->n)
+			continue;
+		offline_ts_ns = ow->slot[0].pk.ts_ns;
+		nf->process(&ow->w, ow->iov, ow->n, nf->arg);
+		for (i = 0; i < ow->n; i++)
+			offline_emit(&ow->w, &ow->iov[i], &ow->slot[i]);
+		if (nf->sent)
+			nf->sent(&ow->w, nf->arg);
+	}
+}
+
+/* Rounds until the input ends or a stop: 0, or -1 out of memory. */
+static int offline_rounds(struct offline_run *r, struct pcapng_file *pf)
+{
+	uint64_t next_tick = 0, first_ts = 0;
+	int got;
+
+	while (r->more && !offline_signals(r)) {
+		got = offline_read_round(r, pf, &first_ts);
+		if (got < 0)
+			return -1;
 		offline_oversize_say(pf);
 		if (!got)
 			continue;
-		offline_clock(nf, first_ts, &next_tick);
-		for (k = nr; k-- > 0;) {
-			if (!ow[k].n)
-				continue;
-			offline_ts_ns = ow[k].slot[0].pk.ts_ns;
-			nf_set_time_ms(offline_ts_ns / 1000000);
-			nf->process(&ow[k].w, ow[k].iov, ow[k].n, nf->arg);
-			for (i = 0; i < ow[k].n; i++)
-				offline_emit(&ow[k].w, &ow[k].iov[i], &ow[k].slot[i]);
-			if (nf->sent)
-				nf->sent(&ow[k].w, nf->arg);
-		}
+		offline_clock(r->nf, first_ts, &next_tick);
+		offline_process_round(r);
 		/* Nothing more to read now: what was sent leaves now, not at the end. */
-		if (offline_out && (!more || !pcapng_readable(pf)))
+		if (offline_out && (!r->more || !pcapng_readable(pf)))
 			fflush(offline_out);
 	}
-	if (ret == 1)
-		ret = 0;
-out_fini:
-	nf_offline_live(wp, 0);
-	while (inited-- > 0)
+	return 0;
+}
+
+/* The workers gone, the summary printed (unless the run failed), the output closed. */
+static void offline_finish(struct offline_run *r, const char *out_path)
+{
+	const struct nf *nf = r->nf;
+
+	offline_watch(r, 0);
+	while (r->inited-- > 0)
 		if (nf->worker_fini)
-			nf->worker_fini(&ow[inited].w, nf->arg);
-	if (ret != 1)
-		nf_print_summary(nf, wp, NULL, nr, json, 0);
+			nf->worker_fini(&r->ow[r->inited].w, nf->arg);
+	if (r->status != 1)
+		offline_report(r, 1);
 	if (offline_out && fclose(offline_out)) {
 		nf_err("%s: %s", out_path, strerror(errno));
-		ret = ret ? ret : 1;
+		r->status = r->status ? r->status : 1;
 	}
 	offline_out = NULL;
-out_free:
-	if (ow)
-		offline_free(ow, nr, batch);
+}
+
+static int offline_run(const struct nf *nf, const struct nf_opts *o, struct pcapng_file *pf,
+		       const unsigned int *slices)
+{
+	struct offline_run r = {
+		.nf = nf, .nr = offline_nr_workers, .batch = o->batch, .cut = &o->cut,
+		.json = o->json, .more = 1, .status = 1,
+	};
+
+	if (!offline_alloc(&r, slices)) {
+		if (!offline_start(&r, o->pcap_out)) {
+			offline_watch(&r, r.nr);
+			nf_offline_signals_ready();
+			if (!offline_rounds(&r, pf) && r.status == 1)
+				r.status = 0;
+		}
+		offline_finish(&r, o->pcap_out);
+	}
+	if (r.ow)
+		offline_free(r.ow, r.nr, r.batch);
+	return r.status;
+}
+
+/* Offline, the slices a list names ("all": one). */
+static int offline_slices(const char *list, unsigned int *slices)
+{
+	unsigned int n = 0;
+	cpu_set_t set;
+	int cpu;
+
+	if (!strcmp(list, "all")) {
+		slices[0] = 0;
+		return 1;
+	}
+	if (ns_cpulist_parse(list, &set)) {
+		nf_err("bad slice list '%s' (\"0-3,8\" or \"all\")", list);
+		return -1;
+	}
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		if (cpu >= NETSLICE_MAX_SLICES) {
+			nf_err("no such slice in '%s' (at most %d)", list, NETSLICE_MAX_SLICES);
+			return -1;
+		}
+		slices[n++] = (unsigned int)cpu;
+	}
+	return (int)n;
+}
+
+/* The input opened, the NF set up and run over it: the exit status. */
+static int offline_input(const struct nf *nf, const struct nf_opts *o,
+			 const struct pcapng_wake *wake, const unsigned int *slices)
+{
+	struct pcapng_file pf;
+	char err[256];
+	int ret;
+
+	if (pcapng_open(o->pcap_in, &pf, wake, err, sizeof(err))) {
+		nf_err("%s", err);
+		return 2;
+	}
+	/* Stopped before the file named an interface: there is nothing to set up. */
+	if (nf_offline_stopped() && !pf.nr_ifaces) {
+		nf_err("stopped before the input's first packet");
+		ret = 0;
+	} else {
+		offline_pf = &pf;
+		ret = nf->setup && nf->setup(nf->arg) ? 2 : offline_run(nf, o, &pf, slices);
+	}
+	pcapng_close(&pf);
+	offline_pf = NULL;
+	return ret;
+}
+
+int nf_offline(const struct nf *nf, const struct nf_opts *o)
+{
+	static unsigned int slices[NETSLICE_MAX_SLICES];
+	struct pcapng_wake wake;
+	int nr, ret;
+
+	nr = offline_slices(o->slices, slices);
+	if (nr < 0)
+		return 2;
+	offline_nr_workers = (unsigned int)nr;
+	/*
+	 * Before the first read: --metrics answers while a quiet capture
+	 * gives nothing, and a stop while it waits still ends cleanly.
+	 * SIGUSR1 is the reader's, between frames, as SIGHUP is.
+	 */
+	if (nf_metrics_start(NULL, nf_prom, (void *)nf))
+		return 1;
+	if (nf_offline_signals(&wake)) {
+		nf_metrics_stop();
+		return 1;
+	}
+	ret = offline_input(nf, o, &wake, slices);
+	nf_metrics_stop();
 	return ret;
 }

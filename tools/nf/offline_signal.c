@@ -20,7 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "nf.h"
+#include "log.h"
+#include "offline_signal.h"
 #include "pcapng.h"
 
 static struct {

@@ -2,7 +2,7 @@
 /* Writing pcapng: a section of Ethernet interfaces, enhanced packet blocks. */
 #include <string.h>
 
-#include "pcapng.h"
+#include "pcapng_write.h"
 
 static uint64_t ns_to_ts(uint64_t ns, uint8_t resol)
 {
