@@ -57,7 +57,9 @@
 #include <string.h>
 
 #include "conf.h"
-#include "nat.h"
+#include "nat_packet.h"
+#include "nat_router.h"
+#include "nat_table.h"
 
 static struct nat nat_state = {
 	.port_lo = 20000,

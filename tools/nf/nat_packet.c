@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nat.h"
+#include "nat_packet.h"
+#include "nat_router.h"
+#include "nat_table.h"
 
 /* A packet of the batch whose connection is in another part: handled after the batch. */
 enum nat_deferred { NAT_DEFER_OUT, NAT_DEFER_IN, NAT_DEFER_ICMP_ERROR };

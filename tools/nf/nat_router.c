@@ -11,7 +11,7 @@
 #include <netinet/ip_icmp.h>
 #include <string.h>
 
-#include "nat.h"
+#include "nat_router.h"
 
 const struct nat_refusal_name nat_refusal_names[NAT_REFUSALS] = {
 	[NAT_REFUSE_LOOPBACK] = { "dropped_loopback", "from or to a loopback address" },

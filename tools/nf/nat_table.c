@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nat.h"
+#include "nat_table.h"
 
 int nat_proto_index(uint8_t proto)
 {

@@ -6,8 +6,8 @@
  * the hosts' router (nat_router.c: neighbours and ARP, packets held for
  * an answer, time exceeded, pings to its addresses).
  */
-#ifndef NF_NAT_H
-#define NF_NAT_H
+#ifndef NF_NAT_STATE_H
+#define NF_NAT_STATE_H
 
 #include <pthread.h>
 #include <stdint.h>
@@ -70,7 +70,6 @@ struct nat_refusal_name {
 	const char *counter, *why;
 };
 
-extern const struct nat_refusal_name nat_refusal_names[NAT_REFUSALS];
 
 /* Addresses (host order) no unicast host has: never a source, nor an option's value. */
 static inline int nat_loopback(uint32_t h)
@@ -170,51 +169,4 @@ struct nat_key {
 	uint16_t in_port, rem_port, pub_port;	/* network order; outbound: no pub_port */
 };
 
-/* nat_table.c */
-int nat_proto_index(uint8_t proto);
-/*
- * A packet's live connection: in the part locked (an expired one there is
- * removed if the part is the worker's own); with x->foreign in the other
- * parts too, leaving the one that has it locked. NULL, with the worker's
- * own part locked, if none has it.
- */
-struct nat_conn *nat_lookup(struct nat_ctx *x, const struct nat_key *k, uint64_t now);
-/* Added to the part locked (the worker's own), with its rule queued; NULL if full. */
-struct nat_conn *nat_add(struct nat_ctx *x, const struct nat_conn *tmpl);
-/* A free public port (network order), claimed; 0 if none. */
-uint16_t nat_alloc_port(struct nat *nat, unsigned int index, uint8_t proto, uint32_t hash);
-void nat_port_free(struct nat *nat, uint8_t proto, uint16_t port);
-void nat_relock(struct nat_ctx *x, struct nat_part *part);
-/*
- * Send the worker's queued rule changes, counting into cnt, then free the
- * ports they held (no part lock needed: the handle and queue are its own).
- */
-void nat_rules_flush(struct nat *nat, struct nat_part *part, struct nat_counts *cnt);
-void nat_counts_add_rules(struct nat_counts *to, const struct nat_counts *from);
-void nat_tick(void *arg);
-int nat_part_init(struct nat_part *part, unsigned long max_conns);
-void nat_part_fini(struct nat_part *part);
-int nat_worker_init(struct ns_worker *w, void *arg);
-void nat_worker_fini(struct ns_worker *w, void *arg);
-
-/* nat_packet.c */
-void nat_process(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, void *arg);
-
-/* nat_router.c; the caller holds the lock of the part whose counters n are. */
-/* Why a router must not take an IPv4 packet in (enum nat_refusal), or -1: it may. */
-int nat_refusal(const struct nat *nat, const struct ns_pkt *p, const struct ns_flow *f,
-		int inside);
-/* The next hop for dst: the gateway, or dst itself (on the link). */
-uint32_t nat_hop(const struct nat *nat, uint32_t dst);
-int nat_next_hop(struct nat *nat, struct ns_worker *w, uint32_t dst, uint8_t mac[6]);
-void nat_hold(struct nat *nat, struct nat_counts *n, struct ns_worker *w,
-	      struct netslice_iov *iov, uint32_t hop);
-void nat_held_ready(struct nat *nat, struct nat_counts *n, struct ns_worker *w);
-void nat_arp(struct nat *nat, struct nat_counts *n, struct ns_worker *w,
-	     struct netslice_iov *iov, struct ns_pkt *p, int inside);
-void nat_time_exceeded(struct nat *nat, struct nat_counts *n, struct ns_worker *w,
-		       struct netslice_iov *iov, const struct ns_pkt *p, int inside);
-void nat_echo_reply(struct nat *nat, struct nat_counts *n, struct netslice_iov *iov,
-		    struct ns_pkt *p, int inside);
-
-#endif /* NF_NAT_H */
+#endif /* NF_NAT_STATE_H */
