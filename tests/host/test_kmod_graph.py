@@ -25,7 +25,7 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # The directories whose files call down, never back up.
-DIRS = ["kmod", "tools/ctl"]
+DIRS = ["kmod", "tools/ctl", "tools/nf"]
 
 results = []
 
