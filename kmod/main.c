@@ -39,7 +39,7 @@
  *   slices, reads and resets counters and manages flow-steering rules
  *   (rules.c), which RX consults ahead of the queue/hash mapping.
  *
- *   Files call down, never back up (tests/host/test_kmod_graph.py):
+ *   Files call down, never back up (tests/host/test_import_graph.py):
  *   chrdev.c picks read/write (read.c, write.c) or ring mode (ring.c) for
  *   a file; RX (rx.c) hands packets to a ring or the slice's queues; read
  *   and ring mode both deliver a packet through deliver.c, and ring mode

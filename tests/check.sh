@@ -133,7 +133,7 @@ part "host: licences, debian/copyright" tests/host/test_licenses.py
 # Debian's python3, which has matplotlib (scripts/deps.sh).
 part "host: bench report" /usr/bin/python3 tests/host/test_bench_report.py
 part "host: bench instruction counts" /usr/bin/python3 tests/host/test_bench_insns.py
-part "host: import graphs (kmod, tools/ctl, tools/nf)" python3 tests/host/test_kmod_graph.py
+part "host: import graphs (kmod, tools/ctl, tools/nf)" python3 tests/host/test_import_graph.py
 # The new commits' messages (from scripts/commits-baseline; skipped where
 # that commit is not in the clone), and the checker's own test.
 part "host: commit messages" python3 scripts/check-commits.py

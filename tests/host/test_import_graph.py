@@ -16,7 +16,7 @@ Checks, one KTAP line each:
   - every declaration is defined in its header's own .c;
   - the graph has no circle.
 
-Usage: test_kmod_graph.py [DIR...]   (default: DIRS, in the checkout)
+Usage: test_import_graph.py [DIR...]   (default: DIRS, in the checkout)
 """
 import os
 import re
