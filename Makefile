@@ -99,7 +99,10 @@ TOOLS_LIB := $(patsubst %.c,$(B)/%.o,$(wildcard tools/lib/*.c))
 # tools/nf/NAME.c is nf-NAME's main; tools/nf/NAME_*.c its other parts.
 NF_PARTS = $(patsubst %.c,$(B)/%.o,$(wildcard tools/nf/$(1)_*.c))
 NF_OWN := $(foreach n,$(NFS:nf-%=%),tools/nf/$(n).c $(wildcard tools/nf/$(n)_*.c))
-NF_COMMON := $(patsubst %.c,$(B)/%.o,$(filter-out $(NF_OWN),$(wildcard tools/nf/*.c))) $(TOOLS_LIB)
+# The cut's parser: one source for the module and offline mode (kmod/cut_parser.c)
+CUT_PARSER := $(B)/kmod/cut_parser.o
+NF_COMMON := $(patsubst %.c,$(B)/%.o,$(filter-out $(NF_OWN),$(wildcard tools/nf/*.c))) $(TOOLS_LIB) \
+	$(CUT_PARSER)
 NF_LIBS_ipsec := -lcrypto
 # rule_nest.o: the rule encoder netslicectl shares with the library, which
 # keeps it private (userlib/rule_nest.h)
@@ -183,7 +186,8 @@ host-test-bins: $(HOST_TESTS)
 demo-bins: $(B)/tests/nstraffic
 
 # The Makefile too: it holds the flags and NETSLICE_VERSION.
-$(B)/%.o: %.c Makefile $(wildcard userlib/*.h tools/lib/*.h tools/nf/*.h tools/ctl/*.h uapi/linux/*.h)
+$(B)/%.o: %.c Makefile $(wildcard userlib/*.h tools/lib/*.h tools/nf/*.h tools/ctl/*.h uapi/linux/*.h) \
+	kmod/cut_parser.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(NS_CFLAGS) -c -o $@ $<
 
@@ -250,7 +254,11 @@ $(B)/tools/ctl/%.o: NS_CFLAGS += $(NL_CFLAGS)
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 $(B)/tests/%: tests/host/%.c $(LIB_SRCS) $(wildcard userlib/*.h uapi/linux/*.h kmod/tests/cut_vectors.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(NS_CFLAGS) $(SAN) -Itests/host -o $@ $< $(LIB_SRCS) -lpthread
+	$(CC) $(NS_CFLAGS) $(SAN) -Itests/host -o $@ $< $(LIB_SRCS) $(TEST_SRCS) -lpthread
+
+# test_slicing runs the cut's parser as the module and offline mode build it.
+$(B)/tests/test_slicing: TEST_SRCS := kmod/cut_parser.c
+$(B)/tests/test_slicing: kmod/cut_parser.c kmod/cut_parser.h
 
 # ns_run() over eventfds: the library's calls into the device land in the test.
 $(B)/tests/test_run: NS_CFLAGS += -Wl,--wrap=ns_slice_count,--wrap=ns_open,--wrap=ns_info_get

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The cut: how much of a packet a reader gets (its header slice), decided
- * on RX for each packet, and the header-only records of the overload
- * mode. The semantics are documented with struct netslice_cut.
+ * The cut: how much of a packet a reader gets (its header), decided on RX
+ * for each packet by the cut's parser (cut_parser.c), and the header-only
+ * records of the overload mode. The semantics are documented with struct
+ * netslice_cut.
  */
 #include <linux/if_ether.h>
 #include <linux/minmax.h>
 #include <kunit/visibility.h>
 
-#include "parse.h"
 #include "skb_cb.h"
 #include "cut.h"
 
@@ -21,7 +21,7 @@ int nsl_cut_from_user(const struct netslice_cut *req, u32 *cfg)
 		return -EINVAL;
 	switch (req->mode) {
 	case NETSLICE_CUT_OFF:
-		/* A super-packet kept whole needs a slice to park its payload. */
+		/* A super-packet kept whole needs a cut to park its payload. */
 		if (req->length || req->extra || req->flags & NETSLICE_CUT_GSO)
 			return -EINVAL;
 		*cfg = NSL_CUT(req->mode, req->flags, 0);
@@ -56,18 +56,19 @@ EXPORT_SYMBOL_IF_KUNIT(nsl_cut_to_user);
 
 /*
  * A header-only copy of skb for a full ring, with skb's RX metadata, or
- * NULL without memory. Its length is the packet's slice, or its "auto"
+ * NULL without memory. Its length is the packet's cut, or its "auto"
  * headers, or its Ethernet header.
  */
 struct sk_buff *nsl_trim_record(const struct sk_buff *skb)
 {
 	const struct nsl_rx_cb *cb = nsl_rx_cb(skb);
 	unsigned int len = cb->cut_len;
+	struct netslice_cut_hdrs h;
 	struct sk_buff *rec;
 
 	if (!len)
-		len = nsl_parse_l4_end(skb) ?: ETH_HLEN;
-	/* A record is a header as a slice is: never longer than one. */
+		len = nsl_cut_headers(skb, &h) ?: ETH_HLEN;
+	/* A record is a header as a cut is: never longer than one. */
 	len = min3(len, skb->len, (unsigned int)NETSLICE_MAX_HEADER);
 	rec = alloc_skb(len, GFP_ATOMIC);
 	if (!rec)

@@ -7,7 +7,7 @@
 
 #include <linux/netslice.h>
 
-#include "parse.h"
+#include "cut_parser.h"
 
 /*
  * A slice's cut in one word, so RX reads it with one READ_ONCE:
@@ -41,7 +41,16 @@ static inline unsigned int nsl_cut_len(const struct sk_buff *skb, u32 cfg)
 {
 	if (nsl_cut_mode(cfg) == NETSLICE_CUT_OFF)
 		return 0;
-	return nsl_parse_cut_len(skb, nsl_cut_mode(cfg), nsl_cut_value(cfg));
+	return netslice_cut_len(skb, skb->len, nsl_cut_mode(cfg), nsl_cut_value(cfg));
+}
+
+/*
+ * Offset just past the L4 header of the packet at skb->data, or 0, and
+ * where the headers before it are (in *h): the parser over an skb.
+ */
+static inline unsigned int nsl_cut_headers(const struct sk_buff *skb, struct netslice_cut_hdrs *h)
+{
+	return netslice_cut_auto(skb, skb->len, h);
 }
 
 struct sk_buff *nsl_trim_record(const struct sk_buff *skb);

@@ -21,8 +21,8 @@
 #include <linux/netslice.h>
 
 #include "compat.h"
+#include "cut.h"
 #include "gso.h"
-#include "parse.h"
 
 /* One of these: what a kept super-packet may be. */
 #define NSL_GSO_TYPES	(SKB_GSO_TCPV4 | SKB_GSO_TCPV6 | SKB_GSO_UDP_L4)
@@ -53,7 +53,7 @@ unsigned int nsl_gso_keep(struct sk_buff *skb)
 
 	if (type & ~NSL_GSO_KEPT || hweight32(type & NSL_GSO_TYPES) != 1 || !shinfo->gso_size)
 		return 0;
-	end = nsl_parse_headers(skb, &h);
+	end = nsl_cut_headers(skb, &h);
 	if (!end || !h.l4_off || !nsl_gso_matches(type, &h) || end >= skb->len)
 		return 0;
 	if (!shinfo->gso_segs)
@@ -121,7 +121,7 @@ unsigned int nsl_gso_from_tcp(struct sk_buff *skb)
 	unsigned int end;
 	struct netslice_cut_hdrs h;
 
-	end = nsl_parse_headers(skb, &h);
+	end = nsl_cut_headers(skb, &h);
 	if (!end || h.l4_proto != IPPROTO_TCP || end >= skb->len ||
 	    skb_unclone(skb, GFP_KERNEL))
 		return 0;
@@ -167,7 +167,7 @@ enum nsl_txerr nsl_gso_prepare(struct sk_buff *skb, const struct net_device *dev
 	struct netslice_cut_hdrs h;
 	__sum16 pseudo;
 
-	end = nsl_parse_headers(skb, &h);
+	end = nsl_cut_headers(skb, &h);
 	if (!end || !h.l4_off || !nsl_gso_matches(skb_shinfo(skb)->gso_type, &h) ||
 	    end - h.l3_off != hdr_len)
 		return NSL_TXERR_GSO;

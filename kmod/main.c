@@ -18,7 +18,7 @@
  *   of the slice's TX queue of that device (xmit.c).
  *
  *   Header slicing: RX decides where each packet is cut (cut.c,
- *   parse.c); a reader copies only that and parks the skb in the slice's
+ *   cut_parser.c); a reader copies only that and parks the skb in the slice's
  *   payload store (store.c) under a handle; a write with the handle puts
  *   the new header in front of the parked payload (splice.c) and sends
  *   the same skb. With the trim option a full RX queue turns packets into

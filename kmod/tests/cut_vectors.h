@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The header cut's test frames, built byte by byte, with the cut each
- * must give: one table for the KUnit suite (parse_kunit.c, over skbs
+ * must give: one table for the KUnit suite (cut_kunit.c, over skbs
  * split at several points) and the host test (tests/host/test_slicing.c,
- * over flat buffers, as offline mode reads them), so both run
- * <linux/netslice_cut.h> on the same bytes. The including file provides
+ * over flat buffers, as offline mode reads them), so both run the cut's
+ * parser (kmod/cut_parser.c) on the same bytes. The including file provides
  * memset() and the __u8 family.
  */
 #ifndef _NETSLICE_CUT_VECTORS_H

@@ -1007,7 +1007,7 @@ def test_ipsec():
     check(ok, "nf-ipsec B: decrypts all 50 to the plain host's MAC (TTL - 2 after two routers); "
           "a replay, a too-old packet (window 16, counted apart), a flipped bit and a wrong SPI are dropped")
     # A later fragment is cut after its IP header, as the module cuts it
-    # (<linux/netslice_cut.h>); offline mode once handed it over whole.
+    # (kmod/cut_parser.c); offline mode once handed it over whole.
     later = P.packet("10.1.0.1", "10.2.0.1", P.UDP, bytes(range(200)), frag=0x0010,
                      smac="02:00:00:00:00:01", dmac="02:00:00:00:00:a0")
     code, out, s, _ = run("nf-ipsec", ["--config", "@TMP/a.conf"], [(0, 0, plain[49]), (0, 1, later)],

@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests for libnetslice's slicing-mode parser, and for the
- * module's header cut (<linux/netslice_cut.h>) as offline mode runs it:
- * over flat buffers, on the frames KUnit runs over skbs.
+ * Host unit tests for libnetslice's cut-mode parser, and for the cut's
+ * parser the module and offline mode share (kmod/cut_parser.c): over flat
+ * buffers, on the frames KUnit runs over skbs.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <linux/netslice_cut.h>
-
 #include "netslice.h"
 #include "ktap.h"
+#include "../../kmod/cut_parser.h"
 #include "../../kmod/tests/cut_vectors.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

@@ -17,7 +17,7 @@
  * Each interface of the input file stands for an attached interface
  * (ifindex = its position + 1), paired like the module's ifaces= list:
  * 1 with 2, 3 with 4; an odd last one alone. Frames are cut where the
- * module cuts them (its own parser, <linux/netslice_cut.h>), the payload
+ * module cuts them (by its own parser, kmod/cut_parser.c), the payload
  * kept aside under a handle and put back behind the header the NF writes.
  * Sent frames go to the output file on their egress interface, with
  * their input timestamp; dropped ones do not.
@@ -38,7 +38,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <linux/netslice_cut.h>
+#include "../../kmod/cut_parser.h"
 
 #include "io.h"
 #include "log.h"

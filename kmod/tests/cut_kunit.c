@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: the header cut over cut_vectors.h's frames (the host test runs
- * the same ones over flat buffers), each as a linear skb and split across
- * a page fragment at several points, and the cut length each cut
- * mode gives.
+ * KUnit: the cut's parser (cut_parser.c, which offline mode runs too)
+ * over cut_vectors.h's frames (the host test runs the same ones over flat
+ * buffers), each as a linear skb and split across a page fragment at
+ * several points, and the cut length each cut mode gives.
  */
 #include <kunit/test.h>
 #include <linux/if_ether.h>
@@ -11,24 +11,24 @@
 
 #include <linux/netslice.h>
 
-#include "../parse.h"
 #include "../cut.h"
 #include "cut_vectors.h"
 #include "kunit_util.h"
 
-static void nsl_parse_case_desc(const struct nsl_cut_case *c, char *desc)
+static void nsl_cut_case_desc(const struct nsl_cut_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(nsl_parse, nsl_cut_cases, nsl_parse_case_desc);
+KUNIT_ARRAY_PARAM(nsl_cut, nsl_cut_cases, nsl_cut_case_desc);
 
 /* Where the skb's head ends: everything linear, or split inside headers. */
 static const unsigned int nsl_splits[] = { NSL_TEST_FRAME_MAX, 0, 1, ETH_HLEN, 23, 40 };
 
-static void nsl_parse_test(struct kunit *test)
+static void nsl_cut_parse_test(struct kunit *test)
 {
 	const struct nsl_cut_case *c = test->param_value;
+	struct netslice_cut_hdrs h;
 	struct nsl_frame *f;
 	struct sk_buff *skb;
 	unsigned int i;
@@ -43,7 +43,7 @@ static void nsl_parse_test(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(nsl_splits); i++) {
 		skb = nsl_test_skb(test, f->b, f->len, nsl_splits[i]);
 		/* Act, Assert */
-		KUNIT_EXPECT_EQ_MSG(test, nsl_parse_l4_end(skb), c->want,
+		KUNIT_EXPECT_EQ_MSG(test, nsl_cut_headers(skb, &h), c->want,
 				    "head of %u bytes", skb_headlen(skb));
 		kfree_skb(skb);
 	}
@@ -104,7 +104,7 @@ static void nsl_cut_from_user_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_CUT_OFF, 1, 0, 0), U32_MAX);
 	KUNIT_EXPECT_EQ(test, nsl_cfg(3, 0, 0, 0), U32_MAX);
 	KUNIT_EXPECT_EQ(test, nsl_cfg(NETSLICE_CUT_AUTO, 0, 0, 4), U32_MAX);
-	/* Super-packets kept whole need a slice to park in. */
+	/* Super-packets kept whole need a cut to park in. */
 	KUNIT_EXPECT_NE(test, nsl_cfg(NETSLICE_CUT_AUTO, 0, 0, NETSLICE_CUT_GSO), U32_MAX);
 	KUNIT_EXPECT_NE(test, nsl_cfg(NETSLICE_CUT_FIXED, 64, 0,
 				      NETSLICE_CUT_GSO | NETSLICE_CUT_TRIM), U32_MAX);
@@ -113,16 +113,16 @@ static void nsl_cut_from_user_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nsl_cut_from_user(&req, &cfg), -EINVAL);
 }
 
-static struct kunit_case nsl_parse_test_cases[] = {
-	KUNIT_CASE_PARAM(nsl_parse_test, nsl_parse_gen_params),
+static struct kunit_case nsl_cut_test_cases[] = {
+	KUNIT_CASE_PARAM(nsl_cut_parse_test, nsl_cut_gen_params),
 	KUNIT_CASE(nsl_cut_len_test),
 	KUNIT_CASE(nsl_cut_from_user_test),
 	{}
 };
 
-static struct kunit_suite nsl_parse_suite = {
-	.name = "netslice_parse",
-	.test_cases = nsl_parse_test_cases,
+static struct kunit_suite nsl_cut_suite = {
+	.name = "netslice_cut",
+	.test_cases = nsl_cut_test_cases,
 };
 
-kunit_test_suite(nsl_parse_suite);
+kunit_test_suite(nsl_cut_suite);
