@@ -14,6 +14,10 @@
  * host stack, a drop, an error) sends the run before it is dealt with, so
  * the iovs a call consumed are always a prefix of the batch: a burst that
  * finds the queue stopped ends the call at its first unsent frame.
+ *
+ * A payload handle is claimed from its store (nsl_payload_claim()) and
+ * leaves by one way, nsl_payload_exit(): finished when its frame went,
+ * parked again when it did not, freed when the writer drops it.
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
@@ -56,7 +60,18 @@ static const struct {
 	[NSL_TXERR_GSO] = { EPROTO, NSL_TX_ERR_GSO },
 };
 
-/* A frame of a run, built and not yet sent: what its accounting needs. */
+/* An iov being sent, and where its bytes are. */
+struct nsl_tx_iov {
+	const struct netslice_iov *iov;
+	const void *kdata;		/* ring mode: its bytes, in the frame area; else NULL */
+	struct sk_buff **reuse;		/* ring mode: an skb its whole frame may go out in */
+	u32 index;			/* of the iov in the call */
+};
+
+/*
+ * A frame of a run, built and not yet sent: what its accounting needs, and
+ * what its payload needs to be parked again.
+ */
 struct nsl_tx_frame {
 	u64 handle;		/* the payload spliced in, or 0 */
 	u32 index;		/* of its iov in the call */
@@ -72,6 +87,8 @@ struct nsl_tx_frame {
  * another.
  */
 struct nsl_tx_run {
+	struct nsl_slice *slice;
+	struct file *file;		/* the writer: the owner of the payloads it names */
 	/* Where iov errors go: the caller's iovs (write), or errs[] (ring mode). */
 	struct netslice_iov __user *uiov;
 	u16 *errs;
@@ -85,6 +102,9 @@ struct nsl_tx_run {
 	u32 stopped_at;
 	struct netslice_iov port_iov;	/* an iov with its payload's port filled in */
 	struct nsl_rstore *rs;		/* ring mode: the ring's payload store */
+	/* Handles of the slice's store sent, their slots freed together (nsl_payload_commit()). */
+	u64 finished[NSL_XMIT_BURST];
+	unsigned int nr_finished;
 	unsigned int count;
 	/* The burst as nsl_xmit_burst() takes it, then each frame's own. */
 	struct sk_buff *skb[NSL_XMIT_BURST];
@@ -102,31 +122,65 @@ static bool nsl_payload_in_ring(const struct nsl_tx_run *run, u64 handle)
 	return run->rs && handle & NSL_HANDLE_RING;
 }
 
-static enum nsl_txerr nsl_payload_claim(struct nsl_slice *slice, struct file *file,
-					const struct nsl_tx_run *run, u64 handle,
+/* The port a parked payload arrived on, or 0 (no such payload). */
+static u32 nsl_payload_port(const struct nsl_tx_run *run, u64 handle)
+{
+	if (nsl_payload_in_ring(run, handle))
+		return nsl_rstore_port(run->rs, handle);
+	return nsl_store_port(&run->slice->store, handle, run->file);
+}
+
+/* Take a parked payload for a frame: it then leaves by nsl_payload_exit(). */
+static enum nsl_txerr nsl_payload_claim(const struct nsl_tx_run *run, u64 handle,
 					struct sk_buff **skb, unsigned int *off)
 {
 	if (nsl_payload_in_ring(run, handle))
 		return nsl_rstore_claim(run->rs, handle, skb, off);
-	return nsl_store_claim(&slice->store, handle, file, skb, off);
+	return nsl_store_claim(&run->slice->store, handle, run->file, skb, off);
 }
 
-static void nsl_payload_unclaim(struct nsl_slice *slice, const struct nsl_tx_run *run,
-				u64 handle, unsigned int off)
+/* How a claimed payload leaves the write path. */
+enum nsl_payload_fate {
+	NSL_PAYLOAD_SENT,	/* out, up the stack or lost on the way: its slot is free */
+	NSL_PAYLOAD_PARKED,	/* not sent: parked again, frame->hlen header bytes in front */
+	NSL_PAYLOAD_FREED,	/* dropped by the writer: freed, and its slot */
+};
+
+/* The slice's store frees the slots of the payloads sent in one lock round. */
+static void nsl_payload_commit(struct nsl_tx_run *run)
 {
-	if (nsl_payload_in_ring(run, handle))
-		nsl_rstore_unclaim(run->rs, handle, off);
-	else
-		nsl_store_unclaim(&slice->store, handle, off);
+	if (run->nr_finished)
+		nsl_store_finish_many(&run->slice->store, run->finished, run->nr_finished);
+	run->nr_finished = 0;
 }
 
-/* A claimed payload went (sent, or dropped): its slot is free. */
-static void nsl_payload_gone(struct nsl_slice *slice, const struct nsl_tx_run *run, u64 handle)
+/*
+ * The one way out of the write path for the payload of frame, claimed by
+ * nsl_payload_claim() (skb): finished, unclaimed or freed, in the store
+ * it came from. A slot of the slice's store is freed at the next
+ * nsl_payload_commit(): the end of the iov, or of the burst.
+ */
+static void nsl_payload_exit(struct nsl_tx_run *run, const struct nsl_tx_frame *frame,
+			     struct sk_buff *skb, enum nsl_payload_fate how)
 {
-	if (nsl_payload_in_ring(run, handle))
-		nsl_rstore_finish(run->rs, handle);
-	else
-		nsl_store_finish(&slice->store, handle);
+	bool in_ring = nsl_payload_in_ring(run, frame->handle);
+
+	if (how == NSL_PAYLOAD_PARKED) {
+		if (in_ring)
+			nsl_rstore_unclaim(run->rs, frame->handle, frame->hlen);
+		else
+			nsl_store_unclaim(&run->slice->store, frame->handle, frame->hlen);
+		return;
+	}
+	if (in_ring) {
+		nsl_rstore_finish(run->rs, frame->handle);
+	} else {
+		if (run->nr_finished == ARRAY_SIZE(run->finished))
+			nsl_payload_commit(run);
+		run->finished[run->nr_finished++] = frame->handle;
+	}
+	if (how == NSL_PAYLOAD_FREED)
+		consume_skb(skb);
 }
 
 /* wire_len, queue, flags and gso_* are what read reported; write ignores them. */
@@ -177,8 +231,7 @@ static void nsl_tx_put_error(struct netslice_iov __user *uiov, enum nsl_txerr er
 }
 
 /* The error code and counter of the call's index-th iov. */
-static void nsl_tx_fail(struct nsl_slice *slice, const struct nsl_tx_run *run, u32 index,
-			enum nsl_txerr err)
+static void nsl_tx_fail(const struct nsl_tx_run *run, u32 index, enum nsl_txerr err)
 {
 	if (run->errs)
 		run->errs[index] = err;
@@ -189,21 +242,20 @@ static void nsl_tx_fail(struct nsl_slice *slice, const struct nsl_tx_run *run, u
 		 * write-protection only loses the code.
 		 */
 		nsl_tx_put_error(&run->uiov[index], err);
-	nsl_stat_inc(slice, nsl_txerr[err].stat);
+	nsl_stat_inc(run->slice, nsl_txerr[err].stat);
 }
 
 /*
  * len bytes of an iov's data: at kdata (ring mode), else at its user base,
  * page faults off (NSL_TXERR_REFAULT: not at hand, or not there at all).
  */
-static enum nsl_txerr nsl_tx_fetch(void *dst, const struct netslice_iov *iov,
-				   const void *kdata, unsigned int len)
+static enum nsl_txerr nsl_tx_fetch(void *dst, const struct nsl_tx_iov *in, unsigned int len)
 {
-	if (kdata) {
-		memcpy(dst, kdata, len);
+	if (in->kdata) {
+		memcpy(dst, in->kdata, len);
 		return NSL_TXERR_NONE;
 	}
-	return copy_from_user_nofault(dst, u64_to_user_ptr(iov->base), len) ?
+	return copy_from_user_nofault(dst, u64_to_user_ptr(in->iov->base), len) ?
 	       NSL_TXERR_REFAULT : NSL_TXERR_NONE;
 }
 
@@ -263,22 +315,24 @@ static bool nsl_tx_reuse(struct sk_buff *skb, struct net_device *dev, unsigned i
 }
 
 /*
- * A whole frame from user space (or the frame area), for dev, in *reuse
- * if it can be (then taken: *reuse NULL) or a new skb; *skbp NULL on error.
+ * A whole frame from user space (or the frame area), for the run's
+ * egress, in *in->reuse if it can be (then taken: *in->reuse NULL) or a
+ * new skb; *skbp NULL on error.
  */
-static enum nsl_txerr nsl_tx_copy(struct nsl_slice *slice, struct net_device *dev,
-				  const struct netslice_iov *iov, const void *kdata,
-				struct sk_buff **reuse, struct sk_buff **skbp)
+static enum nsl_txerr nsl_tx_copy(const struct nsl_tx_run *run, const struct nsl_tx_iov *in,
+				  struct sk_buff **skbp)
 {
+	const struct netslice_iov *iov = in->iov;
+	struct net_device *dev = run->dev;
 	unsigned int size = LL_RESERVED_SPACE(dev) + iov->rlen + dev->needed_tailroom;
 	struct sk_buff *skb;
 
 	if (iov->rlen > iov->len || iov->rlen < ETH_HLEN || iov->rlen > nsl_tx_max_len(dev))
 		return NSL_TXERR_LENGTH;
-	if (reuse && *reuse && nsl_tx_reuse(*reuse, dev, iov->rlen)) {
-		skb = *reuse;
-		*reuse = NULL;
-		memcpy(skb->data, kdata, iov->rlen);
+	if (in->reuse && *in->reuse && nsl_tx_reuse(*in->reuse, dev, iov->rlen)) {
+		skb = *in->reuse;
+		*in->reuse = NULL;
+		memcpy(skb->data, in->kdata, iov->rlen);
 		goto out;
 	}
 	/*
@@ -295,33 +349,32 @@ static enum nsl_txerr nsl_tx_copy(struct nsl_slice *slice, struct net_device *de
 	if (!skb)
 		return NSL_TXERR_NOMEM;
 	skb_reserve(skb, LL_RESERVED_SPACE(dev));
-	if (nsl_tx_fetch(skb_put(skb, iov->rlen), iov, kdata, iov->rlen)) {
+	if (nsl_tx_fetch(skb_put(skb, iov->rlen), in, iov->rlen)) {
 		kfree_skb(skb);
 		return NSL_TXERR_REFAULT;
 	}
 out:
-	nsl_stat_add(slice, NSL_WRITE_BYTES, iov->rlen);
+	nsl_stat_add(run->slice, NSL_WRITE_BYTES, iov->rlen);
 	skb->dev = dev;
 	*skbp = skb;
 	return NSL_TXERR_NONE;
 }
 
 /*
- * A header from user space in front of the payload its handle parked, for
- * dev; with rlen 0, the header it was parked with, copying nothing. A
- * super-packet kept whole is made ready for segmentation (nsl_gso_prepare())
- * and *gso_hdr is what a retry needs of it. On success the payload stays
- * claimed until the frame is sent (nsl_payload_gone()) or found busy
- * (nsl_payload_unclaim(), with *hlen, the header bytes it now has, and
- * *gso_hdr back in its RX metadata). Whatever fails here leaves the
- * payload parked under the same handle, so the iov can be written again.
+ * A header from user space in front of the payload frame->handle parked,
+ * for the run's egress; with rlen 0, the header it was parked with,
+ * copying nothing. A super-packet kept whole is made ready for
+ * segmentation (nsl_gso_prepare()). On success the payload stays claimed
+ * until it leaves by nsl_payload_exit(), and frame holds what that needs:
+ * hlen, the header bytes it now has, and the RX port and gso_hdr a
+ * parking again puts back. Whatever fails here leaves the payload parked
+ * under the same handle, so the iov can be written again.
  */
-static enum nsl_txerr nsl_tx_splice(struct nsl_slice *slice, struct file *file,
-				    const struct nsl_tx_run *run, struct net_device *dev,
-				    const struct netslice_iov *iov, const void *kdata,
-				    struct sk_buff **skbp, unsigned int *hlen, u16 *gso_hdr,
-				    u32 *rx_port)
+static enum nsl_txerr nsl_tx_splice(struct nsl_tx_run *run, const struct nsl_tx_iov *in,
+				    struct nsl_tx_frame *frame, struct sk_buff **skbp)
 {
+	const struct netslice_iov *iov = in->iov;
+	struct net_device *dev = run->dev;
 	struct sk_buff *skb;
 	bool gso, too_long;
 	enum nsl_txerr err;
@@ -330,7 +383,7 @@ static enum nsl_txerr nsl_tx_splice(struct nsl_slice *slice, struct file *file,
 	if (iov->rlen > iov->len || (iov->rlen && iov->rlen < ETH_HLEN) ||
 	    iov->rlen > NETSLICE_MAX_HEADER)
 		return NSL_TXERR_LENGTH;
-	err = nsl_payload_claim(slice, file, run, iov->handle, &skb, &off);
+	err = nsl_payload_claim(run, frame->handle, &skb, &off);
 	if (err)
 		return err;
 
@@ -340,63 +393,62 @@ static enum nsl_txerr nsl_tx_splice(struct nsl_slice *slice, struct file *file,
 	if (iov->rlen) {
 		err = NSL_TXERR_NOMEM;
 		if (nsl_splice_front(skb, off, iov->rlen))
-			goto err_unclaim;
+			goto err_park;
 		/* From here on a retry splices in place of the bytes just made room for. */
 		off = iov->rlen;
-		err = nsl_tx_fetch(skb->data, iov, kdata, iov->rlen);
+		err = nsl_tx_fetch(skb->data, in, iov->rlen);
 		if (err)
-			goto err_unclaim;
-		nsl_stat_add(slice, NSL_WRITE_BYTES, iov->rlen);
+			goto err_park;
+		nsl_stat_add(run->slice, NSL_WRITE_BYTES, iov->rlen);
 	}
-	*gso_hdr = gso ? nsl_rx_cb(skb)->gso_hdr_len : 0;
+	frame->gso_hdr = gso ? nsl_rx_cb(skb)->gso_hdr_len : 0;
 	if (too_long) {
 		/* Too long for dev: only TCP can be cut to fit. */
 		err = NSL_TXERR_LENGTH;
-		*gso_hdr = nsl_gso_from_tcp(skb);
-		if (!*gso_hdr)
-			goto err_unclaim;
+		frame->gso_hdr = nsl_gso_from_tcp(skb);
+		if (!frame->gso_hdr)
+			goto err_park;
 		gso = true;
 	}
 	if (gso) {
-		err = nsl_gso_prepare(skb, dev, *gso_hdr);
+		err = nsl_gso_prepare(skb, dev, frame->gso_hdr);
 		if (err) {
 			/* Parked again as it came: a packet, not a super-packet. */
 			if (too_long)
 				skb_gso_reset(skb);
-			goto err_unclaim;
+			goto err_park;
 		}
 	}
 
 	/* A received skb goes out as a new frame: no RX state, no stale checksum. */
 	skb_scrub_packet(skb, true);
 	/* A retry's "back where it came from" needs it (nsl_rstore_port()). */
-	*rx_port = nsl_rx_cb(skb)->port;
+	frame->rx_port = nsl_rx_cb(skb)->port;
 	memset(skb->cb, 0, sizeof(skb->cb));
 	if (!gso)
 		skb->ip_summed = CHECKSUM_NONE;
 	skb->dev = dev;
 	*skbp = skb;
-	*hlen = off;
+	frame->hlen = off;
 	return NSL_TXERR_NONE;
 
-err_unclaim:
-	nsl_payload_unclaim(slice, run, iov->handle, off);
+err_park:
+	frame->hlen = off;
+	nsl_payload_exit(run, frame, skb, NSL_PAYLOAD_PARKED);
 	return err;
 }
 
 /* Free a parked payload unsent (NETSLICE_TX_DROP with a handle). */
-static enum nsl_txerr nsl_tx_release(struct nsl_slice *slice, struct file *file,
-				     const struct nsl_tx_run *run, u64 handle)
+static enum nsl_txerr nsl_tx_release(struct nsl_tx_run *run, const struct nsl_tx_frame *frame)
 {
 	struct sk_buff *skb;
 	enum nsl_txerr err;
 	unsigned int off;
 
-	err = nsl_payload_claim(slice, file, run, handle, &skb, &off);
+	err = nsl_payload_claim(run, frame->handle, &skb, &off);
 	if (err)
 		return err;
-	nsl_payload_gone(slice, run, handle);
-	consume_skb(skb);
+	nsl_payload_exit(run, frame, skb, NSL_PAYLOAD_FREED);
 	return NSL_TXERR_NONE;
 }
 
@@ -415,13 +467,12 @@ static bool nsl_tx_run_names(const struct nsl_tx_run *run, const struct netslice
 }
 
 /* The egress of an iov (held by the run), resolved only if it is another. */
-static struct net_device *nsl_tx_run_dev(struct nsl_slice *slice, struct nsl_tx_run *run,
-					 const struct netslice_iov *iov)
+static struct net_device *nsl_tx_run_dev(struct nsl_tx_run *run, const struct netslice_iov *iov)
 {
 	if (run->dev && nsl_tx_run_names(run, iov))
 		return run->dev;
 	nsl_tx_run_end(run);
-	run->dev = nsl_tx_dev_get(slice, iov);
+	run->dev = nsl_tx_dev_get(run->slice, iov);
 	run->action = iov->action;
 	run->port = iov->port;
 	run->ifindex = iov->ifindex;
@@ -435,15 +486,57 @@ static bool nsl_tx_run_joins(const struct nsl_tx_run *run, const struct netslice
 }
 
 /*
+ * A frame of a burst the stopped queue did not take: the run stops at
+ * the first; each is freed, or its payload parked again as it came.
+ */
+static void nsl_tx_unsent(struct nsl_tx_run *run, const struct nsl_tx_frame *frame,
+			  struct sk_buff *skb)
+{
+	if (!run->stopped) {
+		run->stopped = true;
+		run->stopped_at = frame->index;
+	}
+	if (!frame->handle) {
+		kfree_skb(skb);
+		return;
+	}
+	/* The qdisc's cb now: put back what a retry needs of the RX metadata. */
+	memset(skb->cb, 0, sizeof(skb->cb));
+	nsl_rx_cb(skb)->port = frame->rx_port;
+	nsl_rx_cb(skb)->gso_hdr_len = frame->gso_hdr;
+	nsl_payload_exit(run, frame, skb, NSL_PAYLOAD_PARKED);
+}
+
+/* What became of a frame the device queue took, or refused, in its counters. */
+static void nsl_tx_account(struct nsl_tx_run *run, const struct nsl_tx_frame *frame, u8 res)
+{
+	struct nsl_slice *slice = run->slice;
+	enum nsl_txerr err;
+
+	if (res == NSL_XMIT_SENT) {
+		nsl_stat_inc(slice, NSL_TX_PACKETS);
+		nsl_stat_add(slice, NSL_TX_BYTES, frame->len);
+		if (frame->handle)
+			nsl_stat_inc(slice, NSL_TX_SPLICED);
+		if (frame->gso_hdr)
+			nsl_stat_inc(slice, NSL_TX_GSO);
+		return;
+	}
+	err = res == NSL_XMIT_DOWN ? NSL_TXERR_DOWN : NSL_TXERR_DROPPED;
+	nsl_tx_fail(run, frame->index, err);
+	if (!frame->index)
+		run->first_err = err;
+}
+
+/*
  * Send the run's frames. If the queue stopped, the first frame it did not
  * take, and all after it, are freed or their payloads parked again: the
  * run is then stopped at that frame's iov (and true is returned).
  */
-static bool nsl_tx_run_flush(struct nsl_slice *slice, struct nsl_tx_run *run)
+static bool nsl_tx_run_flush(struct nsl_tx_run *run)
 {
-	unsigned int i, txqs, n = run->count, done = 0;
+	unsigned int i, txqs, n = run->count;
 	struct net_device *dev = run->dev;
-	u64 sent_handles[NSL_XMIT_BURST];
 
 	/* A stopped run holds no frames: stopped is set only below. */
 	if (!n)
@@ -452,7 +545,7 @@ static bool nsl_tx_run_flush(struct nsl_slice *slice, struct nsl_tx_run *run)
 	/* dev is held, but may be unregistering: its queue count then is 0. */
 	txqs = READ_ONCE(dev->real_num_tx_queues);
 	if (likely(txqs)) {
-		nsl_xmit_burst(dev, slice->id % txqs, run->skb, n, run->res);
+		nsl_xmit_burst(dev, run->slice->id % txqs, run->skb, n, run->res);
 	} else {
 		for (i = 0; i < n; i++) {
 			kfree_skb(run->skb[i]);
@@ -462,182 +555,157 @@ static bool nsl_tx_run_flush(struct nsl_slice *slice, struct nsl_tx_run *run)
 
 	for (i = 0; i < n; i++) {
 		const struct nsl_tx_frame *frame = &run->frame[i];
-		enum nsl_txerr err;
 
 		if (run->res[i] == NSL_XMIT_BUSY) {
-			if (!run->stopped) {
-				run->stopped = true;
-				run->stopped_at = frame->index;
-			}
-			if (frame->handle) {
-				/* The qdisc's cb now: parked again as it came. */
-				memset(run->skb[i]->cb, 0, sizeof(run->skb[i]->cb));
-				nsl_rx_cb(run->skb[i])->port = frame->rx_port;
-				nsl_rx_cb(run->skb[i])->gso_hdr_len = frame->gso_hdr;
-				nsl_payload_unclaim(slice, run, frame->handle, frame->hlen);
-			} else {
-				kfree_skb(run->skb[i]);
-			}
+			nsl_tx_unsent(run, frame, run->skb[i]);
 			continue;
 		}
-		/* Gone either way: the slice's store frees its slots for the run at once. */
-		if (nsl_payload_in_ring(run, frame->handle))
-			nsl_rstore_finish(run->rs, frame->handle);
-		else if (frame->handle)
-			sent_handles[done++] = frame->handle;
-		if (run->res[i] == NSL_XMIT_SENT) {
-			nsl_stat_inc(slice, NSL_TX_PACKETS);
-			nsl_stat_add(slice, NSL_TX_BYTES, frame->len);
-			if (frame->handle)
-				nsl_stat_inc(slice, NSL_TX_SPLICED);
-			if (frame->gso_hdr)
-				nsl_stat_inc(slice, NSL_TX_GSO);
-			continue;
-		}
-		err = run->res[i] == NSL_XMIT_DOWN ? NSL_TXERR_DOWN : NSL_TXERR_DROPPED;
-		nsl_tx_fail(slice, run, frame->index, err);
-		if (!frame->index)
-			run->first_err = err;
+		/* Gone either way. */
+		if (frame->handle)
+			nsl_payload_exit(run, frame, run->skb[i], NSL_PAYLOAD_SENT);
+		nsl_tx_account(run, frame, run->res[i]);
 	}
-	if (done)
-		nsl_store_finish_many(&slice->store, sent_handles, done);
+	nsl_payload_commit(run);
 	if (run->stopped)
-		nsl_stat_inc(slice, NSL_TX_BUSY);
+		nsl_stat_inc(run->slice, NSL_TX_BUSY);
 	return run->stopped;
+}
+
+/*
+ * Back where it came from, port 0: a payload read knows its port, which
+ * the iov's ifindex (its namespace's number) may not name in the writer's
+ * namespace. The iov with that port (in the run), or the iov as it is.
+ */
+static const struct netslice_iov *nsl_tx_own_port(struct nsl_tx_run *run,
+						  const struct netslice_iov *iov)
+{
+	struct netslice_iov *own = &run->port_iov;
+
+	if (!iov->handle || iov->port ||
+	    (iov->action != NETSLICE_TX_DEFAULT && iov->action != NETSLICE_TX_HOST))
+		return iov;
+	*own = *iov;
+	own->port = nsl_payload_port(run, iov->handle);
+	return own->port ? own : iov;
+}
+
+/* Up the host stack, as if received on the run's egress. */
+static void nsl_tx_to_host(struct nsl_tx_run *run, const struct nsl_tx_frame *frame,
+			   struct sk_buff *skb)
+{
+	struct nsl_slice *slice = run->slice;
+
+	if (frame->handle) {
+		nsl_payload_exit(run, frame, skb, NSL_PAYLOAD_SENT);
+		nsl_stat_inc(slice, NSL_TX_SPLICED);
+	}
+	if (frame->gso_hdr)
+		nsl_stat_inc(slice, NSL_TX_GSO);
+	nsl_xmit_to_host(skb);
+	nsl_stat_inc(slice, NSL_TX_HOST);
 }
 
 /*
  * Deal with one iov: a frame for the run's egress joins the run (the
  * caller has sent any run it does not join); anything else is done now.
- * Returns why it failed, if it did.
+ * The frame is built in the run's next slot, which it takes only if it
+ * joins. Returns why it failed, if it did.
  */
-static enum nsl_txerr nsl_tx_one(struct nsl_slice *slice, struct file *file,
-				 struct nsl_tx_run *run, const struct netslice_iov *iov,
-			       const void *kdata, struct sk_buff **reuse, u32 index)
+static enum nsl_txerr nsl_tx_one(struct nsl_tx_run *run, const struct nsl_tx_iov *in)
 {
-	struct nsl_tx_frame *frame;
-	struct net_device *dev;
-	unsigned int hlen = 0;
+	struct nsl_tx_frame *frame = &run->frame[run->count];
+	const struct netslice_iov *iov = in->iov;
+	struct nsl_tx_iov own = *in;
 	struct sk_buff *skb;
 	enum nsl_txerr err;
-	u32 rx_port = 0;
-	u16 gso_hdr = 0;
 
 	if (!nsl_iov_valid(iov))
 		return NSL_TXERR_INVALID;
+	*frame = (struct nsl_tx_frame){ .handle = iov->handle, .index = in->index };
 	if (iov->action == NETSLICE_TX_DROP) {
-		err = iov->handle ? nsl_tx_release(slice, file, run, iov->handle) : NSL_TXERR_NONE;
+		err = iov->handle ? nsl_tx_release(run, frame) : NSL_TXERR_NONE;
 		if (!err)
-			nsl_stat_inc(slice, NSL_TX_NF_DROP);
+			nsl_stat_inc(run->slice, NSL_TX_NF_DROP);
 		return err;
 	}
-	/*
-	 * Back where it came from, port 0: a payload read knows its port,
-	 * which the iov's ifindex (its namespace's number) may not name in
-	 * the writer's namespace.
-	 */
-	if (iov->handle && !iov->port &&
-	    (iov->action == NETSLICE_TX_DEFAULT || iov->action == NETSLICE_TX_HOST)) {
-		struct netslice_iov *own = &run->port_iov;
-
-		*own = *iov;
-		own->port = nsl_payload_in_ring(run, iov->handle) ?
-			    nsl_rstore_port(run->rs, iov->handle) :
-			    nsl_store_port(&slice->store, iov->handle, file);
-		if (own->port)
-			iov = own;
-	}
-	dev = nsl_tx_run_dev(slice, run, iov);
-	if (!dev)
+	own.iov = nsl_tx_own_port(run, iov);
+	if (!nsl_tx_run_dev(run, own.iov))
 		return NSL_TXERR_IFINDEX;
 	if (iov->handle)
-		err = nsl_tx_splice(slice, file, run, dev, iov, kdata, &skb, &hlen, &gso_hdr,
-				    &rx_port);
+		err = nsl_tx_splice(run, &own, frame, &skb);
 	else
-		err = nsl_tx_copy(slice, dev, iov, kdata, reuse, &skb);
+		err = nsl_tx_copy(run, &own, &skb);
 	if (err)
 		return err;
 	skb_reset_mac_header(skb);
 	if (!nsl_tx_to_dev(iov->action)) {
-		/* Up the host stack, as if received on dev. */
-		if (iov->handle) {
-			nsl_payload_gone(slice, run, iov->handle);
-			nsl_stat_inc(slice, NSL_TX_SPLICED);
-		}
-		if (gso_hdr)
-			nsl_stat_inc(slice, NSL_TX_GSO);
-		nsl_xmit_to_host(skb);
-		nsl_stat_inc(slice, NSL_TX_HOST);
+		nsl_tx_to_host(run, frame, skb);
 		return NSL_TXERR_NONE;
 	}
 	/* A super-packet's headers were found by nsl_gso_prepare(). */
-	if (!gso_hdr) {
+	if (!frame->gso_hdr) {
 		skb_set_network_header(skb, ETH_HLEN);
 		skb->protocol = eth_hdr(skb)->h_proto;
 	}
-	run->skb[run->count] = skb;
-	frame = &run->frame[run->count++];
-	frame->handle = iov->handle;
-	frame->index = index;
 	frame->len = skb->len;
-	frame->rx_port = rx_port;
-	frame->hlen = hlen;
-	frame->gso_hdr = gso_hdr;
+	run->skb[run->count++] = skb;
 	return NSL_TXERR_NONE;
 }
 
-static void nsl_tx_run_init(struct nsl_tx_run *run, struct netslice_iov __user *uiov, u16 *errs,
-			    struct nsl_rstore *rs)
+static void nsl_tx_run_init(struct nsl_tx_run *run, struct nsl_slice *slice, struct file *file,
+			    struct netslice_iov __user *uiov, u16 *errs, struct nsl_rstore *rs)
 {
+	run->slice = slice;
+	run->file = file;
 	run->uiov = uiov;
 	run->rs = rs;
 	run->errs = errs;
 	run->dev = NULL;
+	run->nr_finished = 0;
 	run->count = 0;
 	run->first_err = NSL_TXERR_NONE;
 	run->stopped = false;
 }
 
 /* iov index fails with err: send what came before first, so that the count covers it. */
-static void nsl_tx_reject(struct nsl_slice *slice, struct nsl_tx_run *run, u32 index,
-			  enum nsl_txerr err)
+static void nsl_tx_reject(struct nsl_tx_run *run, u32 index, enum nsl_txerr err)
 {
-	if (!nsl_tx_run_flush(slice, run))
-		nsl_tx_fail(slice, run, index, err);
+	if (!nsl_tx_run_flush(run))
+		nsl_tx_fail(run, index, err);
 }
 
 /*
- * The call's index-th iov, after those before it; the call ends if the
- * run stops here. Returns the iov's own failure, if any, its error and
- * counter already set (not NSL_TXERR_REFAULT's: the caller faults the
+ * The call's in->index-th iov, after those before it; the call ends if
+ * the run stops here. Returns the iov's own failure, if any, its error
+ * and counter already set (not NSL_TXERR_REFAULT's: the caller faults the
  * memory in, with no egress held, and retries).
  */
-static enum nsl_txerr nsl_tx_step(struct nsl_slice *slice, struct file *file,
-				  struct nsl_tx_run *run, const struct netslice_iov *iov,
-				const void *kdata, struct sk_buff **reuse, u32 index)
+static enum nsl_txerr nsl_tx_step(struct nsl_tx_run *run, const struct nsl_tx_iov *in)
 {
 	enum nsl_txerr err;
 
-	if (run->count && !nsl_tx_run_joins(run, iov) && nsl_tx_run_flush(slice, run))
+	if (run->count && !nsl_tx_run_joins(run, in->iov) && nsl_tx_run_flush(run))
 		return NSL_TXERR_NONE;
-	err = nsl_tx_one(slice, file, run, iov, kdata, reuse, index);
+	err = nsl_tx_one(run, in);
+	/* A payload sent up the stack, or dropped, frees its slot now. */
+	nsl_payload_commit(run);
 	if (err && err != NSL_TXERR_REFAULT)
-		nsl_tx_reject(slice, run, index, err);
+		nsl_tx_reject(run, in->index, err);
 	return err;
 }
 
 /* Before a fault on user memory: send the run and let go of its egress. */
-static void nsl_tx_unhold(struct nsl_slice *slice, struct nsl_tx_run *run)
+static void nsl_tx_unhold(struct nsl_tx_run *run)
 {
-	nsl_tx_run_flush(slice, run);
+	nsl_tx_run_flush(run);
 	nsl_tx_run_end(run);
 }
 
 /* At the end of the call: send what is left, unless stopped, and let go. */
-static void nsl_tx_finish(struct nsl_slice *slice, struct nsl_tx_run *run)
+static void nsl_tx_finish(struct nsl_tx_run *run)
 {
 	if (!run->stopped)
-		nsl_tx_run_flush(slice, run);
+		nsl_tx_run_flush(run);
 	nsl_tx_run_end(run);
 }
 
@@ -657,19 +725,21 @@ size_t nsl_tx_ring(struct nsl_slice *slice, struct file *file, struct nsl_rstore
 	struct nsl_tx_run run;
 	size_t i;
 
-	nsl_tx_run_init(&run, NULL, errs, rs);
+	nsl_tx_run_init(&run, slice, file, NULL, errs, rs);
 	for (i = 0; i < n && !run.stopped; i++) {
-		struct netslice_iov *iov = &iovs[i];
+		struct nsl_tx_iov in = { .iov = &iovs[i], .reuse = &reuse[i], .index = i };
 
 		errs[i] = 0;
 		/* The entry names its frame by offset: checked, then kernel memory. */
-		iov->len = iov->rlen;
-		if (iov->rlen > frames_len || iov->base > frames_len - iov->rlen)
-			nsl_tx_reject(slice, &run, i, NSL_TXERR_FAULT);
-		else
-			nsl_tx_step(slice, file, &run, iov, frames + iov->base, &reuse[i], i);
+		iovs[i].len = iovs[i].rlen;
+		if (iovs[i].rlen > frames_len || iovs[i].base > frames_len - iovs[i].rlen) {
+			nsl_tx_reject(&run, i, NSL_TXERR_FAULT);
+			continue;
+		}
+		in.kdata = frames + iovs[i].base;
+		nsl_tx_step(&run, &in);
 	}
-	nsl_tx_finish(slice, &run);
+	nsl_tx_finish(&run);
 	/* Containers not used: a bad entry, a handle, too small, not reached. */
 	for (i = 0; i < n; i++)
 		if (reuse[i])
@@ -683,12 +753,13 @@ ssize_t nsl_write(struct file *file, const char __user *buf, size_t count, loff_
 	struct nsl_slice *slice = nsl_file_slice(file);
 	size_t n = nsl_batch_limit(slice, count, NETSLICE_MULTI_WRITE);
 	struct netslice_iov iov;
+	struct nsl_tx_iov in = { .iov = &iov };
 	struct nsl_tx_run run;
 	bool fault = false;
 	enum nsl_txerr err;
 	size_t i;
 
-	nsl_tx_run_init(&run, uiov, NULL, NULL);
+	nsl_tx_run_init(&run, slice, file, uiov, NULL, NULL);
 	for (i = 0; i < n; i++) {
 		/* At most one fault-in each for the iov and its data: then, a fault. */
 		unsigned int refaults = 0;
@@ -696,7 +767,7 @@ ssize_t nsl_write(struct file *file, const char __user *buf, size_t count, loff_
 again:
 		if (nsl_tx_iov_get(&uiov[i], &iov)) {
 			if (refaults++ < 2) {
-				nsl_tx_unhold(slice, &run);
+				nsl_tx_unhold(&run);
 				if (run.stopped)
 					break;
 				if (!fault_in_writeable((char __user *)&uiov[i], sizeof(*uiov)))
@@ -705,19 +776,20 @@ again:
 			fault = true;
 			break;
 		}
-		err = nsl_tx_step(slice, file, &run, &iov, NULL, NULL, i);
+		in.index = i;
+		err = nsl_tx_step(&run, &in);
 		if (run.stopped)
 			break;
 		if (err == NSL_TXERR_REFAULT) {
 			if (refaults++ < 2) {
-				nsl_tx_unhold(slice, &run);
+				nsl_tx_unhold(&run);
 				if (run.stopped)
 					break;
 				if (!fault_in_readable(u64_to_user_ptr(iov.base), iov.rlen))
 					goto again;
 			}
 			err = NSL_TXERR_FAULT;
-			nsl_tx_reject(slice, &run, i, err);
+			nsl_tx_reject(&run, i, err);
 			if (run.stopped)
 				break;
 		}
@@ -728,7 +800,7 @@ again:
 			break;
 		}
 	}
-	nsl_tx_finish(slice, &run);
+	nsl_tx_finish(&run);
 
 	if (run.stopped)
 		i = run.stopped_at;
