@@ -55,7 +55,7 @@ void nsl_cut_to_user(u32 cfg, struct netslice_cut *out)
 EXPORT_SYMBOL_IF_KUNIT(nsl_cut_to_user);
 
 /*
- * A header-only copy of skb for a full ring, with skb's RX metadata, or
+ * A header-only copy of skb for a full rxq, with skb's RX metadata, or
  * NULL without memory. Its length is the packet's cut, or its "auto"
  * headers, or its Ethernet header.
  */
