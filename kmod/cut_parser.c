@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception
 /*
  * The cut's parser: where a frame's headers end. One source, built into
  * the module (its RX path, once per packet of a slice with a cut) and into

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception */
 #ifndef _NETSLICE_CUT_PARSER_H
 #define _NETSLICE_CUT_PARSER_H
 

@@ -114,11 +114,13 @@ def main():
             wrong.append(f"{f}: tag {t}, debian/copyright {lic}")
     result("debian/copyright gives every tagged file its tag's licence", not wrong, wrong[:5])
 
-    # nf-ipsec links OpenSSL and everything of tools/nf/ and tools/lib/.
+    # nf-ipsec links OpenSSL, everything of tools/nf/ and tools/lib/ and the cut's parser.
     plain = [f"{f}: {t}" for f, t in sorted(tags.items())
-             if f.startswith(("tools/nf/", "tools/lib/")) and f.endswith((".c", ".h"))
+             if (f.startswith(("tools/nf/", "tools/lib/")) or f.startswith("kmod/cut_parser."))
+             and f.endswith((".c", ".h"))
              and "LicenseRef-netslice-OpenSSL-exception" not in (t or "")]
-    result("every file linked into nf-ipsec (tools/nf/, tools/lib/) has the OpenSSL exception",
+    result("every file linked into nf-ipsec (tools/nf/, tools/lib/, kmod/cut_parser.c) has the "
+           "OpenSSL exception",
            not plain, plain[:5])
 
     used = {alt for s in files_stanzas for alt in s["License"].split(" or ")}
