@@ -43,9 +43,9 @@ efault:
 }
 
 /*
- * Copy len bytes of skb from off to dst + off: a kernel buffer (a ring
- * frame), or a user one. Bytes in the linear head (all of a small frame, a
- * sliced frame's headers) go in one memcpy, or to user space in one
+ * Copy len bytes of skb from off to dst + off: a kernel buffer (a frame of
+ * ring mode), or a user one. Bytes in the linear head (all of a small frame, a
+ * cut frame's headers) go in one memcpy, or to user space in one
  * user-access section; the rest through skb_copy_bits() or the datagram
  * iterator.
  */
@@ -86,7 +86,7 @@ static void nsl_deliver_segment(struct nsl_slice *slice, struct sk_buff **skbp)
 }
 
 /*
- * Copy one packet (or its slice, parking the rest for file) to dst, which
+ * Copy one packet (or its cut, parking the rest for file) to dst, which
  * has iov->len bytes of room, and fill the rest of iov as read reports it.
  * Returns NSL_DELIVERED (iov->handle set when the store took skb);
  * NSL_DELIVER_SEGMENTED with *skbp a super-packet's segments to deliver
@@ -95,7 +95,7 @@ static void nsl_deliver_segment(struct nsl_slice *slice, struct sk_buff **skbp)
  */
 enum nsl_deliver_result nsl_deliver_fill(struct nsl_slice *slice, struct file *file,
 					 struct sk_buff **skbp, const struct nsl_deliver_dst *dst,
-				       struct netslice_iov *iov)
+					 struct netslice_iov *iov)
 {
 	struct sk_buff *skb = *skbp;
 	const struct nsl_rx_cb *cb = nsl_rx_cb(skb);

@@ -23,14 +23,14 @@ struct nsl_deliver_dst {
 
 /* What nsl_deliver_fill() did with a packet. */
 enum nsl_deliver_result {
-	NSL_DELIVERED,		/* copied (its slice, the rest parked) */
+	NSL_DELIVERED,		/* copied (its cut, the rest parked) */
 	NSL_DELIVER_SEGMENTED,	/* not copied: it became segments to deliver instead */
 	NSL_DELIVER_FAILED,	/* not copied, nothing parked: the copy failed */
 };
 
 enum nsl_deliver_result nsl_deliver_fill(struct nsl_slice *slice, struct file *file,
 					 struct sk_buff **skbp, const struct nsl_deliver_dst *dst,
-				       struct netslice_iov *iov);
+					 struct netslice_iov *iov);
 
 /* Count a packet that reached its reader; once per packet, so inline. */
 static inline void nsl_deliver_count(struct nsl_slice *slice, const struct netslice_iov *iov)

@@ -190,7 +190,7 @@ static void nsl_iface_detach(struct nsl_iface *iface, int reason)
 
 int nsl_iface_attach_pair(struct net_device *dev, struct net_device *pair, u16 slice_first,
 			  u16 slice_count, struct netlink_ext_ack *extack,
-			 struct net_device **culprit)
+			  struct net_device **culprit)
 {
 	struct nsl_iface *a, *b = NULL;
 	int err;

@@ -22,16 +22,16 @@
  *   payload store (store.c) under a handle; a write with the handle puts
  *   the new header in front of the parked payload (splice.c) and sends
  *   the same skb. With the trim option a full RX queue turns packets into
- *   header-only records on a second queue (rxq and trimq: ptr_rings; "ring"
- *   means ring mode's mapped rings).
+ *   header-only records on a second queue: the slice's rxq and trimq,
+ *   ptr_rings both (docs/design.md names the words).
  *
  *   Ring mode (ring.c): one file per slice may take its packets through
  *   memory mapped into the process instead: RX copies each packet (or
- *   parks it, sliced) into a frame of the file's RX ring in softirq and
+ *   parks it, cut) into a frame of the file's RX ring in softirq and
  *   keeps the skb as that frame's container; a kick (ioctl or poll)
  *   sends the TX ring's entries through the writers' path (a frame from
- *   an RX slot in its own skb) and returns completions. Its sliced
- *   packets park in a store of the ring's own (rstore.c), with one
+ *   an RX slot in its own skb) and returns completions. Its cut
+ *   packets park in the ring's own store (rstore.c), with one
  *   producer (RX) and one consumer (kicks): no lock of its own.
  *
  *   Control plane: the "netslice" generic netlink family (netlink.c and
@@ -41,7 +41,7 @@
  *
  *   Files call down, never back up (tests/host/test_import_graph.py):
  *   chrdev.c picks read/write (read.c, write.c) or ring mode (ring.c) for
- *   a file; RX (rx.c) hands packets to a ring or the slice's queues; read
+ *   a file; RX (rx.c) hands packets to the slice's rxq or a ring's RX; read
  *   and ring mode both deliver a packet through deliver.c, and ring mode
  *   sends through write.c's TX. Below them: the slices (slice.c, stats.c),
  *   the store, splice, the cut and parse, gso, xmit (egress and the host
@@ -97,7 +97,7 @@
  *     which file is in ring mode (RX reads nsl_slice::ring under RCU) and
  *     how many open files have read (a file's first read, its close and a
  *     ring setup meet under it);
- *     never taken on the packet path (RX reads the CPU mask, batch and slicing modes
+ *     never taken on the packet path (RX reads the CPU mask, batch mode and cut
  *     locklessly: each is one word, applied per packet).
  *   nsl_store::lock (spinlock, BHs off, innermost): a slice's payload
  *     store. Readers take it after dropping read_lock (parking as they

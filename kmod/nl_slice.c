@@ -107,7 +107,7 @@ err_cancel:
 }
 
 typedef int (*nsl_nl_fill_t)(struct sk_buff *skb, struct nsl_slice *slice, u32 portid, u32 seq,
-			    int flags);
+			     int flags);
 
 /* The slice an attribute names; NULL with the ack set if there is none. */
 static struct nsl_slice *nsl_nl_slice(struct genl_info *info, int attr)
@@ -237,7 +237,7 @@ static int nsl_nl_cpus(struct genl_info *info, int attr, struct cpumask **mask)
 	return 0;
 }
 
-/* The slicing the request asks for, checked, from the slice's current one. */
+/* The cut the request asks for, checked, from the slice's current one. */
 static int nsl_nl_cut(struct genl_info *info, struct nsl_slice *slice, u32 *cfg)
 {
 	struct nlattr **a = info->attrs;
@@ -298,8 +298,8 @@ static int nsl_nl_cut(struct genl_info *info, struct nsl_slice *slice, u32 *cfg)
 /*
  * The store's size and timeout and the RX queue's size, applied while
  * packets flow: the store keeps every parked payload's handle, a smaller
- * ring frees what it cannot hold (counted as rx_purged). Both sizes change
- * or neither: the rings are allocated first and swapped in only once the
+ * rxq frees what it cannot hold (counted as rx_purged). Both sizes change
+ * or neither: the new queues are allocated first and swapped in only once the
  * store has taken its size.
  */
 static int nsl_nl_slice_sizes(struct genl_info *info, struct nsl_slice *slice)

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * read(2) and poll(2) of a slice: batches of packets from the slice's RX
- * ring into the caller's iovs (struct netslice_iov).
+ * read(2) and poll(2) of a slice: batches of packets from the slice's rxq
+ * into the caller's iovs (struct netslice_iov).
  *
- * Ownership: a reader takes a chunk of packets off the rings under
+ * Ownership: a reader takes a chunk of packets off rxq and trimq under
  * slice->read_lock (held for that only, never across a user access), so
  * while it copies, each packet is its alone. A packet whose iov cannot be
  * written goes back to the slice's unread queue, which every reader
- * drains before the rings: a bad user pointer loses nothing. A sliced
+ * drains before rxq and trimq: a bad user pointer loses nothing. A cut
  * packet's skb is handed to the payload store (reference and all) before
  * its handle is written to user space, so a handle is never visible while
  * anything but the store holds the skb: a second thread writing it at
@@ -26,7 +26,7 @@
 #include "skb_cb.h"
 #include "slice.h"
 
-/* Packets taken off the rings at once: one lock round for each chunk. */
+/* Packets taken off rxq and trimq at once: one lock round for each chunk. */
 #define NSL_READ_CHUNK	64
 
 /* The caller's buffer for one packet: base and len of its iov. */
@@ -78,8 +78,8 @@ efault:
  */
 static enum nsl_deliver_result nsl_read_one(struct nsl_slice *slice, struct file *file,
 					    struct sk_buff **skbp,
-					  struct netslice_iov __user *uiov,
-					  struct sk_buff **done)
+					    struct netslice_iov __user *uiov,
+					    struct sk_buff **done)
 {
 	struct nsl_deliver_dst dst = {};
 	enum nsl_deliver_result res;

@@ -12,7 +12,7 @@
  *   Kick (ioctl, poll; process context): one at a time under tx_lock,
  *   which is never held with rx_lock. TX goes through write.c's send path
  *   (nsl_tx_ring()), the completions come back here.
- *   Payloads of sliced packets: RX parks them in the ring's own store
+ *   Payloads of cut packets: RX parks them in the ring's own store
  *   (rstore.c) under rx_lock, TX claims and frees them under tx_lock, and
  *   so does the ageing work (nsl_ring_ageing()): one producer, one
  *   consumer, no lock of the store's own.

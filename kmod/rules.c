@@ -363,7 +363,7 @@ void nsl_rules_publish(u64 gen, unsigned int visible)
 static void nsl_rule_tuple_free(struct work_struct *work)
 {
 	struct nsl_rule_tuple *tuple = container_of(to_rcu_work(work), struct nsl_rule_tuple,
-						   free_work);
+						    free_work);
 
 	rhltable_destroy(&tuple->table);
 	kfree(tuple);

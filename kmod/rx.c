@@ -139,7 +139,7 @@ static void nsl_rx_overflow(struct nsl_slice *slice, struct nsl_ring *ring, stru
 static void nsl_rx_enqueue(struct nsl_slice *slice, struct sk_buff *skb, u32 cfg,
 			   unsigned int cut_len)
 {
-	/* Once on the ring skb is the reader's: nothing is read from it after. */
+	/* Once on rxq skb is the reader's: nothing is read from it after. */
 	unsigned int len = skb->len, gso_segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 0;
 	struct nsl_ring *ring = rcu_dereference(slice->ring);
 	int err;
@@ -232,7 +232,7 @@ rx_handler_result_t nsl_rx_handler(struct sk_buff **pskb)
 	/*
 	 * The frame is the slice's now, as a socket's on receive: a local
 	 * sender (veth in this namespace) must not have its send buffer held
-	 * while the frame waits in the ring or the store.
+	 * while the frame waits in rxq, a ring-mode frame or the store.
 	 */
 	skb_orphan(skb);
 
@@ -249,7 +249,7 @@ rx_handler_result_t nsl_rx_handler(struct sk_buff **pskb)
 		.port = iface->port,
 		.queue = queue,
 	};
-	/* One read of the mode: the packet is kept and sliced under the same. */
+	/* One read of the mode: the packet is kept and cut under the same. */
 	cfg = READ_ONCE(slice->cut);
 	if (skb_is_gso(skb)) {
 		cut_len = nsl_rx_keep_gso(skb, cfg);

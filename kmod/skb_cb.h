@@ -6,7 +6,7 @@
 
 /*
  * The per-skb RX metadata a reader gets, kept in skb->cb while queued:
- * written by RX (rx.c, slicing.c), read by everything that delivers or
+ * written by RX (rx.c, cut.c), read by everything that delivers or
  * parks the packet.
  */
 struct nsl_rx_cb {

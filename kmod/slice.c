@@ -68,7 +68,7 @@ int nsl_slice_add_reader(struct nsl_slice *slice, struct file *file)
 	int err = 0;
 
 	mutex_lock(&slice->lock);
-	/* Under the lock ring setup holds: a setup sees this reader, or this sees its ring. */
+	/* Under the lock ring setup holds: a setup sees this reader, or this sees slice->ring. */
 	if (rcu_access_pointer(slice->ring)) {
 		err = -EBUSY;
 	} else if (!nf->reader) {
@@ -110,7 +110,7 @@ void nsl_slice_set_cut(struct nsl_slice *slice, u32 cfg)
 	WRITE_ONCE(slice->cut, cfg);
 }
 
-/* The slice's slicing settings, its store's size and timeout included. */
+/* The slice's cut, its store's size and timeout included. */
 void nsl_slice_cut(struct nsl_slice *slice, struct netslice_cut *out)
 {
 	nsl_cut_to_user(READ_ONCE(slice->cut), out);
@@ -119,7 +119,7 @@ void nsl_slice_cut(struct nsl_slice *slice, struct netslice_cut *out)
 
 /*
  * ptr_ring_resize()'s destroy has no context: the packets of one resize,
- * and their count. It runs under the ring's consumer lock with hard IRQs
+ * and their count. It runs under the queue's consumer lock with hard IRQs
  * off, where an skb must not be freed (a page_pool page's return asserts
  * it is not in hard IRQ context, and a BH enable there could run NET_RX
  * into the producer lock this CPU holds): they are freed after.
@@ -128,7 +128,7 @@ static DEFINE_MUTEX(nsl_resize_lock);	/* protects nsl_resize_dead, nsl_resize_dr
 static struct sk_buff *nsl_resize_dead;
 static unsigned int nsl_resize_dropped;
 
-/* A packet a smaller ring has no room for: kept for nsl_slice_rxq_resize_commit() to free. */
+/* A packet a smaller rxq has no room for: kept for nsl_slice_rxq_resize_commit() to free. */
 static void nsl_slice_resize_drop(void *ptr)
 {
 	struct sk_buff *skb = ptr;
@@ -193,7 +193,7 @@ void nsl_slice_rxq_resize_commit(struct nsl_slice *slice, struct nsl_rxq_resize 
 	rs->rx_queue = nsl_ptr_ring_swap(&slice->rxq, rs->rx_queue, rs->size);
 	WRITE_ONCE(slice->rxq_size, rs->size);
 	atomic64_add(nsl_resize_dropped, &slice->rx_purged);
-	/* IRQs on again: free as any consumer of the rings does. */
+	/* IRQs on again: free as any consumer of rxq and trimq does. */
 	local_bh_disable();
 	kfree_skb_list(nsl_resize_dead);
 	local_bh_enable();
@@ -205,7 +205,7 @@ void nsl_slice_rxq_resize_commit(struct nsl_slice *slice, struct nsl_rxq_resize 
 }
 
 /*
- * Free what a ring still holds, BHs off as every consumer of the rings
+ * Free what a queue still holds, BHs off as every consumer of the queues
  * takes their lock (ring-mode RX consumes the trimq in softirq).
  */
 static void nsl_ptr_ring_drain(struct ptr_ring *r)
@@ -217,10 +217,10 @@ static void nsl_ptr_ring_drain(struct ptr_ring *r)
 }
 
 /*
- * Everything queued moves to the unread queue, which readers (and ring
- * mode's RX and kicks) drain first, so the packets kept stay in the order
- * they arrived in; those of port go. True when packets were kept: readers
- * are woken, and a ring-mode file's RX should be told
+ * Everything queued moves to the unread queue, which readers (and
+ * ring mode's RX and kicks) drain first, so the packets kept stay in
+ * the order they arrived in; those of port go. True when packets were
+ * kept: readers are woken, and a ring-mode file's RX should be told
  * (nsl_ring_requeued()), which the caller does.
  * Readers hold read_lock only to take packets, never across a user copy,
  * so this waits for no user space (it runs under RTNL on detach).

@@ -29,7 +29,7 @@ struct nsl_slice {
 	/* RX: produced in softirq, consumed by readers under read_lock. */
 	struct ptr_ring rxq;
 	struct ptr_ring trimq;	/* NETSLICE_RX_TRIMMED records, read first */
-	/* Taken off the rings but not read (a copy failed, a purge): read first. */
+	/* Taken off rxq or trimq but not read (a copy failed, a purge): read first. */
 	struct sk_buff_head unread;
 	wait_queue_head_t wait;
 	/*
@@ -39,11 +39,11 @@ struct nsl_slice {
 	 * without: nsl_ring_rx() reads the process's consumer index instead.
 	 */
 	atomic_t rx_armed;
-	struct mutex read_lock;		/* protects consuming the rings */
+	struct mutex read_lock;		/* protects consuming rxq and trimq */
 	atomic_t open_files;		/* no reader: RX drops and counts */
 	atomic64_t rx_purged;		/* queued, freed unread (detach, last close) */
 	struct nsl_stats __percpu *stats;
-	struct nsl_store store;		/* payloads of sliced packets read */
+	struct nsl_store store;		/* payloads of cut packets read */
 	/* The file in ring mode, if any: RX delivers there. Set under lock. */
 	struct nsl_ring __rcu *ring;
 
@@ -52,7 +52,7 @@ struct nsl_slice {
 	cpumask_var_t user_cpus;
 	u32 rw_flags;			/* NETSLICE_MULTI_*; READ_ONCE outside lock */
 	u32 max_batch;			/* READ_ONCE outside lock */
-	u32 cut;			/* see slicing.h; READ_ONCE outside lock */
+	u32 cut;			/* see cut.h; READ_ONCE outside lock */
 	u32 rxq_size;			/* rxq's; READ_ONCE outside lock */
 	/*
 	 * Open files that have called read(): ring setup by another file
@@ -81,7 +81,7 @@ static inline bool nsl_file_is_reader(const struct file *file)
 
 /*
  * file reads from now on: counted in slice->readers, unless another
- * file's ring takes the slice's packets (-EBUSY).
+ * file in ring mode takes the slice's packets (-EBUSY).
  */
 int nsl_slice_add_reader(struct nsl_slice *slice, struct file *file);
 /* On close: file reads no more. */
@@ -92,7 +92,7 @@ bool nsl_slice_other_readers(struct nsl_slice *slice, struct file *file);
 /* The slices, nsl_nr_slices of them (nsl_slices_create()). */
 extern struct nsl_slice *nsl_slices;
 
-/* Batch size for this call: the caller's count, capped by the slice mode. */
+/* Batch size for this call: the caller's count, capped by the slice's batch mode. */
 static inline size_t nsl_batch_limit(const struct nsl_slice *slice, size_t count, u32 multi_flag)
 {
 	size_t n = min_t(size_t, count, READ_ONCE(slice->max_batch));

@@ -39,7 +39,7 @@ static void nsl_stats_read_raw(struct nsl_slice *slice, struct netslice_stats *o
 			sum[i] += READ_ONCE(s->v[i]);
 	}
 
-	/* The slice's store, and the ring's if a file of the slice has one. */
+	/* The slice's store, and a ring's store if a file of the slice is in ring mode. */
 	spin_lock_bh(&slice->store.lock);
 	out->store_aged = slice->store.aged;
 	out->store_closed = slice->store.closed;

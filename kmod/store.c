@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The payload store (after PayloadPark): a slice parks the skbs of sliced
+ * The payload store (after PayloadPark): a slice parks the skbs of cut
  * packets here while user space holds their headers, and finds them again
  * from a 64-bit handle when the header comes back.
  *
@@ -14,7 +14,7 @@
  * is foreign; the slot's current handle while a writer holds it, or its
  * previous one, is stale; anything else was not issued by this store
  * lately (forged). (A keyed hash made the tags until 0.5: siphash cost
- * 150 of the 3,790 instructions a sliced 1518-byte frame cost in ring
+ * 150 of the 3,790 instructions a cut 1518-byte frame cost in ring
  * mode, docs/benchmarks.md.)
  *
  * Parking, lookup and freeing are O(1) and touch one list at most: free
@@ -71,8 +71,8 @@ static void nsl_store_free_slot(struct nsl_store *st, struct nsl_store_entry *e)
 }
 
 /* Free every parked payload older than the timeout; caller frees *dead. */
-static void __ns_store_expire(struct nsl_store *st, unsigned long now,
-			      struct sk_buff_head *dead)
+static void __nsl_store_expire(struct nsl_store *st, unsigned long now,
+			       struct sk_buff_head *dead)
 {
 	struct nsl_store_entry *e, *tmp;
 
@@ -93,7 +93,7 @@ VISIBLE_IF_KUNIT void nsl_store_expire(struct nsl_store *st, unsigned long now)
 
 	__skb_queue_head_init(&dead);
 	spin_lock_bh(&st->lock);
-	__ns_store_expire(st, now, &dead);
+	__nsl_store_expire(st, now, &dead);
 	spin_unlock_bh(&st->lock);
 	__skb_queue_purge(&dead);
 }
@@ -218,7 +218,7 @@ u64 nsl_store_park(struct nsl_store *st, struct sk_buff *skb, const void *owner,
 	__skb_queue_head_init(&dead);
 	spin_lock_bh(&st->lock);
 	if (st->used == st->capacity)
-		__ns_store_expire(st, jiffies, &dead);
+		__nsl_store_expire(st, jiffies, &dead);
 	e = nsl_store_pop_free(st);
 	if (!e) {
 		spin_unlock_bh(&st->lock);

@@ -13,7 +13,7 @@
 
 /*
  * Handle layout (opaque to user space), shared by the slice's store and a
- * ring's (rstore.c):
+ * ring's store (rstore.c):
  *   bits  0..15  slot
  *   bits 16..23  slice
  *   bits 24..62  tag: the store's park count, from a random start (39
@@ -116,7 +116,7 @@ static inline void nsl_store_finish(struct nsl_store *st, u64 handle)
  */
 void nsl_store_count_freed(struct nsl_store *st, u64 aged, u64 closed, u32 high_water);
 
-/* How long a payload may stay parked, in jiffies: rings' stores age by it too. */
+/* How long a payload may stay parked, in jiffies: ring mode's stores age by it too. */
 static inline unsigned long nsl_store_timeout(const struct nsl_store *st)
 {
 	return READ_ONCE(st->timeout);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
-/* Slicing modes written as text, for command lines. */
+/* Cuts written as text, for command lines. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -56,12 +56,12 @@ int ns_pin_to_user_cpus(int fd);
 int ns_rw_multi_get(int fd, struct netslice_rw_multi *rw);
 int ns_rw_multi_set(int fd, __u32 flags, __u32 max_batch);
 
-/* Header slicing mode of the slice (NETSLICE_CUT_GET/SET; -EINVAL out of range). */
+/* The slice's cut (NETSLICE_CUT_GET/SET; -EINVAL out of range). */
 int ns_cut_get(int fd, struct netslice_cut *cut);
 int ns_cut_set(int fd, const struct netslice_cut *cut);
 
 /*
- * Parse a slicing mode: "off", "auto", "auto+EXTRA", "fixed:LENGTH", any
+ * Parse a cut: "off", "auto", "auto+EXTRA", "fixed:LENGTH", any
  * of them followed by ",trim" (NETSLICE_CUT_TRIM) and, but "off", by
  * ",gso" (NETSLICE_CUT_GSO), in either order. -EINVAL on anything else
  * or a length out of range.
@@ -113,10 +113,10 @@ ssize_t ns_write_all(int fd, struct netslice_iov *iov, unsigned int n);
 /*
  * A batch: n iovs, each with its own buffer of buf_size bytes.
  * ns_batch_recv() resets every iov to its buffer and reads; the NF then
- * looks at iov[i] (data at ns_iov_data(), rlen bytes; a handle if sliced),
+ * looks at iov[i] (data at ns_iov_data(), rlen bytes; a handle if cut),
  * may rewrite it (set rlen for a new header length, action and ifindex
  * for another egress), and ns_batch_send() writes them all back. Handles
- * ride along in the iovs: nothing to do for a sliced packet.
+ * ride along in the iovs: nothing to do for a cut packet.
  */
 struct ns_batch {
 	struct netslice_iov *iov;
@@ -143,7 +143,7 @@ static inline uint8_t *ns_iov_data(const struct netslice_iov *iov)
 }
 
 /*
- * Pass a packet on with the header it was read with: for a sliced packet
+ * Pass a packet on with the header it was read with: for a cut packet
  * the kernel then copies nothing back (rlen 0 with its handle); a whole
  * packet is written as read. Call it last, after any look at the header.
  * Needs a module whose NETSLICE_INFO_GET reports NETSLICE_INFO_KEEP_HEADER;
@@ -439,7 +439,7 @@ struct ns_run_config {
 };
 
 /*
- * Open every slice, apply the slicing mode, start one worker per slice
+ * Open every slice, apply the cut, start one worker per slice
  * (pinned unless no_pin) and run until SIGINT or SIGTERM (or
  * ns_run_stop()). SIGINT, SIGTERM and SIGHUP are blocked in the calling
  * thread and its workers and taken with sigtimedwait(), so call it from

@@ -95,7 +95,7 @@ int ns_pkt_icmp_echo(const struct ns_pkt *p);
 /*
  * 1 for an ICMP error (destination unreachable, source quench, redirect,
  * time exceeded, parameter problem) or ICMPv6 error (types 1 to 4), the
- * header captured; else 0. Slicing "auto" reads errors whole.
+ * header captured; else 0. The "auto" cut reads errors whole.
  */
 int ns_pkt_icmp_error(const struct ns_pkt *p);
 
@@ -170,7 +170,7 @@ int ns_pkt_l4_csum(const struct ns_pkt *p, uint16_t *csum);
  * Rewrite the source (dst 0) or destination (dst 1) address: 4 bytes for
  * IPv4, 16 for IPv6, network order. Fixes the IPv4 header checksum and the
  * TCP/UDP/ICMPv6 checksum incrementally; a UDP checksum of zero (none,
- * IPv4) stays zero. Works on sliced packets (the payload's sum is untouched).
+ * IPv4) stays zero. Works on cut packets (the payload's sum is untouched).
  *   -EAFNOSUPPORT  not IP          -EMSGSIZE  header not captured
  */
 int ns_pkt_set_addr(struct ns_pkt *p, int dst, const void *addr);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * Header views of a received frame. Every header is checked against the
- * bytes captured (a sliced packet holds only its headers) and every IP
+ * bytes captured (a cut packet holds only its headers) and every IP
  * length against the bytes on the wire.
  */
 #include <arpa/inet.h>

@@ -178,7 +178,7 @@ static int ns_worker_send(struct ns_worker *w, struct netslice_iov *batch, unsig
 			drops++;
 		} else {
 			tx++;
-			/* A sliced packet leaves with its parked payload (rlen 0: as read). */
+			/* A cut packet leaves with its parked payload (rlen 0: as read). */
 			bytes += iov->handle ? (iov->rlen ?: rlen[i]) + iov->wire_len - rlen[i] :
 					       iov->rlen;
 		}
@@ -335,7 +335,7 @@ out:
 }
 
 /*
- * Set a slicing mode; a module without super-packets kept whole
+ * Set a cut; a module without super-packets kept whole
  * (NETSLICE_INFO_GSO) gets the mode without them, and reads them
  * segmented, as it always did.
  */
@@ -355,7 +355,7 @@ static int ns_run_cut_set(int fd, const struct netslice_cut *cut)
 	return ns_cut_set(fd, &mode);
 }
 
-/* Open the slices and set their slicing mode, before any worker reads. */
+/* Open the slices and set their cut, before any worker reads. */
 static int ns_run_open(struct ns_run *run, const unsigned int *slices, unsigned int n)
 {
 	const struct ns_run_config *cfg = &run->cfg;

@@ -2,7 +2,7 @@
 /*
  * The header cut's test frames, built byte by byte, with the cut each
  * must give: one table for the KUnit suite (cut_kunit.c, over skbs
- * split at several points) and the host test (tests/host/test_slicing.c,
+ * split at several points) and the host test (tests/host/test_cut.c,
  * over flat buffers, as offline mode reads them), so both run the cut's
  * parser (kmod/cut_parser.c) on the same bytes. The including file provides
  * memset() and the __u8 family.
@@ -166,7 +166,7 @@ static void b_ipv4_icmp(struct nsl_frame *f)
 	eth(f, 0x0800); ipv4(f, 1, 5, 0); put(f, 8); finish(f, 56);
 }
 
-/* Destination unreachable quoting 28 bytes: read whole, never sliced. */
+/* Destination unreachable quoting 28 bytes: read whole, never cut. */
 static void b_ipv4_icmp_error(struct nsl_frame *f)
 {
 	eth(f, 0x0800); ipv4(f, 1, 5, 0); put(f, 8)[0] = 3;

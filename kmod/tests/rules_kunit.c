@@ -188,7 +188,7 @@ static void nsl_rules_test_cases(struct kunit *test)
 		nsl_rules_lock();
 		KUNIT_ASSERT_EQ_MSG(test, nsl_rt_apply(test, c->rules,
 						       nsl_rt_count(c->rules, ARRAY_SIZE(c->rules)),
-						      false), 0, "%s", c->name);
+						       false), 0, "%s", c->name);
 		for (i = 0; i < ARRAY_SIZE(c->pkts) && c->pkts[i].family; i++)
 			KUNIT_EXPECT_EQ_MSG(test, nsl_rt_lookup(test, &c->pkts[i]), c->pkts[i].want,
 					    "%s, packet %u", c->name, i);

@@ -143,8 +143,8 @@ struct netslice_iov {
 #define NETSLICE_RX_SEGMENT	(1U << 1)	/* one segment of a GSO/GRO packet */
 #define NETSLICE_RX_CUT		(1U << 2)	/* headers only; @handle holds the payload */
 #define NETSLICE_RX_STORE_FULL	(1U << 3)	/* delivered whole: the store was full */
-#define NETSLICE_RX_TRIMMED	(1U << 4)	/* header-only record: ring full, payload freed */
-#define NETSLICE_RX_GSO		(1U << 5)	/* a whole GSO/GRO super-packet, sliced */
+#define NETSLICE_RX_TRIMMED	(1U << 4)	/* header-only record: rxq full, payload freed */
+#define NETSLICE_RX_GSO		(1U << 5)	/* a whole GSO/GRO super-packet, cut */
 #define NETSLICE_RX_GSO_TCPV4	(1U << 6)	/* its type: TCP over IPv4 */
 #define NETSLICE_RX_GSO_TCPV6	(1U << 7)	/* TCP over IPv6 */
 #define NETSLICE_RX_GSO_UDP_L4	(1U << 8)	/* UDP datagrams (UDP_SEGMENT) */
@@ -200,7 +200,7 @@ struct netslice_rw_multi {
  *            error (ICMP types 3, 4, 5, 11, 12; ICMPv6 1 to 4) is whole
  *            header: what it quotes is what a NAT translates, so it is
  *            delivered whole. A non-first fragment
- *            is sliced after its IP headers. Anything else (not IP, another
+ *            is cut after its IP headers. Anything else (not IP, another
  *            L4 protocol, a header cut short or inconsistent) is delivered
  *            whole.
  *            In every mode a packet with fewer than NETSLICE_MIN_PARK
@@ -217,7 +217,7 @@ struct netslice_rw_multi {
  *            or with the cut off its "auto" headers, or its Ethernet
  *            header if none parse.
  *            NETSLICE_CUT_GSO: read TCP and UDP super-packets whole,
- *            sliced (docs/uapi.md, "Super-packets"); with NETSLICE_CUT_FIXED
+ *            cut (docs/uapi.md, "Super-packets"); with NETSLICE_CUT_FIXED
  *            or NETSLICE_CUT_AUTO only (EINVAL with NETSLICE_CUT_OFF).
  * @store_size:       out: capacity of the slice's payload store (a ring
  *                    mode file's store takes it at setup); ignored on SET.
@@ -373,20 +373,20 @@ struct netslice_info {
 	X(TX_ERR_GSO, tx_err_gso)
 
 struct netslice_stats {
-	__u64 rx_packets;		/* queued on the ring */
+	__u64 rx_packets;		/* queued on rxq, or in an RX ring */
 	__u64 rx_bytes;
-	__u64 rx_drop_ring_full;	/* ring full (and no trimmed record) */
+	__u64 rx_drop_ring_full;	/* rxq or RX ring full, no trimmed record */
 	__u64 rx_drop_no_reader;	/* no file open on the slice */
 	__u64 rx_drop_error;		/* could not be segmented or checksummed */
 	__u64 rx_segments;		/* of which segments of GSO/GRO packets */
 	__u64 rx_off_cpu;		/* received outside the kernel-side CPUs */
-	__u64 rx_trimmed;		/* ring full: queued as header-only record */
+	__u64 rx_trimmed;		/* rxq full: queued as header-only record */
 	__u64 read_packets;		/* handed to user space */
 	__u64 read_bytes;		/* bytes copied to user space */
 	__u64 read_truncated;		/* packets longer than their iov */
 	__u64 read_sliced;		/* headers read, payload parked */
-	__u64 read_whole;		/* read whole (slicing off or not applicable) */
-	__u64 read_store_full;		/* of which: would be sliced, store full */
+	__u64 read_whole;		/* read whole (cut off or not applicable) */
+	__u64 read_store_full;		/* of which: would be cut, store full */
 	__u64 write_bytes;		/* bytes copied from user space */
 	__u64 tx_packets;		/* sent out of an interface */
 	__u64 tx_bytes;
@@ -407,7 +407,7 @@ struct netslice_stats {
 	__u64 store_closed;		/* payloads freed when their file closed */
 	__u64 store_used;		/* payloads parked now */
 	__u64 store_high_water;		/* most payloads parked at once */
-	__u64 rx_purged;		/* queued, freed unread: detach, close, ring shrunk */
+	__u64 rx_purged;		/* queued, freed unread: detach, close, rxq shrunk */
 	__u64 tx_err_dropped;		/* NETSLICE_TXERR_DROPPED */
 	__u64 rx_gso_packets;		/* super-packets queued whole (NETSLICE_CUT_GSO) */
 	__u64 rx_gso_segments;		/* the segments they stand for */
@@ -549,8 +549,8 @@ struct netslice_ring_comp {
  * Names before 0.6, deprecated: they compile, each use with a warning that
  * names its replacement, through 0.7 (0.8 removes them). Header slicing's
  * setting is the "cut" (CUT_*): "slice" names only the partition, a
- * /dev/netslice-N; a slice's RX queue is its "rxq" ("ring" is ring
- * mode's). The netlink names resolve once
+ * /dev/netslice-N; a slice's RX queue is its "rxq" (a "ring"
+ * is ring mode's). The netlink names resolve once
  * <linux/netslice_netlink.h> is included too. Define NETSLICE_NO_DEPRECATED
  * to see which old names a program still uses, as errors.
  */
