@@ -132,10 +132,10 @@ SUBST = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 MAN_PARTS := docs/man/nf-common.inc docs/man/nf-common-see.inc
 RENDER_MAN = sed -e '/^@NF_COMMON@$$/{r docs/man/nf-common.inc' -e 'd}' \
 	-e '/^@NF_SEE@$$/{r docs/man/nf-common-see.inc' -e 'd}' $(1) | $(SUBST)
-HOST_TESTS := $(B)/tests/test_cpulist $(B)/tests/test_slicing $(B)/tests/test_pkt \
+HOST_TESTS := $(B)/tests/test_cpulist $(B)/tests/test_cut $(B)/tests/test_pkt \
 	$(B)/tests/test_run
 GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
-	$(B)/tests/slice_check $(B)/tests/slice_nf $(B)/tests/nfclient $(B)/tests/faultloop \
+	$(B)/tests/cut_check $(B)/tests/cut_nf $(B)/tests/nfclient $(B)/tests/faultloop \
 	$(B)/tests/safety_check $(B)/tests/ring_check $(B)/tests/queue_read \
 	$(B)/tests/wake_check $(B)/tests/rule_api
 # The device and netlink fuzzer (tests/fuzz/), run in the guest
@@ -256,9 +256,9 @@ $(B)/tests/%: tests/host/%.c $(LIB_SRCS) $(wildcard userlib/*.h uapi/linux/*.h k
 	@mkdir -p $(dir $@)
 	$(CC) $(NS_CFLAGS) $(SAN) -Itests/host -o $@ $< $(LIB_SRCS) $(TEST_SRCS) -lpthread
 
-# test_slicing runs the cut's parser as the module and offline mode build it.
-$(B)/tests/test_slicing: TEST_SRCS := kmod/cut_parser.c
-$(B)/tests/test_slicing: kmod/cut_parser.c kmod/cut_parser.h
+# test_cut runs the cut's parser as the module and offline mode build it.
+$(B)/tests/test_cut: TEST_SRCS := kmod/cut_parser.c
+$(B)/tests/test_cut: kmod/cut_parser.c kmod/cut_parser.h
 
 # ns_run() over eventfds: the library's calls into the device land in the test.
 $(B)/tests/test_run: NS_CFLAGS += -Wl,--wrap=ns_slice_count,--wrap=ns_open,--wrap=ns_info_get

@@ -120,7 +120,7 @@ summary() {
 # A python3 with PyYAML if there is one: without, spec_check.py skips.
 spec_py=$(scripts/pyyaml.sh 2>/dev/null) || spec_py=python3
 part "host: libnetslice cpulist" build/tests/test_cpulist
-part "host: libnetslice slicing" build/tests/test_slicing
+part "host: libnetslice cut" build/tests/test_cut
 part "host: libnetslice packets" build/tests/test_pkt
 part "host: libnetslice ns_run ready" build/tests/test_run
 part "host: NFs offline (pcapng)" /usr/bin/python3 tests/host/test_nf.py
@@ -134,6 +134,7 @@ part "host: licences, debian/copyright" tests/host/test_licenses.py
 part "host: bench report" /usr/bin/python3 tests/host/test_bench_report.py
 part "host: bench instruction counts" /usr/bin/python3 tests/host/test_bench_insns.py
 part "host: import graphs (kmod, tools/ctl, tools/nf)" python3 tests/host/test_import_graph.py
+part "host: one word per idea" python3 tests/host/test_words.py
 # The new commits' messages (from scripts/commits-baseline; skipped where
 # that commit is not in the clone), and the checker's own test.
 part "host: commit messages" python3 scripts/check-commits.py
@@ -176,7 +177,7 @@ full_kernels=" ${NETSLICE_FULL_KERNELS:-6.1 7.2} "
 # Guest tests whose cases reach no kernel interface that changes across the
 # range: the demo (make demo runs its guest half on 6.12 too), the
 # NFs' protocols (user space, over the read/write, cut and GSO paths that
-# test_forward, test_slicing and test_gso take everywhere), permissions,
+# test_forward, test_cut and test_gso take everywhere), permissions,
 # the rule tables, the install and the unit, the fault loops, and the
 # fuzzer (which the sanitizer tier runs on 6.12 too). docs/testing.md has
 # the table.

@@ -39,9 +39,9 @@ mkdir -p "$builtin" && cp "$dk/build/modules.builtin" "$dk/build/modules.builtin
 # (about 2 s per exec, against a tenth of that on Debian's kernels), so
 # the tier runs the tests that work through few processes: the fuzzer,
 # the fault loops, fault injection, permissions, the C-driven I/O,
-# device and slicing tests, and the real NIC (virtio-net on QEMU hubs).
+# device and cut tests, and the real NIC (virtio-net on QEMU hubs).
 # With KVM, NETSLICE_DEBUG_TESTS=all runs every guest test.
-tests=${NETSLICE_DEBUG_TESTS:-test_fuzz.sh test_faults.sh test_failslab.sh test_perms.sh test_safety.sh test_io.sh test_ring.sh test_devices.sh test_slicing.sh test_nic.sh test_rules.sh}
+tests=${NETSLICE_DEBUG_TESTS:-test_fuzz.sh test_faults.sh test_failslab.sh test_perms.sh test_safety.sh test_io.sh test_ring.sh test_devices.sh test_cut.sh test_nic.sh test_rules.sh}
 [ "$tests" = all ] && tests=$(cd tests/guest && ls test_*.sh)
 if [ "${NETSLICE_DEBUG_SMOKE:-0}" = 1 ]; then
 	# CI's run, beside make check in its 40-minute budget (docs/testing.md):
@@ -72,7 +72,7 @@ if [ "${NETSLICE_DEBUG_SMOKE:-0}" = 1 ]; then
 	# of test_fuzz's 164 with them whole), half of failslab's frames
 	# (its traffic case took 86 s): CI's 40 minutes (docs/testing.md).
 	sizes=(NETSLICE_FAILSLAB_ROUNDS=10 NETSLICE_TIMEOUT_SCALE=5 NETSLICE_FUZZ_RULE_BATCHES=1000
-	       NETSLICE_FUZZ_OPS=50000 NETSLICE_FUZZ_NL=5000 NETSLICE_FAILSLAB_SLICED=1000
+	       NETSLICE_FUZZ_OPS=50000 NETSLICE_FUZZ_NL=5000 NETSLICE_FAILSLAB_CUT=1000
 	       "NETSLICE_ONLY_CASES=${NETSLICE_ONLY_CASES-$only}")
 	vm_timeout=2700
 else

@@ -31,7 +31,7 @@
  *	whose failure has a fallback) loads with NODES nodes and unloads.
  *
  *   faultloop hold SECONDS
- *	Reads every slice with "auto" slicing for SECONDS and never writes a
+ *	Reads every slice with the "auto" cut for SECONDS and never writes a
  *	handle back, so the payload stores fill up; prints what it read.
  *
  * Prints "faultloop: N rounds" and exits 0 when every round did its part.
@@ -170,10 +170,10 @@ static void forward(int round)
 }
 
 /*
- * For every slice: set "auto" slicing (@auto) and return the sum of
+ * For every slice: set the "auto" cut (@auto) and return the sum of
  * store_used, or -1 if no slice opens.
  */
-static long slices_visit(bool auto_slicing)
+static long slices_visit(bool auto_cut)
 {
 	struct netslice_cut sl = { .mode = NETSLICE_CUT_AUTO };
 	struct netslice_stats st;
@@ -188,7 +188,7 @@ static long slices_visit(bool auto_slicing)
 		fd = open(path, O_RDWR);
 		if (fd < 0)
 			break;
-		if ((auto_slicing && ioctl(fd, NETSLICE_CUT_SET, &sl)) ||
+		if ((auto_cut && ioctl(fd, NETSLICE_CUT_SET, &sl)) ||
 		    ioctl(fd, NETSLICE_STATS_GET, &st))
 			used = -1;
 		else if (used >= 0)
@@ -515,7 +515,7 @@ static int hold(int seconds)
 {
 	static unsigned char buf[BATCH][256];
 	struct netslice_iov iov[BATCH];
-	unsigned long read_n = 0, sliced = 0, full = 0;
+	unsigned long read_n = 0, n_cut = 0, full = 0;
 	long end = now_ms() + seconds * 1000L;
 	int fds[MAX_FDS], n;
 
@@ -528,15 +528,15 @@ static int hold(int seconds)
 
 			for (ssize_t i = 0; i < got; i++) {
 				read_n++;
-				sliced += !!(iov[i].flags & NETSLICE_RX_CUT);
+				n_cut += !!(iov[i].flags & NETSLICE_RX_CUT);
 				full += !!(iov[i].flags & NETSLICE_RX_STORE_FULL);
 			}
 		}
 		usleep(1000);
 	}
-	printf("faultloop: held %lu packets read, %lu sliced, %lu whole for a full store\n",
-	       read_n, sliced, full);
-	return sliced && full ? 0 : 1;
+	printf("faultloop: held %lu packets read, %lu cut, %lu whole for a full store\n",
+	       read_n, n_cut, full);
+	return n_cut && full ? 0 : 1;
 }
 
 int main(int argc, char **argv)

@@ -689,7 +689,7 @@ tst_wire_drops_delta() {
 }
 
 # tst_traffic COUNT [FLOWS [rewritten]]: send COUNT frames gen -> sink; all
-# must arrive exactly once and byte-identical (or as slice_nf rewrites them).
+# must arrive exactly once and byte-identical (or as cut_nf rewrites them).
 tst_traffic() {
 	tst_traffic_between "$gen" gen0 "$sink" sink0 "$sink_mac" "$1" "${2:-64}" "${@:3}"
 }

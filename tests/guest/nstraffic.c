@@ -7,7 +7,7 @@
  *                  [rewritten | nat IPV4]
  *   nstraffic tcp-send IPV4 PORT BYTES
  *   nstraffic tcp-recv PORT BYTES READY_FILE
- *   nstraffic split COUNT SLICE
+ *   nstraffic split COUNT CUT
  *
  * recv waits without limit until SIGUSR1 says the sender is done, then
  * until COUNT frames arrived or none did for IDLE_MS: a sender that is
@@ -18,7 +18,7 @@
  * destination is on no host, so the receiving stack ignores it. recv exits
  * 0 when all COUNT frames arrived exactly once and byte-identical, and
  * prints what it saw; with "rewritten" it expects every frame as
- * slice_nf's rewrite mode leaves it (source address 10.99.1.2, source port
+ * cut_nf's rewrite mode leaves it (source address 10.99.1.2, source port
  * + 1000), checksums computed afresh here; with "nat IPV4" as a source
  * NAT leaves it (source address IPV4, any source port, the TTL one less
  * (a router), both checksums valid, all else unchanged). A frame's destination MAC must be IFACE's,
@@ -28,9 +28,9 @@
  * checksum. recv's summary names the frames its socket dropped too (a
  * buffer full). tcp-recv exits 0 when it got exactly BYTES bytes of
  * the stream tcp-send writes (byte i is a function of i). split prints
- * how COUNT frames divide under a SLICE-byte slice: "SLICED WHOLE
+ * how COUNT frames divide under a CUT-byte cut: "CUT WHOLE
  * WHOLE_BYTES" (a frame with fewer than NETSLICE_MIN_PARK bytes beyond
- * its slice is read whole).
+ * its cut is read whole).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -398,18 +398,18 @@ static int do_tcp_recv(char **argv)
 
 static int do_split(char **argv)
 {
-	uint32_t count = strtoul(argv[0], NULL, 0), slice = strtoul(argv[1], NULL, 0), seq;
-	unsigned long long sliced = 0, whole = 0, whole_bytes = 0;
+	uint32_t count = strtoul(argv[0], NULL, 0), cut = strtoul(argv[1], NULL, 0), seq;
+	unsigned long long n_cut = 0, whole = 0, whole_bytes = 0;
 
 	for (seq = 0; seq < count; seq++) {
-		if (frame_len(seq) >= slice + NETSLICE_MIN_PARK) {
-			sliced++;
+		if (frame_len(seq) >= cut + NETSLICE_MIN_PARK) {
+			n_cut++;
 		} else {
 			whole++;
 			whole_bytes += frame_len(seq);
 		}
 	}
-	printf("%llu %llu %llu\n", sliced, whole, whole_bytes);
+	printf("%llu %llu %llu\n", n_cut, whole, whole_bytes);
 	return 0;
 }
 
@@ -438,6 +438,6 @@ int main(int argc, char **argv)
 			"                      [rewritten | nat IPV4]\n"
 			"       nstraffic tcp-send IPV4 PORT BYTES\n"
 			"       nstraffic tcp-recv PORT BYTES READY_FILE\n"
-			"       nstraffic split COUNT SLICE\n");
+			"       nstraffic split COUNT CUT\n");
 	return 2;
 }

@@ -3,7 +3,7 @@
  * ring_check A B: ring mode of slice 0 (load the module with slices=1
  * ifaces=A; B is A's veth peer, not attached): setup and mmap rules, RX
  * into the frames, TX and completions, bad entries, rewritten indices,
- * slicing and trimming through the rings, close and fork with mappings
+ * cuts and trimming through the rings, close and fork with mappings
  * alive. Frames are injected on B and sent out of A (back to B).
  *
  * ring_check pollout B CMD: slice 0's ring sends frames out of B (a NIC
@@ -12,7 +12,7 @@
  *
  * ring_check retry SEND UP: slice 0's ring (the only slice; ifaces=A:B, B's
  * far side not taking frames) gets the frames SEND makes arrive on A,
- * sliced, and writes their handles back to port 0 ("where it came from":
+ * cut, and writes their handles back to port 0 ("where it came from":
  * out of B) until B's queue stops; UP lets it drain (test_nic.sh).
  */
 #include <errno.h>
@@ -308,7 +308,7 @@ static void test_comp_full(struct ns_ring *r)
 	__atomic_store_n(&r->comp->consumer, r->comp_cons, __ATOMIC_RELEASE);
 }
 
-static void test_slicing(struct ns_ring *r)
+static void test_cut(struct ns_ring *r)
 {
 	struct netslice_cut sl;
 	struct netslice_iov iov[2];
@@ -323,7 +323,7 @@ static void test_slicing(struct ns_ring *r)
 	ktap_check(n == 1 && iov[0].flags & NETSLICE_RX_CUT && iov[0].rlen == 64 &&
 			   iov[0].wire_len == 1000 && iov[0].handle &&
 			   !memcmp(ns_iov_data(&iov[0]), frame(5, 64), 64),
-		   "sliced: 64 header bytes in the frame, a handle, wire_len 1000");
+		   "cut: 64 header bytes in the frame, a handle, wire_len 1000");
 	handle = iov[0].handle;
 	iov[0].rlen = 0;
 	ktap_check(ns_ring_send(r, iov, 1) == 1 && !iov[0].error && arrives(5, 1000),
@@ -365,7 +365,7 @@ static void test_ring_store(struct ns_ring *r, int fd2, bool timeouts)
 	ns_stats_get(r->fd, &st);
 	ktap_check(n == 4 && iov[0].handle && iov[3].handle && st.store_used == 4 &&
 			   st.store_high_water >= 4,
-		   "4 sliced frames: 4 payloads in the ring's store, counted (%llu used)",
+		   "4 cut frames: 4 payloads in the ring's store, counted (%llu used)",
 		   (unsigned long long)st.store_used);
 
 	/* Another file (read/write mode) writes the ring's handle: not its payload. */
@@ -770,11 +770,11 @@ static int test_retry(const char *send_cmd, const char *up_cmd)
 	ns_ring_config_default(&s, 512);
 	if (fd < 0 || ns_ring_open(&r, fd, &s) || ns_cut_parse("fixed:64", &cut) ||
 	    ns_cut_set(fd, &cut) || system(send_cmd)) {
-		printf("# bail out: no sliced ring on slice 0, or '%s' failed\n", send_cmd);
+		printf("# bail out: no ring with a cut on slice 0, or '%s' failed\n", send_cmd);
 		return 2;
 	}
 	ns_stats_get(fd, &st0);
-	/* The sliced frames, each written back as it came: header kept, port 0. */
+	/* The cut frames, each written back as it came: header kept, port 0. */
 	while (idle < 20 && prod < r->setup.tx_size) {
 		unsigned int got = ns_ring_peek(r, iov, 64);
 
@@ -806,7 +806,7 @@ static int test_retry(const char *send_cmd, const char *up_cmd)
 	tx_drain(r, prod, 100, &errs, &done);
 	ns_stats_get(fd, &st);
 	ktap_check(st.tx_busy > st0.tx_busy && done < handles,
-		   "B's queue stopped with handles waiting (%u frames read, %u sliced, %u done, busy %llu)",
+		   "B's queue stopped with handles waiting (%u frames read, %u cut, %u done, busy %llu)",
 		   n, handles, done, (unsigned long long)(st.tx_busy - st0.tx_busy));
 	if (system(up_cmd))
 		printf("# '%s' failed\n", up_cmd);
@@ -858,9 +858,9 @@ int main(int argc, char **argv)
 	test_bad_entries(r);
 	test_tx_corruption(r);
 	test_comp_full(r);
-	/* The ring's first park (test_slicing) starts its ageing work a minute out. */
+	/* The ring's first park (test_cut) starts its ageing work a minute out. */
 	timeouts = store_timeout_set(60000);
-	test_slicing(r);
+	test_cut(r);
 	ns_stats_get(fd, &st);
 	ktap_check(st.read_packets == st.rx_packets && st.read_sliced == 1 && st.tx_spliced == 1 &&
 		   st.tx_err_stale == 1 && st.tx_err_fault == 2 && st.tx_err_invalid == 1 &&

@@ -4,7 +4,7 @@
  * slices=1), each a subcommand run by test_safety.sh.
  *
  *   race A B    A attached alone, B its veth peer. A reader's copy of a
- *               sliced packet's iov stalls (userfaultfd write-protect) just
+ *               cut packet's iov stalls (userfaultfd write-protect) just
  *               after the handle is written; a second thread writes that
  *               handle with a header longer than the headroom. The splice
  *               must find an skb nobody else holds (it was a BUG_ON), the
@@ -478,7 +478,7 @@ static int ring_gso(void)
 	       (unsigned long long)st.rx_packets, (unsigned long long)st.rx_gso_packets,
 	       (unsigned long long)st.rx_drop_ring_full, (unsigned long long)st.rx_drop_error);
 	ktap_check(st.rx_packets == 1 && st.rx_gso_packets == 1 && st.read_sliced == 1,
-		   "the first super-packet: one sliced entry, its payload parked");
+		   "the first super-packet: one cut entry, its payload parked");
 	ktap_check(st.rx_drop_ring_full == 1 && st.rx_drop_error == 0,
 		   "the second, 8 segments for 1 free entry: one drop, ring full");
 	ktap_check(r->rx->producer == 1 && st.read_packets == 1,

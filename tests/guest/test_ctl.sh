@@ -111,7 +111,7 @@ show_round_trip() {
 	said=$(ctl slice set 2 ring-size 512 2>&1 >/dev/null) || return 1
 	[ "$said" = 'netslicectl: "ring-size" is deprecated: write "rxq-size"' ] &&
 		[ "$(ctl -j slice show 2 | json 'j[0]["rxq_size"]')" = 512 ] || return 1
-	# Super-packets kept whole need a slice: slicing off takes the flag with it.
+	# Super-packets kept whole need a slice: cut off takes the flag with it.
 	ctl slice set 1 cut off gso on 2>/dev/null && return 1
 	ctl slice set 1 cut off multi-write on || return 1
 	[ "$(ctl -j slice show 1 | json 'j[0]["cut"], j[0]["gso"], j[0]["multi_write"], j[0]["batch"]')" = \

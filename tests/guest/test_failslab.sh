@@ -12,14 +12,14 @@
 #
 # NETSLICE_FAILSLAB_ROUNDS: attempts of attach and rule insert (default 100);
 # below 100, the load sweep fails one allocation in 100/ROUNDS.
-# NETSLICE_FAILSLAB_SLICED: frames the traffic case slices with failures
+# NETSLICE_FAILSLAB_CUT: frames the traffic case cuts with failures
 # armed before it stops (default 2000).
 . "$(dirname "$0")/lib.sh"
 
 tst_plan 6
 tst_module_loaded && rmmod netslice
 ROUNDS=${NETSLICE_FAILSLAB_ROUNDS:-100}
-SLICED=${NETSLICE_FAILSLAB_SLICED:-2000}
+CUT=${NETSLICE_FAILSLAB_CUT:-2000}
 FI=/sys/kernel/debug
 # x86-64 with CONFIG_RANDOMIZE_BASE: MODULES_VADDR .. MODULES_END.
 MODULES_START=$((0xffffffffc0000000))
@@ -219,7 +219,7 @@ tst_run_cleanups
 # The receive path (softirq: segmentation, clones), parking and splicing,
 # under traffic: any allocation with a netslice frame may fail.
 traffic() {
-	local injected sliced
+	local injected cut
 	tst_topology 1 || return 1
 	tst_load slices=2 ifaces=dut0:dut1 store_timeout_ms=100 || return 1
 	tst_start_fwd -m auto -b 32 || return 1
@@ -227,16 +227,16 @@ traffic() {
 	local tpid=$!
 	tst_defer tst_kill_job "$tpid"
 	fi_arm 5 N
-	tst_busywait 20000 eval '[ "$(tst_stat_sum read_sliced)" -gt "$SLICED" ]'
+	tst_busywait 20000 eval '[ "$(tst_stat_sum read_sliced)" -gt "$CUT" ]'
 	injected=$(fi_disarm)
 	kill "$tpid" && wait "$tpid" 2>/dev/null
 	tst_stop_fwd >/dev/null || return 1
 	# Frames still in the veth backlog are counted by dut0 first.
 	tst_busywait 5000 tst_frames_accounted dut0 quiet
 	tst_frames_accounted dut0 || return 1
-	sliced=$(tst_stat_sum read_sliced)
-	tst_diag "sliced $sliced; $injected allocations failed; store_used $(tst_stat_sum store_used)"
-	[ "$(tst_stat_sum store_used)" -eq 0 ] && [ "$injected" -gt 0 ] && [ "$sliced" -gt 0 ]
+	cut=$(tst_stat_sum read_sliced)
+	tst_diag "cut $cut; $injected allocations failed; store_used $(tst_stat_sum store_used)"
+	[ "$(tst_stat_sum store_used)" -eq 0 ] && [ "$injected" -gt 0 ] && [ "$cut" -gt 0 ]
 }
 tst_check "traffic with parking and splicing under allocation failures: every frame accounted for" traffic
 

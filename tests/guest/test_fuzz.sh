@@ -71,16 +71,16 @@ tst_check "nsfuzz: $OPS device operations, $MSGS netlink messages, a storm over 
 # parked before a reset and ended after it counts only as ended), and
 # tx_nf_drop, tx_err_down and tx_err_dropped count whole frames too. So
 # read_sliced is at most the sum of the counters that may end a payload
-# (one never ended falls short of it). test_slicing.sh and test_faults.sh
+# (one never ended falls short of it). test_cut.sh and test_faults.sh
 # count the same ends exactly, without a fuzzer.
 settled() {
-	local used sliced ended
+	local used cut ended
 	used=$(tst_stat_sum store_used)
-	sliced=$(tst_stat_sum read_sliced)
+	cut=$(tst_stat_sum read_sliced)
 	ended=$(($(tst_stat_sum tx_spliced) + $(tst_stat_sum tx_nf_drop) + $(tst_stat_sum tx_err_down) +
 		 $(tst_stat_sum tx_err_dropped) + $(tst_stat_sum store_aged) + $(tst_stat_sum store_closed)))
-	tst_diag "store_used $used; read_sliced $sliced; counters that may end a payload: $ended"
-	[ "$used" -eq 0 ] && [ "$sliced" -le "$ended" ]
+	tst_diag "store_used $used; read_sliced $cut; counters that may end a payload: $ended"
+	[ "$used" -eq 0 ] && [ "$cut" -le "$ended" ]
 }
 tst_check "after the fuzzer: no payload parked, every parked payload accounted for" settled
 

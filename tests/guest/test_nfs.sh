@@ -132,7 +132,7 @@ nat() {
 		{ tst_diag "the public address did not answer a ping"; return 1; }
 	ttl=$(ip netns exec "$gen" ping -c 1 -t 1 -W 10 10.99.0.2 2>&1 | grep -o 'From [0-9.]* .*exceeded')
 	tst_diag "ping -t 1 through the NAT: $ttl"
-	# 4 MiB, TSO on, sliced: every rewrite is on headers only.
+	# 4 MiB, TSO on, cut: every rewrite is on headers only.
 	tst_tcp_stream 10.99.0.2 $((4 << 20)) || { tst_diag "the stream through the NAT failed"; return 1; }
 	rules=$(nat_rules)
 	nf_stop || return 1

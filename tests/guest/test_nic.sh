@@ -136,7 +136,7 @@ pollout_wake() {
 tst_check "ring mode: a POLLOUT waiter wakes when a stopped virtio queue drains" pollout_wake
 tst_run_cleanups
 
-# Sliced frames from G, written back by a ring to port 0 ("where it came
+# Cut frames from G, written back by a ring to port 0 ("where it came
 # from": A's pair, B) while B's queue is stopped: each payload is parked
 # again and goes out to B once S comes up, not to an error because the
 # retry forgot the port it arrived on.

@@ -4,7 +4,7 @@
 # unless the udev rule says otherwise (test_install checks the rule); every
 # change over netlink needs CAP_NET_ADMIN in the initial user namespace;
 # refusals are clear and change nothing; no reply carries a kernel address.
-# (Elsewhere: handles bound to the file that read them in slice_check,
+# (Elsewhere: handles bound to the file that read them in cut_check,
 # another namespace's interfaces neither seen nor touched in test_ctl.)
 . "$(dirname "$0")/lib.sh"
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Ring mode (ring_check): setup and mmap rules, RX into frames, TX from RX
 # frames and from others, completions with per-entry errors, corrupted
-# indices, slicing and trimming through the rings, close and fork with the
+# indices, cuts and trimming through the rings, close and fork with the
 # rings mapped; then again on a NAPI receiver, where it must busy-poll;
 # then nf-fwd with preferred busy polling, paced by its own timer or woken
 # through the device's deferred interrupt.

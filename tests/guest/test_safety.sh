@@ -101,7 +101,7 @@ tst_check "ports: frames of two namespaces with colliding ifindexes each leave b
 	ports_across_namespaces
 tst_run_cleanups
 
-# Port 0 on write: a sliced frame read from p's x0 and written back by an
+# Port 0 on write: a cut frame read from p's x0 and written back by an
 # NF in q with TX_DEFAULT and port 0 leaves by p's pair, where its
 # payload came from, not by q's x0's, which has the same ifindex.
 port0_payload() {

@@ -295,7 +295,7 @@ check(off.get("raw_insn_per_pkt") == "2000.0" and off.get("insn_per_pkt") == "24
       (off.get("insn_per_pkt"), auto.get("insn_per_pkt")))
 check(ct.get("auto_vs_off_1518_copy_bytes", {}).get("value") == 0.075 and
       ct.get("copy_bytes_per_pkt_ring-fwd-off_1518", {}).get("value") == 3200.0,
-      "copy bytes per frame and the sliced/whole ratio of them are rows")
+      "copy bytes per frame and the cut/whole ratio of them are rows")
 cu, cp, cm = (ct.get(n, {}) for n in ("cal_copy_user_error_pct", "cal_copy_file_error_pct",
                                       "cal_copy_error_pct"))
 check(cu.get("value") == 0.0 and cp.get("value") == 20.0 and cp.get("copied_bytes") == 4194304 and

@@ -54,7 +54,7 @@ def diag(msg):
         print(INDENT + "# " + line)
 
 
-def run(nf, args, packets, ifaces=IFACES, files=None, slicing=None, timeout=60):
+def run(nf, args, packets, ifaces=IFACES, files=None, cut=None, timeout=60):
     """Run nf offline over packets; returns (exit code, sent packets, JSON summary, stderr)."""
     for name, text in (files or {}).items():
         with open(os.path.join(TMP, name), "w") as f:
@@ -64,7 +64,7 @@ def run(nf, args, packets, ifaces=IFACES, files=None, slicing=None, timeout=60):
     if os.path.exists(pout):
         os.unlink(pout)
     cmd = [os.path.join(BIN, nf), "--pcap-in", pin, "--pcap-out", pout, "--json"]
-    cmd += ["-m", slicing] if slicing else []
+    cmd += ["-m", cut] if cut else []
     cmd += [a.replace("@TMP", TMP) for a in args]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     out = P.read_pcapng(pout) if os.path.exists(pout) else []
@@ -106,7 +106,7 @@ def mixed_frames(n):
 def test_fwd():
     frames = mixed_frames(200)
     for mode in ("off", "auto", "fixed:20"):
-        code, out, s, _ = run("nf-fwd", [], frames, slicing=mode)
+        code, out, s, _ = run("nf-fwd", [], frames, cut=mode)
         want = [(1 - i, t, f) for i, t, f in frames]
         check(code == 0 and out == want and s["total"]["tx_packets"] == 200,
               "nf-fwd -m %s: 200 frames leave by the other interface, byte-identical" % mode)
@@ -155,7 +155,7 @@ accept udp from 2001:db8::/32
     spelled = rules.replace(" from ", " src ").replace(" to ", " dst ")
     for mode, text in (("off", rules), ("auto", rules), ("auto", spelled)):
         code, out, s, _ = run("nf-firewall", ["--rules", "@TMP/fw.rules"], frames,
-                              files={"fw.rules": text}, slicing=mode)
+                              files={"fw.rules": text}, cut=mode)
         want = [f for f, ok in cases if ok]
         got = [f for _, _, f in out]
         fw = s.get("nf-firewall", {})
@@ -470,7 +470,7 @@ def test_nat():
             "--forward", "tcp:8080=10.0.0.1:80", "--forward", "udp:9999=10.0.0.7:99", "--timeout-udp", "10"]
     for mode in ("off", "auto"):
         code, out, s, _ = run("nf-nat", args, [(i, ts, f) for i, ts, f, _, _ in steps],
-                              ifaces=[("in0", IN_MAC), ("out0", OUT_MAC)], slicing=mode)
+                              ifaces=[("in0", IN_MAC), ("out0", OUT_MAC)], cut=mode)
         want = [(o, f) for _, _, _, outs, _ in steps for o, f in outs]
         got = [(i, f) for i, _, f in out]
         if got != want:
@@ -498,7 +498,7 @@ def test_nat():
     for out_q, in_q in ((0, 1), (1, 0)):
         frames = [(i, ts, f, None, in_q if i else out_q) for i, ts, f, _, _ in steps]
         code, out, s, _ = run("nf-nat", args + ["-s", "0,1"], frames,
-                              ifaces=[("in0", IN_MAC), ("out0", OUT_MAC)], slicing="auto")
+                              ifaces=[("in0", IN_MAC), ("out0", OUT_MAC)], cut="auto")
         got = [(i, f) for i, _, f in out]
         nat = s.get("nf-nat", {})
         ok = code == 0 and got == want and nat.get("dropped_no_conn") == 4 and \
@@ -551,7 +551,7 @@ def test_nat_router():
               (1, 2, ping(REM, PUB, REM_MAC, OUT_MAC)), (0, 3, ttl1), (1, 4, ttl1_in), (0, 5, hair), (1, 6, v6),
               (1, 7, err1)]
     for mode in ("off", "auto"):
-        code, out, s, _ = run("nf-nat", args, frames, slicing=mode)
+        code, out, s, _ = run("nf-nat", args, frames, cut=mode)
         n = s.get("nf-nat", {})
         # The time exceeded frames are injected as the batch is processed: ahead of it.
         fr = sorted([(i, P.Frame(f), f) for i, _, f in out], key=lambda x: x[1].l4[0] if x[1].l4 else 0)
@@ -617,7 +617,7 @@ def test_nat_refuses():
     want = [(0, "arp"), (1, "arp"), (0, "10.0.0.254", HOST), (1, PUB, REM), (1, PUB, REM), (0, REM, HOST)]
     frames = [(i, t, f) for t, (i, f) in enumerate(kept[:2] + [x for v in refused.values() for x in v] + kept[2:])]
     for mode in ("off", "auto"):
-        code, out, s, _ = run("nf-nat", args, frames, slicing=mode)
+        code, out, s, _ = run("nf-nat", args, frames, cut=mode)
         n = s.get("nf-nat", {})
         got = [(i, "arp") if P.Frame(f).etype == P.ETH_ARP else (i, P.Frame(f).saddr, P.Frame(f).daddr)
                for i, _, f in out]
@@ -661,7 +661,7 @@ def test_monitor():
         frames.append((0, i, P.packet(src, "10.0.0.9", P.UDP, P.udp(src, "10.0.0.9", 1000, 53, body))))
     frames.append((1, 400, P.arp_request(REM_MAC, REM, PUB)))
     for mode in ("off", "auto"):
-        code, out, s, _ = run("nf-monitor", ["--top", "2"], frames, slicing=mode)
+        code, out, s, _ = run("nf-monitor", ["--top", "2"], frames, cut=mode)
         mon = s.get("nf-monitor", {})
         top = mon.get("top", [])
         ok = code == 0 and len(out) == 301 and mon.get("flows") == 3 and len(top) == 2 and \
@@ -685,7 +685,7 @@ def lb_run(nbackends, frames, extra=()):
     args = ["--vip", VIP + ":80", "--client-if", "in0", "--backend-if", "out0"]
     for a, m in BACKENDS[:nbackends]:
         args += ["--backend", "%s@%s" % (a, m)]
-    return run("nf-lb", args + list(extra), frames, slicing="auto")
+    return run("nf-lb", args + list(extra), frames, cut="auto")
 
 
 def lb_flows(n):
@@ -754,7 +754,7 @@ def test_lb():
     check(ok, "nf-lb: a backend's ICMP error leaves from the VIP, quote translated; fragmentation "
           "needed about a backend's answer reaches that backend, quote naming it (RFC 5508)")
     code, out, s, _ = run("nf-lb", ["--vip", VIP, "--client-if", "in0", "--backend-if", "out0",
-                                    "--backend", "10.0.1.50"], flows[:1], slicing="auto")
+                                    "--backend", "10.0.1.50"], flows[:1], cut="auto")
     check(code == 0 and len(out) == 1 and out[0][0] == 1 and out[0][2][12:14] == b"\x08\x06" and
           out[0][2][38:42] == P.ip("10.0.1.50") and s["nf-lb"]["dropped_no_mac"] == 1,
           "nf-lb: a backend with no known MAC is asked by ARP on the backend side")
@@ -1011,9 +1011,9 @@ def test_ipsec():
     later = P.packet("10.1.0.1", "10.2.0.1", P.UDP, bytes(range(200)), frag=0x0010,
                      smac="02:00:00:00:00:01", dmac="02:00:00:00:00:a0")
     code, out, s, _ = run("nf-ipsec", ["--config", "@TMP/a.conf"], [(0, 0, plain[49]), (0, 1, later)],
-                          ifaces=ifa, slicing="auto")
+                          ifaces=ifa, cut="auto")
     check(code == 0 and not out and s["nf-ipsec"]["dropped_not_whole"] == 2,
-          "nf-ipsec refuses sliced packets (it needs them whole), a later fragment's too")
+          "nf-ipsec refuses cut packets (it needs them whole), a later fragment's too")
     # Configuration errors say what is wrong, and never print a key.
     for text, want, what in (
             (GW_A.replace(KEY_AB, KEY_AB[:-2]), "c.conf:7:1: sa-out: the key is not 40 or 72 hex digits", "short key"),
@@ -1629,7 +1629,7 @@ def test_offline():
     for mode in ("off", "auto"):
         code, out, s, _ = run("nf-firewall", ["--rules", "@TMP/t.rules"],
                               [(0, 0, big[:80], len(big))],
-                              files={"t.rules": "default drop\naccept udp dport 53\n"}, slicing=mode)
+                              files={"t.rules": "default drop\naccept udp dport 53\n"}, cut=mode)
         _, ext = P.read_pcapng_ext(os.path.join(TMP, "out.pcapng"))
         fw = s.get("nf-firewall", {})
         ok = code == 0 and [(i, f, w) for i, _, f, w in ext] == [(1, big[:80], len(big))] and \
@@ -1642,7 +1642,7 @@ def test_offline():
     jumbo = [(0, 0, P.packet(HOST, REM, P.UDP, P.udp(HOST, REM, 7, 9, bytes(k & 255 for k in range(n)))))
              for n in (3000, 8900, 1000)]
     for mode in ("off", "auto"):
-        code, out, _, _ = run("nf-fwd", [], jumbo, slicing=mode)
+        code, out, _, _ = run("nf-fwd", [], jumbo, cut=mode)
         check(code == 0 and [f for _, _, f in out] == [f for _, _, f in jumbo],
               "nf-fwd -m %s: frames of 3,000 and 8,900 bytes leave whole" % mode)
     # Classic pcap, little-endian microseconds and big-endian nanoseconds, from stdin to stdout.
@@ -1729,7 +1729,7 @@ def test_big_frames():
     want = [f for _, _, f in frames if f is not over]
     said = b"a frame of 262145 bytes, over 262144: skipped"
     for mode in ("off", "auto"):
-        code, out, s, err = run("nf-fwd", [], frames, slicing=mode)
+        code, out, s, err = run("nf-fwd", [], frames, cut=mode)
         ok = code == 0 and [f for _, _, f in out] == want and \
             s.get("input", {}).get("oversize_skipped") == 1 and s["total"]["rx_packets"] == 6 and \
             said.decode() in err

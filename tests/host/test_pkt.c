@@ -2,7 +2,7 @@
 /*
  * Host unit tests for libnetslice's packet helpers: parsing (good,
  * truncated at every length, malformed), checksums against known values
- * and an independent reference sum, rewrites on whole and sliced packets,
+ * and an independent reference sum, rewrites on whole and cut packets,
  * flows, prefixes, ARP. Built with ASan/UBSan, so a read past a buffer
  * fails the run.
  */
@@ -338,14 +338,14 @@ static void test_rewrites(void)
 		ktap_check(ok && frame_valid(f, len),
 			   "%s: addresses, port/id and TTL rewritten, every checksum valid", s->name);
 
-		/* The same on the headers alone, as a sliced packet arrives. */
+		/* The same on the headers alone, as a cut packet arrives. */
 		len = build(f, s->v6, s->proto, 333, s->vlan);
 		memcpy(whole, f, len);
 		ns_pkt_parse(&p, whole, s->payload_off, len);
 		ok = !ns_pkt_set_addr(&p, 1, s->v6 ? (const void *)v6 : v4) &&
 		     !ns_pkt_set_port(&p, 0, htons(1)) && !ns_pkt_dec_ttl(&p);
 		ktap_check(ok && frame_valid(whole, len),
-			   "%s sliced: rewritten from %zu header bytes, the whole frame checks",
+			   "%s cut: rewritten from %zu header bytes, the whole frame checks",
 			   s->name, s->payload_off);
 	}
 	/* UDP over IPv4 without a checksum keeps none. */

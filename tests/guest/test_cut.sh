@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Header slicing end to end: the handle and store semantics (slice_check),
-# then traffic through slicing NFs between two namespaces.
+# Header slicing end to end: the handle and store semantics (cut_check),
+# then traffic through cutting NFs between two namespaces.
 #
 #   gen: gen0 --veth-- dut0 [netslice + NF] dut1 --veth-- sink: sink0
 . "$(dirname "$0")/lib.sh"
@@ -12,15 +12,15 @@ tst_module_loaded && rmmod netslice
 N=10000
 HDR=42	# nstraffic frames: Ethernet, IPv4, UDP
 
-slice_semantics() {
+cut_semantics() {
 	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
 	ip link add nsa type veth peer name nsb || return 1
 	tst_defer ip link del nsa
 	ip link set nsa up && ip link set nsb up || return 1
 	tst_load slices=1 ifaces=nsa rxq_size=16 store_size=8 store_timeout_ms=300 || return 1
-	slice_check nsa nsb | tst_indent
+	cut_check nsa nsb | tst_indent
 }
-tst_check "slice_check: modes, handles, store, ageing, trimming" slice_semantics
+tst_check "cut_check: modes, handles, store, ageing, trimming" cut_semantics
 tst_run_cleanups
 
 # bytes_moved: what crossed to user space and back, against what arrived.
@@ -42,14 +42,14 @@ auto_forward() {
 	tst_traffic $N || return 1
 	bytes_moved
 	# Frames (60..1514 bytes) with 64 bytes or more beyond their 42 header
-	# bytes are read sliced, the others whole.
-	local sliced whole whole_bytes
-	read -r sliced whole whole_bytes < <(nstraffic split $N $HDR)
-	tst_diag "$sliced sliced, $whole whole"
-	# nf-fwd passes sliced frames on unchanged: no header is copied back.
-	tst_stat_is read_sliced "$sliced" && tst_stat_is read_whole "$whole" &&
-		tst_stat_is read_bytes $((sliced * HDR + whole_bytes)) &&
-		tst_stat_is write_bytes "$whole_bytes" && tst_stat_is tx_spliced "$sliced" &&
+	# bytes are read cut, the others whole.
+	local cut whole whole_bytes
+	read -r cut whole whole_bytes < <(nstraffic split $N $HDR)
+	tst_diag "$cut cut, $whole whole"
+	# nf-fwd passes cut frames on unchanged: no header is copied back.
+	tst_stat_is read_sliced "$cut" && tst_stat_is read_whole "$whole" &&
+		tst_stat_is read_bytes $((cut * HDR + whole_bytes)) &&
+		tst_stat_is write_bytes "$whole_bytes" && tst_stat_is tx_spliced "$cut" &&
 		tst_stat_is tx_packets $N && tst_stat_is store_used 0 && tst_stop_fwd
 }
 tst_check "auto: $N frames of 60..1514 bytes arrive byte-identical; 42 bytes of each cross, none back" \
@@ -57,7 +57,7 @@ tst_check "auto: $N frames of 60..1514 bytes arrive byte-identical; 42 bytes of 
 tst_run_cleanups
 
 fixed_forward() {
-	local read sliced whole
+	local read cut whole
 	tst_topology 1 || return 1
 	# A store as deep as the ring, as auto_forward's: else a lagging NF's
 	# frames find it full and are read whole, past 128 bytes.
@@ -66,18 +66,18 @@ fixed_forward() {
 	tst_traffic $N || return 1
 	bytes_moved
 	read=$(tst_stat_sum read_bytes)
-	sliced=$(tst_stat_sum read_sliced)
+	cut=$(tst_stat_sum read_sliced)
 	whole=$(tst_stat_sum read_whole)
 	# Frames of up to 128 bytes are read whole, the rest as 128 bytes.
-	[ "$read" -le $((N * 128)) ] && [ "$((sliced + whole))" -eq $N ] && [ "$whole" -gt 0 ] &&
-		tst_stat_is tx_spliced "$sliced" && tst_stat_is tx_packets $N && tst_stop_fwd
+	[ "$read" -le $((N * 128)) ] && [ "$((cut + whole))" -eq $N ] && [ "$whole" -gt 0 ] &&
+		tst_stat_is tx_spliced "$cut" && tst_stat_is tx_packets $N && tst_stop_fwd
 }
 tst_check "fixed:128: frames arrive byte-identical, at most 128 bytes each cross" fixed_forward
 tst_run_cleanups
 
-# start_nf ARGS: slice_nf in the background until cleanup.
+# start_nf ARGS: cut_nf in the background until cleanup.
 start_nf() {
-	tst_start_bg serving slice_nf "$@"
+	tst_start_bg serving cut_nf "$@"
 	local rc=$?
 	nf_pid=$bg_pid
 	nf_out=$bg_out
@@ -92,9 +92,9 @@ rewrite_headers() {
 	start_nf rewrite auto || return 1
 	# The sink recomputes both checksums: the NF's incremental updates must match.
 	tst_traffic $N 64 rewritten || return 1
-	local sliced
-	read -r sliced _ < <(nstraffic split $N $HDR)
-	tst_stat_is tx_spliced "$sliced" && stop_nf
+	local cut
+	read -r cut _ < <(nstraffic split $N $HDR)
+	tst_stat_is tx_spliced "$cut" && stop_nf
 }
 tst_check "rewriting address and port in the header alone: payloads and checksums intact" \
 	rewrite_headers
@@ -133,25 +133,25 @@ vlan_push_pop() {
 	udp_1=$(tcpdump -nn -r "$cap_1" 'udp' 2>/dev/null | wc -l)
 	tst_diag "dutB (between): $tagged_b UDP frames tagged, $udp_b untagged;" \
 		"dut1 (out): $tagged_1 tagged, $udp_1 UDP untagged"
-	local sliced
-	read -r sliced _ < <(nstraffic split 2000 $HDR)
+	local cut
+	read -r cut _ < <(nstraffic split 2000 $HDR)
 	[ "$tagged_b" = 2000 ] && [ "$udp_b" = 0 ] && [ "$tagged_1" = 0 ] && [ "$udp_1" = 2000 ] &&
-		tst_stat_is tx_spliced $((2 * sliced)) && stop_nf
+		tst_stat_is tx_spliced $((2 * cut)) && stop_nf
 }
 tst_check "a header that grows (VLAN push) then shrinks (pop): tagged between, untagged after, intact" \
 	vlan_push_pop
 tst_run_cleanups
 
-# Segments sliced one by one (super-packets kept whole: test_gso.sh).
-tcp_sliced() {
+# Segments cut one by one (super-packets kept whole: test_gso.sh).
+tcp_cut() {
 	tst_tcp_via_fwd -m auto --no-gso || return 1
 	bytes_moved
-	local sliced
-	sliced=$(tst_stat_sum read_sliced)
-	tst_diag "sliced $sliced"
-	[ "$sliced" -gt 1000 ]
+	local cut
+	cut=$(tst_stat_sum read_sliced)
+	tst_diag "cut $cut"
+	[ "$cut" -gt 1000 ]
 }
-tst_check "8 MiB over TCP (TSO on) through an auto-slicing forwarder, --no-gso: stream intact" tcp_sliced
+tst_check "8 MiB over TCP (TSO on) through an auto-cut forwarder, --no-gso: stream intact" tcp_cut
 tst_run_cleanups
 
 kill_holder() {

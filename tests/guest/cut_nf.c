@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * slice_nf: test network functions on slice 0 that work on headers only.
+ * cut_nf: test network functions on slice 0 that work on headers only.
  *
- *   slice_nf rewrite [SLICING]   source address .1 -> .2 and UDP source
+ *   cut_nf rewrite [CUT]         source address .1 -> .2 and UDP source
  *                                port + 1000 (nstraffic frames), fixing
  *                                the IPv4 and UDP checksums incrementally
- *   slice_nf vlan [SLICING]      pop an 802.1Q tag if there is one, else
+ *   cut_nf vlan [CUT]            pop an 802.1Q tag if there is one, else
  *                                push tag 100: the header shrinks or grows
- *   slice_nf hold:N [SLICING]    read until N payloads are parked, then
+ *   cut_nf hold:N [CUT]          read until N payloads are parked, then
  *                                hold them (print "holding N") until killed
  *
- * SLICING is a mode for ns_cut_parse() (default "auto"). Frames go out
+ * CUT is a cut for ns_cut_parse() (default "auto"). Frames go out
  * of their default egress. Prints "serving" when ready; on SIGTERM, the
  * counts.
  */
@@ -100,7 +100,7 @@ int main(int argc, char **argv)
 {
 	struct netslice_iov iov[BATCH];
 	struct netslice_cut cut;
-	unsigned long long in = 0, sliced = 0, rewritten = 0, errors = 0;
+	unsigned long long in = 0, n_cut = 0, rewritten = 0, errors = 0;
 	unsigned int hold = 0, i;
 	const char *mode;
 	struct sigaction sa;
@@ -109,7 +109,7 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc < 2 || argc > 3 || ns_cut_parse(argc == 3 ? argv[2] : "auto", &cut)) {
-		fprintf(stderr, "usage: slice_nf rewrite|vlan|hold:N [SLICING]\n");
+		fprintf(stderr, "usage: cut_nf rewrite|vlan|hold:N [CUT]\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -120,7 +120,7 @@ int main(int argc, char **argv)
 
 	fd = ns_open(0, 0);
 	if (fd < 0 || ns_cut_set(fd, &cut)) {
-		perror("slice_nf: slice 0");
+		perror("cut_nf: slice 0");
 		return 1;
 	}
 	/* Holding means keeping the buffers of every packet read. */
@@ -131,37 +131,37 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_term;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	printf("slice_nf: serving (%s)\n", mode);
+	printf("cut_nf: serving (%s)\n", mode);
 	fflush(stdout);
 
 	while (!stopping) {
-		uint8_t *base = bufs + (hold ? sliced * BUF_SIZE : 0);
+		uint8_t *base = bufs + (hold ? n_cut * BUF_SIZE : 0);
 
 		for (i = 0; i < BATCH; i++)
 			iov[i] = (struct netslice_iov) {
 				.base = (__u64)(unsigned long)(base + i * BUF_SIZE),
 				.len = BUF_SIZE - 4,	/* room to push a tag */
 			};
-		n = ns_read(fd, iov, hold && hold - sliced < BATCH ? hold - sliced : BATCH);
+		n = ns_read(fd, iov, hold && hold - n_cut < BATCH ? hold - n_cut : BATCH);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			perror("slice_nf: read");
+			perror("cut_nf: read");
 			return 1;
 		}
 		in += n;
 		for (i = 0; i < (unsigned int)n; i++) {
 			uint8_t *f = (uint8_t *)(unsigned long)iov[i].base;
 
-			sliced += !!(iov[i].flags & NETSLICE_RX_CUT);
+			n_cut += !!(iov[i].flags & NETSLICE_RX_CUT);
 			if (!strcmp(mode, "rewrite"))
 				rewritten += rewrite(f, iov[i].rlen);
 			else if (!strcmp(mode, "vlan"))
 				iov[i].rlen = vlan(f, iov[i].rlen);
 		}
 		if (hold) {
-			if (sliced >= hold) {
-				printf("slice_nf: holding %llu\n", sliced);
+			if (n_cut >= hold) {
+				printf("cut_nf: holding %llu\n", n_cut);
 				fflush(stdout);
 				while (!stopping)
 					pause();
@@ -169,13 +169,13 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (ns_write_all(fd, iov, n) < 0) {
-			perror("slice_nf: write");
+			perror("cut_nf: write");
 			return 1;
 		}
 		for (i = 0; i < (unsigned int)n; i++)
 			errors += !!iov[i].error;
 	}
-	printf("slice_nf: in %llu sliced %llu rewritten %llu errors %llu\n",
-	       in, sliced, rewritten, errors);
+	printf("cut_nf: in %llu cut %llu rewritten %llu errors %llu\n",
+	       in, n_cut, rewritten, errors);
 	return errors ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * slice_check A B: header slicing on slice 0, end to end. Load the module
+ * cut_check A B: header slicing on slice 0, end to end. Load the module
  * with slices=1 ifaces=A rxq_size=16 store_size=8 store_timeout_ms=300;
  * B is A's veth peer. UDP/IPv4 frames (42 bytes of headers) are injected
  * on B, read from the slice, and written out of A: they arrive on B.
@@ -20,7 +20,7 @@
 
 #define HDR	42
 #define LEN	600
-#define RING	16
+#define RXQ	16
 #define STORE	8
 
 static int fd, sock_b, ifindex_a;
@@ -90,7 +90,7 @@ static int arrives_bytes(const unsigned char *want, unsigned int len)
 	return n == (ssize_t)len && !memcmp(buf, want, len);
 }
 
-static int set_slicing(const char *spec)
+static int set_cut(const char *spec)
 {
 	struct netslice_cut s;
 
@@ -143,12 +143,12 @@ static void test_config(void)
 		   "SLICE_SET unmapped: EFAULT");
 	ktap_check(ns_cut_get(fd, &s) == 0 && s.mode == NETSLICE_CUT_OFF,
 		   "failed SLICE_SETs change nothing");
-	ktap_check(set_slicing("fixed:128,trim") == 0 && ns_cut_get(fd, &s) == 0 &&
+	ktap_check(set_cut("fixed:128,trim") == 0 && ns_cut_get(fd, &s) == 0 &&
 		   s.mode == NETSLICE_CUT_FIXED && s.length == 128 &&
 		   s.flags == NETSLICE_CUT_TRIM, "SLICE_SET then GET round-trips");
-	ktap_check(set_slicing("auto+8") == 0 && ns_info_get(fd, &info) == 0 &&
+	ktap_check(set_cut("auto+8") == 0 && ns_info_get(fd, &info) == 0 &&
 		   info.cut.mode == NETSLICE_CUT_AUTO && info.cut.extra == 8,
-		   "INFO_GET reports the slicing mode");
+		   "INFO_GET reports the cut");
 }
 
 static void test_splice(void)
@@ -158,7 +158,7 @@ static void test_splice(void)
 	__u64 bytes;
 	ssize_t r;
 
-	set_slicing("auto");
+	set_cut("auto");
 	inject(1, LEN, 1, 1);
 	frame(want, 1, LEN, 1);
 	r = read_one(fd, &iov, buf, sizeof(buf));
@@ -201,13 +201,13 @@ static void test_splice(void)
 		   arrives(20, LEN) && STAT(write_bytes) == bytes,
 		   "rlen 0 with a handle: the frame goes out with the header it was read with");
 
-	set_slicing("fixed:128");
+	set_cut("fixed:128");
 	inject(5, LEN, 1, 1);
 	r = read_one(fd, &iov, buf, sizeof(buf));
 	ktap_check(r == 1 && iov.rlen == 128 && iov.flags == NETSLICE_RX_CUT &&
 		   write_out(fd, &iov) == 1 && arrives(5, LEN),
 		   "fixed:128: 128 bytes read, the frame goes out whole");
-	set_slicing("auto");
+	set_cut("auto");
 }
 
 static void test_grow_shrink(void)
@@ -291,7 +291,7 @@ static void test_store_limits(void)
 {
 	unsigned char bufs[12][2048];
 	struct netslice_iov iov[20];
-	int i, sliced = 0, full = 0, trimmed = 0, fd3;
+	int i, n_cut = 0, full = 0, trimmed = 0, fd3;
 	__u64 aged, closed;
 
 	/* Full store: packets past its capacity are read whole. */
@@ -300,13 +300,13 @@ static void test_store_limits(void)
 		iov_for(&iov[i], bufs[i], sizeof(bufs[i]));
 	ktap_check(read(fd, iov, 12) == 12, "12 packets read in one batch");
 	for (i = 0; i < 12; i++) {
-		sliced += iov[i].flags == NETSLICE_RX_CUT && iov[i].rlen == HDR;
+		n_cut += iov[i].flags == NETSLICE_RX_CUT && iov[i].rlen == HDR;
 		full += iov[i].flags == NETSLICE_RX_STORE_FULL && iov[i].rlen == LEN &&
 			!iov[i].handle;
 	}
-	ktap_check(sliced == STORE && full == 12 - STORE && STAT(read_store_full) == 12 - STORE &&
+	ktap_check(n_cut == STORE && full == 12 - STORE && STAT(read_store_full) == 12 - STORE &&
 		   STAT(store_used) == STORE && STAT(store_high_water) == STORE,
-		   "store of 8 full: 8 sliced, 4 whole flagged STORE_FULL, counted");
+		   "store of 8 full: 8 cut, 4 whole flagged STORE_FULL, counted");
 	for (i = 0; i < 12; i++)
 		iov[i].action = NETSLICE_TX_DROP;
 	ktap_check(ns_write_all(fd, iov, 12) == 12 && STAT(store_used) == 0,
@@ -336,11 +336,11 @@ static void test_store_limits(void)
 		   "closing it frees both, counted");
 
 	/* Overload: a full ring turns the rest into header-only records. */
-	set_slicing("auto,trim");
-	inject(60, LEN, RING + 4, 1);
+	set_cut("auto,trim");
+	inject(60, LEN, RXQ + 4, 1);
 	ktap_check(STAT(rx_trimmed) == 4 && STAT(rx_drop_ring_full) == 0,
 		   "ring full with trim on: 4 trimmed records, no drops");
-	for (i = 0; i < RING + 4; i++)
+	for (i = 0; i < RXQ + 4; i++)
 		iov_for(&iov[i], bufs[i % 12], sizeof(bufs[0]));
 	ktap_check(read(fd, iov, 4) == 4, "the trimmed records read first");
 	for (i = 0; i < 4; i++)
@@ -348,22 +348,22 @@ static void test_store_limits(void)
 			   iov[i].wire_len == LEN && !iov[i].handle;
 	ktap_check(trimmed == 4, "each flagged TRIMMED: header bytes, wire length, no handle");
 	ktap_check(read(fd, iov, 8) == 8 && read(fd, iov + 8, 8) == 8, "then the 16 queued");
-	for (i = 0; i < RING; i++)
+	for (i = 0; i < RXQ; i++)
 		iov[i].action = NETSLICE_TX_DROP;
-	ns_write_all(fd, iov, RING);
-	set_slicing("auto");
-	inject(80, LEN, RING + 4, 1);
+	ns_write_all(fd, iov, RXQ);
+	set_cut("auto");
+	inject(80, LEN, RXQ + 4, 1);
 	ktap_check(STAT(rx_drop_ring_full) == 4 && STAT(rx_trimmed) == 4,
 		   "with trim off the same overflow drops 4, counted");
-	for (i = 0; i < RING; i++)
+	for (i = 0; i < RXQ; i++)
 		iov_for(&iov[i], bufs[i % 12], sizeof(bufs[0]));
 	read(fd, iov, 8);
 	read(fd, iov + 8, 8);
-	for (i = 0; i < RING; i++)
+	for (i = 0; i < RXQ; i++)
 		iov[i].action = NETSLICE_TX_DROP;
-	ns_write_all(fd, iov, RING);
+	ns_write_all(fd, iov, RXQ);
 	ktap_check(STAT(store_used) == 0 && STAT(read_packets) == STAT(read_sliced) +
-		   STAT(read_whole) + 4, "read = sliced + whole + trimmed; store empty");
+		   STAT(read_whole) + 4, "read = cut + whole + trimmed; store empty");
 }
 
 int main(int argc, char **argv)
@@ -377,7 +377,7 @@ int main(int argc, char **argv)
 	if (fd < 0 || !ifindex_a)
 		return 2;
 
-	ktap_header("slice_check", 43);
+	ktap_header("cut_check", 43);
 	test_config();
 	test_splice();
 	test_grow_shrink();

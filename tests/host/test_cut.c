@@ -66,14 +66,14 @@ static void check_cut_len_cases(void)
 	}
 }
 
-struct slicing_case {
+struct cut_case {
 	const char *in;
 	int ok;
 	__u32 mode, length, extra, flags;
 	const char *canon;	/* as ns_cut_format() writes it, if not in */
 };
 
-static const struct slicing_case cases[] = {
+static const struct cut_case cases[] = {
 	{ "off", 1, NETSLICE_CUT_OFF, 0, 0, 0, NULL },
 	{ "auto", 1, NETSLICE_CUT_AUTO, 0, 0, 0, NULL },
 	{ "auto+16", 1, NETSLICE_CUT_AUTO, 0, 16, 0, NULL },
@@ -145,10 +145,10 @@ int main(void)
 
 	for (i = 0; i < n; i++)
 		ok += cases[i].ok;
-	ktap_header("libnetslice-slicing",
+	ktap_header("libnetslice-cut",
 		    (int)(n + ok + 4 + ARRAY_LEN(nsl_cut_cases) + ARRAY_LEN(nsl_cut_len_cases)));
 	for (i = 0; i < n; i++) {
-		const struct slicing_case *c = &cases[i];
+		const struct cut_case *c = &cases[i];
 
 		memset(&s, 0xa5, sizeof(s));
 		errno = 0;
