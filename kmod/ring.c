@@ -5,7 +5,7 @@
  * the memory-ordering rules are in uapi/linux/netslice.h).
  *
  * Contexts and locks:
- *   RX softirq (nsl_ring_rx()): copies each packet (or its slice, parking
+ *   RX softirq (nsl_ring_rx()): copies each packet (or its cut, parking
  *   the rest) into the frame of the next RX entry and keeps the skb for
  *   that entry (rx_skb[], which RX and kicks pass with xchg()), under
  *   rx_lock, which a kick also takes (BHs off) to move trimmed records in.

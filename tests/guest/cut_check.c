@@ -178,7 +178,7 @@ static void test_splice(void)
 	inject(3, LEN, 1, 0);
 	r = read_one(fd, &iov, buf, sizeof(buf));
 	ktap_check(r == 1 && !iov.flags && !iov.handle && iov.rlen == HDR,
-		   "a frame no longer than its slice is read whole");
+		   "a frame no longer than its cut is read whole");
 	r = read_one(fd, &iov, buf, sizeof(buf));
 	ktap_check(r == 1 && !iov.flags && !iov.handle && iov.rlen == LEN,
 		   "a non-IP frame is read whole in auto mode");

@@ -2,7 +2,7 @@
 /*
  * nf-ipsec: an ESP tunnel gateway (RFC 4303, tunnel mode) with AES-GCM
  * (RFC 4106) through OpenSSL's libcrypto, static keys from a config file
- * and an anti-replay window. It needs whole packets: slicing is off.
+ * and an anti-replay window. It needs whole packets: the cut is off.
  *
  * Two gateways form a tunnel. On the plain side the gateway is the hosts'
  * router (they route via plain-address; it answers ARP for it and learns

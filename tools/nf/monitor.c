@@ -2,7 +2,7 @@
 /*
  * nf-monitor: per-flow packet and byte counters, a live top-N table, a
  * JSON dump; forwards every packet unchanged. Headers only: bytes are
- * counted from the wire length, so slicing loses nothing.
+ * counted from the wire length, so the cut loses nothing.
  *
  * Each worker counts into its own open-addressing table under its own
  * mutex (uncontended but for the main thread's snapshots), so workers

@@ -3,7 +3,7 @@
  * nf-nat: IPv4 source NAT (masquerade behind one public address, port
  * allocation) and destination NAT (port forwarding) for TCP, UDP and ICMP
  * echo, with a connection table and timeouts. Headers only: every rewrite
- * fixes checksums incrementally, so sliced packets need no payload.
+ * fixes checksums incrementally, so cut packets need no payload.
  *
  * The NF stands between an inside and an outside interface as the inside
  * hosts' router, and owns the public address on the outside. ARP never

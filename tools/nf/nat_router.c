@@ -86,7 +86,7 @@ int nat_next_hop(struct nat *nat, struct ns_worker *w, uint32_t dst, uint8_t mac
 /*
  * A translated packet whose next hop is being asked for waits for the
  * answer instead of being dropped (a dropped SYN costs its sender a
- * second). Whole packets only: a sliced one's payload cannot wait outside
+ * second). Whole packets only: a cut one's payload cannot wait outside
  * its batch. The oldest waiting packet gives way when all slots are taken.
  */
 static void nat_release(struct nat *nat, struct nat_counts *n, struct ns_worker *w,

@@ -98,8 +98,8 @@ static void nf_usage(const struct nf *nf, FILE *f)
 		"  -h, --help           this text\n"
 		"  -V, --version        the version\n",
 		NETSLICE_MAX_BATCH, NF_BATCH_DEFAULT, nf->cut,
-		nf->gso ? "      --no-gso         read TCP/UDP super-packets segmented even when\n"
-			  "                       slicing (by default one header for each)\n" : "");
+		nf->gso ? "      --no-gso         read TCP/UDP super-packets segmented even under\n"
+			  "                       a cut (by default one header for each)\n" : "");
 	if (nf->usage)
 		fprintf(f, "\n%s options:\n%s", nf->name, nf->usage);
 	fprintf(f, "\nSIGINT/SIGTERM stop it and print the summary; SIGUSR1 prints the summary\n"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH LicenseRef-netslice-OpenSSL-exception */
 /*
- * The frame every bundled NF shares: command line (slices, batch, slicing,
+ * The frame every bundled NF shares: command line (slices, batch, cut,
  * live counters, JSON, offline pcapng mode), one pinned worker per slice
  * through ns_run(), SIGHUP reload, and the final summary. An NF is its
  * packet logic (the process callback) plus its own options and report

@@ -21,8 +21,8 @@ struct nf {
 	const char *name;
 	const char *summary;		/* one line for --help */
 	const char *usage;		/* the NF's own options, for --help */
-	const char *cut;		/* default slicing mode: "auto" or "off" */
-	bool gso;			/* decides per header: super-packets whole when slicing */
+	const char *cut;		/* default cut: "auto" or "off" */
+	bool gso;			/* decides per header: super-packets whole under a cut */
 	const struct option *options;	/* the NF's long options, zero-terminated */
 	void *arg;			/* passed to every callback */
 

@@ -23,7 +23,7 @@
  * their input timestamp; dropped ones do not.
  * Packet timestamps, at the file's resolution, are the NF's clock
  * (nf_now_ms()). A frame the capture cut short (snaplen) is read as
- * NETSLICE_RX_TRUNCATED with its original wire_len, never sliced, and
+ * NETSLICE_RX_TRUNCATED with its original wire_len, never cut, and
  * written with its original length; one longer than PCAPNG_MAX_FRAME is
  * skipped and counted. "-" reads standard input and writes standard
  * output (the summary then goes to standard error).
