@@ -89,7 +89,7 @@ moved() {
 	printf '  %-22s %12s %14s %16s %10s\n' "$1" "$rx" "$rd" "$wr" "$((rd / (pk ? pk : 1)))"
 }
 
-step "header slicing: the same 10000 frames, whole and then sliced (-m auto)"
+step "header slicing: the same 10000 frames, whole and then cut (-m auto)"
 before=$(sums)
 tst_start_fwd -m off
 tst_traffic 10000
