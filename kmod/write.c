@@ -114,8 +114,8 @@ struct nsl_tx_run {
 
 /*
  * A written handle's payload is in the ring's store if the ring parked it
- * (NSL_HANDLE_RING), else in the slice's: parked by read, or by a ring
- * before (a handle from the other store is foreign there).
+ * (NSL_HANDLE_RING), else in the slice's: parked by read, or in ring mode
+ * since left (a handle from the other store is foreign there).
  */
 static bool nsl_payload_in_ring(const struct nsl_tx_run *run, u64 handle)
 {
