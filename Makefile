@@ -39,9 +39,9 @@
 # 6.12, 7.2) builds it with scripts/kbuild.sh instead, in build/kmod/VERSION,
 # fetching and preparing a kernel this machine's suite does not ship.
 
-VERSION := 0.7.0
+VERSION := 0.8.0
 # The library's soname is libnetslice.so.SOVERSION; its file adds VERSION's
-# minor and patch (libnetslice.so.1.7.0), and a function added in minor N
+# minor and patch (libnetslice.so.1.8.0), and a function added in minor N
 # carries the symbol version LIBNETSLICE_0.N (userlib/libnetslice.map).
 SOVERSION := 1
 PREFIX ?= /usr/local
@@ -194,7 +194,7 @@ $(B)/%.o: %.c Makefile $(wildcard userlib/*.h tools/lib/*.h tools/nf/*.h tools/c
 $(LIB_A): $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-# Exported symbols carry the version node LIBNETSLICE_0.6 (userlib/libnetslice.map).
+# Exported symbols carry their version nodes, LIBNETSLICE_0.6 on (userlib/libnetslice.map).
 $(LIB_SO): $(LIB_OBJS) userlib/libnetslice.map
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(LIB_SO_NAME) \
 		-Wl,--version-script,userlib/libnetslice.map -o $(B)/$(LIB_SO_FILE) $(LIB_OBJS) -lpthread

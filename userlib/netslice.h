@@ -111,27 +111,27 @@ ssize_t ns_write(int fd, struct netslice_iov *iov, unsigned int n);
 ssize_t ns_write_all(int fd, struct netslice_iov *iov, unsigned int n);
 
 /*
- * A batch: n iovs, each with its own buffer of buf_size bytes.
+ * A batch: n iovs, each with its own buffer of buf_size bytes; opaque
+ * (0.8), made by ns_batch_open() and freed by ns_batch_close().
  * ns_batch_recv() resets every iov to its buffer and reads; the NF then
- * looks at iov[i] (data at ns_iov_data(), rlen bytes; a handle if cut),
- * may rewrite it (set rlen for a new header length, action and ifindex
- * for another egress), and ns_batch_send() writes them all back. Handles
- * ride along in the iovs: nothing to do for a cut packet.
+ * looks at ns_batch_iov(b)[i] (data at ns_iov_data(), rlen bytes; a
+ * handle if cut), may rewrite it (set rlen for a new header length,
+ * action and ifindex for another egress), and ns_batch_send() writes
+ * them all back. Handles ride along in the iovs: nothing to do for a cut
+ * packet.
  */
-struct ns_batch {
-	struct netslice_iov *iov;
-	uint8_t *bufs;
-	unsigned int size;	/* iovs */
-	unsigned int count;	/* packets held after ns_batch_recv() */
-	unsigned int buf_size;
-	unsigned int dirty;	/* iovs to reset before the next read */
-};
+struct ns_batch;
 
-/* -EINVAL: size 0 or > NETSLICE_MAX_BATCH, buf_size 0; -ENOMEM. */
-int ns_batch_init(struct ns_batch *b, unsigned int size, unsigned int buf_size);
-void ns_batch_free(struct ns_batch *b);
+/* -EINVAL: size 0 or > NETSLICE_MAX_BATCH, buf_size 0; -ENOMEM. *bp NULL on failure. */
+int ns_batch_open(struct ns_batch **bp, unsigned int size, unsigned int buf_size);
+/* Free b (NULL: nothing). */
+void ns_batch_close(struct ns_batch *b);
 
-/* As ns_read(), into the whole batch; sets and returns count. */
+/* The batch's iovs: ns_batch_count() of them hold packets after ns_batch_recv(). */
+struct netslice_iov *ns_batch_iov(struct ns_batch *b);
+unsigned int ns_batch_count(const struct ns_batch *b);
+
+/* As ns_read(), into the whole batch; sets and returns the count. */
 int ns_batch_recv(int fd, struct ns_batch *b);
 
 /* As ns_write_all() of the batch's count iovs. */
@@ -340,23 +340,52 @@ int ns_rule_del(struct ns_rules *r, const struct ns_rule *rule);
 struct ns_run;
 
 /*
- * A worker: one slice, one pinned thread. Counters are the worker's own.
- * ns_run() allocates the workers and hands out pointers: never copy or
- * allocate one. A later library adds fields only at the end, and keeps
- * its own state out of sight.
+ * A worker: one slice, one pinned thread. Opaque (0.8): ns_run() makes
+ * the workers and hands out pointers, reached through the functions
+ * below (ns_worker_*()), so the library can keep more state without an
+ * ABI break.
  */
-struct ns_worker {
-	struct ns_run *run;
-	unsigned int index;	/* 0.. in the run */
-	unsigned int slice;
-	int fd;
-	void *priv;		/* the NF's per-worker state */
-	uint64_t rx_packets, rx_bytes;	/* read; bytes on the wire */
-	uint64_t tx_packets, tx_bytes;	/* written without error, not dropped */
-	uint64_t nf_drops;		/* marked NETSLICE_TX_DROP by the NF */
-	uint64_t tx_errors;		/* iovs the module refused (error set) */
-	int err;			/* what stopped the worker, 0 if asked to */
+struct ns_worker;
+
+/* Its place in the run (0..ns_run_workers()-1), its slice and the slice's fd. */
+unsigned int ns_worker_index(const struct ns_worker *w);
+unsigned int ns_worker_slice(const struct ns_worker *w);
+int ns_worker_fd(const struct ns_worker *w);
+
+/* The NF's per-worker state: NULL until set (worker_init, typically). */
+void *ns_worker_priv(const struct ns_worker *w);
+void ns_worker_set_priv(struct ns_worker *w, void *priv);
+
+/* The worker's counters, its own, readable from any thread while it runs. */
+enum ns_worker_stat {
+	NS_WORKER_RX_PACKETS,	/* read */
+	NS_WORKER_RX_BYTES,	/* read, bytes on the wire */
+	NS_WORKER_TX_PACKETS,	/* written without error, not dropped */
+	NS_WORKER_TX_BYTES,
+	NS_WORKER_NF_DROPS,	/* marked NETSLICE_TX_DROP by the NF */
+	NS_WORKER_TX_ERRORS,	/* iovs the module refused (error set) */
 };
+
+/* A counter's value (relaxed atomic load); 0 for one this library lacks. */
+uint64_t ns_worker_stat(const struct ns_worker *w, enum ns_worker_stat stat);
+
+/*
+ * Add n to a counter. ns_run()'s workers count themselves: this is for a
+ * worker of ns_worker_open(), from its one thread.
+ */
+void ns_worker_count(struct ns_worker *w, enum ns_worker_stat stat, uint64_t n);
+
+/*
+ * A worker of no run, to feed an NF's callbacks packets from elsewhere (a
+ * capture file, a test): index and slice as given, fd -1, counters 0
+ * (ns_worker_write() on it: -EBADF). -ENOMEM; *wp NULL on failure.
+ */
+int ns_worker_open(struct ns_worker **wp, unsigned int index, unsigned int slice);
+/* Free a worker of ns_worker_open() (NULL: nothing); never one of ns_run(). */
+void ns_worker_close(struct ns_worker *w);
+
+/* The error that stopped the worker (negative, as ns_run()'s), 0 if it was asked to. */
+int ns_worker_error(const struct ns_worker *w);
 
 /* How ns_run() workers move packets. */
 enum ns_run_mode {
@@ -482,12 +511,15 @@ void ns_run_synchronize(struct ns_run *run);
  */
 ssize_t ns_worker_write(struct ns_worker *w, struct netslice_iov *iov, unsigned int n);
 
-/* Worker counters read while workers run (relaxed atomic loads). */
+/*
+ * A counter a worker thread writes, read from another one (a relaxed
+ * atomic load): the NF's own counters, in its tick or metrics.
+ */
 uint64_t ns_worker_counter(const uint64_t *counter);
 
 /*
  * Names before 0.6, deprecated like the uapi's (<linux/netslice.h>): the
- * header cut's functions were ns_slicing_*(). They stay through 0.7 (0.8
+ * header cut's functions were ns_slicing_*(). They stay through 0.8 (0.9
  * removes them); NETSLICE_NO_DEPRECATED hides them.
  */
 #ifdef __NETSLICE_OLD_NAMES

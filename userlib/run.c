@@ -24,9 +24,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "internal.h"
 #include "netslice.h"
 #include "ring.h"
+#include "worker.h"
 
 #define NS_RUN_BATCH		64
 #define NS_RUN_BUF_SIZE		2048
@@ -34,7 +36,7 @@
 #define NS_RUN_SETUP_POLL_MS	5
 #define NS_QS_OFFLINE		UINT64_MAX
 
-/* A worker as the library holds it: what the NF sees, first. */
+/* A worker as the library holds it: 0.7's public fields (worker.h), first. */
 struct ns_worker_lib {
 	struct ns_worker pub;
 	uint64_t qs_seen;
@@ -68,11 +70,6 @@ static void ns_qs_online(struct ns_worker_lib *lw)
 	ns_qs_set(lw, __atomic_load_n(&lw->pub.run->gp, __ATOMIC_SEQ_CST));
 }
 
-uint64_t ns_worker_counter(const uint64_t *counter)
-{
-	return __atomic_load_n(counter, __ATOMIC_RELAXED);
-}
-
 static void ns_count(uint64_t *counter, uint64_t v)
 {
 	__atomic_store_n(counter, *counter + v, __ATOMIC_RELAXED);
@@ -101,6 +98,27 @@ unsigned int ns_run_workers(const struct ns_run *run)
 struct ns_worker *ns_run_worker(struct ns_run *run, unsigned int i)
 {
 	return i < run->nr_workers ? &run->workers[i].pub : NULL;
+}
+
+int ns_worker_open(struct ns_worker **wp, unsigned int index, unsigned int slice)
+{
+	struct ns_worker_lib *lw = calloc(1, sizeof(*lw));
+
+	*wp = NULL;
+	if (!lw)
+		return ns_fail(ENOMEM);
+	lw->pub.index = index;
+	lw->pub.slice = slice;
+	lw->pub.fd = -1;
+	lw->qs_seen = NS_QS_OFFLINE;
+	*wp = &lw->pub;
+	return 0;
+}
+
+void ns_worker_close(struct ns_worker *w)
+{
+	if (w)
+		free(ns_worker_lib(w));
 }
 
 void ns_run_synchronize(struct ns_run *run)
@@ -328,7 +346,7 @@ out_free_batch:
 	ns_batch_free(&b);
 out:
 	ns_qs_set(lw, NS_QS_OFFLINE);
-	w->err = -err;
+	__atomic_store_n(&w->err, -err, __ATOMIC_RELAXED);
 	if (err)
 		ns_run_stop(w->run);
 	return NULL;

@@ -69,7 +69,7 @@ static int worker_init(struct ns_worker *w, void *arg)
 {
 	struct story *s = arg;
 
-	if (w->index == s->slow) {
+	if (ns_worker_index(w) == s->slow) {
 		/* Blocked in every thread: pending until ns_run() takes it. */
 		if (s->sig)
 			kill(getpid(), s->sig);
@@ -96,7 +96,7 @@ static void done(struct ns_run *run, void *arg)
 	unsigned int i;
 
 	for (i = 0; i < ns_run_workers(run) && i < SLICES; i++)
-		s->errs[i] = ns_run_worker(run, i)->err;
+		s->errs[i] = -ns_worker_error(ns_run_worker(run, i));
 }
 
 static void reload(struct ns_run *run, void *arg)

@@ -394,15 +394,15 @@ static int fw_verdict(struct fw_rules *rs, struct fw_verdict *cache, const struc
 static int fw_worker_init(struct ns_worker *w, void *arg)
 {
 	(void)arg;
-	w->priv = calloc(FW_CACHE_SLOTS, sizeof(struct fw_verdict));
-	return w->priv ? 0 : -ENOMEM;
+	ns_worker_set_priv(w, calloc(FW_CACHE_SLOTS, sizeof(struct fw_verdict)));
+	return ns_worker_priv(w) ? 0 : -ENOMEM;
 }
 
 static void fw_worker_fini(struct ns_worker *w, void *arg)
 {
 	(void)arg;
-	free(w->priv);
-	w->priv = NULL;
+	free(ns_worker_priv(w));
+	ns_worker_set_priv(w, NULL);
 }
 
 /* Which rule (or policy) dropped p: decided again, as only a logged drop needs it. */
@@ -446,7 +446,7 @@ static void fw_process(struct ns_worker *w, struct netslice_iov *iov, unsigned i
 			fw_hit(&rs->nonip_hits);
 			action = rs->nonip;
 		} else {
-			action = fw_verdict(rs, w->priv, &p);
+			action = fw_verdict(rs, ns_worker_priv(w), &p);
 		}
 		if (action == FW_DROP) {
 			ns_iov_drop(&iov[i]);

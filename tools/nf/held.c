@@ -5,7 +5,7 @@
 #include "held.h"
 #include "io.h"
 
-/* What each worker did beyond its batch, by ns_worker.index. */
+/* What each worker did beyond its batch, by ns_worker_index(). */
 static struct nf_extra {
 	uint64_t injected, held, held_sent, held_dropped, extra_bytes;
 } nf_extra[NETSLICE_MAX_SLICES];
@@ -20,15 +20,15 @@ int nf_inject(struct ns_worker *w, const void *frame, uint32_t len, int ifindex)
 	int ret = nf_io_send(w, frame, len, ifindex);
 
 	if (!ret) {
-		nf_extra_count(&nf_extra[w->index].injected);
-		__atomic_add_fetch(&nf_extra[w->index].extra_bytes, len, __ATOMIC_RELAXED);
+		nf_extra_count(&nf_extra[ns_worker_index(w)].injected);
+		__atomic_add_fetch(&nf_extra[ns_worker_index(w)].extra_bytes, len, __ATOMIC_RELAXED);
 	}
 	return ret;
 }
 
 void nf_hold(struct ns_worker *w)
 {
-	nf_extra_count(&nf_extra[w->index].held);
+	nf_extra_count(&nf_extra[ns_worker_index(w)].held);
 }
 
 int nf_send_held(struct ns_worker *w, unsigned int holder, const void *frame, uint32_t len,
@@ -58,19 +58,19 @@ void nf_counts_sum(struct ns_worker *const *w, unsigned int n, struct nf_counts 
 
 	memset(t, 0, sizeof(*t));
 	for (i = 0; i < n; i++) {
-		x = &nf_extra[w[i]->index];
+		x = &nf_extra[ns_worker_index(w[i])];
 		held = ns_worker_counter(&x->held);
 		held_sent = ns_worker_counter(&x->held_sent);
 		held_dropped = ns_worker_counter(&x->held_dropped);
 		injected = ns_worker_counter(&x->injected);
-		t->rx_packets += ns_worker_counter(&w[i]->rx_packets);
-		t->rx_bytes += ns_worker_counter(&w[i]->rx_bytes);
-		t->tx_packets += ns_worker_counter(&w[i]->tx_packets) + held_sent + injected;
-		t->tx_bytes += ns_worker_counter(&w[i]->tx_bytes) +
+		t->rx_packets += ns_worker_stat(w[i], NS_WORKER_RX_PACKETS);
+		t->rx_bytes += ns_worker_stat(w[i], NS_WORKER_RX_BYTES);
+		t->tx_packets += ns_worker_stat(w[i], NS_WORKER_TX_PACKETS) + held_sent + injected;
+		t->tx_bytes += ns_worker_stat(w[i], NS_WORKER_TX_BYTES) +
 			       ns_worker_counter(&x->extra_bytes);
 		/* A held frame was marked dropped in its batch: not a drop (yet). */
-		t->nf_drops += ns_worker_counter(&w[i]->nf_drops) + held_dropped - held;
-		t->tx_errors += ns_worker_counter(&w[i]->tx_errors);
+		t->nf_drops += ns_worker_stat(w[i], NS_WORKER_NF_DROPS) + held_dropped - held;
+		t->tx_errors += ns_worker_stat(w[i], NS_WORKER_TX_ERRORS);
 		t->held += held - held_sent - held_dropped;
 		t->injected += injected;
 	}

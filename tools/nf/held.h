@@ -3,7 +3,7 @@
  * Frames that are not one read frame in, one written out. A frame the NF
  * keeps to send later (waiting for ARP, say) is marked dropped in its
  * batch and nf_hold() called: it counts as held, not dropped, until
- * nf_send_held() sends it (from any worker: holder is the w->index of the
+ * nf_send_held() sends it (from any worker: holder is the ns_worker_index() of the
  * one that held it; then counted sent) or nf_held_dropped() gives it up.
  * Frames the NF makes itself go out with nf_inject() and count as sent
  * and injected. At any time each slice's counters and the total add up:

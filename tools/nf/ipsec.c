@@ -131,13 +131,13 @@ static int ipsec_worker_init(struct ns_worker *w, void *arg)
 		free(iw);
 		return -ENOMEM;
 	}
-	w->priv = iw;
+	ns_worker_set_priv(w, iw);
 	return 0;
 }
 
 static void ipsec_worker_fini(struct ns_worker *w, void *arg)
 {
-	struct ipsec_worker *iw = w->priv;
+	struct ipsec_worker *iw = ns_worker_priv(w);
 
 	(void)arg;
 	EVP_CIPHER_CTX_free(iw->enc);
@@ -301,7 +301,7 @@ static int ipsec_replay_drop(struct ipsec *is, struct netslice_iov *iov, uint64_
 /* The batch is written: its sequence numbers are on their way, in order. */
 static void ipsec_sent(struct ns_worker *w, void *arg)
 {
-	struct ipsec_worker *iw = w->priv;
+	struct ipsec_worker *iw = ns_worker_priv(w);
 	struct ipsec *is = arg;
 
 	if (iw->tx_locked) {
@@ -381,7 +381,7 @@ static void ipsec_decrypt(struct ipsec *is, struct ns_worker *w, struct netslice
 	uint8_t *f = ns_iov_data(iov), *esp = f + p->l4_off, *ct, nonce[12], nh;
 	uint32_t esp_len = p->l3_len - (p->l4_off - p->l3_off), seq32, ct_len, inner, dst;
 	uint8_t outer_tos = p->data[p->l3_off + 1];
-	struct ipsec_worker *iw = w->priv;
+	struct ipsec_worker *iw = ns_worker_priv(w);
 	struct ns_pkt q;
 	uint64_t seq;
 	int len;
@@ -516,7 +516,7 @@ static void ipsec_one(struct ipsec *is, struct ns_worker *w, struct netslice_iov
 			iov->action = NETSLICE_TX_IFINDEX;	/* back where it came from */
 			return;
 		}
-		ipsec_encrypt(is, w->priv, iov, &p);
+		ipsec_encrypt(is, ns_worker_priv(w), iov, &p);
 		return;
 	}
 	if (dst == is->local && p.l4_proto == IPPROTO_ESP && !p.frag) {

@@ -415,7 +415,7 @@ static int lb_backend_mac(struct lb *lb, struct ns_worker *w, struct lb_backend 
 static void lb_forward(struct lb *lb, struct ns_worker *w, struct netslice_iov *iov,
 		       struct ns_pkt *p, const struct ns_flow *f, struct lb_set *set)
 {
-	struct lb_backend *b = lb_pick(lb, set, w->priv, f, nf_now_ms());
+	struct lb_backend *b = lb_pick(lb, set, ns_worker_priv(w), f, nf_now_ms());
 	uint8_t mac[6];
 
 	if (lb_backend_mac(lb, w, b, mac)) {
@@ -462,7 +462,7 @@ static void lb_icmp_error(struct lb *lb, struct ns_worker *w, struct netslice_io
 			return;
 		ns_flow_reverse(&qf);
 		h = ns_flow_hash(&qf, (uint32_t)lb->seed);
-		b = lb_affine(lb, set, w->priv, &qf, h, nf_now_ms());
+		b = lb_affine(lb, set, ns_worker_priv(w), &qf, h, nf_now_ms());
 		if (!b)
 			b = &set->backends[set->table[h % lb->table_size]];
 		if (lb_backend_mac(lb, w, b, mac)) {
@@ -528,17 +528,17 @@ static int lb_worker_init(struct ns_worker *w, void *arg)
 
 	size_t size = lb->buckets * sizeof(struct lb_bucket);
 
-	w->priv = aligned_alloc(64, size);
-	if (!w->priv)
+	ns_worker_set_priv(w, aligned_alloc(64, size));
+	if (!ns_worker_priv(w))
 		return -ENOMEM;
-	memset(w->priv, 0, size);
+	memset(ns_worker_priv(w), 0, size);
 	return 0;
 }
 
 static void lb_worker_fini(struct ns_worker *w, void *arg)
 {
 	(void)arg;
-	free(w->priv);
+	free(ns_worker_priv(w));
 }
 
 static void lb_reload(struct ns_run *run, void *arg)

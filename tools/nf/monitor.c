@@ -56,7 +56,7 @@ static int mon_worker_init(struct ns_worker *w, void *arg)
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&t->lock, NULL);
-	w->priv = t;
+	ns_worker_set_priv(w, t);
 	pthread_mutex_lock(&m->lock);
 	m->tables[m->nr_tables++] = t;
 	pthread_mutex_unlock(&m->lock);
@@ -91,7 +91,7 @@ static void mon_count(struct mon *m, struct mon_table *t, const struct ns_flow *
 
 static void mon_process(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, void *arg)
 {
-	struct mon_table *t = w->priv;
+	struct mon_table *t = ns_worker_priv(w);
 	struct ns_flow flow;
 	struct ns_pkt p;
 	unsigned int i;

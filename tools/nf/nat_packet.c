@@ -84,7 +84,7 @@ static void nat_outbound(struct nat_ctx *x, struct netslice_iov *iov, struct ns_
 		tmpl.rem_addr = k.rem_addr;
 		tmpl.rem_port = k.rem_port;
 		memcpy(tmpl.in_mac, eth->ether_shost, 6);
-		tmpl.pub_port = nat_alloc_port(nat, x->w->index, k.proto, ns_flow_hash(f, 1));
+		tmpl.pub_port = nat_alloc_port(nat, ns_worker_index(x->w), k.proto, ns_flow_hash(f, 1));
 		if (!tmpl.pub_port) {
 			x->part->n.no_ports++;
 			ns_iov_drop(iov);
@@ -388,7 +388,7 @@ static void nat_one_foreign(struct nat_ctx *x, struct netslice_iov *iov,
 void nat_process(struct ns_worker *w, struct netslice_iov *iov, unsigned int n, void *arg)
 {
 	struct nat *nat = arg;
-	struct nat_part *own = &nat->parts[w->index];
+	struct nat_part *own = &nat->parts[ns_worker_index(w)];
 	struct nat_ctx x = { .nat = nat, .w = w, .own = own, .part = own, .batch = iov };
 	struct nat_counts sent = { 0 };
 	uint64_t now = nf_now_ms();

@@ -114,7 +114,7 @@ void nat_hold(struct nat *nat, struct nat_counts *n, struct ns_worker *w,
 	}
 	h->hop = hop;
 	h->len = iov->rlen;
-	h->holder = w->index;
+	h->holder = ns_worker_index(w);
 	nf_hold(w);
 	memcpy(h->frame, ns_iov_data(iov), iov->rlen);
 	h->ready = 0;
@@ -137,7 +137,7 @@ void nat_held_ready(struct nat *nat, struct nat_counts *n, struct ns_worker *w)
 
 	pthread_mutex_lock(&nat->lock);
 	for (i = 0; i < NAT_HELD; i++)
-		if (nat->held[i].hop && nat->held[i].holder == w->index && !nat->held[i].ready) {
+		if (nat->held[i].hop && nat->held[i].holder == ns_worker_index(w) && !nat->held[i].ready) {
 			nat->held[i].ready = 1;
 			hops[nr++] = nat->held[i].hop;
 		}

@@ -291,7 +291,7 @@ struct nat_conn *nat_add(struct nat_ctx *x, const struct nat_conn *tmpl)
 	part->n.created++;
 	/* The flow the first packet did not open, to this worker (ICMP: none). */
 	if (x->own->rules && c->proto != IPPROTO_ICMP)
-		nat_rule_queue(x->own, x->nat, c, NS_RULE_REPLACE, x->w->slice);
+		nat_rule_queue(x->own, x->nat, c, NS_RULE_REPLACE, ns_worker_slice(x->w));
 	return c;
 }
 
@@ -450,7 +450,7 @@ void nat_part_fini(struct nat_part *part)
 int nat_worker_init(struct ns_worker *w, void *arg)
 {
 	struct nat *nat = arg;
-	struct nat_part *part = &nat->parts[w->index];
+	struct nat_part *part = &nat->parts[ns_worker_index(w)];
 	int err;
 
 	part->deferred = calloc(NETSLICE_MAX_BATCH, sizeof(*part->deferred));
@@ -460,16 +460,16 @@ int nat_worker_init(struct ns_worker *w, void *arg)
 	part->held_ports = calloc(part->max_ops, sizeof(*part->held_ports));
 	if (!part->deferred || !part->ops || !part->held_ports)
 		return -ENOMEM;
-	if (w->fd < 0 || nat->nr_parts < 2 || nat->no_rules)
+	if (ns_worker_fd(w) < 0 || nat->nr_parts < 2 || nat->no_rules)
 		return 0;
 	err = ns_rules_open(&part->rules);
 	if (err) {
 		nf_err("worker %u: no steering rules (%s); return flows cross workers",
-		       w->index, strerror(-err));
+		       ns_worker_index(w), strerror(-err));
 		part->rules = NULL;
 	}
 	pthread_mutex_lock(&nat->lock);
-	if (!w->index && part->rules && ns_rules_open(&nat->tick_rules))
+	if (!ns_worker_index(w) && part->rules && ns_rules_open(&nat->tick_rules))
 		nat->tick_rules = NULL;
 	pthread_mutex_unlock(&nat->lock);
 	return 0;
@@ -479,7 +479,7 @@ int nat_worker_init(struct ns_worker *w, void *arg)
 void nat_worker_fini(struct ns_worker *w, void *arg)
 {
 	struct nat *nat = arg;
-	struct nat_part *part = &nat->parts[w->index];
+	struct nat_part *part = &nat->parts[ns_worker_index(w)];
 	unsigned long i;
 
 	pthread_mutex_lock(&part->lock);

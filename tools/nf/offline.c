@@ -107,7 +107,7 @@ struct offline_slot {
 };
 
 struct offline_worker {
-	struct ns_worker w;
+	struct ns_worker *w;
 	struct netslice_iov *iov;
 	struct offline_slot *slot;
 	unsigned int n;			/* frames in this round */
@@ -140,7 +140,7 @@ static void offline_emit(struct ns_worker *w, const struct netslice_iov *iov,
 	uint32_t egress, tail = iov->handle ? pk->len - sl->cut : 0;
 
 	if (iov->action == NETSLICE_TX_DROP) {
-		w->nf_drops++;
+		ns_worker_count(w, NS_WORKER_NF_DROPS, 1);
 		return;
 	}
 	egress = iov->action == NETSLICE_TX_IFINDEX ? iov->ifindex :
@@ -149,11 +149,11 @@ static void offline_emit(struct ns_worker *w, const struct netslice_iov *iov,
 	if (iov->action > NETSLICE_TX_DROP || len > iov->len || len < 14 ||
 	    (iov->handle && len > NETSLICE_MAX_HEADER) || !egress ||
 	    egress > offline_pf->nr_ifaces) {
-		w->tx_errors++;
+		ns_worker_count(w, NS_WORKER_TX_ERRORS, 1);
 		return;
 	}
-	w->tx_packets++;
-	w->tx_bytes += len + tail;
+	ns_worker_count(w, NS_WORKER_TX_PACKETS, 1);
+	ns_worker_count(w, NS_WORKER_TX_BYTES, len + tail);
 	if (iov->action == NETSLICE_TX_HOST || !offline_out)
 		return;
 	memcpy(frame, ns_iov_data(iov), len);
@@ -220,8 +220,8 @@ static int offline_take(struct offline_worker *ow, const struct pcapng_packet *p
 	} else if (!whole) {
 		iov->flags = NETSLICE_RX_TRUNCATED;
 	}
-	ow->w.rx_packets++;
-	ow->w.rx_bytes += pk->wire_len;
+	ns_worker_count(ow->w, NS_WORKER_RX_PACKETS, 1);
+	ns_worker_count(ow->w, NS_WORKER_RX_BYTES, pk->wire_len);
 	ow->n++;
 	return 0;
 }
@@ -314,7 +314,7 @@ const struct nf_io nf_offline_io = {
 struct offline_run {
 	const struct nf *nf;
 	struct offline_worker *ow;
-	struct ns_worker *w[NETSLICE_MAX_SLICES];	/* &ow[k].w */
+	struct ns_worker *w[NETSLICE_MAX_SLICES];	/* ow[k].w */
 	unsigned int nr, batch, inited;
 	const struct netslice_cut *cut;
 	int json;
@@ -367,6 +367,7 @@ static void offline_free(struct offline_worker *ow, unsigned int nr, unsigned in
 		}
 		free(ow[k].slot);
 		free(ow[k].iov);
+		ns_worker_close(ow[k].w);
 	}
 	free(ow);
 }
@@ -378,12 +379,13 @@ static int offline_alloc(struct offline_run *r, const unsigned int *slices)
 
 	r->ow = calloc(r->nr, sizeof(*r->ow));
 	for (k = 0; r->ow && k < r->nr; k++) {
-		r->ow[k].w = (struct ns_worker) { .fd = -1, .index = k, .slice = slices[k] };
+		if (ns_worker_open(&r->ow[k].w, k, slices[k]))
+			break;
 		r->ow[k].iov = calloc(r->batch, sizeof(*r->ow[k].iov));
 		r->ow[k].slot = calloc(r->batch, sizeof(*r->ow[k].slot));
 		if (!r->ow[k].iov || !r->ow[k].slot)
 			break;
-		r->w[k] = &r->ow[k].w;
+		r->w[k] = r->ow[k].w;
 	}
 	if (!r->ow || k < r->nr) {
 		nf_err("out of memory");
@@ -406,7 +408,7 @@ static int offline_start(struct offline_run *r, const char *out_path)
 		}
 	}
 	for (; r->inited < r->nr; r->inited++)
-		if (nf->worker_init && nf->worker_init(&r->ow[r->inited].w, nf->arg)) {
+		if (nf->worker_init && nf->worker_init(r->ow[r->inited].w, nf->arg)) {
 			nf_err("worker setup failed");
 			return -1;
 		}
@@ -466,11 +468,11 @@ static void offline_process_round(struct offline_run *r)
 		if (!ow->n)
 			continue;
 		offline_ts_ns = ow->slot[0].pk.ts_ns;
-		nf->process(&ow->w, ow->iov, ow->n, nf->arg);
+		nf->process(ow->w, ow->iov, ow->n, nf->arg);
 		for (i = 0; i < ow->n; i++)
-			offline_emit(&ow->w, &ow->iov[i], &ow->slot[i]);
+			offline_emit(ow->w, &ow->iov[i], &ow->slot[i]);
 		if (nf->sent)
-			nf->sent(&ow->w, nf->arg);
+			nf->sent(ow->w, nf->arg);
 	}
 }
 
@@ -504,7 +506,7 @@ static void offline_finish(struct offline_run *r, const char *out_path)
 	offline_watch(r, 0);
 	while (r->inited-- > 0)
 		if (nf->worker_fini)
-			nf->worker_fini(&r->ow[r->inited].w, nf->arg);
+			nf->worker_fini(r->ow[r->inited].w, nf->arg);
 	if (r->status != 1)
 		offline_report(r, 1);
 	if (offline_out && fclose(offline_out)) {

@@ -129,7 +129,7 @@ static unsigned int online_workers(struct ns_run *run, struct ns_worker **w,
 
 	for (i = 0; i < n; i++) {
 		w[i] = ns_run_worker(run, i);
-		if (ns_stats_get(w[i]->fd, &st[i]))
+		if (ns_stats_get(ns_worker_fd(w[i]), &st[i]))
 			memset(&st[i], 0, sizeof(st[i]));
 	}
 	return n;
@@ -217,8 +217,8 @@ static void online_done(struct ns_run *run, void *arg)
 	r.n = online_workers(run, w, st);
 	/* The first whose error ns_run() returns. */
 	for (i = 0; i < r.n && online.failed_slice < 0; i++)
-		if (w[i]->err)
-			online.failed_slice = (int)w[i]->slice;
+		if (ns_worker_error(w[i]))
+			online.failed_slice = (int)ns_worker_slice(w[i]);
 	nf_report_final(&r, online_secs());
 }
 

@@ -71,7 +71,7 @@ static void nf_prom_family(FILE *f, const char *name, const char *help, const ch
 
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 	for (i = 0; i < n; i++)
-		fprintf(f, "%s{nf=\"%s\",slice=\"%u\"} %llu\n", name, nf, w[i]->slice,
+		fprintf(f, "%s{nf=\"%s\",slice=\"%u\"} %llu\n", name, nf, ns_worker_slice(w[i]),
 			(unsigned long long)v[i]);
 }
 

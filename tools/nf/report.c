@@ -51,7 +51,7 @@ static void nf_summary_json(const struct nf_report_of *r, double secs, const cha
 	for (i = 0; i < r->n; i++) {
 		nf_counts_sum(&r->w[i], 1, &one);
 		json_open(&j, NULL, '{');
-		json_u64(&j, "slice", r->w[i]->slice);
+		json_u64(&j, "slice", ns_worker_slice(r->w[i]));
 		nf_json_counters(&j, &one);
 		if (r->st) {
 			json_open(&j, "module", '{');
@@ -88,7 +88,7 @@ static void nf_summary_line(const struct nf_report_of *r, unsigned int i)
 
 	if (i < r->n) {
 		nf_counts_sum(&r->w[i], 1, &one);
-		snprintf(name, sizeof(name), "%u", r->w[i]->slice);
+		snprintf(name, sizeof(name), "%u", ns_worker_slice(r->w[i]));
 	} else {
 		nf_counts_sum(r->w, r->n, &one);
 		snprintf(name, sizeof(name), "total");

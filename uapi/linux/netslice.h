@@ -547,7 +547,7 @@ struct netslice_ring_comp {
 
 /*
  * Names before 0.6, deprecated: they compile, each use with a warning that
- * names its replacement, through 0.7 (0.8 removes them). Header slicing's
+ * names its replacement, through 0.8 (0.9 removes them). Header slicing's
  * setting is the "cut" (CUT_*): "slice" names only the partition, a
  * /dev/netslice-N; a slice's RX queue is its "rxq" (a "ring"
  * is ring mode's). The netlink names resolve once
