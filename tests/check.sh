@@ -127,6 +127,7 @@ part "host: NFs offline (pcapng)" /usr/bin/python3 tests/host/test_nf.py
 part "host: NFs offline, ASan+UBSan" tests/host/test_nf_san.sh
 part "host: command lines, no module" tests/host/test_cli.sh
 part "host: uapi names before 0.6" tests/host/test_old_names.sh
+part "host: libnetslice ABI of 0.7, opaque" tests/host/test_abi.sh
 part "host: library install + example" tests/host/test_install_lib.sh
 part "host: systemd units, NF configs" tests/host/test_units.sh
 part "host: licences, debian/copyright" tests/host/test_licenses.py

@@ -6,7 +6,9 @@
  * parameter, /dev/netslice-N opens /dev/null, and the info, counter and
  * CPU-mask ioctls on such a file answer with made-up values that name
  * their slice: slice N has N + 1 interfaces, rxq 1000 + N, counter i
- * 100 * N + i, kernel CPU N and user CPUs N + 2 and N + 3.
+ * 100 * N + i, kernel CPU N and user CPUs N + 2 and N + 3. A read gives
+ * up to FAKE_BATCH packets of FAKE_LEN bytes (their bytes unset), a write
+ * takes every iov (tests/host/test_abi.sh: ns_run()'s workers busy).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -17,13 +19,21 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <linux/netslice.h>
 
 #define FAKE_SLICES	2
 #define FAKE_FDS	1024
+#define FAKE_BATCH	4
+#define FAKE_LEN	64
 
 static int fake_slice[FAKE_FDS];	/* slice + 1 of each fake fd, or 0 */
+
+static int fake_fd(int fd)
+{
+	return fd >= 0 && fd < FAKE_FDS && fake_slice[fd];
+}
 
 FILE *fopen(const char *path, const char *mode)
 {
@@ -117,7 +127,7 @@ int ioctl(int fd, unsigned long req, ...)
 	va_end(ap);
 	if (!real)
 		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
-	if (fd < 0 || fd >= FAKE_FDS || !fake_slice[fd])
+	if (!fake_fd(fd))
 		return real(fd, req, arg);
 	slice = (unsigned int)fake_slice[fd] - 1;
 	switch (req) {
@@ -139,4 +149,31 @@ int ioctl(int fd, unsigned long req, ...)
 	}
 	errno = ENOTTY;
 	return -1;
+}
+
+ssize_t read(int fd, void *buf, size_t n)
+{
+	static ssize_t (*real)(int, void *, size_t);
+	struct netslice_iov *iov = buf;
+	size_t i;
+
+	if (!real)
+		real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	if (!fake_fd(fd))
+		return real(fd, buf, n);
+	/* A slice's read(2) takes a count of iovs, not bytes. */
+	for (i = 0; i < n && i < FAKE_BATCH; i++) {
+		iov[i].rlen = FAKE_LEN;
+		iov[i].wire_len = FAKE_LEN;
+	}
+	return (ssize_t)i;
+}
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+	static ssize_t (*real)(int, const void *, size_t);
+
+	if (!real)
+		real = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	return fake_fd(fd) ? (ssize_t)n : real(fd, buf, n);
 }
