@@ -42,14 +42,22 @@ if [ ! -d "$src" ]; then
 fi
 
 # The tree builds a copy of this checkout's kmod/ and uapi/ as
-# net/netslice/. Sources only (mtimes kept, so make rebuilds what changed):
-# objects of an out-of-tree build in kmod/ must never reach the UML build,
-# whose VPATH would find them.
+# net/netslice/. Sources only: objects of an out-of-tree build in kmod/
+# must never reach the UML build, whose VPATH would find them. A file is
+# copied (and so dated now) only when its content differs from the copy
+# the cached build saw: a checkout's own mtimes may be older than that
+# build's objects (another worktree built them), and make would keep them.
 tree=$src/net/netslice
-rm -rf "$tree"
 mkdir -p "$tree"
-(cd "$top" && find kmod uapi \( -name '*.[ch]' -o -name Kbuild -o -name Kconfig \) \
-	-exec cp -a --parents {} "$tree/" \;)
+want=$(mktemp)
+(cd "$top" && find kmod uapi \( -name '*.[ch]' -o -name Kbuild -o -name Kconfig \) -print) |
+	sort >"$want"
+(cd "$tree" && find kmod uapi -type f -print 2>/dev/null) | sort | comm -13 "$want" - |
+	(cd "$tree" && xargs -r rm -f)
+while read -r f; do
+	cmp -s "$top/$f" "$tree/$f" || install -D -m 0644 "$top/$f" "$tree/$f"
+done <"$want"
+rm -f "$want"
 sed -i '/netslice/d' "$src/net/Kconfig" "$src/net/Makefile"
 echo 'source "net/netslice/kmod/Kconfig"' >>"$src/net/Kconfig"
 echo 'obj-$(CONFIG_NETSLICE) += netslice/kmod/' >>"$src/net/Makefile"
