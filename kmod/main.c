@@ -41,17 +41,20 @@
  *
  *   Files call down, never back up (tests/host/test_import_graph.py):
  *   chrdev.c picks read/write (read.c, write.c) or ring mode (ring.c) for
- *   a file; RX (rx.c) hands packets to the slice's rxq or a ring's RX; read
- *   and ring mode both deliver a packet through deliver.c, and ring mode
- *   sends through write.c's TX. Below them: the slices (slice.c, stats.c),
- *   the store, splice, the cut and parse, gso, xmit (egress and the host
- *   stack), the table of attached interfaces (port.c, which iface.c
+ *   a file, and hands ioctls to ioctl.c; RX (rx.c) hands packets to the
+ *   slice's rxq or a ring's RX; read and ring mode both deliver a packet
+ *   through deliver.c, and ring mode sends through write.c's TX. Below
+ *   them: the slices (slice.c, stats.c), the stores (store.c, rstore.c),
+ *   splice, the cut and its parser (cut.c, cut_parser.c), gso, xmit
+ *   (egress and the host stack), the rules (rules.c, which rule_batch.c
+ *   changes), the table of attached interfaces (port.c, which iface.c
  *   changes) and the module parameters (params.c). In the control plane
  *   netlink.c's operation table calls the nl_*.c handlers, which like
  *   iface.c's link events (nl_link_msg.c) build their messages with the
  *   family of nl_family.c, below them all: it gets the operations when
- *   netlink.c registers it. skb_cb.h, counters.h and compat.h hold types
- *   and inline helpers only.
+ *   netlink.c registers it. skb_cb.h, counters.h, txerr.h, compat.h and
+ *   the generated nl_policy.h hold types, inline helpers and constant
+ *   tables only.
  *
  * Contexts
  *   - RX: softirq, any CPU (RPS may move it); per-slice state is found
@@ -70,13 +73,18 @@
  *     under RCU. Detaching unregisters the rx_handler (synchronize_net), so
  *     no RX runs on a detached interface; writers hold a device reference
  *     from the first iov naming it to the end of the call.
- *   a TX queue's xmit lock (HARD_TX_LOCK, BHs off): one burst at a time;
- *     nothing else is taken inside it.
+ *   nsl_slice::lock (mutex): a slice's configuration and counter base,
+ *     which file is in ring mode (RX reads nsl_slice::ring under RCU) and
+ *     how many open files have read (a file's first read, its close and a
+ *     ring setup meet under it); never taken on the packet path (RX reads
+ *     the CPU mask, batch mode and cut locklessly: each is one word,
+ *     applied per packet).
  *   nsl_slice::read_lock (mutex): one reader at a time takes a chunk of
  *     packets off the unread queue, trimq and rxq, never across a user
  *     access; a packet whose copy fails goes back to the unread queue
  *     (its own spinlock, taken inside read_lock or alone). A queue
- *     resize (slice-set, under nsl_slice::lock) and a purge take it too.
+ *     resize (slice-set, under nsl_slice::lock; inside it the resize's
+ *     own mutex) and a purge take it too.
  *   nsl_ring::tx_lock (mutex): one kick, or one run of the ring's ageing
  *     work, at a time: the consumer of the ring's store. The writers' path
  *     runs inside it (device xmit locks, the slice's store lock for
@@ -93,15 +101,11 @@
  *     cut): no RCU reader or callback takes it. Inside it, the hit
  *     counters' slot lock (mutex, rule_hits.c), which nothing is taken
  *     inside.
- *   nsl_slice::lock (mutex): a slice's configuration and counter base,
- *     which file is in ring mode (RX reads nsl_slice::ring under RCU) and
- *     how many open files have read (a file's first read, its close and a
- *     ring setup meet under it);
- *     never taken on the packet path (RX reads the CPU mask, batch mode and cut
- *     locklessly: each is one word, applied per packet).
+ *   a TX queue's xmit lock (HARD_TX_LOCK, BHs off): one burst at a time;
+ *     nothing else is taken inside it.
  *   nsl_store::lock (spinlock, BHs off, innermost): a slice's payload
- *     store. Readers take it after dropping read_lock (parking as they
- *     copy), writers alone or under a ring's tx_lock; nothing is taken
+ *     store. Readers take it after dropping read_lock (parking once the
+ *     header is copied), writers alone or under a ring's tx_lock; nothing is taken
  *     inside it, and skbs are freed after it is dropped.
  *   Counters are per CPU and lockless.
  */
