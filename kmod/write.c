@@ -615,7 +615,6 @@ static enum nsl_txerr nsl_tx_one(struct nsl_tx_run *run, const struct nsl_tx_iov
 {
 	struct nsl_tx_frame *frame = &run->frame[run->count];
 	const struct netslice_iov *iov = in->iov;
-	struct nsl_tx_iov own = *in;
 	struct sk_buff *skb;
 	enum nsl_txerr err;
 
@@ -628,13 +627,12 @@ static enum nsl_txerr nsl_tx_one(struct nsl_tx_run *run, const struct nsl_tx_iov
 			nsl_stat_inc(run->slice, NSL_TX_NF_DROP);
 		return err;
 	}
-	own.iov = nsl_tx_own_port(run, iov);
-	if (!nsl_tx_run_dev(run, own.iov))
+	if (!nsl_tx_run_dev(run, iov))
 		return NSL_TXERR_IFINDEX;
 	if (iov->handle)
-		err = nsl_tx_splice(run, &own, frame, &skb);
+		err = nsl_tx_splice(run, in, frame, &skb);
 	else
-		err = nsl_tx_copy(run, &own, &skb);
+		err = nsl_tx_copy(run, in, &skb);
 	if (err)
 		return err;
 	skb_reset_mac_header(skb);
@@ -682,11 +680,18 @@ static void nsl_tx_reject(struct nsl_tx_run *run, u32 index, enum nsl_txerr err)
  */
 static enum nsl_txerr nsl_tx_step(struct nsl_tx_run *run, const struct nsl_tx_iov *in)
 {
+	struct nsl_tx_iov own = *in;
 	enum nsl_txerr err;
 
-	if (run->count && !nsl_tx_run_joins(run, in->iov) && nsl_tx_run_flush(run))
+	/*
+	 * The run is judged on the egress the frame takes, its payload's port
+	 * filled in: judged on the iov as written, a frame could re-resolve
+	 * the egress under frames queued for another device.
+	 */
+	own.iov = nsl_tx_own_port(run, in->iov);
+	if (run->count && !nsl_tx_run_joins(run, own.iov) && nsl_tx_run_flush(run))
 		return NSL_TXERR_NONE;
-	err = nsl_tx_one(run, in);
+	err = nsl_tx_one(run, &own);
 	/* A payload sent up the stack, or dropped, frees its slot now. */
 	nsl_payload_commit(run);
 	if (err && err != NSL_TXERR_REFAULT)

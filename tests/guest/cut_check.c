@@ -23,7 +23,7 @@
 #define RXQ	16
 #define STORE	8
 
-static int fd, sock_b, ifindex_a;
+static int fd, sock_b, ifindex_a, ifindex_c;
 static void *unmapped;
 
 /* UDP/IPv4 frame number tag of len bytes (len >= HDR), or non-IP. */
@@ -102,6 +102,14 @@ static ssize_t read_one(int f, struct netslice_iov *iov, void *buf, unsigned int
 {
 	iov_for(iov, buf, len);
 	return read(f, iov, 1);
+}
+
+/* As read_one(), after waiting up to 2 s for a packet. */
+static ssize_t read_wait(int f, struct netslice_iov *iov, void *buf, unsigned int len)
+{
+	struct pollfd p = { .fd = f, .events = POLLIN };
+
+	return poll(&p, 1, 2000) == 1 ? read_one(f, iov, buf, len) : -1;
 }
 
 /* Write iov back out of A; returns write's result. */
@@ -366,22 +374,59 @@ static void test_store_limits(void)
 		   STAT(read_whole) + 4, "read = cut + whole + trimmed; store empty");
 }
 
+/*
+ * A batch whose iovs name one egress as written, where the second's
+ * payload, port 0, goes back to its own port (A, unpaired): the second
+ * must not join the first's run. It fails alone, its payload still
+ * parked; the first goes out of C's pair (D), which loops back to C.
+ */
+static void test_egress_own_port(void)
+{
+	unsigned char buf[2048], whole[2048], want[2048];
+	struct netslice_iov iov[2], in;
+	ssize_t r;
+
+	set_cut("auto");
+	inject(40, LEN, 1, 1);
+	r = read_one(fd, &iov[1], buf, sizeof(buf));
+	ktap_check(r == 1 && iov[1].handle, "a cut packet read from the unpaired port");
+	frame(whole, 41, LEN, 1);
+	iov_for(&iov[0], whole, LEN);
+	iov[0].rlen = LEN;
+	iov[0].action = iov[1].action = NETSLICE_TX_DEFAULT;
+	iov[0].port = iov[1].port = 0;
+	iov[0].ifindex = iov[1].ifindex = ifindex_c;
+	set_cut("off");
+	r = write(fd, iov, 2);
+	ktap_check(r >= 1 && !iov[0].error && iov[1].error == NETSLICE_TXERR_IFINDEX &&
+		   STAT(store_used) == 1,
+		   "port 0 with a handle is judged on its own port: it fails alone, still parked");
+	frame(want, 41, LEN, 1);
+	ktap_check(read_wait(fd, &in, buf, sizeof(buf)) == 1 && in.rlen == LEN &&
+		   !memcmp(buf, want, LEN),
+		   "the frame before it went out of its own egress, whole");
+	ktap_check(write_out(fd, &iov[1]) == 1 && arrives(40, LEN) && STAT(store_used) == 0,
+		   "the payload left parked goes out whole later");
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 3)
+	if (argc != 4)
 		return 2;
 	ifindex_a = if_nametoindex(argv[1]);
+	ifindex_c = if_nametoindex(argv[3]);
 	sock_b = pkt_open(if_nametoindex(argv[2]));
 	unmapped = mmap(NULL, 1 << 16, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	fd = ns_open(0, O_NONBLOCK);
-	if (fd < 0 || !ifindex_a)
+	if (fd < 0 || !ifindex_a || !ifindex_c)
 		return 2;
 
-	ktap_header("cut_check", 43);
+	ktap_header("cut_check", 47);
 	test_config();
 	test_splice();
 	test_grow_shrink();
 	test_bad_handles();
 	test_store_limits();
+	test_egress_own_port();
 	return ktap_finish();
 }

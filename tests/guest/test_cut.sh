@@ -17,8 +17,13 @@ cut_semantics() {
 	ip link add nsa type veth peer name nsb || return 1
 	tst_defer ip link del nsa
 	ip link set nsa up && ip link set nsb up || return 1
-	tst_load slices=1 ifaces=nsa rxq_size=16 store_size=8 store_timeout_ms=300 || return 1
-	cut_check nsa nsb | tst_indent
+	# nsc:nsd, a pair looped on itself: what goes out of nsd comes back on nsc.
+	ip link add nsc type veth peer name nsd || return 1
+	tst_defer ip link del nsc
+	ip link set nsc up && ip link set nsd up || return 1
+	tst_load slices=1 ifaces=nsa,nsc:nsd rxq_size=16 store_size=8 store_timeout_ms=300 ||
+		return 1
+	cut_check nsa nsb nsc | tst_indent
 }
 tst_check "cut_check: modes, handles, store, ageing, trimming" cut_semantics
 tst_run_cleanups
