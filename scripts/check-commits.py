@@ -12,7 +12,8 @@ subsystem is one or more lowercase names (a directory, a program, a file:
 "kmod", "tests/vm/run", "libnetslice, nf, build") or a top-level file
 (README, Makefile). A commit that touches kmod/ or uapi/ says why in a
 body: the kernel's reviewers read it, and the history before this check
-shows how often it was left out.
+shows how often it was left out. git's own subjects (Revert "...", a
+merge's) pass as they are.
 
 The history before the check breaks these rules, so the range starts at
 the commit named in scripts/commits-baseline (the last one before the
@@ -29,6 +30,7 @@ BASELINE_FILE = "scripts/commits-baseline"
 MAX_SUBJECT = 72
 NAME = r"(?:[a-z0-9_.][a-z0-9_.@/+-]*|README(?:\.md)?|Makefile|Kbuild|COPYING|LICENSES)"
 SUBJECT = re.compile(r"^%s(?:, %s)*: \S" % (NAME, NAME))
+GIT_SUBJECT = re.compile(r'^(Revert ".*"|Merge (branch|remote-tracking branch|tag|commit) .*)$')
 # Paths whose changes need a body: the module and its ABI.
 NEEDS_BODY = ("kmod/", "uapi/")
 TRAILER = re.compile(r"^(Signed-off-by|Co-developed-by|Reviewed-by|Acked-by|Tested-by|"
@@ -62,6 +64,9 @@ def problems(message, files):
         return ["the message is empty"]
     subject, rest = lines[0], lines[1:]
     found = []
+    # git's own subjects: a revert names the commit it undoes in its body.
+    if GIT_SUBJECT.match(subject):
+        return found
     if len(subject) > MAX_SUBJECT:
         found.append("subject is %d characters, more than %d" % (len(subject), MAX_SUBJECT))
     if not SUBJECT.match(subject):
@@ -80,8 +85,10 @@ def hook(msg_file):
     """git's commit-msg hook: the message against the staged changes."""
     with open(msg_file, encoding="utf-8", errors="replace") as f:
         message = f.read()
-    # A fixup or squash is folded into its target before it lands.
-    if re.match(r"^(fixup|squash|amend)! ", message):
+    # A fixup or squash is folded into its target before it lands; a
+    # merge's message is git's (the range check leaves merges out too).
+    if re.match(r"^(fixup|squash|amend)! ", message) or \
+            os.path.exists(git(os.getcwd(), "rev-parse", "--git-path", "MERGE_HEAD").strip()):
         return 0
     files = git(os.getcwd(), "diff", "--cached", "--name-only").split("\n")
     found = problems(message, files)

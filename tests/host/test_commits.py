@@ -79,7 +79,7 @@ def skipped(p):
 
 def main():
     print("KTAP version 1")
-    print("1..17")
+    print("1..19")
     tmp = tempfile.mkdtemp(prefix="netslice-commits-")
     try:
         repo = os.path.join(tmp, "repo")
@@ -106,7 +106,10 @@ def main():
                 ("a kmod/ change whose body is a sign-off alone", TRAILER_ONLY, "kmod/a.c", 1),
                 ("a kmod/ change with a body", KMOD_BODY, "kmod/a.c", 0),
                 ("a list of subsystems, a comment in the body", LIST, "docs/a.md", 0),
-                ("git's comment lines before the subject", COMMENTED, "docs/a.md", 0)):
+                ("git's comment lines before the subject", COMMENTED, "docs/a.md", 0),
+                ("git's message for a revert of a kmod/ change",
+                 'Revert "kmod: %s"\n\nThis reverts commit %s.\n' % ("x" * 70, "0" * 40),
+                 "kmod/a.c", 0)):
             rc, err = hook_rc(repo, message, path)
             check(rc == want, "hook: %s %s" % (name, "passes" if want == 0 else "fails"), err)
 
@@ -151,6 +154,14 @@ def main():
         p = run(["git", "commit", "-q", "-m", KMOD_BODY], repo, check_rc=False)
         check(refused and p.returncode == 0, "hooks: git commit refuses a bad message, "
               "takes a good one", p.stderr)
+        # git's own message for a merge (git revert runs no hook: its
+        # message is checked over the range, as the loop above checks it).
+        run(["git", "checkout", "-q", "-b", "side", "HEAD~1"], repo)
+        commit(repo, "docs/b.md", "docs: a side branch")
+        run(["git", "checkout", "-q", "-"], repo)
+        p = run(["git", "merge", "-q", "--no-ff", "--no-edit", "side"], repo, check_rc=False)
+        check(p.returncode == 0 and os.path.exists(os.path.join(repo, "docs", "b.md")),
+              "hooks: git merge's message is taken", p.stderr)
     finally:
         shutil.rmtree(tmp)
     failed = results.count(False)
