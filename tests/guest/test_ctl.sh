@@ -186,7 +186,7 @@ runtime_sizes() {
 	tst_diag "4000 frames while shrinking: tx $(tst_stat_sum tx_packets), purged $purged, ring full $drops"
 	[ "$(shrunk_total)" -eq 4000 ] && [ "$(slice_numbers rxq_size)" = "64 64 64 64" ] ||
 		return 1
-	# With the NF stopped, one flow fills its slice's ring of 64 (the rest
+	# With the NF stopped, one flow fills its slice's rxq of 64 (the rest
 	# is dropped on arrival; a ptr_ring reclaims consumed slots in batches,
 	# so up to 15 of the 64 may still be taken); shrunk to 2, the ring
 	# purges all but 2 and counts them.

@@ -28,7 +28,7 @@ done
 # ring_size, rxq_size's name before 0.6, still sizes the slice's rxq.
 old_name() {
 	local rc=0
-	insmod "$TST_KO" slices=1 ring_size=64 || return 1
+	insmod "$TST_KO" slices=1 ring_size=64 || return 1	# the name before 0.6
 	[ "$(cat /sys/module/netslice/parameters/rxq_size)" = 64 ] &&
 		netslice-info -s 0 | grep -q 'rxq 64,' || { netslice-info -s 0 | tst_indent; rc=1; }
 	rmmod netslice || rc=1

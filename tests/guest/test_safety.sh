@@ -347,7 +347,7 @@ tst_check "a write waiting on a userfaultfd page holds no device: its egress del
 tst_run_cleanups
 
 
-# A ring shrunk at run time under page_pool packets frees what it drops
+# An rxq shrunk at run time under page_pool packets frees what it drops
 # after the resize, with IRQs on: freed inside ptr_ring_resize (its lock
 # taken with IRQs off), a page_pool page's return warns on the sanitizer
 # kernel's lockdep, and a BH enable there could deadlock on the ring.
@@ -364,7 +364,7 @@ shrink_page_pool() {
 	netslicectl slice set 0 rxq-size 4 || return 1
 	tst_stat_is rx_purged 46
 }
-tst_check "a ring shrunk under XDP (page_pool) packets frees the 46 it drops with IRQs on" shrink_page_pool
+tst_check "an rxq shrunk under XDP (page_pool) packets frees the 46 it drops with IRQs on" shrink_page_pool
 tst_run_cleanups
 
 # Ring memory is charged: to the module's cap and the user's

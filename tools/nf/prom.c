@@ -20,14 +20,14 @@ enum {
 };
 
 static const char *const nf_stat_help[] = {
-	[NF_STAT_RX_PACKETS] = "Packets the module queued on the slice's ring.",
-	[NF_STAT_RX_BYTES] = "Bytes the module queued on the slice's ring.",
-	[NF_STAT_RX_DROP_RING_FULL] = "Packets dropped: the slice's ring was full.",
+	[NF_STAT_RX_PACKETS] = "Packets the module queued on the slice's rxq.",
+	[NF_STAT_RX_BYTES] = "Bytes the module queued on the slice's rxq.",
+	[NF_STAT_RX_DROP_RING_FULL] = "Packets dropped: the slice's rxq (ring mode: its RX ring) was full.",
 	[NF_STAT_RX_DROP_NO_READER] = "Packets dropped: no file was open on the slice.",
 	[NF_STAT_RX_DROP_ERROR] = "Packets dropped: could not be segmented or checksummed.",
 	[NF_STAT_RX_SEGMENTS] = "Of rx_packets, segments of GSO/GRO packets.",
 	[NF_STAT_RX_OFF_CPU] = "Packets received outside the slice's kernel-side CPUs.",
-	[NF_STAT_RX_TRIMMED] = "Packets queued as a header-only record: the ring was full.",
+	[NF_STAT_RX_TRIMMED] = "Packets queued as a header-only record: the rxq was full.",
 	[NF_STAT_READ_PACKETS] = "Packets handed to user space.",
 	[NF_STAT_READ_BYTES] = "Bytes copied to user space.",
 	[NF_STAT_READ_TRUNCATED] = "Packets longer than the iov they were read into.",
@@ -54,7 +54,7 @@ static const char *const nf_stat_help[] = {
 	[NF_STAT_STORE_CLOSED] = "Parked payloads freed when their file closed.",
 	[NF_STAT_STORE_USED] = "Payloads parked now.",
 	[NF_STAT_STORE_HIGH_WATER] = "The most payloads parked at once.",
-	[NF_STAT_RX_PURGED] = "Packets queued and freed unread: detach, close, ring shrunk.",
+	[NF_STAT_RX_PURGED] = "Packets queued and freed unread: detach, close, rxq shrunk.",
 	[NF_STAT_TX_ERR_DROPPED] = "Writes refused: NETSLICE_TXERR_DROPPED.",
 	[NF_STAT_RX_GSO_PACKETS] = "Super-packets queued whole (NETSLICE_CUT_GSO).",
 	[NF_STAT_RX_GSO_SEGMENTS] = "The segments the whole super-packets stand for.",
