@@ -375,12 +375,13 @@ static void test_store_limits(void)
 }
 
 /*
- * A batch whose iovs name one egress as written, where the second's
- * payload, port 0, goes back to its own port (A, unpaired): the second
- * must not join the first's run. It fails alone, its payload still
- * parked; the first goes out of C's pair (D), which loops back to C.
+ * A batch whose two iovs name one egress as written (C's pair, D), where
+ * the second's payload, port 0, goes back to its own port, A: out of A
+ * itself (unpaired), or nowhere once A's pair was detached (detached).
+ * Either way the second must not join the first's run: the first goes
+ * out of D, which loops back to C, and the second is judged alone.
  */
-static void test_egress_own_port(void)
+static void test_egress_own_port(int detached)
 {
 	unsigned char buf[2048], whole[2048], want[2048];
 	struct netslice_iov iov[2], in;
@@ -389,7 +390,7 @@ static void test_egress_own_port(void)
 	set_cut("auto");
 	inject(40, LEN, 1, 1);
 	r = read_one(fd, &iov[1], buf, sizeof(buf));
-	ktap_check(r == 1 && iov[1].handle, "a cut packet read from the unpaired port");
+	ktap_check(r == 1 && iov[1].handle, "a cut packet read from port A");
 	frame(whole, 41, LEN, 1);
 	iov_for(&iov[0], whole, LEN);
 	iov[0].rlen = LEN;
@@ -398,20 +399,29 @@ static void test_egress_own_port(void)
 	iov[0].ifindex = iov[1].ifindex = ifindex_c;
 	set_cut("off");
 	r = write(fd, iov, 2);
-	ktap_check(r >= 1 && !iov[0].error && iov[1].error == NETSLICE_TXERR_IFINDEX &&
-		   STAT(store_used) == 1,
-		   "port 0 with a handle is judged on its own port: it fails alone, still parked");
+	if (detached)
+		ktap_check(r >= 1 && !iov[0].error && iov[1].error == NETSLICE_TXERR_IFINDEX &&
+			   STAT(store_used) == 1,
+			   "port 0, A's pair detached: the handle fails alone, still parked");
+	else
+		ktap_check(r == 2 && !iov[0].error && !iov[1].error && arrives(40, LEN) &&
+			   STAT(store_used) == 0,
+			   "port 0, A unpaired: the handle goes out of A, whole");
 	frame(want, 41, LEN, 1);
 	ktap_check(read_wait(fd, &in, buf, sizeof(buf)) == 1 && in.rlen == LEN &&
 		   !memcmp(buf, want, LEN),
-		   "the frame before it went out of its own egress, whole");
-	ktap_check(write_out(fd, &iov[1]) == 1 && arrives(40, LEN) && STAT(store_used) == 0,
-		   "the payload left parked goes out whole later");
+		   "the frame before it went out of its own egress (D, back on C), whole");
+	if (detached)
+		ktap_check(write_out(fd, &iov[1]) == 1 && arrives(40, LEN) && STAT(store_used) == 0,
+			   "the payload left parked goes out whole later");
+	else
+		ktap_check(write_out(fd, &iov[1]) == -1 && errno == ESTALE, "its handle is spent");
 }
 
 int main(int argc, char **argv)
 {
-	if (argc != 4)
+	/* cut_check A B C [detached]: A's pair detached, only the egress case. */
+	if (argc != 4 && (argc != 5 || strcmp(argv[4], "detached")))
 		return 2;
 	ifindex_a = if_nametoindex(argv[1]);
 	ifindex_c = if_nametoindex(argv[3]);
@@ -421,12 +431,17 @@ int main(int argc, char **argv)
 	if (fd < 0 || !ifindex_a || !ifindex_c)
 		return 2;
 
+	if (argc == 5) {
+		ktap_header("cut_check", 4);
+		test_egress_own_port(1);
+		return ktap_finish();
+	}
 	ktap_header("cut_check", 47);
 	test_config();
 	test_splice();
 	test_grow_shrink();
 	test_bad_handles();
 	test_store_limits();
-	test_egress_own_port();
+	test_egress_own_port(0);
 	return ktap_finish();
 }
