@@ -101,11 +101,24 @@ def find(path, no, rule, text):
     findings.append((path, no, rule, text.strip()))
 
 
+def tree_files():
+    """Tracked files and new ones not yet added; every file where TOP is no
+    checkout of its own (a source package's tree, maybe inside another's)."""
+    out = subprocess.run(["git", "-C", TOP, "rev-parse", "--show-toplevel"],
+                         capture_output=True, text=True)
+    if out.returncode == 0 and os.path.realpath(out.stdout.strip()) == os.path.realpath(TOP):
+        out = subprocess.run(["git", "-C", TOP, "ls-files", "--cached", "--others",
+                              "--exclude-standard"], capture_output=True, text=True, check=True)
+        return out.stdout.split()
+    found = []
+    for root, dirs, names in os.walk(TOP):
+        dirs[:] = [d for d in dirs if d not in (".git", "build", "debian")]
+        found += [os.path.relpath(os.path.join(root, n), TOP) for n in names]
+    return found
+
+
 def files():
-    # Tracked files and new ones not yet added, as they are in the tree.
-    out = subprocess.run(["git", "-C", TOP, "ls-files", "--cached", "--others", "--exclude-standard"],
-                         capture_output=True, text=True, check=True)
-    for p in sorted(set(out.stdout.split())):
+    for p in sorted(set(tree_files())):
         if os.path.isfile(os.path.join(TOP, p)) and p.startswith(SCOPE) and not p.startswith(NOT_CHECKED) and TEXT.search(p):
             yield p
 
