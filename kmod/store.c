@@ -15,7 +15,7 @@
  * previous one, is stale; anything else was not issued by this store
  * lately (forged). (A keyed hash made the tags until 0.5: siphash cost
  * 150 of the 3,790 instructions a cut 1518-byte frame cost in ring
- * mode, docs/benchmarks.md.)
+ * mode, as the bench measured then.)
  *
  * Parking, lookup and freeing are O(1) and touch one list at most: free
  * slots are a FIFO of slot numbers (so a slot is reused as late as

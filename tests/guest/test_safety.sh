@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Data-path safety (issue 20): a handle written while a second thread
+# Data-path safety: a handle written while a second thread
 # splices it, ports across namespaces whose ifindexes collide, super-packets
 # from a tap writer without checksum state, what detach and the last close
 # leave queued, a peer's detach, and one privilege rule for ioctl, netlink
