@@ -249,7 +249,10 @@ else
 		git worktree remove --force "$base_tree" 2>/dev/null || rm -rf "$base_tree"
 		trap 'rm -f "$log" "$err"; git worktree remove --force "$base_tree" 2>/dev/null' EXIT
 		git worktree add --detach -q "$base_tree" "$BASELINE"
-		NETSLICE_BENCH_BASE_KO=$("$base_tree/scripts/kbuild.sh" "$kver")
+		# The baseline's own build script: tools/ held it before scripts/.
+		kbuild=$base_tree/scripts/kbuild.sh
+		[ -x "$kbuild" ] || kbuild=$base_tree/tools/kbuild.sh
+		NETSLICE_BENCH_BASE_KO=$("$kbuild" "$kver")
 		export NETSLICE_BENCH_BASE_KO
 	fi
 	# The main measure: instructions, in a guest of its own under the
