@@ -52,7 +52,7 @@ static inline const __u8 *netslice_cut_read(const void *src, __u32 frame_len, __
 #endif
 }
 
-static __u32 netslice_cut_be16(const __u8 *p)
+static inline __u32 netslice_cut_be16(const __u8 *p)
 {
 	return (__u32)p[0] << 8 | p[1];
 }
@@ -61,7 +61,7 @@ static __u32 netslice_cut_be16(const __u8 *p)
  * ICMP: unreachable, source quench, redirect, time exceeded, parameter
  * problem. ICMPv6: unreachable, too big, time exceeded, parameter problem.
  */
-static int netslice_cut_icmp_error(__u8 proto, __u8 type)
+static inline int netslice_cut_icmp_error(__u8 proto, __u8 type)
 {
 	if (proto == 1)
 		return type == 3 || type == 4 || type == 5 || type == 11 || type == 12;
@@ -69,8 +69,8 @@ static int netslice_cut_icmp_error(__u8 proto, __u8 type)
 }
 
 /* Past the L4 header at off, or 0; an ICMP error ends at end. */
-static __u32 netslice_cut_l4(const void *src, __u32 frame_len, __u32 off, __u32 end,
-			     __u8 proto, struct netslice_cut_hdrs *h)
+static inline __u32 netslice_cut_l4(const void *src, __u32 frame_len, __u32 off, __u32 end,
+				    __u8 proto, struct netslice_cut_hdrs *h)
 {
 	__u8 buf[20];
 	const __u8 *p;
@@ -102,8 +102,8 @@ static __u32 netslice_cut_l4(const void *src, __u32 frame_len, __u32 off, __u32 
 	return off <= end ? off : 0;
 }
 
-static __u32 netslice_cut_ipv4(const void *src, __u32 frame_len, __u32 off,
-			       struct netslice_cut_hdrs *h)
+static inline __u32 netslice_cut_ipv4(const void *src, __u32 frame_len, __u32 off,
+				      struct netslice_cut_hdrs *h)
 {
 	__u8 buf[20];
 	const __u8 *p;
@@ -122,8 +122,8 @@ static __u32 netslice_cut_ipv4(const void *src, __u32 frame_len, __u32 off,
 	return netslice_cut_l4(src, frame_len, off + hlen, off + tot, p[9], h);
 }
 
-static __u32 netslice_cut_ipv6(const void *src, __u32 frame_len, __u32 off,
-			       struct netslice_cut_hdrs *h)
+static inline __u32 netslice_cut_ipv6(const void *src, __u32 frame_len, __u32 off,
+				      struct netslice_cut_hdrs *h)
 {
 	__u8 buf[40];
 	const __u8 *p;
