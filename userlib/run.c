@@ -70,11 +70,6 @@ static void ns_qs_online(struct ns_worker_lib *lw)
 	ns_qs_set(lw, __atomic_load_n(&lw->pub.run->gp, __ATOMIC_SEQ_CST));
 }
 
-static void ns_count(uint64_t *counter, uint64_t v)
-{
-	__atomic_store_n(counter, *counter + v, __ATOMIC_RELAXED);
-}
-
 void ns_run_stop(struct ns_run *run)
 {
 	uint64_t one = 1;
@@ -201,10 +196,10 @@ static int ns_worker_send(struct ns_worker *w, struct netslice_iov *batch, unsig
 					       iov->rlen;
 		}
 	}
-	ns_count(&w->tx_packets, tx);
-	ns_count(&w->tx_bytes, bytes);
-	ns_count(&w->nf_drops, drops);
-	ns_count(&w->tx_errors, errs);
+	ns_worker_add(&w->tx_packets, tx);
+	ns_worker_add(&w->tx_bytes, bytes);
+	ns_worker_add(&w->nf_drops, drops);
+	ns_worker_add(&w->tx_errors, errs);
 	return 0;
 }
 
@@ -221,8 +216,8 @@ static int ns_worker_batch(struct ns_worker *w, struct netslice_iov *iov, unsign
 		bytes += iov[i].wire_len;
 		rlen[i] = iov[i].rlen;
 	}
-	ns_count(&w->rx_packets, n);
-	ns_count(&w->rx_bytes, bytes);
+	ns_worker_add(&w->rx_packets, n);
+	ns_worker_add(&w->rx_bytes, bytes);
 	if (cfg->process)
 		cfg->process(w, iov, n, cfg->arg);
 	err = ns_worker_send(w, iov, n, rlen);

@@ -64,9 +64,8 @@ void ns_worker_count(struct ns_worker *w, enum ns_worker_stat stat, uint64_t n)
 {
 	uint64_t *c = ns_worker_field(w, stat);
 
-	/* One writer, the worker's thread: a store other threads read whole. */
 	if (c)
-		__atomic_store_n(c, *c + n, __ATOMIC_RELAXED);
+		ns_worker_add(c, n);
 }
 
 int ns_worker_error(const struct ns_worker *w)

@@ -25,4 +25,10 @@ struct ns_worker {
 	int err;			/* what stopped the worker (positive), 0 if asked to */
 };
 
+/* A counter's one writer, the worker's thread: a store other threads read whole. */
+static inline void ns_worker_add(uint64_t *counter, uint64_t n)
+{
+	__atomic_store_n(counter, *counter + n, __ATOMIC_RELAXED);
+}
+
 #endif /* NETSLICE_WORKER_H */

@@ -15,14 +15,20 @@ static void nf_extra_count(uint64_t *c)
 	__atomic_add_fetch(c, 1, __ATOMIC_RELAXED);
 }
 
+/* A frame sent outside its batch: counted in c, its bytes in worker k's. */
+static void nf_extra_sent(unsigned int k, uint64_t *c, uint32_t len)
+{
+	nf_extra_count(c);
+	__atomic_add_fetch(&nf_extra[k].extra_bytes, len, __ATOMIC_RELAXED);
+}
+
 int nf_inject(struct ns_worker *w, const void *frame, uint32_t len, int ifindex)
 {
+	unsigned int k = ns_worker_index(w);
 	int ret = nf_io_send(w, frame, len, ifindex);
 
-	if (!ret) {
-		nf_extra_count(&nf_extra[ns_worker_index(w)].injected);
-		__atomic_add_fetch(&nf_extra[ns_worker_index(w)].extra_bytes, len, __ATOMIC_RELAXED);
-	}
+	if (!ret)
+		nf_extra_sent(k, &nf_extra[k].injected, len);
 	return ret;
 }
 
@@ -40,8 +46,7 @@ int nf_send_held(struct ns_worker *w, unsigned int holder, const void *frame, ui
 		nf_held_dropped(holder);
 		return ret;
 	}
-	nf_extra_count(&nf_extra[holder].held_sent);
-	__atomic_add_fetch(&nf_extra[holder].extra_bytes, len, __ATOMIC_RELAXED);
+	nf_extra_sent(holder, &nf_extra[holder].held_sent, len);
 	return 0;
 }
 

@@ -121,17 +121,25 @@ static unsigned int online_nr_workers(void)
 	return online.nr_workers;
 }
 
+/* The run's workers, in w. */
+static unsigned int online_worker_list(struct ns_run *run, struct ns_worker **w)
+{
+	unsigned int i, n = ns_run_workers(run);
+
+	for (i = 0; i < n; i++)
+		w[i] = ns_run_worker(run, i);
+	return n;
+}
+
 /* Each worker's slice counters from the module (zero where they cannot be read). */
 static unsigned int online_workers(struct ns_run *run, struct ns_worker **w,
 				   struct netslice_stats *st)
 {
-	unsigned int i, n = ns_run_workers(run);
+	unsigned int i, n = online_worker_list(run, w);
 
-	for (i = 0; i < n; i++) {
-		w[i] = ns_run_worker(run, i);
+	for (i = 0; i < n; i++)
 		if (ns_stats_get(ns_worker_fd(w[i]), &st[i]))
 			memset(&st[i], 0, sizeof(st[i]));
-	}
 	return n;
 }
 
@@ -163,18 +171,13 @@ static void online_tick(struct ns_run *run, void *arg)
 {
 	struct nf_live *l = &online.live;
 	struct ns_worker *w[NETSLICE_MAX_SLICES];
-	unsigned int i, n;
 
 	(void)arg;
 	nf_watch_lock();
 	if (online.nf->tick)
 		online.nf->tick(online.nf->arg);
-	if (l->interval && ++l->ticks % l->interval == 0) {
-		n = ns_run_workers(run);
-		for (i = 0; i < n; i++)
-			w[i] = ns_run_worker(run, i);
-		nf_report_live(l, w, n);
-	}
+	if (l->interval && ++l->ticks % l->interval == 0)
+		nf_report_live(l, w, online_worker_list(run, w));
 	nf_watch_unlock();
 }
 
