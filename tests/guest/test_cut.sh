@@ -39,7 +39,10 @@ own_port_detached() {
 		tst_defer ip link del "$a"
 		ip link set "$a" up && ip link set "$b" up || return 1
 	done
-	tst_load slices=1 ifaces=nsa,nsc:nsd rxq_size=16 store_size=8 || return 1
+	# The detach execs netslicectl between read and write: seconds on the
+	# sanitizer kernel, so the payload must not age out meanwhile.
+	tst_load slices=1 ifaces=nsa,nsc:nsd rxq_size=16 store_size=8 store_timeout_ms=600000 ||
+		return 1
 	cut_check nsa nsb nsc detached | tst_indent
 }
 tst_check "a handle whose port was detached fails alone, after the run before it" \
