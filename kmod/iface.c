@@ -20,7 +20,7 @@
 #include "nl_link_msg.h"
 #include "params.h"
 #include "port.h"
-#include "ring.h"
+#include "ring_rx.h"
 #include "rx.h"
 #include "slice.h"
 

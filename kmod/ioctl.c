@@ -273,12 +273,19 @@ static long nsl_ioctl_info_get(struct nsl_slice *slice, void __user *uarg)
 	return err;
 }
 
-static long nsl_ioctl_stats_get(struct nsl_slice *slice, void __user *uarg)
+/*
+ * The counters before chains (0.8): NETSLICE_STATS_GET of a program built
+ * then, whose number says the smaller size, gets the fields it knows.
+ */
+#define NSL_STATS_GET_0_8 \
+	_IOR(NETSLICE_IOC_MAGIC, 0x06, __u8[offsetof(struct netslice_stats, tx_chained)])
+
+static long nsl_ioctl_stats_get(struct nsl_slice *slice, void __user *uarg, size_t size)
 {
 	struct netslice_stats stats;
 
 	nsl_stats_read(slice, &stats);
-	return copy_to_user(uarg, &stats, sizeof(stats)) ? -EFAULT : 0;
+	return copy_to_user(uarg, &stats, size) ? -EFAULT : 0;
 }
 
 long nsl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -299,7 +306,8 @@ long nsl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case NETSLICE_INFO_GET:
 		return nsl_ioctl_info_get(slice, uarg);
 	case NETSLICE_STATS_GET:
-		return nsl_ioctl_stats_get(slice, uarg);
+	case NSL_STATS_GET_0_8:
+		return nsl_ioctl_stats_get(slice, uarg, _IOC_SIZE(cmd));
 	case NETSLICE_CUT_GET:
 		return nsl_ioctl_slice_get(slice, uarg);
 	case NETSLICE_CUT_SET:

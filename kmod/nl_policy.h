@@ -70,7 +70,7 @@ static const struct nla_policy netslice_slice_get_do_nl_policy[NETSLICE_A_SLICE_
 };
 
 /* NETSLICE_CMD_SLICE_SET - do */
-static const struct nla_policy netslice_slice_set_nl_policy[NETSLICE_A_SLICE_CUT_GSO + 1] = {
+static const struct nla_policy netslice_slice_set_nl_policy[NETSLICE_A_SLICE_CHAIN_END + 1] = {
 	[NETSLICE_A_SLICE_ID] = NLA_POLICY_MAX(NLA_U32, 255),
 	[NETSLICE_A_SLICE_KERNEL_CPUS] = { .type = NLA_NUL_STRING, .len = 1023, },
 	[NETSLICE_A_SLICE_USER_CPUS] = { .type = NLA_NUL_STRING, .len = 1023, },
@@ -84,6 +84,8 @@ static const struct nla_policy netslice_slice_set_nl_policy[NETSLICE_A_SLICE_CUT
 	[NETSLICE_A_SLICE_RXQ_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &netslice_a_slice_rxq_size_range),
 	[NETSLICE_A_SLICE_STORE_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &netslice_a_slice_store_size_range),
 	[NETSLICE_A_SLICE_STORE_TIMEOUT_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &netslice_a_slice_store_timeout_ms_range),
+	[NETSLICE_A_SLICE_CHAIN_NEXT] = NLA_POLICY_MAX(NLA_U32, 255),
+	[NETSLICE_A_SLICE_CHAIN_END] = { .type = NLA_FLAG, },
 };
 
 /* NETSLICE_CMD_STATS_GET - do */

@@ -20,7 +20,7 @@
 #include "stats.h"
 #include "store.h"
 
-static_assert(NSL_STATS_FIELDS == NETSLICE_A_COUNTERS_TX_ERR_GSO);
+static_assert(NSL_STATS_FIELDS == NETSLICE_A_COUNTERS_TX_ERR_LOOP);
 static_assert(NETSLICE_CUT_MODE_AUTO == NETSLICE_CUT_AUTO);
 static_assert(NETSLICE_BATCH_FLAGS_MULTI_WRITE == NETSLICE_MULTI_WRITE);
 

@@ -107,23 +107,6 @@ __poll_t nsl_ring_poll(struct nsl_ring *ring, struct file *file, poll_table *wai
 /* On close, before the file's parked payloads are freed. */
 void nsl_ring_release(struct file *file);
 
-/*
- * Softirq: deliver skb (its nsl_rx_cb filled). 0: queued, the caller
- * counts it; -ENOSPC: full, skb still the caller's; -EIO: dropped and
- * counted (a super-packet whose segments the ring cannot all take is
- * dropped whole).
- */
-int nsl_ring_rx(struct nsl_ring *ring, struct sk_buff *skb);
-/* Softirq: a trimmed record of this ring's slice waits in its trimq. */
-void nsl_ring_trimmed(struct nsl_ring *ring);
-/* Process: a purge put records back on the unread queue of slice. */
-void nsl_ring_requeued(struct nsl_slice *slice);
-/*
- * Process: an interface was detached (its RX handlers done). The NAPI
- * context RX last came from may be its, which busy polling must not
- * keep polling or preferring.
- */
-void nsl_ring_forget_napi(struct nsl_slice *slice);
 
 /* The payloads a slice's ring holds, for its counters (stats.c). */
 void nsl_ring_store_counts(struct nsl_slice *slice, u32 *used, u32 *high_water);

@@ -19,7 +19,7 @@
 #include "gso.h"
 #include "params.h"
 #include "port.h"
-#include "ring.h"
+#include "ring_rx.h"
 #include "rules.h"
 #include "rx.h"
 #include "skb_cb.h"

@@ -15,6 +15,27 @@
  *   the kernel zeroes them on output. An unknown command fails with
  *   -ENOTTY. A new layout gets a new command number, never a version field.
  *   32-bit callers on a 64-bit kernel use the same structures.
+ *
+ * Privilege model
+ *   The device node is the capability. Whoever may open /dev/netslice-N
+ *   (0660, group netslice, as packaged) may, on that slice alone: read
+ *   and write its packets, send them out of the interfaces that feed it
+ *   (or feed a slice before it in a chain) or up their host stack, hand
+ *   them to its next slice, read its counters and info, and set its CPU
+ *   masks, batching mode, cut and ring mode. The device operations check
+ *   no capability but busy polling's (CAP_NET_ADMIN, as SO_BUSY_POLL), so
+ *   a process in a container, in its own user and network namespace with
+ *   no capability outside it, that is passed the node (a bind mount) runs
+ *   an NF as it would on the host; the slice's interfaces may live in
+ *   another namespace (ports name them module-wide; an ifindex is the
+ *   writer's namespace's). What the node does not give: another slice,
+ *   which interfaces feed the slice, its chain, the rules.
+ *   The netlink family (<linux/netslice_netlink.h>): attaching and
+ *   detaching interfaces, slice-set (chains among it), rules and counter
+ *   resets need CAP_NET_ADMIN in the initial user namespace. Slices,
+ *   their counters and the rules are shown in the initial network
+ *   namespace, or to CAP_NET_ADMIN there; another namespace sees only
+ *   the attached interfaces that live in it (link-get).
  */
 #ifndef _UAPI_LINUX_NETSLICE_H
 #define _UAPI_LINUX_NETSLICE_H
@@ -85,7 +106,9 @@ struct netslice_cpumask {
  * @wire_len: read (out): the packet's length; > @rlen when truncated.
  *            write: ignored, so an iov read can be written back as it is.
  * @ifindex:  read (out): the interface the packet arrived on, as its own
- *            network namespace numbers it (for display).
+ *            network namespace numbers it (for display); for a packet
+ *            handed over by the slice before it in a chain, the one it
+ *            arrived on at the chain's start.
  *            write (in): NETSLICE_TX_IFINDEX: the attached interface to
  *            send it out of, numbered in the writer's network namespace.
  *            Also for NETSLICE_TX_DEFAULT and NETSLICE_TX_HOST when @port
@@ -111,6 +134,8 @@ struct netslice_cpumask {
  *            payload arrived on; without, @ifindex (in the writer's
  *            namespace: write @port back when the interface is in another).
  *            NETSLICE_TX_PORT: the port to send it out of.
+ *            NETSLICE_TX_NEXT: as NETSLICE_TX_HOST: the port the next
+ *            slice reads it as arriving on.
  * @gso_size: read (out): for a NETSLICE_RX_GSO packet, the payload bytes
  *            of each of its segments but the last; 0 otherwise.
  *            write: ignored (the parked payload keeps its own).
@@ -118,7 +143,23 @@ struct netslice_cpumask {
  *            segments; 0 otherwise. write: ignored.
  *
  * A write may send only out of an interface that feeds the slice written
- * to (its slice range covers it): any other fails NETSLICE_TXERR_IFINDEX.
+ * to (its slice range covers it), or feeds a slice before it in a chain:
+ * any other fails NETSLICE_TXERR_IFINDEX.
+ *
+ * Chains (docs/uapi.md, "Chains"): a slice may have a next slice, set
+ * through netlink (slice-set chain-next; netslicectl chain add). Its
+ * writes with NETSLICE_TX_DEFAULT, and NETSLICE_TX_NEXT, then hand the
+ * packet to the next slice instead of an interface: queued on that
+ * slice's rxq (or ring) as if received on @port, read there as any
+ * packet. A handle's payload is not copied: it moves, parked, from this
+ * slice's store to the next slice's, which cuts the packet again as its
+ * own cut says and issues its own handle (this one is then stale). A
+ * handle is thus valid in one slice at a time, and only headers cross
+ * into each NF of the chain. A payload handed on more than
+ * NETSLICE_CHAIN_MAX_HOPS times fails NETSLICE_TXERR_LOOP (freed); a next
+ * slice with no file open fails NETSLICE_TXERR_DOWN, one whose rxq or
+ * ring is full NETSLICE_TXERR_DROPPED (both counted there too, as for a
+ * packet received). A chain cannot be set up to loop.
  */
 struct netslice_iov {
 	__aligned_u64 base;
@@ -156,6 +197,10 @@ struct netslice_iov {
 #define NETSLICE_TX_HOST	2	/* up the host stack, as if received on @port */
 #define NETSLICE_TX_DROP	3	/* consume without sending */
 #define NETSLICE_TX_PORT	4	/* out of attached interface @port */
+#define NETSLICE_TX_NEXT	5	/* to the next slice of the chain */
+
+/* Most times a payload is handed from slice to slice (NETSLICE_TX_NEXT). */
+#define NETSLICE_CHAIN_MAX_HOPS	8
 
 /* iov errors on write, and the errno a first bad iov returns */
 #define NETSLICE_TXERR_INVALID	1	/* EINVAL: reserved set, unknown action */
@@ -169,6 +214,7 @@ struct netslice_iov {
 #define NETSLICE_TXERR_FORGED	9	/* EBADMSG: not a handle the module made */
 #define NETSLICE_TXERR_DROPPED	10	/* ENOBUFS: egress refused it (backlog full) */
 #define NETSLICE_TXERR_GSO	11	/* EPROTO: a super-packet's header cannot be segmented */
+#define NETSLICE_TXERR_LOOP	12	/* ELOOP: handed on past NETSLICE_CHAIN_MAX_HOPS */
 
 /*
  * struct netslice_rw_multi - batching mode of a slice
@@ -289,8 +335,12 @@ struct netslice_iface_info {
  *             with NETSLICE_TXERR_LENGTH); NETSLICE_INFO_GSO when
  *             NETSLICE_CUT_SET takes NETSLICE_CUT_GSO (modules before
  *             it refuse it with EINVAL); NETSLICE_INFO_RING when the
- *             module offers ring mode (NETSLICE_RING_SETUP).
- * @reserved:  zero.
+ *             module offers ring mode (NETSLICE_RING_SETUP);
+ *             NETSLICE_INFO_CHAIN when it offers chains (NETSLICE_TX_NEXT);
+ *             NETSLICE_INFO_CHAINED when this slice has a next slice.
+ * @next_slice: with NETSLICE_INFO_CHAINED, the slice this one's
+ *             NETSLICE_TX_DEFAULT and NETSLICE_TX_NEXT writes go to; else 0
+ *             (@reserved before 0.9).
  * @cut:       the slice's header cut, as NETSLICE_CUT_GET reports it
  *             (@slicing: its name before 0.6, deprecated).
  * @ifaces:    the attached interfaces.
@@ -307,7 +357,7 @@ struct netslice_info {
 	};
 	__u32 nr_ifaces;
 	__u32 flags;
-	__u32 reserved;
+	__u32 next_slice;
 	/* __extension__: C99 has no anonymous unions. */
 	__extension__ union {
 		struct netslice_cut cut;
@@ -322,6 +372,8 @@ struct netslice_info {
 #define NETSLICE_INFO_KEEP_HEADER	(1U << 1)
 #define NETSLICE_INFO_GSO		(1U << 2)
 #define NETSLICE_INFO_RING		(1U << 3)
+#define NETSLICE_INFO_CHAIN		(1U << 4)
+#define NETSLICE_INFO_CHAINED		(1U << 5)
 
 /*
  * struct netslice_stats - NETSLICE_STATS_GET: counters of one slice since
@@ -335,8 +387,9 @@ struct netslice_info {
  * arrived on is detached or the slice's last file closes, or freed at
  * unload. read_packets = read_sliced +
  * read_whole + trimmed records read. Every payload parked (read_sliced)
- * ends in tx_spliced, tx_nf_drop, a failed send (tx_err_down,
- * tx_err_dropped),
+ * ends in tx_spliced (which counts those handed to the next slice of a
+ * chain too), tx_nf_drop, a failed send (tx_err_down, tx_err_dropped,
+ * tx_err_loop),
  * store_aged or store_closed, or is still parked (store_used).
  *
  * rx_bytes / read_bytes is the reduction header slicing brings: bytes that
@@ -370,7 +423,8 @@ struct netslice_info {
 	X(STORE_HIGH_WATER, store_high_water) X(RX_PURGED, rx_purged)			\
 	X(TX_ERR_DROPPED, tx_err_dropped) X(RX_GSO_PACKETS, rx_gso_packets)		\
 	X(RX_GSO_SEGMENTS, rx_gso_segments) X(TX_GSO, tx_gso)				\
-	X(TX_ERR_GSO, tx_err_gso)
+	X(TX_ERR_GSO, tx_err_gso) X(TX_CHAINED, tx_chained)				\
+	X(RX_CHAINED, rx_chained) X(TX_ERR_LOOP, tx_err_loop)
 
 struct netslice_stats {
 	__u64 rx_packets;		/* queued on rxq, or in an RX ring */
@@ -413,6 +467,9 @@ struct netslice_stats {
 	__u64 rx_gso_segments;		/* the segments they stand for */
 	__u64 tx_gso;			/* super-packets sent (of tx_spliced) */
 	__u64 tx_err_gso;		/* NETSLICE_TXERR_GSO */
+	__u64 tx_chained;		/* handed to the next slice (not in tx_packets) */
+	__u64 rx_chained;		/* of rx_packets: handed over by a slice */
+	__u64 tx_err_loop;		/* NETSLICE_TXERR_LOOP */
 };
 
 /*
