@@ -237,6 +237,7 @@ static long nsl_ioctl_info_get(struct nsl_slice *slice, void __user *uarg)
 	struct netslice_info *info;
 	struct nsl_iface *iface;
 	long err = 0;
+	u16 next;
 
 	info = kzalloc_obj(*info, GFP_KERNEL);
 	if (!info)
@@ -244,7 +245,13 @@ static long nsl_ioctl_info_get(struct nsl_slice *slice, void __user *uarg)
 	info->slice = slice->id;
 	info->nr_slices = nsl_nr_slices;
 	info->rxq_size = READ_ONCE(slice->rxq_size);
-	info->flags = NETSLICE_INFO_KEEP_HEADER | NETSLICE_INFO_GSO | NETSLICE_INFO_RING;
+	info->flags = NETSLICE_INFO_KEEP_HEADER | NETSLICE_INFO_GSO | NETSLICE_INFO_RING |
+		      NETSLICE_INFO_CHAIN;
+	next = READ_ONCE(slice->next);
+	if (next != NSL_CHAIN_NONE) {
+		info->flags |= NETSLICE_INFO_CHAINED;
+		info->next_slice = next;
+	}
 	if (nsl_symmetric_hash)
 		info->flags |= NETSLICE_INFO_SYMMETRIC_HASH;
 	nsl_slice_cut(slice, &info->cut);

@@ -34,6 +34,11 @@
  *   packets park in the ring's own store (rstore.c), with one
  *   producer (RX) and one consumer (kicks): no lock of its own.
  *
+ *   Chains (chain.c): a slice may have a next slice, set by netlink; its
+ *   writer's NETSLICE_TX_DEFAULT and NETSLICE_TX_NEXT frames are handed
+ *   to it (rx.c, nsl_rx_handoff()) as if received there, a cut packet's
+ *   parked skb itself, so its payload is never copied on the way.
+ *
  *   Control plane: the "netslice" generic netlink family (netlink.c and
  *   nl_*.c) attaches and detaches interfaces at run time, configures
  *   slices, reads and resets counters and manages flow-steering rules
@@ -42,8 +47,9 @@
  *   Files call down, never back up (tests/host/test_import_graph.py):
  *   chrdev.c picks read/write (read.c, write.c) or ring mode (ring.c) for
  *   a file, and hands ioctls to ioctl.c; RX (rx.c) hands packets to the
- *   slice's rxq or a ring's RX; read and ring mode both deliver a packet
- *   through deliver.c, and ring mode sends through write.c's TX. Below
+ *   slice's rxq or a ring's RX (ring_rx.c), and so does a chain's handoff
+ *   from write.c; read and ring mode both deliver a packet through
+ *   deliver.c, and ring mode sends through write.c's TX. Below
  *   them: the slices (slice.c, stats.c), the stores (store.c, rstore.c),
  *   splice, the cut and its parser (cut.c, cut_parser.c), gso, xmit
  *   (egress and the host stack), the rules (rules.c, which rule_batch.c
@@ -79,6 +85,9 @@
  *     ring setup meet under it); never taken on the packet path (RX reads
  *     the CPU mask, batch mode and cut locklessly: each is one word,
  *     applied per packet).
+ *   nsl_chain_lock (mutex, chain.c): every slice's next slice, changed by
+ *     slice-set inside nsl_slice::lock; the data path reads the chain
+ *     without it. Inside it only what slice-set does next (the sizes).
  *   nsl_slice::read_lock (mutex): one reader at a time takes a chunk of
  *     packets off the unread queue, trimq and rxq, never across a user
  *     access; a packet whose copy fails goes back to the unread queue
@@ -89,11 +98,14 @@
  *     work, at a time: the consumer of the ring's store. The writers' path
  *     runs inside it (device xmit locks, the slice's store lock for
  *     payloads parked before the ring).
- *   nsl_ring::rx_lock (spinlock; softirq, or BHs off in a kick): producing
- *     a file's RX ring and parking in the ring's store; inside it the
- *     trimq's consumer lock (moving records in). Never held with tx_lock.
+ *   nsl_ring::rx_lock (spinlock; softirq, or BHs off in a kick or a
+ *     chain's handoff): producing a file's RX ring and parking in the
+ *     ring's store; inside it the trimq's consumer lock (moving records
+ *     in). Never held with the same file's tx_lock; a handoff from a
+ *     writer in ring mode takes the next slice's inside the writer's tx_lock.
  *   ptr_ring producer/consumer spinlocks: RX takes the producer lock in
- *     softirq; readers take the consumer lock with BHs off (_bh).
+ *     softirq, a chain's handoff with BHs off; readers take the consumer
+ *     lock with BHs off (_bh).
  *   rules lock (mutex, rule_batch.c): rule writers, one batch at a time;
  *     RX looks rules up under RCU in the published generation and never
  *     waits (rules.c). A batch may wait for a grace period inside it (a

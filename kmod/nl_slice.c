@@ -12,6 +12,7 @@
 
 #include "compat.h"
 #include "nl_family.h"
+#include "chain.h"
 #include "nl_slice.h"
 #include "params.h"
 #include "ring.h"
@@ -42,6 +43,7 @@ static int nsl_nl_slice_fill(struct sk_buff *skb, struct nsl_slice *slice, u32 p
 {
 	struct netslice_cut sl;
 	void *hdr;
+	u16 next;
 	int err;
 
 	hdr = nsl_nl_put(skb, portid, seq, flags, NETSLICE_CMD_SLICE_GET);
@@ -49,6 +51,7 @@ static int nsl_nl_slice_fill(struct sk_buff *skb, struct nsl_slice *slice, u32 p
 		return -EMSGSIZE;
 	mutex_lock(&slice->lock);
 	nsl_slice_cut(slice, &sl);
+	next = READ_ONCE(slice->next);
 	err = nla_put_u32(skb, NETSLICE_A_SLICE_ID, slice->id) ||
 	      nla_put_u32(skb, NETSLICE_A_SLICE_RXQ_SIZE, slice->rxq_size) ||
 	      nla_put_u32(skb, NETSLICE_A_SLICE_READERS, atomic_read(&slice->open_files)) ||
@@ -65,7 +68,8 @@ static int nsl_nl_slice_fill(struct sk_buff *skb, struct nsl_slice *slice, u32 p
 	      nla_put_bitfield32(skb, NETSLICE_A_SLICE_BATCH_FLAGS, slice->rw_flags,
 				 NETSLICE_MULTI_READ | NETSLICE_MULTI_WRITE) ||
 	      nla_put_u32(skb, NETSLICE_A_SLICE_BATCH_MAX, slice->max_batch) ||
-	      nla_put_u8(skb, NETSLICE_A_SLICE_CUT_GSO, !!(sl.flags & NETSLICE_CUT_GSO));
+	      nla_put_u8(skb, NETSLICE_A_SLICE_CUT_GSO, !!(sl.flags & NETSLICE_CUT_GSO)) ||
+	      (next != NSL_CHAIN_NONE && nla_put_u32(skb, NETSLICE_A_SLICE_CHAIN_NEXT, next));
 	mutex_unlock(&slice->lock);
 	if (err) {
 		genlmsg_cancel(skb, hdr);
@@ -345,6 +349,29 @@ static int nsl_nl_slice_sizes(struct genl_info *info, struct nsl_slice *slice)
 	return 0;
 }
 
+/*
+ * The chain's change a request asks for: 0 with *next (NSL_CHAIN_NONE: it
+ * ends here) and *chain set when it asks for one, else -errno.
+ */
+static int nsl_nl_chain(struct genl_info *info, bool *chain, u16 *next)
+{
+	struct nlattr **a = info->attrs;
+
+	*chain = a[NETSLICE_A_SLICE_CHAIN_NEXT] || a[NETSLICE_A_SLICE_CHAIN_END];
+	*next = NSL_CHAIN_NONE;
+	if (a[NETSLICE_A_SLICE_CHAIN_NEXT] && a[NETSLICE_A_SLICE_CHAIN_END]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[NETSLICE_A_SLICE_CHAIN_END],
+				    "chain-next and chain-end contradict each other");
+		return -EINVAL;
+	}
+	if (a[NETSLICE_A_SLICE_CHAIN_NEXT]) {
+		if (!nsl_nl_slice(info, NETSLICE_A_SLICE_CHAIN_NEXT))
+			return -EINVAL;
+		*next = nla_get_u32(a[NETSLICE_A_SLICE_CHAIN_NEXT]);
+	}
+	return 0;
+}
+
 /* Everything is checked first: a rejected request changes nothing. */
 int nsl_nl_slice_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
@@ -352,11 +379,16 @@ int nsl_nl_slice_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr **a = info->attrs;
 	struct nsl_slice *slice;
 	u32 rw_flags, max_batch, cfg;
+	bool chain;
+	u16 next;
 	int err;
 
 	slice = nsl_nl_slice(info, NETSLICE_A_SLICE_ID);
 	if (!slice)
 		return -EINVAL;
+	err = nsl_nl_chain(info, &chain, &next);
+	if (err)
+		return err;
 
 	cpus_read_lock();
 	err = nsl_nl_cpus(info, NETSLICE_A_SLICE_KERNEL_CPUS, &kernel_cpus);
@@ -380,10 +412,20 @@ int nsl_nl_slice_set_doit(struct sk_buff *skb, struct genl_info *info)
 	max_batch = a[NETSLICE_A_SLICE_BATCH_MAX] ?
 		nla_get_u32(a[NETSLICE_A_SLICE_BATCH_MAX]) : slice->max_batch;
 
-	/* What can fail first: the sizes, which change together or not at all. */
+	/* What can fail first: a chain's loop, then the sizes (together or not at all). */
+	if (chain) {
+		err = nsl_chain_prepare(slice, next, info->extack);
+		if (err)
+			goto out_unlock;
+	}
 	err = nsl_nl_slice_sizes(info, slice);
-	if (err)
+	if (err) {
+		if (chain)
+			nsl_chain_abort();
 		goto out_unlock;
+	}
+	if (chain)
+		nsl_chain_commit(slice, next);
 	nsl_slice_set_cpus(slice, kernel_cpus, user_cpus);
 	nsl_slice_set_batch(slice, rw_flags, max_batch);
 	nsl_slice_set_cut(slice, cfg);

@@ -16,7 +16,6 @@
 
 #include "counters.h"
 #include "deliver.h"
-#include "ring.h"
 #include "ring_rx.h"
 #include "slice.h"
 

@@ -4,6 +4,8 @@
 
 #include <linux/skbuff.h>
 
+#include "ring_types.h"
+
 struct nsl_ring;
 struct nsl_slice;
 

@@ -111,8 +111,8 @@ static struct nsl_slice *nsl_rx_pick_slice(const struct nsl_iface *iface,
 	return nsl_rx_spread(iface, skb, recorded, *queue, NULL);
 }
 
-/* The rxq is full: queue a header-only record if asked to, else drop. */
-static void nsl_rx_overflow(struct nsl_slice *slice, struct nsl_ring *ring, struct sk_buff *skb,
+/* The rxq is full: queue a header-only record if asked to (true), else drop. */
+static bool nsl_rx_overflow(struct nsl_slice *slice, struct nsl_ring *ring, struct sk_buff *skb,
 			    u32 cfg)
 {
 	struct sk_buff *rec = NULL;
@@ -124,19 +124,23 @@ static void nsl_rx_overflow(struct nsl_slice *slice, struct nsl_ring *ring, stru
 		nsl_stat_inc(slice, NSL_RX_TRIMMED);
 		if (!ring) {
 			nsl_slice_wake_armed(slice);
-			return;
+			return true;
 		}
 		/* A kick moves it in: wake the ring's poller to kick. */
 		nsl_ring_trimmed(ring);
 		wake_up_interruptible_poll(&slice->wait, EPOLLIN | EPOLLRDNORM);
-		return;
+		return true;
 	}
 	kfree_skb(rec);
 	nsl_stat_inc(slice, NSL_RX_DROP_RING_FULL);
+	return false;
 }
 
-/* Queue skb with the slice its reader gets (nsl_cut_len() under cfg). */
-static void nsl_rx_enqueue(struct nsl_slice *slice, struct sk_buff *skb, u32 cfg,
+/*
+ * Queue skb with the cut its reader gets (nsl_cut_len() under cfg): true
+ * when queued, or its trimmed record; else dropped and counted.
+ */
+static bool nsl_rx_enqueue(struct nsl_slice *slice, struct sk_buff *skb, u32 cfg,
 			   unsigned int cut_len)
 {
 	/* Once on rxq skb is the reader's: nothing is read from it after. */
@@ -149,9 +153,7 @@ static void nsl_rx_enqueue(struct nsl_slice *slice, struct sk_buff *skb, u32 cfg
 	err = ring ? nsl_ring_rx(ring, skb) : ptr_ring_produce(&slice->rxq, skb);
 	if (unlikely(err)) {
 		/* Not -ENOSPC: ring mode dropped (and counted) the packet. */
-		if (err == -ENOSPC)
-			nsl_rx_overflow(slice, ring, skb, cfg);
-		return;
+		return err == -ENOSPC && nsl_rx_overflow(slice, ring, skb, cfg);
 	}
 	nsl_stat_inc(slice, NSL_RX_PACKETS);
 	nsl_stat_add(slice, NSL_RX_BYTES, len);
@@ -159,30 +161,39 @@ static void nsl_rx_enqueue(struct nsl_slice *slice, struct sk_buff *skb, u32 cfg
 		nsl_stat_inc(slice, NSL_RX_GSO_PACKETS);
 		nsl_stat_add(slice, NSL_RX_GSO_SEGMENTS, gso_segs);
 	}
+	/* Handed over by the slice before: hops is never 0 then. */
+	if (unlikely(nsl_rx_cb(skb)->hops))
+		nsl_stat_inc(slice, NSL_RX_CHAINED);
 	/* Ring mode woke its poller itself (nsl_ring_rx()). */
 	if (!ring)
 		nsl_slice_wake_armed(slice);
+	return true;
 }
 
-/* Queue the segments of a super-packet the slice does not keep whole. */
-static void nsl_rx_segment(struct nsl_slice *slice, struct sk_buff *skb, u32 cfg)
+/*
+ * Queue the segments of a super-packet the slice does not keep whole:
+ * false if none could be (dropped and counted).
+ */
+static bool nsl_rx_segment(struct nsl_slice *slice, struct sk_buff *skb, u32 cfg)
 {
 	struct nsl_rx_cb cb = *nsl_rx_cb(skb);
 	struct sk_buff *segs, *seg, *next;
+	bool queued = false;
 
 	segs = nsl_gso_segment(skb);
 	if (!segs) {
 		nsl_stat_inc(slice, NSL_RX_DROP_ERROR);
 		kfree_skb(skb);
-		return;
+		return false;
 	}
 	skb_list_walk_safe(segs, seg, next) {
 		skb_mark_not_on_list(seg);
 		*nsl_rx_cb(seg) = cb;
 		nsl_rx_cb(seg)->flags |= NETSLICE_RX_SEGMENT;
 		nsl_stat_inc(slice, NSL_RX_SEGMENTS);
-		nsl_rx_enqueue(slice, seg, cfg, nsl_cut_len(seg, cfg));
+		queued |= nsl_rx_enqueue(slice, seg, cfg, nsl_cut_len(seg, cfg));
 	}
+	return queued;
 }
 
 /*
@@ -270,4 +281,43 @@ err_drop:
 err_count:
 	nsl_stat_inc(slice, NSL_RX_DROP_ERROR);
 	return RX_HANDLER_CONSUMED;
+}
+
+enum nsl_txerr nsl_rx_handoff(struct nsl_slice *slice, struct sk_buff *skb,
+			      const struct net_device *dev, u32 port, u8 hops)
+{
+	unsigned int cut_len;
+	bool queued;
+	u32 cfg;
+
+	if (!atomic_read(&slice->open_files)) {
+		nsl_stat_inc(slice, NSL_RX_DROP_NO_READER);
+		kfree_skb(skb);
+		return NSL_TXERR_DOWN;
+	}
+	*nsl_rx_cb(skb) = (struct nsl_rx_cb) {
+		.ifindex = dev->ifindex,
+		.port = port,
+		.queue = NETSLICE_QUEUE_NONE,
+		.hops = hops,
+	};
+	/*
+	 * Queued, it may outlive the writer's hold on dev, which a detach's
+	 * purge of the queues may already have passed: nothing queued keeps
+	 * a device pointer. Nothing on the way needs one (segmentation on
+	 * receive asks no device features).
+	 */
+	skb->dev = NULL;
+	cfg = READ_ONCE(slice->cut);
+	/* The producer locks are softirq RX's too, and RX reads slice->ring under RCU. */
+	local_bh_disable();
+	rcu_read_lock();
+	cut_len = skb_is_gso(skb) ? nsl_rx_keep_gso(skb, cfg) : nsl_cut_len(skb, cfg);
+	if (skb_is_gso(skb) && !cut_len)
+		queued = nsl_rx_segment(slice, skb, cfg);
+	else
+		queued = nsl_rx_enqueue(slice, skb, cfg, cut_len);
+	rcu_read_unlock();
+	local_bh_enable();
+	return queued ? NSL_TXERR_NONE : NSL_TXERR_DROPPED;
 }

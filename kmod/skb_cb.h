@@ -17,6 +17,7 @@ struct nsl_rx_cb {
 	u16 cut_len;		/* bytes a reader gets; 0: the whole packet */
 	u16 gso_hdr_len;	/* a kept super-packet's IP-to-payload bytes */
 	u32 wire_len;		/* of a NETSLICE_RX_TRIMMED record: the packet's */
+	u8 hops;		/* handed from slice to slice so often (chains) */
 };
 
 /* skb->cb is the queue owner's to use; const skbs are only read through it. */

@@ -264,6 +264,7 @@ static int nsl_slice_init(struct nsl_slice *slice, unsigned int id, unsigned int
 	int err = -ENOMEM;
 
 	slice->id = id;
+	slice->next = NSL_CHAIN_NONE;
 	slice->rxq_size = rxq_size;
 	slice->rw_flags = NETSLICE_MULTI_READ | NETSLICE_MULTI_WRITE;
 	slice->max_batch = NETSLICE_MAX_BATCH;

@@ -19,6 +19,9 @@
 struct nsl_ring;
 struct nsl_stats;
 
+/* A slice's next (struct nsl_slice) while it has none: its chain ends there. */
+#define NSL_CHAIN_NONE	U16_MAX
+
 /*
  * One slice: the unit of spatial partitioning. Slices share nothing; each
  * is reached through its own character device.
@@ -46,6 +49,13 @@ struct nsl_slice {
 	struct nsl_store store;		/* payloads of cut packets read */
 	/* The file in ring mode, if any: RX delivers there. Set under lock. */
 	struct nsl_ring __rcu *ring;
+	/*
+	 * Its chain (chain.c): the next slice, or NSL_CHAIN_NONE, and the
+	 * slices whose chain leads here. Changed under the chain's lock,
+	 * read with READ_ONCE.
+	 */
+	u16 next;
+	DECLARE_BITMAP(upstream, NETSLICE_MAX_SLICES);
 
 	struct mutex lock;		/* protects the fields below */
 	cpumask_var_t kernel_cpus;	/* read locklessly by RX (advisory) */

@@ -24,7 +24,8 @@ enum nsl_txerr {
 	NSL_TXERR_FORGED = NETSLICE_TXERR_FORGED,
 	NSL_TXERR_DROPPED = NETSLICE_TXERR_DROPPED,
 	NSL_TXERR_GSO = NETSLICE_TXERR_GSO,
-	NSL_TXERR_UAPI_MAX = NSL_TXERR_GSO,
+	NSL_TXERR_LOOP = NETSLICE_TXERR_LOOP,
+	NSL_TXERR_UAPI_MAX = NSL_TXERR_LOOP,
 	/*
 	 * The iov's user memory is not at hand (swapped out, or served by
 	 * FUSE or userfaultfd). A write copies with page faults off while

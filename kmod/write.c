@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * write(2) of a slice: each iov is one frame to send out of an attached
- * interface (on the slice's own TX queue), up the host stack, or to drop:
+ * interface (on the slice's own TX queue), up the host stack, to the
+ * next slice of a chain (chain.c, rx.c), or to drop:
  * a whole frame copied from user space, or a header spliced onto the
  * payload its handle parked.
  *
@@ -29,10 +30,12 @@
 
 #include <linux/netslice.h>
 
+#include "chain.h"
 #include "compat.h"
 #include "counters.h"
 #include "gso.h"
 #include "port.h"
+#include "rx.h"
 #include "skb_cb.h"
 #include "slice.h"
 #include "splice.h"
@@ -58,6 +61,7 @@ static const struct {
 	[NSL_TXERR_FORGED] = { EBADMSG, NSL_TX_ERR_FORGED },
 	[NSL_TXERR_DROPPED] = { ENOBUFS, NSL_TX_ERR_DROPPED },
 	[NSL_TXERR_GSO] = { EPROTO, NSL_TX_ERR_GSO },
+	[NSL_TXERR_LOOP] = { ELOOP, NSL_TX_ERR_LOOP },
 };
 
 /* An iov being sent, and where its bytes are. */
@@ -79,6 +83,7 @@ struct nsl_tx_frame {
 	u32 rx_port;		/* the payload's, kept for a retry */
 	u16 hlen;		/* header bytes a retry splices over */
 	u16 gso_hdr;		/* a super-packet's, kept for a retry */
+	u8 hops;		/* the payload's handoffs so far (chains) */
 };
 
 /*
@@ -93,6 +98,7 @@ struct nsl_tx_run {
 	struct netslice_iov __user *uiov;
 	u16 *errs;
 	struct net_device *dev;
+	u32 dev_port;			/* dev's port */
 	u32 port;			/* the iov fields dev was resolved from */
 	u32 ifindex;
 	u16 action;
@@ -186,12 +192,13 @@ static void nsl_payload_exit(struct nsl_tx_run *run, const struct nsl_tx_frame *
 /* wire_len, queue, flags and gso_* are what read reported; write ignores them. */
 static bool nsl_iov_valid(const struct netslice_iov *iov)
 {
-	return iov->action <= NETSLICE_TX_PORT;
+	return iov->action <= NETSLICE_TX_NEXT;
 }
 
 static bool nsl_tx_to_dev(u16 action)
 {
-	return action != NETSLICE_TX_HOST && action != NETSLICE_TX_DROP;
+	return action != NETSLICE_TX_HOST && action != NETSLICE_TX_DROP &&
+	       action != NETSLICE_TX_NEXT;
 }
 
 /*
@@ -260,13 +267,15 @@ static enum nsl_txerr nsl_tx_fetch(void *dst, const struct nsl_tx_iov *in, unsig
 }
 
 /*
- * The device an iov goes to, held; NULL if it is not attached or does not
- * feed this slice (opening a slice gives the right to its own interfaces
- * only). A port names the interface the same in every namespace; an
- * ifindex (TX_IFINDEX, or a zero port) is the writer's namespace's.
+ * The device an iov goes to, held, and its port; NULL if it is not
+ * attached or does not feed this slice or one before it in a chain
+ * (opening a slice gives the right to its own interfaces only). A port
+ * names the interface the same in every namespace; an ifindex
+ * (TX_IFINDEX, or a zero port) is the writer's namespace's. For the host
+ * stack and the next slice, the interface the frame arrives on.
  */
 static struct net_device *nsl_tx_dev_get(const struct nsl_slice *slice,
-					 const struct netslice_iov *iov)
+					 const struct netslice_iov *iov, u32 *port)
 {
 	struct net_device *dev = NULL;
 	struct nsl_iface *iface;
@@ -278,8 +287,9 @@ static struct net_device *nsl_tx_dev_get(const struct nsl_slice *slice,
 		iface = nsl_iface_find_rcu(current->nsproxy->net_ns, iov->ifindex);
 	if (iface && iov->action == NETSLICE_TX_DEFAULT)
 		iface = nsl_iface_by_port_rcu(READ_ONCE(iface->pair_port));
-	if (iface && nsl_iface_feeds(iface, slice->id)) {
+	if (iface && nsl_chain_feeds(slice, iface)) {
 		dev = iface->dev;
+		*port = iface->port;
 		dev_hold(dev);
 	}
 	rcu_read_unlock();
@@ -387,9 +397,13 @@ static enum nsl_txerr nsl_tx_splice(struct nsl_tx_run *run, const struct nsl_tx_
 	if (err)
 		return err;
 
-	/* A super-packet's segments must fit dev, not the whole of it. */
+	/*
+	 * A super-packet's segments must fit dev, not the whole of it. The
+	 * next slice of a chain takes any length: its writer fits it.
+	 */
 	gso = skb_is_gso(skb);
-	too_long = !gso && skb->len - off + (iov->rlen ?: off) > nsl_tx_max_len(dev);
+	too_long = !gso && iov->action != NETSLICE_TX_NEXT &&
+		   skb->len - off + (iov->rlen ?: off) > nsl_tx_max_len(dev);
 	if (iov->rlen) {
 		err = NSL_TXERR_NOMEM;
 		if (nsl_splice_front(skb, off, iov->rlen))
@@ -424,6 +438,7 @@ static enum nsl_txerr nsl_tx_splice(struct nsl_tx_run *run, const struct nsl_tx_
 	skb_scrub_packet(skb, true);
 	/* A retry's "back where it came from" needs it (nsl_rstore_port()). */
 	frame->rx_port = nsl_rx_cb(skb)->port;
+	frame->hops = nsl_rx_cb(skb)->hops;
 	memset(skb->cb, 0, sizeof(skb->cb));
 	if (!gso)
 		skb->ip_summed = CHECKSUM_NONE;
@@ -472,7 +487,7 @@ static struct net_device *nsl_tx_run_dev(struct nsl_tx_run *run, const struct ne
 	if (run->dev && nsl_tx_run_names(run, iov))
 		return run->dev;
 	nsl_tx_run_end(run);
-	run->dev = nsl_tx_dev_get(run->slice, iov);
+	run->dev = nsl_tx_dev_get(run->slice, iov, &run->dev_port);
 	run->action = iov->action;
 	run->port = iov->port;
 	run->ifindex = iov->ifindex;
@@ -504,6 +519,7 @@ static void nsl_tx_unsent(struct nsl_tx_run *run, const struct nsl_tx_frame *fra
 	memset(skb->cb, 0, sizeof(skb->cb));
 	nsl_rx_cb(skb)->port = frame->rx_port;
 	nsl_rx_cb(skb)->gso_hdr_len = frame->gso_hdr;
+	nsl_rx_cb(skb)->hops = frame->hops;
 	nsl_payload_exit(run, frame, skb, NSL_PAYLOAD_PARKED);
 }
 
@@ -572,21 +588,56 @@ static bool nsl_tx_run_flush(struct nsl_tx_run *run)
 }
 
 /*
- * Back where it came from, port 0: a payload read knows its port, which
- * the iov's ifindex (its namespace's number) may not name in the writer's
- * namespace. The iov with that port (in the run), or the iov as it is.
+ * The iov as the write path takes it (a copy in the run, when it differs):
+ * NETSLICE_TX_DEFAULT of a slice with a next slice is NETSLICE_TX_NEXT;
+ * and back where it came from with port 0, a payload read knows its port,
+ * which the iov's ifindex (its namespace's number) may not name in the
+ * writer's namespace.
  */
-static const struct netslice_iov *nsl_tx_own_port(struct nsl_tx_run *run,
-						  const struct netslice_iov *iov)
+static const struct netslice_iov *nsl_tx_own_iov(struct nsl_tx_run *run,
+						 const struct netslice_iov *iov)
 {
+	bool to_next = iov->action == NETSLICE_TX_DEFAULT && nsl_chain_next(run->slice);
 	struct netslice_iov *own = &run->port_iov;
+	u32 port = 0;
 
-	if (!iov->handle || iov->port ||
-	    (iov->action != NETSLICE_TX_DEFAULT && iov->action != NETSLICE_TX_HOST))
+	if (iov->handle && !iov->port && iov->action != NETSLICE_TX_IFINDEX &&
+	    iov->action != NETSLICE_TX_PORT && iov->action != NETSLICE_TX_DROP)
+		port = nsl_payload_port(run, iov->handle);
+	if (!to_next && !port)
 		return iov;
 	*own = *iov;
-	own->port = nsl_payload_port(run, iov->handle);
-	return own->port ? own : iov;
+	if (to_next)
+		own->action = NETSLICE_TX_NEXT;
+	if (port)
+		own->port = port;
+	return own;
+}
+
+/*
+ * To next, the slice after this one, as if received on the run's egress
+ * (the frame's arrival interface). Its payload, if any, left this
+ * slice's store whatever becomes of it: handed on, or freed.
+ */
+static enum nsl_txerr nsl_tx_to_next(struct nsl_tx_run *run, struct nsl_slice *next,
+				     const struct nsl_tx_frame *frame, struct sk_buff *skb)
+{
+	enum nsl_txerr err;
+
+	if (frame->handle)
+		nsl_payload_exit(run, frame, skb, NSL_PAYLOAD_SENT);
+	/* Only a payload counts its hops: a whole frame is a new packet each time. */
+	if (frame->hops >= NETSLICE_CHAIN_MAX_HOPS) {
+		kfree_skb(skb);
+		return NSL_TXERR_LOOP;
+	}
+	err = nsl_rx_handoff(next, skb, run->dev, run->dev_port, frame->hops + 1);
+	if (err)
+		return err;
+	nsl_stat_inc(run->slice, NSL_TX_CHAINED);
+	if (frame->handle)
+		nsl_stat_inc(run->slice, NSL_TX_SPLICED);
+	return NSL_TXERR_NONE;
 }
 
 /* Up the host stack, as if received on the run's egress. */
@@ -615,11 +666,18 @@ static enum nsl_txerr nsl_tx_one(struct nsl_tx_run *run, const struct nsl_tx_iov
 {
 	struct nsl_tx_frame *frame = &run->frame[run->count];
 	const struct netslice_iov *iov = in->iov;
+	struct nsl_slice *next = NULL;
 	struct sk_buff *skb;
 	enum nsl_txerr err;
 
 	if (!nsl_iov_valid(iov))
 		return NSL_TXERR_INVALID;
+	/* One read of the chain: the frame goes where it said when it was built. */
+	if (iov->action == NETSLICE_TX_NEXT) {
+		next = nsl_chain_next(run->slice);
+		if (!next)
+			return NSL_TXERR_IFINDEX;
+	}
 	*frame = (struct nsl_tx_frame){ .handle = iov->handle, .index = in->index };
 	if (iov->action == NETSLICE_TX_DROP) {
 		err = iov->handle ? nsl_tx_release(run, frame) : NSL_TXERR_NONE;
@@ -636,6 +694,8 @@ static enum nsl_txerr nsl_tx_one(struct nsl_tx_run *run, const struct nsl_tx_iov
 	if (err)
 		return err;
 	skb_reset_mac_header(skb);
+	if (next)
+		return nsl_tx_to_next(run, next, frame, skb);
 	if (!nsl_tx_to_dev(iov->action)) {
 		nsl_tx_to_host(run, frame, skb);
 		return NSL_TXERR_NONE;
@@ -688,7 +748,7 @@ static enum nsl_txerr nsl_tx_step(struct nsl_tx_run *run, const struct nsl_tx_io
 	 * filled in: judged on the iov as written, a frame could re-resolve
 	 * the egress under frames queued for another device.
 	 */
-	own.iov = nsl_tx_own_port(run, in->iov);
+	own.iov = nsl_tx_own_iov(run, in->iov);
 	if (run->count && !nsl_tx_run_joins(run, own.iov) && nsl_tx_run_flush(run))
 		return NSL_TXERR_NONE;
 	err = nsl_tx_one(run, &own);

@@ -51,7 +51,7 @@ NOT_CHECKED = ("docs/bench/",
 TEXT = re.compile(r"(\.(c|h|sh|py|md|8|inc|yaml|bash|txt)|Makefile|Kbuild|Kconfig|README\.md)$")
 
 # Ring mode's own files: "ring" is theirs.
-RING_FILES = re.compile(r"^kmod/(tests/)?(ring|rstore)(_kunit)?\.[ch]$")
+RING_FILES = re.compile(r"^kmod/(tests/)?(ring|ring_rx|ring_types|rstore)(_kunit)?\.[ch]$")
 # Ring mode's tests, and those of the names before 0.6.
 RING_TESTS = re.compile(r"^tests/(guest/(ring_check\.c|test_ring\.sh)|host/(old_names\.c|test_old_names\.sh))$")
 # What "ring" may be elsewhere in kmod: ring mode, named as such.

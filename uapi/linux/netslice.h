@@ -157,9 +157,9 @@ struct netslice_cpumask {
  * handle is thus valid in one slice at a time, and only headers cross
  * into each NF of the chain. A payload handed on more than
  * NETSLICE_CHAIN_MAX_HOPS times fails NETSLICE_TXERR_LOOP (freed); a next
- * slice with no file open fails NETSLICE_TXERR_DOWN, one whose rxq or
- * ring is full NETSLICE_TXERR_DROPPED (both counted there too, as for a
- * packet received). A chain cannot be set up to loop.
+ * slice with no file open fails NETSLICE_TXERR_DOWN, one whose rxq (or
+ * RX ring, in ring mode) is full NETSLICE_TXERR_DROPPED (both counted
+ * there too, as for a packet received). A chain cannot be set up to loop.
  */
 struct netslice_iov {
 	__aligned_u64 base;
