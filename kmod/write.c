@@ -601,8 +601,9 @@ static const struct netslice_iov *nsl_tx_own_iov(struct nsl_tx_run *run,
 	struct netslice_iov *own = &run->port_iov;
 	u32 port = 0;
 
-	if (iov->handle && !iov->port && iov->action != NETSLICE_TX_IFINDEX &&
-	    iov->action != NETSLICE_TX_PORT && iov->action != NETSLICE_TX_DROP)
+	if (iov->handle && !iov->port &&
+	    (iov->action == NETSLICE_TX_DEFAULT || iov->action == NETSLICE_TX_HOST ||
+	     iov->action == NETSLICE_TX_NEXT))
 		port = nsl_payload_port(run, iov->handle);
 	if (!to_next && !port)
 		return iov;
