@@ -468,10 +468,11 @@ dkms-install:
 # MEASURE=insns|cache|ticks|rules|tcp|all (instructions per frame under a QEMU
 # plugin, the main measure; its cache model's pass alone; or rates and CPU
 # ticks; or rule updates), TOPOLOGY=veth|nic|all (where the instruction
-# count runs: veth pairs, the guest's virtio-net NICs, both), CACHE=0|1.
+# count runs: veth pairs, the guest's virtio-net NICs, both), CACHE=0|1,
+# ROWS=chain (the instruction count's chain rows alone).
 bench: all test-bins $(BENCH_PLUGIN)
 	KERNEL=$(KERNEL) QUICK=$(QUICK) KVM=$(KVM) ICOUNT=$(ICOUNT) NICS=$(NICS) BASELINE=$(BASELINE) \
-		MEASURE=$(MEASURE) TOPOLOGY=$(TOPOLOGY) \
+		MEASURE=$(MEASURE) TOPOLOGY=$(TOPOLOGY) ROWS=$(ROWS) \
 		bench/bench.sh
 
 lint:

@@ -37,6 +37,11 @@
 #   CACHE=0|1         the instruction count without (with) the plugin's
 #                     cache model (L2-line rows; a row takes about 2.7
 #                     times as long with it); default 1, 0 with QUICK=1
+#   ROWS=chain        the instruction count's chain rows alone
+#                     (bench_chain_rows) in every pass, no rule or nf-nat
+#                     rows: runs DATE-chain[-nic|-cache]-KERNEL, their
+#                     tables between docs/benchmarks.md's insn-chain
+#                     markers (the other tables stay)
 #   NETSLICE_BENCH_GATE=0
 #                     time without first checking the contenders forward
 #                     correctly (tests/guest/test_bench.sh, about 2 min)
@@ -49,7 +54,22 @@ cd "$top"
 . tests/vm/kernels.sh
 
 export NETSLICE_BENCH_QUICK=${QUICK:-0}
-if [ "${QUICK:-0}" = 1 ]; then MEASURE=${MEASURE:-insns}; else MEASURE=${MEASURE:-all}; fi
+# The chain rows (issue 68), 64 and 1518 B: two nf-fwd chained over
+# slices, the same two over a veth pair (whole frames, the cut), two
+# AF_XDP forwarders over it (bench/contenders.sh). ROWS=chain runs them
+# alone, in each pass of the instruction count.
+bench_chain_rows="ring-chain-auto@64 ring-chain-auto@1518 ring-pair-off@64 ring-pair-off@1518 \
+ring-pair-auto@64 ring-pair-auto@1518 afxdp-pair@64 afxdp-pair@1518"
+case ${ROWS:-} in
+"") family= ;;
+chain) family=-chain ;;
+*) echo "bench: ROWS=$ROWS: no such row family (chain)" >&2; exit 2 ;;
+esac
+if [ "${QUICK:-0}" = 1 ] || [ -n "$family" ]; then
+	MEASURE=${MEASURE:-insns}
+else
+	MEASURE=${MEASURE:-all}
+fi
 # The cache model makes a row 2.7 times as long (2026-12-03, median of 22
 # rows): QUICK=1 leaves it to MEASURE=cache (QUICK=1 MEASURE=cache, three
 # rounds: 15-21 min on its own, 2026-12-03).
@@ -59,6 +79,11 @@ bench_cache_rows="ring-fwd-off@64 ring-fwd-off@1518 ring-fwd-auto@64 ring-fwd-au
 ns-fwd-off@64 afxdp@64 afp-mmsg@64 afp-v3@64 bridge@64 floor-tc@64 floor-xdp@64"
 # Instructions are counted by a TCG plugin: not under KVM, not on a host.
 if [ "${KVM:-0}" = 1 ] || [ -n "${NICS:-}" ]; then MEASURE=ticks; fi
+# The chain rows are the instruction count's.
+case $family,$MEASURE in
+-chain,insns | -chain,cache | ,*) ;;
+*) echo "bench: ROWS=$ROWS: instruction-count rows (MEASURE=insns or cache, no KVM=1, no NICS=)" >&2; exit 2 ;;
+esac
 log=$(mktemp) err=$(mktemp)
 trap 'rm -f "$log" "$err"' EXIT
 stamp=$(date +%Y-%m-%d)
@@ -94,8 +119,9 @@ bench_guest_failed() {
 # bench_insn_guest PASS: the instruction count (bench/insns.sh) in a
 # guest of its own under the nsinsn plugin, its vCPUs pinned; PASS veth,
 # nic, or cache (veth, the cache model on, bench_cache_rows); filed as
-# bench/results/<run>[-nic|-cache]-{insn.csv,targets.json,insn-profile/},
-# with flame graphs docs/bench/insn[-nic|-cache]-CONTENDER-SIZE.svg.
+# bench/results/<run>[-chain][-nic|-cache]-{insn.csv,targets.json,insn-profile/},
+# with flame graphs docs/bench/insn[-chain][-nic|-cache]-CONTENDER-SIZE.svg
+# (-chain: ROWS=chain, bench_chain_rows in every pass).
 bench_insn_guest() {
 	local pass=$1 topology=$1 insn_dir=$top/build/bench-insn-$1 tag= rows= nics=0 f n res cache=on
 	local ruleload=${NETSLICE_BENCH_INSN_RULELOAD:-} nat=${NETSLICE_BENCH_INSN_NAT:-} hostgen= dma=0
@@ -128,6 +154,9 @@ bench_insn_guest() {
 		# Zero-copy binds only where the guest maps buffers through the
 		# DMA API (iommu_platform=on): then every row of the pass does.
 		[[ " $rows " != *" afxdp-zc@"* ]] || dma=1
+	fi
+	if [ -n "$family" ]; then
+		rows=$bench_chain_rows tag=$family$tag ruleload=0 nat=0
 	fi
 	rm -rf "$insn_dir" && mkdir -p "$insn_dir"
 	echo "# instruction count: $pass"
@@ -268,8 +297,9 @@ else
 		for topology in $topologies; do
 			bench_insn_guest "$topology"
 		done
-		/usr/bin/python3 bench/insn_report.py "bench/results/$stamp-$kver" \
-			"bench/results/$stamp-nic-$kver" "bench/results/$stamp-cache-$kver"
+		/usr/bin/python3 bench/insn_report.py ${family:+--markers insn$family} \
+			"bench/results/$stamp$family-$kver" "bench/results/$stamp$family-nic-$kver" \
+			"bench/results/$stamp$family-cache-$kver"
 		case $MEASURE in insns | cache) exit 0 ;; esac
 	fi
 	if [ "${KVM:-0}" = 1 ]; then

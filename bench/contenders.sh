@@ -38,12 +38,24 @@ bench_nat_public=10.99.0.100
 # (that rule replaced bench_replace_rate times a second by bench/rule_gen.c
 # on the DUT's user-side CPU, for as long as the contender is up); and
 # ring-fwd-busy, ring-fwd-off paced by its own timer with preferred busy
-# polling (the instruction count's wake-up row).
+# polling (the instruction count's wake-up row); and the chain rows
+# (issue 68), each two forwarders, one after the other, on the same
+# frames: ring-chain-auto, nf-fwd on slice 0 and on slice 1 (ring mode,
+# the cut), slice 0's next slice 1, so that the first NF's default egress
+# hands each frame, its payload parked, to the second, which sends it out;
+# ring-pair-off and ring-pair-auto, the same two NFs (whole frames, the
+# cut) each on a slice of its own, connected by a veth pair instead
+# (bench_pair_a -> bench_pair_b); afxdp-pair, two AF_XDP forwarders
+# connected by that pair.
 # The ns-* contenders use read/write (-M rw), the ring-* ones ring mode.
 bench_contenders=(ns-fwd-off ns-fwd-rules ns-fwd-auto ns-fwd-auto-2s ns-fw-off ns-fw-auto
 	ns-nat-off ns-nat-auto ring-fwd-off ring-fwd-auto ring-fw-auto
 	afp-mmsg afp-v3 afp-v3-2w afxdp afxdp-busy bridge)
-bench_extra=(afp-v3-ring floor-tc floor-xdp afxdp-zc ring-fwd-rule ring-fwd-replace ring-fwd-busy)
+bench_extra=(afp-v3-ring floor-tc floor-xdp afxdp-zc ring-fwd-rule ring-fwd-replace ring-fwd-busy
+	ring-chain-auto ring-pair-off ring-pair-auto afxdp-pair)
+bench_pair_a=nsbpa bench_pair_b=nsbpb
+# The running contender's processes and their output files.
+bench_pids=() bench_out_files=()
 bench_replace_rate=${NETSLICE_BENCH_REPLACE_RATE:-100000}
 bench_load_rule="proto udp src 10.99.1.1 dst 10.99.9.9 sport 10000 dport 9"
 # With a baseline module (make bench BASELINE=REV: the module of another
@@ -90,20 +102,75 @@ bench_insmod() {
 # bench_ns_up SLICES NF [NF_ARGS...]: the module (bench_ko, default the one
 # under test) feeding SLICES slices from the pair, the NF on it.
 bench_ns_up() {
+	bench_ns_load "$1" && shift && bench_ns_start "$@"
+}
+
+# bench_ns_load SLICES: bench_ns_up's module, no NF yet; bench_ifaces, if
+# set, the interfaces to attach instead (the module's ifaces= list).
+bench_ns_load() {
 	local slices=$1
-	shift
 	tst_module_loaded && rmmod netslice
 	bench_insmod "${bench_ko:-$TST_KO}" slices="$slices" rxq_size=4096 \
-		ifaces="$bench_in:$bench_out" || return 1
+		ifaces="${bench_ifaces:-$bench_in:$bench_out}" || return 1
 	if [ -n "${bench_pin:-}" ]; then
 		netslicectl slice set 0 kernel-cpus "$bench_kcpu" user-cpus "$bench_ucpu" || return 1
 		[ "$slices" -lt 2 ] ||
 			netslicectl slice set 1 kernel-cpus "$bench_ucpu" user-cpus "$bench_kcpu" || return 1
 		bench_rps $(((1 << bench_kcpu) | (slices > 1 ? 1 << bench_ucpu : 0)))
 	fi
+}
+
+# bench_ns_start NF [NF_ARGS...]: an NF on the loaded module, one of the
+# contender's processes (bench_pids).
+bench_ns_start() {
 	tst_start_bg "running on" "$@" || return 1
-	bench_pid=$bg_pid
-	bench_out_file=$bg_out
+	bench_pids+=("$bg_pid")
+	bench_out_files+=("$bg_out")
+}
+
+# bench_chain_next SLICE NEXT: SLICE's next slice, NEXT, over the netlink
+# family (slice-set, NETSLICE_CMD_SLICE_SET 5: NETSLICE_A_SLICE_ID 1,
+# NETSLICE_A_SLICE_CHAIN_NEXT 15) as the uapi has it, needing no
+# netslicectl of the same age.
+bench_chain_next() {
+	local ack
+	ack=$(/usr/bin/python3 "$TST_TOP/tests/guest/nlraw.py" 5 1:u32:"$1" 15:u32:"$2") || return 1
+	[ "$ack" = "errno 0" ] ||
+		{ echo "bench: slice $1's next slice $2: $ack" >&2; return 1; }
+}
+
+# bench_pair_link: the veth pair between the pair contenders' two
+# forwarders, bench_pair_a -> bench_pair_b, until cleanup. No IPv6: the
+# stack would send its own frames through the forwarders, and the
+# sink's count would take them for the load's.
+bench_pair_link() {
+	local d
+	ip link add "$bench_pair_a" type veth peer name "$bench_pair_b" || return 1
+	tst_defer ip link del "$bench_pair_a"
+	for d in "$bench_pair_a" "$bench_pair_b"; do
+		[ ! -e "/proc/sys/net/ipv6/conf/$d" ] || sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1" ||
+			return 1
+	done
+	ip link set "$bench_pair_a" up && ip link set "$bench_pair_b" up
+}
+
+# bench_chain_up CUT: ring-chain-auto's NFs. Slice 1's first, so that a
+# frame the first hands on finds its reader.
+bench_chain_up() {
+	bench_ifaces="$bench_in:$bench_out@0" bench_ns_load 2 &&
+		bench_chain_next 0 1 &&
+		bench_ns_start nf-fwd -M ring -m "$1" -s 1 &&
+		bench_ns_start nf-fwd -M ring -m "$1" -s 0
+}
+
+# bench_pair_up CUT: ring-pair-*'s NFs: bench_in feeds slice 0, whose NF
+# sends out of bench_pair_a (the pair's default egress); bench_pair_b
+# feeds slice 1, whose NF sends out of bench_out.
+bench_pair_up() {
+	bench_pair_link &&
+		bench_ifaces="$bench_in:$bench_pair_a@0,$bench_pair_b:$bench_out@1" bench_ns_load 2 &&
+		bench_ns_start nf-fwd -M ring -m "$1" -s 1 &&
+		bench_ns_start nf-fwd -M ring -m "$1" -s 0
 }
 
 # bench_rps MASK: the CPUs that receive on the ingress veth (a real
@@ -111,6 +178,16 @@ bench_ns_up() {
 bench_rps() {
 	[ -z "${bench_pin:-}" ] || [ -n "${NETSLICE_BENCH_NICS:-}" ] || [ -n "${bench_napi_ns:-}" ] ||
 		printf '%x\n' "$1" >"/sys/class/net/$bench_in/queues/rx-0/rps_cpus"
+}
+
+# bench_napi_pin DEV: DEV's NAPI threads, if it has any (threaded), on
+# the kernel-side CPU. A kernel thread is born where kthreadd may run:
+# counting instructions, CPU 0 alone (bench/run.sh), the load's.
+bench_napi_pin() {
+	local t
+	for t in $(pgrep "^napi/$1-"); do
+		taskset -pc "$bench_kcpu" "$t" >/dev/null || return 1
+	done
 }
 
 # bench_peer_up READY COMMAND...: a peer forwarder on the user-side CPU
@@ -126,8 +203,8 @@ bench_peer_up() {
 	fi
 	tst_start_bg "$ready" taskset -c "${bench_peer_cpus:-$bench_ucpu}" "$@" ||
 		{ cat "$bg_out" >&2; return 1; }
-	bench_pid=$bg_pid
-	bench_out_file=$bg_out
+	bench_pids+=("$bg_pid")
+	bench_out_files+=("$bg_out")
 }
 
 # bench_busy_dev DEFER TIMEOUT_NS: the ingress port's deferred interrupt
@@ -141,7 +218,7 @@ bench_busy_dev() {
 }
 
 bench_up() {
-	bench_pid= bench_report= bench_load_mac=$sink_mac
+	bench_pids=() bench_out_files=() bench_report= bench_load_mac=$sink_mac
 	case $1 in
 	ns-fwd-off) bench_ns_up 1 nf-fwd -M rw -m off ;;
 	ns-fwd-rules)
@@ -206,10 +283,21 @@ bench_up() {
 		bench_peer_cpus=$bench_ucpu,$bench_kcpu \
 			bench_peer_up running afp-fwd v3 "$bench_in" "$bench_out" 64 2
 		;;
-	afxdp | afxdp-busy | afxdp-zc)
+	ring-chain-auto) bench_chain_up auto ;;
+	ring-pair-off | ring-pair-auto) bench_pair_up "${1#ring-pair-}" ;;
+	afxdp | afxdp-busy | afxdp-zc | afxdp-pair)
 		if [ "$1" = afxdp-zc ]; then
 			# Zero-copy: on NICs whose driver offers it (xsk-fwd).
 			bench_peer_up running xsk-fwd "$bench_in" "$bench_out" zc 64 || return 1
+		elif [ "$1" = afxdp-pair ]; then
+			# The second first, as the chain's. Its program on
+			# bench_pair_b turns TSO off on bench_pair_a, so that veth
+			# hands the first's frames to it in its NAPI (where XDP
+			# runs), on the CPU that sent them.
+			bench_pair_link &&
+				bench_peer_up running xsk-fwd "$bench_pair_b" "$bench_out" drv 64 &&
+				bench_peer_up running xsk-fwd "$bench_in" "$bench_pair_a" drv 64 &&
+				bench_napi_pin "$bench_pair_b" || return 1
 		elif [ "$1" = afxdp-busy ]; then
 			# What af_xdp.rst asks of the device for preferred busy polling.
 			bench_busy_dev 2 200000 || return 1
@@ -221,11 +309,7 @@ bench_up() {
 		# pinned, receives on the kernel-side CPU (bench_napi_ns: it already
 		# does, for every contender).
 		[ -z "${bench_napi_ns:-}" ] || return 0
-		echo 1 >"/sys/class/net/$bench_in/threaded" || return 1
-		local t
-		for t in $(pgrep "^napi/$bench_in-"); do
-			taskset -pc "$bench_kcpu" "$t" >/dev/null || return 1
-		done
+		echo 1 >"/sys/class/net/$bench_in/threaded" && bench_napi_pin "$bench_in"
 		;;
 	floor-tc)
 		bench_rps $((1 << bench_kcpu))
@@ -253,7 +337,7 @@ bench_up() {
 }
 
 bench_down() {
-	local rc=0
+	local rc=0 i last
 	case $1 in
 	afxdp*) [ -n "${bench_napi_ns:-}" ] || echo 0 >"/sys/class/net/$bench_in/threaded" || rc=1 ;;
 	esac
@@ -269,16 +353,23 @@ bench_down() {
 		rm -f "$bench_rulegen_out" "$bench_rulegen_count"
 		bench_rulegen_pid= bench_rulegen_count=
 	fi
-	if [ -n "$bench_pid" ]; then
-		kill -TERM "$bench_pid" && wait "$bench_pid" || rc=1
-		[ $rc = 0 ] || sed "s/^/# $1: /" "$bench_out_file" >&2
-		# Its last line: a peer's "rx N tx N drop N lost N", for a diagnosis.
-		bench_report=$(tail -n 1 "$bench_out_file")
-		rm -f "$bench_out_file"
-		bench_pid=
-	fi
+	# The contender's processes, the last started first (a chain's
+	# first NF before the one it hands frames to). Each one's last line,
+	# a peer's "rx N tx N drop N lost N", for a diagnosis.
+	bench_report=
+	for ((i = ${#bench_pids[@]} - 1; i >= 0; i--)); do
+		kill -TERM "${bench_pids[i]}" && wait "${bench_pids[i]}" || rc=1
+		[ $rc = 0 ] || sed "s/^/# $1: /" "${bench_out_files[i]}" >&2
+		last=$(tail -n 1 "${bench_out_files[i]}")
+		bench_report+=${bench_report:+; }$last
+		rm -f "${bench_out_files[i]}"
+	done
+	bench_pids=() bench_out_files=()
 	case $1 in
 	ns-* | ring-* | base-*) rmmod netslice || rc=1 ;;
+	esac
+	case $1 in
+	ring-pair-* | afxdp-pair) ip link del "$bench_pair_a" || rc=1 ;;
 	bridge) ip link del nsbench-br || rc=1 ;;
 	floor-tc) tc qdisc del dev "$bench_in" clsact || rc=1 ;;
 	floor-xdp) ip link set dev "$bench_in" xdp off || rc=1 ;;

@@ -123,10 +123,14 @@ fi
 # (fd cfd) because pktgen runs in the generator's namespace, whose /sys
 # shows other interfaces.
 bench_insn_row() {
-	local seq=$1 round=$2 name=$3 size=$4 counter fwd0 fwd1 load sent usec cfd mark before t0 t1 span r0 r1
+	local seq=$1 round=$2 name=$3 size=$4 counter fwd0 fwd1 load sent usec cfd mark before t0 t1 span r0 r1 pid
 	counter=/sys/class/net/$bench_out/statistics/tx_packets
-	if [ -n "$bench_pid" ]; then
-		grep ' r-xp ' "/proc/$bench_pid/maps" >"$NETSLICE_BENCH_OUT/maps-$seq" || return 1
+	# The contender's processes' text, to name the sampled PCs (a
+	# chain's two NFs: one binary at two addresses).
+	if [ ${#bench_pids[@]} -gt 0 ]; then
+		for pid in "${bench_pids[@]}"; do
+			grep ' r-xp ' "/proc/$pid/maps" || return 1
+		done >"$NETSLICE_BENCH_OUT/maps-$seq" || return 1
 	fi
 	# Before the start mark: what bench_insn_lost subtracts.
 	before=$(bench_insn_counters "$name")
@@ -190,16 +194,29 @@ bench_insn_stat() {
 
 # bench_insn_counters NAME: the counters that say where a row's frames
 # went, "KEY VALUE" lines: the generator's port, the DUT's in and out, the
-# sink's port, and for a netslice contender its slices' counters summed
-# (slice.rx_drop_ring_full, ...). Read outside the marks, on CPU 0.
+# sink's port, a pair contender's veth pair, and for a netslice contender
+# its slices' counters (slice.rx_drop_ring_full, ...). Read outside the
+# marks, on CPU 0.
 bench_insn_counters() {
 	bench_insn_stat gen "$gen" "$gen_if" tx_packets tx_dropped
 	bench_insn_stat in "" "$bench_in" rx_packets rx_dropped
 	bench_insn_stat out "" "$bench_out" tx_packets tx_dropped
 	bench_insn_stat sink "$sink" "$sink_if" rx_packets rx_dropped
+	case $1 in ring-pair-* | afxdp-pair)
+		bench_insn_stat pair "" "$bench_pair_a" tx_packets tx_dropped
+		bench_insn_stat pairpeer "" "$bench_pair_b" rx_packets rx_dropped ;;
+	esac
+	# The slices' counters summed (slice.KEY), and each one's (sliceN.KEY:
+	# a chain row's frames cross two, one after the other).
 	case $1 in ns-* | ring-* | base-*)
-		netslice-info -s | grep -o ' [a-z0-9_]*=[0-9]*' |
-			awk -F= '{ s["slice." substr($1, 2)] += $2 } END { for (k in s) print k, s[k] }' ;;
+		netslice-info -s | awk '$1 == "slice" && $3 ~ /=/ {
+			n = $2; sub(":", "", n)
+			for (i = 3; i <= NF; i++) {
+				split($i, kv, "=")
+				s["slice." kv[1]] += kv[2]
+				s["slice" n "." kv[1]] = kv[2]
+			}
+		} END { for (k in s) print k, s[k] }' ;;
 	esac
 }
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench's contenders are correct before they are fast: each forwards
 # nstraffic's frames (60..1514 bytes, 16 flows) exactly once and intact,
-# nf-nat's translated as a source NAT must; and the benchmark's own loads
+# nf-nat's translated as a source NAT must, a chain row's through both its
+# forwarders; and the benchmark's own loads
 # (bench/pktgen.sh, xdpgen's batches) and sink (bench-sink) count what
 # they should.
 #
@@ -34,9 +35,22 @@ forwards_intact() {
 	else
 		tst_traffic $N 16 || rc=1
 	fi
+	path_taken "$name" || rc=1
 	bench_down "$name" || rc=1
 	[ $rc = 0 ] || tst_diag "$(tst_hops "${bench_report:+, $name said \"$bench_report\"}")"
 	return $rc
+}
+# path_taken NAME: a chain row's frames took its path: handed from slice
+# 0 to slice 1 (slice 0's NF alone would forward them too, were the chain
+# not set), or through the veth pair.
+path_taken() {
+	local n
+	case $1 in
+	ring-chain-*) n=$(tst_stat_sum tx_chained) ;;
+	ring-pair-* | afxdp-pair) n=$(tst_link_stat "" "$bench_pair_a" tx_packets) ;;
+	*) return 0 ;;
+	esac
+	[ "$n" -ge $N ] || { tst_diag "$1: $n of $N frames through its second forwarder"; return 1; }
 }
 for name in "${contenders[@]}"; do
 	tst_check "$name forwards $N frames intact" forwards_intact "$name"
