@@ -92,6 +92,34 @@ RATIOS = {
     "ring_vs_base_64": ("ring-fwd-off@64", "base-ring-fwd-off@64", None),
     "ring_vs_base_1518": ("ring-fwd-off@1518", "base-ring-fwd-off@1518", None),
     "rw_vs_base_64": ("ns-fwd-off@64", "base-fwd-off@64", None),
+    # The chain rows (issue 68): two nf-fwd chained over slices
+    # (ring-chain-auto, the cut) against the same two connected by a
+    # veth pair, each on a slice of its own: "veth_pair" whole frames
+    # (ring-pair-off: what every NF of a chain gets without one, as from
+    # AF_XDP or AF_PACKET), "veth_pair_auto" the cut (ring-pair-auto);
+    # and against two AF_XDP forwarders over the pair (afxdp-pair).
+    "chain_capacity_vs_veth_pair_1518": ("ring-pair-off@1518", "ring-chain-auto@1518", ">= 1.3"),
+    "chain_capacity_vs_afxdp_pair_1518": ("afxdp-pair@1518", "ring-chain-auto@1518", ">= 1.1"),
+    "chain_capacity_vs_veth_pair_auto_1518": ("ring-pair-auto@1518", "ring-chain-auto@1518", None),
+    "chain_capacity_vs_veth_pair_64": ("ring-pair-off@64", "ring-chain-auto@64", None),
+    "chain_capacity_vs_afxdp_pair_64": ("afxdp-pair@64", "ring-chain-auto@64", None),
+}
+
+# Ratios in one measure other than instructions: name -> (measure,
+# numerator row, denominator row, target), the measure "l2" (L2 lines a
+# frame, where the cache model ran), "copy" (bytes copied a frame, rep
+# movs) or "mem" (bytes loaded and stored a frame).
+MEASURE_RATIOS = {
+    "auto_vs_off_1518_mem_bytes": ("mem", "ring-fwd-auto@1518", "ring-fwd-off@1518", "<= 0.15"),
+    "auto_vs_off_1518_copy_bytes": ("copy", "ring-fwd-auto@1518", "ring-fwd-off@1518", None),
+    "chain_l2_vs_veth_pair_1518": ("l2", "ring-chain-auto@1518", "ring-pair-off@1518", "<= 0.3"),
+    "chain_copied_vs_veth_pair_1518": ("copy", "ring-chain-auto@1518", "ring-pair-off@1518",
+                                       "<= 0.1"),
+    "chain_l2_vs_veth_pair_auto_1518": ("l2", "ring-chain-auto@1518", "ring-pair-auto@1518", None),
+    "chain_copied_vs_veth_pair_auto_1518": ("copy", "ring-chain-auto@1518", "ring-pair-auto@1518",
+                                            None),
+    "chain_l2_vs_afxdp_pair_1518": ("l2", "ring-chain-auto@1518", "afxdp-pair@1518", None),
+    "chain_copied_vs_afxdp_pair_1518": ("copy", "ring-chain-auto@1518", "afxdp-pair@1518", None),
 }
 
 
@@ -178,11 +206,28 @@ DROPS = [
     ("slice.rx_purged", "slice rx_purged (queued, freed unread)"),
     ("slice.tx_nf_drop", "slice tx_nf_drop (the NF dropped it)"),
     ("slice.tx_busy", "slice tx_busy (egress queue stopped: short writes)"),
+    ("pair.tx_dropped", "the veth pair's tx_dropped"),
+    ("pairpeer.rx_dropped", "its peer's rx_dropped"),
     ("out.tx_dropped", "{out} tx_dropped"),
 ]
+# Contenders whose frames cross slice 0, then slice 1 (the chain rows:
+# handed on, or through a veth pair): their lost frames are traced slice
+# by slice (lost.txt's sliceN.* counters), not over the slices' sums.
+SLICE_PATHS = ("ring-chain-", "ring-pair-")
 
 
-def where(c):
+def slice_hops(c, p, labels):
+    """A slice's hops from counters named P + counter, LABELS theirs:
+    received (queued or dropped there), queued, sent (or handed to the
+    next slice)."""
+    queued = c[p + "rx_packets"] + c.get(p + "rx_trimmed", 0)
+    counts = (queued + sum(c.get(p + k, 0) for k in
+                           ("rx_drop_ring_full", "rx_drop_no_reader", "rx_drop_error")),
+              queued, c.get(p + "tx_packets", 0) + c.get(p + "tx_chained", 0))
+    return list(zip(labels, counts))
+
+
+def where(c, contender=""):
     """Where a row's lost frames went, from lost.txt's counters (summed
     over its lossy rounds): the drop counters that moved, then the count
     at each hop and the first hop short of the one before."""
@@ -195,12 +240,16 @@ def where(c):
     moved = [f"{label.format(**names)} {c[k]}" for k, label in drops if c.get(k, 0) > 0]
     hops = [(f"{names['gen']} sent", c.get("gen.tx_packets")),
             (f"{names['in']} received", c.get("in.rx_packets"))]
-    if "slice.rx_packets" in c:
-        queued = c["slice.rx_packets"] + c.get("slice.rx_trimmed", 0)
-        hops += [("the slice received", queued + sum(c.get("slice." + k, 0) for k in
-                                                     ("rx_drop_ring_full", "rx_drop_no_reader",
-                                                      "rx_drop_error"))),
-                 ("queued", queued), ("sent", c.get("slice.tx_packets"))]
+    pair = [("the veth pair sent", c.get("pair.tx_packets")),
+            ("its peer received", c.get("pairpeer.rx_packets"))]
+    if contender.startswith(SLICE_PATHS) and "slice1.rx_packets" in c:
+        hops += slice_hops(c, "slice0.", [f"slice 0 {x}" for x in ("received", "queued", "sent")])
+        hops += pair
+        hops += slice_hops(c, "slice1.", [f"slice 1 {x}" for x in ("received", "queued", "sent")])
+    elif "slice.rx_packets" in c:
+        hops += slice_hops(c, "slice.", ("the slice received", "queued", "sent")) + pair
+    else:
+        hops += pair
     hops += [(f"{names['out']} sent", c.get("out.tx_packets")),
              (f"{names['sink']} received", c.get("sink.rx_packets"))]
     hops = [(label, v) for label, v in hops if v is not None]
@@ -608,7 +657,7 @@ def main(argv):
     out_rows = []
     per_row = defaultdict(dict)  # "name@size" -> round -> insn/pkt
     bytes_row = defaultdict(dict)
-    copy_row = defaultdict(dict)  # "name@size" -> round -> bytes copied by rep movs/stos a frame
+    copy_row = defaultdict(dict)  # "name@size" -> round -> bytes copied by rep movs a frame
     l2_row = defaultdict(dict)  # "name@size" -> round -> L2 lines brought in a frame
     gen_row = defaultdict(dict)  # "name@size" -> round -> the generator's vCPU's instructions a frame
     # The cache model ran (cache=on): some vCPU missed in its L1.
@@ -712,7 +761,7 @@ def main(argv):
             row[f"vcpu{v}_insn_per_pkt"] = round(weighted_all(delta[v]) / fwd, 1)
         # A row that lost frames says where, in its own line.
         row["lost"] = max(int(r["sent"]) - fwd, 0)
-        row["lost_where"] = where(lost_at.get(seq, {})) if row["lost"] else ""
+        row["lost_where"] = where(lost_at.get(seq, {}), r["contender"]) if row["lost"] else ""
         out_rows.append(row)
         key = key_of(r)
         per_row[key][row["round"]] = row["insn_per_pkt"]
@@ -855,15 +904,17 @@ def main(argv):
                                     "value": round(value, 1), "spread_pct": None,
                                     "target": SCHED_TARGET, "met": judge(value, SCHED_TARGET)},
                                    (num, den)))
-    # Sliced over whole at 1518 B in bytes loaded and stored, and copied.
-    for per, suffix, bound in ((bytes_row, "mem_bytes", 0.15), (copy_row, "copy_bytes", None)):
-        a, b = per.get("ring-fwd-auto@1518", {}), per.get("ring-fwd-off@1518", {})
+    # Ratios in bytes and L2 lines (MEASURE_RATIOS), round by round.
+    by_measure = {"l2": l2_row, "copy": copy_row, "mem": bytes_row}
+    for name, (measure, num, den, target) in MEASURE_RATIOS.items():
+        a, b = by_measure[measure].get(num, {}), by_measure[measure].get(den, {})
         vals = [a[k] / b[k] for k in sorted(set(a) & set(b)) if b[k]]
         if vals:
             value = statistics.median(vals)
-            rows.append({"name": prefix + "auto_vs_off_1518_" + suffix, "value": round(value, 3),
-                         "spread_pct": round(spread_pct(vals), 2),
-                         "target": bound and f"<= {bound}", "met": bound and value <= bound})
+            rows.append(loss_guard({"name": prefix + name, "value": round(value, 3),
+                                    "spread_pct": round(spread_pct(vals), 2), "target": target,
+                                    "met": judge(value, target) if target else None},
+                                   (num, den)))
     # The generator's cost against the DUT's (the worst 64-byte row of a
     # contender, at the row's own batch), and each row's capacity in an
     # instruction budget: frames per 10^9 DUT instructions. The floors
@@ -923,7 +974,8 @@ def main(argv):
     findings = []
     for key in sorted(found):
         f = found[key]
-        text = where(dict(f["counters"], **f["names"]) if f["counters"] else {})
+        text = where(dict(f["counters"], **f["names"]) if f["counters"] else {},
+                     key.split("@")[0])
         if f["counters"] and not f["recorded"]:
             text += " (not every lossy round recorded)"
         findings.append({"name": prefix + "lost_frames_" + row_name(key),

@@ -502,14 +502,15 @@ check(proc.returncode != 0 and "exactly one run" in proc.stderr and "stale" in o
       proc.stderr.strip()[-200:])
 
 
-def write_marks(f, seq, k, u, l2=0):
+def write_marks(f, seq, k, u, l2=0, copy=0):
     """A row's marks on three vCPUs: 10^6 instructions on the generator's,
     K kernel and U user on the DUT's vCPU 1 (L2 kernel lines brought in,
-    twice as many L1: the cache model ran), none on the sink's."""
+    twice as many L1: the cache model ran; COPY bytes copied by the
+    kernel's rep movs), none on the sink's."""
     for vcpu in range(3):
         f.write(f"mark {seq} start {vcpu} 1000 1000 0 0 0 0{' 0' * 12}\n")
     f.write(f"mark {seq} stop 0 {1000 + 10**6} 1000 0 0 0 0{' 0' * 12}\n"
-            f"mark {seq} stop 1 {1000 + k} {1000 + u} 0 0 0 0{' 0' * 6} {2 * l2} 0 {l2} 0 0 0\n"
+            f"mark {seq} stop 1 {1000 + k} {1000 + u} 0 0 0 0 {copy}{' 0' * 5} {2 * l2} 0 {l2} 0 0 0\n"
             f"mark {seq} stop 2 1000 1000 0 0 0 0{' 0' * 12}\n")
 
 
@@ -697,5 +698,112 @@ check(cb.get("cache_auto_1518_vs_64_l2") == (1.03, "<= 1.05", True) and
       "prefixed rows (cache pass): L2 and own targets found under the prefix, "
       "no capacity ratio in L2 lines or over own costs (%s)" %
       {k: v for k, v in cb.items() if k.startswith("cache_")})
+
+# The chain rows (issue 68): the chain over slices against the same NFs
+# over a veth pair (whole frames: ring-pair-off; the cut: ring-pair-auto)
+# and AF_XDP over it, in L2 lines, bytes copied and capacity (frames per
+# 10^9 instructions, copies weighed in), at 1518 B. (seq, contender, DUT
+# kernel instructions, kernel bytes copied, L2 lines; 1,000 frames.)
+chd = os.path.join(tmp, "chain")
+os.makedirs(chd)
+chrows = [(1, "ring-chain-auto", 3_200_000, 100_000, 15_000),
+          (2, "ring-pair-off", 6_000_000, 6_000_000, 120_000),
+          (3, "ring-pair-auto", 5_800_000, 100_000, 30_000),
+          (4, "afxdp-pair", 4_000_000, 6_000_000, 100_000)]
+with open(os.path.join(chd, "kallsyms"), "w") as f:
+    f.write("ffffffff81000000 T _stext\n")
+
+
+def chain_run(topology, lost=0, cache=True):
+    """insns.py on chrows as TOPOLOGY, the chain's row LOST frames short,
+    with the cache model or without: (base, name -> row)."""
+    with open(os.path.join(chd, "plugin.txt"), "w") as f:
+        for seq, _, k, copy, l2 in chrows:
+            write_marks(f, seq, k, 0, l2 if cache else 0, copy)
+    with open(os.path.join(chd, "insn.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["seq", "round", "contender", "size", "offered_pps", "sent", "usec", "forwarded"])
+        for seq, name, *_ in chrows:
+            w.writerow([seq, 1, name, 1518, 0, 1000, 1_000_000,
+                        1000 - (lost if name == "ring-chain-auto" else 0)])
+    # Where the chain's frame went: handed on by slice 0, dropped by slice
+    # 1's full ring.
+    with open(os.path.join(chd, "lost.txt"), "w") as f:
+        if lost:
+            f.write(f"1 ring-chain-auto gen=gen0 in=dut0 out=dut1 sink=sink0 sent=1000 "
+                    f"forwarded={1000 - lost} gen.tx_packets=1000 in.rx_packets=1000 "
+                    f"out.tx_packets={1000 - lost} sink.rx_packets={1000 - lost} "
+                    f"slice.rx_packets={2000 - lost} slice.rx_drop_ring_full={lost} "
+                    f"slice.tx_packets={1000 - lost} slice.tx_chained=1000 "
+                    f"slice0.rx_packets=1000 slice0.tx_packets=0 slice0.tx_chained=1000 "
+                    f"slice1.rx_packets={1000 - lost} slice1.rx_drop_ring_full={lost} "
+                    f"slice1.tx_packets={1000 - lost}\n")
+    out = os.path.join(tmp, "results", f"2026-01-05-chain-{topology}")
+    proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/insns.py"), chd, out, "abc",
+                           topology], capture_output=True, text=True)
+    if proc.returncode:
+        return out, {"error": proc.stderr.strip()[-300:]}
+    with open(out + "-targets.json") as f:
+        return out, {x["name"]: x for x in json.load(f)["rows"]}
+
+
+def judged(rows, *names):
+    return {n: (rows.get(n, {}).get("value"), rows.get(n, {}).get("target"),
+                rows.get(n, {}).get("met")) for n in names}
+
+
+chbase, ch = chain_run("veth")
+# L2: 15 / 120 and 15 / 30; copied: 100 / 6,000 and 100 / 100; capacity:
+# (6,000,000 + 6,000,000 / 8) / (3,200,000 + 100,000 / 8) = 2.101, AF_XDP's
+# 4,750,000 / 3,212,500 = 1.479.
+want = {"chain_l2_vs_veth_pair_1518": (0.125, "<= 0.3", True),
+        "chain_copied_vs_veth_pair_1518": (0.017, "<= 0.1", True),
+        "chain_capacity_vs_veth_pair_1518": (2.101, ">= 1.3", True),
+        "chain_capacity_vs_afxdp_pair_1518": (1.479, ">= 1.1", True),
+        "chain_l2_vs_veth_pair_auto_1518": (0.5, None, None),
+        "chain_copied_vs_veth_pair_auto_1518": (1.0, None, None),
+        "chain_capacity_vs_veth_pair_auto_1518": (1.809, None, None)}
+got = judged(ch, *want)
+check(got == want and "chain_capacity_vs_veth_pair_1518_l2" not in ch and
+      "own_chain_capacity_vs_veth_pair_1518" not in ch,
+      "chain rows: the chain over the veth pair in L2 lines, bytes copied and capacity, "
+      "over AF_XDP's pair in capacity, judged (%s)" % (got if "error" not in ch else ch))
+# The NIC's pass, the chain one frame short (a netslice row: a finding),
+# without the cache model: every target over the chain not met, none in L2
+# lines.
+nicbase, nch = chain_run("nic", lost=1, cache=False)
+got = judged(nch, "nic_chain_copied_vs_veth_pair_1518", "nic_chain_capacity_vs_afxdp_pair_1518")
+chwhere = nch.get("nic_lost_frames_ring-chain-auto_1518", {}).get("where", "")
+check(all(v[2] is False for v in got.values()) and len(got) == 2 and
+      "finding" in nch.get("nic_chain_copied_vs_veth_pair_1518", {}).get("note", "") and
+      "dut0 received 1000, slice 0 received 1000, slice 0 queued 1000, slice 0 sent 1000, "
+      "slice 1 received 1000, slice 1 queued 999, slice 1 sent 999, dut1 sent 999" in chwhere and
+      "first short: slice 1 received 1000 -> slice 1 queued 999" in chwhere and
+      not any("_l2_" in n for n in nch),
+      "chain rows on the NIC: a lost frame of the chain's is a finding, traced slice by slice, "
+      "its targets not met; no L2 rows without the cache model (%s)" %
+      (chwhere or got if "error" not in nch else nch))
+# Their tables between their own markers (make bench ROWS=chain), the
+# others' untouched; a target in L2 lines expected only where the model ran.
+chdoc = os.path.join(tmp, "chain.md")
+with open(chdoc, "w") as f:
+    f.write("<!-- insn:begin -->\nheadline\n<!-- insn:end -->\n"
+            "<!-- insn-chain:begin -->\nstale\n<!-- insn-chain:end -->\n")
+proc = subprocess.run([sys.executable, os.path.join(TOP, "bench/insn_report.py"), "--markers",
+                       "insn-chain", chbase, nicbase], capture_output=True, text=True,
+                      env=dict(os.environ, NETSLICE_BENCH_DOC=chdoc))
+chpage = open(chdoc).read()
+chlines = chpage.splitlines()
+order = [next((i for i, x in enumerate(chlines) if x.startswith(f"| {n} | 1518 B |")), -1)
+         for n in ("ring-chain-auto", "ring-pair-off", "ring-pair-auto", "afxdp-pair")]
+check(proc.returncode == 0 and "<!-- insn:begin -->\nheadline\n<!-- insn:end -->" in chpage and
+      "stale" not in chpage and -1 not in order and order == sorted(order) and
+      "| `chain_l2_vs_veth_pair_1518` | 0.125 |" in chpage and
+      "| `chain_capacity_vs_veth_pair_1518` | 2.101 |" in chpage and
+      "| `nic_chain_copied_vs_veth_pair_1518` | 0.017 |" in chpage and
+      "`nic_chain_l2_vs_veth_pair_1518`" not in chpage,
+      "insn_report.py --markers insn-chain: the chain runs' tables in their own section, "
+      "rows in order, no L2 target expected without the cache model (%s)" %
+      (proc.stderr.strip()[-300:] or [x for x in chlines if "chain" in x][:6]))
 print("# %d passed, %d failed" % (sum(results), len(results) - sum(results)))
 sys.exit(0 if all(results) else 1)
