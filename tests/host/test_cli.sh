@@ -160,7 +160,7 @@ result "netslice-info --help prints its usage without the module" $?
 
 # netslice-info's JSON says what its text says, of a module made up by
 # tests/host/fake_slices.c (none is loaded here): each slice's CPUs, RX
-# queue, cut, store, interfaces and every counter.
+# queue, cut, store, next slice (slice 0's), interfaces and every counter.
 cc -std=gnu11 -Wall -Wextra -Werror -shared -fPIC -I"$top/uapi" -o "$work/fake.so" \
 	"$top/tests/host/fake_slices.c" -ldl
 fake() { LD_PRELOAD=$work/fake.so "$@"; }
@@ -169,20 +169,22 @@ fake "$bin/netslice-info" -s >"$work/text" && fake "$bin/netslice-info" -j -s >"
 import json, re, sys
 text, got = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
 want = []
-for m in re.finditer(r"^slice (\d+): rxq (\d+), cut (\S+) \(store (\d+), (\d+) ms\), (\d+) interfaces:(.*)\n"
+for m in re.finditer(r"^slice (\d+): rxq (\d+), cut (\S+) \(store (\d+), (\d+) ms\), (?:next (\d+), )?(\d+) interfaces:(.*)\n"
                      r"slice \d+:(.*)\nslice +\d+ +(/dev/\S+) +kernel-cpus (\S+) +user-cpus (\S+)$", text, re.M):
     g = m.groups()
     ifaces = [dict(zip(("ifindex", "peer_ifindex", "steering", "queue_mask"),
                        (int(a), int(b), {"queues": "queue"}.get(c, c), int(d, 16))))
-              for a, b, c, d in re.findall(r" (\d+)->(\d+)\((\w+) (0x[0-9a-f]+)\)", g[6])]
-    want.append({"slice": int(g[0]), "device": g[8], "kernel_cpus": g[9], "user_cpus": g[10],
+              for a, b, c, d in re.findall(r" (\d+)->(\d+)\((\w+) (0x[0-9a-f]+)\)", g[7])]
+    want.append({"slice": int(g[0]), "device": g[9], "kernel_cpus": g[10], "user_cpus": g[11],
                  "rxq_size": int(g[1]), "cut": g[2], "store_size": int(g[3]),
-                 "store_timeout_ms": int(g[4]), "nr_ifaces": int(g[5]), "ifaces": ifaces,
-                 "counters": {k: int(v) for k, v in re.findall(r" (\w+)=(\d+)", g[7])}})
+                 "store_timeout_ms": int(g[4]), "nr_ifaces": int(g[6]), "ifaces": ifaces,
+                 "counters": {k: int(v) for k, v in re.findall(r" (\w+)=(\d+)", g[8])}})
+    if g[5] is not None:
+        want[-1]["next"] = int(g[5])
 for s in got:
     for i in s.get("ifaces", []):
         i.pop("rx_queues", None)  # not in the text
-if len(want) != 2 or got != want:
+if len(want) != 2 or got != want or want[0].get("next") != 1 or "next" in want[1]:
     print("# text: %s\n# json: %s" % (want, got))
     sys.exit(1)
 PY
