@@ -126,6 +126,7 @@ part "host: libnetslice ns_run ready" build/tests/test_run
 part "host: NFs offline (pcapng)" /usr/bin/python3 tests/host/test_nf.py
 part "host: NFs offline, ASan+UBSan" tests/host/test_nf_san.sh
 part "host: command lines, no module" tests/host/test_cli.sh
+part "host: netslicectl, a made-up module" tests/host/test_ctl_fake.sh
 part "host: uapi names before 0.6" tests/host/test_old_names.sh
 part "host: libnetslice ABI of 0.7, opaque" tests/host/test_abi.sh
 part "host: library install + example" tests/host/test_install_lib.sh

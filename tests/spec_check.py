@@ -170,7 +170,7 @@ SLICE_SET_WORDS = {
     "cut-mode": "cut", "cut-length": "fixed:", "cut-extra": "auto+",
     "cut-trim": "trim", "batch-flags": "multi-read", "batch-max": "batch",
     "cut-gso": "gso", "rxq-size": "rxq-size", "store-size": "store-size",
-    "store-timeout-ms": "store-timeout",
+    "store-timeout-ms": "store-timeout", "chain-next": "next", "chain-end": "next",
 }
 # Labels of a permission cell's parts ("get: ...; set: ..."), by the ops they cover.
 PERM_LABELS = {"get": ("get",), "dump": ("get",), "set": ("set",), "reset": ("reset",),

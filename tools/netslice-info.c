@@ -4,8 +4,9 @@
  *
  *   netslice-info [-s] [-j|-p] [SLICE...] | --help | --version
  *
- * Without SLICE, every slice. -s adds each slice's attached interfaces and
- * counters, one "slice N: name=value ..." line each. -j prints the same
+ * Without SLICE, every slice. -s adds each slice's settings (its next
+ * slice where it has one), attached interfaces and counters, one
+ * "slice N: name=value ..." line each. -j prints the same
  * as one JSON array, an object per slice; -p indents it.
  */
 #include <errno.h>
@@ -83,9 +84,11 @@ static void print_text(const struct slice_view *v)
 	unsigned int i;
 
 	if (show_stats) {
-		printf("slice %u: rxq %u, cut %s (store %u, %u ms), %u interfaces:", v->slice,
-		       info->rxq_size, v->cut, info->cut.store_size, info->cut.store_timeout_ms,
-		       info->nr_ifaces);
+		printf("slice %u: rxq %u, cut %s (store %u, %u ms), ", v->slice, info->rxq_size,
+		       v->cut, info->cut.store_size, info->cut.store_timeout_ms);
+		if (info->flags & NETSLICE_INFO_CHAINED)
+			printf("next %u, ", info->next_slice);
+		printf("%u interfaces:", info->nr_ifaces);
 		for (i = 0; i < shown_ifaces(info); i++)
 			printf(" %u->%u(%s 0x%llx)", info->ifaces[i].ifindex,
 			       info->ifaces[i].pair_ifindex,
@@ -119,6 +122,8 @@ static void print_json(struct json *j, const struct slice_view *v)
 		json_str(j, "cut", v->cut);
 		json_u64(j, "store_size", info->cut.store_size);
 		json_u64(j, "store_timeout_ms", info->cut.store_timeout_ms);
+		if (info->flags & NETSLICE_INFO_CHAINED)
+			json_u64(j, "next", info->next_slice);
 		json_u64(j, "nr_ifaces", info->nr_ifaces);
 		json_open(j, "ifaces", '[');
 		for (i = 0; i < shown_ifaces(info); i++) {

@@ -4,13 +4,14 @@
 # netslice generic netlink family, policies against the spec, runtime
 # attach/detach under traffic, show -j round trips, counter reset, the
 # bad-input matrix, netns isolation, ring and store sizes changed under
-# traffic, and monitor events. Flow rules are test_rules.sh's.
+# traffic, chains set up and refused, and monitor events. Flow rules are
+# test_rules.sh's.
 #
 #   gen: gen0 --veth-- dut0 [netslice + nf-fwd] dut1 --veth-- sink: sink0
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ctl_lib.sh"
 
-tst_plan 9
+tst_plan 11
 tst_module_loaded && rmmod netslice
 
 # monitor_ready FILE: attach and detach a probe interface until the
@@ -324,6 +325,77 @@ other_namespace() {
 	[ "$(ip netns exec "$other" netslicectl -j link show | json 'len(j)')" -eq 0 ]
 }
 tst_check "another namespace's interfaces are neither seen nor touched" other_namespace
+tst_run_cleanups
+
+# chains: every chain, a line each, as netslicectl chain shows them.
+chains() { ctl chain | paste -sd '|'; }
+
+chain_round_trip() {
+	local s
+	tst_load slices=4 || return 1
+	[ -z "$(chains)" ] && [ "$(ctl -j chain)" = "[]" ] || return 1
+	ctl chain add 0 '->' 1 '->' 2 || return 1
+	tst_diag "chain: $(chains); -j: $(ctl -j chain)"
+	[ "$(chains)" = "0 -> 1 -> 2" ] && [ "$(ctl chain show | paste -sd '|')" = "0 -> 1 -> 2" ] &&
+		[ "$(ctl -j chain | json 'j')" = "[{'slices': [0, 1, 2]}]" ] || return 1
+	# slice show and the ioctl view say the same of each slice.
+	s=$(ctl -j slice show)
+	tst_diag "slice show -j: $s"
+	[ "$(json '[x.get("next") for x in j]' <<<"$s")" = "[1, 2, None, None]" ] &&
+		[ "$(ctl slice show | awk 'NR > 1 { print $1 ":" $NF }' | paste -sd ' ')" = \
+			"0:1 1:2 2:- 3:-" ] || { ctl slice show | tst_indent; return 1; }
+	netslice-info -s 1 | grep -q '^slice 1: .*, next 2, ' &&
+		[ "$(netslice-info -j -s 0 2 | json '[x.get("next") for x in j]')" = "[1, None]" ] ||
+		{ netslice-info -s | tst_indent; return 1; }
+	# The arrows may be left out; a chain may join another.
+	ctl chain add 3 2 || return 1
+	[ "$(chains)" = "0 -> 1 -> 2|3 -> 2" ] || return 1
+	# del ends a chain at each slice named; slice set next changes one link.
+	ctl chain del 1 3 && [ "$(chains)" = "0 -> 1" ] || return 1
+	ctl slice set 3 next 0 && [ "$(chains)" = "3 -> 0 -> 1" ] || return 1
+	ctl slice set 3 next none && [ "$(chains)" = "0 -> 1" ] || return 1
+	# Batch lines, as on the command line.
+	[ "$(printf '%s\n' 'chain add 1 2 3' 'chain' | ctl -b -)" = "0 -> 1 -> 2 -> 3" ] || return 1
+	ctl chain flush && [ -z "$(chains)" ] &&
+		[ "$(ctl -j slice show | json '[x for x in j if "next" in x]')" = "[]" ] || return 1
+	# The counters of chains are there wherever counters are.
+	ctl -s stats slice 0 | grep -q 'tx_chained' &&
+		[ "$(ctl -j stats slice 1 | json 'j[0]["tx_chained"], j[0]["rx_chained"], j[0]["tx_err_loop"]')" = \
+			"0 0 0" ] && ctl stats | head -n 1 | grep -q tx_chained &&
+		netslice-info -s 0 | grep -q ' rx_chained=0 tx_err_loop=0'
+}
+tst_check "chain add, show, del, flush round trip (text, JSON, batch, slice show, netslice-info)" \
+	chain_round_trip
+tst_run_cleanups
+
+chain_refusals() {
+	local n=0 loop="the next slice's chain leads back to this slice: a loop"
+	tst_load slices=4 || return 1
+	ctl chain add 0 1 2 || return 1
+	expect_refusal "Error: slice 2 -> 0: $loop." ctl chain add 2 0 && n=$((n + 1))
+	expect_refusal "Error: slice 1: $loop." ctl slice set 1 next 1 && n=$((n + 1))
+	expect_refusal "Error: slice 3 -> 9: no such slice." ctl chain add 3 9 && n=$((n + 1))
+	# A refusal after links this command set: they are undone, each said.
+	ctl chain flush && ctl chain add 2 0 || return 1
+	expect_refusal "Error: slice 0 -> 1: $loop.
+Undone: slice 1 next 2 (its next is none again)." ctl chain add 0 1 2 && n=$((n + 1))
+	ctl chain add 3 1 || return 1
+	expect_refusal "Error: slice 9: no such slice.
+Undone: slice 3 next none (its next is 1 again)." ctl chain del 3 9 && n=$((n + 1))
+	# In a batch, each line said with its place.
+	expect_refusal "-:1: Error: slice 0 -> 1: $loop.
+-:1: Undone: slice 1 next 2 (its next is none again)." \
+		sh -c "echo 'chain add 0 1 2' | netslicectl -b -" && n=$((n + 1))
+	# Shown to anyone; changed by CAP_NET_ADMIN only.
+	[ "$(setpriv --reuid=65534 --regid=65534 --clear-groups netslicectl chain | paste -sd '|')" = \
+		"$(chains)" ] && n=$((n + 1))
+	expect_refusal "Error: slice 1 -> 3: Operation not permitted." \
+		setpriv --reuid=65534 --regid=65534 --clear-groups netslicectl chain add 1 3 && n=$((n + 1))
+	tst_diag "$n of 8 refused as they should be"
+	[ "$n" -eq 8 ]
+}
+tst_check "chain refusals (a loop, no such slice, unprivileged) say the kernel's message; chain add and del undo what they set" \
+	chain_refusals
 tst_run_cleanups
 
 gone_and_unload_events() {

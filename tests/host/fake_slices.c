@@ -6,7 +6,8 @@
  * parameter, /dev/netslice-N opens /dev/null, and the info, counter and
  * CPU-mask ioctls on such a file answer with made-up values that name
  * their slice: slice N has N + 1 interfaces, rxq 1000 + N, counter i
- * 100 * N + i, kernel CPU N and user CPUs N + 2 and N + 3. A read gives
+ * 100 * N + i, kernel CPU N and user CPUs N + 2 and N + 3; slice 0's
+ * next slice is 1. A read gives
  * up to FAKE_BATCH packets of FAKE_LEN bytes (their bytes unset), a write
  * takes every iov (tests/host/test_abi.sh: ns_run()'s workers busy).
  */
@@ -105,6 +106,11 @@ static void fake_info(unsigned int slice, struct netslice_info *info)
 	info->cut.flags = slice ? NETSLICE_CUT_TRIM : 0;
 	info->cut.store_size = 4096;
 	info->cut.store_timeout_ms = 2000 + slice;
+	info->flags = NETSLICE_INFO_CHAIN;
+	if (!slice) {
+		info->flags |= NETSLICE_INFO_CHAINED;
+		info->next_slice = 1;
+	}
 	for (i = 0; i < info->nr_ifaces; i++) {
 		info->ifaces[i].ifindex = 10 + i;
 		info->ifaces[i].pair_ifindex = 20 + i;

@@ -35,7 +35,7 @@ one_line() {
 	return 1
 }
 
-ktap_plan 20
+ktap_plan 21
 if [ -e /sys/module/netslice ]; then
 	echo "# the netslice module is loaded here: the tests need a host without it"
 	exit 4
@@ -52,7 +52,10 @@ for cmd in "slice set 0 bogus on" "slice set 0 multi-read maybe" "slice set 0" \
 	"slice set 0 cut auto cut off" "slice set 0 cut fixed" \
 	"rule add dport 0- slice 1" "rule add proto tcp" "rule add dport 80 dport 81 slice 1" \
 	"rule add from 10.0.0.0/8 src 10.1.0.0/16 slice 1" "link attach" "link show dev" \
-	"stats reset slice x" "monitor now" "frob"; do
+	"stats reset slice x" "monitor now" "frob" "chain add 0" "chain add 0 -> -> 1" \
+	"chain add -> 0 1" "chain add 0 1 ->" "chain add 0 x" "chain add 0 1 0" "chain del" \
+	"chain del 256" "chain flush now" "chain show 0" "chain frob" "slice set 0 next" \
+	"slice set 0 next x" "slice set 0 next 256"; do
 	# shellcheck disable=SC2086
 	run 1 "$bin/netslicectl" $cmd && one_line 'netslicectl: .*\(see netslicectl --help\)' &&
 		! grep -q 'not loaded' "$out" || ok=1
@@ -62,7 +65,9 @@ result "a malformed command is a usage error (exit 1, one line), not a missing m
 ok=0
 for cmd in "link show" "slice show 0" "slice set 0 multi-read on" "rule show" \
 	"slice set 0 cut fixed:128,trim" "slice set 0 cut auto+16,gso trim on" \
-	"stats reset" "monitor" "rule load /nonexistent"; do
+	"stats reset" "monitor" "rule load /nonexistent" "chain" "chain show" "chain list" \
+	"chain add 0 -> 1 2" "chain add 0 1 2 3 4 5 6 7 8" "chain del 0 3 0" "chain flush" \
+	"slice set 0 next none" "slice set 1 next 0"; do
 	# shellcheck disable=SC2086
 	run 2 "$bin/netslicectl" $cmd && one_line 'the netslice module is not loaded' || ok=1
 done
@@ -72,7 +77,7 @@ result "a well-formed command without the module: exit 2, says the module is not
 # its own (as ip's and bpftool's OBJECT help), exit 0 with no module.
 ok=0
 "$bin/netslicectl" help >"$work/help"
-for o in link slice stats rule monitor; do
+for o in link slice chain stats rule monitor; do
 	run 0 "$bin/netslicectl" "$o" help && head -n 1 "$out" | grep -q "^usage: netslicectl .* $o" || ok=1
 	while IFS= read -r line; do
 		grep -qxF -- "       netslicectl [-j] [-p] [-s] ${line#  }" "$out" ||
@@ -110,6 +115,33 @@ EOF2
 run 2 "$bin/netslicectl" slice set 0 batch 1024 rxq-size 2 store-timeout 600000 || ok=1
 result "netslicectl: a number out of its setting's range names the module's range (exit 1); the ends are taken" $ok
 
+# chain add S1 [->] S2 ...: slices, an arrow only between two, none
+# twice (a loop), at most a chain's hops + 1; each refused before the
+# module is looked for, one line saying why.
+ok=0
+while IFS='|' read -r cmd want; do
+	# shellcheck disable=SC2086
+	run 1 "$bin/netslicectl" $cmd && [ "$(cat "$out")" = "netslicectl: $want (see netslicectl --help)" ] ||
+		{ echo "# $cmd: want: $want"; ok=1; }
+done <<'EOF2'
+chain add 0|chain add takes two slices or more: S1 [->] S2 ...
+chain add -> 0 1|chain add: "->" goes between two slices
+chain add 0 -> -> 1|chain add: "->" goes between two slices
+chain add 0 1 ->|chain add: "->" goes between two slices
+chain add 0->1|slice: "0->1" is not a number from 0 to 255
+chain add 0 256|slice: "256" is not a number from 0 to 255
+chain add 0 1 2 1|chain add: slice 1 twice: a chain cannot loop
+chain add 0 1 2 3 4 5 6 7 8 9|chain add: at most 9 slices (a parked payload is handed on at most 8 times)
+chain del|chain del takes slices: S [S]...
+chain del 0 x|slice: "x" is not a number from 0 to 255
+chain flush 0|chain flush takes no arguments
+chain show 0|chain show takes no arguments
+slice set 0 next x|next: "x" is not a number from 0 to 255, nor none
+slice set 0 next|next: "" is not a number from 0 to 255, nor none
+EOF2
+run 2 "$bin/netslicectl" chain add 0 1 -\> 2 3 4 5 6 7 8 || ok=1
+result "netslicectl chain add: a bad slice, a misplaced ->, a slice twice, too many: exit 1, one line why" $ok
+
 run 1 "$bin/netslicectl" --frobnicate &&
 	one_line "^netslicectl: unknown option '--frobnicate' \(see netslicectl --help\)$" &&
 	run 1 "$bin/netslicectl" -b && one_line "missing value for option '-b'"
@@ -128,7 +160,7 @@ result "netslice-info --help prints its usage without the module" $?
 
 # netslice-info's JSON says what its text says, of a module made up by
 # tests/host/fake_slices.c (none is loaded here): each slice's CPUs, RX
-# queue, cut, store, interfaces and every counter.
+# queue, cut, store, next slice (slice 0's), interfaces and every counter.
 cc -std=gnu11 -Wall -Wextra -Werror -shared -fPIC -I"$top/uapi" -o "$work/fake.so" \
 	"$top/tests/host/fake_slices.c" -ldl
 fake() { LD_PRELOAD=$work/fake.so "$@"; }
@@ -137,20 +169,22 @@ fake "$bin/netslice-info" -s >"$work/text" && fake "$bin/netslice-info" -j -s >"
 import json, re, sys
 text, got = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
 want = []
-for m in re.finditer(r"^slice (\d+): rxq (\d+), cut (\S+) \(store (\d+), (\d+) ms\), (\d+) interfaces:(.*)\n"
+for m in re.finditer(r"^slice (\d+): rxq (\d+), cut (\S+) \(store (\d+), (\d+) ms\), (?:next (\d+), )?(\d+) interfaces:(.*)\n"
                      r"slice \d+:(.*)\nslice +\d+ +(/dev/\S+) +kernel-cpus (\S+) +user-cpus (\S+)$", text, re.M):
     g = m.groups()
     ifaces = [dict(zip(("ifindex", "peer_ifindex", "steering", "queue_mask"),
                        (int(a), int(b), {"queues": "queue"}.get(c, c), int(d, 16))))
-              for a, b, c, d in re.findall(r" (\d+)->(\d+)\((\w+) (0x[0-9a-f]+)\)", g[6])]
-    want.append({"slice": int(g[0]), "device": g[8], "kernel_cpus": g[9], "user_cpus": g[10],
+              for a, b, c, d in re.findall(r" (\d+)->(\d+)\((\w+) (0x[0-9a-f]+)\)", g[7])]
+    want.append({"slice": int(g[0]), "device": g[9], "kernel_cpus": g[10], "user_cpus": g[11],
                  "rxq_size": int(g[1]), "cut": g[2], "store_size": int(g[3]),
-                 "store_timeout_ms": int(g[4]), "nr_ifaces": int(g[5]), "ifaces": ifaces,
-                 "counters": {k: int(v) for k, v in re.findall(r" (\w+)=(\d+)", g[7])}})
+                 "store_timeout_ms": int(g[4]), "nr_ifaces": int(g[6]), "ifaces": ifaces,
+                 "counters": {k: int(v) for k, v in re.findall(r" (\w+)=(\d+)", g[8])}})
+    if g[5] is not None:
+        want[-1]["next"] = int(g[5])
 for s in got:
     for i in s.get("ifaces", []):
         i.pop("rx_queues", None)  # not in the text
-if len(want) != 2 or got != want:
+if len(want) != 2 or got != want or want[0].get("next") != 1 or "next" in want[1]:
     print("# text: %s\n# json: %s" % (want, got))
     sys.exit(1)
 PY
@@ -249,13 +283,13 @@ completion_case "bash completion: slice set offers rxq-size, store-size and stor
 # says "unknown command" of no other) and its OBJECT help shows.
 objects_and_commands() {
 	local ok=0 o w
-	offers "link slice stats rule monitor help" "" &&
-		offers "show set help" slice "" &&
+	offers "link slice chain stats rule monitor help" "" &&
+		offers "show set help" slice "" && offers "show add del flush help" chain "" &&
 		offers "attach detach show help" link "" &&
 		offers "show slice reset help" stats "" &&
 		offers "add del replace show flush load help" rule "" &&
 		offers "help" monitor "" && offers "show set" -j slice s || ok=1
-	for o in link slice stats rule monitor; do
+	for o in link slice chain stats rule monitor; do
 		for w in $(complete_words "$o" ""); do
 			[ "$w" = help ] && continue
 			"$bin/netslicectl" "$o" "$w" 2>&1 | grep -q 'unknown command' &&
@@ -272,10 +306,11 @@ completion_case "bash completion: netslicectl offers the objects, each object's 
 
 # After a command: its keywords, each once, and their values.
 keywords_and_values() {
-	offers "cut trim gso batch multi-read multi-write kernel-cpus user-cpus rxq-size store-size store-timeout" \
+	offers "cut trim gso batch multi-read multi-write kernel-cpus user-cpus rxq-size store-size store-timeout next" \
 		slice set 0 "" &&
-		offers "cut gso batch multi-read multi-write kernel-cpus user-cpus rxq-size store-size store-timeout" \
-			slice set 0 trim on "" &&
+		offers "cut gso batch multi-read multi-write kernel-cpus user-cpus rxq-size store-size store-timeout next" \
+			slice set 0 trim on "" && offers "none" slice set 0 next "" &&
+		offers "" chain add 0 "" && offers "" chain show "" &&
 		offers "on off" slice set 0 trim "" && offers "on off" slice set 0 batch 8 multi-read "" &&
 		offers "" slice set 0 batch "" && offers "" slice show 0 "" &&
 		offers "family proto src dst sport dport pref slice" rule add "" &&

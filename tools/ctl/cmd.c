@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "chain.h"
 #include "cmd.h"
 #include "link.h"
 #include "rule.h"
@@ -29,9 +30,16 @@ static const struct ctl_object {
 	  "  slice set N [cut MODE] [trim on|off] [gso on|off]\n"
 	  "              [batch N] [multi-read on|off] [multi-write on|off]\n"
 	  "              [kernel-cpus LIST] [user-cpus LIST]\n"
-	  "              [rxq-size N] [store-size N] [store-timeout MS]\n",
+	  "              [rxq-size N] [store-size N] [store-timeout MS]\n"
+	  "              [next N|none]\n",
 	  "  MODE := off | auto | auto+EXTRA | fixed:LEN, then ,trim and ,gso\n"
 	  "          (spelled as an NF's -m)\n" },
+	{ "chain", ctl_chain,
+	  "  chain [show]\n"
+	  "  chain add S1 [->] S2 [[->] S3]...\n"
+	  "  chain del S [S]... | flush\n",
+	  "  S := a slice number; S1 -> S2: S1's packets go on to S2\n"
+	  "          (in a shell, quote the -> or leave it out)\n" },
 	{ "stats", ctl_stats,
 	  "  stats [show] [slice N]          (-s: every counter)\n"
 	  "  stats reset [slice N]\n", NULL },

@@ -2,7 +2,7 @@
 /*
  * netslicectl: the netslice control CLI, on libnl-genl-3. Each command
  * is parsed once into a request (req.h) by its object's file (link.c,
- * slice.c, rule.c), before netlink is open; run.c then sends it and
+ * slice.c, chain.c, rule.c), before netlink is open; run.c then sends it and
  * prints the replies, as tables or JSON (view.h).
  */
 #ifndef NETSLICECTL_H

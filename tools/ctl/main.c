@@ -27,7 +27,7 @@ static int ctl_command(int argc, char **argv)
 	int err;
 
 	err = ctl_parse(argc, argv, &req);
-	if (!err && (req.msg || req.build || req.listen)) {
+	if (!err && (req.msg || req.build || req.exec || req.listen)) {
 		if (ctl_open()) {
 			err = CTL_EXIT_KERNEL;
 		} else {

@@ -19,6 +19,7 @@ _netslicectl_value()
 	case $1 in
 	dev|peer) ls /sys/class/net 2>/dev/null ;;
 	slice|slices) _netslicectl_slices ;;
+	next) _netslicectl_slices; echo none ;;
 	cut|slicing) echo "off auto auto,trim auto,gso auto,trim,gso fixed:" ;;
 	trim|gso|multi-read|multi-write) echo "on off" ;;
 	family) echo "ipv4 ipv6" ;;
@@ -52,7 +53,7 @@ _netslicectl()
 			COMPREPLY=($(compgen -W "-j --json -p --pretty -s --stats -b --batch --rate
 				-V --version -h --help" -- "$cur"))
 		else
-			COMPREPLY=($(compgen -W "link slice stats rule monitor help" -- "$cur"))
+			COMPREPLY=($(compgen -W "link slice chain stats rule monitor help" -- "$cur"))
 		fi
 		return
 	fi
@@ -60,6 +61,7 @@ _netslicectl()
 		case ${args[0]} in
 		link) COMPREPLY=($(compgen -W "attach detach show help" -- "$cur")) ;;
 		slice) COMPREPLY=($(compgen -W "show set help" -- "$cur")) ;;
+		chain) COMPREPLY=($(compgen -W "show add del flush help" -- "$cur")) ;;
 		stats) COMPREPLY=($(compgen -W "show slice reset help" -- "$cur")) ;;
 		rule) COMPREPLY=($(compgen -W "add del replace show flush load help" -- "$cur")) ;;
 		monitor) COMPREPLY=($(compgen -W "help" -- "$cur")) ;;
@@ -81,8 +83,18 @@ _netslicectl()
 			return
 		fi
 		keywords="cut trim gso batch multi-read multi-write kernel-cpus user-cpus rxq-size
-			store-size store-timeout"
+			store-size store-timeout next"
 		first=3 ;;
+	# Slices, each once (a shell takes an unquoted -> for a redirection:
+	# the arrow is left out).
+	chain:add|chain:del)
+		local -a left=()
+		local s
+		for s in $(_netslicectl_slices); do
+			[[ " ${args[*]:2} " == *" $s "* ]] || left+=("$s")
+		done
+		COMPREPLY=($(compgen -W "${left[*]}" -- "$cur"))
+		return ;;
 	stats:show|stats:reset) keywords="slice" ;;
 	rule:add|rule:replace) keywords="family proto src dst sport dport pref slice" ;;
 	rule:del) keywords="family proto src dst sport dport pref slice id" ;;

@@ -14,6 +14,8 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
+#include <linux/netslice.h>
+
 struct ctl_req;
 
 /* Print one reply (or event); non-zero stops the dump. */
@@ -36,6 +38,12 @@ struct ctl_req {
 	 * Returns an exit status.
 	 */
 	int (*build)(struct ctl_req *req);
+	/*
+	 * Once netlink is open, instead of sending msg: a command of several
+	 * requests, each depending on the answers before it (chain add),
+	 * sent and printed by itself. Returns an exit status.
+	 */
+	int (*exec)(struct ctl_req *req);
 	const char *file;	/* build's file */
 	uint8_t cmd;		/* build's command */
 	int maxattr;		/* of the replies */
@@ -44,6 +52,8 @@ struct ctl_req {
 	/* After the kernel's answer, the exit status: 0, or an error of our own. */
 	int (*done)(struct ctl_req *req);
 	const char *dev;	/* link show dev NAME: that interface only */
+	uint8_t slices[NETSLICE_MAX_SLICES];	/* chain: the slices named, in order */
+	unsigned int nr_slices;
 	unsigned int shown;	/* rows printed */
 	struct ctl_subject *subjects;
 	unsigned int nr_subjects, cap_subjects;

@@ -11,6 +11,8 @@ int ctl_run(struct ctl_req *req)
 
 	if (req->listen)
 		return ctl_listen(req) ? CTL_EXIT_KERNEL : 0;
+	if (req->exec)
+		return req->exec(req);
 	if (req->build) {
 		err = req->build(req);
 		if (err)

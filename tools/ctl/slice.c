@@ -68,7 +68,7 @@ static int ctl_slice_row(struct nlattr **tb, uint8_t cmd, struct ctl_req *req)
 		.extra = ctl_get_u32(tb, NETSLICE_A_SLICE_CUT_EXTRA),
 		.flags = (trim ? NETSLICE_CUT_TRIM : 0) | (gso ? NETSLICE_CUT_GSO : 0),
 	};
-	char cut[NS_CUT_STRLEN];
+	char cut[NS_CUT_STRLEN], next[16] = "-";
 
 	(void)cmd;
 	if (mode > NETSLICE_CUT_MODE_AUTO || !tb[NETSLICE_A_SLICE_ID])
@@ -95,16 +95,21 @@ static int ctl_slice_row(struct nlattr **tb, uint8_t cmd, struct ctl_req *req)
 			 flags & NETSLICE_BATCH_FLAGS_MULTI_READ ? "on" : "off");
 		json_str(&view.j, "multi_write",
 			 flags & NETSLICE_BATCH_FLAGS_MULTI_WRITE ? "on" : "off");
+		if (tb[NETSLICE_A_SLICE_CHAIN_NEXT])
+			json_u64(&view.j, "next", ctl_get_u32(tb, NETSLICE_A_SLICE_CHAIN_NEXT));
 		json_close(&view.j, '}');
 		return 0;
 	}
 	/* Spelled as the NFs' -m and slice set take it. */
 	if (ns_cut_format(&mode_set, cut, sizeof(cut)))
 		snprintf(cut, sizeof(cut), "?");
+	if (tb[NETSLICE_A_SLICE_CHAIN_NEXT])
+		snprintf(next, sizeof(next), "%u", ctl_get_u32(tb, NETSLICE_A_SLICE_CHAIN_NEXT));
 	if (!req->shown++)
-		printf("%-5s %-7s %-7s %-11s %-11s %-20s %-12s %-5s %s\n", "SLICE", "RXQ",
-		       "READERS", "KERNEL-CPUS", "USER-CPUS", "CUT", "STORE", "BATCH", "MULTI");
-	printf("%-5u %-7u %-7u %-11s %-11s %-20s %5u/%-6u %-5u %s\n",
+		printf("%-5s %-7s %-7s %-11s %-11s %-20s %-12s %-5s %-10s %s\n", "SLICE", "RXQ",
+		       "READERS", "KERNEL-CPUS", "USER-CPUS", "CUT", "STORE", "BATCH", "MULTI",
+		       "NEXT");
+	printf("%-5u %-7u %-7u %-11s %-11s %-20s %5u/%-6u %-5u %-10s %s\n",
 	       ctl_get_u32(tb, NETSLICE_A_SLICE_ID), ctl_get_u32(tb, NETSLICE_A_SLICE_RXQ_SIZE),
 	       ctl_get_u32(tb, NETSLICE_A_SLICE_READERS),
 	       ctl_get_str(tb, NETSLICE_A_SLICE_KERNEL_CPUS),
@@ -112,7 +117,8 @@ static int ctl_slice_row(struct nlattr **tb, uint8_t cmd, struct ctl_req *req)
 	       ctl_get_u32(tb, NETSLICE_A_SLICE_STORE_SIZE),
 	       ctl_get_u32(tb, NETSLICE_A_SLICE_STORE_TIMEOUT_MS),
 	       ctl_get_u32(tb, NETSLICE_A_SLICE_BATCH_MAX),
-	       (flags & 3) == 3 ? "read,write" : flags & 1 ? "read" : flags & 2 ? "write" : "-");
+	       (flags & 3) == 3 ? "read,write" : flags & 1 ? "read" : flags & 2 ? "write" : "-",
+	       next);
 	return 0;
 }
 
@@ -254,7 +260,7 @@ static int ctl_slice_set(int argc, char **argv, struct ctl_req *req)
 	struct nl_msg *msg, *settings;
 	const struct ctl_number *number;
 	struct netslice_cut mode;
-	bool on, have_mode = false;
+	bool on, none, have_mode = false;
 	int trim = -1, gso = -1;
 	int i;
 
@@ -305,6 +311,15 @@ static int ctl_slice_set(int argc, char **argv, struct ctl_req *req)
 				goto err_usage;
 			flags_set |= bit;
 			flags = on ? flags | bit : flags & ~bit;
+			i++;
+		} else if (word_is(key, "next")) {
+			/* Its chain (netslicectl chain): the next slice, or none. */
+			if (word_u32_none("next", val, NETSLICE_MAX_SLICES - 1, &v, &none))
+				goto err_usage;
+			if (none)
+				nla_put_flag(msg, NETSLICE_A_SLICE_CHAIN_END);
+			else
+				nla_put_u32(msg, NETSLICE_A_SLICE_CHAIN_NEXT, v);
 			i++;
 		} else if (word_is(key, "kernel-cpus") || word_is(key, "user-cpus")) {
 			if (!val) {
@@ -357,10 +372,14 @@ int ctl_slice(int argc, char **argv, struct ctl_req *req)
 	return usage_error("slice: unknown command \"%s\"", argv[0]);
 }
 
-/* The brief view: what came in, what user space got, what left, drops. */
+/*
+ * The brief view: what came in, what user space got, what left (out of
+ * an interface, or on to the next slice of a chain), drops.
+ */
 static const int ctl_brief[] = {
 	NETSLICE_A_COUNTERS_RX_PACKETS, NETSLICE_A_COUNTERS_READ_PACKETS,
-	NETSLICE_A_COUNTERS_TX_PACKETS, NETSLICE_A_COUNTERS_RX_DROP_RING_FULL,
+	NETSLICE_A_COUNTERS_TX_PACKETS, NETSLICE_A_COUNTERS_TX_CHAINED,
+	NETSLICE_A_COUNTERS_RX_DROP_RING_FULL,
 	NETSLICE_A_COUNTERS_RX_DROP_NO_READER,
 };
 

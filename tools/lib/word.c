@@ -28,6 +28,22 @@ int word_u32(const char *what, const char *s, uint32_t max, uint32_t *out)
 	return word_range(what, s, 0, max, out);
 }
 
+int word_u32_none(const char *what, const char *s, uint32_t max, uint32_t *out, bool *none)
+{
+	unsigned long v;
+
+	*none = word_is(s, "none");
+	if (*none)
+		return 0;
+	if (!s || conf_uint(s, 0, max, true, &v)) {
+		usage_error("%s: \"%s\" is not a number from 0 to %u, nor none", what, s ? s : "",
+			    max);
+		return -1;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
 int word_on_off(const char *what, const char *s, bool *out)
 {
 	if (word_is(s, "on") || word_is(s, "off")) {

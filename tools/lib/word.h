@@ -13,6 +13,8 @@
 bool word_is(const char *arg, const char *word);
 int word_range(const char *what, const char *s, uint32_t min, uint32_t max, uint32_t *out);
 int word_u32(const char *what, const char *s, uint32_t max, uint32_t *out);
+/* A number from 0 to max, or the word none (*none says which). */
+int word_u32_none(const char *what, const char *s, uint32_t max, uint32_t *out, bool *none);
 int word_on_off(const char *what, const char *s, bool *out);
 
 #endif /* TOOLS_WORD_H */

@@ -60,6 +60,9 @@ static const char *const nf_stat_help[] = {
 	[NF_STAT_RX_GSO_SEGMENTS] = "The segments the whole super-packets stand for.",
 	[NF_STAT_TX_GSO] = "Of tx_spliced, super-packets sent.",
 	[NF_STAT_TX_ERR_GSO] = "Writes refused: NETSLICE_TXERR_GSO.",
+	[NF_STAT_TX_CHAINED] = "Packets handed to the next slice of the chain (not in tx_packets).",
+	[NF_STAT_RX_CHAINED] = "Of rx_packets, packets handed over by the slice before in a chain.",
+	[NF_STAT_TX_ERR_LOOP] = "Writes refused: NETSLICE_TXERR_LOOP.",
 };
 
 /* One number of every slice, as a Prometheus metric family. */
