@@ -13,14 +13,7 @@ tst_plan 2
 tst_module_loaded && rmmod netslice
 
 chain_semantics() {
-	local a b
-	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
-	for a in nsa:nsb nsc:nsd; do
-		b=${a#*:} a=${a%:*}
-		ip link add "$a" type veth peer name "$b" || return 1
-		tst_defer ip link del "$a"
-		ip link set "$a" up && ip link set "$b" up || return 1
-	done
+	tst_veth_pairs nsa:nsb nsc:nsd || return 1
 	tst_dmesg_mark
 	# The detach execs netslicectl while a payload is parked: seconds on
 	# the sanitizer kernel, so none may age out meanwhile.
