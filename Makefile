@@ -137,7 +137,7 @@ HOST_TESTS := $(B)/tests/test_cpulist $(B)/tests/test_cut $(B)/tests/test_pkt \
 GUEST_BINS := $(B)/tests/dev_check $(B)/tests/nstraffic $(B)/tests/io_check \
 	$(B)/tests/cut_check $(B)/tests/cut_nf $(B)/tests/nfclient $(B)/tests/faultloop \
 	$(B)/tests/safety_check $(B)/tests/ring_check $(B)/tests/queue_read \
-	$(B)/tests/wake_check $(B)/tests/rule_api
+	$(B)/tests/wake_check $(B)/tests/rule_api $(B)/tests/chain_check
 # The device and netlink fuzzer (tests/fuzz/), run in the guest
 FUZZ := $(B)/tests/nsfuzz
 # make bench's load sink and peer forwarders (a guest test checks them too)
@@ -275,8 +275,9 @@ $(B)/tests/test_run: NS_CFLAGS += -Wl,--wrap=ns_slice_count,--wrap=ns_open,--wra
 $(B)/tests/%: $(B)/tests/guest/%.o $(LIB_A)
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread
 
-# faultloop's delete rounds speak raw rtnetlink and genetlink.
-$(B)/tests/faultloop: $(B)/tests/guest/nlreq.o
+# faultloop's delete rounds speak raw rtnetlink and genetlink, chain_check
+# sets chains with raw genetlink (not through netslicectl).
+$(B)/tests/faultloop $(B)/tests/chain_check: $(B)/tests/guest/nlreq.o
 
 $(B)/tests/host/%.o $(B)/tests/guest/%.o: NS_CFLAGS += -Itests/host
 

@@ -39,9 +39,9 @@ mkdir -p "$builtin" && cp "$dk/build/modules.builtin" "$dk/build/modules.builtin
 # (about 2 s per exec, against a tenth of that on Debian's kernels), so
 # the tier runs the tests that work through few processes: the fuzzer,
 # the fault loops, fault injection, permissions, the C-driven I/O,
-# device and cut tests, and the real NIC (virtio-net on QEMU hubs).
+# device, cut and chain tests, and the real NIC (virtio-net on QEMU hubs).
 # With KVM, NETSLICE_DEBUG_TESTS=all runs every guest test.
-tests=${NETSLICE_DEBUG_TESTS:-test_fuzz.sh test_faults.sh test_failslab.sh test_perms.sh test_safety.sh test_io.sh test_ring.sh test_devices.sh test_cut.sh test_nic.sh test_rules.sh}
+tests=${NETSLICE_DEBUG_TESTS:-test_fuzz.sh test_faults.sh test_failslab.sh test_perms.sh test_safety.sh test_io.sh test_ring.sh test_devices.sh test_cut.sh test_chain.sh test_nic.sh test_rules.sh}
 [ "$tests" = all ] && tests=$(cd tests/guest && ls test_*.sh)
 if [ "${NETSLICE_DEBUG_SMOKE:-0}" = 1 ]; then
 	# CI's run, beside make check in its 40-minute budget (docs/testing.md):

@@ -18,7 +18,7 @@
 #include "ktap.h"
 #include "pkt.h"
 
-#define HDR	42
+#define HDR	PKT_UDP_HDR
 #define LEN	600
 #define RXQ	16
 #define STORE	8
@@ -26,27 +26,6 @@
 static int fd, sock_b, ifindex_a, ifindex_c;
 static const char *name_a;
 static void *unmapped;
-
-/* UDP/IPv4 frame number tag of len bytes (len >= HDR), or non-IP. */
-static void frame(unsigned char *f, int tag, unsigned int len, int ip)
-{
-	unsigned int i;
-
-	memset(f, 0xff, 6);
-	memcpy(f + 6, "\x02\x00\x00\x00\x00\x02", 6);
-	f[12] = ip ? 0x08 : 0x88;
-	f[13] = ip ? 0x00 : 0xb5;
-	memset(f + 14, 0, 28);
-	f[14] = 0x45;
-	f[16] = (len - 14) >> 8;
-	f[17] = (len - 14) & 0xff;
-	f[22] = 64;
-	f[23] = 17;
-	f[38] = (len - 34) >> 8;
-	f[39] = (len - 34) & 0xff;
-	for (i = HDR; i < len; i++)
-		f[i] = (unsigned char)(tag * 29 + i * 7);
-}
 
 static __u64 rx_seen(void)
 {
@@ -61,7 +40,7 @@ static void inject(int tag, unsigned int len, int count, int ip)
 	int i;
 
 	for (i = 0; i < count; i++) {
-		frame(f, tag + i, len, ip);
+		pkt_udp_frame(f, tag + i, len, ip);
 		if (send(sock_b, f, len, 0) != (ssize_t)len)
 			exit(2);
 	}
@@ -75,7 +54,7 @@ static int arrives(int tag, unsigned int len)
 	unsigned char buf[2048], want[2048];
 	ssize_t n;
 
-	frame(want, tag, len, 1);
+	pkt_udp_frame(want, tag, len, 1);
 	while ((n = pkt_recv(sock_b, buf, sizeof(buf), 2000)) >= 0)
 		if (n == (ssize_t)len && !memcmp(buf, want, len))
 			return 1;
@@ -169,7 +148,7 @@ static void test_splice(void)
 
 	set_cut("auto");
 	inject(1, LEN, 1, 1);
-	frame(want, 1, LEN, 1);
+	pkt_udp_frame(want, 1, LEN, 1);
 	r = read_one(fd, &iov, buf, sizeof(buf));
 	ktap_check(r == 1 && iov.flags == NETSLICE_RX_CUT && iov.rlen == HDR &&
 		   iov.wire_len == LEN && iov.handle && !memcmp(buf, want, HDR) &&
@@ -231,7 +210,7 @@ static void test_grow_shrink(void)
 	 */
 	inject(6, LEN, 1, 1);
 	read_one(fd, &iov, buf + 4, sizeof(buf) - 4);
-	frame(orig, 6, LEN, 1);
+	pkt_udp_frame(orig, 6, LEN, 1);
 	memmove(buf, buf + 4, 12);
 	memcpy(buf + 12, "\x88\xb5\x00\x64", 4);
 	iov.base = (unsigned long)buf;
@@ -244,7 +223,7 @@ static void test_grow_shrink(void)
 	/* Shrink: send a 30-byte header in front of the payload. */
 	inject(7, LEN, 1, 1);
 	read_one(fd, &iov, buf, sizeof(buf));
-	frame(orig, 7, LEN, 1);
+	pkt_udp_frame(orig, 7, LEN, 1);
 	iov.rlen = 30;
 	memcpy(want, buf, 30);
 	memcpy(want + 30, orig + HDR, LEN - HDR);
@@ -398,7 +377,7 @@ static void test_egress_own_port(int detached)
 		ktap_check(system(cmd) == 0 && STAT(store_used) == 1,
 			   "A detached, its payload still parked");
 	}
-	frame(whole, 41, LEN, 1);
+	pkt_udp_frame(whole, 41, LEN, 1);
 	iov_for(&iov[0], whole, LEN);
 	iov[0].rlen = LEN;
 	iov[0].action = iov[1].action = NETSLICE_TX_DEFAULT;
@@ -414,7 +393,7 @@ static void test_egress_own_port(int detached)
 		ktap_check(r == 2 && !iov[0].error && !iov[1].error && arrives(40, LEN) &&
 			   STAT(store_used) == 0,
 			   "port 0, A unpaired: the handle goes out of A, whole");
-	frame(want, 41, LEN, 1);
+	pkt_udp_frame(want, 41, LEN, 1);
 	ktap_check(read_wait(fd, &in, buf, sizeof(buf)) == 1 && in.rlen == LEN &&
 		   !memcmp(buf, want, LEN),
 		   "the frame before it went out of its own egress (D, back on C), whole");
@@ -424,7 +403,7 @@ static void test_egress_own_port(int detached)
 	}
 	/* Out of C instead: back on D, whole. */
 	iov[1].action = NETSLICE_TX_IFINDEX;
-	frame(want, 40, LEN, 1);
+	pkt_udp_frame(want, 40, LEN, 1);
 	ktap_check(write(fd, &iov[1], 1) == 1 && STAT(store_used) == 0 &&
 		   read_wait(fd, &in, buf, sizeof(buf)) == 1 && in.rlen == LEN &&
 		   !memcmp(buf, want, LEN), "the payload left parked goes out whole later");

@@ -553,14 +553,24 @@ tst_frames_accounted() {
 	[ "$got" -eq "$sum" ]
 }
 
+# tst_veth_pairs A:B...: a veth pair A -- B for each, up, with IPv6 off
+# (only test traffic crosses), deleted at cleanup.
+tst_veth_pairs() {
+	local a b
+	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
+	for a in "$@"; do
+		b=${a#*:} a=${a%:*}
+		ip link add "$a" type veth peer name "$b" || return 1
+		tst_defer ip link del "$a"
+		ip link set "$a" up && ip link set "$b" up || return 1
+	done
+}
+
 # tst_pair_check CHECKER: run the C checker on a veth pair nsa (attached,
 # the module loaded with one slice on it) -- nsb (not attached); then
 # every frame nsa received must be queued, trimmed or dropped, once.
 tst_pair_check() {
-	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
-	ip link add nsa type veth peer name nsb || return 1
-	tst_defer ip link del nsa
-	ip link set nsa up && ip link set nsb up || return 1
+	tst_veth_pairs nsa:nsb || return 1
 	tst_load slices=1 ifaces=nsa || return 1
 	"$1" nsa nsb | tst_indent || return 1
 	tst_frames_accounted nsa

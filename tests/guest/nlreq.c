@@ -75,31 +75,47 @@ int nlreq_talk(int fd, struct nlreq *req)
 	}
 }
 
+int nlreq_get(int fd, struct nlreq *req, size_t hdrlen, uint16_t type, void *val, size_t len)
+{
+	char reply[8192];
+	ssize_t n;
+
+	req->nh.nlmsg_flags &= ~NLM_F_ACK;
+	if (send(fd, &req->nh, req->nh.nlmsg_len, 0) < 0)
+		return -errno;
+	n = recv(fd, reply, sizeof(reply), 0);
+	if (n < 0)
+		return -errno;
+	for (struct nlmsghdr *nh = (struct nlmsghdr *)reply; NLMSG_OK(nh, (size_t)n);
+	     nh = NLMSG_NEXT(nh, n)) {
+		struct nlattr *a = (struct nlattr *)((char *)NLMSG_DATA(nh) + NLMSG_ALIGN(hdrlen));
+		long left = (long)nh->nlmsg_len - NLMSG_HDRLEN - (long)NLMSG_ALIGN(hdrlen);
+
+		if (nh->nlmsg_type == NLMSG_ERROR)
+			return ((struct nlmsgerr *)NLMSG_DATA(nh))->error ?: -EPROTO;
+		if (nh->nlmsg_type != req->nh.nlmsg_type)
+			return -EPROTO;
+		for (; left >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN;
+		     left -= NLA_ALIGN(a->nla_len),
+		     a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len))) {
+			if ((a->nla_type & NLA_TYPE_MASK) != type)
+				continue;
+			if ((size_t)(a->nla_len - NLA_HDRLEN) < len)
+				len = (size_t)(a->nla_len - NLA_HDRLEN);
+			memcpy(val, (char *)a + NLA_HDRLEN, len);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 uint16_t nlreq_genl_family(int fd, const char *name)
 {
 	struct genlmsghdr gh = { .cmd = CTRL_CMD_GETFAMILY, .version = 1 };
 	struct nlreq req;
-	char reply[8192];
-	ssize_t n;
+	uint16_t id = 0;
 
 	nlreq_init(&req, GENL_ID_CTRL, 0, &gh, sizeof(gh));
-	req.nh.nlmsg_flags &= ~NLM_F_ACK;
 	nlreq_put(&req, CTRL_ATTR_FAMILY_NAME, name, strlen(name) + 1);
-	if (send(fd, &req.nh, req.nh.nlmsg_len, 0) < 0)
-		return 0;
-	n = recv(fd, reply, sizeof(reply), 0);
-	for (struct nlmsghdr *nh = (struct nlmsghdr *)reply; NLMSG_OK(nh, (size_t)n);
-	     nh = NLMSG_NEXT(nh, n)) {
-		struct nlattr *a = (struct nlattr *)((char *)NLMSG_DATA(nh) + GENL_HDRLEN);
-		long left = (long)nh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
-
-		if (nh->nlmsg_type != GENL_ID_CTRL)
-			return 0;
-		for (; left >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN;
-		     left -= NLA_ALIGN(a->nla_len),
-		     a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len)))
-			if (a->nla_type == CTRL_ATTR_FAMILY_ID)
-				return *(uint16_t *)((char *)a + NLA_HDRLEN);
-	}
-	return 0;
+	return nlreq_get(fd, &req, GENL_HDRLEN, CTRL_ATTR_FAMILY_ID, &id, sizeof(id)) == 1 ? id : 0;
 }

@@ -63,6 +63,34 @@ static inline unsigned char *pkt_tag_frame(unsigned char *f, int tag, unsigned i
 	return f;
 }
 
+/* Bytes of pkt_udp_frame()'s headers: Ethernet, IPv4, UDP. */
+#define PKT_UDP_HDR	42
+
+/*
+ * A UDP/IPv4 frame in f (checksums 0), len bytes (at least PKT_UDP_HDR)
+ * whose payload depends on tag; with ip 0 the same bytes as ethertype
+ * 0x88b5 (local experimental), which no cut parses.
+ */
+static inline void pkt_udp_frame(unsigned char *f, int tag, unsigned int len, int ip)
+{
+	unsigned int i;
+
+	memset(f, 0xff, 6);
+	memcpy(f + 6, "\x02\x00\x00\x00\x00\x02", 6);
+	f[12] = ip ? 0x08 : 0x88;
+	f[13] = ip ? 0x00 : 0xb5;
+	memset(f + 14, 0, 28);
+	f[14] = 0x45;
+	f[16] = (len - 14) >> 8;
+	f[17] = (len - 14) & 0xff;
+	f[22] = 64;
+	f[23] = 17;
+	f[38] = (len - 34) >> 8;
+	f[39] = (len - 34) & 0xff;
+	for (i = PKT_UDP_HDR; i < len; i++)
+		f[i] = (unsigned char)(tag * 29 + i * 7);
+}
+
 /* The next frame received (not sent) on s within timeout_ms, or -1. */
 static inline ssize_t pkt_recv(int s, void *buf, size_t size, int timeout_ms)
 {

@@ -13,14 +13,8 @@ N=10000
 HDR=42	# nstraffic frames: Ethernet, IPv4, UDP
 
 cut_semantics() {
-	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
-	ip link add nsa type veth peer name nsb || return 1
-	tst_defer ip link del nsa
-	ip link set nsa up && ip link set nsb up || return 1
 	# nsc:nsd, a pair looped on itself: what goes out of nsd comes back on nsc.
-	ip link add nsc type veth peer name nsd || return 1
-	tst_defer ip link del nsc
-	ip link set nsc up && ip link set nsd up || return 1
+	tst_veth_pairs nsa:nsb nsc:nsd || return 1
 	tst_load slices=1 ifaces=nsa,nsc:nsd rxq_size=16 store_size=8 store_timeout_ms=300 ||
 		return 1
 	cut_check nsa nsb nsc | tst_indent
@@ -31,14 +25,7 @@ tst_run_cleanups
 # A handle whose port was detached, behind a frame for another egress in
 # one write: the frame goes out, the handle fails alone.
 own_port_detached() {
-	local a b
-	tst_sysctl net.ipv6.conf.default.disable_ipv6 1
-	for a in nsa:nsb nsc:nsd; do
-		b=${a#*:} a=${a%:*}
-		ip link add "$a" type veth peer name "$b" || return 1
-		tst_defer ip link del "$a"
-		ip link set "$a" up && ip link set "$b" up || return 1
-	done
+	tst_veth_pairs nsa:nsb nsc:nsd || return 1
 	# The detach execs netslicectl between read and write: seconds on the
 	# sanitizer kernel, so the payload must not age out meanwhile.
 	tst_load slices=1 ifaces=nsa,nsc:nsd rxq_size=16 store_size=8 store_timeout_ms=600000 ||
