@@ -124,7 +124,7 @@ static int slot_fd(struct dev_thread *t, int *slot)
 	return atomic_load(&fz.fds[*slot]);
 }
 
-static void remember_handle(struct fz_rng *r, uint64_t h, int slot)
+void fz_remember_handle(struct fz_rng *r, uint64_t h, int slot)
 {
 	struct fz_handle *e = &fz.handles[fz_below(r, FZ_HANDLES)];
 
@@ -132,29 +132,52 @@ static void remember_handle(struct fz_rng *r, uint64_t h, int slot)
 	atomic_store(&e->slot, slot);
 }
 
-static void check_read(struct dev_thread *t, struct netslice_iov *iov, ssize_t got,
-		       size_t n, int slot)
+void fz_check_rx_iov(const struct netslice_iov *v, size_t i)
 {
 	const uint16_t known = NETSLICE_RX_TRUNCATED | NETSLICE_RX_SEGMENT |
 		NETSLICE_RX_CUT | NETSLICE_RX_STORE_FULL | NETSLICE_RX_TRIMMED |
 		NETSLICE_RX_GSO | NETSLICE_RX_GSO_TCPV4 | NETSLICE_RX_GSO_TCPV6 |
 		NETSLICE_RX_GSO_UDP_L4 | NETSLICE_RX_GSO_ECN;
+
+	/* A packet handed over by a chain is read as any: the same contract. */
+	if (v->rlen > v->len || v->rlen > v->wire_len || v->error || !v->port ||
+	    (v->flags & ~known) || (!!(v->flags & NETSLICE_RX_CUT) != !!v->handle) ||
+	    (!!(v->flags & NETSLICE_RX_GSO) != !!v->gso_segs) ||
+	    (!(v->flags & NETSLICE_RX_GSO) && v->gso_size))
+		fz_fail("read iov %zu: len %u rlen %u wire %u flags %#x handle %#llx port %u gso %u/%u",
+			i, v->len, v->rlen, v->wire_len, v->flags,
+			(unsigned long long)v->handle, v->port, v->gso_size, v->gso_segs);
+}
+
+void fz_check_tx_iov(const struct netslice_iov *v, size_t i)
+{
+	/* An action past the known ones is never carried out (NETSLICE_TXERR_INVALID). */
+	if (v->error > NETSLICE_TXERR_LOOP || (v->action > NETSLICE_TX_NEXT && !v->error))
+		fz_fail("write iov %zu: action %u, error %u", i, v->action, v->error);
+}
+
+void fz_check_info(const struct netslice_info *info)
+{
+	bool chained = info->flags & NETSLICE_INFO_CHAINED;
+
+	if (!(info->flags & NETSLICE_INFO_CHAIN) ||
+	    (chained && (info->next_slice >= info->nr_slices || info->next_slice == info->slice)) ||
+	    (!chained && info->next_slice))
+		fz_fail("info of slice %u: flags %#x, next slice %u of %u", info->slice, info->flags,
+			info->next_slice, info->nr_slices);
+}
+
+static void check_read(struct dev_thread *t, struct netslice_iov *iov, ssize_t got,
+		       size_t n, int slot)
+{
 	ssize_t i;
 
 	if ((size_t)got > n || got > NETSLICE_MAX_BATCH)
 		fz_fail("read returned %zd for %zu iovs", got, n);
 	for (i = 0; i < got && (size_t)i < n; i++) {
-		const struct netslice_iov *v = &iov[i];
-
-		if (v->rlen > v->len || v->rlen > v->wire_len || v->error || !v->port ||
-		    (v->flags & ~known) || (!!(v->flags & NETSLICE_RX_CUT) != !!v->handle) ||
-		    (!!(v->flags & NETSLICE_RX_GSO) != !!v->gso_segs) ||
-		    (!(v->flags & NETSLICE_RX_GSO) && v->gso_size))
-			fz_fail("read iov %zd: len %u rlen %u wire %u flags %#x handle %#llx port %u gso %u/%u",
-				i, v->len, v->rlen, v->wire_len, v->flags,
-				(unsigned long long)v->handle, v->port, v->gso_size, v->gso_segs);
-		if (v->handle)
-			remember_handle(&t->rng, v->handle, slot);
+		fz_check_rx_iov(&iov[i], (size_t)i);
+		if (iov[i].handle)
+			fz_remember_handle(&t->rng, iov[i].handle, slot);
 	}
 	atomic_fetch_add(&fz.packets_read, got);
 }
@@ -209,6 +232,39 @@ static uint64_t pick_handle(struct dev_thread *t)
 	}
 }
 
+/*
+ * An action: the ones write knows (NETSLICE_TX_NEXT hands the packet to
+ * the next slice, or fails without one), and a few past them.
+ */
+static uint16_t pick_action(struct fz_rng *r)
+{
+	static const uint16_t bad[] = { NETSLICE_TX_NEXT + 1, NETSLICE_TX_NEXT + 2, 0xff, 0x100,
+					0xfffe, 0xffff };
+
+	if (fz_chance(r, 90))
+		return (uint16_t)fz_below(r, NETSLICE_TX_NEXT + 1);
+	return fz_chance(r, 80) ? bad[fz_below(r, sizeof(bad) / sizeof(bad[0]))]
+				: (uint16_t)fz_next(r);
+}
+
+/*
+ * A slot holding a file of another slice than @slot's (as far as the
+ * slots say: a reopen may race), for handles read on one slice written
+ * to another; @slot itself if none is found.
+ */
+static int other_slice_slot(struct fz_rng *r, int slot)
+{
+	int mine = atomic_load(&fz.fd_slice[slot]);
+
+	for (int tries = 0; tries < FZ_FDS; tries++) {
+		int k = (int)fz_below(r, FZ_FDS), s = atomic_load(&fz.fd_slice[k]);
+
+		if (s >= 0 && s != mine)
+			return k;
+	}
+	return slot;
+}
+
 static void do_write(struct dev_thread *t)
 {
 	size_t n, i, fill;
@@ -221,11 +277,20 @@ static void do_write(struct dev_thread *t)
 		n = t->last_read;
 		iov = t->iov;
 		fill = n;
-		if (slot != t->last_slot && fz_chance(&t->rng, 80))
-			fd = atomic_load(&fz.fds[slot = t->last_slot]);
+		/* Mostly the file that read them; else another slice's (foreign). */
+		if (fz_chance(&t->rng, 15))
+			slot = other_slice_slot(&t->rng, t->last_slot);
+		else if (slot != t->last_slot && fz_chance(&t->rng, 80))
+			slot = t->last_slot;
+		fd = atomic_load(&fz.fds[slot]);
 		for (i = 0; i < n; i++) {
-			iov[i].action = fz_chance(&t->rng, 80) ? NETSLICE_TX_DEFAULT
-							       : fz_below(&t->rng, 6);
+			/* TX_DEFAULT goes to the next slice when a chain is set. */
+			if (fz_chance(&t->rng, 70))
+				iov[i].action = NETSLICE_TX_DEFAULT;
+			else if (fz_chance(&t->rng, 40))
+				iov[i].action = NETSLICE_TX_NEXT;
+			else
+				iov[i].action = pick_action(&t->rng);
 			if (fz_chance(&t->rng, 10))
 				iov[i].rlen = pick_len(&t->rng);
 			if (fz_chance(&t->rng, 10))
@@ -245,7 +310,7 @@ static void do_write(struct dev_thread *t)
 			iov[i].len = pick_len(&t->rng);
 			iov[i].base = pick_base(t, iov[i].len);
 			iov[i].rlen = fz_chance(&t->rng, 50) ? iov[i].len : pick_len(&t->rng);
-			iov[i].action = fz_below(&t->rng, 6);
+			iov[i].action = pick_action(&t->rng);
 			iov[i].ifindex = fz_chance(&t->rng, 80) ? fz.ifindex[fz_below(&t->rng, 4)]
 								: (uint32_t)fz_next(&t->rng);
 			iov[i].handle = pick_handle(t);
@@ -259,7 +324,7 @@ static void do_write(struct dev_thread *t)
 		switch (errno) {
 		case EINVAL: case EMSGSIZE: case ENODEV: case EFAULT: case ENOMEM:
 		case ENETDOWN: case ESTALE: case EACCES: case EBADMSG: case EAGAIN:
-		case ENOBUFS: case EBADF: case EINTR: case EPROTO:
+		case ENOBUFS: case EBADF: case EINTR: case EPROTO: case ELOOP:
 			return;
 		}
 		fz_fail("write: unexpected errno %d (%s)", errno, strerror(errno));
@@ -269,8 +334,7 @@ static void do_write(struct dev_thread *t)
 	if ((size_t)got > n || (got && iov_bad(iov)))
 		fz_fail("write returned %zd for %zu iovs", got, n);
 	for (i = 0; i < (size_t)got && i < fill; i++)
-		if (iov[i].error > NETSLICE_TXERR_GSO)
-			fz_fail("write iov %zu: error %u", i, iov[i].error);
+		fz_check_tx_iov(&iov[i], i);
 }
 
 struct ioc {
@@ -279,6 +343,13 @@ struct ioc {
 	bool get;
 };
 
+/*
+ * NETSLICE_STATS_GET as a program built before chains has it: its number
+ * says the smaller size, and the module answers it (kmod/ioctl.c).
+ */
+#define STATS_0_8_SIZE	offsetof(struct netslice_stats, tx_chained)
+#define STATS_GET_0_8	_IOR(NETSLICE_IOC_MAGIC, 0x06, __u8[STATS_0_8_SIZE])
+
 static const struct ioc iocs[] = {
 	{ NETSLICE_CPUMASK_GET, sizeof(struct netslice_cpumask), true },
 	{ NETSLICE_CPUMASK_SET, sizeof(struct netslice_cpumask), false },
@@ -286,6 +357,7 @@ static const struct ioc iocs[] = {
 	{ NETSLICE_RW_MULTI_SET, sizeof(struct netslice_rw_multi), false },
 	{ NETSLICE_INFO_GET, sizeof(struct netslice_info), true },
 	{ NETSLICE_STATS_GET, sizeof(struct netslice_stats), true },
+	{ STATS_GET_0_8, STATS_0_8_SIZE, true },
 	{ NETSLICE_CUT_GET, sizeof(struct netslice_cut), true },
 	{ NETSLICE_CUT_SET, sizeof(struct netslice_cut), false },
 	{ NETSLICE_RING_SETUP, sizeof(struct netslice_ring_setup), false },
@@ -375,19 +447,23 @@ static void do_ioctl(struct dev_thread *t)
 		fz_fail("ioctl %#lx is not ours but succeeded", cmd);
 	else if (known->get && arg == t->arg && fz_scan_addrs(arg, known->size, 8))
 		fz_fail("ioctl %#lx: reply holds a kernel address", cmd);
+	else if (cmd == NETSLICE_INFO_GET && arg == t->arg)
+		fz_check_info(arg);
 }
 
 static void do_reopen(struct dev_thread *t)
 {
 	int slot = (int)fz_below(&t->rng, FZ_FDS);
 	int old = atomic_exchange(&fz.fds[slot], -1);
-	int fd, expect = -1;
+	int fd, nr, expect = -1;
 
 	if (old >= 0)
 		close(old);
-	fd = fz_open_slice(&t->rng);
+	fd = fz_open_slice(&t->rng, &nr);
 	if (fd >= 0 && !atomic_compare_exchange_strong(&fz.fds[slot], &expect, fd))
 		close(fd);
+	else
+		atomic_store(&fz.fd_slice[slot], fd >= 0 ? nr : -1);
 	atomic_fetch_add(&fz.reopens, 1);
 }
 
@@ -503,6 +579,8 @@ long fz_dev_scan_all(void)
 			      fz_scan_addrs(ubits, sizeof(ubits), 8))))
 				fz_fail("%s: ioctl %#lx: reply holds a kernel address", path,
 					iocs[i].cmd);
+			if (iocs[i].cmd == NETSLICE_INFO_GET)
+				fz_check_info(&arg.info);
 		}
 		close(fd);
 	}

@@ -15,7 +15,9 @@
  * reproducible; the interleaving of threads is not. -r adds the rule
  * storm (rules.c): two more netlink threads replacing, deleting and
  * flushing RULES distinct rules in batches, BATCHES in all (default
- * RULES / 2).
+ * RULES / 2). Two threads always run chains of slices (chain.c): one
+ * sets and clears next slices and closes the relay's files, the other
+ * (the relay) hands packets from slice to slice past the hop limit.
  *
  * Exit status: 0 when the counts were reached and no call broke a promise
  * of the ABI (each broken one is printed). Kernel reports are for the
@@ -71,12 +73,21 @@ unsigned int fz_scan_addrs(const void *p, size_t len, size_t step)
 	return hits;
 }
 
-int fz_open_slice(struct fz_rng *r)
+int fz_open_nr(unsigned int n)
 {
 	char path[64];
 
-	snprintf(path, sizeof(path), "/dev/" NETSLICE_DEV_PREFIX "%u", fz_below(r, fz.nslices));
+	snprintf(path, sizeof(path), "/dev/" NETSLICE_DEV_PREFIX "%u", n);
 	return open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+}
+
+int fz_open_slice(struct fz_rng *r, int *slice)
+{
+	unsigned int n = fz_below(r, fz.nslices);
+
+	if (slice)
+		*slice = (int)n;
+	return fz_open_nr(n);
 }
 
 static unsigned int count_slices(void)
@@ -123,7 +134,7 @@ int main(int argc, char **argv)
 {
 	unsigned int threads = 3, i;
 	double limit = 600, start, took;
-	pthread_t tid[MAX_THREADS + 2], storm[2];
+	pthread_t tid[MAX_THREADS + 2], storm[2], chain[2];
 	bool reached, scan_only = false;
 	int opt;
 
@@ -179,13 +190,18 @@ int main(int argc, char **argv)
 	 * device threads find in fds[] then always names a slice file (or
 	 * nothing), whatever closes and reopens race with it.
 	 */
-	if (fz_nl_open() || fz_traffic_open() || fz_rules_open())
+	if (fz_nl_open() || fz_traffic_open() || fz_rules_open() || fz_chain_open())
 		return 1;
 	for (i = 0; i < FZ_FDS; i++) {
 		struct fz_rng r = { fz.seed + i };
+		int nr;
 
-		fz.fds[i] = fz_open_slice(&r);
+		fz.fds[i] = fz_open_slice(&r, &nr);
+		fz.fd_slice[i] = fz.fds[i] >= 0 ? nr : -1;
 	}
+	for (i = 0; i < FZ_SLICES_MAX; i++)
+		fz.relay_fds[i] = -1;
+	fz.relay_next = -1;
 	printf("nsfuzz: seed %llu, %u device threads, %u slices, targets %ld device ops, %ld netlink messages\n",
 	       (unsigned long long)fz.seed, threads, fz.nslices, fz.dev_target, fz.nl_target);
 	fflush(stdout);
@@ -197,6 +213,8 @@ int main(int argc, char **argv)
 	pthread_create(&tid[threads + 1], NULL, fz_traffic_thread, NULL);
 	for (i = 0; fz.rule_pool && i < 2; i++)
 		pthread_create(&storm[i], NULL, fz_rule_thread, (void *)(uintptr_t)i);
+	pthread_create(&chain[0], NULL, fz_chain_thread, NULL);
+	pthread_create(&chain[1], NULL, fz_relay_thread, NULL);
 	for (;;) {
 		reached = atomic_load(&fz.dev_ops) >= fz.dev_target &&
 			  atomic_load(&fz.nl_msgs) >= fz.nl_target &&
@@ -212,9 +230,18 @@ int main(int argc, char **argv)
 		pthread_join(storm[i], NULL);
 		close(fz.rule_sock[i]);
 	}
+	for (i = 0; i < 2; i++)
+		pthread_join(chain[i], NULL);
+	/* Nothing changes chains now: what they ended as must hold together. */
+	fz_chain_settle();
+	for (i = 0; i < 2; i++)
+		close(fz.chain_sock[i]);
 	for (i = 0; i < FZ_FDS; i++)
 		if (fz.fds[i] >= 0)
 			close(fz.fds[i]);
+	for (i = 0; i < fz.nslices; i++)
+		if (fz.relay_fds[i] >= 0)
+			close(fz.relay_fds[i]);
 	took = now_s() - start;
 
 	printf("nsfuzz: device ops %ld (read %ld: %ld packets; write %ld: %ld iovs consumed; ioctl %ld; reopen %ld)\n",
@@ -232,6 +259,14 @@ int main(int argc, char **argv)
 		printf("nsfuzz: rule storm over %u rules: %ld batches (%ld refused), %ld operations, %ld flushes\n",
 		       fz.rule_pool, atomic_load(&fz.rule_batches), atomic_load(&fz.rule_refused),
 		       atomic_load(&fz.rule_ops), atomic_load(&fz.rule_flushes));
+	printf("nsfuzz: chains: %ld set (%ld refused as loops, %ld otherwise), %ld ended, %ld read back\n",
+	       atomic_load(&fz.chain_sets), atomic_load(&fz.chain_loops),
+	       atomic_load(&fz.chain_refused), atomic_load(&fz.chain_ends),
+	       atomic_load(&fz.chain_gets));
+	printf("nsfuzz: relay: %ld flips, %ld packets handed on, %ld past the hop limit, %ld to a slice with no file, %ld closes of the next slice's file, %ld handles stale after handoff\n",
+	       atomic_load(&fz.relay_flips), atomic_load(&fz.relay_handed),
+	       atomic_load(&fz.relay_hops_over), atomic_load(&fz.relay_down),
+	       atomic_load(&fz.relay_closes), atomic_load(&fz.relay_stale));
 	printf("nsfuzz: %.1f s, %ld failures, seed %llu%s\n", took, atomic_load(&fz.failures),
 	       (unsigned long long)fz.seed, reached ? "" : " (time limit before the targets)");
 	return reached && !atomic_load(&fz.failures) ? 0 : 1;

@@ -10,11 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <linux/netslice.h>
+
 #define FZ_FDS		8	/* slots of open slice files, shared by all threads */
 #define FZ_HANDLES	256	/* handles read, for stale/foreign/forged writes */
 #define FZ_IOVS		1100	/* iov array capacity: just above NETSLICE_MAX_BATCH */
 #define FZ_DATA		65536	/* packet buffer area of each thread */
 #define FZ_RING_MAPS	8	/* ring regions one device thread keeps mapped */
+#define FZ_SLICES_MAX	256	/* a slice number is a u8 in netlink's policies */
 
 /* The traffic thread's hot flow, which the netlink thread's rule churn steers. */
 #define FZ_HOT_SRC	{ 10, 0, 0, 1 }
@@ -52,6 +55,19 @@ struct fz_handle {
 	_Atomic int slot;		/* fd slot of the file that read it */
 };
 
+/* A request on a netlink socket of one thread, answered before the next. */
+struct fz_nl_req {
+	int sock;
+	uint32_t seq;
+	unsigned char *msg;		/* the request, built from fz_genl_header() */
+	unsigned char *reply;
+	size_t reply_size;
+};
+
+struct nlmsghdr;
+/* Called with each message of a reply (a dump's parts, a do's answer). */
+typedef void fz_nl_each(const struct nlmsghdr *nh, void *ctx);
+
 struct fz {
 	uint64_t seed;
 	unsigned int nslices;
@@ -63,8 +79,12 @@ struct fz {
 	uint16_t family;		/* the "netslice" family's id */
 	int pkt_sock;			/* AF_PACKET, for the traffic thread */
 	int rule_sock[2];		/* NETLINK_GENERIC, one per storm thread */
+	int chain_sock[2];		/* NETLINK_GENERIC: chain thread, relay thread */
 
 	_Atomic int fds[FZ_FDS];
+	_Atomic int fd_slice[FZ_FDS];	/* the slice fds[i] was opened on, as far as known */
+	_Atomic int relay_fds[FZ_SLICES_MAX];	/* the relay's file of each slice, or -1 */
+	_Atomic int relay_next;		/* the slice the relay now hands packets to, or -1 */
 	struct fz_handle handles[FZ_HANDLES];
 
 	/* Addresses no call may succeed with. */
@@ -81,6 +101,9 @@ struct fz {
 	unsigned int rule_pool;		/* -r: distinct rules of the storm (0: none) */
 	long rule_target;		/* storm batches to send in all */
 	_Atomic long rule_batches, rule_refused, rule_flushes, rule_ops;
+	_Atomic long chain_sets, chain_loops, chain_refused, chain_ends, chain_gets;
+	_Atomic long relay_flips, relay_handed, relay_hops_over, relay_down, relay_closes;
+	_Atomic long relay_stale;	/* handles written again after their handoff */
 	_Atomic long failures;		/* broken promises: each is printed */
 };
 
@@ -96,8 +119,10 @@ static inline bool fz_kernel_addr(uint64_t v)
 void fz_fail(const char *what, ...) __attribute__((format(printf, 1, 2)));
 /* Counts fz_kernel_addr() words at every @step bytes of [p, p + len). */
 unsigned int fz_scan_addrs(const void *p, size_t len, size_t step);
-/* A slice file, opened O_RDWR | O_NONBLOCK; -1 on failure. */
-int fz_open_slice(struct fz_rng *r);
+/* A file of a random slice (its number in *slice), O_RDWR | O_NONBLOCK; -1 on failure. */
+int fz_open_slice(struct fz_rng *r, int *slice);
+/* A file of slice n, likewise. */
+int fz_open_nr(unsigned int n);
 
 /* One netlink attribute at p, padded; 0 if it does not fit in room. */
 size_t fz_nla_put(unsigned char *p, size_t room, uint16_t type, const void *data, size_t len);
@@ -106,6 +131,25 @@ size_t fz_nla_put(unsigned char *p, size_t room, uint16_t type, const void *data
 int fz_nl_open(void);
 int fz_traffic_open(void);
 int fz_rules_open(void);
+int fz_chain_open(void);
+
+/* A request header for @cmd of the family in q->msg; returns its length. */
+size_t fz_genl_header(struct fz_nl_req *q, uint8_t cmd, uint16_t flags);
+/*
+ * Sends q->msg (len bytes) and waits for its ack, or a dump's end: each
+ * message before it goes to @each (may be NULL). Returns the error the
+ * kernel answered (0 or -errno), -EINTR when the run stopped first.
+ */
+int fz_nl_request(struct fz_nl_req *q, size_t len, fz_nl_each *each, void *ctx);
+
+/* A read iov that breaks the ABI's contract: fails the run, names iov i. */
+void fz_check_rx_iov(const struct netslice_iov *v, size_t i);
+/* A written iov (consumed by the call) whose error breaks the contract. */
+void fz_check_tx_iov(const struct netslice_iov *v, size_t i);
+/* A NETSLICE_INFO_GET reply that breaks the contract (chain fields). */
+void fz_check_info(const struct netslice_info *info);
+/* Keeps a handle read for later writes (stale, foreign, mutated). */
+void fz_remember_handle(struct fz_rng *r, uint64_t h, int slot);
 
 /* Every GET ioctl / netlink dump once, replies scanned; returns the count. */
 long fz_dev_scan_all(void);
@@ -128,5 +172,15 @@ void *fz_nl_thread(void *arg);
 void *fz_traffic_thread(void *arg);
 /* The rule storm (-r): arg is the thread's number, from 0. */
 void *fz_rule_thread(void *arg);
+/*
+ * A next slice for @slice: mostly another slice, else itself, one past
+ * the slices, the policy's bound (255) and past it.
+ */
+uint32_t fz_pick_next(struct fz_rng *r, uint32_t slice);
+/* Chains (chain.c): slice-set churn and checks; a relay handing packets on. */
+void *fz_chain_thread(void *arg);
+void *fz_relay_thread(void *arg);
+/* After the threads: the chains set are loop-free, netlink and ioctl agree. */
+void fz_chain_settle(void);
 
 #endif /* NSFUZZ_H */

@@ -263,6 +263,7 @@ static size_t build_valid(struct nl_thread *t)
 	size_t len = NLMSG_HDRLEN + GENL_HDRLEN;
 	unsigned char *p = t->msg;
 	uint32_t slice = fz_below(r, fz.nslices + 1);
+	bool next;
 	static const char *const cpus[] = { "0", "1", "0-1", "0,1", "5", "", "1-0", "0-4095" };
 
 	memset(t->msg, 0, len);
@@ -320,6 +321,15 @@ static size_t build_valid(struct nl_thread *t)
 			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_RXQ_SIZE, 1u << fz_below(r, 14));
 		if (fz_chance(r, 10))
 			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_STORE_SIZE, 1 + fz_below(r, 512));
+		/*
+		 * Chains come and go under the writers (chain.c checks the
+		 * answers); now and then both, which contradict each other.
+		 */
+		next = fz_chance(r, 25);
+		if (next)
+			len += put_u32(p + len, ROOM, NETSLICE_A_SLICE_CHAIN_NEXT, fz_pick_next(r, slice));
+		if (fz_chance(r, next ? 10 : 15))
+			len += fz_nla_put(p + len, ROOM, NETSLICE_A_SLICE_CHAIN_END, "", 0);
 		break;
 	case NETSLICE_CMD_RULE_ADD:
 	case NETSLICE_CMD_RULE_DEL:
@@ -364,6 +374,66 @@ static size_t build_link(struct nl_thread *t)
 	}
 	nh->nlmsg_len = (uint32_t)len;
 	return len;
+}
+
+size_t fz_genl_header(struct fz_nl_req *q, uint8_t cmd, uint16_t flags)
+{
+	struct nlmsghdr *nh = (struct nlmsghdr *)q->msg;
+	struct genlmsghdr *gh = NLMSG_DATA(nh);
+
+	memset(q->msg, 0, NLMSG_HDRLEN + GENL_HDRLEN);
+	nh->nlmsg_type = fz.family;
+	nh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	gh->cmd = cmd;
+	gh->version = NETSLICE_FAMILY_VERSION;
+	return NLMSG_HDRLEN + GENL_HDRLEN;
+}
+
+int fz_nl_request(struct fz_nl_req *q, size_t len, fz_nl_each *each, void *ctx)
+{
+	struct nlmsghdr *nh = (struct nlmsghdr *)q->msg;
+	struct pollfd p = { .fd = q->sock, .events = POLLIN };
+
+	nh->nlmsg_len = (uint32_t)len;
+	nh->nlmsg_seq = ++q->seq;
+	if (send(q->sock, q->msg, len, 0) < 0) {
+		fz_fail("netlink: send: %s", strerror(errno));
+		return -EIO;
+	}
+	/*
+	 * The stop flag ends a wait a lost ack would make endless, after two
+	 * seconds of silence: requests after the run (fz_chain_settle()) wait.
+	 */
+	for (unsigned int idle = 0; !atomic_load(&fz.stop) || idle < 10;) {
+		ssize_t n;
+		size_t left;
+
+		if (poll(&p, 1, 200) <= 0) {
+			idle += atomic_load(&fz.stop);
+			continue;
+		}
+		n = recv(q->sock, q->reply, q->reply_size, 0);
+		if (n <= 0)
+			continue;
+		left = (size_t)n;
+		for (nh = (struct nlmsghdr *)q->reply; NLMSG_OK(nh, left); nh = NLMSG_NEXT(nh, left)) {
+			if (nh->nlmsg_seq != q->seq)
+				continue;	/* an earlier request's, given up on */
+			/* A dump ends with NLMSG_DONE and its error, a do with its ack. */
+			if (nh->nlmsg_type == NLMSG_ERROR || nh->nlmsg_type == NLMSG_DONE) {
+				int err;
+
+				memcpy(&err, NLMSG_DATA(nh), sizeof(err));
+				return err;
+			}
+			if (fz_scan_addrs(NLMSG_DATA(nh), nh->nlmsg_len - NLMSG_HDRLEN, 4))
+				fz_fail("netlink: reply (type %u) holds a kernel address",
+					nh->nlmsg_type);
+			if (each)
+				each(nh, ctx);
+		}
+	}
+	return -EINTR;
 }
 
 /* Reads every reply there is; each one's bytes are scanned. */

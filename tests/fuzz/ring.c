@@ -114,11 +114,12 @@ static void *region_map(struct fz_ring_maps *m, int k)
 }
 
 /*
- * Up to 8 RX entries back out on TX, as an NF forwards, with what a buggy
- * or hostile one does to them: an entry twice in one kick (its handle
- * claimed twice), a handle one bit off, one read before (stale, or of
- * another file), one made up. The RX handles go to the pool that the
- * read/write threads write from (another file's: foreign there).
+ * Up to 8 RX entries back out on TX (or to the next slice), as an NF
+ * forwards, with what a buggy or hostile one does to them: an entry twice
+ * in one kick (its handle claimed twice), a handle one bit off, one read
+ * before (stale, or of another file), one made up. The RX handles go to
+ * the pool that the read/write threads write from (another file's:
+ * foreign there).
  */
 static void do_echo(struct fz_rng *r, struct fz_ring_maps *m, int fd)
 {
@@ -151,7 +152,10 @@ static void do_echo(struct fz_rng *r, struct fz_ring_maps *m, int fd)
 			case 2: iov.handle = fz_next(r); break;
 			}
 		}
-		iov.action = NETSLICE_TX_DEFAULT;
+		/* To the next slice, when a chain is set; now and then past the actions. */
+		iov.action = fz_chance(r, 80) ? NETSLICE_TX_DEFAULT : NETSLICE_TX_NEXT;
+		if (fz_chance(r, 3))
+			iov.action = fz_chance(r, 50) ? NETSLICE_TX_NEXT + 1 : 0xffff;
 		iov.port = 0;
 		txe[txp++ & (m->tx_size - 1)] = iov;
 		/* The same entry again: a handle claimed twice in one kick. */

@@ -12,7 +12,6 @@
  * and forgotten: the thread then assumes its rules gone.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +32,7 @@
 
 struct storm {
 	struct fz_rng rng;
-	int sock;
-	uint32_t seq;
+	struct fz_nl_req q;
 	unsigned int first, count;	/* this thread's rules: pool indices */
 	bool *present;			/* as far as this thread knows */
 	unsigned char msg[STORM_MSG];
@@ -69,47 +67,12 @@ static size_t put_rule_nest(unsigned char *p, size_t room, unsigned int idx, uin
 /* Send the request in s->msg and wait for its ack: the error it carries. */
 static int storm_request(struct storm *s, size_t len)
 {
-	struct nlmsghdr *nh = (struct nlmsghdr *)s->msg;
-	struct pollfd p = { .fd = s->sock, .events = POLLIN };
-
-	nh->nlmsg_len = (uint32_t)len;
-	nh->nlmsg_seq = ++s->seq;
-	if (send(s->sock, s->msg, len, 0) < 0) {
-		fz_fail("rule storm: send: %s", strerror(errno));
-		return -EIO;
-	}
-	/* The stop flag ends a wait a lost ack would make endless. */
-	while (!atomic_load(&fz.stop)) {
-		ssize_t n;
-		size_t left;
-
-		if (poll(&p, 1, 200) <= 0)
-			continue;
-		n = recv(s->sock, s->reply, sizeof(s->reply), 0);
-		if (n <= 0)
-			continue;
-		left = (size_t)n;
-		for (nh = (struct nlmsghdr *)s->reply; NLMSG_OK(nh, left); nh = NLMSG_NEXT(nh, left)) {
-			struct nlmsgerr *e = NLMSG_DATA(nh);
-
-			if (nh->nlmsg_type == NLMSG_ERROR && nh->nlmsg_seq == s->seq)
-				return e->error;
-		}
-	}
-	return -EINTR;
+	return fz_nl_request(&s->q, len, NULL, NULL);
 }
 
 static size_t storm_header(struct storm *s, uint8_t cmd)
 {
-	struct nlmsghdr *nh = (struct nlmsghdr *)s->msg;
-	struct genlmsghdr *gh = NLMSG_DATA(nh);
-
-	memset(s->msg, 0, NLMSG_HDRLEN + GENL_HDRLEN);
-	nh->nlmsg_type = fz.family;
-	nh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	gh->cmd = cmd;
-	gh->version = NETSLICE_FAMILY_VERSION;
-	return NLMSG_HDRLEN + GENL_HDRLEN;
+	return fz_genl_header(&s->q, cmd, 0);
 }
 
 /*
@@ -187,7 +150,8 @@ void *fz_rule_thread(void *arg)
 	s->count = fz.rule_pool / 2;
 	s->first = k * s->count;
 	s->present = calloc(s->count, sizeof(*s->present));
-	s->sock = fz.rule_sock[k];
+	s->q = (struct fz_nl_req){ .sock = fz.rule_sock[k], .msg = s->msg, .reply = s->reply,
+				   .reply_size = sizeof(s->reply) };
 	if (!s->present) {
 		fz_fail("rule storm: out of memory");
 		goto out;

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # nsfuzz (tests/fuzz/) against the slice devices and the netlink family,
 # with traffic (XDP page_pool packets), attach/detach churn, ring memory
-# under a module cap and RLIMIT_MEMLOCK, and ring resizes; then nothing
+# under a module cap and RLIMIT_MEMLOCK, ring resizes, and chains of
+# slices set, turned around and taken apart under packets handed along
+# them (past NETSLICE_CHAIN_MAX_HOPS) and their files closing; then nothing
 # may be left parked or open, and the module must unload. The runner fails the run on any kernel
 # report. Sizes: NETSLICE_FUZZ_OPS device operations, NETSLICE_FUZZ_NL
 # netlink messages (make check-debug raises both), NETSLICE_FUZZ_RULES
@@ -53,7 +55,16 @@ fuzz() {
 	[ "$rc" -eq 0 ] || return "$rc"
 	# The limits were met, not just set; the storm's batches mostly applied.
 	grep -Eq '\([1-9][0-9]* over a memory limit\)' "$out" || return 1
-	storm_applied "$out"
+	storm_applied "$out" && chains_carried "$out"
+}
+
+# chains_carried OUT: the relay handed packets from slice to slice, and
+# loops were refused (a slice as its own next, at least).
+chains_carried() {
+	grep -Eq 'relay: [0-9]+ flips, [1-9][0-9]* packets handed on' "$1" ||
+		{ tst_diag "no packet was handed to a next slice"; return 1; }
+	grep -Eq 'chains: [0-9]+ set \([1-9][0-9]* refused as loops' "$1" ||
+		{ tst_diag "no chain was refused as a loop"; return 1; }
 }
 
 # storm_applied OUT: nsfuzz's storm line shows at least half its batches applied.
@@ -72,14 +83,21 @@ tst_check "nsfuzz: $OPS device operations, $MSGS netlink messages, a storm over 
 # tx_nf_drop, tx_err_down and tx_err_dropped count whole frames too. So
 # read_sliced is at most the sum of the counters that may end a payload
 # (one never ended falls short of it). test_cut.sh and test_faults.sh
-# count the same ends exactly, without a fuzzer.
+# count the same ends exactly, without a fuzzer. A payload handed to the
+# next slice of a chain ends in tx_spliced where it was read (and is
+# read_sliced again where it is read next); one handed on too often ends
+# in tx_err_loop. tx_chained and rx_chained are shown, not compared: a
+# reset of one slice's counters but not the other's (the fuzzer sends
+# them) would break any sum across slices.
 settled() {
 	local used cut ended
 	used=$(tst_stat_sum store_used)
 	cut=$(tst_stat_sum read_sliced)
 	ended=$(($(tst_stat_sum tx_spliced) + $(tst_stat_sum tx_nf_drop) + $(tst_stat_sum tx_err_down) +
-		 $(tst_stat_sum tx_err_dropped) + $(tst_stat_sum store_aged) + $(tst_stat_sum store_closed)))
+		 $(tst_stat_sum tx_err_dropped) + $(tst_stat_sum tx_err_loop) + $(tst_stat_sum store_aged) +
+		 $(tst_stat_sum store_closed)))
 	tst_diag "store_used $used; read_sliced $cut; counters that may end a payload: $ended"
+	tst_diag "tx_chained $(tst_stat_sum tx_chained), rx_chained $(tst_stat_sum rx_chained), tx_err_loop $(tst_stat_sum tx_err_loop)"
 	[ "$used" -eq 0 ] && [ "$cut" -le "$ended" ]
 }
 tst_check "after the fuzzer: no payload parked, every parked payload accounted for" settled
