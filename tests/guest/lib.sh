@@ -510,6 +510,17 @@ tst_stat_is() {
 	[ "$v" -eq "$2" ] || { tst_diag "$1 = $v, want $2"; return 1; }
 }
 
+# tst_stats SLICE NAME...: one slice's counters NAME..., on one line,
+# read through its node (no netlink: a container's NF can).
+tst_stats() {
+	local slice=$1
+	shift
+	netslice-info -s -j "$slice" | /usr/bin/python3 -c '
+import json, sys
+c = json.load(sys.stdin)[0]["counters"]
+print(*(c[n] for n in sys.argv[1:]))' "$@"
+}
+
 # tst_xdp_pass DEV: a native XDP program that passes everything on DEV (veth's
 # XDP path then puts what it receives in page_pool pages, from 6.3 on),
 # loaded with the bpf() system call (no compiler here) and pinned.

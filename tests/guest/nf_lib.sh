@@ -2,6 +2,11 @@
 # shellcheck shell=bash
 # Running a bundled NF in a guest test (after lib.sh).
 
+# udp_in NS: UDP datagrams that reached the namespace's stack.
+udp_in() {
+	ip netns exec "$1" awk '/^Udp: [0-9]/ {print $2 + $3}' /proc/net/snmp
+}
+
 # nf_start NAME ARGS...: run an NF with --json until cleanup; sets nf_pid, nf_out.
 nf_start() {
 	tst_start_bg "running on" "$@" --json || { sed 's/^/# nf: /' "$bg_out"; return 1; }

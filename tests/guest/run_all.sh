@@ -10,10 +10,12 @@
 # every slice opens with its ioctls, read/write and ring I/O, forwarding
 # exactly once through nf-fwd, GSO super-packets through the NFs (skb
 # segmentation and GRO, which change across kernels), a real NIC driver
-# (virtio-net) forwarding, and a NIC with several queues feeding a slice
-# each. CI runs it on 7.2 too (.ci/run).
+# (virtio-net) forwarding, a NIC with several queues feeding a slice
+# each, chains of slices (the hand-off between slices' queues and stores)
+# and an NF in an unprivileged container (user namespaces and bind-mounted
+# device nodes). CI runs it on 7.2 too (.ci/run).
 SMOKE=(test_load.sh test_devices.sh test_io.sh test_ring.sh test_forward.sh test_gso.sh
-	test_nic.sh test_nic_queues.sh)
+	test_nic.sh test_nic_queues.sh test_chain.sh test_chain_nfs.sh test_container.sh)
 cd "$(dirname "$0")" || exit 1
 . ../totals.sh
 left_out=" "

@@ -15,11 +15,6 @@ serve() {
 	tst_start_bg serving ip netns exec "$1" nfclient serve "$2" "$3"
 }
 
-# udp_in NS: UDP datagrams that reached the namespace's stack.
-udp_in() {
-	ip netns exec "$1" awk '/^Udp: [0-9]/ {print $2 + $3}' /proc/net/snmp
-}
-
 # syns_sent: SYNs the generator's stack has sent (connects and their
 # retransmissions: only one connection at a time is open when it is read).
 syns_sent() {

@@ -516,6 +516,18 @@ def test_nat():
     ok = code == 0 and [(i, f[0:6], P.Frame(f).saddr) for i, _, f in out] == \
         [(1, P.mac("02:00:00:00:00:fe"), PUB)] * 2 and s["nf-nat"]["arp_probes_outside"] == 0
     check(ok, "nf-nat --gateway ADDR@MAC: translated packets go to the gateway's MAC, no ARP asked")
+    # Another pair's frames, ARP too, pass untouched: a slice fed by two
+    # pairs, or a chain whose next NF serves the other pair (docs/nfs.md).
+    c1, c2 = "02:00:00:00:00:c1", "02:00:00:00:00:c2"
+    other = [(2, 0, P.arp_request(c1, "10.9.0.1", "10.9.0.2")),
+             (3, 1, P.arp_reply(c2, "10.9.0.2", c1, "10.9.0.1")),
+             (2, 2, v4("10.9.0.1", "10.9.0.2", P.udp("10.9.0.1", "10.9.0.2", 5, 6, b"x"), P.UDP, c1, c2))]
+    code, out, s, _ = run("nf-nat", ["--inside", "in0", "--outside", "out0", "--public", PUB], other,
+                          ifaces=[("in0", IN_MAC), ("out0", OUT_MAC), ("in1", "02:00:00:00:00:c0"),
+                                  ("out1", "02:00:00:00:00:d0")])
+    ok = code == 0 and [(i, f) for i, _, f in out] == [(3, other[0][2]), (2, other[1][2]), (3, other[2][2])] and \
+        s.get("nf-nat", {}).get("passed") == 3
+    check(ok, "nf-nat passes another pair's frames untouched, its ARP too (counted passed)")
     bad_config("nf-nat", ["--gateway", "192.0.2.254@02:00"], "bad --gateway '192.0.2.254@02:00'", "bad --gateway")
     bad_config("nf-nat", ["--inside", "in0", "--outside", "out0"], "are required", "missing --public")
     bad_config("nf-nat", ["--inside", "in0", "--outside", "nope", "--public", PUB], "no such interface: nope", "unknown interface")

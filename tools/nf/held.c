@@ -25,7 +25,7 @@ static void nf_extra_sent(unsigned int k, uint64_t *c, uint32_t len)
 int nf_inject(struct ns_worker *w, const void *frame, uint32_t len, int ifindex)
 {
 	unsigned int k = ns_worker_index(w);
-	int ret = nf_io_send(w, frame, len, ifindex);
+	int ret = nf_io_send(w, frame, len, ifindex, NETSLICE_TX_IFINDEX);
 
 	if (!ret)
 		nf_extra_sent(k, &nf_extra[k].injected, len);
@@ -40,7 +40,7 @@ void nf_hold(struct ns_worker *w)
 int nf_send_held(struct ns_worker *w, unsigned int holder, const void *frame, uint32_t len,
 		 int ifindex)
 {
-	int ret = nf_io_send(w, frame, len, ifindex);
+	int ret = nf_io_send(w, frame, len, ifindex, NETSLICE_TX_DEFAULT);
 
 	if (ret) {
 		nf_held_dropped(holder);

@@ -5,6 +5,9 @@
  * batch and nf_hold() called: it counts as held, not dropped, until
  * nf_send_held() sends it (from any worker: holder is the ns_worker_index() of the
  * one that held it; then counted sent) or nf_held_dropped() gives it up.
+ * A held frame leaves as its batch would have sent it: by the default
+ * egress of the interface it arrived on, which is the next slice's RX when
+ * the slice has one (a chain), so the NFs after this one see it too.
  * Frames the NF makes itself go out with nf_inject() and count as sent
  * and injected. At any time each slice's counters and the total add up:
  *   rx_packets + injected = tx_packets + nf_drops + tx_errors + held
@@ -24,6 +27,7 @@
 int nf_inject(struct ns_worker *w, const void *frame, uint32_t len, int ifindex);
 
 void nf_hold(struct ns_worker *w);
+/* Send a held frame as if received on ifindex (NETSLICE_TX_DEFAULT). */
 int nf_send_held(struct ns_worker *w, unsigned int holder, const void *frame, uint32_t len,
 		 int ifindex);
 void nf_held_dropped(unsigned int holder);

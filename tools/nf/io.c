@@ -29,9 +29,9 @@ uint64_t nf_now_ms(void)
 	return nf_io->now_ms();
 }
 
-int nf_io_send(struct ns_worker *w, const void *frame, uint32_t len, int ifindex)
+int nf_io_send(struct ns_worker *w, const void *frame, uint32_t len, int ifindex, int action)
 {
-	return nf_io->send(w, frame, len, ifindex);
+	return nf_io->send(w, frame, len, ifindex, action);
 }
 
 unsigned int nf_io_watched(struct ns_worker **w, struct netslice_stats **st)

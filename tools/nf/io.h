@@ -17,8 +17,13 @@ struct nf_io {
 	int (*ifindex)(const char *name);
 	/* An interface's MAC address: 0, or -1 after printing why. */
 	int (*ifmac)(const char *name, uint8_t mac[6]);
-	/* Send a frame now, outside the batch: 0 or a negative errno. */
-	int (*send)(struct ns_worker *w, const void *frame, uint32_t len, int ifindex);
+	/*
+	 * Send a frame now, outside the batch, as a write with action says:
+	 * NETSLICE_TX_IFINDEX out of ifindex; NETSLICE_TX_DEFAULT as if
+	 * received on ifindex (out of its pair, or to the next slice of a
+	 * chain). 0 or a negative errno.
+	 */
+	int (*send)(struct ns_worker *w, const void *frame, uint32_t len, int ifindex, int action);
 	/* Milliseconds: the clock the NF's timers run on. */
 	uint64_t (*now_ms)(void);
 	/* How many workers the run has, known from the NF's setup on. */
@@ -50,7 +55,7 @@ unsigned int nf_nr_run_workers(void);
 uint64_t nf_now_ms(void);
 
 /* The mode's send and watched workers (struct nf_io). */
-int nf_io_send(struct ns_worker *w, const void *frame, uint32_t len, int ifindex);
+int nf_io_send(struct ns_worker *w, const void *frame, uint32_t len, int ifindex, int action);
 unsigned int nf_io_watched(struct ns_worker **w, struct netslice_stats **st);
 
 #endif /* NF_IO_H */

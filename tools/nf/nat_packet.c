@@ -280,12 +280,16 @@ static void nat_one(struct nat_ctx *x, struct netslice_iov *iov, uint64_t now)
 		ns_iov_drop(iov);
 		return;
 	}
-	if (p.eth_type == ETHERTYPE_ARP) {
-		nat_arp(nat, n, x->w, iov, &p, inside);
+	/*
+	 * Another pair's, ARP too: not ours (a slice fed by several pairs, or
+	 * an NF after this one in a chain that serves another pair).
+	 */
+	if (!inside && (int)iov->ifindex != nat->outside) {
+		n->passed++;
 		return;
 	}
-	if (!inside && (int)iov->ifindex != nat->outside) {
-		n->passed++;		/* another pair's: not ours */
+	if (p.eth_type == ETHERTYPE_ARP) {
+		nat_arp(nat, n, x->w, iov, &p, inside);
 		return;
 	}
 	if (p.family != AF_INET) {

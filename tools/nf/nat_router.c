@@ -158,8 +158,9 @@ static void nat_release(struct nat *nat, struct nat_counts *n, struct ns_worker 
 		if (nat->held[i].hop != hop || !nat->held[i].ready)
 			continue;
 		memcpy(nat->held[i].frame, mac, 6);
+		/* Held only on the way out: from inside, to the inside's pair or next slice. */
 		if (nf_send_held(w, nat->held[i].holder, nat->held[i].frame, nat->held[i].len,
-				 nat->outside))
+				 nat->inside))
 			n->no_mac++;
 		else
 			n->held_sent++;

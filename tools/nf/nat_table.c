@@ -446,11 +446,14 @@ void nat_part_fini(struct nat_part *part)
  * Rules when they can matter: online (offline there is no module to
  * steer), more than one worker, not --no-rules. A module or a process
  * that cannot take them leaves the NAT to find connections across parts.
+ * Nor for a slice no interface feeds: its packets come from the slice
+ * before it in a chain, and a rule would steer them past that slice's NF.
  */
 int nat_worker_init(struct ns_worker *w, void *arg)
 {
 	struct nat *nat = arg;
 	struct nat_part *part = &nat->parts[ns_worker_index(w)];
+	struct netslice_info info;
 	int err;
 
 	part->deferred = calloc(NETSLICE_MAX_BATCH, sizeof(*part->deferred));
@@ -462,6 +465,11 @@ int nat_worker_init(struct ns_worker *w, void *arg)
 		return -ENOMEM;
 	if (ns_worker_fd(w) < 0 || nat->nr_parts < 2 || nat->no_rules)
 		return 0;
+	if (!ns_info_get(ns_worker_fd(w), &info) && !info.nr_ifaces) {
+		nf_err("slice %u is fed by no interface (a chain feeds it): no steering rules",
+		       ns_worker_slice(w));
+		return 0;
+	}
 	err = ns_rules_open(&part->rules);
 	if (err) {
 		nf_err("worker %u: no steering rules (%s); return flows cross workers",

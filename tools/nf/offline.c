@@ -72,11 +72,22 @@ static void offline_write(uint32_t iface, uint64_t ts_ns, const void *frame, uin
 	pcapng_write(offline_out, &offline_pf->ifaces[iface], iface, ts_ns, frame, len, wire_len);
 }
 
-static int offline_send(struct ns_worker *w, const void *frame, uint32_t len, int ifindex)
+/* An interface's pair, as the module's ifaces= pairs them (1st with 2nd...). */
+static uint32_t offline_pair(uint32_t ifindex, unsigned int nr_ifaces)
+{
+	uint32_t idx = ifindex - 1;
+
+	return (idx ^ 1) < nr_ifaces ? (idx ^ 1) + 1 : ifindex;
+}
+
+static int offline_send(struct ns_worker *w, const void *frame, uint32_t len, int ifindex,
+			int action)
 {
 	(void)w;
 	if (ifindex < 1 || (unsigned int)ifindex > offline_pf->nr_ifaces)
 		return -ENODEV;
+	if (action != NETSLICE_TX_IFINDEX)
+		ifindex = (int)offline_pair((uint32_t)ifindex, offline_pf->nr_ifaces);
 	if (offline_out)
 		offline_write((uint32_t)ifindex - 1, offline_ts_ns, frame, len, len);
 	return 0;
@@ -89,13 +100,6 @@ static uint32_t offline_cut_len(const struct netslice_cut *s, const uint8_t *fra
 	uint32_t value = s->mode == NETSLICE_CUT_FIXED ? s->length : s->extra;
 
 	return netslice_cut_len(frame, len, s->mode, value) ?: len;
-}
-
-static uint32_t offline_pair(uint32_t ifindex, unsigned int nr_ifaces)
-{
-	uint32_t idx = ifindex - 1;
-
-	return (idx ^ 1) < nr_ifaces ? (idx ^ 1) + 1 : ifindex;
 }
 
 /* A frame read and waiting for its worker: the frame as read, and the NF's buffer. */

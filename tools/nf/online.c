@@ -89,14 +89,15 @@ static int online_ifmac(const char *name, uint8_t mac[6])
 	return 0;
 }
 
-static int online_send(struct ns_worker *w, const void *frame, uint32_t len, int ifindex)
+static int online_send(struct ns_worker *w, const void *frame, uint32_t len, int ifindex,
+		       int action)
 {
 	struct netslice_iov iov = {
 		.base = (uintptr_t)frame,
 		.len = len,
 		.rlen = len,
 		.ifindex = (__u32)ifindex,
-		.action = NETSLICE_TX_IFINDEX,
+		.action = (__u16)action,
 	};
 	ssize_t ret;
 

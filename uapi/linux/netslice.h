@@ -21,15 +21,19 @@
  *   (0660, group netslice, as packaged) may, on that slice alone: read
  *   and write its packets, send them out of the interfaces that feed it
  *   (or feed a slice before it in a chain) or up their host stack, hand
- *   them to its next slice, read its counters and info, and set its CPU
- *   masks, batching mode, cut and ring mode. The device operations check
- *   no capability but busy polling's (CAP_NET_ADMIN, as SO_BUSY_POLL), so
- *   a process in a container, in its own user and network namespace with
- *   no capability outside it, that is passed the node (a bind mount) runs
- *   an NF as it would on the host; the slice's interfaces may live in
- *   another namespace (ports name them module-wide; an ifindex is the
- *   writer's namespace's). What the node does not give: another slice,
- *   which interfaces feed the slice, its chain, the rules.
+ *   them to its next slice, read its counters and info, and set up ring
+ *   mode on its own file. The slice's CPU masks, batching mode and cut
+ *   are shared by its files and are the administrator's: a SET that
+ *   would change one needs CAP_NET_ADMIN in the initial user namespace,
+ *   as slice-set does; one that asks for what is set needs nothing. Busy
+ *   polling needs CAP_NET_ADMIN, as SO_BUSY_POLL. So a process in a
+ *   container, in its own user and network namespace with no capability
+ *   outside it, that is passed the node (a bind mount) runs an NF on a
+ *   slice set up for it as it would on the host; the slice's interfaces
+ *   may live in another namespace (ports name them module-wide; an
+ *   ifindex is the writer's namespace's). What the node does not give:
+ *   another slice, which interfaces feed the slice, its chain, its
+ *   settings, the rules.
  *   The netlink family (<linux/netslice_netlink.h>): attaching and
  *   detaching interfaces, slice-set (chains among it), rules and counter
  *   resets need CAP_NET_ADMIN in the initial user namespace. Slices,
