@@ -12,7 +12,8 @@
 /* The slice's next slice, or NULL; any context. */
 static inline struct nsl_slice *nsl_chain_next(const struct nsl_slice *slice)
 {
-	u16 next = READ_ONCE(slice->next);
+	/* The link after its rights (nsl_chain_commit()). */
+	u16 next = smp_load_acquire(&slice->next);
 
 	return next == NSL_CHAIN_NONE ? NULL : &nsl_slices[next];
 }
@@ -25,7 +26,8 @@ bool nsl_chain_feeds(const struct nsl_slice *slice, const struct nsl_iface *ifac
 
 /*
  * slice-set: slice's next becomes next (NSL_CHAIN_NONE: none), unless that
- * makes a loop (-ELOOP, extack says where). Caller holds slice->lock.
+ * makes a loop (-ELOOP) or a chain of more than NETSLICE_CHAIN_MAX_HOPS
+ * links (-EMLINK); extack says which. Caller holds slice->lock.
  */
 int nsl_chain_prepare(struct nsl_slice *slice, u16 next, struct netlink_ext_ack *extack);
 /* After nsl_chain_prepare() returned 0: apply it; cannot fail. */

@@ -152,7 +152,8 @@ static bool nsl_gso_lengths_ok(const struct sk_buff *skb, const struct netslice_
 
 /*
  * Make a kept super-packet, its header as a writer left it at skb->data,
- * ready to send out of dev (or up its stack). hdr_len is its IP-to-payload
+ * ready to send out of dev (or up its stack; NULL: to a chain's next slice,
+ * whose writer fits it to its egress). hdr_len is its IP-to-payload
  * length as received (nsl_gso_keep()). Returns 0 or NSL_TXERR_GSO (not
  * segmentable as it is), NSL_TXERR_LENGTH (its segments do not fit dev
  * and cannot be made smaller) or NSL_TXERR_NOMEM; skb may
@@ -217,7 +218,7 @@ enum nsl_txerr nsl_gso_prepare(struct sk_buff *skb, const struct net_device *dev
 
 	/* A smaller MTU on the way: TCP may be cut anywhere, UDP may not. */
 	mss = shinfo->gso_size;
-	if (hdr_len + mss > dev->mtu) {
+	if (dev && hdr_len + mss > dev->mtu) {
 		if (shinfo->gso_type & SKB_GSO_UDP_L4 || dev->mtu <= hdr_len)
 			return NSL_TXERR_LENGTH;
 		mss = dev->mtu - hdr_len;

@@ -165,6 +165,8 @@ static void nsl_iface_detach(struct nsl_iface *iface, int reason)
 	netdev_rx_handler_unregister(iface->dev);
 	dev_set_promiscuity(iface->dev, -1);
 	nsl_port_unpublish(iface);
+	/* A chain's handoff in flight sees the port gone, or queues before the purge. */
+	synchronize_net();
 	/*
 	 * A peer left alone has no default egress (0): its frames are not
 	 * sent to a dead port, nor reflected to where they came from.

@@ -10,10 +10,10 @@ struct nsl_ring;
 struct nsl_slice;
 
 /*
- * Softirq: deliver skb (its nsl_rx_cb filled). 0: queued, the caller
- * counts it; -ENOSPC: full, skb still the caller's; -EIO: dropped and
- * counted (a super-packet whose segments the ring cannot all take is
- * dropped whole).
+ * Softirq, or a chain's handoff with BHs off: deliver skb (its nsl_rx_cb
+ * filled). 0: queued, the caller counts it; -ENOSPC: full, skb still the
+ * caller's; -EIO: dropped and counted (a super-packet whose segments the
+ * ring cannot all take is dropped whole).
  */
 int nsl_ring_rx(struct nsl_ring *ring, struct sk_buff *skb);
 /* Softirq: a trimmed record of this ring's slice waits in its trimq. */

@@ -146,6 +146,8 @@ static bool nsl_rx_enqueue(struct nsl_slice *slice, struct sk_buff *skb, u32 cfg
 	/* Once on rxq skb is the reader's: nothing is read from it after. */
 	unsigned int len = skb->len, gso_segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 0;
 	struct nsl_ring *ring = rcu_dereference(slice->ring);
+	/* Handed over by the slice before: hops is never 0 then. */
+	bool chained = nsl_rx_cb(skb)->hops;
 	int err;
 
 	nsl_rx_cb(skb)->cut_len = cut_len;
@@ -161,8 +163,7 @@ static bool nsl_rx_enqueue(struct nsl_slice *slice, struct sk_buff *skb, u32 cfg
 		nsl_stat_inc(slice, NSL_RX_GSO_PACKETS);
 		nsl_stat_add(slice, NSL_RX_GSO_SEGMENTS, gso_segs);
 	}
-	/* Handed over by the slice before: hops is never 0 then. */
-	if (unlikely(nsl_rx_cb(skb)->hops))
+	if (unlikely(chained))
 		nsl_stat_inc(slice, NSL_RX_CHAINED);
 	/* Ring mode woke its poller itself (nsl_ring_rx()). */
 	if (!ring)
@@ -302,16 +303,26 @@ enum nsl_txerr nsl_rx_handoff(struct nsl_slice *slice, struct sk_buff *skb,
 		.hops = hops,
 	};
 	/*
-	 * Queued, it may outlive the writer's hold on dev, which a detach's
-	 * purge of the queues may already have passed: nothing queued keeps
-	 * a device pointer. Nothing on the way needs one (segmentation on
-	 * receive asks no device features).
+	 * Queued, it may outlive the writer's hold on dev: nothing queued
+	 * keeps a device pointer. Nothing on the way needs one (segmentation
+	 * on receive asks no device features).
 	 */
 	skb->dev = NULL;
 	cfg = READ_ONCE(slice->cut);
 	/* The producer locks are softirq RX's too, and RX reads slice->ring under RCU. */
 	local_bh_disable();
 	rcu_read_lock();
+	/*
+	 * Its port detached: a detach purges the queues a grace period after
+	 * unpublishing the port, so this packet is either refused here or
+	 * queued before the purge, never left behind it.
+	 */
+	if (unlikely(!nsl_iface_by_port_rcu(port))) {
+		rcu_read_unlock();
+		local_bh_enable();
+		kfree_skb(skb);
+		return NSL_TXERR_DOWN;
+	}
 	cut_len = skb_is_gso(skb) ? nsl_rx_keep_gso(skb, cfg) : nsl_cut_len(skb, cfg);
 	if (skb_is_gso(skb) && !cut_len)
 		queued = nsl_rx_segment(slice, skb, cfg);

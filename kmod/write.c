@@ -425,7 +425,9 @@ static enum nsl_txerr nsl_tx_splice(struct nsl_tx_run *run, const struct nsl_tx_
 		gso = true;
 	}
 	if (gso) {
-		err = nsl_gso_prepare(skb, dev, frame->gso_hdr);
+		/* Handed on, its segments fit the egress the last slice picks. */
+		err = nsl_gso_prepare(skb, iov->action == NETSLICE_TX_NEXT ? NULL : dev,
+				      frame->gso_hdr);
 		if (err) {
 			/* Parked again as it came: a packet, not a super-packet. */
 			if (too_long)
@@ -638,6 +640,8 @@ static enum nsl_txerr nsl_tx_to_next(struct nsl_tx_run *run, struct nsl_slice *n
 	nsl_stat_inc(run->slice, NSL_TX_CHAINED);
 	if (frame->handle)
 		nsl_stat_inc(run->slice, NSL_TX_SPLICED);
+	if (frame->gso_hdr)
+		nsl_stat_inc(run->slice, NSL_TX_GSO);
 	return NSL_TXERR_NONE;
 }
 

@@ -9,8 +9,8 @@
  * relay's file of the slice the relay hands packets to, under its writes.
  * Whatever the interleaving: a slice cannot be its own next (ELOOP), a
  * next that does not exist is refused, a next that exists is set or
- * refused as a loop (ELOOP), chain-end succeeds, and a reply names a
- * next slice that exists and is not the slice itself.
+ * refused as a loop (ELOOP) or as too long (EMLINK), chain-end succeeds,
+ * and a reply names a next slice that exists and is not the slice itself.
  *
  * The relay thread drives packets along chains it turns around, so that
  * they go past NETSLICE_CHAIN_MAX_HOPS: between slices A and B it sets
@@ -135,7 +135,9 @@ static bool chain_set_ok(uint32_t slice, uint32_t next, int err)
 {
 	if (err == -EINTR)
 		return true;
-	if (next == slice ? err != -ELOOP : next >= fz.nslices ? !err : err && err != -ELOOP) {
+	/* A real next: set, or refused as a loop or as a chain too long (EMLINK). */
+	if (next == slice ? err != -ELOOP :
+	    next >= fz.nslices ? !err : err && err != -ELOOP && err != -EMLINK) {
 		fz_fail("chains: slice %u's next set to %u: %s", slice, next,
 			err ? strerror(-err) : "accepted");
 		return false;

@@ -163,7 +163,9 @@ struct netslice_cpumask {
  * NETSLICE_CHAIN_MAX_HOPS times fails NETSLICE_TXERR_LOOP (freed); a next
  * slice with no file open fails NETSLICE_TXERR_DOWN, one whose rxq (or
  * RX ring, in ring mode) is full NETSLICE_TXERR_DROPPED (both counted
- * there too, as for a packet received). A chain cannot be set up to loop.
+ * there too, as for a packet received). A chain cannot be set up to loop
+ * (ELOOP), nor to link more than NETSLICE_CHAIN_MAX_HOPS slices on
+ * (EMLINK).
  */
 struct netslice_iov {
 	__aligned_u64 base;
@@ -471,8 +473,14 @@ struct netslice_stats {
 	__u64 rx_gso_segments;		/* the segments they stand for */
 	__u64 tx_gso;			/* super-packets sent (of tx_spliced) */
 	__u64 tx_err_gso;		/* NETSLICE_TXERR_GSO */
-	__u64 tx_chained;		/* handed to the next slice (not in tx_packets) */
-	__u64 rx_chained;		/* of rx_packets: handed over by a slice */
+	/*
+	 * tx_chained: packets handed to the next slice (not in tx_packets; a
+	 * super-packet once, one the next slice keeps as a trimmed record
+	 * too); rx_chained: of rx_packets, those handed over by the slice
+	 * before (a super-packet it segments once per segment).
+	 */
+	__u64 tx_chained;
+	__u64 rx_chained;
 	__u64 tx_err_loop;		/* NETSLICE_TXERR_LOOP */
 };
 
