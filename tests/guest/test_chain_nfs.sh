@@ -141,7 +141,7 @@ fw_nat() {
 		"datagrams in: $((u1 - u0)) (the fence only)"
 	[ "$xfer_peer" = "$PUBLIC" ] && [ "$((u1 - u0))" = 1 ] || return 1
 	nf_json=$fw_json
-	[ "$(js 'j["nf-firewall"]["rules"][4]["hits"]')" = 5 ] || return 1
+	[ "$(js 'j["nf-firewall"]["rules"][3]["hits"]')" = 5 ] || return 1
 	# Every packet slice 1 got, slice 0 handed it, and none was lost between
 	# (one each: slice 1 keeps super-packets whole as slice 0 does, or,
 	# with the cut off, slice 0 already read them segmented).
