@@ -54,7 +54,7 @@ cd "$top"
 . tests/vm/kernels.sh
 
 export NETSLICE_BENCH_QUICK=${QUICK:-0}
-# The chain rows (issue 68), 64 and 1518 B: two nf-fwd chained over
+# The chain rows, 64 and 1518 B: two nf-fwd chained over
 # slices, the same two over a veth pair (whole frames, the cut), two
 # AF_XDP forwarders over it (bench/contenders.sh). ROWS=chain runs them
 # alone, in each pass of the instruction count.

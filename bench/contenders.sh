@@ -38,8 +38,8 @@ bench_nat_public=10.99.0.100
 # (that rule replaced bench_replace_rate times a second by bench/rule_gen.c
 # on the DUT's user-side CPU, for as long as the contender is up); and
 # ring-fwd-busy, ring-fwd-off paced by its own timer with preferred busy
-# polling (the instruction count's wake-up row); and the chain rows
-# (issue 68), each two forwarders, one after the other, on the same
+# polling (the instruction count's wake-up row); and the chain rows,
+# each two forwarders, one after the other, on the same
 # frames: ring-chain-auto, nf-fwd on slice 0 and on slice 1 (ring mode,
 # the cut), slice 0's next slice 1, so that the first NF's default egress
 # hands each frame, its payload parked, to the second, which sends it out;

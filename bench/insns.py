@@ -92,7 +92,7 @@ RATIOS = {
     "ring_vs_base_64": ("ring-fwd-off@64", "base-ring-fwd-off@64", None),
     "ring_vs_base_1518": ("ring-fwd-off@1518", "base-ring-fwd-off@1518", None),
     "rw_vs_base_64": ("ns-fwd-off@64", "base-fwd-off@64", None),
-    # The chain rows (issue 68): two nf-fwd chained over slices
+    # The chain rows: two nf-fwd chained over slices
     # (ring-chain-auto, the cut) against the same two connected by a
     # veth pair, each on a slice of its own: "veth_pair" whole frames
     # (ring-pair-off: what every NF of a chain gets without one, as from

@@ -699,7 +699,7 @@ check(cb.get("cache_auto_1518_vs_64_l2") == (1.03, "<= 1.05", True) and
       "no capacity ratio in L2 lines or over own costs (%s)" %
       {k: v for k, v in cb.items() if k.startswith("cache_")})
 
-# The chain rows (issue 68): the chain over slices against the same NFs
+# The chain rows: the chain over slices against the same NFs
 # over a veth pair (whole frames: ring-pair-off; the cut: ring-pair-auto)
 # and AF_XDP over it, in L2 lines, bytes copied and capacity (frames per
 # 10^9 instructions, copies weighed in), at 1518 B. (seq, contender, DUT
