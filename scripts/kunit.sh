@@ -52,7 +52,8 @@ mkdir -p "$tree"
 want=$(mktemp)
 (cd "$top" && find kmod uapi \( -name '*.[ch]' -o -name Kbuild -o -name Kconfig \) -print) |
 	sort >"$want"
-(cd "$tree" && find kmod uapi -type f -print 2>/dev/null) | sort | comm -13 "$want" - |
+# A first run's tree holds neither directory yet: find fails, nothing to remove.
+(cd "$tree" && find kmod uapi -type f -print 2>/dev/null || true) | sort | comm -13 "$want" - |
 	(cd "$tree" && xargs -r rm -f)
 while read -r f; do
 	cmp -s "$top/$f" "$tree/$f" || install -D -m 0644 "$top/$f" "$tree/$f"
