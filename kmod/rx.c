@@ -215,14 +215,37 @@ static unsigned int nsl_rx_keep_gso(struct sk_buff *skb, u32 cfg)
 	return cut_len;
 }
 
+/*
+ * A packet for slice, its nsl_rx_cb filled: kept whole or segmented, cut
+ * and queued under one read of the slice's cut. True when queued (or its
+ * trimmed record, or some of its segments); else dropped and counted.
+ */
+static bool nsl_rx_take(struct nsl_slice *slice, struct sk_buff *skb)
+{
+	u32 cfg = READ_ONCE(slice->cut);
+	unsigned int cut_len;
+
+	if (skb_is_gso(skb)) {
+		cut_len = nsl_rx_keep_gso(skb, cfg);
+		if (!cut_len)
+			return nsl_rx_segment(slice, skb, cfg);
+	} else {
+		if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb)) {
+			kfree_skb(skb);
+			nsl_stat_inc(slice, NSL_RX_DROP_ERROR);
+			return false;
+		}
+		cut_len = nsl_cut_len(skb, cfg);
+	}
+	return nsl_rx_enqueue(slice, skb, cfg, cut_len);
+}
+
 rx_handler_result_t nsl_rx_handler(struct sk_buff **pskb)
 {
 	struct sk_buff *skb = *pskb;
 	struct nsl_slice *slice;
 	struct nsl_iface *iface;
-	unsigned int cut_len;
 	u16 queue;
-	u32 cfg;
 
 	if (unlikely(skb->pkt_type == PACKET_LOOPBACK || nsl_xmit_to_host_here()))
 		return RX_HANDLER_PASS;
@@ -261,24 +284,9 @@ rx_handler_result_t nsl_rx_handler(struct sk_buff **pskb)
 		.port = iface->port,
 		.queue = queue,
 	};
-	/* One read of the mode: the packet is kept and cut under the same. */
-	cfg = READ_ONCE(slice->cut);
-	if (skb_is_gso(skb)) {
-		cut_len = nsl_rx_keep_gso(skb, cfg);
-		if (!cut_len) {
-			nsl_rx_segment(slice, skb, cfg);
-			return RX_HANDLER_CONSUMED;
-		}
-	} else {
-		if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
-			goto err_drop;
-		cut_len = nsl_cut_len(skb, cfg);
-	}
-	nsl_rx_enqueue(slice, skb, cfg, cut_len);
+	nsl_rx_take(slice, skb);
 	return RX_HANDLER_CONSUMED;
 
-err_drop:
-	kfree_skb(skb);
 err_count:
 	nsl_stat_inc(slice, NSL_RX_DROP_ERROR);
 	return RX_HANDLER_CONSUMED;
@@ -287,9 +295,7 @@ err_count:
 enum nsl_txerr nsl_rx_handoff(struct nsl_slice *slice, struct sk_buff *skb,
 			      const struct net_device *dev, u32 port, u8 hops)
 {
-	unsigned int cut_len;
 	bool queued;
-	u32 cfg;
 
 	if (!atomic_read(&slice->open_files)) {
 		nsl_stat_inc(slice, NSL_RX_DROP_NO_READER);
@@ -308,7 +314,6 @@ enum nsl_txerr nsl_rx_handoff(struct nsl_slice *slice, struct sk_buff *skb,
 	 * on receive asks no device features).
 	 */
 	skb->dev = NULL;
-	cfg = READ_ONCE(slice->cut);
 	/* The producer locks are softirq RX's too, and RX reads slice->ring under RCU. */
 	local_bh_disable();
 	rcu_read_lock();
@@ -323,11 +328,7 @@ enum nsl_txerr nsl_rx_handoff(struct nsl_slice *slice, struct sk_buff *skb,
 		kfree_skb(skb);
 		return NSL_TXERR_DOWN;
 	}
-	cut_len = skb_is_gso(skb) ? nsl_rx_keep_gso(skb, cfg) : nsl_cut_len(skb, cfg);
-	if (skb_is_gso(skb) && !cut_len)
-		queued = nsl_rx_segment(slice, skb, cfg);
-	else
-		queued = nsl_rx_enqueue(slice, skb, cfg, cut_len);
+	queued = nsl_rx_take(slice, skb);
 	rcu_read_unlock();
 	local_bh_enable();
 	return queued ? NSL_TXERR_NONE : NSL_TXERR_DROPPED;
