@@ -453,18 +453,28 @@ static bool in_slots(unsigned int s)
 }
 
 /*
+ * The slices the relay uses: all but the last, when there are three or
+ * more. Its files stay open, and ring mode needs a slice with no other
+ * reader: the last is left to the device threads' ring setups.
+ */
+static unsigned int relay_span(void)
+{
+	return fz.nslices >= 3 ? fz.nslices - 1 : fz.nslices;
+}
+
+/*
  * A slice other than @a, half the time one no shared slot has open:
  * closing the relay's file of it then leaves it with no file, while
  * packets are handed to it.
  */
 static unsigned int relay_pick(struct fz_rng *r, unsigned int a)
 {
-	unsigned int b = (a + 1 + fz_below(r, fz.nslices - 1)) % fz.nslices;
+	unsigned int n = relay_span(), b = (a + 1 + fz_below(r, n - 1)) % n;
 
 	if (fz_chance(r, 50))
 		return b;
-	for (unsigned int k = 0; k < fz.nslices; k++) {
-		unsigned int s = (b + k) % fz.nslices;
+	for (unsigned int k = 0; k < n; k++) {
+		unsigned int s = (b + k) % n;
 
 		if (s != a && !in_slots(s))
 			return s;
@@ -476,7 +486,7 @@ static void relay_round(struct relay *rl)
 {
 	const struct timespec pause = { 0, 200 * 1000 };
 	struct chain_nl *c = &rl->nl;
-	unsigned int a = fz_below(&c->rng, fz.nslices), b = relay_pick(&c->rng, a);
+	unsigned int a = fz_below(&c->rng, relay_span()), b = relay_pick(&c->rng, a);
 	unsigned int flip, from = a, to = b;
 
 	if (fz_chance(&c->rng, 70)) {

@@ -192,6 +192,8 @@ int main(int argc, char **argv)
 	 */
 	if (fz_nl_open() || fz_traffic_open() || fz_rules_open() || fz_chain_open())
 		return 1;
+	if (fz_ring_probe_limits(fz.nslices - 1))
+		return 1;
 	for (i = 0; i < FZ_FDS; i++) {
 		struct fz_rng r = { fz.seed + i };
 		int nr;

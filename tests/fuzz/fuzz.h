@@ -166,6 +166,8 @@ struct fz_ring_maps {
 
 /* One ring-mode operation on fd: setup, mmap, rewrite, kick or munmap. */
 void fz_ring_op(struct fz_rng *r, struct fz_ring_maps *m, int fd);
+/* A setup past the memory limits, on slice nr while no other file is open. */
+int fz_ring_probe_limits(unsigned int nr);
 
 void *fz_dev_thread(void *arg);
 void *fz_nl_thread(void *arg);

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <linux/netslice.h>
 
@@ -100,6 +102,54 @@ static void do_mmap(struct fz_rng *r, struct fz_ring_maps *m, int fd)
 	if (off == ring_offs[k] && len == m->lens[k])
 		m->region[i] = (int)k;
 	atomic_fetch_add(&fz.ring_maps, 1);
+}
+
+/*
+ * The memory limits met once for certain, before any other thread holds a
+ * file (a slice with a second reader refuses ring mode with EBUSY, which
+ * makes the random setups' hits on a limit rare): on slice @nr alone, a
+ * setup one frame past RLIMIT_MEMLOCK is refused with ENOBUFS or, past
+ * ring_max_mb, ENOMEM; a small one then succeeds. A caller with
+ * CAP_IPC_LOCK is not charged, so its large setup may succeed: that counts
+ * as a setup, not a limit met. Returns nonzero on a broken promise.
+ */
+int fz_ring_probe_limits(unsigned int nr)
+{
+	struct netslice_ring_setup s = {
+		.frame_size = NETSLICE_RING_MIN_FRAME, .rx_size = 64, .tx_size = 64,
+		.comp_size = 64,
+	};
+	struct rlimit lim;
+	int fd, err = 0;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &lim) || lim.rlim_cur == RLIM_INFINITY ||
+	    lim.rlim_cur / s.frame_size + 1 > NETSLICE_RING_MAX_AREA / s.frame_size)
+		return 0;
+	fd = fz_open_nr(nr);
+	if (fd < 0) {
+		fz_fail("ring probe: open slice %u: %s", nr, strerror(errno));
+		return 1;
+	}
+	s.frame_count = (uint32_t)(lim.rlim_cur / s.frame_size + 1);
+	if (!ioctl(fd, NETSLICE_RING_SETUP, &s)) {
+		atomic_fetch_add(&fz.ring_setups, 1);
+	} else if (errno == ENOBUFS || errno == ENOMEM) {
+		atomic_fetch_add(&fz.ring_over_limit, 1);
+		s.frame_count = 128;
+		if (ioctl(fd, NETSLICE_RING_SETUP, &s)) {
+			fz_fail("ring probe: a 256 KiB setup after one over the limit: %s",
+				strerror(errno));
+			err = 1;
+		} else {
+			atomic_fetch_add(&fz.ring_setups, 1);
+		}
+	} else {
+		fz_fail("ring probe: setup past RLIMIT_MEMLOCK: unexpected errno %d (%s)",
+			errno, strerror(errno));
+		err = 1;
+	}
+	close(fd);
+	return err;
 }
 
 /* A mapping of region k, whole, or NULL. */

@@ -53,8 +53,11 @@ fuzz() {
 	rc=$?
 	sed 's/^/# /' "$out"
 	[ "$rc" -eq 0 ] || return "$rc"
-	# The limits were met, not just set; the storm's batches mostly applied.
-	grep -Eq '\([1-9][0-9]* over a memory limit\)' "$out" || return 1
+	# The limits were met, not just set (nsfuzz meets them once before its
+	# threads start: a slice with two readers refuses ring mode, so random
+	# setups meet them rarely); the storm's batches mostly applied.
+	grep -Eq '\([1-9][0-9]* over a memory limit\)' "$out" ||
+		{ tst_diag "no ring setup was refused over a memory limit"; return 1; }
 	storm_applied "$out" && chains_carried "$out"
 }
 
