@@ -109,9 +109,11 @@ static void do_mmap(struct fz_rng *r, struct fz_ring_maps *m, int fd)
  * file (a slice with a second reader refuses ring mode with EBUSY, which
  * makes the random setups' hits on a limit rare): on slice @nr alone, a
  * setup one frame past RLIMIT_MEMLOCK is refused with ENOBUFS or, past
- * ring_max_mb, ENOMEM; a small one then succeeds. A caller with
- * CAP_IPC_LOCK is not charged, so its large setup may succeed: that counts
- * as a setup, not a limit met. Returns nonzero on a broken promise.
+ * ring_max_mb, ENOMEM; a small one then succeeds where the limit leaves
+ * room for it (the refused setup must have left no charge behind). A
+ * caller with CAP_IPC_LOCK is not charged, so its large setup may succeed:
+ * that counts as a setup, not a limit met. Returns nonzero on a broken
+ * promise.
  */
 int fz_ring_probe_limits(unsigned int nr)
 {
@@ -136,12 +138,14 @@ int fz_ring_probe_limits(unsigned int nr)
 	} else if (errno == ENOBUFS || errno == ENOMEM) {
 		atomic_fetch_add(&fz.ring_over_limit, 1);
 		s.frame_count = 128;
-		if (ioctl(fd, NETSLICE_RING_SETUP, &s)) {
-			fz_fail("ring probe: a 256 KiB setup after one over the limit: %s",
-				strerror(errno));
-			err = 1;
-		} else {
-			atomic_fetch_add(&fz.ring_setups, 1);
+		if (lim.rlim_cur >= 4ULL * s.frame_count * s.frame_size) {
+			if (ioctl(fd, NETSLICE_RING_SETUP, &s)) {
+				fz_fail("ring probe: a 256 KiB setup after one over the limit: %s",
+					strerror(errno));
+				err = 1;
+			} else {
+				atomic_fetch_add(&fz.ring_setups, 1);
+			}
 		}
 	} else {
 		fz_fail("ring probe: setup past RLIMIT_MEMLOCK: unexpected errno %d (%s)",

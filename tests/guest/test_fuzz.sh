@@ -94,6 +94,8 @@ tst_check "nsfuzz: $OPS device operations, $MSGS netlink messages, a storm over 
 # them) would break any sum across slices.
 settled() {
 	local used cut ended
+	# Counters of a module that never loaded would read as settled.
+	tst_module_loaded || { tst_diag "the module is not loaded"; return 1; }
 	used=$(tst_stat_sum store_used)
 	cut=$(tst_stat_sum read_sliced)
 	ended=$(($(tst_stat_sum tx_spliced) + $(tst_stat_sum tx_nf_drop) + $(tst_stat_sum tx_err_down) +
